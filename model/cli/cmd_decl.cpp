@@ -1,0 +1,126 @@
+// vpsim decl: decode, validate and convert a vertex shader declaration.
+#include "model/cli/commands.h"
+#include "model/cli/decl_report.h"
+#include "model/common/file_util.h"
+#include "model/decl/decl_io.h"
+#include "model/decl/decl_text.h"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <iostream>
+#include <memory>
+
+namespace vpsim::cli {
+
+namespace {
+
+struct DeclArgs {
+    std::string file;
+    bool lenient = false;
+    bool json = false;
+    bool fixed_function = false;
+    std::string reads;
+    std::string format;
+    std::string output;
+    uint32_t const_count = 96;
+    uint32_t max_length = 4096;
+};
+
+// "v0,v3,7" -> bit set of input registers v0..v15.
+uint32_t parse_reads(const std::string& list) {
+    uint32_t mask = 0;
+    size_t pos = 0;
+    while (pos <= list.size()) {
+        const size_t comma = list.find(',', pos);
+        std::string item = list.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+        const size_t a = item.find_first_not_of(" \t"), b = item.find_last_not_of(" \t");
+        item = a == std::string::npos ? "" : item.substr(a, b - a + 1);
+        std::string digits = (!item.empty() && (item[0] == 'v' || item[0] == 'V')) ? item.substr(1) : item;
+        if (digits.empty() || digits.size() > 2 || digits.find_first_not_of("0123456789") != std::string::npos ||
+            std::stoul(digits) > 15)
+            throw CLI::ValidationError("--reads", fmt::format("'{}' is not an input register v0..v15", item));
+        mask |= 1u << std::stoul(digits);
+        if (comma == std::string::npos) break;
+        pos = comma + 1;
+    }
+    return mask;
+}
+
+int run_decl(const DeclArgs& a) {
+    std::vector<uint32_t> tokens;
+    try {
+        tokens = decl::load_tokens(a.file);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "vpsim decl: %s\n", e.what());
+        return 2;
+    }
+    if (!a.format.empty()) {
+        const std::string out = a.format == "text" ? decl::to_text(tokens)
+                                : a.format == "hex" ? decl::to_hex(tokens)
+                                                    : decl::to_c_array(tokens);
+        if (a.output.empty() || a.output == "-") {
+            std::fwrite(out.data(), 1, out.size(), stdout);
+        } else {
+            try {
+                write_file_atomic(a.output, out);
+            } catch (const std::exception& e) {
+                std::fprintf(stderr, "vpsim decl: %s\n", e.what());
+                return 2;
+            }
+        }
+        return 0;
+    }
+    decl::DecoderOptions opt;
+    opt.lenient = a.lenient;
+    opt.const_count = a.const_count;
+    opt.max_length = a.max_length;
+    decl::Declaration d = decl::decode(tokens, opt);
+    if (d.valid && (a.fixed_function || !a.reads.empty()))
+        decl::check_shader_binding(d, a.fixed_function ? std::nullopt : std::optional<uint32_t>(parse_reads(a.reads)));
+    if (a.json) {
+        nlohmann::json j = declaration_json(d);
+        j["file"] = a.file;
+        j["mode"] = a.lenient ? "lenient" : "strict";
+        j["tokens"] = tokens.size();
+        std::cout << j.dump(2) << "\n";
+    } else {
+        std::cout << fmt::format("{}: {} ({} mode), {} of {} tokens decoded, {} events\n", a.file,
+                                 d.valid ? "valid" : "invalid", a.lenient ? "lenient" : "strict",
+                                 d.length ? d.length : uint32_t(tokens.size()), tokens.size(), d.events.size());
+        std::cout << declaration_text(d);
+    }
+    return d.valid ? 0 : 1;
+}
+
+}  // namespace
+
+void add_decl_command(CLI::App& app, int& exit_code) {
+    auto a = std::make_shared<DeclArgs>();
+    CLI::App* c = app.add_subcommand(
+        "decl",
+        "Decode and validate a D3D8 vertex shader declaration (rules 1-15; with --fixed-function or --reads also "
+        "16-17), or convert it between text, hex and C forms.\nExit status: 0 valid, 1 invalid, 2 usage or I/O error.");
+    c->add_option("file", a->file,
+                  "Token array: .bin (little-endian DWORDs), .hex (hex DWORDs), anything else the text form "
+                  "(D3DVSD_* macros, raw DWORDs or a pasted C array); - reads standard input")
+        ->required();
+    c->add_flag("--lenient", a->lenient, "Lenient mode: rules 3, 4, 7, 8, 9, 10 give warnings instead of errors");
+    c->add_flag("--json", a->json, "Print one JSON object (schema in docs/cli.md)");
+    c->add_flag("--fixed-function", a->fixed_function,
+                "Check rules 16-17 for fixed function (no shader function): NORMAL must be FLOAT3");
+    c->add_option("--reads", a->reads,
+                  "Check rules 16-17 for a shader reading these input registers, e.g. v0,v3,v7")
+        ->excludes("--fixed-function");
+    c->add_option("--format", a->format, "Convert instead of decoding: text (D3DVSD_* macros), hex, or c (a C array)")
+        ->check(CLI::IsMember({"text", "hex", "c"}));
+    c->add_option("-o,--output", a->output, "With --format: write here (atomically) instead of standard output")
+        ->needs("--format");
+    c->add_option("--const-count", a->const_count, "Device constant registers, for rule 12 (default 96)")
+        ->check(CLI::Range(1u, 8192u));
+    c->add_option("--max-length", a->max_length, "END must appear within this many DWORDs, rule 14 (default 4096)")
+        ->check(CLI::Range(1u, 1u << 24));
+    c->callback([a, &exit_code] { exit_code = run_decl(*a); });
+}
+
+}  // namespace vpsim::cli

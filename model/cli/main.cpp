@@ -1,0 +1,41 @@
+// vpsim: a hardware-model simulator of the DirectX 8 vertex pipeline. One binary, one
+// subcommand per job; `vpsim <cmd> --help` explains every option.
+#include "model/cli/commands.h"
+
+#include <systemc>
+
+#include <cstdio>
+#include <exception>
+
+// libsystemc.so needs sc_main; vpsim has its own main, so this is never called.
+extern "C" int sc_main(int, char*[]) { return 0; }
+
+namespace vpsim::cli {
+const char* source_dir() { return VPSIM_SOURCE_DIR; }
+}  // namespace vpsim::cli
+
+int main(int argc, char** argv) {
+    CLI::App app{"vpsim: a hardware-model simulator of the DirectX 8 vertex pipeline\n"
+                 "(D3D8 declarations and vs.1.x shaders: golden model, SystemC timing model, RTL cross-check)"};
+    app.require_subcommand(1);
+    app.set_version_flag("--version", "vpsim " VPSIM_VERSION);
+    int exit_code = 0;
+    vpsim::cli::add_decl_command(app, exit_code);
+    vpsim::cli::add_xcheck_command(app, exit_code);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForVersion& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        app.exit(e);
+        return 2;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "vpsim: error: %s\n", e.what());
+        return 2;
+    }
+    return exit_code;
+}

@@ -1,0 +1,74 @@
+#include "model/sc/decl_decoder_unit.h"
+
+namespace vpsim::sc {
+
+using namespace sc_core;
+
+std::vector<ParamInfo> DeclDecoderParams::table() {
+    const DeclDecoderParams d;
+    return {
+        {"const_count", "uint", "registers", std::to_string(d.const_count),
+         "constant registers of the device; CONST beyond them breaks rule 12",
+         "D3DVS_CONSTREG_MAX_V1_1 = 96 (vs.1.1 minimum); NV2A has 192"},
+        {"max_length", "uint", "DWORDs", std::to_string(d.max_length),
+         "END must appear within this many DWORDs (rule 14)", "assumed"},
+    };
+}
+
+namespace {
+decl::DecoderOptions options_of(const DeclDecoderParams& p) {
+    decl::DecoderOptions o;
+    o.const_count = p.const_count;
+    o.max_length = p.max_length;
+    return o;
+}
+}  // namespace
+
+DeclDecoderUnit::DeclDecoderUnit(const sc_module_name& name, const DeclDecoderParams& params)
+    : sc_module(name), params_(params), timing_(options_of(params)) {
+    SC_HAS_PROCESS(DeclDecoderUnit);
+    SC_METHOD(on_clock);
+    sensitive << clk.pos();
+    dont_initialize();
+    SC_METHOD(drive_in_ready);
+    sensitive << out_ready << state_changed_;
+}
+
+void DeclDecoderUnit::drive_in_ready() { in_ready.write(timing_.in_ready(out_ready.read())); }
+
+void DeclDecoderUnit::on_clock() {
+    if (rst.read()) {
+        timing_.reset();
+        drive_outputs();
+        return;
+    }
+    ++stats_.cycles;
+    const bool offered = in_valid.read();
+    const bool delivered = timing_.out_valid() && out_ready.read();
+    if (delivered) ++stats_.events[unsigned(timing_.out().kind)];
+    const bool accepted = timing_.tick(offered, in_token.read(), in_last.read(), lenient.read(), out_ready.read());
+    if (accepted) ++stats_.tokens;
+    if (accepted || delivered)
+        ++stats_.busy;
+    else if (offered)
+        ++stats_.stalled_output;
+    else
+        ++stats_.idle;
+    drive_outputs();
+}
+
+void DeclDecoderUnit::drive_outputs() {
+    const decl::Event& e = timing_.out();
+    out_valid.write(timing_.out_valid());
+    out_kind.write(uint32_t(e.kind));
+    out_stream.write(e.stream);
+    out_value.write(e.value);
+    out_code.write(e.code);
+    out_reg.write(e.reg);
+    sc_dt::sc_bv<128> d;
+    for (int i = 0; i < 4; ++i) d.range(32 * i + 31, 32 * i) = e.data[i];
+    out_data.write(d);
+    state_changed_.notify(SC_ZERO_TIME);
+}
+
+}  // namespace vpsim::sc

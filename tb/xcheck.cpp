@@ -1,0 +1,328 @@
+#include "tb/xcheck.h"
+
+#include "model/common/file_util.h"
+#include "model/decl/decl_decoder_timing.h"
+#include "model/decl/decl_io.h"
+#include "model/decl/decl_text.h"
+#include "tb/decl_gen.h"
+#include "tb/drive.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+namespace vpsim::tb {
+
+using decl::Event;
+using decl::EventKind;
+
+// ---------------------------------------------------------------------------------------
+// The model side of the fast path: the golden stepper inside the cycle contract.
+namespace {
+class ModelSide {
+public:
+    void set_inputs(bool in_valid, uint32_t token, bool last, bool lenient, bool out_ready) {
+        in_valid_ = in_valid;
+        token_ = token;
+        last_ = last;
+        lenient_ = lenient;
+        out_ready_ = out_ready;
+    }
+    bool in_ready() const { return timing_.in_ready(out_ready_); }
+    bool out_valid() const { return timing_.out_valid(); }
+    Event event() const { return timing_.out(); }
+    void clock() { timing_.tick(in_valid_, token_, last_, lenient_, out_ready_); }
+
+private:
+    decl::DeclDecoderTiming timing_;
+    bool in_valid_ = false, last_ = false, lenient_ = false, out_ready_ = false;
+    uint32_t token_ = 0;
+};
+}  // namespace
+
+SideResult run_model(const std::vector<uint32_t>& tokens, bool lenient, uint64_t bp_seed, const Backpressure& bp) {
+    ModelSide side;
+    return drive_array(side, tokens, lenient, bp_seed, bp);
+}
+
+std::string compare(const SideResult& exp, const SideResult& act) {
+    if (act.assertion_failed) return "an RTL assertion failed";
+    if (exp.timed_out != act.timed_out)
+        return exp.timed_out ? "the model did not finish the array" : "the RTL did not finish the array";
+    const size_t n = std::min(exp.events.size(), act.events.size());
+    for (size_t i = 0; i < n; ++i)
+        if (exp.events[i] != act.events[i])
+            return fmt::format("event {}: model {} | rtl {}", i, decl::to_string(exp.events[i]),
+                               decl::to_string(act.events[i]));
+    if (exp.events.size() != act.events.size()) {
+        const bool model_longer = exp.events.size() > act.events.size();
+        const Event& extra = model_longer ? exp.events[n] : act.events[n];
+        return fmt::format("event {}: {} has {} | {} has none", n, model_longer ? "model" : "rtl",
+                           decl::to_string(extra), model_longer ? "rtl" : "model");
+    }
+    if (exp.cycles != act.cycles) return fmt::format("cycles: model {} | rtl {}", exp.cycles, act.cycles);
+    return "";
+}
+
+// ---------------------------------------------------------------------------------------
+// Coverage
+namespace {
+// Token kinds as the decoder sees them at token positions (payloads skipped).
+enum TokKind { kNop, kNopBits, kStream, kStreamTess, kReg, kSkip, kTessNormal, kTessUV, kConst, kExt, kReserved, kEnd };
+constexpr const char* kTokKindNames[Coverage::kTokenKinds] = {
+    "NOP", "NOP with bits", "STREAM", "STREAM_TESS", "REG", "SKIP", "TESSNORMAL", "TESSUV", "CONST", "EXT",
+    "type 6", "END / type 7"};
+}  // namespace
+
+const char* Coverage::token_kind_name(int k) { return kTokKindNames[k]; }
+
+void Coverage::count_tokens(const std::vector<uint32_t>& tokens) {
+    for (size_t i = 0; i < tokens.size(); ++i) {
+        const uint32_t t = tokens[i];
+        size_t payload = 0;
+        int k = kNop;
+        switch (decl::token_type(t)) {
+        case decl::TokenType::Nop: k = t ? kNopBits : kNop; break;
+        case decl::TokenType::StreamSelector: k = (t & decl::kStreamTessBit) ? kStreamTess : kStream; break;
+        case decl::TokenType::StreamData:
+            k = (t & decl::kDataLoadTypeBit) ? kSkip : kReg;
+            if (k == kReg) ++data_types[(t & decl::kDataTypeMask) >> decl::kDataTypeShift];
+            break;
+        case decl::TokenType::TessellatorData: k = (t & decl::kDataLoadTypeBit) ? kTessUV : kTessNormal; break;
+        case decl::TokenType::ConstMem:
+            k = kConst;
+            payload = 4 * ((t & decl::kConstCountMask) >> decl::kConstCountShift);
+            break;
+        case decl::TokenType::Ext:
+            k = kExt;
+            payload = (t & decl::kExtCountMask) >> decl::kExtCountShift;
+            break;
+        case decl::TokenType::Reserved0: k = kReserved; break;
+        case decl::TokenType::End: k = kEnd; break;
+        }
+        ++token_kinds[k];
+        i += payload;
+    }
+}
+
+void Coverage::count_events(int side, const std::vector<Event>& evs, bool lenient) {
+    for (const Event& e : evs) {
+        ++events[side][unsigned(e.kind)];
+        if (e.kind == EventKind::Error && e.code >= 1 && e.code <= 14) ++(lenient ? lenient_rules : rules)[side][e.code];
+    }
+}
+
+std::vector<std::string> Coverage::holes() const {
+    std::vector<std::string> h;
+    for (int k = 0; k < kTokenKinds; ++k)
+        if (!token_kinds[k]) h.push_back(fmt::format("token {}", kTokKindNames[k]));
+    for (int t = 0; t < 16; ++t)
+        if (!data_types[t]) h.push_back(fmt::format("REG data type {}", t));
+    static const char* side_name[2] = {"model", "rtl"};
+    for (int s = 0; s < 2; ++s) {
+        for (unsigned k = 0; k < decl::kNumEventKinds; ++k)
+            if (!events[s][k]) h.push_back(fmt::format("event {} ({})", decl::event_kind_name(EventKind(k)), side_name[s]));
+        for (int r = 1; r <= 14; ++r)
+            if (!rules[s][r]) h.push_back(fmt::format("strict rule {} ({})", decl::rule_id(r), side_name[s]));
+        // Lenient mode turns rules 3, 4, 7, 8, 9 and 10 into warnings; the others must still be hit.
+        for (int r : {1, 2, 5, 6, 11, 12, 13, 14})
+            if (!lenient_rules[s][r]) h.push_back(fmt::format("lenient rule {} ({})", decl::rule_id(r), side_name[s]));
+    }
+    return h;
+}
+
+std::string Coverage::table() const {
+    std::string s = "coverage                      model        rtl\n";
+    for (int k = 0; k < kTokenKinds; ++k)
+        s += fmt::format("  token {:<22} {:>10} {:>10}\n", kTokKindNames[k], token_kinds[k], token_kinds[k]);
+    for (int t = 0; t < 16; ++t) {
+        const char* n = decl::data_type_name(uint32_t(t));
+        s += fmt::format("  REG type {:<19} {:>10} {:>10}\n", n ? n : fmt::format("{} (invalid)", t),
+                         data_types[t], data_types[t]);
+    }
+    for (unsigned k = 0; k < decl::kNumEventKinds; ++k)
+        s += fmt::format("  event {:<22} {:>10} {:>10}\n", decl::event_kind_name(EventKind(k)), events[0][k], events[1][k]);
+    for (int r = 1; r <= 14; ++r)
+        s += fmt::format("  rule {:<4}{:<19} {:>10} {:>10}   lenient {:>8} {:>8}\n", decl::rule_id(r), decl::rule_name(r),
+                         rules[0][r], rules[1][r], lenient_rules[0][r], lenient_rules[1][r]);
+    return s;
+}
+
+// ---------------------------------------------------------------------------------------
+std::vector<uint32_t> shrink(std::vector<uint32_t> tokens, const std::function<bool(const std::vector<uint32_t>&)>& fails) {
+    // ddmin-style: remove chunks of decreasing size while the failure persists, then try to
+    // zero single tokens' low bits (simpler values), bounded in work.
+    size_t chunk = std::max<size_t>(1, tokens.size() / 2);
+    int budget = 4000;
+    while (chunk >= 1 && budget > 0) {
+        bool removed = false;
+        for (size_t start = 0; start < tokens.size() && budget > 0;) {
+            std::vector<uint32_t> t;
+            t.reserve(tokens.size());
+            t.insert(t.end(), tokens.begin(), tokens.begin() + long(start));
+            t.insert(t.end(), tokens.begin() + long(std::min(tokens.size(), start + chunk)), tokens.end());
+            --budget;
+            if (!t.empty() && fails(t)) {
+                tokens.swap(t);
+                removed = true;
+            } else {
+                start += chunk;
+            }
+        }
+        if (!removed) {
+            if (chunk == 1) break;
+            chunk /= 2;
+        }
+    }
+    return tokens;
+}
+
+namespace {
+// Mixes a seed and an index into an independent seed, so each random array replays alone.
+uint64_t derive_seed(uint64_t seed, uint64_t index) {
+    Rng r(seed ^ (index * 0xD1B54A32D192ED03ull));
+    return r.next();
+}
+}  // namespace
+
+ArrayCase random_case(uint64_t seed, uint64_t index) {
+    Rng rng(derive_seed(seed, index));
+    ArrayCase c;
+    c.tokens = gen_mixed(rng, c.lenient);
+    c.origin = "random";
+    c.index = index;
+    c.bp_seed = rng.next();
+    return c;
+}
+
+std::vector<ArrayCase> load_corpus(const std::string& dir) {
+    std::vector<std::filesystem::path> files;
+    for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+        const auto ext = entry.path().extension().string();
+        if (entry.is_regular_file() && (ext == ".decl" || ext == ".hex" || ext == ".bin")) files.push_back(entry.path());
+    }
+    if (files.empty()) throw decl::InputError(dir, "no .decl, .hex or .bin token arrays in this directory");
+    std::sort(files.begin(), files.end());
+    std::vector<ArrayCase> out;
+    uint64_t i = 0;
+    for (const auto& f : files) {
+        auto tokens = decl::load_tokens(f.string());
+        if (tokens.empty()) continue;  // nothing to drive
+        for (bool lenient : {false, true}) {
+            ArrayCase c;
+            c.tokens = tokens;
+            c.lenient = lenient;
+            c.origin = f.filename().string();
+            c.index = i;
+            c.bp_seed = derive_seed(0xC0DEC0DE, i++);
+            out.push_back(std::move(c));
+        }
+    }
+    return out;
+}
+
+// ---------------------------------------------------------------------------------------
+namespace {
+
+std::string describe(const ArrayCase& c, uint64_t seed) {
+    if (c.origin == "random")
+        return fmt::format("random array {} of --seed {} ({} mode; replay: vpsim xcheck --seed {} --only {})", c.index,
+                           seed, c.lenient ? "lenient" : "strict", seed, c.index);
+    return fmt::format("corpus {} ({} mode)", c.origin, c.lenient ? "lenient" : "strict");
+}
+
+void report_mismatch(Mismatch& m, const XcheckOptions& opt, int number) {
+    const auto& c = m.array;
+    std::fprintf(stderr, "MISMATCH %s\n  %s\n", describe(c, opt.seed).c_str(), m.first_difference.c_str());
+    std::fprintf(stderr, "  array (%zu tokens):", c.tokens.size());
+    for (size_t i = 0; i < c.tokens.size() && i < 64; ++i) std::fprintf(stderr, " %08X", c.tokens[i]);
+    std::fprintf(stderr, "%s\n", c.tokens.size() > 64 ? " ..." : "");
+    const std::string name = fmt::format("{}/xcheck-mismatch-seed{}-{}-{}.decl", opt.mismatch_dir, opt.seed,
+                                         c.origin == "random" ? fmt::format("{}", c.index) : c.origin, number);
+    std::string text = fmt::format("// vpsim xcheck mismatch, shrunk from {} ({} tokens to {})\n// {}\n// {} mode\n",
+                                   describe(c, opt.seed), c.tokens.size(), m.shrunk.size(), m.first_difference,
+                                   c.lenient ? "lenient" : "strict");
+    text += decl::to_text(m.shrunk);
+    try {
+        write_file_atomic(name, text);
+        m.written_to = name;
+        std::fprintf(stderr, "  shrunk to %zu tokens: %s\n", m.shrunk.size(), name.c_str());
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "  could not write the shrunk array: %s\n", e.what());
+    }
+}
+
+}  // namespace
+
+XcheckReport run_xcheck(const XcheckOptions& opt) {
+    XcheckReport rep;
+    const auto t0 = std::chrono::steady_clock::now();
+    std::vector<ArrayCase> corpus;
+    if (!opt.corpus.empty()) corpus = load_corpus(opt.corpus);
+
+    auto check_results = [&](const ArrayCase& c, const SideResult& exp, const SideResult& act) {
+        ++rep.arrays;
+        rep.tokens += c.tokens.size();
+        rep.events += exp.events.size();
+        rep.cycles += exp.cycles;
+        rep.coverage.count_tokens(c.tokens);
+        rep.coverage.count_events(0, exp.events, c.lenient);
+        rep.coverage.count_events(1, act.events, c.lenient);
+        std::string diff = compare(exp, act);
+        if (diff.empty()) return;
+        ++rep.mismatches;
+        if (rep.failures.size() >= 5) return;
+        Mismatch m;
+        m.array = c;
+        m.expected = exp;
+        m.actual = act;
+        m.first_difference = diff;
+        m.shrunk = shrink(c.tokens, [&](const std::vector<uint32_t>& t) {
+            return !compare(run_model(t, c.lenient, c.bp_seed, opt.bp), run_rtl(t, c.lenient, c.bp_seed, opt.bp)).empty();
+        });
+        report_mismatch(m, opt, int(rep.failures.size()));
+        rep.failures.push_back(std::move(m));
+    };
+
+    if (opt.systemc) {
+        std::vector<ArrayCase> arrays = corpus;
+        if (opt.only >= 0)
+            arrays.push_back(random_case(opt.seed, uint64_t(opt.only)));
+        else
+            for (uint64_t i = 0; i < opt.random; ++i) arrays.push_back(random_case(opt.seed, i));
+        const ScBenchResult r = run_sc_bench(arrays, opt.bp, opt.vcd);
+        for (size_t i = 0; i < arrays.size(); ++i) check_results(arrays[i], r.model[i], r.rtl[i]);
+    } else {
+        auto one = [&](const ArrayCase& c) {
+            check_results(c, run_model(c.tokens, c.lenient, c.bp_seed, opt.bp),
+                          run_rtl(c.tokens, c.lenient, c.bp_seed, opt.bp));
+        };
+        for (const auto& c : corpus) one(c);
+        if (opt.only >= 0) {
+            one(random_case(opt.seed, uint64_t(opt.only)));
+        } else {
+            auto last_print = t0;
+            for (uint64_t i = 0; i < opt.random; ++i) {
+                one(random_case(opt.seed, i));
+                if (opt.progress && (i & 0xFFFF) == 0) {
+                    const auto now = std::chrono::steady_clock::now();
+                    if (now - last_print > std::chrono::seconds(2)) {
+                        last_print = now;
+                        std::fprintf(stderr, "\rxcheck: %llu / %llu arrays, %llu mismatches", (unsigned long long)i,
+                                     (unsigned long long)opt.random, (unsigned long long)rep.mismatches);
+                    }
+                }
+            }
+            if (opt.progress) std::fprintf(stderr, "\r%60s\r", "");
+        }
+    }
+    rep.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    rep.holes = rep.coverage.holes();
+    return rep;
+}
+
+}  // namespace vpsim::tb

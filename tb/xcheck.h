@@ -1,0 +1,110 @@
+// The token-array cross-check of the declaration decoder: the Verilated RTL against the
+// golden model (fast path, plain C++), and the SystemC bench (Verilated RTL in SystemC mode
+// against the SystemC unit). Coverage, mismatch reports and shrinking live here too.
+#pragma once
+
+#include "model/decl/decl_decoder.h"
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace vpsim::tb {
+
+// One token array to check, with where it came from (for the report and replay).
+struct ArrayCase {
+    std::vector<uint32_t> tokens;
+    bool lenient = false;
+    std::string origin;     // corpus file, or "random"
+    uint64_t index = 0;     // random: array number under --seed
+    uint64_t bp_seed = 0;   // back-pressure pattern
+};
+
+// What one side (RTL or model) did with an array.
+struct SideResult {
+    std::vector<decl::Event> events;
+    uint64_t cycles = 0;     // from the first offered token to the final event delivered
+    bool timed_out = false;
+    bool assertion_failed = false;  // an RTL immediate assertion fired
+};
+
+// Per-cycle handshake randomness, drawn identically for both sides.
+struct Backpressure {
+    double out_ready = 0.7;  // probability that the sink is ready
+    double in_valid = 0.9;   // probability that the source offers the next token
+};
+
+// Functional coverage, counted on each side.
+struct Coverage {
+    static constexpr int kTokenKinds = 12;
+    std::array<uint64_t, kTokenKinds> token_kinds{};  // input side (same for both)
+    std::array<uint64_t, 16> data_types{};            // REG tokens' type field, input side
+    std::array<std::array<uint64_t, decl::kNumEventKinds>, 2> events{};  // [side][kind]
+    std::array<std::array<uint64_t, 15>, 2> rules{};  // [side][rule 1..14] error events
+    std::array<std::array<uint64_t, 15>, 2> lenient_rules{};
+
+    void count_tokens(const std::vector<uint32_t>& tokens);
+    void count_events(int side, const std::vector<decl::Event>& events, bool lenient);
+    // Names of every bin that was never hit ("token NOP", "rule D7 (rtl)", ...).
+    std::vector<std::string> holes() const;
+    std::string table() const;
+    static const char* token_kind_name(int k);
+};
+
+struct Mismatch {
+    ArrayCase array;
+    SideResult expected, actual;  // golden/SystemC model, RTL
+    std::string first_difference;
+    std::vector<uint32_t> shrunk;
+    std::string written_to;       // the shrunk array's file
+};
+
+struct XcheckOptions {
+    uint64_t random = 0;          // random arrays
+    uint64_t seed = 1;
+    int64_t only = -1;            // check just this random array number
+    std::string corpus;           // directory of .decl/.hex/.bin arrays (each run strict and lenient)
+    bool systemc = false;         // SystemC bench (RTL in SystemC mode vs SystemC unit) instead of the fast path
+    std::string mismatch_dir = "."; // where shrunk failing arrays are written
+    std::string vcd;              // SystemC bench: waveform file prefix
+    Backpressure bp;
+    bool progress = false;
+};
+
+struct XcheckReport {
+    uint64_t arrays = 0, tokens = 0, events = 0, cycles = 0;
+    uint64_t mismatches = 0;
+    double seconds = 0;
+    Coverage coverage;
+    std::vector<Mismatch> failures;  // the first few, shrunk
+    std::vector<std::string> holes;
+    bool ok() const { return mismatches == 0 && holes.empty(); }
+};
+
+// Side runners. Both draw the same back-pressure sequence from `bp_seed`.
+SideResult run_rtl(const std::vector<uint32_t>& tokens, bool lenient, uint64_t bp_seed, const Backpressure& bp);
+SideResult run_model(const std::vector<uint32_t>& tokens, bool lenient, uint64_t bp_seed, const Backpressure& bp);
+
+// Compares two sides: "" when equal, else a description of the first difference.
+std::string compare(const SideResult& expected, const SideResult& actual);
+
+// Shrinks a failing array: the smallest array found for which `fails` still holds.
+std::vector<uint32_t> shrink(std::vector<uint32_t> tokens, const std::function<bool(const std::vector<uint32_t>&)>& fails);
+
+// The array of random number `index` under `seed` (replayable one by one).
+ArrayCase random_case(uint64_t seed, uint64_t index);
+std::vector<ArrayCase> load_corpus(const std::string& dir);
+
+XcheckReport run_xcheck(const XcheckOptions& opt);
+
+// SystemC bench: every array through the Verilated RTL (SystemC mode) and the SystemC unit in
+// one simulation; results per array for each side.
+struct ScBenchResult {
+    std::vector<SideResult> rtl, model;
+};
+ScBenchResult run_sc_bench(const std::vector<ArrayCase>& arrays, const Backpressure& bp, const std::string& vcd_prefix);
+
+}  // namespace vpsim::tb
