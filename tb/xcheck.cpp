@@ -235,6 +235,20 @@ std::string describe(const ArrayCase& c, uint64_t seed) {
     return fmt::format("corpus {} ({} mode)", c.origin, c.lenient ? "lenient" : "strict");
 }
 
+// The golden verdict in the corpus header form: "// expect: strict error D4 @1; lenient valid".
+std::string expect_line(const std::vector<uint32_t>& tokens) {
+    std::string part[2];
+    for (int mode = 0; mode < 2; ++mode) {
+        decl::DecoderOptions o;
+        o.lenient = mode == 1;
+        const decl::Declaration d = decl::decode(tokens, o);
+        part[mode] = "valid";
+        for (const Event& e : d.events)
+            if (e.kind == EventKind::Error) part[mode] = fmt::format("error {} @{}", decl::rule_id(e.code), e.value);
+    }
+    return part[0] == part[1] ? "// expect: " + part[0] : fmt::format("// expect: strict {}; lenient {}", part[0], part[1]);
+}
+
 void report_mismatch(Mismatch& m, const XcheckOptions& opt, int number) {
     const auto& c = m.array;
     std::fprintf(stderr, "MISMATCH %s\n  %s\n", describe(c, opt.seed).c_str(), m.first_difference.c_str());
@@ -243,9 +257,10 @@ void report_mismatch(Mismatch& m, const XcheckOptions& opt, int number) {
     std::fprintf(stderr, "%s\n", c.tokens.size() > 64 ? " ..." : "");
     const std::string name = fmt::format("{}/xcheck-mismatch-seed{}-{}-{}.decl", opt.mismatch_dir, opt.seed,
                                          c.origin == "random" ? fmt::format("{}", c.index) : c.origin, number);
-    std::string text = fmt::format("// vpsim xcheck mismatch, shrunk from {} ({} tokens to {})\n// {}\n// {} mode\n",
-                                   describe(c, opt.seed), c.tokens.size(), m.shrunk.size(), m.first_difference,
-                                   c.lenient ? "lenient" : "strict");
+    // Ready for tb/corpus/: line 2 states the golden model's verdict (tests/test_corpus.cpp).
+    std::string text = fmt::format("// vpsim xcheck mismatch ({} mode), shrunk from {} ({} tokens to {})\n{}\n// {}\n",
+                                   c.lenient ? "lenient" : "strict", describe(c, opt.seed), c.tokens.size(),
+                                   m.shrunk.size(), expect_line(m.shrunk), m.first_difference);
     text += decl::to_text(m.shrunk);
     try {
         write_file_atomic(name, text);

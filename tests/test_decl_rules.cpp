@@ -188,6 +188,8 @@ TEST_CASE("Rule 13: a CONST or EXT payload running past the end, reported at its
     REQUIRE(d.events.size() == 4);  // STREAM, ELEMENT, CONST c4, ERROR
     CHECK(d.events[2].kind == EventKind::Const);
     CHECK(d.events[2].reg == 4);
+    REQUIRE(d.diagnostics.size() == 1);
+    CHECK(d.diagnostics[0].token == D3DVSD_CONST(4, 2));  // the diagnostic names the header
     CHECK(error_rule(strict({D3DVSD_EXT(3, 0), 0, 0})) == 13);
     CHECK(error_rule(strict({D3DVSD_CONST(0, 1)})) == 13);
 }

@@ -46,8 +46,8 @@ TEST_CASE("Parse errors give line:column and what was expected") {
         FAIL("no error");
     } catch (const TextError& e) {
         CHECK(e.line == 2);
-        CHECK(e.column == 17);
-        CHECK(std::string(e.what()).rfind("bad.decl:2:17:", 0) == 0);
+        CHECK(e.column == 16);
+        CHECK(std::string(e.what()).rfind("bad.decl:2:16:", 0) == 0);
     }
     CHECK_THROWS_AS(parse_text("D3DVSD_STREAM(16)"), TextError);
     CHECK_THROWS_AS(parse_text("D3DVSD_BOGUS(1)"), TextError);

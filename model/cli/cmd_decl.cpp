@@ -20,6 +20,7 @@ struct DeclArgs {
     bool lenient = false;
     bool json = false;
     bool fixed_function = false;
+    bool events = false;
     std::string reads;
     std::string format;
     std::string output;
@@ -79,7 +80,7 @@ int run_decl(const DeclArgs& a) {
     if (d.valid && (a.fixed_function || !a.reads.empty()))
         decl::check_shader_binding(d, a.fixed_function ? std::nullopt : std::optional<uint32_t>(parse_reads(a.reads)));
     if (a.json) {
-        nlohmann::json j = declaration_json(d);
+        nlohmann::ordered_json j = declaration_json(d);
         j["file"] = a.file;
         j["mode"] = a.lenient ? "lenient" : "strict";
         j["tokens"] = tokens.size();
@@ -89,6 +90,11 @@ int run_decl(const DeclArgs& a) {
                                  d.valid ? "valid" : "invalid", a.lenient ? "lenient" : "strict",
                                  d.length ? d.length : uint32_t(tokens.size()), tokens.size(), d.events.size());
         std::cout << declaration_text(d);
+        if (a.events) {
+            std::cout << "events (the decoded form the RTL also produces):\n";
+            for (size_t i = 0; i < d.events.size(); ++i)
+                std::cout << fmt::format("  [{}] {}\n", d.event_index[i], decl::to_string(d.events[i]));
+        }
     }
     return d.valid ? 0 : 1;
 }
@@ -107,6 +113,7 @@ void add_decl_command(CLI::App& app, int& exit_code) {
         ->required();
     c->add_flag("--lenient", a->lenient, "Lenient mode: rules 3, 4, 7, 8, 9, 10 give warnings instead of errors");
     c->add_flag("--json", a->json, "Print one JSON object (schema in docs/cli.md)");
+    c->add_flag("--events", a->events, "Also print the decoded event list, each with the index of its token");
     c->add_flag("--fixed-function", a->fixed_function,
                 "Check rules 16-17 for fixed function (no shader function): NORMAL must be FLOAT3");
     c->add_option("--reads", a->reads,

@@ -40,7 +40,7 @@ int run_xcheck(XcheckArgs& a) {
     const bool check_coverage = opt.only < 0;
     const double rate = r.seconds > 0 ? double(r.arrays) / r.seconds : 0;
     if (a.json) {
-        nlohmann::json j;
+        nlohmann::ordered_json j;
         j["bench"] = opt.systemc ? "systemc" : "fast";
         j["seed"] = opt.seed;
         j["random"] = opt.random;
@@ -53,7 +53,7 @@ int run_xcheck(XcheckArgs& a) {
         j["seconds"] = r.seconds;
         j["arrays_per_second"] = rate;
         j["coverage_holes"] = check_coverage ? r.holes : std::vector<std::string>{};
-        j["failures"] = nlohmann::json::array();
+        j["failures"] = nlohmann::ordered_json::array();
         for (const auto& m : r.failures)
             j["failures"].push_back({{"origin", m.array.origin},
                                      {"index", m.array.index},

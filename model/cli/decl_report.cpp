@@ -6,7 +6,7 @@
 
 namespace vpsim::cli {
 
-using nlohmann::json;
+using json = nlohmann::ordered_json;
 
 namespace {
 // A float as JSON: a number when finite, else the strings "inf", "-inf", "nan".
@@ -69,6 +69,14 @@ json declaration_json(const decl::Declaration& d) {
             bits.push_back(fmt::format("0x{:08X}", b));
         }
         j["constants"].push_back({{"register", c.reg}, {"value", v}, {"bits", bits}});
+    }
+    j["events"] = json::array();
+    for (size_t i = 0; i < d.events.size(); ++i) {
+        const auto& e = d.events[i];
+        json je{{"index", d.event_index[i]}, {"kind", decl::event_kind_name(e.kind)}, {"stream", e.stream},
+                {"value", e.value}, {"code", e.code}, {"reg", e.reg}};
+        if (e.kind == decl::EventKind::Const) je["data"] = e.data;
+        j["events"].push_back(je);
     }
     j["loaded"] = json::array();
     for (uint32_t r = 0; r <= 16; ++r)

@@ -10,8 +10,8 @@
 
 namespace vpsim::cli {
 
-nlohmann::json diagnostic_json(const decl::Diagnostic& d);
-nlohmann::json declaration_json(const decl::Declaration& d);
+nlohmann::ordered_json diagnostic_json(const decl::Diagnostic& d);
+nlohmann::ordered_json declaration_json(const decl::Declaration& d);
 std::string declaration_text(const decl::Declaration& d);
 
 }  // namespace vpsim::cli

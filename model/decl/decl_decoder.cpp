@@ -133,7 +133,7 @@ int DeclStepper::step(uint32_t token, bool last, Event out[2]) {
         }
         if (last && !done_) {
             if (payload_left_ > 0)
-                fail(13, payload_header_, token, false,
+                fail(13, payload_header_, payload_header_token_, true,
                      payload_const_ ? "the array ends inside this CONST token's payload (4 DWORDs per constant)"
                                     : "the array ends inside this EXT token's payload");
             else
@@ -268,6 +268,7 @@ void DeclStepper::decode_token(uint32_t t) {
         payload_left_ = 4 * count;
         payload_const_ = true;
         payload_header_ = index_;
+        payload_header_token_ = t;
         word_ = 0;
         const_reg_ = addr;
         return;
@@ -282,6 +283,7 @@ void DeclStepper::decode_token(uint32_t t) {
         payload_left_ = count;
         payload_const_ = false;
         payload_header_ = index_;
+        payload_header_token_ = t;
         return;
     }
 

@@ -103,7 +103,8 @@ private:
     uint32_t mem_loaded_ = 0;  // registers loaded by REG (for TESSNORMAL's input)
     uint32_t payload_left_ = 0;
     bool payload_const_ = false;
-    uint32_t payload_header_ = 0;
+    uint32_t payload_header_ = 0;        // index of the CONST/EXT header (rule 13)
+    uint32_t payload_header_token_ = 0;
     uint32_t word_ = 0;
     uint32_t const_reg_ = 0;
     std::array<uint32_t, 4> words_{};

@@ -537,7 +537,9 @@ std::string where(const Tok& t) { return std::to_string(t.line) + ":" + std::to_
 
 class Lexer {
 public:
-    Lexer(std::string_view s, const std::string& file) : s_(s), file_(file) {}
+    Lexer(std::string_view s, const std::string& file) : s_(s), file_(file) {
+        if (s_.substr(0, 3) == "\xEF\xBB\xBF") pos_ = 3;  // UTF-8 byte order mark
+    }
 
     Tok next() {
         skip_space_and_comments();

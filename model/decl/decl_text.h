@@ -116,7 +116,8 @@ public:
 //     With [N], N must be >= the item count and the array is zero-padded to N
 //     DWORDs (D3DVSD_NOP), as a C compiler would.
 //
-// Empty input (or only comments/whitespace) gives an empty vector. Errors throw
+// A leading UTF-8 byte order mark is skipped. Empty input (or only comments and
+// whitespace) gives an empty vector. Errors throw
 // TextError with the location of the offending token (end of input for a missing
 // `}`, `)`, ...; the `/*` for an unterminated comment). An empty filename is
 // reported as "<input>".

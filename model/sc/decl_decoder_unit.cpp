@@ -58,7 +58,7 @@ void DeclDecoderUnit::on_clock() {
 }
 
 void DeclDecoderUnit::drive_outputs() {
-    const decl::Event& e = timing_.out();
+    const decl::Event e = timing_.out_valid() ? timing_.out() : decl::Event{};  // fields are 0 when idle, as in the RTL
     out_valid.write(timing_.out_valid());
     out_kind.write(uint32_t(e.kind));
     out_stream.write(e.stream);

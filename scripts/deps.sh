@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs the Debian packages vpsim needs, if any is missing (one apt-get update, then
+# apt-get install -y). Safe to run again: it does nothing when everything is there.
+set -euo pipefail
+
+packages=(
+  cmake ninja-build g++ pkgconf
+  libsystemc-dev verilator catch2
+  nlohmann-json3-dev libcli11-dev libfmt-dev
+)
+# Extra packages for optional jobs, e.g. scripts/deps.sh yosys
+packages+=("$@")
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "vpsim: installing ${missing[*]}" >&2
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo >/dev/null || { echo "vpsim: need root (or sudo) to install: ${missing[*]}" >&2; exit 1; }
+  sudo="sudo"
+fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -q
+$sudo apt-get install -y -q --no-install-recommends "${missing[@]}"

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# The README's test command: installs what is missing, builds, and runs every test.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="${VPSIM_BUILD_DIR:-$root/build}"
+"$root/scripts/build.sh" "$build"
+jobs="$(nproc 2>/dev/null || echo 2)"
+cd "$build"
+ctest -j "$jobs" --output-on-failure
