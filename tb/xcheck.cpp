@@ -258,9 +258,10 @@ void report_mismatch(Mismatch& m, const XcheckOptions& opt, int number) {
     const std::string name = fmt::format("{}/xcheck-mismatch-seed{}-{}-{}.decl", opt.mismatch_dir, opt.seed,
                                          c.origin == "random" ? fmt::format("{}", c.index) : c.origin, number);
     // Ready for tb/corpus/: line 2 states the golden model's verdict (tests/test_corpus.cpp).
-    std::string text = fmt::format("// vpsim xcheck mismatch ({} mode), shrunk from {} ({} tokens to {})\n{}\n// {}\n",
-                                   c.lenient ? "lenient" : "strict", describe(c, opt.seed), c.tokens.size(),
-                                   m.shrunk.size(), expect_line(m.shrunk), m.first_difference);
+    std::string text = fmt::format(
+        "// vpsim xcheck mismatch ({} mode), shrunk from {} ({} tokens to {})\n{}\n// shrunk: {}\n// original: {}\n",
+        c.lenient ? "lenient" : "strict", describe(c, opt.seed), c.tokens.size(), m.shrunk.size(),
+        expect_line(m.shrunk), m.shrunk_difference, m.first_difference);
     text += decl::to_text(m.shrunk);
     try {
         write_file_atomic(name, text);
@@ -299,6 +300,8 @@ XcheckReport run_xcheck(const XcheckOptions& opt) {
         m.shrunk = shrink(c.tokens, [&](const std::vector<uint32_t>& t) {
             return !compare(run_model(t, c.lenient, c.bp_seed, opt.bp), run_rtl(t, c.lenient, c.bp_seed, opt.bp)).empty();
         });
+        m.shrunk_difference = compare(run_model(m.shrunk, c.lenient, c.bp_seed, opt.bp),
+                                      run_rtl(m.shrunk, c.lenient, c.bp_seed, opt.bp));
         report_mismatch(m, opt, int(rep.failures.size()));
         rep.failures.push_back(std::move(m));
     };

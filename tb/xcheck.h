@@ -59,6 +59,7 @@ struct Mismatch {
     SideResult expected, actual;  // golden/SystemC model, RTL
     std::string first_difference;
     std::vector<uint32_t> shrunk;
+    std::string shrunk_difference;  // the first difference on the shrunk array
     std::string written_to;       // the shrunk array's file
 };
 
