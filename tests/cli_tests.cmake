@@ -54,6 +54,57 @@ endif()
 file(WRITE ${WORK}/syntax.decl "D3DVSD_STREAM(0),\nD3DVSD_REG(0, D3DVSDT_FLOAT9)\n")
 expect(2 "syntax.decl:2:15" decl ${WORK}/syntax.decl)
 
+
+# exec: fetch + the fast path (or --reference) on the example vertex buffer.
+set(XE ${SRC}/examples/exec)
+expect(0 "exec" exec --help)
+expect(0 "passthrough.vsh: 4 vertices \\(0..3\\), fast path.*vertex 1\n  oPos = \\(1, -1, 0.5, 1\\)\n  oD0  = \\(1, 0.2509804, 0, 0.5019608\\)\n  oT0  = \\(-2, 300, 0, 1\\)"
+       exec --decl ${XE}/quad.decl --shader ${XE}/passthrough.vsh --stream 0=${XE}/quad.vb)
+expect(0 "^\\{\"vertices\": \\[\n  \\{\"index\": 2, \"oPos\": \\[1, 1, 0.5, 1\\], \"oD0\": \\[0, 1, 0, 0\\], \"oD1\": \\[0, 0, 0, 1\\], \"oFog\": 0, \"oPts\": 0, \"oT\": \\[\\[32767, -32768, 0, 1\\], \\[0, 0, 0, 0\\]"
+       exec --decl ${XE}/quad.decl --shader ${XE}/passthrough.vsh --stream 0=${XE}/quad.vb --json --first 2 --count 1)
+expect(0 "reference interpreter.*vertex 1\n  oPos = \\(3, -2, 0.5, 1\\)"
+       exec --decl ${XE}/quad.decl --shader ${XE}/transform.vsh --stream 0=${XE}/quad.vb --const c0=1,0,0,0.5 --reference)
+expect(0 "3 vertices \\(0..2\\)" exec --decl ${XE}/quad.decl --shader ${XE}/passthrough.vsh --stream 0=${XE}/quad.vb:24)
+expect(1 "quad.vb: stream 0: stride 16 is smaller than the declared vertex size 20"
+       exec --decl ${XE}/quad.decl --shader ${XE}/passthrough.vsh --stream 0=${XE}/quad.vb:16)
+expect(1 "quad.vb: stream 0, vertex 4: v0 \\(FLOAT3 at offset 0\\) needs bytes 80..91, past the end of the 80-byte buffer"
+       exec --decl ${XE}/quad.decl --shader ${XE}/passthrough.vsh --stream 0=${XE}/quad.vb --count 5)
+expect(1 "quad.decl: stream 0: not bound" exec --decl ${XE}/quad.decl --shader ${XE}/passthrough.vsh)
+expect(1 "error D17.*reads v0" exec --decl ${EX}/header_example.decl --shader ${XE}/passthrough.vsh --stream 0=${XE}/quad.vb)
+expect(2 "--const c96=1,2,3,4: c96 is out of range"
+       exec --decl ${XE}/quad.decl --shader ${XE}/passthrough.vsh --stream 0=${XE}/quad.vb --const c96=1,2,3,4)
+expect(2 "--const c1=1,2,3: expected four"
+       exec --decl ${XE}/quad.decl --shader ${XE}/passthrough.vsh --stream 0=${XE}/quad.vb --const c1=1,2,3)
+expect(2 "--stream 16=" exec --decl ${XE}/quad.decl --shader ${XE}/passthrough.vsh --stream 16=${XE}/quad.vb)
+expect(2 "missing.vb: cannot open" exec --decl ${XE}/quad.decl --shader ${XE}/passthrough.vsh --stream 0=${WORK}/missing.vb)
+
+# check: declaration rules 1-17 with the shader rules.
+set(SH ${SRC}/examples/shaders)
+expect(0 "accepted" check --decl ${XE}/quad.decl --shader ${SH}/transform.vsh)
+expect(1 "rejected.*D17" check --decl ${EX}/header_example.decl --shader ${SH}/transform.vsh)
+expect(1 "rejected.*D16" check --decl ${EX}/ff_normal_short4.decl)
+expect(0 "accepted" check --decl ${EX}/ff_normal_short4.decl --shader ${SH}/transform.vsh)
+file(WRITE ${WORK}/ports.vsh "vs.1.1\nm4x4 oPos, v0, c0\nadd oD0, c1, c2\n")
+expect(1 "\"valid\": false.*\"rule\": \"V4\".*\"source\": \"shader\"" check --decl ${XE}/quad.decl --shader ${WORK}/ports.vsh --json)
+expect(2 "nosuch.vsh" check --decl ${XE}/quad.decl --shader ${WORK}/nosuch.vsh)
+
+# asm / disasm
+expect(0 "0xFFFE0101" asm ${SH}/transform.vsh)
+expect(0 "m4x4 oPos, v0, c0" disasm ${SH}/transform.vsh)
+file(WRITE ${WORK}/badreg.vsh "vs.1.1\nmov r0, v16\n")
+expect(2 "badreg.vsh:2:9: error" asm ${WORK}/badreg.vsh)
+file(WRITE ${WORK}/bad.hex "FFFE0101 00000001 800F0000\n")
+expect(2 "error B" disasm ${WORK}/bad.hex)
+execute_process(COMMAND ${VPSIM} asm ${SH}/all_opcodes.vsh -o ${WORK}/all.bin --const-tokens ${WORK}/all_defs.hex RESULT_VARIABLE rc)
+execute_process(COMMAND ${VPSIM} disasm ${WORK}/all.bin OUTPUT_VARIABLE t1 RESULT_VARIABLE rc1)
+file(WRITE ${WORK}/all_again.vsh "${t1}")
+execute_process(COMMAND ${VPSIM} asm ${WORK}/all_again.vsh -o ${WORK}/all_again.bin RESULT_VARIABLE rc2)
+file(READ ${WORK}/all.bin b1 HEX)
+file(READ ${WORK}/all_again.bin b2 HEX)
+if(NOT (rc EQUAL 0 AND rc1 EQUAL 0 AND rc2 EQUAL 0) OR NOT b1 STREQUAL b2 OR NOT EXISTS ${WORK}/all_defs.hex)
+  message(SEND_ERROR "asm -> disasm -> asm is not the identity on all_opcodes.vsh")
+endif()
+
 # xcheck: a short run passes and reports its figures.
 expect(0 "mismatches: 0.*coverage: complete.*arrays/s" xcheck --random 20000 --seed 7)
 expect(0 "\"mismatches\": 0" xcheck --no-corpus --random 2000 --seed 3 --json)

@@ -84,13 +84,13 @@ TEST_CASE("Rule 5: REG data types 8..15 are errors in both modes") {
     }
 }
 
-TEST_CASE("Rule 6: a register above 16 is an error; 16 is accepted by the decoder") {
+TEST_CASE("Rule 6: a register above 16 is an error, 16 is accepted by the decoder") {
     CHECK(error_rule(strict({S0, D3DVSD_REG(17, 0), E})) == 6);
     CHECK(error_rule(lenient({S0, D3DVSD_REG(31, 0), E})) == 6);
     auto d = strict({S0, D3DVSD_REG(16, D3DVSDT_FLOAT3), E});
     CHECK(d.valid);
     // ... and refused by the shader check when a shader function is given.
-    const auto diags = check_shader_binding(d, 0x1u);
+    const auto diags = check_shader_binding(d, 0x0u);  // a shader reading no input
     REQUIRE(diags.size() == 1);
     CHECK(diags[0].rule == 6);
     CHECK(diags[0].index == 1);
@@ -99,7 +99,7 @@ TEST_CASE("Rule 6: a register above 16 is an error; 16 is accepted by the decode
     CHECK(check_shader_binding(ff, std::nullopt).empty());
 }
 
-TEST_CASE("Rule 7: REG or SKIP before any STREAM; lenient mode uses stream 0") {
+TEST_CASE("Rule 7: REG or SKIP before any STREAM, lenient mode uses stream 0") {
     CHECK(error_rule(strict({R0, E})) == 7);
     CHECK(error_rule(strict({D3DVSD_SKIP(1), E})) == 7);
     const auto d = lenient({R0, D3DVSD_SKIP(2), D3DVSD_REG(1, D3DVSDT_FLOAT2), E});
@@ -111,7 +111,7 @@ TEST_CASE("Rule 7: REG or SKIP before any STREAM; lenient mode uses stream 0") {
     CHECK(d.events[0] == Event{EventKind::Element, 0, 0, D3DVSDT_FLOAT3, 0, {}});
 }
 
-TEST_CASE("Rule 8: CONST or EXT between a selector and its data is an error; an empty selector warns") {
+TEST_CASE("Rule 8: CONST or EXT between a selector and its data is an error, an empty selector warns") {
     CHECK(error_rule(strict({S0, D3DVSD_CONST(0, 1), 1, 2, 3, 4, R0, E})) == 8);
     CHECK(error_rule(strict({S0, D3DVSD_EXT(0, 7), R0, E})) == 8);
     CHECK(error_rule(strict({ST, D3DVSD_CONST(0, 0), E})) == 8);
@@ -127,7 +127,7 @@ TEST_CASE("Rule 8: CONST or EXT between a selector and its data is an error; an 
     CHECK(strict({S0, R0, D3DVSD_CONST(0, 1), 1, 2, 3, 4, E}).valid);
 }
 
-TEST_CASE("Rule 9: the same stream selected twice; lenient restarts the offset") {
+TEST_CASE("Rule 9: the same stream selected twice, lenient restarts the offset") {
     CHECK(error_rule(strict({S0, R0, S1, D3DVSD_REG(1, 0), S0, D3DVSD_REG(2, 0), E})) == 9);
     CHECK(error_rule(strict({ST, S0, R0, ST, E})) == 9);
     const auto d = lenient({S0, R0, S0, D3DVSD_REG(2, D3DVSDT_FLOAT1), E});
@@ -167,7 +167,7 @@ TEST_CASE("Rule 11: tessellator tokens and memory-stream tokens in the wrong str
     CHECK(d.events[3] == Event{EventKind::Tess, 16, 0, 1, 5, {}});
 }
 
-TEST_CASE("Rule 12: CONST beyond the constant count is an error; count 0 warns") {
+TEST_CASE("Rule 12: CONST beyond the constant count is an error, count 0 warns") {
     CHECK(error_rule(strict({D3DVSD_CONST(95, 2), E})) == 12);
     CHECK(strict({D3DVSD_CONST(95, 1), 1, 2, 3, 4, E}).valid);
     DecoderOptions o;

@@ -22,6 +22,10 @@ int main(int argc, char** argv) {
     int exit_code = 0;
     vpsim::cli::add_decl_command(app, exit_code);
     vpsim::cli::add_xcheck_command(app, exit_code);
+    vpsim::cli::add_asm_commands(app, exit_code);
+    vpsim::cli::add_check_command(app, exit_code);
+    vpsim::cli::add_exec_command(app, exit_code);
+    vpsim::cli::add_bench_command(app, exit_code);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {

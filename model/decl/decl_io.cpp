@@ -1,6 +1,8 @@
 // Loading and saving declaration token arrays (see decl_io.h).
 #include "model/decl/decl_io.h"
 
+#include "model/common/file_util.h"
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -141,19 +143,21 @@ std::vector<uint32_t> parse_text_io(std::string_view text, const std::string& na
     }
 }
 
+// Standard output, or a file that appears complete or not at all.
 void write_bytes(const std::string& path, const std::string& bytes) {
-    const std::string name = display_name(path);
-    std::FILE* f = path == "-" ? stdout : std::fopen(path.c_str(), "wb");
-    if (!f) throw InputError(name, std::string("cannot write: ") + std::strerror(errno));
-    const size_t wrote = bytes.empty() ? 0 : std::fwrite(bytes.data(), 1, bytes.size(), f);
-    int err = wrote == bytes.size() ? 0 : errno;
-    if (f == stdout) {
-        if (std::fflush(f) != 0 && !err) err = errno;
-    } else if (std::fclose(f) != 0 && !err) {
-        err = errno;
+    if (path != "-") {
+        try {
+            write_file_atomic(path, bytes);
+        } catch (const OutputError& e) {
+            throw InputError(path, std::string(e.what()).substr(path.size() + 2));
+        }
+        return;
     }
+    const size_t wrote = bytes.empty() ? 0 : std::fwrite(bytes.data(), 1, bytes.size(), stdout);
+    int err = wrote == bytes.size() ? 0 : errno;
+    if (std::fflush(stdout) != 0 && !err) err = errno;
     if (wrote != bytes.size() || err)
-        throw InputError(name, std::string("cannot write: ") + std::strerror(err ? err : EIO));
+        throw InputError(display_name(path), std::string("cannot write: ") + std::strerror(err ? err : EIO));
 }
 
 }  // namespace

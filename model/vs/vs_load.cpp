@@ -1,0 +1,32 @@
+#include "model/vs/vs_load.h"
+
+#include "model/decl/decl_io.h"
+#include "model/vs/vs_asm.h"
+
+namespace vpsim::vs {
+
+LoadedShader load_shader(const std::string& path, uint32_t const_count) {
+    LoadedShader s;
+    switch (decl::format_for_path(path)) {
+    case decl::TokenFormat::Binary: s.bytecode = decl::parse_bin(decl::read_file(path), path); break;
+    case decl::TokenFormat::Hex: s.bytecode = decl::parse_hex(decl::read_file(path), path); break;
+    default: {
+        AsmResult r = assemble(decl::read_file(path), path == "-" ? "<stdin>" : path, const_count);
+        s.bytecode = std::move(r.bytecode);
+        s.const_tokens = std::move(r.const_tokens);
+        for (const auto& w : r.warnings) s.warnings.push_back(w.to_string());
+        s.from_assembly = true;
+    }
+    }
+    return s;
+}
+
+std::vector<uint32_t> with_def_constants(const std::vector<uint32_t>& decl_tokens, uint32_t decl_length,
+                                         const std::vector<uint32_t>& const_tokens) {
+    std::vector<uint32_t> t(decl_tokens.begin(), decl_tokens.begin() + (decl_length ? decl_length - 1 : decl_tokens.size()));
+    t.insert(t.end(), const_tokens.begin(), const_tokens.end());
+    t.insert(t.end(), decl_tokens.begin() + (decl_length ? decl_length - 1 : decl_tokens.size()), decl_tokens.end());
+    return t;
+}
+
+}  // namespace vpsim::vs

@@ -1,0 +1,25 @@
+// Loading a shader file: binary bytecode (.bin), hex DWORDs (.hex) or assembly (anything
+// else, e.g. .vsh). Assembly's `def` lines come back as D3DVSD_CONST tokens.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace vpsim::vs {
+
+struct LoadedShader {
+    std::vector<uint32_t> bytecode;
+    std::vector<uint32_t> const_tokens;  // from `def`: to append to the declaration before END
+    std::vector<std::string> warnings;   // assembler warnings, "file:line:col: warning: ..."
+    bool from_assembly = false;
+};
+
+// Throws decl::InputError (I/O, bad .bin/.hex) or the assembler's error (with line:column).
+LoadedShader load_shader(const std::string& path, uint32_t const_count = 96);
+
+// The declaration with `const_tokens` inserted before its END (or appended when it has none).
+std::vector<uint32_t> with_def_constants(const std::vector<uint32_t>& decl_tokens, uint32_t decl_length,
+                                         const std::vector<uint32_t>& const_tokens);
+
+}  // namespace vpsim::vs

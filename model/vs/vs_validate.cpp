@@ -1,0 +1,250 @@
+// CreateVertexShader validation (../shared/spec/vs-isa.md, "Validation"; ids in vs_validate.h).
+#include "model/vs/vs_validate.h"
+
+#include <fmt/format.h>
+
+#include <map>
+
+namespace vpsim::vs {
+
+namespace {
+
+bool is_matrix(uint32_t op) { return op >= OP_M4x4 && op <= OP_M3x2; }
+bool is_scalar(uint32_t op) {
+    const OpInfo* i = op_info(op);
+    return i && i->scalar;
+}
+// Channels (before the swizzle) that source `s` contributes to.
+uint32_t channels_read(const Instruction& ins, int s, const Profile& profile) {
+    const uint32_t mask = ins.dst.mask;
+    switch (ins.opcode) {
+    case OP_MOV: return ins.dst.type == REG_ADDR ? 0x1u : mask;
+    case OP_ADD: case OP_SUB: case OP_MAD: case OP_MUL: case OP_MIN: case OP_MAX: case OP_SLT: case OP_SGE:
+    case OP_FRC: return mask;
+    case OP_DP3: return 0x7u;
+    case OP_DP4: return 0xFu;
+    case OP_RCP: case OP_RSQ: case OP_EXP: case OP_LOG: case OP_EXPP: case OP_LOGP:
+        return profile.scalar_component == Profile::ScalarComponent::W ? 0x8u : 0x1u;
+    case OP_LIT: return 0x1u | 0x2u | 0x8u;
+    case OP_DST: return s == 0 ? (0x2u | 0x4u) : (0x2u | 0x8u);
+    case OP_M4x4: case OP_M4x3: return 0xFu;
+    case OP_M3x4: case OP_M3x3: case OP_M3x2: return 0x7u;
+    default: return 0;
+    }
+}
+const char* reg_prefix(RegType t) {
+    switch (t) {
+    case REG_TEMP: return "r";
+    case REG_INPUT: return "v";
+    case REG_CONST: return "c";
+    case REG_ADDR: return "a";
+    case REG_RASTOUT: return "rast";
+    case REG_ATTROUT: return "oD";
+    case REG_TEXCRDOUT: return "oT";
+    }
+    return "?";
+}
+std::string reg_name(RegType t, uint32_t n) {
+    if (t == REG_RASTOUT) return n == 0 ? "oPos" : n == 1 ? "oFog" : n == 2 ? "oPts" : fmt::format("rast{}", n);
+    return fmt::format("{}{}", reg_prefix(t), n);
+}
+std::string mask_name(uint32_t m) {
+    std::string s = ".";
+    for (int i = 0; i < 4; ++i)
+        if (m >> i & 1u) s += "xyzw"[i];
+    return m ? s : ".(empty)";
+}
+
+constexpr const char* kRuleNames[][2] = {
+    {"V1", "slots"},         {"V2", "register-range"}, {"V3", "register-use"},   {"V4", "read-ports"},
+    {"V5", "temp-uninit"},   {"V6", "a0-uninit"},      {"V7", "a0-vs10"},        {"V8", "opos-unwritten"},
+    {"V9", "write-mask"},    {"V10", "matrix-form"},   {"V11", "relative"},      {"V12", "coissue"},
+    {"V13", "scalar-form"},
+};
+
+}  // namespace
+
+const char* rule_name(const std::string& rule) {
+    for (const auto& r : kRuleNames)
+        if (rule == r[0]) return r[1];
+    return "unknown";
+}
+
+std::string to_string(const Diagnostic& d) {
+    const std::string where = d.instruction >= 0 ? fmt::format("instruction {} (token {})", d.instruction, d.token_index)
+                                                 : fmt::format("token {}", d.token_index);
+    return fmt::format("{} {} ({}) at {}: {}", d.severity == Severity::Error ? "error" : "warning", d.rule,
+                       rule_name(d.rule), where, d.message);
+}
+
+uint32_t components_read(const Instruction& ins, int s, const Profile& profile) {
+    const uint32_t ch = channels_read(ins, s, profile);
+    uint32_t comps = 0;
+    for (int c = 0; c < 4; ++c)
+        if (ch >> c & 1u) comps |= 1u << ins.src[size_t(s)].component(c);
+    return comps;
+}
+
+Validation validate(const Program& p, const Profile& profile) {
+    Validation v;
+    ShaderInfo& info = v.info;
+    std::array<uint32_t, kNumTemps> written{};
+    bool a0_written = false;
+    uint32_t opos = 0;
+    const bool vs10 = !p.is_11();
+    bool slots_reported = false;
+
+    for (size_t n = 0; n < p.code.size(); ++n) {
+        const Instruction& ins = p.code[n];
+        const OpInfo* op = op_info(ins.opcode);
+        auto error = [&](const char* rule, std::string msg) {
+            v.diagnostics.push_back({Severity::Error, rule, int(n), ins.token_index, std::move(msg)});
+        };
+        auto warn = [&](const char* rule, std::string msg) {
+            v.diagnostics.push_back({Severity::Warning, rule, int(n), ins.token_index, std::move(msg)});
+        };
+        if (!op) {
+            error("V3", fmt::format("opcode {} is not a vs.1.x instruction", ins.opcode));
+            continue;
+        }
+        info.slots += profile.slots(ins.opcode);
+        if (info.slots > 128 && !slots_reported) {
+            error("V1", fmt::format("the program needs more than 128 instruction slots ({} at {})", info.slots, op->name));
+            slots_reported = true;
+        }
+        if (ins.coissue && !profile.coissue_allowed)
+            error("V12", "the COISSUE bit is reserved in vertex shaders (d3d8 profile)");
+
+        const bool matrix = is_matrix(ins.opcode);
+        const int rows = op->matrix_rows;
+
+        // ---- sources ----
+        std::map<uint32_t, int> consts, inputs;  // distinct registers read (relative: key | 0x80000000)
+        for (int s = 0; s < ins.nsrc; ++s) {
+            const Src& src = ins.src[size_t(s)];
+            const std::string name = src.relative ? fmt::format("c[a0.x + {}]", src.num) : reg_name(src.type, src.num);
+            const int nrows = matrix && s == 1 ? rows : 1;
+            if (src.type != REG_TEMP && src.type != REG_INPUT && src.type != REG_CONST) {
+                error("V3", fmt::format("{} cannot be read by an instruction (sources are r#, v# and c#)",
+                                        src.type == REG_ADDR ? "a0" : name));
+                continue;
+            }
+            const uint32_t limit = src.type == REG_TEMP ? kNumTemps : src.type == REG_INPUT ? kNumInputs : profile.const_count;
+            if (src.num + uint32_t(nrows) > limit) {
+                error("V2", nrows > 1 ? fmt::format("{} reads rows {}..{}; the register file has {} registers", op->name,
+                                                    name, src.num + uint32_t(nrows) - 1, limit)
+                                      : fmt::format("{} is out of range (0..{})", name, limit - 1));
+                continue;
+            }
+            if (src.relative) {
+                if (src.type != REG_CONST) error("V11", fmt::format("relative addressing on {}: only constants c[a0.x + n]", name));
+                if (vs10) error("V7", "relative addressing c[a0.x + n] does not exist in vs.1.0");
+                else if (!a0_written) error("V6", fmt::format("{} reads a0.x before it is written (mov a0.x, ...)", name));
+                info.relative = true;
+            }
+            if (matrix && src.swizzle != kSwizzleIdentity)
+                error("V10", fmt::format("{} takes no source swizzle (source {})", op->name, s));
+            const uint32_t comps = components_read(ins, s, profile);
+            for (int r = 0; r < nrows; ++r) {
+                if (matrix && s == 1 && !(ins.dst.mask >> r & 1u)) continue;  // row not computed
+                const uint32_t reg = src.num + uint32_t(r);
+                if (src.type == REG_TEMP && (comps & ~written[reg]))
+                    error("V5", fmt::format("r{}{} is read before it is written", reg, mask_name(comps & ~written[reg])));
+                if (src.type == REG_CONST) {
+                    if (!src.relative) info.const_reads.insert(reg);
+                    if (r == 0) consts[src.relative ? (reg | 0x80000000u) : reg]++;
+                }
+                if (src.type == REG_INPUT) {
+                    info.input_reads |= 1u << reg;
+                    if (r == 0) inputs[reg]++;
+                }
+            }
+        }
+        if (consts.size() > 1) error("V4", fmt::format("{} reads {} different constant registers; at most one", op->name, consts.size()));
+        if (inputs.size() > 1) error("V4", fmt::format("{} reads {} different input registers; at most one", op->name, inputs.size()));
+
+        if (is_scalar(ins.opcode)) {
+            const Src& src = ins.src[0];
+            const bool replicate = src.swizzle == 0x00 || src.swizzle == 0x55 || src.swizzle == 0xAA || src.swizzle == 0xFF;
+            // expp and logp write four different values: any mask is their normal form.
+            const bool four_results = ins.opcode == OP_EXPP || (ins.opcode == OP_LOGP && !profile.logp_replicate);
+            const bool single =
+                four_results || ins.dst.mask == 1 || ins.dst.mask == 2 || ins.dst.mask == 4 || ins.dst.mask == 8;
+            if (!replicate || !single)
+                warn("V13", fmt::format("{} with mask {} and {} swizzle: D3D8 accepts it (the result is replicated, "
+                                        "the source's .{} is read); DX9 asks for one component and a replicate swizzle",
+                                        op->name, mask_name(ins.dst.mask), replicate ? "a replicate" : "a non-replicate",
+                                        profile.scalar_component == Profile::ScalarComponent::W ? "w" : "x"));
+        }
+
+        // ---- destination ----
+        if (!op->has_dst) continue;
+        const Dst& d = ins.dst;
+        const std::string dname = d.type == REG_ADDR ? "a0" : reg_name(d.type, d.num);
+        bool ok = true;
+        switch (d.type) {
+        case REG_TEMP:
+            if (d.num >= kNumTemps) { error("V2", fmt::format("{} is out of range (r0..r11)", dname)); ok = false; }
+            break;
+        case REG_ADDR:
+            if (vs10) { error("V7", "a0 does not exist in vs.1.0"); ok = false; }
+            else if (ins.opcode != OP_MOV) { error("V3", fmt::format("only mov may write a0, not {}", op->name)); ok = false; }
+            else if (d.num != 0) { error("V2", fmt::format("a{} does not exist (only a0)", d.num)); ok = false; }
+            else if (d.mask != 1) { error("V9", fmt::format("a0 takes the mask .x, not {}", mask_name(d.mask))); ok = false; }
+            break;
+        case REG_RASTOUT:
+            if (d.num > 2) { error("V2", fmt::format("rasteriser output {} does not exist (oPos, oFog, oPts)", d.num)); ok = false; }
+            else if (d.num != RAST_POS && d.mask != 1) {
+                error("V9", fmt::format("{} is scalar: mask .x, not {}", dname, mask_name(d.mask)));
+                ok = false;
+            }
+            break;
+        case REG_ATTROUT:
+            if (d.num > 1) { error("V2", fmt::format("{} is out of range (oD0, oD1)", dname)); ok = false; }
+            break;
+        case REG_TEXCRDOUT:
+            if (d.num >= kNumTexcoords) { error("V2", fmt::format("{} is out of range (oT0..oT7)", dname)); ok = false; }
+            break;
+        default:
+            error("V3", fmt::format("{} cannot be written (destinations are r#, a0 and the outputs)", dname));
+            ok = false;
+        }
+        if (d.mask == 0) { error("V9", "empty write mask"); ok = false; }
+        if (ins.opcode == OP_FRC && d.mask != 1 && d.mask != 2 && d.mask != 3) {
+            error("V9", fmt::format("frc writes only .x, .y or .xy, not {}", mask_name(d.mask)));
+            ok = false;
+        }
+        if (matrix) {
+            const uint32_t want = ins.opcode == OP_M3x2 ? 0x3u : (ins.opcode == OP_M3x3 || ins.opcode == OP_M4x3) ? 0x7u : 0xFu;
+            const bool allowed = d.mask == want || (ins.opcode == OP_M3x4 && d.mask == 0x7u);
+            if (!allowed) {
+                error("V9", fmt::format("{} writes {}, not {}", op->name, mask_name(want), mask_name(d.mask)));
+                ok = false;
+            }
+            const Src& s0 = ins.src[0];
+            if (d.type == s0.type && d.num == s0.num)
+                error("V10", fmt::format("{}: the destination must differ from the first source", op->name));
+        }
+        if (!ok) continue;
+        if (d.type == REG_TEMP) written[d.num] |= d.mask;
+        if (d.type == REG_ADDR) a0_written = true;
+        if (d.type == REG_RASTOUT) {
+            if (d.num == RAST_POS) opos |= d.mask;
+            info.outputs_written |= d.num == RAST_POS ? kOutPos : d.num == RAST_FOG ? kOutFog : kOutPts;
+        }
+        if (d.type == REG_ATTROUT) info.outputs_written |= d.num ? kOutD1 : kOutD0;
+        if (d.type == REG_TEXCRDOUT) info.outputs_written |= kOutT0 << d.num;
+    }
+    if (opos != 0xF) {
+        const uint32_t end = p.tokens.empty() ? 0 : uint32_t(p.tokens.size() - 1);
+        v.diagnostics.push_back({Severity::Error, "V8", -1, end,
+                                 fmt::format("oPos must be written in all four components (written: {})",
+                                             opos ? mask_name(opos) : "none")});
+    }
+    v.valid = true;
+    for (const auto& d : v.diagnostics)
+        if (d.severity == Severity::Error) v.valid = false;
+    return v;
+}
+
+}  // namespace vpsim::vs
