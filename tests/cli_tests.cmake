@@ -77,6 +77,8 @@ expect(2 "--const c1=1,2,3: expected four"
        exec --decl ${XE}/quad.decl --shader ${XE}/passthrough.vsh --stream 0=${XE}/quad.vb --const c1=1,2,3)
 expect(2 "--stream 16=" exec --decl ${XE}/quad.decl --shader ${XE}/passthrough.vsh --stream 16=${XE}/quad.vb)
 expect(2 "missing.vb: cannot open" exec --decl ${XE}/quad.decl --shader ${XE}/passthrough.vsh --stream 0=${WORK}/missing.vb)
+expect(0 "\"oD1\": \\[0, 0, 0, 0\\]" exec --decl ${XE}/quad.decl --shader ${XE}/passthrough.vsh --stream 0=${XE}/quad.vb --profile outputs=zero --count 1 --json)
+expect(2 "a0=floor\\|round" exec --decl ${XE}/quad.decl --shader ${XE}/passthrough.vsh --stream 0=${XE}/quad.vb --profile a0=nearest)
 
 # check: declaration rules 1-17 with the shader rules.
 set(SH ${SRC}/examples/shaders)

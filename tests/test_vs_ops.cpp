@@ -2,6 +2,8 @@
 // "Semantics"; docs/vs-semantics.md). Expected values are exact bit patterns; where one comes
 // from libm it was cross-checked against a long-double computation rounded to float.
 #include "model/vs/vs_exec.h"
+#include "tests/vs_test_util.h"
+#include "model/common/float_bits.h"
 #include "tests/test_seed.h"
 
 #include <catch2/catch.hpp>
@@ -15,47 +17,26 @@
 #include <stdexcept>
 
 using namespace vpsim::vs;
+using vpsim::vs::test::dst;
+using vpsim::vs::test::ins;
+using vpsim::vs::test::src;
+using vpsim::bits_float;
+using vpsim::float_bits;
 
 namespace {
 
-uint32_t bits(float f) {
-    uint32_t u;
-    std::memcpy(&u, &f, sizeof u);
-    return u;
-}
-float fbits(uint32_t u) {
-    float f;
-    std::memcpy(&f, &u, sizeof f);
-    return f;
-}
 const float kInf = std::numeric_limits<float>::infinity();
-const float kNaN = fbits(0x7FC00000u);
+const float kNaN = bits_float(0x7FC00000u);
 const uint32_t kQNaN = 0x7FC00000u, kPosInf = 0x7F800000u, kNegInf = 0xFF800000u, kOne = 0x3F800000u, kZero = 0u;
 
 constexpr uint32_t swz(uint32_t x, uint32_t y, uint32_t z, uint32_t w) { return x | y << 2 | z << 4 | w << 6; }
 constexpr uint32_t kX = swz(0, 0, 0, 0), kY = swz(1, 1, 1, 1);
 
-Src src(RegType type, uint32_t num, uint32_t swizzle = kSwizzleIdentity, bool negate = false, bool relative = false) {
-    Src s;
-    s.type = type;
-    s.num = num;
-    s.swizzle = swizzle;
-    s.negate = negate;
-    s.relative = relative;
-    return s;
-}
 Src c(uint32_t n, uint32_t swizzle = kSwizzleIdentity) { return src(REG_CONST, n, swizzle); }
 Src crel(uint32_t n) { return src(REG_CONST, n, kSwizzleIdentity, false, true); }
 Src v(uint32_t n, uint32_t swizzle = kSwizzleIdentity) { return src(REG_INPUT, n, swizzle); }
 Src r(uint32_t n, uint32_t swizzle = kSwizzleIdentity) { return src(REG_TEMP, n, swizzle); }
 
-Dst dst(RegType type, uint32_t num, uint32_t mask = 0xF) {
-    Dst d;
-    d.type = type;
-    d.num = num;
-    d.mask = mask;
-    return d;
-}
 Dst rd(uint32_t n, uint32_t mask = 0xF) { return dst(REG_TEMP, n, mask); }
 const Dst oPos = dst(REG_RASTOUT, RAST_POS);
 const Dst oFog = dst(REG_RASTOUT, RAST_FOG, 1);
@@ -64,13 +45,6 @@ const Dst oD0 = dst(REG_ATTROUT, 0), oD1 = dst(REG_ATTROUT, 1);
 Dst oT(uint32_t n, uint32_t mask = 0xF) { return dst(REG_TEXCRDOUT, n, mask); }
 const Dst a0x = dst(REG_ADDR, 0, 1);
 
-Instruction ins(uint32_t opcode, Dst d, std::initializer_list<Src> sources) {
-    Instruction i;
-    i.opcode = opcode;
-    i.dst = d;
-    for (const Src& s : sources) i.src[static_cast<size_t>(i.nsrc++)] = s;
-    return i;
-}
 Program program(std::initializer_list<Instruction> code) {
     Program p;
     p.code = code;
@@ -85,7 +59,7 @@ struct Run {
 };
 
 // The bits of a Vec4, for whole-vector comparisons with readable failure messages.
-std::array<uint32_t, 4> vbits(const Vec4& x) { return {bits(x[0]), bits(x[1]), bits(x[2]), bits(x[3])}; }
+std::array<uint32_t, 4> vbits(const Vec4& x) { return {float_bits(x[0]), float_bits(x[1]), float_bits(x[2]), float_bits(x[3])}; }
 std::array<uint32_t, 4> ubits(uint32_t x, uint32_t y, uint32_t z, uint32_t w) { return {x, y, z, w}; }
 std::array<uint32_t, 4> fvec(float x, float y, float z, float w) { return vbits(Vec4{x, y, z, w}); }
 
@@ -106,48 +80,48 @@ Profile with_round() {
 // ---------------------------------------------------------------- single operations
 
 TEST_CASE("rcp: 1 exactly, +-0 to +inf (or FLT_MAX), otherwise a rounded division", "[ops]") {
-    CHECK(bits(ops::rcp(1.0f, d3d8)) == kOne);
-    CHECK(bits(ops::rcp(0.0f, d3d8)) == kPosInf);
-    CHECK(bits(ops::rcp(-0.0f, d3d8)) == kPosInf);
-    CHECK(bits(ops::rcp(3.0f, d3d8)) == 0x3EAAAAABu);  // 1/3 rounded to nearest
-    CHECK(bits(ops::rcp(-2.0f, d3d8)) == 0xBF000000u);
-    CHECK(bits(ops::rcp(kInf, d3d8)) == kZero);
-    CHECK(bits(ops::rcp(-kInf, d3d8)) == 0x80000000u);
-    CHECK(bits(ops::rcp(fbits(0xFFC12345u), d3d8)) == kQNaN);  // NaN results are canonical
+    CHECK(float_bits(ops::rcp(1.0f, d3d8)) == kOne);
+    CHECK(float_bits(ops::rcp(0.0f, d3d8)) == kPosInf);
+    CHECK(float_bits(ops::rcp(-0.0f, d3d8)) == kPosInf);
+    CHECK(float_bits(ops::rcp(3.0f, d3d8)) == 0x3EAAAAABu);  // 1/3 rounded to nearest
+    CHECK(float_bits(ops::rcp(-2.0f, d3d8)) == 0xBF000000u);
+    CHECK(float_bits(ops::rcp(kInf, d3d8)) == kZero);
+    CHECK(float_bits(ops::rcp(-kInf, d3d8)) == 0x80000000u);
+    CHECK(float_bits(ops::rcp(bits_float(0xFFC12345u), d3d8)) == kQNaN);  // NaN results are canonical
     const Profile mx = with_zero_max();
-    CHECK(bits(ops::rcp(0.0f, mx)) == 0x7F7FFFFFu);
-    CHECK(bits(ops::rcp(-0.0f, mx)) == 0x7F7FFFFFu);
-    CHECK(bits(ops::rcp(3.0f, mx)) == 0x3EAAAAABu);
+    CHECK(float_bits(ops::rcp(0.0f, mx)) == 0x7F7FFFFFu);
+    CHECK(float_bits(ops::rcp(-0.0f, mx)) == 0x7F7FFFFFu);
+    CHECK(float_bits(ops::rcp(3.0f, mx)) == 0x3EAAAAABu);
 }
 
 TEST_CASE("rsq: |f|, 1 exactly, 0 to +inf (or FLT_MAX), otherwise 1/sqrtf", "[ops]") {
-    CHECK(bits(ops::rsq(-4.0f, d3d8)) == 0x3F000000u);  // |-4| -> 0.5
-    CHECK(bits(ops::rsq(4.0f, d3d8)) == 0x3F000000u);
-    CHECK(bits(ops::rsq(1.0f, d3d8)) == kOne);
-    CHECK(bits(ops::rsq(-1.0f, d3d8)) == kOne);
-    CHECK(bits(ops::rsq(0.0f, d3d8)) == kPosInf);
-    CHECK(bits(ops::rsq(-0.0f, d3d8)) == kPosInf);
-    CHECK(bits(ops::rsq(2.0f, d3d8)) == 0x3F3504F3u);  // 1 / sqrtf(2) = 1 / 0x3FB504F3
-    CHECK(bits(ops::rsq(3.0f, d3d8)) == 0x3F13CD3Au);
-    CHECK(bits(ops::rsq(kInf, d3d8)) == kZero);
-    CHECK(bits(ops::rsq(0.0f, with_zero_max())) == 0x7F7FFFFFu);
-    CHECK(bits(ops::rsq(fbits(0x7F800001u), d3d8)) == kQNaN);
+    CHECK(float_bits(ops::rsq(-4.0f, d3d8)) == 0x3F000000u);  // |-4| -> 0.5
+    CHECK(float_bits(ops::rsq(4.0f, d3d8)) == 0x3F000000u);
+    CHECK(float_bits(ops::rsq(1.0f, d3d8)) == kOne);
+    CHECK(float_bits(ops::rsq(-1.0f, d3d8)) == kOne);
+    CHECK(float_bits(ops::rsq(0.0f, d3d8)) == kPosInf);
+    CHECK(float_bits(ops::rsq(-0.0f, d3d8)) == kPosInf);
+    CHECK(float_bits(ops::rsq(2.0f, d3d8)) == 0x3F3504F3u);  // 1 / sqrtf(2) = 1 / 0x3FB504F3
+    CHECK(float_bits(ops::rsq(3.0f, d3d8)) == 0x3F13CD3Au);
+    CHECK(float_bits(ops::rsq(kInf, d3d8)) == kZero);
+    CHECK(float_bits(ops::rsq(0.0f, with_zero_max())) == 0x7F7FFFFFu);
+    CHECK(float_bits(ops::rsq(bits_float(0x7F800001u), d3d8)) == kQNaN);
 }
 
 TEST_CASE("exp and log: full precision, log of |f|, log of 0 is -inf", "[ops]") {
-    CHECK(bits(ops::exp2_full(3.0f)) == 0x41000000u);
-    CHECK(bits(ops::exp2_full(-1.0f)) == 0x3F000000u);
-    CHECK(bits(ops::exp2_full(2.5f)) == 0x40B504F3u);
-    CHECK(bits(ops::exp2_full(-kInf)) == kZero);
-    CHECK(bits(ops::exp2_full(200.0f)) == kPosInf);
-    CHECK(bits(ops::log2_full(0.0f)) == kNegInf);
-    CHECK(bits(ops::log2_full(-0.0f)) == kNegInf);
-    CHECK(bits(ops::log2_full(8.0f)) == 0x40400000u);
-    CHECK(bits(ops::log2_full(-8.0f)) == 0x40400000u);
-    CHECK(bits(ops::log2_full(10.0f)) == 0x40549A78u);
-    CHECK(bits(ops::log2_full(kInf)) == kPosInf);
-    CHECK(bits(ops::log2_full(fbits(0xFFC12345u))) == kQNaN);
-    CHECK(bits(ops::exp2_full(fbits(0x7FC12345u))) == kQNaN);
+    CHECK(float_bits(ops::exp2_full(3.0f)) == 0x41000000u);
+    CHECK(float_bits(ops::exp2_full(-1.0f)) == 0x3F000000u);
+    CHECK(float_bits(ops::exp2_full(2.5f)) == 0x40B504F3u);
+    CHECK(float_bits(ops::exp2_full(-kInf)) == kZero);
+    CHECK(float_bits(ops::exp2_full(200.0f)) == kPosInf);
+    CHECK(float_bits(ops::log2_full(0.0f)) == kNegInf);
+    CHECK(float_bits(ops::log2_full(-0.0f)) == kNegInf);
+    CHECK(float_bits(ops::log2_full(8.0f)) == 0x40400000u);
+    CHECK(float_bits(ops::log2_full(-8.0f)) == 0x40400000u);
+    CHECK(float_bits(ops::log2_full(10.0f)) == 0x40549A78u);
+    CHECK(float_bits(ops::log2_full(kInf)) == kPosInf);
+    CHECK(float_bits(ops::log2_full(bits_float(0xFFC12345u))) == kQNaN);
+    CHECK(float_bits(ops::exp2_full(bits_float(0x7FC12345u))) == kQNaN);
 }
 
 TEST_CASE("expp: (2^floor(v), v - floor(v), 2^v with the 8 low mantissa bits cleared, 1)", "[ops]") {
@@ -161,24 +135,24 @@ TEST_CASE("expp: (2^floor(v), v - floor(v), 2^v with the 8 low mantissa bits cle
     }
     SECTION("the low-bit masking keeps every other bit of the full result") {
         for (float x : {0.3f, -7.77f, 13.1f, 2.5f, -1.25f, 0.001f}) {
-            const uint32_t full = bits(ops::exp2_full(x));
-            const uint32_t z = bits(ops::expp(x)[2]);
+            const uint32_t full = float_bits(ops::exp2_full(x));
+            const uint32_t z = float_bits(ops::expp(x)[2]);
             CHECK((z & 0xFFu) == 0u);
             CHECK(z == (full & 0xFFFFFF00u));
         }
-        REQUIRE((bits(ops::exp2_full(0.3f)) & 0xFFu) != 0u);  // the case above really had low bits to clear
+        REQUIRE((float_bits(ops::exp2_full(0.3f)) & 0xFFu) != 0u);  // the case above really had low bits to clear
     }
     SECTION("integral v, range ends and non-finite v") {
         CHECK(vbits(ops::expp(3.0f)) == ubits(0x41000000u, kZero, 0x41000000u, kOne));
         CHECK(vbits(ops::expp(-149.0f)) == ubits(0x00000001u, kZero, 0x00000001u & 0xFFFFFF00u, kOne));
-        CHECK(bits(ops::expp(128.0f)[0]) == kPosInf);
-        CHECK(bits(ops::expp(-200.5f)[0]) == kZero);
+        CHECK(float_bits(ops::expp(128.0f)[0]) == kPosInf);
+        CHECK(float_bits(ops::expp(-200.5f)[0]) == kZero);
         const Vec4 pinf = ops::expp(kInf);
-        CHECK(bits(pinf[0]) == kPosInf);
-        CHECK(bits(pinf[1]) == kQNaN);  // inf - inf
-        CHECK(bits(pinf[2]) == kPosInf);
-        CHECK(vbits(ops::expp(fbits(0xFFC12345u))) == ubits(kQNaN, kQNaN, kQNaN, kOne));
-        CHECK(vbits(ops::expp(fbits(0x7F800001u))) == ubits(kQNaN, kQNaN, kQNaN, kOne));
+        CHECK(float_bits(pinf[0]) == kPosInf);
+        CHECK(float_bits(pinf[1]) == kQNaN);  // inf - inf
+        CHECK(float_bits(pinf[2]) == kPosInf);
+        CHECK(vbits(ops::expp(bits_float(0xFFC12345u))) == ubits(kQNaN, kQNaN, kQNaN, kOne));
+        CHECK(vbits(ops::expp(bits_float(0x7F800001u))) == ubits(kQNaN, kQNaN, kQNaN, kOne));
     }
 }
 
@@ -187,25 +161,25 @@ TEST_CASE("logp: (exponent, mantissa in 1..2, log2 with 8 low bits cleared, 1)",
     CHECK(vbits(ops::logp(-0.75f, d3d8)) == ubits(0xBF800000u, 0x3FC00000u, 0xBED47F00u, kOne));  // -1, 1.5
     SECTION("the low-bit masking keeps every other bit of the full result") {
         for (float x : {10.0f, 0.75f, 3.0f, 1e-30f, 12345.678f, 1.0001f}) {
-            const uint32_t full = bits(ops::log2_full(x));
-            const uint32_t z = bits(ops::logp(x, d3d8)[2]);
+            const uint32_t full = float_bits(ops::log2_full(x));
+            const uint32_t z = float_bits(ops::logp(x, d3d8)[2]);
             CHECK((z & 0xFFu) == 0u);
             CHECK(z == (full & 0xFFFFFF00u));
         }
-        CHECK(bits(ops::logp(10.0f, d3d8)[2]) == 0x40549A00u);  // 0x40549A78 & ~0xFF
+        CHECK(float_bits(ops::logp(10.0f, d3d8)[2]) == 0x40549A00u);  // 0x40549A78 & ~0xFF
     }
     SECTION("zero") {
         CHECK(vbits(ops::logp(0.0f, d3d8)) == ubits(kNegInf, kOne, kNegInf, kOne));
         CHECK(vbits(ops::logp(-0.0f, d3d8)) == ubits(kNegInf, kOne, kNegInf, kOne));
     }
     SECTION("denormal: the IEEE exponent field (-127) and the unnormalised mantissa bits") {
-        const Vec4 d = ops::logp(fbits(0x00000200u), d3d8);  // 2^-140
+        const Vec4 d = ops::logp(bits_float(0x00000200u), d3d8);  // 2^-140
         CHECK(vbits(d) == ubits(0xC2FE0000u, 0x3F800200u, 0xC30C0000u, kOne));  // -127, 1 + 2^-14, -140
     }
     SECTION("infinity and NaN: exponent field 255 -> 128") {
         CHECK(vbits(ops::logp(-kInf, d3d8)) == ubits(0x43000000u, kOne, kPosInf, kOne));
-        CHECK(vbits(ops::logp(fbits(0xFFC00001u), d3d8)) == ubits(0x43000000u, 0x3FC00001u, kQNaN, kOne));
-        CHECK(vbits(ops::logp(fbits(0x7F800001u), d3d8)) == ubits(0x43000000u, 0x3F800001u, kQNaN, kOne));
+        CHECK(vbits(ops::logp(bits_float(0xFFC00001u), d3d8)) == ubits(0x43000000u, 0x3FC00001u, kQNaN, kOne));
+        CHECK(vbits(ops::logp(bits_float(0x7F800001u), d3d8)) == ubits(0x43000000u, 0x3F800001u, kQNaN, kOne));
     }
     SECTION("logp_replicate writes the log result to all four components") {
         Profile rep;
@@ -217,7 +191,7 @@ TEST_CASE("logp: (exponent, mantissa in 1..2, log2 with 8 low bits cleared, 1)",
 }
 
 TEST_CASE("lit: x <= 0, y <= 0, power clamp to +-127.9961", "[ops]") {
-    CHECK(bits(127.9961f) == 0x42FFFE01u);  // the clamp constant
+    CHECK(float_bits(127.9961f) == 0x42FFFE01u);  // the clamp constant
     SECTION("x <= 0 gives (1, 0, 0, 1)") {
         CHECK(vbits(ops::lit({0.0f, 0.5f, 0.0f, 2.0f})) == fvec(1, 0, 0, 1));
         CHECK(vbits(ops::lit({-1.0f, 0.5f, 0.0f, 2.0f})) == fvec(1, 0, 0, 1));
@@ -229,43 +203,43 @@ TEST_CASE("lit: x <= 0, y <= 0, power clamp to +-127.9961", "[ops]") {
     }
     SECTION("the lit case") {
         CHECK(vbits(ops::lit({0.25f, 0.5f, 7.0f, 2.0f})) == fvec(1, 0.25f, 0.25f, 1));
-        CHECK(bits(ops::lit({1.0f, 3.0f, 0.0f, 2.5f})[2]) == 0x41796A52u);  // 3^2.5 rounded
-        CHECK(bits(ops::lit({1.0f, 0.5f, 0.0f, 0.0f})[2]) == kOne);        // power 0 -> 1
-        CHECK(bits(ops::lit({1.0f, 0.5f, 0.0f, -0.0f})[2]) == kOne);
+        CHECK(float_bits(ops::lit({1.0f, 3.0f, 0.0f, 2.5f})[2]) == 0x41796A52u);  // 3^2.5 rounded
+        CHECK(float_bits(ops::lit({1.0f, 0.5f, 0.0f, 0.0f})[2]) == kOne);        // power 0 -> 1
+        CHECK(float_bits(ops::lit({1.0f, 0.5f, 0.0f, -0.0f})[2]) == kOne);
     }
     SECTION("power clamp") {
         // 2^200 would be +inf; clamped: 2^127.99610138 = 0x7F7F4F24 (finite).
-        CHECK(bits(ops::lit({1.0f, 2.0f, 0.0f, 200.0f})[2]) == 0x7F7F4F24u);
-        CHECK(bits(ops::lit({1.0f, 2.0f, 0.0f, 127.9961f})[2]) == 0x7F7F4F24u);
-        CHECK(bits(ops::lit({1.0f, 2.0f, 0.0f, kInf})[2]) == 0x7F7F4F24u);
+        CHECK(float_bits(ops::lit({1.0f, 2.0f, 0.0f, 200.0f})[2]) == 0x7F7F4F24u);
+        CHECK(float_bits(ops::lit({1.0f, 2.0f, 0.0f, 127.9961f})[2]) == 0x7F7F4F24u);
+        CHECK(float_bits(ops::lit({1.0f, 2.0f, 0.0f, kInf})[2]) == 0x7F7F4F24u);
         // 2^-200 would be 0; clamped: 2^-127.99610138 = 0x0020162B (a denormal).
-        CHECK(bits(ops::lit({1.0f, 2.0f, 0.0f, -200.0f})[2]) == 0x0020162Bu);
-        CHECK(bits(ops::lit({1.0f, 0.5f, 0.0f, 200.0f})[2]) == 0x0020162Bu);
+        CHECK(float_bits(ops::lit({1.0f, 2.0f, 0.0f, -200.0f})[2]) == 0x0020162Bu);
+        CHECK(float_bits(ops::lit({1.0f, 0.5f, 0.0f, 200.0f})[2]) == 0x0020162Bu);
     }
 }
 
 TEST_CASE("dst, frc, dp3/dp4 order", "[ops]") {
     CHECK(vbits(ops::dst({9, 2, 3, 9}, {9, 5, 9, 7})) == fvec(1, 10, 3, 7));
-    CHECK(bits(ops::frc(-0.25f)) == 0x3F400000u);  // 0.75
-    CHECK(bits(ops::frc(1.75f)) == 0x3F400000u);
-    CHECK(bits(ops::frc(-1.0f)) == kZero);
-    CHECK(bits(ops::frc(-3.5f)) == 0x3F000000u);
-    CHECK(bits(ops::frc(-1e-10f)) == kOne);  // 1 - 1e-10 rounds to 1.0 (documented)
-    CHECK(bits(ops::frc(kInf)) == kQNaN);
-    CHECK(bits(ops::frc(-kInf)) == kQNaN);
+    CHECK(float_bits(ops::frc(-0.25f)) == 0x3F400000u);  // 0.75
+    CHECK(float_bits(ops::frc(1.75f)) == 0x3F400000u);
+    CHECK(float_bits(ops::frc(-1.0f)) == kZero);
+    CHECK(float_bits(ops::frc(-3.5f)) == 0x3F000000u);
+    CHECK(float_bits(ops::frc(-1e-10f)) == kOne);  // 1 - 1e-10 rounds to 1.0 (documented)
+    CHECK(float_bits(ops::frc(kInf)) == kQNaN);
+    CHECK(float_bits(ops::frc(-kInf)) == kQNaN);
     // Left to right: ((1e8 + 1) + -1e8) + 1 = (1e8 + -1e8) + 1 = 1.
     // Pairwise (1e8 + 1) + (-1e8 + 1) would give 0; right to left also 0.
     const Vec4 a{1e8f, 1.0f, -1e8f, 1.0f}, ones{1, 1, 1, 1};
-    CHECK(bits(ops::dp4(a, ones)) == kOne);
-    CHECK(bits((a[0] + a[1]) + (a[2] + a[3])) == kZero);  // the pairwise sum really differs
+    CHECK(float_bits(ops::dp4(a, ones)) == kOne);
+    CHECK(float_bits((a[0] + a[1]) + (a[2] + a[3])) == kZero);  // the pairwise sum really differs
     // dp3 = (x + y) + z: (1e8 + 1) + -1e8 = 0; (x + z) + y would be 1.
-    CHECK(bits(ops::dp3(a, ones)) == kZero);
-    CHECK(bits(ops::dp3({-1e8f, 1e8f, 1.0f, 99.0f}, ones)) == kOne);
+    CHECK(float_bits(ops::dp3(a, ones)) == kZero);
+    CHECK(float_bits(ops::dp3({-1e8f, 1e8f, 1.0f, 99.0f}, ones)) == kOne);
     // Each product is rounded before it is added: a*a = 1 + 2^-11 + 2^-24 rounds to 1 + 2^-11, so
     // the sum is 0 (a fused multiply-add would keep 2^-24 = 0x33800000).
     const float e = 1.0f + std::ldexp(1.0f, -12), m = -(1.0f + std::ldexp(1.0f, -11));
-    CHECK(bits(ops::dp3({m, e, 0, 0}, {1, e, 0, 0})) == kZero);
-    CHECK(bits(ops::dp4({m, 0, 0, e}, {1, 0, 0, e})) == kZero);
+    CHECK(float_bits(ops::dp3({m, e, 0, 0}, {1, e, 0, 0})) == kZero);
+    CHECK(float_bits(ops::dp4({m, 0, 0, e}, {1, 0, 0, e})) == kZero);
 }
 
 TEST_CASE("a0 from a float: floor (vs.1.1) and round half away from zero (DX9 mova)", "[ops]") {
@@ -306,8 +280,8 @@ TEST_CASE("Interpreter: output defaults (D3D8 and Zero profiles)", "[ops]") {
     CHECK(vbits(o.d0) == fvec(1, 1, 1, 1));
     CHECK(vbits(o.d1) == fvec(0, 0, 0, 1));
     for (uint32_t i = 0; i < kNumTexcoords; ++i) CHECK(vbits(o.t[i]) == fvec(0, 0, 0, 0));
-    CHECK(bits(o.fog) == kZero);
-    CHECK(bits(o.pts) == kZero);
+    CHECK(float_bits(o.fog) == kZero);
+    CHECK(float_bits(o.pts) == kZero);
 
     run.profile.outputs = Profile::OutputDefaults::Zero;
     const VertexOutputs z = run(p);
@@ -337,8 +311,8 @@ TEST_CASE("Interpreter: oD0/oD1 saturated, oFog clamped, oPts and oPos not", "[o
     }));
     CHECK(vbits(o.d0) == ubits(kOne, kZero, 0x3F000000u, kZero));  // NaN -> 0
     CHECK(vbits(o.d1) == ubits(kZero, kOne, kOne, kZero));          // -0 -> +0
-    CHECK(bits(o.fog) == kOne);
-    CHECK(bits(o.pts) == 0x40000000u);
+    CHECK(float_bits(o.fog) == kOne);
+    CHECK(float_bits(o.pts) == 0x40000000u);
     CHECK(vbits(o.pos) == vbits(run.constants[0]));  // not clamped (NaN kept)
     CHECK(vbits(o.t[0]) == vbits(run.constants[0]));
 
@@ -347,8 +321,8 @@ TEST_CASE("Interpreter: oD0/oD1 saturated, oFog clamped, oPts and oPos not", "[o
         ins(OP_MOV, oFog, {c(2, kY)}),
         ins(OP_MOV, oPts, {c(2, kY)}),
     }));
-    CHECK(bits(n.fog) == kZero);
-    CHECK(bits(n.pts) == 0xBF800000u);  // -1 kept
+    CHECK(float_bits(n.fog) == kZero);
+    CHECK(float_bits(n.pts) == 0xBF800000u);  // -1 kept
 }
 
 TEST_CASE("Interpreter: sge/slt/min/max with equal values and NaN", "[ops]") {
@@ -363,14 +337,14 @@ TEST_CASE("Interpreter: sge/slt/min/max with equal values and NaN", "[ops]") {
     CHECK(vbits(op(OP_SLT)) == fvec(0, 0, 0, 0));
     // min = (a < b) ? a : b; max = (a >= b) ? a : b.
     const Vec4 mn = op(OP_MIN), mx = op(OP_MAX);
-    CHECK(bits(mn[0]) == kOne);
-    CHECK(bits(mn[1]) == kOne);  // NaN < 1 false -> b
-    CHECK(bits(mn[2]) == kQNaN);  // 1 < NaN false -> b = NaN (bits moved unchanged)
-    CHECK(bits(mn[3]) == kZero);  // -0 < +0 false -> +0
-    CHECK(bits(mx[0]) == kOne);
-    CHECK(bits(mx[1]) == kOne);  // NaN >= 1 false -> b
-    CHECK(bits(mx[2]) == kQNaN);
-    CHECK(bits(mx[3]) == 0x80000000u);  // -0 >= +0 true -> -0
+    CHECK(float_bits(mn[0]) == kOne);
+    CHECK(float_bits(mn[1]) == kOne);  // NaN < 1 false -> b
+    CHECK(float_bits(mn[2]) == kQNaN);  // 1 < NaN false -> b = NaN (bits moved unchanged)
+    CHECK(float_bits(mn[3]) == kZero);  // -0 < +0 false -> +0
+    CHECK(float_bits(mx[0]) == kOne);
+    CHECK(float_bits(mx[1]) == kOne);  // NaN >= 1 false -> b
+    CHECK(float_bits(mx[2]) == kQNaN);
+    CHECK(float_bits(mx[3]) == 0x80000000u);  // -0 >= +0 true -> -0
 }
 
 TEST_CASE("Interpreter: mov a0.x (floor / round) and relative constant reads", "[ops]") {
@@ -434,7 +408,7 @@ TEST_CASE("Interpreter: m-instructions equal the dot products bit for bit", "[op
     std::mt19937_64 rng(test_seed("m-instructions"));
     const auto random_float = [&]() {
         switch (rng() % 4) {
-            case 0: return fbits(static_cast<uint32_t>(rng()));  // any bit pattern (NaN, inf, denormals)
+            case 0: return bits_float(static_cast<uint32_t>(rng()));  // any bit pattern (NaN, inf, denormals)
             case 1: return std::ldexp(float(int32_t(rng() % 2000001) - 1000000) / 1e6f, int(rng() % 60) - 30);
             default: return float(int32_t(rng() % 20001) - 10000) / float(1 + rng() % 1000);
         }
@@ -514,8 +488,8 @@ TEST_CASE("Interpreter: mad is not fused, dp4 is left to right", "[ops]") {
         ins(OP_DP4, oT(0), {c(2), c(3)}),
         ins(OP_DP3, oT(1), {c(2), c(3)}),
     }));
-    CHECK(bits(o.pos[0]) == kZero);                           // unfused: 0
-    CHECK(bits(std::fma(a, a, run.constants[1][0])) == 0x33800000u);  // fused would be 2^-24
+    CHECK(float_bits(o.pos[0]) == kZero);                           // unfused: 0
+    CHECK(float_bits(std::fma(a, a, run.constants[1][0])) == 0x33800000u);  // fused would be 2^-24
     CHECK(vbits(o.t[0]) == fvec(1, 1, 1, 1));
     CHECK(vbits(o.t[1]) == fvec(0, 0, 0, 0));
 }
@@ -563,7 +537,7 @@ TEST_CASE("Interpreter: scalar sources (.w, replicate swizzle, X profile) and re
 
 TEST_CASE("Interpreter: negation flips the sign bit (of 0 and NaN too)", "[ops]") {
     Run run;
-    run.constants[0] = {0.0f, fbits(0x7FC00000u), 1.0f, -2.0f};
+    run.constants[0] = {0.0f, bits_float(0x7FC00000u), 1.0f, -2.0f};
     Src s = c(0);
     s.negate = true;
     CHECK(vbits(run(program({ins(OP_MOV, oPos, {s})})).pos) == ubits(0x80000000u, 0xFFC00000u, 0xBF800000u, 0x40000000u));
@@ -606,8 +580,8 @@ TEST_CASE("Interpreter: every arithmetic opcode on one vector", "[ops]") {
 
 TEST_CASE("NaN: arithmetic results are the canonical 0x7FC00000, copies (mov, min, max, dst.zw) move bits", "[ops]") {
     Run run;
-    run.constants[0] = {fbits(0xFFC12345u), fbits(0x7F800001u), kInf, 1.0f};
-    run.constants[1] = {1.0f, 2.0f, -kInf, fbits(0x7FC0BEEFu)};
+    run.constants[0] = {bits_float(0xFFC12345u), bits_float(0x7F800001u), kInf, 1.0f};
+    run.constants[1] = {1.0f, 2.0f, -kInf, bits_float(0x7FC0BEEFu)};
     const auto op = [&](uint32_t opcode, Src a, Src b) {
         return vbits(run(program({ins(opcode, oPos, {a, b, c(1)})})).pos);
     };
@@ -638,7 +612,7 @@ TEST_CASE("same_bits compares every float's bits", "[ops]") {
     b.t[7][3] = 1.0f;
     CHECK_FALSE(same_bits(a, b));
     b = a;
-    b.pts = fbits(1);
+    b.pts = bits_float(1);
     CHECK_FALSE(same_bits(a, b));
     b = a;
     b.fog = -0.0f;
@@ -646,7 +620,7 @@ TEST_CASE("same_bits compares every float's bits", "[ops]") {
     a.d1[0] = kNaN;
     b = a;
     CHECK(same_bits(a, b));  // the same NaN
-    b.d1[0] = fbits(0x7FC00001u);
+    b.d1[0] = bits_float(0x7FC00001u);
     CHECK_FALSE(same_bits(a, b));
 }
 

@@ -153,3 +153,25 @@ TEST_CASE("Diagnostics name the instruction, the token index and the rule", "[va
     CHECK(v.diagnostics[0].token_index == 4);
     CHECK(to_string(v.diagnostics[0]).find("V4 (read-ports) at instruction 1 (token 4)") != std::string::npos);
 }
+
+TEST_CASE("Profile options are set from KEY=VALUE text, and a bad one names the valid keys", "[validate]") {
+    Profile p;
+    p.set("a0=round");
+    p.set("scalar=x");
+    p.set("logp=replicate");
+    p.set("exp-log-slots=10");
+    p.set("outputs=zero");
+    p.set("zero-recip=max");
+    p.set("coissue=allow");
+    CHECK(p.a0 == Profile::A0Rounding::Round);
+    CHECK(p.scalar_component == Profile::ScalarComponent::X);
+    CHECK(p.logp_replicate);
+    CHECK(p.exp_log_slots == 10);
+    CHECK(p.outputs == Profile::OutputDefaults::Zero);
+    CHECK(p.zero_recip == Profile::ZeroReciprocal::Max);
+    CHECK(p.coissue_allowed);
+    CHECK(p.slots(OP_LOG) == 10);
+    CHECK_THROWS_WITH(p.set("a0=nearest"), Catch::Contains("a0=floor|round"));
+    CHECK_THROWS_AS(p.set("frobnicate=1"), std::invalid_argument);
+    CHECK_THROWS_AS(p.set("a0"), std::invalid_argument);
+}

@@ -18,6 +18,7 @@ struct CheckArgs {
     bool json = false, lenient = false;
     uint32_t const_count = 96;
     int exp_log_slots = 12;
+    std::vector<std::string> profile;  // KEY=VALUE options of vs::Profile
 };
 
 int run_check(const CheckArgs& a) {
@@ -38,6 +39,7 @@ int run_check(const CheckArgs& a) {
     vs::Profile profile;
     profile.const_count = a.const_count;
     profile.exp_log_slots = a.exp_log_slots;
+    for (const auto& kv : a.profile) profile.set(kv);
     const vs::CreatedShader c = vs::create_vertex_shader(decl_tokens, a.shader.empty() ? nullptr : &shader, dopt, profile);
     const decl::Declaration& d = c.decl;
     const std::vector<vs::Diagnostic>& shader_diags = c.validation.diagnostics;
@@ -99,6 +101,9 @@ void add_check_command(CLI::App& app, int& exit_code) {
     c->add_option("--const-count", a->const_count, "Device constant registers (default 96)")->check(CLI::Range(1u, 8192u));
     c->add_option("--exp-log-slots", a->exp_log_slots, "Slot cost of exp and log: 12 (DX8.0 docs, default) or 10 (DX9)")
         ->check(CLI::IsMember({10, 12}));
+    c->add_option("--profile", a->profile,
+                  std::string("Validation option (repeatable; docs/vs-semantics.md): ") + vs::Profile::option_help())
+        ->check(profile_option_check());
     c->callback([a, &exit_code] { exit_code = run_check(*a); });
 }
 

@@ -33,6 +33,7 @@ struct ExecArgs {
     uint32_t first = 0;
     bool json = false, reference = false, lenient = false;
     uint32_t const_count = 96;
+    std::vector<std::string> profile;  // KEY=VALUE options of vs::Profile
 };
 
 // Ends the command with an exit status; the message lines go to standard error.
@@ -193,6 +194,7 @@ std::string run_exec(const ExecArgs& a) {
     dopt.const_count = a.const_count;
     vs::Profile profile = vs::Profile::d3d8();
     profile.const_count = a.const_count;
+    for (const auto& kv : a.profile) profile.set(kv);
     const vs::CreatedShader created = vs::create_vertex_shader(decl_tokens, &shader, dopt, profile);
     const decl::Declaration& d = created.decl;
     const vs::Validation& validation = created.validation;
@@ -311,6 +313,10 @@ void add_exec_command(CLI::App& app, int& exit_code) {
     c->add_flag("--json", a->json, "Print {\"vertices\": [...]} with every output of every vertex (docs/exec.md)");
     c->add_flag("--reference", a->reference, "Run the reference interpreter instead of the fast path");
     c->add_flag("--lenient", a->lenient, "Decode the declaration in lenient mode");
+    c->add_option("--profile", a->profile,
+                  std::string("Semantics option where sources disagree (repeatable; docs/vs-semantics.md): ") +
+                      vs::Profile::option_help())
+        ->check(profile_option_check());
     c->add_option("--const-count", a->const_count, "Device constant registers (default 96)")
         ->check(CLI::Range(1u, 8192u));
     c->callback([a, &exit_code] {

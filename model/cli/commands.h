@@ -2,6 +2,8 @@
 // installs stores the exit code in `exit_code` (0 ok, 1 rejected/mismatch, 2 usage or I/O).
 #pragma once
 
+#include "model/vs/vs_isa.h"
+
 #include <CLI/CLI.hpp>
 
 namespace vpsim::cli {
@@ -12,6 +14,21 @@ void add_asm_commands(CLI::App& app, int& exit_code);   // asm, disasm
 void add_check_command(CLI::App& app, int& exit_code);
 void add_exec_command(CLI::App& app, int& exit_code);
 void add_bench_command(CLI::App& app, int& exit_code);  // bench exec (later: bench run)
+
+// CLI11 check for --profile KEY=VALUE: the message names the valid keys and values.
+inline CLI::Validator profile_option_check() {
+    return CLI::Validator(
+        [](std::string& text) -> std::string {
+            try {
+                vs::Profile p;
+                p.set(text);
+            } catch (const std::exception& e) {
+                return e.what();
+            }
+            return "";
+        },
+        "KEY=VALUE");
+}
 
 // Where the sources are (for the built-in corpus and examples).
 const char* source_dir();

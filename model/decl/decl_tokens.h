@@ -2,8 +2,9 @@
 // D3DVSD_* macro and D3DVSDT_/D3DVSDE_ constant (d3d8types.h bit layout).
 #pragma once
 
+#include "model/common/float_bits.h"
+
 #include <cstdint>
-#include <cstring>
 #include <optional>
 #include <string_view>
 
@@ -128,15 +129,7 @@ inline constexpr uint32_t D3DVSD_EXT(uint32_t count, uint32_t info) {
     return (5u << 29) | ((count << kExtCountShift) & kExtCountMask) | (info & kExtInfoMask);
 }
 
-inline uint32_t float_bits(float f) {
-    uint32_t u;
-    std::memcpy(&u, &f, 4);
-    return u;
-}
-inline float bits_float(uint32_t u) {
-    float f;
-    std::memcpy(&f, &u, 4);
-    return f;
-}
+using vpsim::bits_float;
+using vpsim::float_bits;
 
 }  // namespace vpsim::decl

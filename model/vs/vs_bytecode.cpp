@@ -60,6 +60,38 @@ int Profile::slots(uint32_t opcode) const {
     return i ? i->slots : 1;
 }
 
+const char* Profile::option_help() {
+    return "a0=floor|round (mov a0.x conversion), scalar=w|x (component a scalar op reads), "
+           "logp=vector|replicate, exp-log-slots=12|10, outputs=d3d8|zero (output start values), "
+           "zero-recip=inf|max (rcp/rsq of 0), coissue=reject|allow";
+}
+
+void Profile::set(const std::string& kv) {
+    const size_t eq = kv.find('=');
+    const std::string key = kv.substr(0, eq), value = eq == std::string::npos ? "" : kv.substr(eq + 1);
+    auto bad = [&]() {
+        return std::invalid_argument(
+            fmt::format("profile option '{}': expected KEY=VALUE with one of: {}", kv, option_help()));
+    };
+    if (eq == std::string::npos) throw bad();
+    if (key == "a0" && (value == "floor" || value == "round"))
+        a0 = value == "floor" ? A0Rounding::Floor : A0Rounding::Round;
+    else if (key == "scalar" && (value == "w" || value == "x"))
+        scalar_component = value == "w" ? ScalarComponent::W : ScalarComponent::X;
+    else if (key == "logp" && (value == "vector" || value == "replicate"))
+        logp_replicate = value == "replicate";
+    else if (key == "exp-log-slots" && (value == "12" || value == "10"))
+        exp_log_slots = value == "12" ? 12 : 10;
+    else if (key == "outputs" && (value == "d3d8" || value == "zero"))
+        outputs = value == "d3d8" ? OutputDefaults::D3D8 : OutputDefaults::Zero;
+    else if (key == "zero-recip" && (value == "inf" || value == "max"))
+        zero_recip = value == "inf" ? ZeroReciprocal::Inf : ZeroReciprocal::Max;
+    else if (key == "coissue" && (value == "reject" || value == "allow"))
+        coissue_allowed = value == "allow";
+    else
+        throw bad();
+}
+
 uint32_t encode_instruction_token(uint32_t opcode, bool coissue) { return (opcode & 0xFFFFu) | (coissue ? kCoissueBit : 0); }
 
 uint32_t encode_dst(const Dst& d) {

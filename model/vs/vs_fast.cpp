@@ -14,6 +14,7 @@
 // min/max/slt/sge/saturate spelled identically, and ops:: for everything that is not a single
 // IEEE operation or a select.
 #include "model/vs/vs_fast.h"
+#include "model/common/float_bits.h"
 
 #include <fmt/format.h>
 
@@ -42,16 +43,6 @@ namespace {
 
 constexpr size_t B = kFastBatch;
 
-uint32_t to_bits(float f) {
-    uint32_t u;
-    std::memcpy(&u, &f, sizeof u);
-    return u;
-}
-float from_bits(uint32_t u) {
-    float f;
-    std::memcpy(&f, &u, sizeof f);
-    return f;
-}
 
 // ===================================================================================== compiler
 
@@ -143,7 +134,7 @@ private:
     VOpnd imm(float f) {
         Uniform u;
         u.immediate = true;
-        u.bits = to_bits(f);
+        u.bits = float_bits(f);
         return uniform(u);
     }
     VOpnd negate(const VOpnd& o) {
@@ -859,12 +850,12 @@ struct Work {
         for (size_t i = 0; i < fs.uniforms.size(); ++i) {
             const Uniform& u = fs.uniforms[i];
             if (u.immediate) {
-                uni[i] = from_bits(u.bits);
+                uni[i] = bits_float(u.bits);
                 continue;
             }
             // As the interpreter's constant(): outside 0..const_count-1 or the vector reads 0.
             float f = int64_t(u.reg) < limit ? constants[u.reg][u.comp] : 0.0f;
-            if (u.negate) f = from_bits(to_bits(f) ^ 0x80000000u);
+            if (u.negate) f = bits_float(float_bits(f) ^ 0x80000000u);
             uni[i] = f;
         }
         ctx.slots = base;
@@ -1223,7 +1214,7 @@ std::string describe(const FastShader& fs) {
         if (o.kind == FastShader::OPND_SLOT) return fmt::format("s{}", o.index);
         if (o.kind == FastShader::OPND_NEG) return fmt::format("-s{}", o.index);
         const Uniform& u = fs.uniforms[o.index];
-        if (u.immediate) return fmt::format("{}", from_bits(u.bits));
+        if (u.immediate) return fmt::format("{}", bits_float(u.bits));
         return fmt::format("{}c{}.{}", u.negate ? "-" : "", u.reg, "xyzw"[u.comp]);
     };
     std::string s = fmt::format("{} instructions -> {} micro-ops, {} slots, {} uniforms\n", fs.instructions,

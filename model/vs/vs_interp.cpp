@@ -8,6 +8,7 @@
 // Rounding: every operation below is one IEEE-754 single-precision operation rounded to nearest
 // even, in the order written. The project builds with -ffp-contract=off, so a*b+c is never fused.
 #include "model/vs/vs_exec.h"
+#include "model/common/float_bits.h"
 
 #include <cfloat>
 #include <cmath>
@@ -20,16 +21,6 @@ namespace vpsim::vs {
 
 namespace {
 
-uint32_t to_bits(float f) {
-    uint32_t u;
-    std::memcpy(&u, &f, sizeof u);
-    return u;
-}
-float from_bits(uint32_t u) {
-    float f;
-    std::memcpy(&f, &u, sizeof f);
-    return f;
-}
 
 // NaN results: every arithmetic result (everything but mov, min, max and the components of dst
 // and lit that copy a source component, which only move bits) is the one canonical quiet NaN
@@ -38,15 +29,15 @@ float from_bits(uint32_t u) {
 // a + b), so payloads would not be reproducible between two compilations of the same formula.
 constexpr uint32_t kCanonicalNaN = 0x7FC00000u;
 
-float canon(float f) { return std::isnan(f) ? from_bits(kCanonicalNaN) : f; }
+float canon(float f) { return std::isnan(f) ? bits_float(kCanonicalNaN) : f; }
 Vec4 canon(const Vec4& x) { return Vec4{canon(x[0]), canon(x[1]), canon(x[2]), canon(x[3])}; }
 
 // Clears the 8 low mantissa bits (the "partial precision" results of expp/logp). A NaN is made
 // canonical first, so it stays the canonical NaN (its low 8 bits are 0).
-float clear_low8(float f) { return from_bits(to_bits(canon(f)) & 0xFFFFFF00u); }
+float clear_low8(float f) { return bits_float(float_bits(canon(f)) & 0xFFFFFF00u); }
 
 // Negation modifier: flips the sign bit, also of 0 (0 -> -0) and of NaN.
-float flip_sign(float f) { return from_bits(to_bits(f) ^ 0x80000000u); }
+float flip_sign(float f) { return bits_float(float_bits(f) ^ 0x80000000u); }
 
 // 2^n for an integral float n (the result of floorf), exact: +-inf and NaN pass through as
 // 2^+inf = +inf, 2^-inf = +0, NaN.
@@ -304,11 +295,11 @@ struct Machine {
 bool same_bits(const VertexOutputs& a, const VertexOutputs& b) {
     const auto vec_same = [](const Vec4& x, const Vec4& y) {
         for (int i = 0; i < 4; ++i)
-            if (to_bits(x[i]) != to_bits(y[i])) return false;
+            if (float_bits(x[i]) != float_bits(y[i])) return false;
         return true;
     };
     if (!vec_same(a.pos, b.pos) || !vec_same(a.d0, b.d0) || !vec_same(a.d1, b.d1)) return false;
-    if (to_bits(a.fog) != to_bits(b.fog) || to_bits(a.pts) != to_bits(b.pts)) return false;
+    if (float_bits(a.fog) != float_bits(b.fog) || float_bits(a.pts) != float_bits(b.pts)) return false;
     for (uint32_t i = 0; i < kNumTexcoords; ++i)
         if (!vec_same(a.t[i], b.t[i])) return false;
     return true;
@@ -360,9 +351,9 @@ Vec4 logp(float f, const Profile& p) {
         // The IEEE fields as the DX8 reference code reads them: exponent field - 127 (so a
         // denormal gives -127 and inf/NaN give 128), mantissa bits under exponent 0 (a value in
         // [1,2); a denormal's bits are not renormalised).
-        const uint32_t u = to_bits(f);
+        const uint32_t u = float_bits(f);
         const int exponent = static_cast<int>(u >> 23) - 127;
-        d = Vec4{static_cast<float>(exponent), from_bits((u & 0x007FFFFFu) | 0x3F800000u), clear_low8(std::log2(f)),
+        d = Vec4{static_cast<float>(exponent), bits_float((u & 0x007FFFFFu) | 0x3F800000u), clear_low8(std::log2(f)),
                  1.0f};
     }
     d[2] = canon(d[2]);  // x and y are never NaN

@@ -108,6 +108,12 @@ struct Profile {
 
     static Profile d3d8() { return {}; }
     int slots(uint32_t opcode) const;  // slot cost of one instruction in this profile
+
+    // Sets one option from text, e.g. "a0=round", "scalar=x", "logp=replicate",
+    // "exp-log-slots=10", "outputs=zero", "zero-recip=max", "coissue=allow". Throws
+    // std::invalid_argument naming the valid keys and values.
+    void set(const std::string& key_equals_value);
+    static const char* option_help();  // one line per key with its values, the default first
 };
 
 }  // namespace vpsim::vs
