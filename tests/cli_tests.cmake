@@ -107,6 +107,29 @@ if(NOT (rc EQUAL 0 AND rc1 EQUAL 0 AND rc2 EQUAL 0) OR NOT b1 STREQUAL b2 OR NOT
   message(SEND_ERROR "asm -> disasm -> asm is not the identity on all_opcodes.vsh")
 endif()
 
+# scene-exec: every example scene runs, and the fast path equals the interpreter bit for bit.
+expect(0 "10000" scene-exec --summary)
+foreach(scene default skinning compressed strip points)
+  execute_process(COMMAND ${VPSIM} scene-exec ${SRC}/examples/scenes/${scene}.json --json
+                  OUTPUT_VARIABLE fast RESULT_VARIABLE rc1)
+  execute_process(COMMAND ${VPSIM} scene-exec ${SRC}/examples/scenes/${scene}.json --json --reference
+                  OUTPUT_VARIABLE ref RESULT_VARIABLE rc2)
+  string(REPLACE "\"engine\": \"reference\"" "\"engine\": \"fast\"" ref "${ref}")  # the one line that names the engine
+  if(NOT (rc1 EQUAL 0 AND rc2 EQUAL 0) OR NOT fast STREQUAL ref OR fast STREQUAL "")
+    message(SEND_ERROR "scene-exec ${scene}: fast path and interpreter differ (rc ${rc1}/${rc2})")
+  else()
+    message(STATUS "ok: scene-exec ${scene} fast == reference")
+  endif()
+endforeach()
+file(WRITE ${WORK}/bad_scene.json "{\"buffers\": {}, \"commands\": [{\"op\": \"SetStreamSource\", \"stream\": 0, \"buffer\": \"nosuch\", \"stride\": 12}]}")
+expect(2 "bad_scene.json: /commands/0/buffer: expected the name of a vertex buffer" scene-exec ${WORK}/bad_scene.json)
+
+# params: the tables, overrides, and errors that list the valid keys.
+expect(0 "post_transform_cache.*entries.*24" params)
+expect(0 "entries.*16" params --set post_transform_cache.entries=16)
+expect(2 "valid keys" params --set post_transform_cache.entrys=16)
+expect(2 "expected uint" params --set post_transform_cache.entries=abc)
+
 # xcheck: a short run passes and reports its figures.
 expect(0 "mismatches: 0.*coverage: complete.*arrays/s" xcheck --random 20000 --seed 7)
 expect(0 "\"mismatches\": 0" xcheck --no-corpus --random 2000 --seed 3 --json)

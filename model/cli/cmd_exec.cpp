@@ -1,6 +1,7 @@
 // vpsim exec: run a vs.1.x shader on vertices fetched from vertex buffer files through a
 // declaration, and print every vertex's outputs (docs/exec.md).
 #include "model/cli/commands.h"
+#include "model/cli/vertex_format.h"
 #include "model/decl/decl_io.h"
 #include "model/vs/vs_exec.h"
 #include "model/vs/vs_fast.h"
@@ -114,35 +115,6 @@ ConstSpec parse_const(const std::string& text, uint32_t const_count) {
 
 // ---- Output ----
 
-uint32_t float_bits(float f) {
-    uint32_t u;
-    std::memcpy(&u, &f, sizeof u);
-    return u;
-}
-
-// The shortest decimal that reads back as the same float; -0 keeps its sign as "-0.0". Not a
-// number: "inf", "-inf", and "nan:0xXXXXXXXX" with the NaN's bits (so nothing is lost).
-std::string float_text(float f) {
-    if (std::isnan(f)) return fmt::format("nan:0x{:08X}", float_bits(f));
-    if (std::isinf(f)) return f > 0 ? "inf" : "-inf";
-    if (f == 0.0f && std::signbit(f)) return "-0.0";
-    return fmt::format("{}", f);
-}
-std::string float_json(float f) { return std::isfinite(f) ? float_text(f) : "\"" + float_text(f) + "\""; }
-
-std::string vec_text(const vs::Vec4& v) {
-    return fmt::format("({}, {}, {}, {})", float_text(v[0]), float_text(v[1]), float_text(v[2]), float_text(v[3]));
-}
-std::string vec_json(const vs::Vec4& v) {
-    return fmt::format("[{}, {}, {}, {}]", float_json(v[0]), float_json(v[1]), float_json(v[2]), float_json(v[3]));
-}
-
-std::string vertex_json(uint32_t index, const vs::VertexOutputs& o) {
-    std::string t;
-    for (uint32_t i = 0; i < vs::kNumTexcoords; ++i) t += (i ? ", " : "") + vec_json(o.t[i]);
-    return fmt::format(R"({{"index": {}, "oPos": {}, "oD0": {}, "oD1": {}, "oFog": {}, "oPts": {}, "oT": [{}]}})",
-                       index, vec_json(o.pos), vec_json(o.d0), vec_json(o.d1), float_json(o.fog), float_json(o.pts), t);
-}
 
 // The outputs the shader writes (the others hold their start values; --json prints all).
 std::string vertex_text(uint32_t index, const vs::VertexOutputs& o, uint32_t written) {

@@ -1,18 +1,42 @@
 #include "model/sc/decl_decoder_unit.h"
 
+#include <cctype>
+
 namespace vpsim::sc {
 
 using namespace sc_core;
 
-std::vector<ParamInfo> DeclDecoderParams::table() {
+ParamTable DeclDecoderParams::table() {
     const DeclDecoderParams d;
-    return {
-        {"const_count", "uint", "registers", std::to_string(d.const_count),
-         "constant registers of the device; CONST beyond them breaks rule 12",
-         "D3DVS_CONSTREG_MAX_V1_1 = 96 (vs.1.1 minimum); NV2A has 192"},
-        {"max_length", "uint", "DWORDs", std::to_string(d.max_length),
-         "END must appear within this many DWORDs (rule 14)", "assumed"},
-    };
+    return ParamTable(kUnit, "declaration decoder: token array to stream/element/tessellator/constant events", 2)
+        .add_uint("const_count", "registers", d.const_count,
+                  "constant registers of the device; CONST beyond them breaks rule 12",
+                  "D3DVS_CONSTREG_MAX_V1_1 = 96 (vs.1.1 minimum); NV2A has 192", 1, 8192)
+        .add_uint("max_length", "DWORDs", d.max_length, "END must appear within this many DWORDs (rule 14)",
+                  "assumed", 1, 1u << 24);
+}
+VPSIM_REGISTER_PARAMS(DeclDecoderParams::table);
+
+DeclDecoderParams DeclDecoderParams::from(const ParamSet& p) {
+    DeclDecoderParams r;
+    r.const_count = uint32_t(p.get_uint(std::string(kUnit) + ".const_count"));
+    r.max_length = uint32_t(p.get_uint(std::string(kUnit) + ".max_length"));
+    return r;
+}
+
+DeclDecoderStats::DeclDecoderStats()
+    : group(DeclDecoderParams::kUnit, "declaration decoder"),
+      tokens(group.counter("tokens", "tokens", "declaration tokens accepted")),
+      stalled_output_full(
+          group.stall_reason("output_full", "a token is offered but the event output is full (back-pressure)")) {
+    for (unsigned k = 0; k < decl::kNumEventKinds; ++k) {
+        const std::string kind = decl::event_kind_name(decl::EventKind(k));
+        std::string lower = kind;
+        for (char& c : lower) c = char(std::tolower(static_cast<unsigned char>(c)));
+        events[k] = &group.counter("events." + lower, "events", kind + " events delivered");
+    }
+    group.rate("tokens_per_cycle", "tokens", "cycles", "tokens/cycle", "tokens accepted per cycle of the run");
+    group.rate("utilisation", "busy_cycles", "cycles", "fraction", "busy cycles over the run's cycles");
 }
 
 namespace {
@@ -42,18 +66,17 @@ void DeclDecoderUnit::on_clock() {
         drive_outputs();
         return;
     }
-    ++stats_.cycles;
     const bool offered = in_valid.read();
     const bool delivered = timing_.out_valid() && out_ready.read();
-    if (delivered) ++stats_.events[unsigned(timing_.out().kind)];
+    if (delivered) ++*stats_.events[unsigned(timing_.out().kind)];
     const bool accepted = timing_.tick(offered, in_token.read(), in_last.read(), lenient.read(), out_ready.read());
     if (accepted) ++stats_.tokens;
     if (accepted || delivered)
-        ++stats_.busy;
+        stats_.group.busy();
     else if (offered)
-        ++stats_.stalled_output;
+        ++stats_.stalled_output_full;
     else
-        ++stats_.idle;
+        stats_.group.idle();
     drive_outputs();
 }
 

@@ -2,6 +2,8 @@
 // Function comes from the golden model (DeclStepper), timing from DeclDecoderTiming.
 #pragma once
 
+#include "model/common/params.h"
+#include "model/common/stats.h"
 #include "model/decl/decl_decoder_timing.h"
 
 #include <systemc>
@@ -13,29 +15,34 @@
 
 namespace vpsim::sc {
 
-// One row of a unit's parameter table.
-struct ParamInfo {
-    const char* name;
-    const char* type;
-    const char* unit;
-    std::string default_value;
-    const char* description;
-    const char* source;
-};
-
+// The unit's parameters (docs/parameters.md, table "decl_decoder"); defaults written once here.
 struct DeclDecoderParams {
     uint32_t const_count = 96;   // rule 12
     uint32_t max_length = 4096;  // rule 14
-    static std::vector<ParamInfo> table();
+
+    static constexpr const char* kUnit = "decl_decoder";
+    static ParamTable table();
+    static DeclDecoderParams from(const ParamSet& p);
 };
 
-struct DeclDecoderStats {
-    uint64_t cycles = 0;         // cycles out of reset
-    uint64_t busy = 0;           // a token accepted or an event delivered
-    uint64_t stalled_output = 0; // a token offered but the output is full (back-pressure)
-    uint64_t idle = 0;           // nothing offered, nothing to deliver
-    uint64_t tokens = 0;
-    std::array<uint64_t, decl::kNumEventKinds> events{};
+// The unit's statistics (docs/stats.md, group "decl_decoder"). Every clock out of reset is
+// busy (a token accepted or an event delivered), stalled "output_full" (a token offered but
+// the output is full: back-pressure) or idle (nothing offered, nothing to deliver).
+class DeclDecoderStats {
+public:
+    DeclDecoderStats();
+    DeclDecoderStats(const DeclDecoderStats&) = delete;
+    DeclDecoderStats& operator=(const DeclDecoderStats&) = delete;
+
+    StatGroup group;
+    Counter& tokens;
+    Counter& stalled_output_full;  // the "output_full" stall reason
+    std::array<Counter*, decl::kNumEventKinds> events{};
+
+    uint64_t cycles() const { return group.accounted_cycles(); }  // cycles out of reset
+    uint64_t busy() const { return group.busy_cycles(); }
+    uint64_t stalled_output() const { return stalled_output_full.value; }
+    uint64_t idle() const { return group.idle_cycles(); }
 };
 
 class DeclDecoderUnit : public sc_core::sc_module {

@@ -1,0 +1,149 @@
+// Typed parameters, gem5 style (docs/parameters.md): each unit declares its table once
+// (name, type, unit, default, one-line description, source of the default); a ParamSet holds
+// the resolved value of every "unit.param" key after --config / --set overrides, and a run
+// writes ParamSet::to_json() as config.json next to its statistics.
+//
+// A unit registers its table with one line in its .cpp:
+//     VPSIM_REGISTER_PARAMS(MyUnitParams::table);
+// where MyUnitParams::table() returns a ParamTable whose defaults come from the struct's
+// in-class initialisers (so each default is written exactly once).
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace vpsim {
+
+// An unknown key, an ill-typed or out-of-range value, or an unreadable config file. The
+// message names the key path and lists the valid keys (or units) or the expected type.
+struct ParamError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+enum class ParamType { Bool, Uint, Int, Double, Enum };
+const char* param_type_name(ParamType t);  // "bool", "uint", "int", "double", "enum"
+
+// One row of a unit's table. The value is kept as JSON: a boolean, an unsigned or signed
+// integer, a double or a string (enum), according to `type`.
+struct ParamDef {
+    std::string name;
+    ParamType type = ParamType::Uint;
+    std::string unit;         // "cycles", "entries", "bytes/cycle", "MHz", "" for none
+    nlohmann::json default_value;
+    std::string description;  // one line
+    std::string source;       // where the default comes from, or "assumed"
+    std::vector<std::string> allowed;  // Enum only
+    std::optional<double> min, max;    // numeric types only (inclusive)
+
+    // What a value must look like, e.g. "uint in [0, 4096]", "enum {fifo, lru}".
+    std::string type_text() const;
+};
+
+// A unit's table. `stage` orders the tables in pipeline order when printed (1 = command
+// front end ... 8 = output, docs/parameters.md); ties are broken by unit name.
+struct ParamTable {
+    std::string unit;
+    std::string description;
+    int stage = 0;
+    std::vector<ParamDef> params;
+
+    ParamTable(std::string unit_name, std::string unit_description, int pipeline_stage)
+        : unit(std::move(unit_name)), description(std::move(unit_description)), stage(pipeline_stage) {}
+
+    // Builders: each appends one row and returns *this.
+    ParamTable& add_bool(std::string name, bool def, std::string description, std::string source);
+    ParamTable& add_uint(std::string name, std::string unit, uint64_t def, std::string description,
+                         std::string source, uint64_t min = 0,
+                         uint64_t max = std::numeric_limits<uint64_t>::max());
+    ParamTable& add_int(std::string name, std::string unit, int64_t def, std::string description,
+                        std::string source, int64_t min = std::numeric_limits<int64_t>::min(),
+                        int64_t max = std::numeric_limits<int64_t>::max());
+    ParamTable& add_double(std::string name, std::string unit, double def, std::string description,
+                           std::string source, std::optional<double> min = std::nullopt,
+                           std::optional<double> max = std::nullopt);
+    ParamTable& add_enum(std::string name, std::vector<std::string> allowed, std::string def,
+                         std::string description, std::string source);
+
+    const ParamDef* find(const std::string& name) const;
+    std::string valid_keys() const;  // "unit.a (uint), unit.b (bool)"
+};
+
+using ParamTableFn = ParamTable (*)();
+
+// The tables registered by the units linked into this program.
+class ParamRegistry {
+public:
+    static bool add(ParamTableFn fn);  // returns true, for use in a static initialiser
+    static std::vector<ParamTable> tables();  // in pipeline order
+};
+
+#define VPSIM_PARAMS_CAT2(a, b) a##b
+#define VPSIM_PARAMS_CAT(a, b) VPSIM_PARAMS_CAT2(a, b)
+// Registers a unit's table; put it at namespace scope in the unit's .cpp.
+#define VPSIM_REGISTER_PARAMS(table_fn) \
+    [[maybe_unused]] static const bool VPSIM_PARAMS_CAT(vpsim_params_registered_, __LINE__) = \
+        ::vpsim::ParamRegistry::add(&table_fn)
+
+// The resolved values of every key of a set of tables.
+class ParamSet {
+public:
+    // Defaults of the given tables; throws std::logic_error on a duplicate unit or name, or a
+    // default that breaks its own type or range.
+    explicit ParamSet(std::vector<ParamTable> tables);
+    // Defaults of every registered table.
+    static ParamSet defaults() { return ParamSet(ParamRegistry::tables()); }
+
+    // {"unit": {"param": value, ...}, ...}. Values must have the JSON type of the parameter
+    // (true/false, integers, numbers, enum strings). `origin` prefixes messages (a file name).
+    void apply_json(const nlohmann::json& config, const std::string& origin = "config");
+    // Reads and applies a JSON config file; an unreadable file or bad JSON is a ParamError.
+    void apply_config_file(const std::string& path);
+    // "unit.param=value", the value in text form (true/false/1/0, decimal or 0x integers,
+    // numbers, enum names).
+    void apply_set(const std::string& assignment);
+
+    // Every resolved value: {"unit": {"param": value}} in table order (the config.json form,
+    // accepted back by apply_json).
+    nlohmann::ordered_json to_json() const;
+    // Writes to_json() atomically to `path` (config.json next to stats.json).
+    void write_config(const std::string& path) const;
+
+    // Typed getters; key is "unit.param". A wrong type or unknown key is a ParamError.
+    bool get_bool(const std::string& key) const;
+    uint64_t get_uint(const std::string& key) const;
+    int64_t get_int(const std::string& key) const;
+    double get_double(const std::string& key) const;
+    std::string get_enum(const std::string& key) const;
+    const nlohmann::json& value(const std::string& key) const;
+    bool is_default(const std::string& key) const;
+
+    const std::vector<ParamTable>& tables() const { return tables_; }
+
+    // `vpsim params`: one text table per unit (name, type, unit, value, default, description,
+    // source; '*' marks an overridden value), and the same as JSON.
+    std::string text() const;
+    nlohmann::ordered_json tables_json() const;
+
+private:
+    const ParamTable& table_of(const std::string& unit, const std::string& key_path) const;
+    const ParamDef& def_of(const std::string& key) const;
+    std::string valid_units() const;
+
+    std::vector<ParamTable> tables_;
+    std::map<std::string, nlohmann::json> values_;  // "unit.param" -> value
+};
+
+// Checks a JSON value against a parameter and returns it in canonical form (unsigned for
+// uint, signed for int, double for double); throws ParamError naming `key` and the type.
+nlohmann::json check_param_value(const ParamDef& def, const nlohmann::json& v, const std::string& key);
+// Parses the text form of a value (for --set).
+nlohmann::json parse_param_text(const ParamDef& def, const std::string& text, const std::string& key);
+
+}  // namespace vpsim

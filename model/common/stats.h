@@ -1,0 +1,119 @@
+// Statistics owned by the unit that counts them (gem5 style, docs/stats.md): one StatGroup
+// per unit with named counters (each with a unit and a description), cycle accounting
+// (busy, idle, stalled by reason) and derived rates. No global counters: a run collects the
+// groups of its units in a StatsReport and writes stats.json next to config.json.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace vpsim {
+
+struct Counter {
+    std::string name;
+    std::string unit;         // "vertices", "tokens", "lookups", ...
+    std::string description;  // one line
+    uint64_t value = 0;
+
+    Counter& operator++() {
+        ++value;
+        return *this;
+    }
+    Counter& operator+=(uint64_t n) {
+        value += n;
+        return *this;
+    }
+};
+
+class StatGroup {
+public:
+    // `timed`: the unit accounts every cycle as busy, idle or stalled (SystemC timing units);
+    // a purely functional unit (no clock) has counters and rates only.
+    StatGroup(std::string unit, std::string description, bool timed = true);
+
+    // Declares a counter and returns it; the reference stays valid for the group's life.
+    // Declaring a name twice is a std::logic_error.
+    Counter& counter(const std::string& name, const std::string& unit, const std::string& description);
+    Counter& operator[](const std::string& name);  // a declared counter (std::logic_error if not)
+    const Counter& operator[](const std::string& name) const;
+    uint64_t get(const std::string& name) const { return (*this)[name].value; }
+
+    // Declares a stall reason (name and what the unit waits for); stall() accepts only declared
+    // reasons, so every reason in stats.json is documented. The returned counter (unit
+    // "cycles") is the reason's cycle count: `++reason` on the hot path is the same as
+    // stall("reason") without the look-up.
+    Counter& stall_reason(const std::string& reason, const std::string& description);
+
+    // Cycle accounting: call exactly one of these per clock of a timed unit.
+    void busy(uint64_t n = 1) { busy_ += n; }
+    void idle(uint64_t n = 1) { idle_ += n; }
+    void stall(const std::string& reason, uint64_t n = 1);
+
+    uint64_t busy_cycles() const { return busy_; }
+    uint64_t idle_cycles() const { return idle_; }
+    uint64_t stalled_cycles() const;                           // every reason
+    uint64_t stalled_cycles(const std::string& reason) const;  // one reason
+    uint64_t accounted_cycles() const { return busy_ + idle_ + stalled_cycles(); }
+    bool timed() const { return timed_; }
+
+    // A derived rate numerator / denominator, each a counter name or one of "cycles" (the
+    // run's cycles), "busy_cycles", "idle_cycles", "stalled_cycles". Null in JSON when the
+    // denominator is 0.
+    void rate(const std::string& name, const std::string& numerator, const std::string& denominator,
+              const std::string& unit, const std::string& description);
+    double rate_value(const std::string& name, uint64_t total_cycles) const;  // NaN when undefined
+
+    // Zeroes every counter and the cycle accounting (declarations stay).
+    void reset();
+
+    const std::string& unit() const { return unit_; }
+    const std::string& description() const { return description_; }
+
+    // The group in the schema of docs/stats.md; `total_cycles` is the run's cycle count.
+    nlohmann::ordered_json to_json(uint64_t total_cycles) const;
+
+private:
+    struct Rate {
+        std::string name, numerator, denominator, unit, description;
+    };
+    double operand(const std::string& name, uint64_t total_cycles) const;
+
+    std::string unit_, description_;
+    bool timed_;
+    std::deque<Counter> counters_;  // deque: references stay valid as counters are added
+    std::map<std::string, size_t> index_;
+    uint64_t busy_ = 0, idle_ = 0;
+    std::deque<Counter> stalls_;  // name, "cycles", description, cycles
+    std::vector<Rate> rates_;
+};
+
+// The statistics of one run: the groups of its units (not owned) and the run's cycles.
+class StatsReport {
+public:
+    void add(const StatGroup& g) { groups_.push_back(&g); }
+    const std::vector<const StatGroup*>& groups() const { return groups_; }
+
+    // The timed units whose busy + idle + stalled cycles differ from `total_cycles`, each as
+    // "unit: busy B + idle I + stalled S = A != total T".
+    std::vector<std::string> check_cycles_add_up(uint64_t total_cycles) const;
+
+    // {"schema": "vpsim-stats-1", "cycles": T, "units": {unit: group...}} (docs/stats.md).
+    nlohmann::ordered_json to_json(uint64_t total_cycles) const;
+    void write(const std::string& path, uint64_t total_cycles) const;  // atomically
+
+private:
+    std::vector<const StatGroup*> groups_;
+};
+
+// One group's check, for a single unit.
+inline bool cycles_add_up(const StatGroup& g, uint64_t total_cycles) {
+    return g.accounted_cycles() == total_cycles;
+}
+
+}  // namespace vpsim

@@ -1,0 +1,111 @@
+#include "model/pipe/post_transform_cache.h"
+
+#include <algorithm>
+#include <limits>
+#include <unordered_set>
+
+namespace vpsim::pipe {
+
+ParamTable PostTransformCacheParams::table() {
+    const PostTransformCacheParams d;
+    return ParamTable(kUnit, "index fetch + post-transform vertex cache (FIFO keyed by vertex index)", 4)
+        .add_uint("entries", "entries", d.entries, "shaded vertices the FIFO holds; 0 turns the cache off",
+                  "GeForce3 (NVIDIA stripifier documentation: 24 entries, plans for 18); GeForce 1/2: 16", 0, 4096)
+        .add_uint("batch_reset", "indices", d.batch_reset,
+                  "flush the cache every N indices (hardware that flushes per batch); 0 = never", "assumed");
+}
+VPSIM_REGISTER_PARAMS(PostTransformCacheParams::table);
+
+PostTransformCacheParams PostTransformCacheParams::from(const ParamSet& p) {
+    PostTransformCacheParams r;
+    r.entries = uint32_t(p.get_uint(std::string(kUnit) + ".entries"));
+    const uint64_t br = p.get_uint(std::string(kUnit) + ".batch_reset");
+    r.batch_reset = uint32_t(std::min<uint64_t>(br, std::numeric_limits<uint32_t>::max()));
+    return r;
+}
+
+PostTransformCache::PostTransformCache(const PostTransformCacheParams& p)
+    : params_(p),
+      ring_(p.entries),
+      stats_(PostTransformCacheParams::kUnit, "index fetch + post-transform vertex cache", false),
+      lookups_(stats_.counter("lookups", "indices", "indices looked up (one per index of the draw)")),
+      hits_(stats_.counter("hits", "indices", "lookups that found the shaded vertex: fetch and shading skipped")),
+      misses_(stats_.counter("misses", "vertices", "lookups that missed: the vertex is fetched and shaded")),
+      flushes_(stats_.counter("flushes", "flushes", "batch resets (batch_reset) and explicit flushes")) {
+    stats_.rate("hit_rate", "hits", "lookups", "hits/lookup", "fraction of lookups that hit");
+    stats_.rate("miss_rate", "misses", "lookups", "misses/lookup", "fraction of lookups that missed");
+}
+
+void PostTransformCache::flush() {
+    head_ = count_ = 0;
+    since_flush_ = 0;
+    ++flushes_;
+}
+
+bool PostTransformCache::lookup(uint32_t index) {
+    if (params_.batch_reset != 0 && since_flush_ == params_.batch_reset) flush();
+    ++since_flush_;
+    ++lookups_;
+    const size_t n = ring_.size();
+    for (size_t i = 0; i < count_; ++i)
+        if (ring_[(head_ + n - 1 - i) % n] == index) {
+            ++hits_;
+            return true;
+        }
+    ++misses_;
+    if (n != 0) {
+        ring_[head_] = index;
+        head_ = (head_ + 1) % n;
+        if (count_ < n) ++count_;
+    }
+    return false;
+}
+
+std::vector<uint32_t> PostTransformCache::contents() const {
+    std::vector<uint32_t> out;
+    const size_t n = ring_.size();
+    for (size_t i = 0; i < count_; ++i) out.push_back(ring_[(head_ + n - count_ + i) % n]);
+    return out;
+}
+
+double acmr(uint64_t shaded, uint64_t triangles) {
+    return triangles ? double(shaded) / double(triangles) : std::numeric_limits<double>::quiet_NaN();
+}
+
+double atvr(uint64_t shaded, uint64_t unique_vertices) {
+    return unique_vertices ? double(shaded) / double(unique_vertices) : std::numeric_limits<double>::quiet_NaN();
+}
+
+VertexReuse measure_vertex_reuse(const std::vector<uint32_t>& indices, PrimitiveType type,
+                                 const PostTransformCacheParams& p) {
+    PostTransformCache cache(p);
+    PrimitiveAssembler pa(type);
+    std::unordered_set<uint32_t> seen;
+    for (uint32_t i : indices) {
+        cache.lookup(i);
+        pa.push();
+        seen.insert(i);
+    }
+    VertexReuse r;
+    r.indices = indices.size();
+    r.shaded = cache.misses();
+    r.primitives = pa.primitives();
+    r.unique = seen.size();
+    r.acmr = acmr(r.shaded, r.primitives);
+    r.atvr = atvr(r.shaded, r.unique);
+    return r;
+}
+
+std::vector<uint32_t> grid_triangle_list(uint32_t w, uint32_t h) {
+    std::vector<uint32_t> idx;
+    idx.reserve(size_t(w) * h * 6);
+    const uint32_t row = w + 1;
+    for (uint32_t y = 0; y < h; ++y)
+        for (uint32_t x = 0; x < w; ++x) {
+            const uint32_t a = y * row + x, b = a + 1, c = a + row, d = c + 1;
+            idx.insert(idx.end(), {a, b, c, b, d, c});
+        }
+    return idx;
+}
+
+}  // namespace vpsim::pipe

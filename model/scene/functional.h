@@ -1,0 +1,55 @@
+// The functional executor of a scene: runs its commands in order with the golden model and
+// returns, per draw, the shaded vertices in draw order (one VertexOutputs per vertex reference,
+// D3D8 primitive assembly order) — the values the timing model must reproduce bit for bit.
+//
+// Shading goes through a ShadeFn: reference_shade() (fetch_vertex + execute_reference, in the
+// golden library) or fast_shade() (model/scene/fast_shade.h: run_fast_fetch, in vpsim_fast's
+// users). Both give the same bits.
+#pragma once
+
+#include "model/decl/decl_decoder.h"
+#include "model/scene/scene.h"
+#include "model/vs/vs_create.h"
+#include "model/vs/vs_fetch.h"
+
+#include <functional>
+#include <memory>
+
+namespace vpsim::scene {
+
+// What a draw shades with.
+struct ShadeState {
+    const vs::CreatedShader* shader = nullptr;  // valid, with a program
+    const vs::Profile* profile = nullptr;
+    const vs::Streams* streams = nullptr;
+    const vs::Constants* constants = nullptr;
+};
+// Shades the vertices `indices[0..n)` (sorted ascending, distinct): out[i] for indices[i].
+// Throws vs::FetchError when a vertex cannot be fetched.
+using ShadeFn = std::function<void(const ShadeState&, const uint32_t* indices, size_t n, vs::VertexOutputs* out)>;
+ShadeFn reference_shade();
+
+struct DrawResult {
+    size_t command = 0;     // index in Scene::commands
+    std::string pointer;    // "/commands/7"
+    bool indexed = false;
+    PrimitiveType type = PrimitiveType::TriangleList;
+    uint32_t primitives = 0;
+    std::vector<uint32_t> indices;           // vertex index of each reference (base_vertex added), draw order
+    std::vector<vs::VertexOutputs> vertices; // one per reference, draw order
+    uint32_t unique_vertices = 0;            // distinct indices (each shaded once)
+    uint32_t outputs_written = 0;            // the shader's vs::kOut* bits
+    std::string shader;                      // its name
+};
+
+struct FunctionalResult {
+    std::vector<DrawResult> draws;
+    std::vector<std::string> warnings;  // assembler warnings, declaration/shader warnings
+};
+
+// Throws SceneError naming the failing command's JSON pointer (invalid shader, unbound or too
+// narrow stream, index or vertex out of range, draw without a shader ...).
+// `shade` defaults to reference_shade().
+FunctionalResult run_functional(const Scene& scene, const vs::Profile& profile, const ShadeFn& shade = {});
+
+}  // namespace vpsim::scene

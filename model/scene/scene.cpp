@@ -1,0 +1,573 @@
+#include "model/scene/scene.h"
+
+#include "model/decl/decl_io.h"
+#include "model/decl/decl_text.h"
+#include "model/decl/decl_tokens.h"
+#include "model/scene/generators.h"
+#include "model/vs/vs_asm.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <set>
+
+namespace vpsim::scene {
+
+SceneError::SceneError(std::string file_, std::string pointer_, std::string message_)
+    : std::runtime_error(file_ + ": " + (pointer_.empty() ? "" : pointer_ + ": ") + message_),
+      file(std::move(file_)),
+      pointer(std::move(pointer_)),
+      message(std::move(message_)) {}
+
+uint32_t Buffer::index(uint64_t i) const {
+    const uint8_t* p = bytes.data() + i * index_size;
+    return index_size == 2 ? uint32_t(p[0] | p[1] << 8) : uint32_t(p[0] | p[1] << 8 | p[2] << 16 | uint32_t(p[3]) << 24);
+}
+
+const char* command_name(const CommandBody& c) {
+    static const char* const names[] = {"CreateVertexShader", "SetVertexShader", "SetVertexShaderConstant",
+                                        "SetStreamSource",    "SetIndices",      "DrawPrimitive",
+                                        "DrawIndexedPrimitive"};
+    return names[c.index()];
+}
+
+namespace {
+
+using nlohmann::json;
+
+std::string escape_key(const std::string& k) {
+    std::string s;
+    for (char c : k) {
+        if (c == '~') s += "~0";
+        else if (c == '/') s += "~1";
+        else s += c;
+    }
+    return s;
+}
+
+const char* json_kind(const json& j) {
+    switch (j.type()) {
+    case json::value_t::null: return "null";
+    case json::value_t::object: return "an object";
+    case json::value_t::array: return "an array";
+    case json::value_t::string: return "a string";
+    case json::value_t::boolean: return "a boolean";
+    case json::value_t::number_integer:
+    case json::value_t::number_unsigned: return "an integer";
+    case json::value_t::number_float: return "a number";
+    default: return "something else";
+    }
+}
+
+class Parser {
+public:
+    Parser(Scene& s, std::string base) : s_(s), base_(std::move(base)) {}
+
+    [[noreturn]] void fail(const std::string& ptr, const std::string& what) const { throw s_.error(ptr, what); }
+    [[noreturn]] void expected(const std::string& ptr, const json& j, const std::string& what) const {
+        fail(ptr, fmt::format("expected {}, found {}", what, json_kind(j)));
+    }
+
+    std::string path(const std::string& file) const {
+        if (file.empty() || file[0] == '/' || base_.empty() || file == "-") return file;
+        return base_ + "/" + file;
+    }
+
+    // Keys of an object must be among `allowed` (plus "comment" and keys starting with '_').
+    void check_keys(const json& j, const std::string& ptr, std::initializer_list<const char*> allowed) const {
+        for (auto it = j.begin(); it != j.end(); ++it) {
+            const std::string& k = it.key();
+            if (k == "comment" || (!k.empty() && k[0] == '_')) continue;
+            bool ok = false;
+            for (const char* a : allowed) ok = ok || k == a;
+            if (!ok) {
+                std::string list;
+                for (const char* a : allowed) list += std::string(list.empty() ? "" : ", ") + a;
+                fail(ptr + "/" + escape_key(k), fmt::format("unknown key \"{}\": expected one of {}", k, list));
+            }
+        }
+    }
+
+    const json& member(const json& j, const std::string& ptr, const char* key, const std::string& what) const {
+        auto it = j.find(key);
+        if (it == j.end()) fail(ptr, fmt::format("missing \"{}\": expected {}", key, what));
+        return *it;
+    }
+
+    uint64_t get_uint(const json& j, const std::string& ptr, const std::string& what, uint64_t max = 0xFFFFFFFFull,
+                      uint64_t min = 0) const {
+        if (!j.is_number_integer() || (j.is_number_integer() && !j.is_number_unsigned() && j.get<int64_t>() < 0) ||
+            j.get<uint64_t>() > max || j.get<uint64_t>() < min) {
+            if (j.is_number_integer()) fail(ptr, fmt::format("expected {}, found {}", what, j.dump()));
+            expected(ptr, j, what);
+        }
+        return j.get<uint64_t>();
+    }
+    uint32_t opt_uint(const json& j, const std::string& ptr, const char* key, uint32_t dflt, const std::string& what,
+                      uint64_t max = 0xFFFFFFFFull, uint64_t min = 0) const {
+        auto it = j.find(key);
+        return it == j.end() ? dflt : uint32_t(get_uint(*it, ptr + "/" + key, what, max, min));
+    }
+    float get_float(const json& j, const std::string& ptr, const std::string& what) const {
+        if (!j.is_number()) expected(ptr, j, what);
+        return float(j.get<double>());
+    }
+    float opt_float(const json& j, const std::string& ptr, const char* key, float dflt, const std::string& what) const {
+        auto it = j.find(key);
+        return it == j.end() ? dflt : get_float(*it, ptr + "/" + key, what);
+    }
+    const std::string& get_string(const json& j, const std::string& ptr, const std::string& what) const {
+        if (!j.is_string()) expected(ptr, j, what);
+        return j.get_ref<const std::string&>();
+    }
+    // A 32-bit word: an integer 0..0xFFFFFFFF or a string "0x..." of up to 8 hex digits.
+    uint32_t get_word(const json& j, const std::string& ptr, const std::string& what) const {
+        if (j.is_string()) {
+            const std::string& s = j.get_ref<const std::string&>();
+            std::string h = s.rfind("0x", 0) == 0 || s.rfind("0X", 0) == 0 ? s.substr(2) : s.rfind('#', 0) == 0 ? s.substr(1) : "";
+            if (!h.empty() && h.size() <= 8 && h.find_first_not_of("0123456789abcdefABCDEF") == std::string::npos)
+                return uint32_t(std::stoul(h, nullptr, 16));
+            fail(ptr, fmt::format("expected {}, found \"{}\"", what, s));
+        }
+        return uint32_t(get_uint(j, ptr, what));
+    }
+
+    // ---- Buffers ----
+    void buffer(const std::string& name, const json& j, const std::string& ptr) {
+        if (!j.is_object()) expected(ptr, j, "a buffer object with \"file\", \"vertices\", \"indices\", \"bytes\" or \"generator\"");
+        if (j.contains("generator")) return generator(name, j, ptr);
+        Buffer b;
+        b.pointer = ptr;
+        if (auto f = j.find("format"); f != j.end()) {
+            const std::string& fmt_name = get_string(*f, ptr + "/format", "\"INDEX16\" or \"INDEX32\"");
+            if (fmt_name == "INDEX16" || fmt_name == "D3DFMT_INDEX16") b.index_size = 2;
+            else if (fmt_name == "INDEX32" || fmt_name == "D3DFMT_INDEX32") b.index_size = 4;
+            else fail(ptr + "/format", fmt::format("expected \"INDEX16\" or \"INDEX32\", found \"{}\"", fmt_name));
+        }
+        const int sources = int(j.contains("file")) + int(j.contains("vertices")) + int(j.contains("indices")) +
+                            int(j.contains("bytes"));
+        if (sources != 1)
+            fail(ptr, "expected exactly one of \"file\", \"vertices\", \"indices\", \"bytes\" or \"generator\"");
+        if (j.contains("file")) {
+            check_keys(j, ptr, {"file", "format"});
+            const std::string file = path(get_string(j["file"], ptr + "/file", "a file name"));
+            std::string data;
+            try {
+                data = decl::read_file(file);
+            } catch (const std::exception& e) {
+                fail(ptr + "/file", e.what());
+            }
+            b.bytes.assign(data.begin(), data.end());
+            if (b.index_size && b.bytes.size() % b.index_size)
+                fail(ptr + "/file", fmt::format("{} bytes is not a whole number of {}-byte indices", b.bytes.size(),
+                                                b.index_size));
+        } else if (j.contains("indices")) {
+            check_keys(j, ptr, {"indices", "format"});
+            if (!b.index_size) fail(ptr, "missing \"format\": expected \"INDEX16\" or \"INDEX32\" for an index buffer");
+            const json& a = j["indices"];
+            const std::string ap = ptr + "/indices";
+            if (!a.is_array()) expected(ap, a, "an array of indices");
+            const uint64_t max = b.index_size == 2 ? 0xFFFF : 0xFFFFFFFFull;
+            for (size_t i = 0; i < a.size(); ++i) {
+                const uint64_t v = get_uint(a[i], ap + "/" + std::to_string(i),
+                                            b.index_size == 2 ? "an index 0..65535" : "an index 0..4294967295", max);
+                for (uint32_t k = 0; k < b.index_size; ++k) b.bytes.push_back(uint8_t(v >> (8 * k)));
+            }
+        } else if (j.contains("bytes")) {
+            check_keys(j, ptr, {"bytes", "format"});
+            const json& a = j["bytes"];
+            if (!a.is_array()) expected(ptr + "/bytes", a, "an array of bytes 0..255");
+            for (size_t i = 0; i < a.size(); ++i)
+                b.bytes.push_back(uint8_t(get_uint(a[i], ptr + "/bytes/" + std::to_string(i), "a byte 0..255", 255)));
+            if (b.index_size && b.bytes.size() % b.index_size)
+                fail(ptr + "/bytes", fmt::format("{} bytes is not a whole number of {}-byte indices", b.bytes.size(),
+                                                 b.index_size));
+        } else {
+            check_keys(j, ptr, {"vertices", "layout"});
+            if (b.index_size) fail(ptr + "/format", "a \"vertices\" buffer has no index format");
+            inline_vertices(b, j, ptr);
+        }
+        add_buffer(name, std::move(b), ptr);
+    }
+
+    void add_buffer(const std::string& name, Buffer b, const std::string& ptr) {
+        if (!s_.buffers.emplace(name, std::move(b)).second)
+            fail(ptr, fmt::format("buffer \"{}\" is defined twice (a generator defines NAME.STREAM and NAME.indices)", name));
+    }
+
+    uint32_t data_type(const json& j, const std::string& ptr) const {
+        const std::string& t = get_string(j, ptr, "a D3DVSDT type name (FLOAT1..4, D3DCOLOR, UBYTE4, SHORT2, SHORT4)");
+        auto v = decl::data_type_from_name(t);
+        if (!v || type_size(*v) == 0)
+            fail(ptr, fmt::format("expected a D3DVSDT type name (FLOAT1..4, D3DCOLOR, UBYTE4, SHORT2, SHORT4), found \"{}\"", t));
+        return *v;
+    }
+
+    void inline_vertices(Buffer& b, const json& j, const std::string& ptr) {
+        const json& layout = member(j, ptr, "layout", "an array of D3DVSDT type names, one per element");
+        if (!layout.is_array() || layout.empty())
+            expected(ptr + "/layout", layout, "a non-empty array of D3DVSDT type names");
+        std::vector<uint32_t> types;
+        for (size_t i = 0; i < layout.size(); ++i) types.push_back(data_type(layout[i], ptr + "/layout/" + std::to_string(i)));
+        const json& verts = j["vertices"];
+        const std::string vp = ptr + "/vertices";
+        if (!verts.is_array()) expected(vp, verts, "an array of vertices, each an array of values");
+        size_t values = 0;
+        for (uint32_t t : types) values += t == decl::D3DVSDT_D3DCOLOR ? 1 : t <= decl::D3DVSDT_FLOAT4 ? t + 1 : t == decl::D3DVSDT_SHORT2 ? 2 : 4;
+        for (size_t v = 0; v < verts.size(); ++v) {
+            const std::string p = vp + "/" + std::to_string(v);
+            const json& a = verts[v];
+            if (!a.is_array() || a.size() != values)
+                fail(p, fmt::format("expected an array of {} values (the layout's elements, a D3DCOLOR as one "
+                                    "0xAARRGGBB value), found {}",
+                                    values, a.is_array() ? fmt::format("{} values", a.size()) : json_kind(a)));
+            size_t k = 0;
+            for (uint32_t t : types) {
+                auto item = [&](size_t n) -> const json& { return a[k + n]; };
+                auto ip = [&](size_t n) { return p + "/" + std::to_string(k + n); };
+                if (t <= decl::D3DVSDT_FLOAT4) {
+                    for (uint32_t n = 0; n <= t; ++n) {
+                        const float f = get_float(item(n), ip(n), "a number");
+                        uint8_t buf[4];
+                        std::memcpy(buf, &f, 4);
+                        b.bytes.insert(b.bytes.end(), buf, buf + 4);
+                    }
+                    k += t + 1;
+                } else if (t == decl::D3DVSDT_D3DCOLOR) {
+                    const uint32_t c = get_word(item(0), ip(0), "a colour 0xAARRGGBB (an integer or a \"0x...\" string)");
+                    for (int n = 0; n < 4; ++n) b.bytes.push_back(uint8_t(c >> (8 * n)));  // B, G, R, A
+                    k += 1;
+                } else if (t == decl::D3DVSDT_UBYTE4) {
+                    for (size_t n = 0; n < 4; ++n) b.bytes.push_back(uint8_t(get_uint(item(n), ip(n), "an integer 0..255", 255)));
+                    k += 4;
+                } else {
+                    const size_t cnt = t == decl::D3DVSDT_SHORT2 ? 2 : 4;
+                    for (size_t n = 0; n < cnt; ++n) {
+                        const json& x = item(n);
+                        if (!x.is_number_integer() || x.get<int64_t>() < -32768 || x.get<int64_t>() > 32767)
+                            fail(ip(n), fmt::format("expected an integer -32768..32767, found {}", x.dump()));
+                        const auto u = uint16_t(int16_t(x.get<int64_t>()));
+                        b.bytes.push_back(uint8_t(u & 0xFF));
+                        b.bytes.push_back(uint8_t(u >> 8));
+                    }
+                    k += cnt;
+                }
+            }
+        }
+    }
+
+    void generator(const std::string& name, const json& j, const std::string& ptr) {
+        GenParams p;
+        const std::string kind = get_string(j["generator"], ptr + "/generator", "\"grid\", \"sphere\" or \"torus\"");
+        const uint64_t kMax = 4096;
+        if (kind == "grid") {
+            check_keys(j, ptr, {"generator", "columns", "rows", "size", "bones", "indices", "streams"});
+            p.shape = Shape::Grid;
+            p.columns = opt_uint(j, ptr, "columns", 1, "a number of columns 1..4096", kMax, 1);
+            p.rows = opt_uint(j, ptr, "rows", 1, "a number of rows 1..4096", kMax, 1);
+            p.size = opt_float(j, ptr, "size", 2.0f, "an edge length");
+        } else if (kind == "sphere") {
+            check_keys(j, ptr, {"generator", "slices", "stacks", "radius", "bones", "indices", "streams"});
+            p.shape = Shape::Sphere;
+            p.columns = opt_uint(j, ptr, "slices", 16, "a number of slices 1..4096", kMax, 1);
+            p.rows = opt_uint(j, ptr, "stacks", 8, "a number of stacks 1..4096", kMax, 1);
+            p.radius = opt_float(j, ptr, "radius", 1.0f, "a radius");
+        } else if (kind == "torus") {
+            check_keys(j, ptr, {"generator", "rings", "sides", "radius", "tube", "bones", "indices", "streams"});
+            p.shape = Shape::Torus;
+            p.columns = opt_uint(j, ptr, "rings", 16, "a number of rings 1..4096", kMax, 1);
+            p.rows = opt_uint(j, ptr, "sides", 8, "a number of sides 1..4096", kMax, 1);
+            p.radius = opt_float(j, ptr, "radius", 1.0f, "a radius");
+            p.tube = opt_float(j, ptr, "tube", 0.25f, "a tube radius");
+        } else {
+            fail(ptr + "/generator", fmt::format("expected \"grid\", \"sphere\" or \"torus\", found \"{}\"", kind));
+        }
+        p.bones = opt_uint(j, ptr, "bones", 2, "a number of bones 1..256", 256, 1);
+        const uint64_t nverts = uint64_t(p.columns + 1) * (p.rows + 1);
+        p.index_size = nverts > 65536 ? 4 : 2;
+        if (auto it = j.find("indices"); it != j.end()) {
+            const std::string ip = ptr + "/indices";
+            if (it->is_null()) p.index_size = 0;
+            else {
+                const std::string& f = get_string(*it, ip, "\"INDEX16\", \"INDEX32\" or null");
+                if (f == "INDEX16") p.index_size = 2;
+                else if (f == "INDEX32") p.index_size = 4;
+                else fail(ip, fmt::format("expected \"INDEX16\", \"INDEX32\" or null, found \"{}\"", f));
+                if (p.index_size == 2 && nverts > 65536)
+                    fail(ip, fmt::format("{} vertices do not fit 16-bit indices: expected \"INDEX32\"", nverts));
+            }
+        }
+        const json& streams = member(j, ptr, "streams", "an object of streams, each an array of elements");
+        const std::string sp = ptr + "/streams";
+        if (!streams.is_object() || streams.empty())
+            expected(sp, streams, "an object naming each generated stream: {\"NAME\": [elements]}");
+        for (auto it = streams.begin(); it != streams.end(); ++it) {
+            GenStream gs;
+            gs.name = it.key();
+            const std::string p1 = sp + "/" + escape_key(it.key());
+            if (gs.name == "indices") fail(p1, "\"indices\" is the generated index buffer's name: expected another stream name");
+            if (!it->is_array() || it->empty()) expected(p1, *it, "a non-empty array of elements");
+            for (size_t e = 0; e < it->size(); ++e) {
+                const json& ej = (*it)[e];
+                const std::string ep = p1 + "/" + std::to_string(e);
+                if (!ej.is_object()) expected(ep, ej, "an element {\"attribute\": ..., \"type\": ...}");
+                check_keys(ej, ep, {"attribute", "type", "scale"});
+                GenElement ge;
+                const std::string& an = get_string(member(ej, ep, "attribute", "an attribute name"), ep + "/attribute",
+                                                   "an attribute name");
+                if (!attribute_from_name(an, ge.attribute))
+                    fail(ep + "/attribute", fmt::format("expected position, normal, texcoord, color, blendweight or "
+                                                        "blendindices, found \"{}\"", an));
+                ge.type = data_type(member(ej, ep, "type", "a D3DVSDT type name"), ep + "/type");
+                ge.scale = opt_float(ej, ep, "scale", 1.0f, "a scale factor (for UBYTE4 and SHORT types)");
+                gs.elements.push_back(ge);
+            }
+            p.streams.push_back(std::move(gs));
+        }
+        GenResult r;
+        try {
+            r = generate(p);
+        } catch (const std::exception& e) {
+            fail(ptr, e.what());
+        }
+        for (size_t k = 0; k < p.streams.size(); ++k) {
+            Buffer b;
+            b.bytes = std::move(r.streams[k]);
+            b.pointer = sp + "/" + escape_key(p.streams[k].name);
+            add_buffer(name + "." + p.streams[k].name, std::move(b), b.pointer);
+        }
+        if (p.index_size) {
+            Buffer b;
+            b.bytes = std::move(r.indices);
+            b.index_size = p.index_size;
+            b.pointer = ptr;
+            add_buffer(name + ".indices", std::move(b), ptr);
+        }
+    }
+
+    // ---- Commands ----
+    std::vector<uint32_t> token_list(const json& a, const std::string& ptr) const {
+        if (!a.is_array()) expected(ptr, a, "an array of DWORDs");
+        std::vector<uint32_t> t;
+        for (size_t i = 0; i < a.size(); ++i) t.push_back(get_word(a[i], ptr + "/" + std::to_string(i), "a DWORD (an integer or a \"0x...\" string)"));
+        return t;
+    }
+
+    std::vector<uint32_t> declaration(const json& j, const std::string& ptr) const {
+        const char* what = "a declaration: a file name, {\"text\": \"D3DVSD_STREAM(0), ...\"} or {\"tokens\": [...]}";
+        try {
+            if (j.is_string()) return decl::load_tokens(path(j.get<std::string>()));
+            if (j.is_object()) {
+                check_keys(j, ptr, {"text", "tokens"});
+                if (j.size() == 1 && j.contains("text"))
+                    return decl::parse_text(get_string(j["text"], ptr + "/text", "declaration text"), s_.name + ":" + ptr + "/text");
+                if (j.size() == 1 && j.contains("tokens")) return token_list(j["tokens"], ptr + "/tokens");
+                fail(ptr, std::string("expected ") + what);
+            }
+        } catch (const SceneError&) {
+            throw;
+        } catch (const std::exception& e) {
+            fail(ptr, e.what());
+        }
+        expected(ptr, j, what);
+    }
+
+    std::optional<vs::LoadedShader> function(const json& j, const std::string& ptr) const {
+        const char* what = "a shader function: a file name, {\"asm\": \"vs.1.1 ...\"}, {\"tokens\": [...]} or null";
+        if (j.is_null()) return std::nullopt;
+        try {
+            if (j.is_string()) return vs::load_shader(path(j.get<std::string>()), s_.const_count);
+            if (j.is_object()) {
+                check_keys(j, ptr, {"asm", "tokens"});
+                vs::LoadedShader s;
+                if (j.size() == 1 && j.contains("asm")) {
+                    vs::AsmResult r = vs::assemble(get_string(j["asm"], ptr + "/asm", "assembly text"),
+                                                   s_.name + ":" + ptr + "/asm", s_.const_count);
+                    s.bytecode = std::move(r.bytecode);
+                    s.const_tokens = std::move(r.const_tokens);
+                    for (const auto& w : r.warnings) s.warnings.push_back(w.to_string());
+                    s.from_assembly = true;
+                    return s;
+                }
+                if (j.size() == 1 && j.contains("tokens")) {
+                    s.bytecode = token_list(j["tokens"], ptr + "/tokens");
+                    return s;
+                }
+                fail(ptr, std::string("expected ") + what);
+            }
+        } catch (const SceneError&) {
+            throw;
+        } catch (const std::exception& e) {
+            fail(ptr, e.what());
+        }
+        expected(ptr, j, what);
+    }
+
+    std::optional<std::string> buffer_ref(const json& c, const std::string& ptr, bool index) const {
+        const json& b = member(c, ptr, "buffer", "a buffer name or null");
+        const std::string bp = ptr + "/buffer";
+        if (b.is_null()) return std::nullopt;
+        const std::string& name = get_string(b, bp, "a buffer name or null");
+        auto it = s_.buffers.find(name);
+        if (it == s_.buffers.end()) {
+            std::string known;
+            for (const auto& [k, v] : s_.buffers)
+                if (v.is_index() == index) known += (known.empty() ? "" : ", ") + k;
+            fail(bp, fmt::format("expected the name of {} buffer, found \"{}\" (known: {})", index ? "an index" : "a vertex",
+                                 name, known.empty() ? "none" : known));
+        }
+        if (it->second.is_index() != index)
+            fail(bp, fmt::format("expected {} buffer, \"{}\" is {} buffer", index ? "an index" : "a vertex", name,
+                                 index ? "a vertex" : "an index"));
+        return name;
+    }
+
+    PrimitiveType prim(const json& c, const std::string& ptr) const {
+        const char* what = "a primitive type: pointlist, linelist, linestrip, trianglelist, trianglestrip or trianglefan";
+        const std::string& t = get_string(member(c, ptr, "type", what), ptr + "/type", what);
+        auto p = pipe::parse_primitive_type(t);
+        if (!p) fail(ptr + "/type", fmt::format("expected {}, found \"{}\"", what, t));
+        return *p;
+    }
+
+    Command command(const json& c, const std::string& ptr) {
+        if (!c.is_object()) expected(ptr, c, "a command object {\"op\": ...}");
+        const char* ops = "CreateVertexShader, SetVertexShader, SetVertexShaderConstant, SetStreamSource, SetIndices, "
+                          "DrawPrimitive or DrawIndexedPrimitive";
+        const std::string& op = get_string(member(c, ptr, "op", ops), ptr + "/op", std::string("an op: ") + ops);
+        Command cmd;
+        cmd.pointer = ptr;
+        if (op == "CreateVertexShader") {
+            check_keys(c, ptr, {"op", "name", "declaration", "function"});
+            CreateVertexShader x;
+            x.name = get_string(member(c, ptr, "name", "a shader name"), ptr + "/name", "a shader name");
+            x.declaration = declaration(member(c, ptr, "declaration", "a declaration"), ptr + "/declaration");
+            if (auto f = c.find("function"); f != c.end()) x.function = function(*f, ptr + "/function");
+            if (!created_.insert(x.name).second) fail(ptr + "/name", fmt::format("shader \"{}\" is created twice", x.name));
+            cmd.body = std::move(x);
+        } else if (op == "SetVertexShader") {
+            check_keys(c, ptr, {"op", "shader"});
+            const std::string& n = get_string(member(c, ptr, "shader", "a shader name"), ptr + "/shader", "a shader name");
+            if (!created_.count(n))
+                fail(ptr + "/shader", fmt::format("expected the name of a shader created by an earlier CreateVertexShader, found \"{}\"", n));
+            cmd.body = SetVertexShader{n};
+        } else if (op == "SetVertexShaderConstant") {
+            check_keys(c, ptr, {"op", "register", "values"});
+            SetVertexShaderConstant x;
+            x.reg = uint32_t(get_uint(member(c, ptr, "register", "a constant register number"), ptr + "/register",
+                                      fmt::format("a constant register 0..{}", s_.const_count - 1), s_.const_count - 1));
+            const json& v = member(c, ptr, "values", "an array of [x, y, z, w] vectors");
+            const std::string vp = ptr + "/values";
+            if (!v.is_array() || v.empty()) expected(vp, v, "a non-empty array of [x, y, z, w] vectors (or of 4N numbers)");
+            if (v[0].is_array()) {
+                for (size_t i = 0; i < v.size(); ++i) {
+                    const std::string ip = vp + "/" + std::to_string(i);
+                    if (!v[i].is_array() || v[i].size() != 4) expected(ip, v[i], "an array of 4 numbers [x, y, z, w]");
+                    vs::Vec4 q{};
+                    for (size_t k = 0; k < 4; ++k) q[k] = get_float(v[i][k], ip + "/" + std::to_string(k), "a number");
+                    x.values.push_back(q);
+                }
+            } else {
+                if (v.size() % 4) fail(vp, fmt::format("expected a multiple of 4 numbers, found {}", v.size()));
+                for (size_t i = 0; i < v.size(); i += 4) {
+                    vs::Vec4 q{};
+                    for (size_t k = 0; k < 4; ++k) q[k] = get_float(v[i + k], vp + "/" + std::to_string(i + k), "a number");
+                    x.values.push_back(q);
+                }
+            }
+            if (x.reg + x.values.size() > s_.const_count)
+                fail(vp, fmt::format("{} vectors from c{} go past the last constant register c{}", x.values.size(), x.reg,
+                                     s_.const_count - 1));
+            cmd.body = std::move(x);
+        } else if (op == "SetStreamSource") {
+            check_keys(c, ptr, {"op", "stream", "buffer", "stride"});
+            SetStreamSource x;
+            x.stream = uint32_t(get_uint(member(c, ptr, "stream", "a stream number 0..15"), ptr + "/stream", "a stream number 0..15", 15));
+            x.buffer = buffer_ref(c, ptr, false);
+            if (x.buffer)
+                x.stride = uint32_t(get_uint(member(c, ptr, "stride", "a positive integer"), ptr + "/stride", "a positive integer",
+                                             0xFFFFFFFFull, 1));
+            cmd.body = std::move(x);
+        } else if (op == "SetIndices") {
+            check_keys(c, ptr, {"op", "buffer", "base_vertex"});
+            SetIndices x;
+            x.buffer = buffer_ref(c, ptr, true);
+            x.base_vertex = opt_uint(c, ptr, "base_vertex", 0, "a base vertex index 0..4294967295");
+            cmd.body = std::move(x);
+        } else if (op == "DrawPrimitive") {
+            check_keys(c, ptr, {"op", "type", "start_vertex", "primitive_count"});
+            DrawPrimitive x;
+            x.type = prim(c, ptr);
+            x.start_vertex = opt_uint(c, ptr, "start_vertex", 0, "a vertex index");
+            x.primitive_count = uint32_t(get_uint(member(c, ptr, "primitive_count", "a number of primitives"),
+                                                  ptr + "/primitive_count", "a positive number of primitives", 0xFFFFFFFFull, 1));
+            cmd.body = x;
+        } else if (op == "DrawIndexedPrimitive") {
+            check_keys(c, ptr, {"op", "type", "min_index", "num_vertices", "start_index", "primitive_count"});
+            DrawIndexedPrimitive x;
+            x.type = prim(c, ptr);
+            x.min_index = opt_uint(c, ptr, "min_index", 0, "a vertex index");
+            if (c.contains("num_vertices"))
+                x.num_vertices = uint32_t(get_uint(c["num_vertices"], ptr + "/num_vertices", "a positive number of vertices",
+                                                   0xFFFFFFFFull, 1));
+            x.start_index = opt_uint(c, ptr, "start_index", 0, "an index position");
+            if (c.contains("primitive_count"))
+                x.primitive_count = uint32_t(get_uint(c["primitive_count"], ptr + "/primitive_count",
+                                                      "a positive number of primitives", 0xFFFFFFFFull, 1));
+            cmd.body = x;
+        } else {
+            fail(ptr + "/op", fmt::format("expected {}, found \"{}\"", ops, op));
+        }
+        return cmd;
+    }
+
+    void scene(const json& j) {
+        if (!j.is_object()) expected("", j, "a scene object {\"buffers\": {...}, \"commands\": [...]}");
+        check_keys(j, "", {"const_count", "buffers", "commands", "description"});
+        s_.const_count = opt_uint(j, "", "const_count", 96, "a number of constant registers 1..8192", 8192, 1);
+        if (auto b = j.find("buffers"); b != j.end()) {
+            if (!b->is_object()) expected("/buffers", *b, "an object of named buffers");
+            for (auto it = b->begin(); it != b->end(); ++it) buffer(it.key(), *it, "/buffers/" + escape_key(it.key()));
+        }
+        const json& cmds = member(j, "", "commands", "an array of commands");
+        if (!cmds.is_array()) expected("/commands", cmds, "an array of commands");
+        for (size_t i = 0; i < cmds.size(); ++i) s_.commands.push_back(command(cmds[i], "/commands/" + std::to_string(i)));
+    }
+
+private:
+    Scene& s_;
+    std::string base_;
+    std::set<std::string> created_;
+};
+
+}  // namespace
+
+Scene parse_scene(const nlohmann::json& j, const std::string& base_dir, const std::string& name) {
+    Scene s;
+    s.name = name;
+    Parser(s, base_dir).scene(j);
+    return s;
+}
+
+Scene load_scene(const std::string& path) {
+    std::string text;
+    try {
+        text = decl::read_file(path);
+    } catch (const std::exception& e) {
+        std::string m = e.what();  // "path: cannot open: ..."
+        if (m.rfind(path + ": ", 0) == 0) m = m.substr(path.size() + 2);
+        throw SceneError(path, "", m);
+    }
+    nlohmann::json j;
+    try {
+        j = nlohmann::json::parse(text);
+    } catch (const nlohmann::json::parse_error& e) {
+        throw SceneError(path, "", std::string("not valid JSON: ") + e.what());
+    }
+    const size_t slash = path.rfind('/');
+    return parse_scene(j, slash == std::string::npos ? "" : path.substr(0, slash), path);
+}
+
+}  // namespace vpsim::scene

@@ -1,0 +1,102 @@
+// Scenes: a sequence of D3D8 vertex-pipeline commands read from JSON (docs/scenes.md).
+//
+// A scene names its vertex and index buffers (binary files, inline arrays or built-in
+// generators, model/scene/generators.h) and lists commands: CreateVertexShader,
+// SetVertexShader, SetVertexShaderConstant, SetStreamSource, SetIndices, DrawPrimitive,
+// DrawIndexedPrimitive. Every command remembers its JSON pointer so that errors found while
+// loading or running it name the place in the file ("scene.json: /commands/3/stride: ...").
+#pragma once
+
+#include "model/vs/vs_exec.h"
+#include "model/vs/vs_load.h"
+
+#include "model/pipe/primitive_assembly.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace vpsim::scene {
+
+// A malformed scene, or a command that fails when run. what() = "file: /json/pointer: message".
+struct SceneError : std::runtime_error {
+    SceneError(std::string file, std::string pointer, std::string message);
+    std::string file, pointer, message;
+};
+
+using pipe::PrimitiveType;  // D3DPRIMITIVETYPE, names and counts in model/pipe/primitive_assembly.h
+
+// A vertex buffer (index_size == 0) or an index buffer (index_size 2 or 4: little-endian).
+struct Buffer {
+    std::vector<uint8_t> bytes;
+    uint32_t index_size = 0;
+    std::string pointer;  // where it was defined
+    bool is_index() const { return index_size != 0; }
+    uint64_t index_count() const { return index_size ? bytes.size() / index_size : 0; }
+    uint32_t index(uint64_t i) const;  // i < index_count()
+};
+
+// ---- Commands ----
+struct CreateVertexShader {
+    std::string name;
+    std::vector<uint32_t> declaration;        // without the function's def constants
+    std::optional<vs::LoadedShader> function;  // none: fixed function
+};
+struct SetVertexShader { std::string name; };
+struct SetVertexShaderConstant {
+    uint32_t reg = 0;
+    std::vector<vs::Vec4> values;
+};
+struct SetStreamSource {
+    uint32_t stream = 0;
+    std::optional<std::string> buffer;  // none: unbind
+    uint32_t stride = 0;
+};
+struct SetIndices {
+    std::optional<std::string> buffer;  // none: unbind
+    uint32_t base_vertex = 0;
+};
+struct DrawPrimitive {
+    PrimitiveType type = PrimitiveType::TriangleList;
+    uint32_t start_vertex = 0;
+    uint32_t primitive_count = 0;
+};
+struct DrawIndexedPrimitive {
+    PrimitiveType type = PrimitiveType::TriangleList;
+    uint32_t min_index = 0;
+    std::optional<uint32_t> num_vertices;  // given: every index must lie in [min_index, min_index + num_vertices)
+    uint32_t start_index = 0;
+    std::optional<uint32_t> primitive_count;  // none: as many as the bound index buffer holds from start_index
+};
+using CommandBody = std::variant<CreateVertexShader, SetVertexShader, SetVertexShaderConstant, SetStreamSource,
+                                 SetIndices, DrawPrimitive, DrawIndexedPrimitive>;
+struct Command {
+    CommandBody body;
+    std::string pointer;  // "/commands/3"
+};
+const char* command_name(const CommandBody& c);  // "SetStreamSource" ...
+
+struct Scene {
+    std::string name;  // the file (for messages); "<default>" for the built-in scene
+    std::map<std::string, Buffer> buffers;  // generators add "NAME.STREAM" and "NAME.indices"
+    std::vector<Command> commands;
+    uint32_t const_count = 96;  // device constant registers ("const_count" in the file)
+
+    SceneError error(const std::string& pointer, const std::string& message) const {
+        return SceneError(name, pointer, message);
+    }
+};
+
+// Parses a scene; relative file names are resolved against `base_dir` ("" = current directory).
+// Throws SceneError naming the JSON pointer of the offending value and what was expected.
+Scene parse_scene(const nlohmann::json& j, const std::string& base_dir, const std::string& name);
+// Reads and parses a file (JSON syntax errors are SceneErrors too).
+Scene load_scene(const std::string& path);
+
+}  // namespace vpsim::scene

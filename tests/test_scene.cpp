@@ -1,0 +1,303 @@
+// Scenes: the JSON parser's errors, the generators, primitive assembly counts, the functional
+// executor, the default scene and the example scenes (docs/scenes.md).
+#include "model/decl/decl_text.h"
+#include "model/scene/default_scene.h"
+#include "model/scene/functional.h"
+#include "model/scene/generators.h"
+#include "model/vs/vs_asm.h"
+
+#include <catch2/catch.hpp>
+#include <fmt/format.h>
+
+#include <cstring>
+
+using namespace vpsim;
+using namespace vpsim::scene;
+using Catch::Matchers::Contains;
+using Catch::Matchers::Equals;
+using Catch::Matchers::StartsWith;
+
+namespace {
+
+Scene parse(const std::string& text) { return parse_scene(nlohmann::json::parse(text), "", "t.json"); }
+
+std::string error_of(const std::string& text) {
+    try {
+        run_functional(parse(text), vs::Profile::d3d8());
+    } catch (const SceneError& e) {
+        return e.what();
+    }
+    return "(no error)";
+}
+
+const char* const kSmall = R"({
+  "buffers": {
+    "vb": {"layout": ["FLOAT3", "D3DCOLOR"], "vertices": [
+      [0, 0, 0, "0xFF0000FF"], [1, 0, 0, "0x80FF0000"], [0, 1, 0, 16711680], [1, 1, 0, "#FFFFFFFF"],
+      [0.5, 2, 0, "0x00000000"], [2, 2, 1, "0x12345678"]]},
+    "ib": {"format": "INDEX16", "indices": [0, 1, 2, 2, 1, 3, 3, 4, 5]}
+  },
+  "commands": [
+    {"op": "CreateVertexShader", "name": "s",
+     "declaration": {"text": "D3DVSD_STREAM(0), D3DVSD_REG(0, D3DVSDT_FLOAT3), D3DVSD_REG(5, D3DVSDT_D3DCOLOR), D3DVSD_CONST(1, 1), 0.5f, 2.0f, -1.0f, 1.0f, D3DVSD_END() "},
+     "function": {"asm": "vs.1.1\ndp4 oPos.x, v0, c0\nmul oPos.yzw, v0, c1\nmov r0, c2\nmad oD0, v5, c1.x, r0\nmul oFog.x, v0.y, c1.x\n"}},
+    {"op": "SetVertexShader", "shader": "s"},
+    {"op": "SetVertexShaderConstant", "register": 0, "values": [[1, 2, 3, 4], [0.25, 0, 0, 0]]},
+    {"op": "SetVertexShaderConstant", "register": 2, "values": [0.125, 0.25, 0.5, 1]},
+    {"op": "SetStreamSource", "stream": 0, "buffer": "vb", "stride": 16},
+    {"op": "SetIndices", "buffer": "ib", "base_vertex": 0},
+    {"op": "DrawIndexedPrimitive", "type": "trianglelist", "min_index": 0, "num_vertices": 6, "start_index": 0, "primitive_count": 3},
+    {"op": "DrawPrimitive", "type": "trianglestrip", "start_vertex": 1, "primitive_count": 3}
+  ]
+})";
+
+}  // namespace
+
+TEST_CASE("scene parser errors name the JSON pointer and what was expected", "[scene]") {
+    auto err = [](const std::string& text) -> std::string {
+        try {
+            parse(text);
+        } catch (const SceneError& e) {
+            return e.what();
+        }
+        return "(no error)";
+    };
+    const std::string shader =
+        R"({"op": "CreateVertexShader", "name": "s", "declaration": {"text": "D3DVSD_STREAM(0), D3DVSD_REG(0, D3DVSDT_FLOAT3), D3DVSD_END() "}, "function": {"asm": "vs.1.1\nmov oPos, v0\n"}})";
+    CHECK_THAT(err(R"({"buffers": {"b": {"bytes": [1, 2]}}, "commands": [)" + shader +
+                   R"(, {"op": "SetStreamSource", "stream": 0, "buffer": "b", "stride": 0}]})"),
+               Equals("t.json: /commands/1/stride: expected a positive integer, found 0"));
+    CHECK_THAT(err(R"({"buffers": {"b": {"bytes": [1, 2]}}, "commands": [)" + shader +
+                   R"(, {"op": "SetStreamSource", "stream": 0, "buffer": "b", "stride": "x"}]})"),
+               Equals("t.json: /commands/1/stride: expected a positive integer, found a string"));
+    CHECK_THAT(err(R"({"commands": [{"op": "SetStreamSource", "stream": 16, "buffer": null}]})"),
+               Equals("t.json: /commands/0/stream: expected a stream number 0..15, found 16"));
+    CHECK_THAT(err(R"({"commands": [{"op": "DrawPrimitive", "type": "quadlist", "primitive_count": 1}]})"),
+               StartsWith("t.json: /commands/0/type: expected a primitive type"));
+    CHECK_THAT(err(R"({"commands": [{"op": "Draw"}]})"), StartsWith("t.json: /commands/0/op: expected CreateVertexShader"));
+    CHECK_THAT(err(R"({"commands": [{"op": "SetVertexShader", "shader": "nope"}]})"),
+               StartsWith("t.json: /commands/0/shader: expected the name of a shader created"));
+    CHECK_THAT(err(R"({"buffers": {"m": {"generator": "sphere", "slices": 0, "streams": {}}}, "commands": []})"),
+               Equals("t.json: /buffers/m/slices: expected a number of slices 1..4096, found 0"));
+    CHECK_THAT(err(R"({"buffers": {"m": {"generator": "grid", "streams": {"s": [{"attribute": "position", "type": "FLOAT5"}]}}}, "commands": []})"),
+               StartsWith("t.json: /buffers/m/streams/s/0/type: expected a D3DVSDT type name"));
+    CHECK_THAT(err(R"({"buffers": {"v": {"layout": ["FLOAT2"], "vertices": [[1, 2], [3]]}}, "commands": []})"),
+               StartsWith("t.json: /buffers/v/vertices/1: expected an array of 2 values"));
+    CHECK_THAT(err(R"({"buffers": {"i": {"format": "INDEX16", "indices": [1, 70000]}}, "commands": []})"),
+               Equals("t.json: /buffers/i/indices/1: expected an index 0..65535, found 70000"));
+    CHECK_THAT(err(R"({"commands": [{"op": "SetVertexShaderConstant", "register": 0, "values": [[1, 2, 3]]}]})"),
+               Equals("t.json: /commands/0/values/0: expected an array of 4 numbers [x, y, z, w], found an array"));
+    CHECK_THAT(err(R"({"commands": [{"op": "CreateVertexShader", "name": "s", "declaration": {"text": "D3DVSD_END() "}, "function": {"asm": "vs.1.1\nmov oPos, q0\n"}}]})"),
+               StartsWith("t.json: /commands/0/function: t.json:/commands/0/function/asm:2:"));
+    CHECK_THAT(err(R"({"commands": [], "extra": 1})"), StartsWith("t.json: /extra: unknown key \"extra\""));
+    CHECK_THAT(err(R"({"buffers": {}})"), StartsWith("t.json: missing \"commands\""));
+    CHECK_THAT(err(R"({"commands": [{"op": "SetIndices", "buffer": "none"}]})"),
+               StartsWith("t.json: /commands/0/buffer: expected the name of an index buffer, found \"none\""));
+}
+
+TEST_CASE("scene run-time errors name the command", "[scene]") {
+    const std::string head = R"({"buffers": {"vb": {"bytes": [0,0,0,0, 0,0,0,0, 0,0,0,0]}, "ib": {"format": "INDEX16", "indices": [0, 5, 0]}},
+      "commands": [{"op": "CreateVertexShader", "name": "s", "declaration": {"text": "D3DVSD_STREAM(0), D3DVSD_REG(0, D3DVSDT_FLOAT3), D3DVSD_END() "}, "function": {"asm": "vs.1.1\nmov oPos, v0\n"}},
+                   {"op": "SetVertexShader", "shader": "s"},)";
+    CHECK_THAT(error_of(head + R"({"op": "SetStreamSource", "stream": 0, "buffer": "vb", "stride": 8},
+        {"op": "DrawPrimitive", "type": "pointlist", "primitive_count": 1}]})"),
+               StartsWith("t.json: /commands/3: shader \"s\": stream 0") && Contains("stride 8 is smaller"));
+    CHECK_THAT(error_of(head + R"({"op": "DrawPrimitive", "type": "pointlist", "primitive_count": 1}]})"),
+               StartsWith("t.json: /commands/2: shader \"s\": stream 0") && Contains("not bound"));
+    CHECK_THAT(error_of(head + R"({"op": "SetStreamSource", "stream": 0, "buffer": "vb", "stride": 12},
+        {"op": "DrawPrimitive", "type": "linelist", "primitive_count": 1}]})"),
+               StartsWith("t.json: /commands/3: shader \"s\": stream 0") && Contains("past the end"));
+    CHECK_THAT(error_of(head + R"({"op": "SetStreamSource", "stream": 0, "buffer": "vb", "stride": 12},
+        {"op": "SetIndices", "buffer": "ib"},
+        {"op": "DrawIndexedPrimitive", "type": "trianglelist", "num_vertices": 1, "primitive_count": 1}]})"),
+               StartsWith("t.json: /commands/4: index 5 (position 1 in \"ib\") is outside"));
+    CHECK_THAT(error_of(head + R"({"op": "SetStreamSource", "stream": 0, "buffer": "vb", "stride": 12},
+        {"op": "SetIndices", "buffer": "ib"},
+        {"op": "DrawIndexedPrimitive", "type": "linestrip", "primitive_count": 3}]})"),
+               StartsWith("t.json: /commands/4: 3 linestrip read indices 0..3, but index buffer \"ib\" holds 3"));
+    CHECK_THAT(error_of(R"({"commands": [{"op": "DrawPrimitive", "type": "pointlist", "primitive_count": 1}]})"),
+               StartsWith("t.json: /commands/0: no vertex shader is set"));
+    CHECK_THAT(error_of(R"({"commands": [{"op": "CreateVertexShader", "name": "s", "declaration": {"text": "D3DVSD_STREAM(0), D3DVSD_END() "}, "function": {"asm": "vs.1.1\nmov oPos, v3\n"}}]})"),
+               StartsWith("t.json: /commands/0: CreateVertexShader \"s\" failed"));
+}
+
+TEST_CASE("generators: counts, strides and exact values", "[scene]") {
+    GenParams p;
+    p.shape = Shape::Grid;
+    p.columns = 4, p.rows = 2, p.size = 2.0f;
+    p.streams = {{"a", {{Attribute::Position, decl::D3DVSDT_FLOAT3, 1}, {Attribute::Color, decl::D3DVSDT_D3DCOLOR, 1}}},
+                 {"b", {{Attribute::Normal, decl::D3DVSDT_SHORT4, 32767}, {Attribute::Texcoord, decl::D3DVSDT_FLOAT2, 1}}}};
+    const GenResult r = generate(p);
+    CHECK(r.vertex_count == 15);
+    CHECK(r.triangle_count == 16);
+    REQUIRE(r.strides == std::vector<uint32_t>{16, 16});
+    CHECK(r.streams[0].size() == 15 * 16);
+    CHECK(r.indices.size() == 48 * 2);
+    // Vertex 6 = column 1, row 1: position (-0.5, 0, 0); colour (u, v, 1 - u) = (0.25, 0.5, 0.75).
+    float pos[3];
+    std::memcpy(pos, r.streams[0].data() + 6 * 16, 12);
+    CHECK(pos[0] == -0.5f);
+    CHECK(pos[1] == 0.0f);
+    CHECK(pos[2] == 0.0f);
+    const uint8_t* c = r.streams[0].data() + 6 * 16 + 12;
+    CHECK(int(c[0]) == 191);  // B = round(0.75 * 255)
+    CHECK(int(c[1]) == 128);  // G
+    CHECK(int(c[2]) == 64);   // R
+    CHECK(int(c[3]) == 255);  // A
+    const uint8_t* n = r.streams[1].data() + 6 * 16;
+    CHECK(int16_t(n[4] | n[5] << 8) == -32767);  // normal z = -1
+    // First triangles: (0, 5, 1), (1, 5, 6).
+    auto idx = [&](size_t k) { return uint32_t(r.indices[2 * k] | r.indices[2 * k + 1] << 8); };
+    CHECK(idx(0) == 0);
+    CHECK(idx(1) == 5);
+    CHECK(idx(2) == 1);
+    CHECK(idx(5) == 6);
+
+    GenParams s;
+    s.shape = Shape::Sphere;
+    s.columns = 8, s.rows = 4, s.radius = 2.0f;
+    const GenAttributes a = generate_attributes(s);
+    REQUIRE(a.position.size() == 45);
+    CHECK(a.position[0][1] == 2.0f);   // north pole
+    CHECK(a.position[44][1] == -2.0f); // south pole
+    CHECK(generate_triangles(s).size() == 8 * 4 * 6);
+
+    GenParams t;
+    t.shape = Shape::Torus;
+    t.columns = 6, t.rows = 3, t.radius = 1.0f, t.tube = 0.25f, t.index_size = 4, t.bones = 3;
+    t.streams = {{"s", {{Attribute::BlendIndices, decl::D3DVSDT_UBYTE4, 1}, {Attribute::BlendWeight, decl::D3DVSDT_FLOAT2, 1}}}};
+    const GenResult tr = generate(t);
+    CHECK(tr.vertex_count == 28);
+    CHECK(tr.indices.size() == 36 * 3 * 4);
+    const GenAttributes ta = generate_attributes(t);
+    CHECK(ta.position[0][0] == 1.25f);  // ring angle 0, tube angle 0: (R + r, 0, 0)
+    // Last row (v = 1): bones 1 and 2, weights (0, 1).
+    CHECK(tr.streams[0][27 * 12 + 0] == 1);
+    CHECK(tr.streams[0][27 * 12 + 1] == 2);
+    // Same parameters, same bytes.
+    CHECK(generate(t).streams == tr.streams);
+
+    GenParams big = p;
+    big.columns = 300, big.rows = 300;
+    CHECK_THROWS_WITH(generate(big), Contains("do not fit 16-bit indices"));
+}
+
+TEST_CASE("primitive types: vertex counts and draw order", "[scene]") {
+    CHECK(pipe::vertex_count(PrimitiveType::PointList, 5) == 5);
+    CHECK(pipe::vertex_count(PrimitiveType::LineList, 5) == 10);
+    CHECK(pipe::vertex_count(PrimitiveType::LineStrip, 5) == 6);
+    CHECK(pipe::vertex_count(PrimitiveType::TriangleList, 5) == 15);
+    CHECK(pipe::vertex_count(PrimitiveType::TriangleStrip, 5) == 7);
+    CHECK(pipe::vertex_count(PrimitiveType::TriangleFan, 5) == 7);
+    CHECK(pipe::parse_primitive_type("D3DPT_TRIANGLEFAN") == PrimitiveType::TriangleFan);
+    CHECK(!pipe::parse_primitive_type("quads"));
+
+    std::string cmds;
+    const char* types[] = {"pointlist", "linelist", "linestrip", "trianglelist", "trianglestrip", "trianglefan"};
+    for (const char* t : types)
+        cmds += fmt::format(R"(, {{"op": "DrawPrimitive", "type": "{}", "start_vertex": 1, "primitive_count": 2}})", t);
+    for (const char* t : types)
+        cmds += fmt::format(R"(, {{"op": "DrawIndexedPrimitive", "type": "{}", "start_index": 1, "primitive_count": 2}})", t);
+    const Scene sc = parse(R"({"buffers": {"vb": {"layout": ["FLOAT1"], "vertices": [[0], [1], [2], [3], [4], [5], [6], [7], [8]]},
+      "ib": {"format": "INDEX32", "indices": [9, 8, 7, 6, 5, 4, 3, 2]}},
+      "commands": [{"op": "CreateVertexShader", "name": "s", "declaration": {"text": "D3DVSD_STREAM(0), D3DVSD_REG(0, D3DVSDT_FLOAT1), D3DVSD_END() "}, "function": {"asm": "vs.1.1\nmov oPos, v0\n"}},
+      {"op": "SetVertexShader", "shader": "s"}, {"op": "SetStreamSource", "stream": 0, "buffer": "vb", "stride": 4},
+      {"op": "SetIndices", "buffer": "ib", "base_vertex": 0})" + cmds + "]}");
+    const FunctionalResult r = run_functional(sc, vs::Profile::d3d8());
+    REQUIRE(r.draws.size() == 12);
+    const size_t counts[] = {2, 4, 3, 6, 4, 4};
+    for (size_t k = 0; k < 6; ++k) {
+        INFO(types[k]);
+        CHECK(r.draws[k].vertices.size() == counts[k]);
+        CHECK(r.draws[k].primitives == 2);
+        CHECK(r.draws[6 + k].vertices.size() == counts[k]);
+        for (size_t i = 0; i < counts[k]; ++i) {
+            CHECK(r.draws[k].indices[i] == 1 + i);
+            CHECK(r.draws[k].vertices[i].pos[0] == float(1 + i));
+            CHECK(r.draws[6 + k].indices[i] == 8 - i);
+            CHECK(r.draws[6 + k].vertices[i].pos[0] == float(8 - i));  // index 9 (position 0) is never read
+        }
+    }
+}
+
+TEST_CASE("a small scene equals exec-style fetch + execute_reference, bit for bit", "[scene]") {
+    const Scene sc = parse(kSmall);
+    const FunctionalResult r = run_functional(sc, vs::Profile::d3d8());
+    REQUIRE(r.draws.size() == 2);
+    CHECK(r.draws[0].primitives == 3);
+    CHECK(r.draws[0].unique_vertices == 6);
+    CHECK(r.draws[1].indices == std::vector<uint32_t>{1, 2, 3, 4, 5});
+
+    // What `vpsim exec` does: create, load CONST tokens, SetVertexShaderConstant, fetch + interpret.
+    const auto& create = std::get<CreateVertexShader>(sc.commands[0].body);
+    const vs::CreatedShader cs = vs::create_vertex_shader(create.declaration, &*create.function, {}, vs::Profile::d3d8());
+    REQUIRE(cs.valid);
+    vs::Constants k(96, vs::Vec4{});
+    for (const auto& c : cs.decl.constants)
+        for (size_t i = 0; i < 4; ++i) k[c.reg][i] = bits_float(c.bits[i]);
+    k[0] = {1, 2, 3, 4};
+    k[1] = {0.25f, 0, 0, 0};
+    k[2] = {0.125f, 0.25f, 0.5f, 1};
+    const Buffer& vb = sc.buffers.at("vb");
+    vs::Streams st{};
+    st[0] = {vb.bytes.data(), vb.bytes.size(), 16, true};
+    for (const auto& d : r.draws)
+        for (size_t i = 0; i < d.indices.size(); ++i) {
+            const vs::VertexOutputs want = vs::execute_reference(*cs.program, vs::Profile::d3d8(),
+                                                                 vs::fetch_vertex(cs.decl, st, d.indices[i]), k);
+            CHECK(vs::same_bits(d.vertices[i], want));
+        }
+    // The constant c1 was overwritten by SetVertexShaderConstant (declaration CONST first).
+    CHECK(r.draws[0].indices[2] == 2);
+    CHECK(r.draws[0].vertices[2].fog == 0.25f);  // v0.y * c1.x = 1 * 0.25 (the CONST token had 0.5)
+}
+
+TEST_CASE("the default scene: about 10,000 vertices through the whole pipeline", "[scene]") {
+    const Scene sc = default_scene();
+    const FunctionalResult r = run_functional(sc, vs::Profile::d3d8());
+    REQUIRE(r.draws.size() == 1);
+    const DrawResult& d = r.draws[0];
+    CHECK(d.unique_vertices == 10000);
+    CHECK(d.primitives == 19602);
+    CHECK(d.vertices.size() == 3 * 19602);
+    CHECK((d.outputs_written & vs::kOutPos));
+    CHECK((d.outputs_written & vs::kOutD0));
+    CHECK((d.outputs_written & vs::kOutFog));
+    // Two streams, FLOAT3 + SHORT4 and D3DCOLOR + FLOAT2, CONST tokens in the declaration.
+    const auto& create = std::get<CreateVertexShader>(sc.commands[0].body);
+    const decl::Declaration dd = decl::decode(create.declaration);
+    REQUIRE(dd.streams.size() == 2);
+    CHECK(dd.streams[0].elements[0].type == decl::D3DVSDT_FLOAT3);
+    CHECK(dd.streams[0].elements[1].type == decl::D3DVSDT_SHORT4);
+    CHECK(dd.streams[1].elements[0].type == decl::D3DVSDT_D3DCOLOR);
+    CHECK(dd.streams[1].elements[1].type == decl::D3DVSDT_FLOAT2);
+    CHECK(dd.constants.size() == 4);
+    // Lit and fogged: some vertex is brighter than the ambient, fog varies.
+    float max_red = 0, min_fog = 1, max_fog = 0;
+    for (const auto& v : d.vertices) {
+        max_red = std::max(max_red, v.d0[0]);
+        min_fog = std::min(min_fog, v.fog);
+        max_fog = std::max(max_fog, v.fog);
+    }
+    CHECK(max_red > 0.5f);
+    CHECK(min_fog < max_fog);
+}
+
+TEST_CASE("every example scene runs", "[scene]") {
+    for (const char* name : {"default", "skinning", "compressed", "strip", "points"}) {
+        INFO(name);
+        const Scene sc = load_scene(std::string(VPSIM_SOURCE_DIR) + "/examples/scenes/" + name + ".json");
+        FunctionalResult r;
+        REQUIRE_NOTHROW(r = run_functional(sc, vs::Profile::d3d8()));
+        CHECK(!r.draws.empty());
+        for (const auto& d : r.draws) CHECK(d.vertices.size() == d.indices.size());
+    }
+    // default.json is the built-in default scene.
+    const Scene file = load_scene(std::string(VPSIM_SOURCE_DIR) + "/examples/scenes/default.json");
+    const FunctionalResult a = run_functional(file, vs::Profile::d3d8());
+    const FunctionalResult b = run_functional(default_scene(), vs::Profile::d3d8());
+    REQUIRE(a.draws[0].vertices.size() == b.draws[0].vertices.size());
+    bool same = true;
+    for (size_t i = 0; i < a.draws[0].vertices.size(); ++i) same = same && vs::same_bits(a.draws[0].vertices[i], b.draws[0].vertices[i]);
+    CHECK(same);
+}
