@@ -1,5 +1,7 @@
 #include "model/cli/decl_report.h"
 
+#include "model/cli/vertex_format.h"
+
 #include <fmt/format.h>
 
 #include <cmath>
@@ -115,8 +117,9 @@ std::string declaration_text(const decl::Declaration& d) {
             s += fmt::format("  v{:<2} <- tessellator normal of the surface of v{}\n", t.reg, t.input);
     }
     for (const auto& c : d.constants)
-        s += fmt::format("constant c{:<3} = ({}, {}, {}, {})\n", c.reg, decl::bits_float(c.bits[0]),
-                         decl::bits_float(c.bits[1]), decl::bits_float(c.bits[2]), decl::bits_float(c.bits[3]));
+        s += fmt::format("constant c{:<3} = {}\n", c.reg,
+                         vec_text({decl::bits_float(c.bits[0]), decl::bits_float(c.bits[1]),
+                                   decl::bits_float(c.bits[2]), decl::bits_float(c.bits[3])}));
     std::string loaded;
     for (uint32_t r = 0; r <= 16; ++r)
         if (d.loads(r)) loaded += fmt::format("{}v{}", loaded.empty() ? "" : " ", r);
