@@ -66,26 +66,29 @@ std::string ParamDef::type_text() const {
 
 // ---- ParamTable builders ------------------------------------------------------------------
 
-ParamTable& ParamTable::add_bool(std::string name, bool def, std::string description, std::string source) {
+namespace {
+ParamDef make_def(std::string name, ParamType type, std::string unit, nlohmann::json def, std::string description,
+                  std::string source) {
     ParamDef d;
     d.name = std::move(name);
-    d.type = ParamType::Bool;
-    d.default_value = def;
+    d.type = type;
+    d.unit = std::move(unit);
+    d.default_value = std::move(def);
     d.description = std::move(description);
     d.source = std::move(source);
-    params.push_back(std::move(d));
+    return d;
+}
+}  // namespace
+
+ParamTable& ParamTable::add_bool(std::string name, bool def, std::string description, std::string source) {
+    params.push_back(make_def(std::move(name), ParamType::Bool, "", def, std::move(description), std::move(source)));
     return *this;
 }
 
 ParamTable& ParamTable::add_uint(std::string name, std::string unit_name, uint64_t def, std::string description,
                                  std::string source, uint64_t min, uint64_t max) {
-    ParamDef d;
-    d.name = std::move(name);
-    d.type = ParamType::Uint;
-    d.unit = std::move(unit_name);
-    d.default_value = def;
-    d.description = std::move(description);
-    d.source = std::move(source);
+    ParamDef d = make_def(std::move(name), ParamType::Uint, std::move(unit_name), def, std::move(description),
+                          std::move(source));
     if (min > 0) d.min = double(min);
     if (max != std::numeric_limits<uint64_t>::max()) d.max = double(max);
     params.push_back(std::move(d));
@@ -94,13 +97,8 @@ ParamTable& ParamTable::add_uint(std::string name, std::string unit_name, uint64
 
 ParamTable& ParamTable::add_int(std::string name, std::string unit_name, int64_t def, std::string description,
                                 std::string source, int64_t min, int64_t max) {
-    ParamDef d;
-    d.name = std::move(name);
-    d.type = ParamType::Int;
-    d.unit = std::move(unit_name);
-    d.default_value = def;
-    d.description = std::move(description);
-    d.source = std::move(source);
+    ParamDef d = make_def(std::move(name), ParamType::Int, std::move(unit_name), def, std::move(description),
+                          std::move(source));
     if (min != std::numeric_limits<int64_t>::min()) d.min = double(min);
     if (max != std::numeric_limits<int64_t>::max()) d.max = double(max);
     params.push_back(std::move(d));
@@ -109,13 +107,8 @@ ParamTable& ParamTable::add_int(std::string name, std::string unit_name, int64_t
 
 ParamTable& ParamTable::add_double(std::string name, std::string unit_name, double def, std::string description,
                                    std::string source, std::optional<double> min, std::optional<double> max) {
-    ParamDef d;
-    d.name = std::move(name);
-    d.type = ParamType::Double;
-    d.unit = std::move(unit_name);
-    d.default_value = def;
-    d.description = std::move(description);
-    d.source = std::move(source);
+    ParamDef d = make_def(std::move(name), ParamType::Double, std::move(unit_name), def, std::move(description),
+                          std::move(source));
     d.min = min;
     d.max = max;
     params.push_back(std::move(d));
@@ -124,12 +117,7 @@ ParamTable& ParamTable::add_double(std::string name, std::string unit_name, doub
 
 ParamTable& ParamTable::add_enum(std::string name, std::vector<std::string> allowed, std::string def,
                                  std::string description, std::string source) {
-    ParamDef d;
-    d.name = std::move(name);
-    d.type = ParamType::Enum;
-    d.default_value = std::move(def);
-    d.description = std::move(description);
-    d.source = std::move(source);
+    ParamDef d = make_def(std::move(name), ParamType::Enum, "", std::move(def), std::move(description), std::move(source));
     d.allowed = std::move(allowed);
     params.push_back(std::move(d));
     return *this;
