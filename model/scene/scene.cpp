@@ -381,17 +381,11 @@ public:
             if (j.is_string()) return vs::load_shader(path(j.get<std::string>()), s_.const_count);
             if (j.is_object()) {
                 check_keys(j, ptr, {"asm", "tokens"});
-                vs::LoadedShader s;
-                if (j.size() == 1 && j.contains("asm")) {
-                    vs::AsmResult r = vs::assemble(get_string(j["asm"], ptr + "/asm", "assembly text"),
-                                                   s_.name + ":" + ptr + "/asm", s_.const_count);
-                    s.bytecode = std::move(r.bytecode);
-                    s.const_tokens = std::move(r.const_tokens);
-                    for (const auto& w : r.warnings) s.warnings.push_back(w.to_string());
-                    s.from_assembly = true;
-                    return s;
-                }
+                if (j.size() == 1 && j.contains("asm"))
+                    return vs::shader_from_assembly(get_string(j["asm"], ptr + "/asm", "assembly text"),
+                                                    s_.name + ":" + ptr + "/asm", s_.const_count);
                 if (j.size() == 1 && j.contains("tokens")) {
+                    vs::LoadedShader s;
                     s.bytecode = token_list(j["tokens"], ptr + "/tokens");
                     return s;
                 }

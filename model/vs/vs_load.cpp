@@ -10,14 +10,18 @@ LoadedShader load_shader(const std::string& path, uint32_t const_count) {
     switch (decl::format_for_path(path)) {
     case decl::TokenFormat::Binary: s.bytecode = decl::parse_bin(decl::read_file(path), path); break;
     case decl::TokenFormat::Hex: s.bytecode = decl::parse_hex(decl::read_file(path), path); break;
-    default: {
-        AsmResult r = assemble(decl::read_file(path), path == "-" ? "<stdin>" : path, const_count);
-        s.bytecode = std::move(r.bytecode);
-        s.const_tokens = std::move(r.const_tokens);
-        for (const auto& w : r.warnings) s.warnings.push_back(w.to_string());
-        s.from_assembly = true;
+    default: s = shader_from_assembly(decl::read_file(path), path == "-" ? "<stdin>" : path, const_count);
     }
-    }
+    return s;
+}
+
+LoadedShader shader_from_assembly(std::string_view text, std::string_view name, uint32_t const_count) {
+    AsmResult r = assemble(text, name, const_count);
+    LoadedShader s;
+    s.bytecode = std::move(r.bytecode);
+    s.const_tokens = std::move(r.const_tokens);
+    for (const auto& w : r.warnings) s.warnings.push_back(w.to_string());
+    s.from_assembly = true;
     return s;
 }
 

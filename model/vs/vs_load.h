@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace vpsim::vs {
@@ -17,6 +18,9 @@ struct LoadedShader {
 
 // Throws decl::InputError (I/O, bad .bin/.hex) or the assembler's error (with line:column).
 LoadedShader load_shader(const std::string& path, uint32_t const_count = 96);
+
+// Assembly text (named `name` in messages) as a loaded shader; throws the assembler's error.
+LoadedShader shader_from_assembly(std::string_view text, std::string_view name, uint32_t const_count = 96);
 
 // The declaration with `const_tokens` inserted before its END (or appended when it has none).
 std::vector<uint32_t> with_def_constants(const std::vector<uint32_t>& decl_tokens, uint32_t decl_length,
