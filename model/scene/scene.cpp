@@ -4,7 +4,6 @@
 #include "model/decl/decl_text.h"
 #include "model/decl/decl_tokens.h"
 #include "model/scene/generators.h"
-#include "model/vs/vs_asm.h"
 
 #include <fmt/format.h>
 
