@@ -1,0 +1,160 @@
+#include "model/scene/scene_machine.h"
+
+#include "model/decl/decl_tokens.h"
+#include "model/vs/vs_validate.h"
+
+#include <fmt/format.h>
+
+namespace vpsim::scene {
+
+SceneMachine::SceneMachine(const Scene& s, const vs::Profile& profile) : s_(s), profile_(profile) {
+    profile_.const_count = s.const_count;
+}
+
+const vs::CreatedShader& SceneMachine::create(const std::string& ptr, const CreateVertexShader& c) {
+    decl::DecoderOptions dopt;
+    dopt.const_count = s_.const_count;
+    const vs::LoadedShader* fn = c.function ? &*c.function : nullptr;
+    if (fn)
+        for (const auto& w : fn->warnings) warnings_.push_back(fmt::format("{}: {}: {}", s_.name, ptr, w));
+    auto created = std::make_unique<vs::CreatedShader>(vs::create_vertex_shader(c.declaration, fn, dopt, profile_));
+    std::vector<std::string> errors;
+    for (const auto& d : created->decl.diagnostics)
+        (d.severity == decl::Severity::Error ? errors : warnings_)
+            .push_back((d.severity == decl::Severity::Error ? "declaration: "
+                                                            : fmt::format("{}: {}: declaration: ", s_.name, ptr)) +
+                       decl::to_string(d));
+    for (const auto& d : created->validation.diagnostics)
+        (d.severity == vs::Severity::Error ? errors : warnings_)
+            .push_back((d.severity == vs::Severity::Error ? "function: " : fmt::format("{}: {}: function: ", s_.name, ptr)) +
+                       vs::to_string(d));
+    if (!created->valid) {
+        std::string msg = fmt::format("CreateVertexShader \"{}\" failed", c.name);
+        for (const auto& e : errors) msg += "\n  " + e;
+        fail(ptr, msg);
+    }
+    auto& slot = shaders_[c.name];
+    slot = std::move(created);
+    return *slot;
+}
+
+std::vector<ConstantWrite> SceneMachine::set_shader(const std::string& ptr, const SetVertexShader& c) {
+    auto it = shaders_.find(c.name);
+    if (it == shaders_.end()) fail(ptr + "/shader", fmt::format("shader \"{}\" has not been created", c.name));
+    current_ = it->second.get();
+    current_name_ = c.name;
+    std::vector<ConstantWrite> w;
+    for (const auto& k : current_->decl.constants) {
+        ConstantWrite cw;
+        cw.reg = k.reg;
+        for (size_t i = 0; i < 4; ++i) cw.value[i] = decl::bits_float(k.bits[i]);
+        w.push_back(cw);
+    }
+    return w;
+}
+
+std::vector<ConstantWrite> SceneMachine::set_constants(const std::string&, const SetVertexShaderConstant& c) const {
+    std::vector<ConstantWrite> w(c.values.size());
+    for (size_t k = 0; k < c.values.size(); ++k) w[k] = {uint32_t(c.reg + k), c.values[k]};
+    return w;
+}
+
+void SceneMachine::set_stream(const std::string& ptr, const SetStreamSource& c) {
+    if (!c.buffer) {
+        streams_[c.stream] = {};
+        return;
+    }
+    auto it = s_.buffers.find(*c.buffer);
+    if (it == s_.buffers.end()) fail(ptr + "/buffer", fmt::format("no buffer \"{}\"", *c.buffer));
+    streams_[c.stream] = {it->second.bytes.data(), it->second.bytes.size(), c.stride, true};
+}
+
+void SceneMachine::set_indices(const std::string& ptr, const SetIndices& c) {
+    indices_ = nullptr;
+    base_vertex_ = c.base_vertex;
+    if (!c.buffer) return;
+    auto it = s_.buffers.find(*c.buffer);
+    if (it == s_.buffers.end() || !it->second.is_index())
+        fail(ptr + "/buffer", fmt::format("no index buffer \"{}\"", *c.buffer));
+    indices_ = &it->second;
+    index_name_ = *c.buffer;
+}
+
+void SceneMachine::check_shader(const std::string& ptr) const {
+    if (!current_) fail(ptr, "no vertex shader is set: expected a SetVertexShader before the draw");
+    if (!current_->program)
+        fail(ptr, fmt::format("shader \"{}\" is fixed function (no function): vpsim draws programmable shaders only",
+                              current_name_));
+    try {
+        vs::check_streams(current_->decl, streams_);
+    } catch (const vs::FetchError& e) {
+        fail(ptr, fmt::format("shader \"{}\": {}", current_name_, e.what()));
+    }
+}
+
+DrawSetup SceneMachine::start(size_t command, const std::string& ptr, bool indexed, PrimitiveType t,
+                              uint32_t prims) const {
+    DrawSetup d;
+    d.command = command;
+    d.pointer = ptr;
+    d.indexed = indexed;
+    d.type = t;
+    d.primitives = prims;
+    d.refs = pipe::vertex_count(t, prims);
+    d.shader = current_;
+    d.shader_name = current_name_;
+    d.streams = streams_;
+    return d;
+}
+
+DrawSetup SceneMachine::draw(size_t command, const std::string& ptr, const DrawPrimitive& c) const {
+    check_shader(ptr);
+    const uint64_t n = pipe::vertex_count(c.type, c.primitive_count);
+    if (uint64_t(c.start_vertex) + n > 0x100000000ull)
+        fail(ptr, fmt::format("vertices {}..{} go past index 0xFFFFFFFF", c.start_vertex, c.start_vertex + n - 1));
+    DrawSetup d = start(command, ptr, false, c.type, c.primitive_count);
+    d.start = c.start_vertex;
+    return d;
+}
+
+DrawSetup SceneMachine::draw(size_t command, const std::string& ptr, const DrawIndexedPrimitive& c) const {
+    check_shader(ptr);
+    if (!indices_) fail(ptr, "no index buffer is set: expected a SetIndices before the draw");
+    const uint64_t have = indices_->index_count();
+    uint64_t prims = 0;
+    if (c.primitive_count) {
+        prims = *c.primitive_count;
+    } else {
+        prims = c.start_index < have ? pipe::primitive_count(c.type, have - c.start_index) : 0;
+        if (prims == 0)
+            fail(ptr, fmt::format("index buffer \"{}\" holds {} indices, no {} from start_index {}: expected a "
+                                  "primitive_count",
+                                  index_name_, have, pipe::primitive_type_name(c.type), c.start_index));
+    }
+    const uint64_t n = pipe::vertex_count(c.type, prims);
+    if (uint64_t(c.start_index) + n > have)
+        fail(ptr, fmt::format("{} {} read indices {}..{}, but index buffer \"{}\" holds {}", prims,
+                              pipe::primitive_type_name(c.type), c.start_index, c.start_index + n - 1, index_name_, have));
+    DrawSetup d = start(command, ptr, true, c.type, uint32_t(prims));
+    d.index_buffer = indices_;
+    d.index_name = index_name_;
+    d.start = c.start_index;
+    d.base_vertex = base_vertex_;
+    for (uint64_t k = 0; k < n; ++k) {
+        const uint32_t raw = indices_->index(c.start_index + k);
+        if (c.num_vertices && (raw < c.min_index || uint64_t(raw) >= uint64_t(c.min_index) + *c.num_vertices))
+            fail(ptr, fmt::format("index {} (position {} in \"{}\") is outside min_index..min_index+num_vertices-1 "
+                                  "= {}..{}",
+                                  raw, c.start_index + k, index_name_, c.min_index,
+                                  uint64_t(c.min_index) + *c.num_vertices - 1));
+        if (uint64_t(raw) + base_vertex_ > 0xFFFFFFFFull)
+            fail(ptr, fmt::format("index {} + base_vertex {} goes past vertex 0xFFFFFFFF", raw, base_vertex_));
+    }
+    return d;
+}
+
+SceneError SceneMachine::fetch_error(const DrawSetup& d, const vs::FetchError& e) const {
+    return s_.error(d.pointer, fmt::format("shader \"{}\": {}", d.shader_name, e.what()));
+}
+
+}  // namespace vpsim::scene

@@ -1,0 +1,86 @@
+// The D3D8 command semantics of a scene, shared by the functional executor (functional.h) and
+// the timing model's command front end (model/sc/command_front_end.h): shader creation with
+// the runtime's checks, the bound shader, streams and indices, and draw set-up with every index
+// checked. Constant writes are returned, not applied: the functional executor applies them at
+// once, the timing model sends them through the constant memory loader.
+#pragma once
+
+#include "model/decl/decl_decoder.h"
+#include "model/scene/scene.h"
+#include "model/vs/vs_create.h"
+#include "model/vs/vs_fetch.h"
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace vpsim::scene {
+
+// Constant registers written by one command, in order.
+struct ConstantWrite {
+    uint32_t reg = 0;
+    vs::Vec4 value{};
+};
+
+// A draw, checked and ready to shade: reference k (draw order) is vertex `vertex(k)`.
+struct DrawSetup {
+    size_t command = 0;
+    std::string pointer;
+    bool indexed = false;
+    PrimitiveType type = PrimitiveType::TriangleList;
+    uint32_t primitives = 0;
+    uint64_t refs = 0;  // vertex references (= indices read)
+    const vs::CreatedShader* shader = nullptr;
+    std::string shader_name;
+    vs::Streams streams{};
+    const Buffer* index_buffer = nullptr;  // indexed draws
+    std::string index_name;
+    uint32_t start = 0;        // start_index (indexed) or start_vertex
+    uint32_t base_vertex = 0;  // indexed draws
+
+    uint32_t vertex(uint64_t k) const {
+        return indexed ? uint32_t(index_buffer->index(start + k) + base_vertex) : uint32_t(start + k);
+    }
+};
+
+class SceneMachine {
+public:
+    // `profile.const_count` is replaced by the scene's.
+    SceneMachine(const Scene& s, const vs::Profile& profile);
+
+    const Scene& scene() const { return s_; }
+    const vs::Profile& profile() const { return profile_; }
+    const std::vector<std::string>& warnings() const { return warnings_; }
+
+    // Each throws SceneError naming `ptr` (the command's JSON pointer) and the rule broken.
+    const vs::CreatedShader& create(const std::string& ptr, const CreateVertexShader& c);
+    // Returns the declaration's CONST vectors (the shader's defs included), in order.
+    std::vector<ConstantWrite> set_shader(const std::string& ptr, const SetVertexShader& c);
+    std::vector<ConstantWrite> set_constants(const std::string& ptr, const SetVertexShaderConstant& c) const;
+    void set_stream(const std::string& ptr, const SetStreamSource& c);
+    void set_indices(const std::string& ptr, const SetIndices& c);
+    DrawSetup draw(size_t command, const std::string& ptr, const DrawPrimitive& c) const;
+    DrawSetup draw(size_t command, const std::string& ptr, const DrawIndexedPrimitive& c) const;
+
+    // A FetchError met while shading `d`, as the SceneError both executors report.
+    SceneError fetch_error(const DrawSetup& d, const vs::FetchError& e) const;
+
+private:
+    [[noreturn]] void fail(const std::string& ptr, const std::string& msg) const { throw s_.error(ptr, msg); }
+    void check_shader(const std::string& ptr) const;
+    DrawSetup start(size_t command, const std::string& ptr, bool indexed, PrimitiveType t, uint32_t prims) const;
+
+    const Scene& s_;
+    vs::Profile profile_;
+    std::vector<std::string> warnings_;
+    std::map<std::string, std::unique_ptr<vs::CreatedShader>> shaders_;
+    const vs::CreatedShader* current_ = nullptr;
+    std::string current_name_;
+    vs::Streams streams_{};
+    const Buffer* indices_ = nullptr;
+    std::string index_name_;
+    uint32_t base_vertex_ = 0;
+};
+
+}  // namespace vpsim::scene
