@@ -16,6 +16,7 @@ void add_exec_command(CLI::App& app, int& exit_code);
 void add_bench_command(CLI::App& app, int& exit_code);  // bench exec (later: bench run)
 void add_scene_exec_command(CLI::App& app, int& exit_code);
 void add_params_command(CLI::App& app, int& exit_code);
+void add_run_command(CLI::App& app, int& exit_code);
 
 // CLI11 check for --profile KEY=VALUE: the message names the valid keys and values.
 inline CLI::Validator profile_option_check() {

@@ -350,6 +350,12 @@ void ParamSet::apply_config_file(const std::string& path) {
     } catch (const nlohmann::json::parse_error& e) {
         throw ParamError(fmt::format("{}: not valid JSON: {}", path, e.what()));
     }
+    // A run's config.json ({"schema": "vpsim-config-1", "scene": ..., "params": {...}}) is
+    // accepted as it is: its "params" are the values.
+    if (j.is_object() && j.contains("schema") && j["schema"] == "vpsim-config-1" && j.contains("params")) {
+        apply_json(j["params"], path + ": /params");
+        return;
+    }
     apply_json(j, path);
 }
 

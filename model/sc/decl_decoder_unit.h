@@ -67,6 +67,9 @@ public:
 
     const DeclDecoderParams& params() const { return params_; }
     const DeclDecoderStats& stats() const { return stats_; }
+    // Cycles the unit spent with its clock gated off (the pipeline clocks it only while a
+    // declaration is decoded): counted idle, so its cycles add up to the run's.
+    void account_gated(uint64_t cycles) { stats_.group.idle(cycles); }
 
 private:
     void on_clock();

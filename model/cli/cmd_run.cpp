@@ -1,0 +1,265 @@
+// vpsim run: a scene on the cycle-approximate SystemC timing model (docs/run.md): a summary on
+// stdout; --out DIR writes config.json, stats.json and (--vertices) vertices.json; --vcd and
+// --trace record the pipeline; a progress line on stderr for runs longer than ~2 s.
+#include "model/cli/commands.h"
+#include "model/cli/run_common.h"
+#include "model/cli/vertex_format.h"
+#include "model/common/file_util.h"
+#include "model/scene/default_scene.h"
+#include "model/sc/pipeline.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+namespace vpsim::cli {
+
+namespace {
+
+struct RunArgs {
+    std::string scene, config, out, vcd, trace;
+    std::vector<std::string> sets, profile;
+    bool vertices = false, json = false, quiet = false, no_progress = false;
+};
+
+std::string json_string(const std::string& s) { return nlohmann::json(s).dump(); }
+
+// The vertices a run emits, in the `vpsim scene-exec --json` format (engine "timing").
+class VertexWriter {
+public:
+    VertexWriter(const std::string& path, const std::string& scene) : out_(path) {
+        out_.write(fmt::format("{{\"scene\": {}, \"engine\": \"timing\", \"draws\": [", json_string(scene)));
+    }
+    void vertex(const sc::DrawState& d, uint32_t index, const vs::VertexOutputs& o) {
+        header(d);
+        out_.write((first_vertex_ ? "\n   " : ",\n   ") + vertex_json(index, o));
+        first_vertex_ = false;
+    }
+    void draw_done(const sc::DrawState& d) {
+        header(d);
+        out_.write(first_vertex_ ? "]}" : "\n  ]}");
+        open_ = nullptr;
+        prims_ += d.setup.primitives, refs_ += d.setup.refs, unique_ += d.unique, ++draws_;
+    }
+    void commit() {
+        out_.write(fmt::format("\n], \"totals\": {{\"draws\": {}, \"primitives\": {}, \"vertices\": {}, "
+                               "\"unique_vertices\": {}}}}}\n",
+                               draws_, prims_, refs_, unique_));
+        out_.commit();
+    }
+
+private:
+    void header(const sc::DrawState& d) {
+        if (open_ == &d) return;
+        const auto& s = d.setup;
+        out_.write(fmt::format("{}\n {{\"command\": {}, \"pointer\": {}, \"op\": \"{}\", \"shader\": {}, \"type\": \"{}\", "
+                               "\"primitives\": {}, \"vertices\": {}, \"unique_vertices\": {},\n  \"outputs\": [",
+                               draws_ ? "," : "", s.command, json_string(s.pointer),
+                               s.indexed ? "DrawIndexedPrimitive" : "DrawPrimitive", json_string(s.shader_name),
+                               pipe::primitive_type_name(s.type), s.primitives, s.refs, d.unique));
+        open_ = &d;
+        first_vertex_ = true;
+    }
+    AtomicOutput out_;
+    const sc::DrawState* open_ = nullptr;
+    bool first_vertex_ = true;
+    uint64_t draws_ = 0, prims_ = 0, refs_ = 0, unique_ = 0;
+};
+
+std::string group(uint64_t v) {
+    std::string s = std::to_string(v), r;
+    for (size_t i = 0; i < s.size(); ++i) {
+        if (i && (s.size() - i) % 3 == 0) r += ',';
+        r += s[i];
+    }
+    return r;
+}
+
+std::string summary_text(const std::string& scene, const sc::RunResult& r) {
+    const double cpv = r.shaded ? double(r.cycles) / double(r.shaded) : 0.0;
+    const double vps = r.cycles ? double(r.shaded) * r.clock_mhz * 1e6 / double(r.cycles) : 0.0;
+    std::string s = fmt::format("vpsim run: {}\n", scene);
+    auto row = [&](const std::string& k, const std::string& v) { s += fmt::format("  {:<28} {}\n", k, v); };
+    row("draws", group(r.draws));
+    row("vertices (references)", group(r.references));
+    row("vertices shaded", fmt::format("{} ({} distinct)", group(r.shaded), group(r.unique)));
+    row("primitives", group(r.primitives));
+    row("cycles", group(r.cycles));
+    row("cycles per vertex", fmt::format("{:.3f} (per shaded vertex)", cpv));
+    row(fmt::format("vertices/s at {:g} MHz", r.clock_mhz), fmt::format("{:.2f} M", vps / 1e6));
+    row("ALU utilisation", fmt::format("{:.1f} %", 100 * r.alu_utilisation));
+    row("co-issue rate", fmt::format("{:.1f} % of issuing cycles", 100 * r.coissue_rate));
+    row("post-transform cache hits", fmt::format("{:.1f} %", 100 * r.ptc_hit_rate));
+    row("ACMR / ATVR", fmt::format("{:.3f} / {:.3f}", r.acmr, r.atvr));
+    row("fetch bandwidth", fmt::format("{:.2f} B/cycle ({:.2f} GB/s), fetch cache hits {:.1f} %", r.fetch_bytes_per_cycle,
+                                       r.fetch_bytes_per_cycle * r.clock_mhz / 1e3, 100 * r.fetch_cache_hit_rate));
+    row("memory bandwidth", fmt::format("{:.2f} B/cycle ({:.2f} GB/s)", r.memory_bytes_per_cycle,
+                                        r.memory_bytes_per_cycle * r.clock_mhz / 1e3));
+    for (size_t i = 0; i < r.top_stalls.size() && i < 3; ++i) {
+        const auto& t = r.top_stalls[i];
+        row(i ? "" : "top stalls",
+            fmt::format("{}.{}: {} cycles ({:.1f} %)", t.unit, t.reason, group(t.cycles),
+                        r.cycles ? 100.0 * double(t.cycles) / double(r.cycles) : 0.0));
+    }
+    if (r.top_stalls.empty()) row("top stalls", "none");
+    row("simulation speed", fmt::format("{:.2f} M cycles/s, {:.0f} k vertices/s ({:.3f} s)",
+                                        r.host_seconds > 0 ? double(r.cycles) / r.host_seconds / 1e6 : 0.0,
+                                        r.host_seconds > 0 ? double(r.shaded) / r.host_seconds / 1e3 : 0.0,
+                                        r.host_seconds));
+    return s;
+}
+
+nlohmann::ordered_json summary_json(const std::string& scene, const sc::RunResult& r) {
+    nlohmann::ordered_json j;
+    j["scene"] = scene;
+    j["draws"] = r.draws;
+    j["references"] = r.references;
+    j["shaded"] = r.shaded;
+    j["unique"] = r.unique;
+    j["primitives"] = r.primitives;
+    j["cycles"] = r.cycles;
+    j["cycles_per_vertex"] = r.shaded ? double(r.cycles) / double(r.shaded) : 0.0;
+    j["vertices_per_second"] = r.cycles ? double(r.shaded) * r.clock_mhz * 1e6 / double(r.cycles) : 0.0;
+    j["alu_utilisation"] = r.alu_utilisation;
+    j["coissue_rate"] = r.coissue_rate;
+    j["ptc_hit_rate"] = r.ptc_hit_rate;
+    j["acmr"] = r.acmr;
+    j["atvr"] = r.atvr;
+    j["fetch_bytes_per_cycle"] = r.fetch_bytes_per_cycle;
+    j["memory_bytes_per_cycle"] = r.memory_bytes_per_cycle;
+    j["fetch_cache_hit_rate"] = r.fetch_cache_hit_rate;
+    auto st = nlohmann::ordered_json::array();
+    for (const auto& t : r.top_stalls) st.push_back({{"unit", t.unit}, {"reason", t.reason}, {"cycles", t.cycles}});
+    j["stalls"] = st;
+    j["host_seconds"] = r.host_seconds;
+    j["cycles_per_host_second"] = r.host_seconds > 0 ? double(r.cycles) / r.host_seconds : 0.0;
+    return j;
+}
+
+int run_run(const RunArgs& a) {
+    scene::Scene sc;
+    std::string hash;
+    try {
+        LoadedScene ls = load_run_scene(a.scene);
+        sc = std::move(ls.scene);
+        hash = ls.hash;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "vpsim run: %s\n", e.what());
+        return 2;
+    }
+    ParamSet params = ParamSet::defaults();
+    vs::Profile profile = vs::Profile::d3d8();
+    try {
+        if (!a.config.empty()) params.apply_config_file(a.config);
+        for (const auto& s : a.sets) params.apply_set(s);
+        for (const auto& kv : a.profile) profile.set(kv);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "vpsim run: %s\n", e.what());
+        return 2;
+    }
+    if (a.vertices && a.out.empty()) {
+        std::fprintf(stderr, "vpsim run: --vertices writes DIR/vertices.json: it needs --out DIR\n");
+        return 2;
+    }
+    if (!a.out.empty()) {
+        std::error_code ec;
+        std::filesystem::create_directories(a.out, ec);
+        if (ec || !std::filesystem::is_directory(a.out)) {
+            std::fprintf(stderr, "vpsim run: %s: cannot create the output directory%s%s\n", a.out.c_str(),
+                         ec ? ": " : "", ec ? ec.message().c_str() : "");
+            return 2;
+        }
+    }
+    sc::RunResult r;
+    try {
+        std::unique_ptr<VertexWriter> vw;
+        if (a.vertices) vw = std::make_unique<VertexWriter>(a.out + "/vertices.json", sc.name);
+        sc::RunOptions opt;
+        opt.vcd_path = a.vcd;
+        opt.trace_path = a.trace;
+        opt.progress = !a.no_progress && !a.quiet && ::isatty(2);
+        if (vw) {
+            opt.sink = [&vw](const sc::DrawState& d, uint64_t, uint32_t index, const vs::VertexOutputs& o) {
+                vw->vertex(d, index, o);
+            };
+            opt.draw_done = [&vw](const sc::DrawState& d) { vw->draw_done(d); };
+        }
+        r = sc::run_pipeline(sc, params, profile, opt);
+        if (!r.cycle_errors.empty()) {
+            std::string m = "statistics do not add up (internal error):";
+            for (const auto& e : r.cycle_errors) m += "\n  " + e;
+            throw std::logic_error(m);
+        }
+        if (vw) vw->commit();
+        if (!a.out.empty()) {
+            nlohmann::ordered_json cfg;
+            cfg["schema"] = "vpsim-config-1";
+            cfg["scene"] = {{"name", sc.name}, {"hash", hash}};
+            cfg["profile"] = a.profile;
+            cfg["params"] = params.to_json();
+            write_file_atomic(a.out + "/config.json", cfg.dump(2) + "\n");
+            nlohmann::ordered_json st = r.stats;
+            st["summary"] = summary_json(sc.name, r);
+            write_file_atomic(a.out + "/stats.json", st.dump(2) + "\n");
+        }
+    } catch (const scene::SceneError& e) {
+        std::fprintf(stderr, "vpsim run: %s\n", e.what());
+        return 1;
+    } catch (const std::logic_error& e) {
+        std::fprintf(stderr, "vpsim run: %s\n", e.what());
+        return 3;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "vpsim run: %s\n", e.what());
+        return 2;
+    }
+    for (const auto& w : r.warnings) std::fprintf(stderr, "%s\n", w.c_str());
+    if (!a.quiet) {
+        const std::string s = a.json ? summary_json(sc.name, r).dump(2) + "\n" : summary_text(sc.name, r);
+        std::fwrite(s.data(), 1, s.size(), stdout);
+    }
+    return 0;
+}
+
+}  // namespace
+
+void add_run_command(CLI::App& app, int& exit_code) {
+    auto a = std::make_shared<RunArgs>();
+    CLI::App* c = app.add_subcommand(
+        "run",
+        "Run a scene on the cycle-approximate SystemC timing model and print a summary (cycles, cycles per vertex, "
+        "ALU utilisation, co-issue, cache hit rates, ACMR/ATVR, bandwidth, top stalls, simulation speed); no SCENE "
+        "runs the built-in default scene.\nExit status: 0 ok, 1 a scene command failed, 2 usage, bad parameter, "
+        "malformed scene or I/O error, 3 internal error.");
+    c->add_option("SCENE", a->scene, "The scene (.json, docs/scenes.md); none: the built-in default scene");
+    c->add_option("--config", a->config,
+                  "Parameters from a JSON file: {\"unit\": {\"param\": value}} or a run's config.json");
+    c->add_option("--set", a->sets, "Override one parameter, unit.param=value (repeatable; after --config)")
+        ->allow_extra_args(false);
+    c->add_option("--out", a->out, "Write config.json and stats.json (and with --vertices vertices.json) into DIR")
+        ->type_name("DIR");
+    c->add_flag("--vertices", a->vertices,
+                "With --out: write every emitted vertex, in draw order, to DIR/vertices.json (the format of "
+                "`vpsim scene-exec --json`)");
+    c->add_option("--vcd", a->vcd, "Write a waveform of every unit's state and every channel's handshakes and "
+                                   "occupancy (GTKWave)")
+        ->type_name("FILE");
+    c->add_option("--trace", a->trace, "Write Chrome/Perfetto trace events: a track per unit, a span per vertex")
+        ->type_name("FILE.json");
+    c->add_flag("--json", a->json, "Print the summary as JSON");
+    c->add_flag("--quiet", a->quiet, "Print no summary and no progress line");
+    c->add_flag("--no-progress", a->no_progress, "No progress line on stderr");
+    c->add_option("--profile", a->profile,
+                  std::string("Semantics option (repeatable; docs/vs-semantics.md): ") + vs::Profile::option_help())
+        ->check(profile_option_check());
+    c->callback([a, &exit_code] { exit_code = run_run(*a); });
+}
+
+}  // namespace vpsim::cli

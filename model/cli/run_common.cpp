@@ -1,0 +1,51 @@
+#include "model/cli/run_common.h"
+
+#include "model/scene/default_scene.h"
+
+#include <fmt/format.h>
+
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace vpsim::cli {
+
+namespace {
+struct Fnv {
+    uint64_t h = 0xcbf29ce484222325ull;
+    void add(const void* p, size_t n) {
+        const auto* b = static_cast<const uint8_t*>(p);
+        for (size_t i = 0; i < n; ++i) h = (h ^ b[i]) * 0x100000001b3ull;
+    }
+    void add(const std::string& s) {
+        add(s.data(), s.size());
+        add("\0", 1);
+    }
+};
+}  // namespace
+
+LoadedScene load_run_scene(const std::string& path) {
+    LoadedScene r;
+    std::string text;
+    if (path.empty()) {
+        r.scene = scene::default_scene();
+        text = scene::default_scene_json().dump();
+    } else {
+        std::ifstream in(path, std::ios::binary);
+        if (!in) throw std::runtime_error(path + ": cannot read the scene file");
+        std::stringstream ss;
+        ss << in.rdbuf();
+        text = ss.str();
+        r.scene = scene::load_scene(path);
+    }
+    Fnv f;
+    f.add(text);
+    for (const auto& [name, b] : r.scene.buffers) {
+        f.add(name);
+        f.add(b.bytes.data(), b.bytes.size());
+    }
+    r.hash = fmt::format("fnv1a64:{:016x}", f.h);
+    return r;
+}
+
+}  // namespace vpsim::cli

@@ -1,0 +1,19 @@
+// What `vpsim run` and `vpsim bench run` share: loading the scene (a file or the built-in
+// default) with the hash that config.json records.
+#pragma once
+
+#include "model/scene/scene.h"
+
+#include <string>
+
+namespace vpsim::cli {
+
+struct LoadedScene {
+    scene::Scene scene;
+    std::string hash;  // "fnv1a64:<16 hex digits>" over the scene text and every buffer's bytes
+};
+
+// `path` empty: the default scene. Throws SceneError (malformed scene) or std::runtime_error.
+LoadedScene load_run_scene(const std::string& path);
+
+}  // namespace vpsim::cli

@@ -1,0 +1,205 @@
+#include "model/sc/command_front_end.h"
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+namespace vpsim::sc {
+
+using namespace sc_core;
+
+ParamTable CommandFrontEndParams::table() {
+    const CommandFrontEndParams d;
+    return ParamTable(kUnit, "command front end: executes the scene's D3D8 commands in order", 1)
+        .add_uint("command_cycles", "cycles", d.command_cycles,
+                  "cycles per state command (SetStreamSource, SetIndices, SetVertexShader, ...)", "assumed", 1, 1000000);
+}
+VPSIM_REGISTER_PARAMS(CommandFrontEndParams::table);
+
+CommandFrontEndParams CommandFrontEndParams::from(const ParamSet& p) {
+    CommandFrontEndParams r;
+    r.command_cycles = uint32_t(p.get_uint("front_end.command_cycles"));
+    return r;
+}
+
+CommandFrontEnd::CommandFrontEnd(const sc_module_name& n, const CommandFrontEndParams& p, scene::SceneMachine& machine,
+                                 DrawTracker& draws, DeclDecoderUnit& decoder, std::function<void(Cycle)> sync,
+                                 Probes* probes)
+    : TimedUnit(n), p_(p), machine_(machine), draws_(draws), decoder_(decoder), sync_(std::move(sync)),
+      probes_(probes), constants_now_(machine.scene().const_count, vs::Vec4{}), stats_(CommandFrontEndParams::kUnit, "command front end"), acct_(stats_),
+      commands_(stats_.counter("commands", "commands", "scene commands executed")),
+      draw_count_(stats_.counter("draws", "draws", "draw commands sent to the index fetch")),
+      decl_tokens_(stats_.counter("declaration_tokens", "tokens", "declaration tokens driven into the decoder")),
+      stall_draw_q_(stats_.stall_reason("draw_queue_full", "a draw waits for space in the index fetch's queue")),
+      stall_const_q_(stats_.stall_reason("constant_queue_full",
+                                         "a constant batch waits for space in the constant loader's queue")) {
+    decoder.clk(clk_);
+    decoder.rst(rst_);
+    decoder.in_valid(in_valid_);
+    decoder.in_ready(in_ready_);
+    decoder.in_token(in_token_);
+    decoder.in_last(in_last_);
+    decoder.lenient(lenient_);
+    decoder.out_valid(out_valid_);
+    decoder.out_ready(out_ready_);
+    decoder.out_kind(out_kind_);
+    decoder.out_stream(out_stream_);
+    decoder.out_value(out_value_);
+    decoder.out_code(out_code_);
+    decoder.out_reg(out_reg_);
+    decoder.out_data(out_data_);
+    acct_.attach(probes, "front_end");
+    if (probes) track_ = probes->track("front_end");
+}
+
+// One clock of the declaration decoder, in kernel time: drive the token, raise the clock, let
+// the unit's processes run, collect the event it delivers.
+Cycle CommandFrontEnd::decode_cycle(Cycle now) {
+    sync_(now);
+    const bool offer = token_pos_ < tokens_.size();
+    in_valid_.write(offer);
+    in_token_.write(offer ? tokens_[token_pos_] : 0u);
+    in_last_.write(offer && token_pos_ + 1 == tokens_.size());
+    out_ready_.write(true);
+    wait(SC_ZERO_TIME);
+    const bool fire = offer && in_ready_.read();
+    clk_.write(true);
+    wait(SC_ZERO_TIME);
+    wait(SC_ZERO_TIME);
+    clk_.write(false);
+    ++decoder_clocks_;
+    if (fire) {
+        ++token_pos_;
+        ++decl_tokens_;
+    }
+    if (out_valid_.read()) {
+        decl::Event e;
+        e.kind = decl::EventKind(out_kind_.read());
+        e.stream = uint8_t(out_stream_.read());
+        e.value = out_value_.read();
+        e.code = uint8_t(out_code_.read());
+        e.reg = uint8_t(out_reg_.read());
+        const sc_dt::sc_bv<128> d = out_data_.read();
+        for (int i = 0; i < 4; ++i) e.data[i] = uint32_t(d.range(32 * i + 31, 32 * i).to_uint());
+        events_.push_back(e);
+        if (e.kind == decl::EventKind::End || e.kind == decl::EventKind::Error) {
+            decoding_ = false;
+            // The SystemC unit and the golden decoder must agree event for event.
+            bool same = events_.size() == expected_.size();
+            for (size_t i = 0; same && i < events_.size(); ++i) same = events_[i] == expected_[i];
+            if (!same)
+                throw std::logic_error(fmt::format(
+                    "declaration decoder unit: {} events differ from the golden decoder's {} (internal error)",
+                    events_.size(), expected_.size()));
+        }
+    }
+    return now + 1;
+}
+
+bool CommandFrontEnd::send_constants(Cycle now, std::vector<scene::ConstantWrite> w, const char* what) {
+    if (!pending_batch_) {
+        for (const auto& k : w) constants_now_[k.reg] = k.value;
+        if (w.empty()) return true;
+        pending_batch_ = ConstantBatch{std::move(w), draws_.size(), what};
+    }
+    if (!constants_->can_push(now)) {
+        acct_.stall(stall_const_q_, 1, now);
+        return false;
+    }
+    const_vectors_ += pending_batch_->writes.size();
+    constants_->push(std::move(*pending_batch_), now);
+    pending_batch_.reset();
+    return true;
+}
+
+Cycle CommandFrontEnd::step(Cycle now) {
+    if (decoding_) {
+        acct_.busy(now);
+        const Cycle next = decode_cycle(now);
+        if (!decoding_) {
+            if (probes_) probes_->span(track_, cmd_start_, now + 1, "CreateVertexShader");
+            ++commands_;
+            ++next_;
+            started_ = false;
+        }
+        return next;
+    }
+    const auto& cmds = machine_.scene().commands;
+    if (next_ >= cmds.size()) {
+        acct_.idle(now);
+        return kNever;
+    }
+    return execute(now, cmds[next_]);
+}
+
+Cycle CommandFrontEnd::execute(Cycle now, const scene::Command& c) {
+    if (!started_) {
+        cmd_start_ = now;
+        started_ = true;
+    }
+    bool complete = true;
+    Cycle cost = p_.command_cycles;
+    const char* name = scene::command_name(c.body);
+    if (auto* cv = std::get_if<scene::CreateVertexShader>(&c.body)) {
+        machine_.create(c.pointer, *cv);
+        decl::DecoderOptions o;
+        o.const_count = machine_.scene().const_count;
+        expected_ = decl::decode(cv->declaration, o).events;
+        tokens_ = cv->declaration;
+        token_pos_ = 0;
+        events_.clear();
+        decoding_ = true;
+        acct_.busy(now);
+        return decode_cycle(now);
+    } else if (auto* sv = std::get_if<scene::SetVertexShader>(&c.body)) {
+        complete = send_constants(now, pending_batch_ ? std::vector<scene::ConstantWrite>{} : machine_.set_shader(c.pointer, *sv),
+                                  "SetVertexShader");
+    } else if (auto* sc = std::get_if<scene::SetVertexShaderConstant>(&c.body)) {
+        complete = send_constants(now, pending_batch_ ? std::vector<scene::ConstantWrite>{} : machine_.set_constants(c.pointer, *sc),
+                                  "SetVertexShaderConstant");
+    } else if (auto* ss = std::get_if<scene::SetStreamSource>(&c.body)) {
+        machine_.set_stream(c.pointer, *ss);
+    } else if (auto* si = std::get_if<scene::SetIndices>(&c.body)) {
+        machine_.set_indices(c.pointer, *si);
+    } else {
+        if (!pending_draw_) {
+            auto d = std::make_unique<DrawState>();
+            if (auto* dp = std::get_if<scene::DrawPrimitive>(&c.body))
+                d->setup = machine_.draw(next_, c.pointer, *dp);
+            else
+                d->setup = machine_.draw(next_, c.pointer, std::get<scene::DrawIndexedPrimitive>(c.body));
+            d->const_epoch = const_vectors_;
+            d->constants = std::make_shared<const vs::Constants>(constants_now_);
+            for (uint32_t s = 0; s < 16; ++s) {
+                auto it = address_.find(d->setup.streams[s].data);
+                d->stream_address[s] = it == address_.end() ? 0 : it->second;
+            }
+            pending_draw_ = std::move(d);
+        }
+        if (!draws_out_->can_push(now)) {
+            acct_.stall(stall_draw_q_, 0, now);
+            return kNever;  // woken when the index fetch takes a draw
+        }
+        DrawState& d = draws_.add(std::move(pending_draw_));
+        d.id = uint32_t(draws_.size() - 1);
+        d.start = now;
+        draws_out_->push(&d, now);
+        ++draw_count_;
+        cost = 1;
+    }
+    if (!complete) return kNever;  // woken when the constant loader takes a batch
+    acct_.busy(now);
+    if (probes_) probes_->span(track_, cmd_start_, now + cost, name);
+    ++commands_;
+    ++next_;
+    started_ = false;
+    return now + cost;
+}
+
+void CommandFrontEnd::finish(Cycle end) {
+    acct_.finish(end);
+    // The decoder's clock runs only while it decodes; the rest of the run it is idle.
+    decoder_.account_gated(end - decoder_clocks_);
+}
+
+}  // namespace vpsim::sc

@@ -1,0 +1,95 @@
+// The command front end: executes the scene's D3D8 commands in order. Function comes from the
+// shared command semantics (scene::SceneMachine); timing here:
+// * CreateVertexShader drives the declaration tokens into the declaration decoder's pins (the
+//   SystemC unit of model/sc/decl_decoder_unit.h, clocked only while it decodes) one token per
+//   cycle, and waits for its END (or ERROR) event; the events are checked against the golden
+//   decoder's.
+// * SetVertexShader / SetVertexShaderConstant send their constant vectors as one batch to the
+//   constant memory loader; a draw goes to the index fetch with the number of constant vectors
+//   issued before it (its epoch).
+// * Every other command costs `command_cycles`.
+#pragma once
+
+#include "model/common/params.h"
+#include "model/common/stats.h"
+#include "model/sc/constant_loader.h"
+#include "model/sc/decl_decoder_unit.h"
+#include "model/sc/pipeline_types.h"
+
+#include <functional>
+#include <map>
+
+namespace vpsim::sc {
+
+struct CommandFrontEndParams {
+    uint32_t command_cycles = 1;  // cycles per state command
+
+    static constexpr const char* kUnit = "front_end";
+    static ParamTable table();
+    static CommandFrontEndParams from(const ParamSet& p);
+};
+
+class CommandFrontEnd : public TimedUnit {
+public:
+    // `sync(now)` brings the SystemC kernel's time to cycle `now` (the dispatcher's quantum
+    // keeper), so the declaration decoder can be clocked in kernel time.
+    CommandFrontEnd(const sc_core::sc_module_name& n, const CommandFrontEndParams& p, scene::SceneMachine& machine,
+                    DrawTracker& draws, DeclDecoderUnit& decoder, std::function<void(Cycle)> sync, Probes* probes);
+
+    void connect(Channel<ConstantBatch>* constants, Channel<DrawState*>* draws) {
+        constants_ = constants;
+        draws_out_ = draws;
+    }
+    // The modelled address of each scene buffer (for the fetch cache).
+    void set_buffer_addresses(std::map<const uint8_t*, uint64_t> a) { address_ = std::move(a); }
+
+    Cycle step(Cycle now) override;
+    void finish(Cycle end) override;
+    bool busy_with_work() const override { return next_ < machine_.scene().commands.size() || decoding_; }
+    bool done() const { return !busy_with_work(); }
+    const StatGroup& stats() const { return stats_; }
+    uint64_t draws_issued() const { return draws_.size(); }
+
+private:
+    Cycle decode_cycle(Cycle now);  // one clock of the declaration decoder
+    Cycle execute(Cycle now, const scene::Command& c);
+    bool send_constants(Cycle now, std::vector<scene::ConstantWrite> w, const char* what);
+
+    CommandFrontEndParams p_;
+    scene::SceneMachine& machine_;
+    DrawTracker& draws_;
+    DeclDecoderUnit& decoder_;
+    std::function<void(Cycle)> sync_;
+    Probes* probes_;
+    Channel<ConstantBatch>* constants_ = nullptr;
+    Channel<DrawState*>* draws_out_ = nullptr;
+    std::map<const uint8_t*, uint64_t> address_;
+
+    size_t next_ = 0;             // next command
+    Cycle cmd_start_ = 0;
+    bool started_ = false;        // the command at next_ has begun (function done)
+    std::unique_ptr<DrawState> pending_draw_;
+    std::optional<ConstantBatch> pending_batch_;
+    uint64_t const_vectors_ = 0;  // constant vectors issued so far
+    vs::Constants constants_now_; // constant memory in command order (what the next draw sees)
+    // The declaration decoder's pins.
+    sc_core::sc_signal<bool> clk_{"decl_clk"}, rst_{"decl_rst"}, in_valid_{"decl_in_valid"},
+        in_ready_{"decl_in_ready"}, in_last_{"decl_in_last"}, lenient_{"decl_lenient"}, out_valid_{"decl_out_valid"},
+        out_ready_{"decl_out_ready"};
+    sc_core::sc_signal<uint32_t> in_token_{"decl_in_token"}, out_kind_{"decl_out_kind"},
+        out_stream_{"decl_out_stream"}, out_value_{"decl_out_value"}, out_code_{"decl_out_code"},
+        out_reg_{"decl_out_reg"};
+    sc_core::sc_signal<sc_dt::sc_bv<128>> out_data_{"decl_out_data"};
+    bool decoding_ = false;
+    std::vector<uint32_t> tokens_;
+    size_t token_pos_ = 0;
+    std::vector<decl::Event> events_, expected_;
+    uint64_t decoder_clocks_ = 0;
+    int track_ = -1;
+
+    StatGroup stats_;
+    CycleAccount acct_;
+    Counter &commands_, &draw_count_, &decl_tokens_, &stall_draw_q_, &stall_const_q_;
+};
+
+}  // namespace vpsim::sc

@@ -1,0 +1,54 @@
+#include "model/sc/memory_model.h"
+
+namespace vpsim::sc {
+
+ParamTable MemoryModelParams::table() {
+    const MemoryModelParams d;
+    return ParamTable(kUnit, "memory behind the vertex fetch cache: latency and bus bandwidth", 5)
+        .add_uint("latency", "cycles", d.latency, "cycles from a line request to its data",
+                  "assumed (DDR at 230 MHz behind the memory controller, ~400 ns)", 0, 100000)
+        .add_uint("bytes_per_cycle", "bytes/cycle", d.bytes_per_cycle, "bus bytes per core cycle for vertex reads",
+                  "GeForce3: 128-bit DDR at 230 MHz = 7.36 GB/s = 36.8 B per 200 MHz cycle; 32 assumed for fetch",
+                  1, 4096);
+}
+VPSIM_REGISTER_PARAMS(MemoryModelParams::table);
+
+MemoryModelParams MemoryModelParams::from(const ParamSet& p) {
+    MemoryModelParams r;
+    r.latency = uint32_t(p.get_uint("memory.latency"));
+    r.bytes_per_cycle = uint32_t(p.get_uint("memory.bytes_per_cycle"));
+    return r;
+}
+
+MemoryModel::MemoryModel(const sc_core::sc_module_name& n, const MemoryModelParams& p, Probes* probes)
+    : TimedUnit(n), p_(p), probes_(probes),
+      stats_(MemoryModelParams::kUnit, "memory behind the vertex fetch cache"),
+      requests_(stats_.counter("requests", "requests", "line reads")),
+      bytes_(stats_.counter("bytes", "bytes", "bytes read")),
+      bus_cycles_(stats_.counter("bus_cycles", "cycles", "cycles the bus carried data (the busy cycles)")) {
+    if (probes) sig_requests_ = probes->vcd_signal("memory", "requests", 32);
+    stats_.rate("bytes_per_cycle", "bytes", "cycles", "bytes/cycle", "bandwidth used over the run");
+    stats_.rate("bus_utilisation", "busy_cycles", "cycles", "fraction", "bus busy cycles over the run's cycles");
+}
+
+Cycle MemoryModel::read(Cycle now, uint32_t bytes) {
+    const Cycle start = bus_free_ > now ? bus_free_ : now;
+    const uint64_t transfer = (bytes + p_.bytes_per_cycle - 1) / p_.bytes_per_cycle;
+    bus_free_ = start + transfer;
+    ++requests_;
+    bytes_ += bytes;
+    bus_cycles_ += transfer;
+    if (probes_) probes_->vcd_change(sig_requests_, now, requests_.value);
+    return start + p_.latency + transfer;
+}
+
+void MemoryModel::finish(Cycle end) {
+    // The bus is busy while it carries data, idle otherwise (requests are served in order, so
+    // the transfer intervals do not overlap). Transfers past `end` cannot exist: every read's
+    // data is consumed before the run ends.
+    const uint64_t busy = bus_cycles_.value < end ? bus_cycles_.value : end;
+    stats_.busy(busy);
+    stats_.idle(end - busy);
+}
+
+}  // namespace vpsim::sc

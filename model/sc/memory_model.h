@@ -1,0 +1,44 @@
+// The memory the vertex fetch unit reads through (below its fetch cache): a fixed access
+// latency and a data bus of `bytes_per_cycle`; requests are served in order, each occupying the
+// bus for ceil(bytes / bytes_per_cycle) cycles. Analytical: a request's completion cycle is
+// known when it is made, so the unit never needs a step of its own.
+#pragma once
+
+#include "model/common/params.h"
+#include "model/common/stats.h"
+#include "model/sc/timed_unit.h"
+
+namespace vpsim::sc {
+
+struct MemoryModelParams {
+    uint32_t latency = 80;          // cycles from request to first data
+    uint32_t bytes_per_cycle = 32;  // bus width available to vertex fetch
+
+    static constexpr const char* kUnit = "memory";
+    static ParamTable table();
+    static MemoryModelParams from(const ParamSet& p);
+};
+
+class MemoryModel : public TimedUnit {
+public:
+    MemoryModel(const sc_core::sc_module_name& n, const MemoryModelParams& p, Probes* probes);
+
+    // A read of `bytes` issued at `now`: returns the cycle its data has arrived.
+    Cycle read(Cycle now, uint32_t bytes);
+
+    Cycle step(Cycle) override { return kNever; }
+    void finish(Cycle end) override;
+    bool busy_with_work() const override { return false; }
+    const StatGroup& stats() const { return stats_; }
+    const MemoryModelParams& params() const { return p_; }
+
+private:
+    MemoryModelParams p_;
+    Probes* probes_;
+    int sig_requests_ = -1;
+    StatGroup stats_;
+    Counter &requests_, &bytes_, &bus_cycles_;
+    Cycle bus_free_ = 0;
+};
+
+}  // namespace vpsim::sc

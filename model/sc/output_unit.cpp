@@ -1,0 +1,113 @@
+#include "model/sc/output_unit.h"
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+namespace vpsim::sc {
+
+ParamTable OutputUnitParams::table() {
+    const OutputUnitParams d;
+    return ParamTable(kUnit, "output: shaded vertices leave in draw order; primitive assembly counts primitives", 8)
+        .add_uint("buffers", "vertices", d.buffers, "output buffers between the ALU and the output",
+                  "NV20: 6 copies of the per-vertex output buffers (pipeline.md)", 1, 1024)
+        .add_uint("order_queue", "references", d.order_queue,
+                  "references in flight between the index fetch and the output (bounds vertices in flight)",
+                  "assumed", 1, 1u << 20)
+        .add_uint("vertices_per_cycle", "vertices/cycle", d.vertices_per_cycle, "references emitted per cycle",
+                  "assumed (one vertex per cycle to setup)", 1, 64);
+}
+VPSIM_REGISTER_PARAMS(OutputUnitParams::table);
+
+OutputUnitParams OutputUnitParams::from(const ParamSet& p) {
+    OutputUnitParams r;
+    r.buffers = uint32_t(p.get_uint("output.buffers"));
+    r.order_queue = uint32_t(p.get_uint("output.order_queue"));
+    r.vertices_per_cycle = uint32_t(p.get_uint("output.vertices_per_cycle"));
+    return r;
+}
+
+OutputUnit::OutputUnit(const sc_core::sc_module_name& n, const OutputUnitParams& p, uint32_t recent_entries,
+                       VertexPool& pool, Probes* probes)
+    : TimedUnit(n), p_(p), pool_(pool), probes_(probes), order_("index_fetch_to_output", p.order_queue, 1, p.vertices_per_cycle),
+      recent_(recent_entries ? recent_entries : 1), stats_(OutputUnitParams::kUnit, "output and primitive assembly"),
+      acct_(stats_), refs_(stats_.counter("vertices", "vertices", "vertex references emitted in draw order")),
+      shaded_count_(stats_.counter("shaded", "vertices", "emitted references shaded for them (cache misses)")),
+      reused_(stats_.counter("reused", "vertices", "emitted references served from the post-transform cache")),
+      primitives_(stats_.counter("primitives", "primitives", "primitives assembled")),
+      draws_(stats_.counter("draws", "draws", "draws completed")),
+      stall_shading_(stats_.stall_reason("vertex_in_flight", "the next reference's vertex is still being shaded")) {
+    acct_.attach(probes, "output");
+    if (probes) track_ = probes->track("output");
+    stats_.rate("vertices_per_cycle", "vertices", "cycles", "vertices/cycle", "references emitted per cycle");
+    stats_.rate("acmr", "shaded", "primitives", "vertices/primitive",
+                "average cache miss ratio: shaded vertices per primitive (all primitive types)");
+}
+
+Cycle OutputUnit::step(Cycle now) {
+    uint32_t n = 0;
+    while (n < p_.vertices_per_cycle && order_.can_pop(now)) {
+        OrderRef& r = order_.front();
+        if (r.kind == OrderRef::DrawEnd) {
+            if (assembler_ && assembler_->primitives() != r.draw->setup.primitives)
+                throw std::logic_error(fmt::format("output: draw {} assembled {} primitives, expected {} (internal error)",
+                                                   r.draw->setup.pointer, assembler_->primitives(),
+                                                   r.draw->setup.primitives));
+            ++draws_;
+            if (draw_done_) draw_done_(*r.draw, now);
+            assembler_.reset();
+            assembling_ = nullptr;
+            order_.pop(now);
+            ++n;
+            continue;
+        }
+        if (assembling_ != r.draw) {
+            assembler_.emplace(r.draw->setup.type);
+            assembling_ = r.draw;
+        }
+        if (r.kind == OrderRef::Miss) {
+            if (!shaded_->can_pop(now) || shaded_->front() != r.job) break;
+            shaded_->pop(now);
+            VertexJob& j = pool_[r.job];
+            recent_[head_] = {j.index, j.outputs};
+            head_ = (head_ + 1) % recent_.size();
+            if (filled_ < recent_.size()) ++filled_;
+            if (sink_) sink_(*r.draw, r.ref, j.index, j.outputs);
+            if (probes_ && probes_->trace_on())
+                probes_->span(track_, now, now + 1, fmt::format("v{}", j.index),
+                              fmt::format("\"draw\": {}, \"ref\": {}, \"seq\": {}", r.draw->id, r.ref, j.seq));
+            pool_.release(r.job);
+            ++shaded_count_;
+        } else {
+            // The newest shading of this index: the one the cache held at look-up.
+            const vs::VertexOutputs* o = nullptr;
+            for (size_t k = 1; k <= filled_ && !o; ++k) {
+                const auto& e = recent_[(head_ + recent_.size() - k) % recent_.size()];
+                if (e.first == r.index) o = &e.second;
+            }
+            if (!o)
+                throw std::logic_error(fmt::format("output: cache hit on vertex {} not among the recent vertices "
+                                                   "(internal error)", r.index));
+            if (sink_) sink_(*r.draw, r.ref, r.index, *o);
+            ++reused_;
+        }
+        if (assembler_->push()) ++primitives_;
+        ++r.draw->emitted;
+        ++refs_;
+        last_emit_ = now;
+        order_.pop(now);
+        ++n;
+    }
+    if (n) {
+        acct_.busy(now);
+        return now + 1;
+    }
+    if (order_.can_pop(now)) {
+        acct_.stall(stall_shading_, 0, now);
+        return shaded_->next_pop(now);  // or the ALU's push wakes us
+    }
+    acct_.idle(now);
+    return order_.next_pop(now);
+}
+
+}  // namespace vpsim::sc

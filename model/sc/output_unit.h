@@ -1,0 +1,72 @@
+// The output unit: emits the draw's vertex references in draw order at `vertices_per_cycle`
+// (a miss when the ALU has shaded its vertex, into one of the output buffers; a hit from the
+// vertices recently emitted, which hold every vertex the post-transform cache can name), and
+// counts primitives as primitive assembly forms them. Each emitted vertex goes to the sink.
+#pragma once
+
+#include "model/common/params.h"
+#include "model/common/stats.h"
+#include "model/pipe/primitive_assembly.h"
+#include "model/sc/pipeline_types.h"
+
+#include <functional>
+#include <optional>
+
+namespace vpsim::sc {
+
+struct OutputUnitParams {
+    uint32_t buffers = 6;             // output buffers (shaded vertices waiting to leave)
+    uint32_t order_queue = 64;        // references between index fetch and output
+    uint32_t vertices_per_cycle = 1;  // references emitted per cycle
+
+    static constexpr const char* kUnit = "output";
+    static ParamTable table();
+    static OutputUnitParams from(const ParamSet& p);
+};
+
+// Receives every emitted reference: the draw, the reference's position, its vertex index and
+// the shaded outputs.
+using VertexSink = std::function<void(const DrawState&, uint64_t ref, uint32_t index, const vs::VertexOutputs&)>;
+
+class OutputUnit : public TimedUnit {
+public:
+    OutputUnit(const sc_core::sc_module_name& n, const OutputUnitParams& p, uint32_t recent_entries, VertexPool& pool,
+               Probes* probes);
+
+    Channel<OrderRef>& order() { return order_; }
+    void connect(TimedUnit* index_fetch, Channel<uint32_t>* shaded) {
+        order_.connect(index_fetch, this, probes_);
+        shaded_ = shaded;
+    }
+    void set_sink(VertexSink s) { sink_ = std::move(s); }
+    // Called when a draw's last reference has left (for the progress line and the summary).
+    void on_draw_done(std::function<void(const DrawState&, Cycle)> f) { draw_done_ = std::move(f); }
+
+    Cycle step(Cycle now) override;
+    void finish(Cycle end) override { acct_.finish(end); }
+    bool busy_with_work() const override { return !order_.empty(); }
+    const StatGroup& stats() const { return stats_; }
+    uint64_t emitted() const { return refs_.value; }
+    Cycle last_emit() const { return last_emit_; }
+
+private:
+    OutputUnitParams p_;
+    VertexPool& pool_;
+    Probes* probes_;
+    Channel<OrderRef> order_;
+    Channel<uint32_t>* shaded_ = nullptr;
+    VertexSink sink_;
+    std::function<void(const DrawState&, Cycle)> draw_done_;
+    // The last `recent` shaded vertices emitted (index, outputs), newest at head_ - 1.
+    std::vector<std::pair<uint32_t, vs::VertexOutputs>> recent_;
+    size_t head_ = 0, filled_ = 0;
+    std::optional<pipe::PrimitiveAssembler> assembler_;
+    const DrawState* assembling_ = nullptr;
+    Cycle last_emit_ = 0;
+    int track_ = -1;
+    StatGroup stats_;
+    CycleAccount acct_;
+    Counter &refs_, &shaded_count_, &reused_, &primitives_, &draws_, &stall_shading_;
+};
+
+}  // namespace vpsim::sc

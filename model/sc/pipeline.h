@@ -1,0 +1,81 @@
+// The timing model's top level: the units wired by bounded channels, and the clocked
+// dispatcher that steps them (docs/timing-model.md).
+//
+// One SC_THREAD runs the cycle loop: each iteration jumps to the earliest cycle any unit asked
+// for (idle and waiting cycles are skipped, not ticked) and steps the units that are due,
+// downstream first, so space freed in a cycle is usable upstream in the same cycle. The
+// SystemC kernel's time follows the loop through a quantum keeper: the thread waits (letting
+// the kernel advance) every `quantum` cycles, and exactly to the cycle whenever a unit needs
+// kernel time (the declaration decoder, clocked through its pins).
+#pragma once
+
+#include "model/common/params.h"
+#include "model/common/stats.h"
+#include "model/sc/command_front_end.h"
+#include "model/sc/constant_loader.h"
+#include "model/sc/decl_decoder_unit.h"
+#include "model/sc/index_fetch.h"
+#include "model/sc/memory_model.h"
+#include "model/sc/output_unit.h"
+#include "model/sc/vertex_alu.h"
+#include "model/sc/vertex_fetch.h"
+#include "model/scene/scene.h"
+
+#include <nlohmann/json.hpp>
+
+#include <exception>
+#include <functional>
+#include <memory>
+
+namespace vpsim::sc {
+
+struct PipelineParams {
+    double clock_mhz = 200;        // modelled core clock
+    uint64_t quantum = 100000;     // cycles the loop may run ahead of the kernel
+
+    static constexpr const char* kUnit = "pipeline";
+    static ParamTable table();
+    static PipelineParams from(const ParamSet& p);
+};
+
+struct RunOptions {
+    std::string vcd_path;    // --vcd
+    std::string trace_path;  // --trace
+    VertexSink sink;         // every emitted vertex, draw order
+    std::function<void(const DrawState&)> draw_done;  // after a draw's last vertex
+    bool progress = false;   // a progress line on stderr after ~2 s
+};
+
+struct TopStall {
+    std::string unit, reason;
+    uint64_t cycles = 0;
+};
+
+struct RunResult {
+    uint64_t cycles = 0;
+    uint64_t draws = 0, references = 0, shaded = 0, primitives = 0, unique = 0;
+    uint64_t alu_vertices = 0;
+    double clock_mhz = 0;
+    double alu_utilisation = 0, coissue_rate = 0, ptc_hit_rate = 0, acmr = 0, atvr = 0;
+    double fetch_bytes_per_cycle = 0, memory_bytes_per_cycle = 0, fetch_cache_hit_rate = 0;
+    std::vector<TopStall> top_stalls;      // the largest stall reasons over all units
+    std::vector<std::string> cycle_errors;  // units whose cycles do not add up (must be empty)
+    std::vector<std::string> warnings;
+    double host_seconds = 0;                // sc_start's wall time
+    nlohmann::ordered_json stats;           // stats.json
+};
+
+// Runs a scene on the timing model in a fresh SystemC context. Throws scene::SceneError (a
+// command failed), ParamError, OutputError (a probe file), std::logic_error (an internal error
+// such as a deadlock or a primitive count mismatch).
+RunResult run_pipeline(const scene::Scene& scene, const ParamSet& params, const vs::Profile& profile,
+                       const RunOptions& options = {});
+
+// A bare sc_clock with one module counting its rising edges, for `vpsim bench run`: returns the
+// host seconds to simulate `cycles` cycles (fresh SystemC context).
+double bare_clock_seconds(uint64_t cycles);
+
+// Starts a new SystemC simulation context (the old one is leaked: deleting it crashes 2.3.4).
+void sc_fresh_context();
+
+}  // namespace vpsim::sc

@@ -1,0 +1,497 @@
+#include "model/sc/vertex_alu.h"
+
+#include "model/vs/vs_validate.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace vpsim::sc {
+
+ParamTable VertexAluParams::table() {
+    const VertexAluParams d;
+    return ParamTable(kUnit, "vertex ALU: engines of co-issuing vector + scalar pipes, several vertices in flight", 7)
+        .add_uint("engines", "engines", d.engines, "vertex engines",
+                  "NV20 (GeForce3) has one; NV2A and NV25 two (pipeline.md)", 1, 64)
+        .add_uint("contexts", "vertices", d.contexts, "vertices in flight per engine",
+                  "NV20: up to 3 vertices in flight per engine (pipeline.md)", 1, 64)
+        .add_uint("vector_latency", "cycles", d.vector_latency, "cycles from a vector slot's issue to its result",
+                  "assumed (no public figure; 3 is what 3 vertices in flight hide)", 1, 64)
+        .add_uint("scalar_latency", "cycles", d.scalar_latency, "cycles from a scalar slot's issue to its result",
+                  "assumed (no public figure)", 1, 64)
+        .add_uint("rcp_interval", "cycles", d.rcp_interval, "scalar pipe cycles per rcp / rsq (other scalar ops: 1)",
+                  "NV20: one reciprocal or reciprocal square root per two cycles (pipeline.md)", 1, 64)
+        .add_enum("coissue", {"off", "pairs", "window"}, d.coissue,
+                  "co-issue of a vector and a scalar slot in one cycle: off, adjacent pairs, look-ahead window",
+                  "NV20 instruction slots hold one vector and one scalar op (pipeline.md); window assumed")
+        .add_uint("window", "instructions", d.window, "slots searched for a partner (head included; coissue=window)",
+                  "assumed", 2, VertexAluProgram::kMaxWindow)
+        .add_bool("port_limit", d.port_limit,
+                  "a co-issued pair reads at most one input and one constant register",
+                  "NV20: one instruction reads at most one input and one constant (pipeline.md)");
+}
+VPSIM_REGISTER_PARAMS(VertexAluParams::table);
+
+VertexAluParams VertexAluParams::from(const ParamSet& p) {
+    VertexAluParams r;
+    r.engines = uint32_t(p.get_uint("vertex_alu.engines"));
+    r.contexts = uint32_t(p.get_uint("vertex_alu.contexts"));
+    r.vector_latency = uint32_t(p.get_uint("vertex_alu.vector_latency"));
+    r.scalar_latency = uint32_t(p.get_uint("vertex_alu.scalar_latency"));
+    r.rcp_interval = uint32_t(p.get_uint("vertex_alu.rcp_interval"));
+    r.coissue = p.get_enum("vertex_alu.coissue");
+    r.window = uint32_t(p.get_uint("vertex_alu.window"));
+    r.port_limit = p.get_bool("vertex_alu.port_limit");
+    return r;
+}
+
+// ---------------------------------------------------------------- slot programs
+
+namespace {
+
+constexpr uint8_t kA0 = 12, kOut0 = 13, kHidden0 = 26;
+
+uint8_t dst_reg(const vs::Dst& d) {
+    switch (d.type) {
+        case vs::REG_TEMP: return uint8_t(d.num);
+        case vs::REG_ADDR: return kA0;
+        case vs::REG_RASTOUT: return uint8_t(kOut0 + d.num);       // oPos, oFog, oPts
+        case vs::REG_ATTROUT: return uint8_t(kOut0 + 3 + d.num);   // oD0, oD1
+        case vs::REG_TEXCRDOUT: return uint8_t(kOut0 + 5 + d.num); // oT0..oT7
+        default: return kHidden0;
+    }
+}
+
+struct Builder {
+    const vs::Profile& profile;
+    const VertexAluParams& params;
+    std::vector<AluSlot> slots;
+    uint8_t hidden = 0;
+
+    AluSlot base(const vs::Instruction& ins, uint32_t index, AluSlot::Pipe pipe) const {
+        AluSlot s;
+        s.pipe = pipe;
+        s.latency = uint8_t(pipe == AluSlot::Scalar ? params.scalar_latency : params.vector_latency);
+        s.interval = 1;
+        s.instruction = index;
+        (void)ins;
+        return s;
+    }
+    static void read(AluSlot& s, uint8_t reg, uint8_t mask) {
+        if (!mask) return;
+        for (unsigned i = 0; i < s.nreads; ++i)
+            if (s.read_reg[i] == reg) {
+                s.read_mask[i] |= mask;
+                return;
+            }
+        s.read_reg[s.nreads] = reg;
+        s.read_mask[s.nreads] = mask;
+        ++s.nreads;
+    }
+    // The instruction's register sources (temps, a0, and a0 for relative constants).
+    void sources(AluSlot& s, const vs::Instruction& ins, int only = -1, uint32_t row = 0) const {
+        for (int k = 0; k < ins.nsrc; ++k) {
+            if (only >= 0 && k != only) continue;
+            const vs::Src& src = ins.src[size_t(k)];
+            const uint8_t mask = uint8_t(vs::components_read(ins, k, profile));
+            if (src.type == vs::REG_TEMP) read(s, uint8_t(src.num), mask);
+            if (src.type == vs::REG_ADDR) read(s, kA0, mask);
+            if (src.type == vs::REG_INPUT) s.input = int32_t(src.num);
+            if (src.type == vs::REG_CONST) {
+                const uint32_t r = src.num + (k == 1 ? row : 0);
+                s.constant = src.relative ? int32_t(0x10000 + r) : int32_t(r);
+                if (src.relative) read(s, kA0, 1);
+            }
+        }
+    }
+
+    void add(const vs::Instruction& ins, uint32_t index) {
+        const uint32_t op = ins.opcode;
+        const size_t first = slots.size();
+        const bool scalar_op = op == vs::OP_RCP || op == vs::OP_RSQ || op == vs::OP_EXPP || op == vs::OP_LOGP ||
+                               op == vs::OP_LIT;
+        if (op == vs::OP_M4x4 || op == vs::OP_M4x3 || op == vs::OP_M3x4 || op == vs::OP_M3x3 || op == vs::OP_M3x2) {
+            // One dot product per row: slot i reads src0 and constant row i, writes component i.
+            const int rows = vs::op_info(op)->matrix_rows;
+            for (int i = 0; i < rows; ++i) {
+                AluSlot s = base(ins, index, AluSlot::Vector);
+                sources(s, ins, -1, uint32_t(i));
+                s.write_reg = dst_reg(ins.dst);
+                s.write_mask = uint8_t(1u << i);
+                slots.push_back(s);
+            }
+        } else if (op == vs::OP_EXP || op == vs::OP_LOG || op == vs::OP_FRC) {
+            // A dependent chain through a macro temporary: exp/log start with a scalar slot.
+            const int n = profile.slots(op);
+            const uint8_t h = uint8_t(kHidden0 + (hidden++ & 1));
+            for (int i = 0; i < n; ++i) {
+                AluSlot s = base(ins, index, i == 0 && op != vs::OP_FRC ? AluSlot::Scalar : AluSlot::Vector);
+                if (i == 0)
+                    sources(s, ins);
+                else
+                    read(s, h, 0xF);
+                s.write_reg = i + 1 == n ? dst_reg(ins.dst) : h;
+                s.write_mask = uint8_t(i + 1 == n ? ins.dst.mask : 0xF);
+                slots.push_back(s);
+            }
+        } else {
+            AluSlot s = base(ins, index, scalar_op ? AluSlot::Scalar : AluSlot::Vector);
+            if ((op == vs::OP_RCP || op == vs::OP_RSQ)) s.interval = uint8_t(params.rcp_interval);
+            sources(s, ins);
+            if (vs::op_info(op)->has_dst) {
+                s.write_reg = dst_reg(ins.dst);
+                s.write_mask = uint8_t(ins.dst.mask);
+            }
+            slots.push_back(s);
+        }
+        slots.back().ends_instruction = true;
+        (void)first;
+    }
+};
+
+bool overlaps(const AluSlot& a, uint8_t reg, uint8_t mask) {
+    for (unsigned i = 0; i < a.nreads; ++i)
+        if (a.read_reg[i] == reg && (a.read_mask[i] & mask)) return true;
+    return false;
+}
+
+// Slot `late` may not pass slot `early` (RAW, WAR or WAW).
+bool conflict(const AluSlot& early, const AluSlot& late) {
+    if (early.write_mask && overlaps(late, early.write_reg, early.write_mask)) return true;  // RAW
+    if (late.write_mask && overlaps(early, late.write_reg, late.write_mask)) return true;    // WAR
+    return early.write_mask && late.write_mask && early.write_reg == late.write_reg &&
+           (early.write_mask & late.write_mask);                                               // WAW
+}
+
+}  // namespace
+
+VertexAluProgram::VertexAluProgram(const vs::Program& p, const vs::Profile& profile, const VertexAluParams& params) {
+    Builder b{profile, params, {}, 0};
+    for (size_t i = 0; i < p.code.size(); ++i) b.add(p.code[i], uint32_t(i));
+    slots_ = std::move(b.slots);
+    for (AluSlot& s : slots_) {
+        for (unsigned i = 0; i < s.nreads; ++i)
+            for (unsigned k = 0; k < 4; ++k)
+                if (s.read_mask[i] >> k & 1u) s.read_comps[s.nread_comps++] = uint8_t(s.read_reg[i] * 4u + k);
+        for (unsigned k = 0; k < 4; ++k)
+            if (s.write_mask >> k & 1u) s.write_comps[s.nwrite_comps++] = uint8_t(s.write_reg * 4u + k);
+    }
+    instructions_ = p.code.size();
+    conflicts_.assign(slots_.size(), 0);
+    for (size_t j = 0; j < slots_.size(); ++j)
+        for (size_t d = 1; d < kMaxWindow && d <= j; ++d)
+            if (conflict(slots_[j - d], slots_[j])) conflicts_[j] |= 1u << d;
+}
+
+// ---------------------------------------------------------------- the function
+
+DrawFunction::DrawFunction(const DrawState& d, const pipe::PostTransformCacheParams& cache, const vs::FastShader& fs,
+                           const scene::SceneMachine& machine)
+    : d_(d), cache_(cache), fs_(fs), machine_(machine) {
+    cache_.flush();
+}
+
+void DrawFunction::refill() {
+    constexpr size_t kBatch = 256;
+    const auto& s = d_.setup;
+    index_.clear();
+    while (index_.size() < kBatch && pos_ < s.refs) {
+        const uint32_t v = s.vertex(pos_++);
+        if (!s.indexed || !cache_.lookup(v)) index_.push_back(v);  // the index fetch's look-ups, replayed
+    }
+    inputs_.resize(index_.size() * vs::kNumInputs);
+    out_.resize(index_.size());
+    try {
+        for (size_t i = 0; i < index_.size(); ++i) {
+            const auto in = vs::fetch_vertex(s.shader->decl, s.streams, index_[i]);
+            std::copy(in.begin(), in.end(), inputs_.begin() + long(i * vs::kNumInputs));
+        }
+    } catch (const vs::FetchError& e) {
+        throw machine_.fetch_error(s, e);
+    }
+    vs::run_fast(fs_, *d_.constants, inputs_.data(), out_.data(), index_.size());
+    next_ = 0;
+}
+
+const vs::VertexOutputs& DrawFunction::next(uint32_t index) {
+    if (next_ == out_.size()) refill();
+    if (next_ == out_.size() || index_[next_] != index)
+        throw std::logic_error(fmt::format("vertex ALU: draw {} shades vertex {} but the functional core's next is {} "
+                                           "(internal error)",
+                                           d_.setup.pointer, index,
+                                           next_ < index_.size() ? int64_t(index_[next_]) : int64_t(-1)));
+    return out_[next_++];
+}
+
+// ---------------------------------------------------------------- the unit
+
+VertexAlu::VertexAlu(const sc_core::sc_module_name& n, const VertexAluParams& p, const vs::Profile& profile,
+                     uint32_t output_buffers, VertexPool& pool, DrawTracker& draws, ConstantLoader& loader,
+                     VertexFetch& fetch, const pipe::PostTransformCacheParams& cache,
+                     const scene::SceneMachine& machine, Probes* probes)
+    : TimedUnit(n), p_(p),
+      mode_(p.coissue == "off" ? Coissue::Off : p.coissue == "pairs" ? Coissue::Pairs : Coissue::Window),
+      profile_(profile), pool_(pool), draws_(draws), loader_(loader), fetch_(fetch), probes_(probes),
+      out_("alu_to_output", output_buffers, 1, 1), engines_(p.engines), cache_params_(cache), machine_(machine),
+      stats_(VertexAluParams::kUnit, "vertex ALU"), acct_(stats_),
+      vertices_(stats_.counter("vertices", "vertices", "vertices shaded")),
+      instructions_(stats_.counter("instructions", "instructions", "program instructions executed")),
+      slots_(stats_.counter("slots", "slots", "instruction slots issued (macros expanded)")),
+      vector_(stats_.counter("vector_slots", "slots", "slots issued to a vector pipe")),
+      scalar_(stats_.counter("scalar_slots", "slots", "slots issued to a scalar pipe")),
+      issue_cycles_(stats_.counter("issue_cycles", "engine-cycles", "engine cycles that issued at least one slot")),
+      coissue_cycles_(stats_.counter("coissue_cycles", "engine-cycles", "engine cycles that issued a vector and a scalar slot")),
+      engine_cycles_(stats_.counter("engine_cycles", "engine-cycles", "cycles x engines")),
+      st_dep_(stats_.stall_reason("dependency", "every vertex in flight waits for an operand or an earlier write")),
+      st_scalar_(stats_.stall_reason("scalar_pipe", "the next slot needs the scalar pipe, still busy (rcp/rsq)")),
+      st_output_(stats_.stall_reason("output_full", "the oldest vertex is done but the output buffers are full")),
+      st_latency_(stats_.stall_reason("result_latency",
+                                      "every slot is issued; the vertices wait for their last results or older vertices")),
+      st_const_(stats_.stall_reason("constants_pending",
+                                    "the next vertex's draw waits for constant writes issued before it")) {
+    for (uint32_t e = 0; e < p.engines; ++e) {
+        engines_[e].ctx.resize(p.contexts);
+        if (probes) {
+            engines_[e].sig_issue = probes->vcd_signal(fmt::format("vertex_alu.e{}", e), "issue", 2);
+            if (probes->trace_on())
+                for (uint32_t c = 0; c < p.contexts; ++c)
+                    engines_[e].ctx[c].track = probes->track(fmt::format("vertex_alu.e{}.ctx{}", e, c));
+        }
+    }
+    if (probes) sig_active_ = probes->vcd_signal("vertex_alu", "vertices_in_flight", 8);
+    acct_.attach(probes, "vertex_alu");
+    stats_.rate("utilisation", "issue_cycles", "engine_cycles", "fraction", "engine cycles that issued a slot");
+    stats_.rate("coissue_rate", "coissue_cycles", "issue_cycles", "fraction", "issuing cycles that co-issued a pair");
+    stats_.rate("slots_per_cycle", "slots", "cycles", "slots/cycle", "slots issued per cycle, all engines");
+    stats_.rate("cycles_per_vertex", "cycles", "vertices", "cycles/vertex", "run cycles per shaded vertex");
+}
+
+const VertexAluProgram& VertexAlu::program_of(DrawState& d) {
+    if (!d.program) {
+        auto& slot = programs_[d.setup.shader];
+        if (!slot) slot = std::make_unique<VertexAluProgram>(*d.setup.shader->program, profile_, p_);
+        d.program = slot.get();
+    }
+    return *d.program;
+}
+
+const vs::FastShader& VertexAlu::fast_of(const DrawState& d) {
+    auto& slot = fast_[d.setup.shader];
+    if (!slot) slot = std::make_unique<vs::FastShader>(vs::compile_fast(*d.setup.shader->program, profile_));
+    return *slot;
+}
+
+Cycle VertexAlu::earliest(const Context& c, const AluSlot& s, const Engine& e) const {
+    Cycle t = c.from;
+    for (unsigned i = 0; i < s.nread_comps; ++i) t = std::max(t, c.ready[s.read_comps[i]]);
+    for (unsigned i = 0; i < s.nwrite_comps; ++i) {
+        const Cycle w = c.ready[s.write_comps[i]];
+        if (w > s.latency) t = std::max(t, w - s.latency);  // an earlier write must land first
+    }
+    if (s.pipe == AluSlot::Scalar) t = std::max(t, e.scalar_free);
+    return t;
+}
+
+void VertexAlu::issue(Context& c, const AluSlot& s, Engine& e, Cycle now) {
+    const Cycle done = now + s.latency;
+    for (unsigned i = 0; i < s.nwrite_comps; ++i) c.ready[s.write_comps[i]] = done;
+    if (done > c.done_at) c.done_at = done;
+    if (s.pipe == AluSlot::Scalar) {
+        e.scalar_free = now + s.interval;
+        ++scalar_;
+    } else {
+        ++vector_;
+    }
+    ++slots_;
+    if (s.ends_instruction) ++instructions_;
+}
+
+int VertexAlu::try_issue(Engine& e, Cycle now) {
+    const uint32_t K = uint32_t(e.ctx.size());
+    for (uint32_t i = 0; i < K; ++i) {
+        const uint32_t ci = (e.rr + i) % K;
+        Context& c = e.ctx[ci];
+        if (!c.active || finished(c) || c.from > now) continue;
+        const auto& slots = c.prog->slots();
+        const AluSlot& head = slots[c.pc];
+        if (earliest(c, head, e) > now) continue;
+        issue(c, head, e, now);
+        c.issued |= 1;
+        int n = 1;
+        if (mode_ != Coissue::Off) {
+            const size_t w = mode_ == Coissue::Pairs ? 2 : p_.window;
+            const size_t end = std::min(slots.size(), c.pc + w);
+            for (size_t j = c.pc + 1; j < end; ++j) {
+                if (c.issued >> (j - c.pc) & 1u) continue;
+                const AluSlot& s = slots[j];
+                if (s.pipe == head.pipe) {
+                    if (mode_ == Coissue::Pairs) break;
+                    continue;
+                }
+                // Independent of every unissued slot it would pass.
+                uint32_t passed = 0;
+                for (size_t k = c.pc + 1; k < j; ++k)
+                    if (!(c.issued >> (k - c.pc) & 1u)) passed |= 1u << (j - k);
+                if (c.prog->conflicts(j) & passed) {
+                    if (mode_ == Coissue::Pairs) break;
+                    continue;
+                }
+                if (p_.port_limit && ((s.input >= 0 && head.input >= 0 && s.input != head.input) ||
+                                      (s.constant >= 0 && head.constant >= 0 && s.constant != head.constant))) {
+                    if (mode_ == Coissue::Pairs) break;
+                    continue;
+                }
+                if (earliest(c, s, e) > now) {
+                    if (mode_ == Coissue::Pairs) break;
+                    continue;
+                }
+                issue(c, s, e, now);
+                c.issued |= uint64_t(1) << (j - c.pc);
+                n = 2;
+                break;
+            }
+        }
+        while (c.issued & 1u) {
+            c.issued >>= 1;
+            ++c.pc;
+        }
+        e.rr = (ci + 1) % K;
+        return n;
+    }
+    return 0;
+}
+
+Cycle VertexAlu::step(Cycle now) {
+    bool worked = false;
+    // 1. Retire the oldest vertex when its results are written and the output has a buffer.
+    if (!order_.empty()) {
+        auto [ei, ci] = order_.front();
+        Context& c = engines_[ei].ctx[ci];
+        if (finished(c) && c.done_at <= now && out_.can_push(now)) {
+            VertexJob& j = pool_[c.job];
+            j.t_shaded = now;
+            if (probes_) probes_->span(c.track, j.t_alu, now, fmt::format("v{}", j.index),
+                                       fmt::format("\"draw\": {}, \"seq\": {}", j.draw->id, j.seq));
+            out_.push(c.job, now);
+            ++vertices_;
+            fetch_.release_input_buffer(now);
+            draws_.retired(*j.draw);
+            c.active = false;
+            order_.pop_front();
+            if (probes_) probes_->vcd_change(sig_active_, now, order_.size());
+            worked = true;
+        }
+    }
+    // 2. Take a new vertex into a free context (one per cycle).
+    bool const_wait = false;
+    if (fetch_.output().can_pop(now)) {
+        const uint32_t h = fetch_.output().front();
+        VertexJob& j = pool_[h];
+        if (loader_.writes_done() < j.draw->const_epoch) {
+            const_wait = true;
+        } else {
+            for (uint32_t k = 0; k < p_.engines; ++k) {
+                const uint32_t ei = (next_engine_ + k) % p_.engines;
+                auto& ctxs = engines_[ei].ctx;
+                auto it = std::find_if(ctxs.begin(), ctxs.end(), [](const Context& c) { return !c.active; });
+                if (it == ctxs.end()) continue;
+                fetch_.output().pop(now);
+                const VertexAluProgram& prog = program_of(*j.draw);
+                // The function: the golden interpreter on the vertex's inputs and constant memory now.
+                if (function_draw_ != j.draw) {
+                    // A new draw: constant memory must hold what the draw sees, in command order.
+                    if (loader_.memory() != *j.draw->constants)
+                        throw std::logic_error(fmt::format("vertex ALU: draw {} would read constants the loader has "
+                                                           "not written (internal error)",
+                                                           j.draw->setup.pointer));
+                    function_ = std::make_unique<DrawFunction>(*j.draw, cache_params_, fast_of(*j.draw), machine_);
+                    function_draw_ = j.draw;
+                }
+                j.outputs = function_->next(j.index);
+                j.t_alu = now;
+                Context& c = *it;
+                const int track = c.track;
+                c = Context{};
+                c.track = track;
+                c.active = true;
+                c.job = h;
+                c.prog = &prog;
+                c.from = now + 1;
+                c.done_at = now + 1;
+                order_.push_back({ei, uint32_t(it - ctxs.begin())});
+                next_engine_ = (ei + 1) % p_.engines;
+                worked = true;
+                if (probes_) probes_->vcd_change(sig_active_, now, order_.size());
+                break;
+            }
+        }
+    }
+    // 3. Issue.
+    bool any = worked;
+    for (auto& e : engines_) {
+        const int n = try_issue(e, now);
+        if (n) {
+            ++issue_cycles_;
+            if (n == 2) ++coissue_cycles_;
+            any = true;
+        }
+        if (probes_ && probes_->vcd_on()) {
+            const uint64_t code = uint64_t(n);
+            if (code != e.last_issue_code) probes_->vcd_change(e.sig_issue, now, code);
+            e.last_issue_code = code;
+        }
+    }
+    if (any) {
+        acct_.busy(now);
+        return now + 1;
+    }
+    // 4. Nothing issued: why, and when something can happen next.
+    Cycle next = kNever;
+    Counter* reason = nullptr;
+    int reason_index = 0;
+    for (auto& e : engines_)
+        for (auto& c : e.ctx) {
+            if (!c.active) continue;
+            if (!finished(c)) {
+                const AluSlot& s = c.prog->slots()[c.pc];
+                const Cycle t = earliest(c, s, e);
+                next = std::min(next, std::max(t, now + 1));
+                if (!reason) {
+                    Cycle t_ops = earliest(c, s, Engine{});  // without the scalar pipe
+                    if (t_ops <= now && s.pipe == AluSlot::Scalar)
+                        reason = &st_scalar_, reason_index = 1;
+                    else
+                        reason = &st_dep_, reason_index = 0;
+                }
+            }
+        }
+    if (!order_.empty()) {
+        auto [ei, ci] = order_.front();
+        const Context& c = engines_[ei].ctx[ci];
+        if (finished(c)) {
+            if (c.done_at > now)
+                next = std::min(next, c.done_at);
+            else if (!out_.can_push(now) && !reason)
+                reason = &st_output_, reason_index = 2;  // the output's pop wakes us
+            else
+                next = std::min(next, now + 1);
+        }
+        if (!reason) reason = &st_latency_, reason_index = 3;
+    }
+    const bool free_ctx = order_.size() < size_t(p_.engines) * p_.contexts;
+    if (free_ctx && !const_wait) next = std::min(next, fetch_.output().next_pop(now));
+    if (reason)
+        acct_.stall(*reason, reason_index, now);
+    else if (const_wait)
+        acct_.stall(st_const_, 4, now);  // the constant loader wakes us
+    else
+        acct_.idle(now);
+    return next;
+}
+
+void VertexAlu::finish(Cycle end) {
+    acct_.finish(end);
+    engine_cycles_.value = end * p_.engines;
+}
+
+}  // namespace vpsim::sc

@@ -1,0 +1,214 @@
+#include "model/sc/vertex_fetch.h"
+
+#include "model/decl/decl_tokens.h"
+
+#include <fmt/format.h>
+
+namespace vpsim::sc {
+
+ParamTable VertexFetchParams::table() {
+    const VertexFetchParams d;
+    return ParamTable(kUnit, "vertex fetch unit: element requests, fetch cache, type conversion, input buffers", 5)
+        .add_uint("input_buffers", "vertices", d.input_buffers,
+                  "input buffers: a vertex holds one from its data's arrival until the ALU finishes it",
+                  "NV20: 6 copies of the per-vertex input buffers (pipeline.md)", 1, 1024)
+        .add_uint("fetch_window", "vertices", d.fetch_window,
+                  "vertices fetched at once (first request to last data); hides memory latency", "assumed", 1, 4096)
+        .add_uint("queue", "vertices", d.queue, "vertex jobs buffered from the index fetch", "assumed", 1, 1024)
+        .add_uint("elements_per_cycle", "requests/cycle", d.elements_per_cycle, "element requests issued per cycle",
+                  "assumed", 1, 16)
+        .add_uint("cache_lines", "lines", d.cache_lines, "fetch cache capacity (fully associative, LRU)",
+                  "ATTILA's vertex input cache: 32 lines x 64 B", 1, 4096)
+        .add_uint("line_bytes", "bytes", d.line_bytes, "fetch cache line size (a power of two)",
+                  "ATTILA's vertex input cache: 32 lines x 64 B", 4, 4096)
+        .add_uint("hit_latency", "cycles", d.hit_latency, "cycles from a request to its data on a cache hit", "assumed",
+                  1, 1000)
+        .add_uint("max_misses", "lines", d.max_misses, "line fills outstanding at once (miss registers)", "assumed", 1,
+                  1024);
+}
+VPSIM_REGISTER_PARAMS(VertexFetchParams::table);
+
+VertexFetchParams VertexFetchParams::from(const ParamSet& p) {
+    VertexFetchParams r;
+    r.input_buffers = uint32_t(p.get_uint("vertex_fetch.input_buffers"));
+    r.fetch_window = uint32_t(p.get_uint("vertex_fetch.fetch_window"));
+    r.queue = uint32_t(p.get_uint("vertex_fetch.queue"));
+    r.elements_per_cycle = uint32_t(p.get_uint("vertex_fetch.elements_per_cycle"));
+    r.cache_lines = uint32_t(p.get_uint("vertex_fetch.cache_lines"));
+    r.line_bytes = uint32_t(p.get_uint("vertex_fetch.line_bytes"));
+    r.hit_latency = uint32_t(p.get_uint("vertex_fetch.hit_latency"));
+    r.max_misses = uint32_t(p.get_uint("vertex_fetch.max_misses"));
+    if (r.line_bytes & (r.line_bytes - 1))
+        throw ParamError(fmt::format("vertex_fetch.line_bytes: {} is not a power of two", r.line_bytes));
+    return r;
+}
+
+VertexFetch::VertexFetch(const sc_core::sc_module_name& n, const VertexFetchParams& p, MemoryModel& memory,
+                         VertexPool& pool, const scene::SceneMachine& machine, Probes* probes)
+    : TimedUnit(n), p_(p), mem_(memory), pool_(pool), machine_(machine), probes_(probes),
+      in_("index_fetch_to_vertex_fetch", p.queue, 1, 1),
+      out_("vertex_fetch_to_alu", p.input_buffers, 1, 1), lines_(p.cache_lines), slot_used_(p.fetch_window),
+      stats_(VertexFetchParams::kUnit, "vertex fetch unit"), acct_(stats_),
+      vertices_(stats_.counter("vertices", "vertices", "vertices fetched and converted")),
+      requests_(stats_.counter("requests", "requests", "element requests (one per declared element per vertex)")),
+      bytes_(stats_.counter("bytes", "bytes", "element bytes requested")),
+      lookups_(stats_.counter("cache_lookups", "lines", "fetch cache line look-ups")),
+      hits_(stats_.counter("cache_hits", "lines", "look-ups that found the line (present or being filled)")),
+      misses_(stats_.counter("cache_misses", "lines", "look-ups that read the line from memory")),
+      stall_buffer_(stats_.stall_reason("no_input_buffer", "a fetched vertex waits for a free input buffer")),
+      stall_misses_(stats_.stall_reason("miss_limit", "a request waits for a free miss register")),
+      stall_memory_(stats_.stall_reason("memory_latency", "requests are issued; the unit waits for their data")),
+      stall_window_(stats_.stall_reason("fetch_window_full", "a vertex waits: fetch_window vertices await their data")) {
+    acct_.attach(probes, "vertex_fetch");
+    if (probes && probes->trace_on())
+        for (uint32_t b = 0; b < p.fetch_window; ++b) tracks_.push_back(probes->track(fmt::format("vertex_fetch.slot{}", b)));
+    stats_.rate("cache_hit_rate", "cache_hits", "cache_lookups", "fraction", "fetch cache hits per line look-up");
+    stats_.rate("bytes_per_cycle", "bytes", "cycles", "bytes/cycle", "element bytes fetched per cycle of the run");
+    stats_.rate("bytes_per_vertex", "bytes", "vertices", "bytes/vertex", "element bytes per fetched vertex");
+}
+
+const std::vector<VertexFetch::Element>& VertexFetch::elements_of(const DrawState& d) {
+    if (elem_draw_ == &d) return elems_;
+    elem_draw_ = &d;
+    elems_.clear();
+    for (const auto& s : d.setup.shader->decl.streams) {
+        if (s.tess) continue;
+        for (const auto& e : s.elements) elems_.push_back({s.stream, e.offset, decl::data_type_size(e.type)});
+    }
+    return elems_;
+}
+
+VertexFetch::Line* VertexFetch::find_line(uint64_t tag) {
+    // Consecutive vertices mostly hit the lines used last: look there first.
+    for (uint32_t i : recent_)
+        if (i < lines_.size() && lines_[i].tag == tag) return &lines_[i];
+    for (auto& l : lines_)
+        if (l.tag == tag) return &l;
+    return nullptr;
+}
+
+void VertexFetch::touch(Line* l) {
+    l->used = ++use_clock_;
+    const uint32_t i = uint32_t(l - lines_.data());
+    if (recent_[0] == i) return;
+    for (size_t k = recent_.size() - 1; k > 0; --k) recent_[k] = recent_[k - 1];
+    recent_[0] = i;
+}
+
+bool VertexFetch::access(Cycle now, uint64_t addr, uint32_t size, Cycle& ready) {
+    const uint64_t first = addr / p_.line_bytes, last = (addr + size - 1) / p_.line_bytes;
+    while (!fills_.empty() && fills_.front() <= now) fills_.pop_front();
+    // Count the misses first: a request is all or nothing.
+    uint32_t need = 0;
+    for (uint64_t t = first; t <= last; ++t) need += find_line(t) == nullptr;
+    if (need && fills_.size() + need > p_.max_misses) return false;
+    ready = now + p_.hit_latency;
+    for (uint64_t t = first; t <= last; ++t) {
+        ++lookups_;
+        Line* l = find_line(t);
+        if (l) {
+            ++hits_;
+        } else {
+            ++misses_;
+            l = &lines_[0];
+            for (auto& c : lines_)
+                if (c.used < l->used) l = &c;
+            l->tag = t;
+            l->ready = mem_.read(now, p_.line_bytes);
+            fills_.push_back(l->ready);
+        }
+        touch(l);
+        if (l->ready > ready) ready = l->ready;
+    }
+    return true;
+}
+
+Cycle VertexFetch::step(Cycle now) {
+    bool worked = false, no_buffer = false;
+    // Vertices whose data has arrived leave in order, each into a free input buffer.
+    while (!waiting_.empty() && waiting_.front().ready <= now) {
+        if (buffers_ >= p_.input_buffers || !out_.can_push(now)) {
+            no_buffer = true;
+            break;
+        }
+        const Waiting w = waiting_.front();
+        waiting_.pop_front();
+        VertexJob& j = pool_[w.job];
+        // The converted registers themselves come from the functional core when the ALU asks for
+        // the vertex's values (vertex_alu.h, DrawFunction): this unit models the traffic.
+        j.t_fetched = now;
+        slot_used_[size_t(w.slot)] = false;
+        if (probes_ && probes_->trace_on())
+            probes_->span(tracks_[size_t(w.slot)], j.t_fetch, now + 1, fmt::format("v{}", j.index),
+                          fmt::format("\"draw\": {}, \"seq\": {}", j.draw->id, j.seq));
+        ++vertices_;
+        ++buffers_;
+        out_.push(w.job, now);
+        worked = true;
+    }
+    Counter* stall = nullptr;
+    for (uint32_t k = 0; k < p_.elements_per_cycle; ++k) {
+        if (!has_current_) {
+            if (!in_.can_pop(now)) break;
+            if (waiting_.size() >= p_.fetch_window) {
+                stall = &stall_window_;
+                break;
+            }
+            cur_ = in_.pop(now);
+            has_current_ = true;
+            cur_elem_ = 0;
+            cur_ready_ = now + p_.hit_latency;
+            cur_slot_ = 0;
+            while (slot_used_[size_t(cur_slot_)]) ++cur_slot_;
+            slot_used_[size_t(cur_slot_)] = true;
+            pool_[cur_].t_fetch = now;
+        }
+        VertexJob& j = pool_[cur_];
+        const auto& el = elements_of(*j.draw);
+        if (cur_elem_ < el.size()) {
+            const Element& e = el[cur_elem_];
+            const auto& s = j.draw->setup.streams[e.stream];
+            const uint64_t addr = j.draw->stream_address[e.stream] + uint64_t(s.stride) * j.index + e.offset;
+            Cycle ready = 0;
+            if (!access(now, addr, e.size, ready)) {
+                stall = &stall_misses_;
+                break;
+            }
+            ++requests_;
+            bytes_ += e.size;
+            if (ready > cur_ready_) cur_ready_ = ready;
+            ++cur_elem_;
+            worked = true;
+        }
+        if (cur_elem_ >= el.size()) {
+            waiting_.push_back({cur_, cur_ready_, cur_slot_});
+            has_current_ = false;
+        }
+    }
+    if (worked) {
+        acct_.busy(now);
+        return now + 1;
+    }
+    if (no_buffer) {
+        acct_.stall(stall_buffer_, 0, now);
+        return kNever;  // a released input buffer (or the ALU's pop) wakes us
+    }
+    Cycle next = waiting_.empty() ? kNever : waiting_.front().ready;
+    if (stall == &stall_misses_) {
+        acct_.stall(stall_misses_, 1, now);
+        if (!fills_.empty() && fills_.front() < next) next = fills_.front();
+        return next;
+    }
+    if (stall == &stall_window_) {
+        acct_.stall(stall_window_, 3, now);
+        return next;
+    }
+    if (!waiting_.empty()) {
+        acct_.stall(stall_memory_, 2, now);
+        return std::min(next, in_.next_pop(now));
+    }
+    acct_.idle(now);
+    return in_.next_pop(now);
+}
+
+}  // namespace vpsim::sc

@@ -1,0 +1,104 @@
+// The vertex fetch unit. Per vertex job, in order, with up to `fetch_window` vertices between
+// their first request and their data: one request per declared element (`base + stride * index
+// + offset`, its type's bytes) at `elements_per_cycle` through a small fetch cache (fully
+// associative, LRU, `cache_lines` x `line_bytes`; a miss reads the line from the memory model,
+// at most `max_misses` line fills outstanding). When a vertex's last element has arrived, the
+// golden vertex fetch converts the types into v0..v15, written into a free input buffer (the
+// vertex holds it until the vertex ALU has finished it), and the vertex goes to the vertex ALU.
+// Vertices leave in order.
+#pragma once
+
+#include "model/common/params.h"
+#include "model/common/stats.h"
+#include "model/sc/memory_model.h"
+#include "model/sc/pipeline_types.h"
+
+namespace vpsim::sc {
+
+struct VertexFetchParams {
+    uint32_t input_buffers = 6;       // vertices between data arrival and ALU finish
+    uint32_t fetch_window = 8;        // vertices between first request and data arrival
+    uint32_t queue = 4;               // vertex jobs buffered from the index fetch
+    uint32_t elements_per_cycle = 1;  // element requests per cycle
+    uint32_t cache_lines = 32;        // fetch cache lines
+    uint32_t line_bytes = 64;         // fetch cache line size
+    uint32_t hit_latency = 1;         // cycles for a cache hit
+    uint32_t max_misses = 8;          // line fills outstanding
+
+    static constexpr const char* kUnit = "vertex_fetch";
+    static ParamTable table();
+    static VertexFetchParams from(const ParamSet& p);
+};
+
+class VertexFetch : public TimedUnit {
+public:
+    VertexFetch(const sc_core::sc_module_name& n, const VertexFetchParams& p, MemoryModel& memory, VertexPool& pool,
+                const scene::SceneMachine& machine, Probes* probes);
+
+    Channel<uint32_t>& input() { return in_; }
+    Channel<uint32_t>& output() { return out_; }
+    void connect(TimedUnit* index_fetch, TimedUnit* alu) {
+        in_.connect(index_fetch, this, probes_);
+        out_.connect(this, alu, probes_);
+    }
+    // The vertex ALU has finished a vertex: its input buffer is free.
+    void release_input_buffer(Cycle now) {
+        --buffers_;
+        wake(now);
+    }
+
+    Cycle step(Cycle now) override;
+    void finish(Cycle end) override { acct_.finish(end); }
+    bool busy_with_work() const override { return !in_.empty() || has_current_ || !waiting_.empty(); }
+    const StatGroup& stats() const { return stats_; }
+
+private:
+    struct Element {
+        uint32_t stream, offset, size;
+    };
+    struct Line {
+        uint64_t tag = ~uint64_t(0);
+        Cycle ready = 0;
+        uint64_t used = 0;
+    };
+    struct Waiting {
+        uint32_t job;
+        Cycle ready;
+        int slot;
+    };
+    const std::vector<Element>& elements_of(const DrawState& d);
+    // Looks up / fills the lines of [addr, addr + size); returns false (nothing changed) when
+    // the misses would exceed max_misses. `ready` = when the data is there.
+    bool access(Cycle now, uint64_t addr, uint32_t size, Cycle& ready);
+    struct Line;
+
+    VertexFetchParams p_;
+    MemoryModel& mem_;
+    VertexPool& pool_;
+    const scene::SceneMachine& machine_;
+    Probes* probes_;
+    Channel<uint32_t> in_, out_;
+    std::vector<Line> lines_;
+    std::array<uint32_t, 4> recent_{~0u, ~0u, ~0u, ~0u};  // most recently used lines, newest first
+    Line* find_line(uint64_t tag);
+    void touch(Line* l);
+    uint64_t use_clock_ = 0;
+    std::deque<Cycle> fills_;  // completion cycles of outstanding line fills (non-decreasing)
+    const DrawState* elem_draw_ = nullptr;
+    std::vector<Element> elems_;
+    uint32_t buffers_ = 0;
+    bool has_current_ = false;
+    uint32_t cur_ = 0;
+    size_t cur_elem_ = 0;
+    Cycle cur_ready_ = 0;
+    int cur_slot_ = 0;
+    std::deque<Waiting> waiting_;
+    std::vector<bool> slot_used_;
+    std::vector<int> tracks_;
+    StatGroup stats_;
+    CycleAccount acct_;
+    Counter &vertices_, &requests_, &bytes_, &lookups_, &hits_, &misses_, &stall_buffer_, &stall_misses_,
+        &stall_memory_, &stall_window_;
+};
+
+}  // namespace vpsim::sc
