@@ -135,3 +135,71 @@ expect(0 "mismatches: 0.*coverage: complete.*arrays/s" xcheck --random 20000 --s
 expect(0 "\"mismatches\": 0" xcheck --no-corpus --random 2000 --seed 3 --json)
 expect(0 "mismatches: 0" xcheck --systemc --random 300 --seed 5)
 expect(1 "coverage hole" xcheck --no-corpus --random 10 --seed 1)
+
+# run: the timing model on the default scene and on every example scene.
+expect(0 "cycles per vertex.*ALU utilisation.*co-issue rate.*ACMR / ATVR.*top stalls.*simulation speed" run --no-progress)
+expect(0 "\"cycles_per_vertex\"" run --json --no-progress)
+expect(0 "vertex_alu.*coissue" params)
+# The vertices leaving the timing model equal scene-exec's, byte for byte (only the engine differs).
+foreach(scene default skinning compressed strip points)
+  file(REMOVE_RECURSE ${WORK}/run_${scene})
+  execute_process(COMMAND ${VPSIM} run ${SRC}/examples/scenes/${scene}.json --out ${WORK}/run_${scene} --vertices --quiet
+                  RESULT_VARIABLE rc1)
+  execute_process(COMMAND ${VPSIM} scene-exec ${SRC}/examples/scenes/${scene}.json --json --reference
+                  OUTPUT_VARIABLE ref RESULT_VARIABLE rc2)
+  set(timed "")
+  if(EXISTS ${WORK}/run_${scene}/vertices.json)
+    file(READ ${WORK}/run_${scene}/vertices.json timed)
+  endif()
+  string(REPLACE "\"engine\": \"timing\"" "\"engine\": \"reference\"" timed "${timed}")
+  if(NOT (rc1 EQUAL 0 AND rc2 EQUAL 0) OR NOT timed STREQUAL ref OR ref STREQUAL ""
+     OR NOT EXISTS ${WORK}/run_${scene}/config.json OR NOT EXISTS ${WORK}/run_${scene}/stats.json)
+    message(SEND_ERROR "run ${scene}: timing-model vertices differ from scene-exec's, or files missing (rc ${rc1}/${rc2})")
+  else()
+    message(STATUS "ok: run ${scene} vertices == scene-exec --reference")
+  endif()
+endforeach()
+# config.json records every parameter and the scene's hash, and is accepted back by --config.
+file(READ ${WORK}/run_default/config.json cfg)
+if(NOT cfg MATCHES "\"hash\": \"fnv1a64:[0-9a-f]+\"" OR NOT cfg MATCHES "\"vertex_alu\"")
+  message(SEND_ERROR "config.json lacks the scene hash or the parameters:\n${cfg}")
+endif()
+expect(0 "cycles" run ${SRC}/examples/scenes/default.json --config ${WORK}/run_default/config.json --no-progress)
+file(READ ${WORK}/run_default/stats.json st)
+string(JSON adds ERROR_VARIABLE jerr GET "${st}" units vertex_alu cycles adds_up)
+if(NOT adds STREQUAL "ON")
+  message(SEND_ERROR "stats.json: vertex_alu cycles do not add up (${adds} ${jerr})")
+endif()
+# Parameters: errors list the valid keys; bad values are refused.
+expect(2 "valid keys" run --set vertex_alu.engine=2)
+expect(2 "vertex_alu.engines" run --set vertex_alu.engines=0)
+expect(2 "enum" run --set vertex_alu.coissue=sometimes)
+expect(2 "needs --out" run --vertices)
+expect(2 "bad_scene.json: /commands/0/buffer" run ${WORK}/bad_scene.json)
+# A command that fails mid-run: exit 1 naming the command, and no partial output files.
+file(WRITE ${WORK}/fail_scene.json "{\"buffers\": {\"b\": {\"layout\": [\"FLOAT4\"], \"vertices\": [[0,0,0,1],[1,0,0,1]]}},
+ \"commands\": [
+  {\"op\": \"CreateVertexShader\", \"name\": \"s\", \"declaration\": {\"text\": \"D3DVSD_STREAM(0), D3DVSD_REG(0, D3DVSDT_FLOAT4), D3DVSD_END()\"},
+   \"function\": {\"asm\": \"vs.1.1\\nmov oPos, v0\\n\"}},
+  {\"op\": \"SetVertexShader\", \"shader\": \"s\"},
+  {\"op\": \"SetStreamSource\", \"stream\": 0, \"buffer\": \"b\", \"stride\": 16},
+  {\"op\": \"DrawPrimitive\", \"type\": \"pointlist\", \"start_vertex\": 0, \"primitive_count\": 5}]}")
+file(REMOVE_RECURSE ${WORK}/run_fail)
+expect(1 "/commands/3.*vertex" run ${WORK}/fail_scene.json --out ${WORK}/run_fail --vertices --vcd ${WORK}/fail.vcd)
+file(GLOB leftovers ${WORK}/run_fail/* ${WORK}/fail.vcd*)
+if(leftovers)
+  message(SEND_ERROR "a failed run left files behind: ${leftovers}")
+endif()
+# Waveform and trace.
+expect(0 "-" run ${SRC}/examples/scenes/strip.json --vcd ${WORK}/strip.vcd --trace ${WORK}/strip.trace.json --quiet)
+file(READ ${WORK}/strip.vcd vcd)
+if(NOT vcd MATCHES "\\$enddefinitions" OR NOT vcd MATCHES "\\$scope module vertex_alu" OR NOT vcd MATCHES "occupancy")
+  message(SEND_ERROR "strip.vcd is not the expected waveform")
+endif()
+file(READ ${WORK}/strip.trace.json tr)
+string(JSON nev ERROR_VARIABLE jerr LENGTH "${tr}" traceEvents)
+if(jerr OR nev LESS 20 OR NOT tr MATCHES "\"vertex_alu.e0.ctx0\"" OR NOT tr MATCHES "\"ph\": \"X\"")
+  message(SEND_ERROR "strip.trace.json is not a trace with unit tracks (${jerr})")
+else()
+  message(STATUS "ok: trace with ${nev} events")
+endif()

@@ -83,7 +83,8 @@ public:
         if (opt.draw_done) output_.on_draw_done([f = opt.draw_done](const DrawState& d, Cycle) { f(d); });
         draws_.on_alu_done(&loader_);
         // Downstream first.
-        units_ = {&output_, &alu_, &fetch_, &memory_, &index_, &loader_, &front_};
+        // (The memory model is analytical: it never needs a step, only its accounting at the end.)
+        units_ = {&output_, &alu_, &fetch_, &index_, &loader_, &front_};
         SC_HAS_PROCESS(Pipeline);
         SC_THREAD(dispatch);
     }
@@ -164,6 +165,7 @@ void Pipeline::dispatch() {
         end = last + 1;
         sync(end);
         for (TimedUnit* u : units_) u->finish(end);
+        memory_.finish(end);
         if (opt_.progress) progress(end, true);
         if (probes_) probes_->commit(end);
     } catch (...) {

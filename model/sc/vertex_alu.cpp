@@ -384,7 +384,8 @@ Cycle VertexAlu::step(Cycle now) {
     }
     // 2. Take a new vertex into a free context (one per cycle).
     bool const_wait = false;
-    if (fetch_.output().can_pop(now)) {
+    const bool free_ctx = order_.size() < size_t(p_.engines) * p_.contexts;
+    if (free_ctx && fetch_.output().can_pop(now)) {
         const uint32_t h = fetch_.output().front();
         VertexJob& j = pool_[h];
         if (loader_.writes_done() < j.draw->const_epoch) {
@@ -478,8 +479,7 @@ Cycle VertexAlu::step(Cycle now) {
         }
         if (!reason) reason = &st_latency_, reason_index = 3;
     }
-    const bool free_ctx = order_.size() < size_t(p_.engines) * p_.contexts;
-    if (free_ctx && !const_wait) next = std::min(next, fetch_.output().next_pop(now));
+    if (order_.size() < size_t(p_.engines) * p_.contexts && !const_wait) next = std::min(next, fetch_.output().next_pop(now));
     if (reason)
         acct_.stall(*reason, reason_index, now);
     else if (const_wait)

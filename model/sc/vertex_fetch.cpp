@@ -101,7 +101,8 @@ bool VertexFetch::access(Cycle now, uint64_t addr, uint32_t size, Cycle& ready) 
     // Count the misses first: a request is all or nothing.
     uint32_t need = 0;
     for (uint64_t t = first; t <= last; ++t) need += find_line(t) == nullptr;
-    if (need && fills_.size() + need > p_.max_misses) return false;
+    // (A request needing more lines than there are miss registers goes ahead alone.)
+    if (need && !fills_.empty() && fills_.size() + need > p_.max_misses) return false;
     ready = now + p_.hit_latency;
     for (uint64_t t = first; t <= last; ++t) {
         ++lookups_;

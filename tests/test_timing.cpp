@@ -1,0 +1,272 @@
+// The timing model (model/sc/pipeline.h): its vertices against the functional model on every
+// example scene, timing behaviours with known answers, and the statistics' bookkeeping.
+#include "model/common/params.h"
+#include "model/pipe/post_transform_cache.h"
+#include "model/sc/pipeline.h"
+#include "model/scene/default_scene.h"
+#include "model/scene/functional.h"
+
+#include <catch2/catch.hpp>
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+using namespace vpsim;
+
+namespace {
+
+struct Captured {
+    sc::RunResult result;
+    std::vector<std::vector<uint32_t>> indices;  // per draw
+    std::vector<std::vector<vs::VertexOutputs>> vertices;
+    bool out_of_order = false;  // a reference arrived out of draw order
+};
+
+Captured run(const scene::Scene& s, const std::vector<std::string>& sets = {}) {
+    ParamSet p = ParamSet::defaults();
+    for (const auto& kv : sets) p.apply_set(kv);
+    Captured c;
+    sc::RunOptions opt;
+    opt.sink = [&c](const sc::DrawState& d, uint64_t ref, uint32_t index, const vs::VertexOutputs& o) {
+        if (c.indices.size() <= d.id) c.indices.resize(d.id + 1), c.vertices.resize(d.id + 1);
+        if (ref != c.indices[d.id].size()) c.out_of_order = true;
+        c.indices[d.id].push_back(index);
+        c.vertices[d.id].push_back(o);
+    };
+    c.result = sc::run_pipeline(s, p, vs::Profile::d3d8(), opt);
+    CHECK_FALSE(c.out_of_order);
+    return c;
+}
+
+// Compares the timing model's vertices with the functional model's, bit for bit.
+void check_equivalent(const scene::Scene& s, const std::vector<std::string>& sets) {
+    INFO("scene " << s.name << ", settings " << fmt::format("{}", fmt::join(sets, " ")));
+    const scene::FunctionalResult f = scene::run_functional(s, vs::Profile::d3d8(), scene::reference_shade());
+    const Captured t = run(s, sets);
+    REQUIRE(t.result.cycle_errors.empty());
+    REQUIRE(t.indices.size() == f.draws.size());
+    uint64_t refs = 0;
+    for (size_t d = 0; d < f.draws.size(); ++d) {
+        REQUIRE(t.indices[d] == f.draws[d].indices);
+        size_t first_bad = f.draws[d].vertices.size();
+        for (size_t k = 0; k < f.draws[d].vertices.size() && first_bad == f.draws[d].vertices.size(); ++k)
+            if (!vs::same_bits(t.vertices[d][k], f.draws[d].vertices[k])) first_bad = k;
+        INFO("draw " << d << ": first differing reference " << first_bad);
+        CHECK(first_bad == f.draws[d].vertices.size());
+        refs += f.draws[d].vertices.size();
+    }
+    CHECK(t.result.references == refs);
+}
+
+std::vector<scene::Scene> example_scenes() {
+    std::vector<scene::Scene> v;
+    v.push_back(scene::default_scene());
+    std::vector<std::string> files;
+    for (const auto& e : std::filesystem::directory_iterator(std::string(VPSIM_SOURCE_DIR) + "/examples/scenes"))
+        if (e.path().extension() == ".json") files.push_back(e.path().string());
+    std::sort(files.begin(), files.end());
+    for (const auto& f : files) v.push_back(scene::load_scene(f));
+    return v;
+}
+
+// A scene of `n` points through one stream and the given vs.1.1 program: v0 (FLOAT4), and with
+// `two_inputs` also v1 (FLOAT4). Constants c0, c1 are set; `extra_commands` go before the draw.
+scene::Scene point_scene(uint32_t n, const std::string& program, const std::string& extra_commands = "",
+                         bool two_inputs = false) {
+    std::string verts;
+    for (uint32_t i = 0; i < n; ++i) {
+        verts += fmt::format("{}[{}, {}, 0.5, 1", i ? ", " : "", float(i % 17) * 0.25f, float(i % 5) - 1.0f);
+        if (two_inputs) verts += fmt::format(", {}, 1, 2, 3", float(i % 7));
+        verts += "]";
+    }
+    const std::string text = fmt::format(R"JSON({{
+      "buffers": {{"pts": {{"layout": [{}], "vertices": [{}]}}}},
+      "commands": [
+        {{"op": "CreateVertexShader", "name": "s",
+          "declaration": {{"text": "D3DVSD_STREAM(0), D3DVSD_REG(0, D3DVSDT_FLOAT4), {} D3DVSD_END()"}},
+          "function": {{"asm": {}}}}},
+        {{"op": "SetVertexShader", "shader": "s"}},
+        {{"op": "SetVertexShaderConstant", "register": 0, "values": [[1, 2, 3, 4], [0.5, 0.25, 2, 1]]}},
+        {{"op": "SetStreamSource", "stream": 0, "buffer": "pts", "stride": {}}},
+        {}
+        {{"op": "DrawPrimitive", "type": "pointlist", "start_vertex": 0, "primitive_count": {}}}
+      ]}})JSON",
+                                         two_inputs ? "\"FLOAT4\", \"FLOAT4\"" : "\"FLOAT4\"", verts,
+                                         two_inputs ? "D3DVSD_REG(1, D3DVSDT_FLOAT4)," : "",
+                                         nlohmann::json(program).dump(), two_inputs ? 32 : 16, extra_commands, n);
+    return scene::parse_scene(nlohmann::json::parse(text), "", "<test>");
+}
+
+// Settings that keep the fetch side out of the way of ALU measurements.
+const std::vector<std::string> kFastFetch = {"memory.latency=1", "vertex_fetch.fetch_window=64",
+                                             "vertex_fetch.max_misses=64"};
+std::vector<std::string> with_fast_fetch(std::vector<std::string> v) {
+    v.insert(v.end(), kFastFetch.begin(), kFastFetch.end());
+    return v;
+}
+
+double cycles_per_vertex(const Captured& c) { return double(c.result.cycles) / double(c.result.shaded); }
+
+}  // namespace
+
+TEST_CASE("The timing model's vertices are bit-identical to the functional model on every example scene", "[timing]") {
+    for (const auto& s : example_scenes()) check_equivalent(s, {});
+}
+
+TEST_CASE("The timing model stays bit-identical under small queues, two engines and every co-issue policy", "[timing]") {
+    const std::vector<std::vector<std::string>> configs = {
+        {"vertex_alu.coissue=off"},
+        {"vertex_alu.coissue=pairs", "vertex_alu.engines=2", "vertex_alu.contexts=1"},
+        {"output.order_queue=1", "output.buffers=1", "vertex_fetch.input_buffers=1", "vertex_fetch.fetch_window=1",
+         "vertex_fetch.queue=1", "index_fetch.draw_queue=1", "constant_loader.queue=1"},
+        {"post_transform_cache.entries=0"},
+        {"post_transform_cache.entries=4", "post_transform_cache.batch_reset=7", "vertex_fetch.cache_lines=1",
+         "vertex_fetch.max_misses=1", "memory.latency=300", "memory.bytes_per_cycle=1"},
+        {"vertex_alu.engines=3", "vertex_alu.contexts=5", "vertex_alu.window=32", "vertex_fetch.elements_per_cycle=4",
+         "index_fetch.indices_per_cycle=4", "output.vertices_per_cycle=4", "pipeline.quantum=1"},
+    };
+    for (const auto& s : example_scenes())
+        for (const auto& c : configs) check_equivalent(s, c);
+}
+
+TEST_CASE("Every unit's busy plus idle plus stalled cycles equal the run's cycles", "[timing]") {
+    for (const auto& s : example_scenes()) {
+        const Captured c = run(s);
+        INFO(s.name);
+        CHECK(c.result.cycle_errors.empty());
+        size_t timed = 0;
+        for (const auto& [unit, g] : c.result.stats["units"].items()) {
+            if (g["cycles"].is_null()) continue;
+            ++timed;
+            uint64_t stalled = 0;
+            for (const auto& [reason, r] : g["cycles"]["stalled"].items()) stalled += r["cycles"].get<uint64_t>();
+            INFO(unit);
+            CHECK(g["cycles"]["busy"].get<uint64_t>() + g["cycles"]["idle"].get<uint64_t>() + stalled ==
+                  c.result.cycles);
+        }
+        CHECK(timed == 8);  // front end, declaration decoder, loader, index fetch, fetch, memory, ALU, output
+    }
+}
+
+TEST_CASE("A one-instruction program on one engine with one vertex in flight costs the latency per vertex", "[timing]") {
+    const scene::Scene s = point_scene(400, "vs.1.1\nmov oPos, v0\n");
+    std::vector<double> cpv;
+    for (unsigned lat : {2u, 5u, 9u}) {
+        const Captured c =
+            run(s, with_fast_fetch({"vertex_alu.contexts=1", fmt::format("vertex_alu.vector_latency={}", lat)}));
+        cpv.push_back(cycles_per_vertex(c));
+        INFO("latency " << lat << ": " << cpv.back() << " cycles per vertex");
+        // The latency plus the cycle the vertex enters its context.
+        CHECK(cpv.back() >= lat + 1.0);
+        CHECK(cpv.back() <= lat + 1.1);
+    }
+    CHECK(cpv[2] - cpv[1] == Approx(4.0).margin(0.05));
+}
+
+TEST_CASE("With as many vertices in flight as the latency, a dependent chain issues about one slot per cycle", "[timing]") {
+    std::string prog = "vs.1.1\nmov r0, v0\n";
+    for (int i = 0; i < 15; ++i) prog += "add r0, r0, c1\n";
+    prog += "mov oPos, r0\n";
+    const scene::Scene s = point_scene(300, prog);
+    const Captured one = run(s, with_fast_fetch({"vertex_alu.contexts=1", "vertex_alu.vector_latency=4"}));
+    const Captured four = run(s, with_fast_fetch({"vertex_alu.contexts=4", "vertex_alu.vector_latency=4"}));
+    const double spc1 = one.result.stats["units"]["vertex_alu"]["rates"]["slots_per_cycle"]["value"].get<double>();
+    const double spc4 = four.result.stats["units"]["vertex_alu"]["rates"]["slots_per_cycle"]["value"].get<double>();
+    INFO("slots per cycle: K=1 " << spc1 << ", K=4 " << spc4);
+    CHECK(spc1 < 0.27);  // one slot per latency
+    CHECK(spc4 > 0.95);
+    CHECK(four.result.alu_utilisation > 0.95);
+}
+
+TEST_CASE("Co-issue on alternating independent vector and scalar ops approaches twice the speed", "[timing]") {
+    std::string prog = "vs.1.1\n";
+    for (int i = 0; i < 16; ++i)
+        prog += fmt::format("add r{}, v0, c0\nexpp r{}, v0.x\n", (2 * i) % 10, (2 * i + 1) % 10);
+    prog += "mov oPos, v0\n";
+    const scene::Scene s = point_scene(300, prog);
+    const Captured off = run(s, with_fast_fetch({"vertex_alu.coissue=off"}));
+    const Captured pairs = run(s, with_fast_fetch({"vertex_alu.coissue=pairs"}));
+    const Captured window = run(s, with_fast_fetch({"vertex_alu.coissue=window"}));
+    const double ratio = double(off.result.cycles) / double(pairs.result.cycles);
+    INFO("cycles: off " << off.result.cycles << ", pairs " << pairs.result.cycles << ", window "
+                        << window.result.cycles << "; ratio " << ratio);
+    CHECK(ratio > 1.85);
+    CHECK(ratio <= 2.0);
+    CHECK(pairs.result.coissue_rate > 0.9);
+    CHECK(off.result.coissue_rate == 0.0);
+    CHECK(window.result.cycles <= pairs.result.cycles);
+}
+
+TEST_CASE("The port limit keeps a co-issued pair from reading two different input registers", "[timing]") {
+    std::string prog = "vs.1.1\n";
+    for (int i = 0; i < 8; ++i) prog += fmt::format("add r{}, v0, c0\nexpp r{}, v1.x\n", 2 * i % 10, (2 * i + 1) % 10);
+    prog += "mov oPos, v0\n";
+    const scene::Scene s = point_scene(100, prog, "", true);
+    const Captured limited = run(s, with_fast_fetch({"vertex_alu.coissue=pairs", "vertex_alu.port_limit=true"}));
+    const Captured free = run(s, with_fast_fetch({"vertex_alu.coissue=pairs", "vertex_alu.port_limit=false"}));
+    INFO("co-issue rate: limited " << limited.result.coissue_rate << ", free " << free.result.coissue_rate);
+    CHECK(limited.result.coissue_rate == 0.0);
+    CHECK(free.result.coissue_rate == Approx(8.0 / 9.0));
+}
+
+TEST_CASE("A regular grid drawn as an indexed list gives ACMR 3 with the cache off and the cache's figure with 24 entries", "[timing]") {
+    const std::string text = R"JSON({
+      "buffers": {"g": {"generator": "grid", "columns": 8, "rows": 8,
+                         "streams": {"p": [{"attribute": "position", "type": "FLOAT3"}]}}},
+      "commands": [
+        {"op": "CreateVertexShader", "name": "s",
+         "declaration": {"text": "D3DVSD_STREAM(0), D3DVSD_REG(0, D3DVSDT_FLOAT3), D3DVSD_END()"},
+         "function": {"asm": "vs.1.1\nmov oPos, v0\n"}},
+        {"op": "SetVertexShader", "shader": "s"},
+        {"op": "SetStreamSource", "stream": 0, "buffer": "g.p", "stride": 12},
+        {"op": "SetIndices", "buffer": "g.indices"},
+        {"op": "DrawIndexedPrimitive", "type": "trianglelist"}
+      ]})JSON";
+    const scene::Scene s = scene::parse_scene(nlohmann::json::parse(text), "", "<grid>");
+    const Captured off = run(s, {"post_transform_cache.entries=0"});
+    CHECK(off.result.acmr == 3.0);
+    CHECK(off.result.shaded == 3u * 128u);
+    const Captured on = run(s);
+    const auto f = scene::run_functional(s, vs::Profile::d3d8());
+    const pipe::VertexReuse expect =
+        pipe::measure_vertex_reuse(f.draws[0].indices, pipe::PrimitiveType::TriangleList, pipe::PostTransformCacheParams{});
+    INFO("ACMR with 24 entries: " << on.result.acmr);
+    CHECK(on.result.shaded == expect.shaded);
+    CHECK(on.result.acmr == Approx(expect.acmr));
+    CHECK(on.result.acmr >= 0.5);
+    CHECK(on.result.acmr < 1.0);
+    CHECK(on.result.atvr == Approx(expect.atvr));
+}
+
+TEST_CASE("More memory latency changes throughput little when enough vertices are fetched at once", "[timing]") {
+    const scene::Scene s = scene::default_scene();
+    const Captured fast = run(s, {"vertex_fetch.fetch_window=64", "vertex_fetch.max_misses=32", "output.order_queue=256", "memory.latency=50"});
+    const Captured slow = run(s, {"vertex_fetch.fetch_window=64", "vertex_fetch.max_misses=32", "output.order_queue=256", "memory.latency=400"});
+    const double ratio = double(slow.result.cycles) / double(fast.result.cycles);
+    INFO("cycles at latency 50: " << fast.result.cycles << ", at 400: " << slow.result.cycles << ", ratio " << ratio);
+    CHECK(ratio < 1.02);
+    // With one vertex fetched at a time the same latency costs a lot: the test can tell.
+    const Captured narrow = run(s, {"vertex_fetch.fetch_window=1", "memory.latency=400"});
+    CHECK(double(narrow.result.cycles) / double(fast.result.cycles) > 1.5);
+}
+
+TEST_CASE("A constant write waits for the draws before it and the draws after it see it", "[timing]") {
+    const std::string second = R"({"op": "DrawPrimitive", "type": "pointlist", "start_vertex": 0, "primitive_count": 40},
+        {"op": "SetVertexShaderConstant", "register": 0, "values": [[9, 8, 7, 6]]},)";
+    const scene::Scene s = point_scene(40, "vs.1.1\nadd oPos, v0, c0\n", second);
+    check_equivalent(s, {});
+    const Captured c = run(s);
+    const auto& loader = c.result.stats["units"]["constant_loader"];
+    CHECK(loader["cycles"]["stalled"]["draw_in_flight"]["cycles"].get<uint64_t>() > 0);
+    CHECK(c.result.draws == 2);
+    // The two draws' first vertices differ by the new constant.
+    CHECK(c.vertices[0][0].pos[0] != c.vertices[1][0].pos[0]);
+}
+
+TEST_CASE("A scene command that fails in the timing model names its JSON pointer", "[timing]") {
+    const std::string bad = R"({"op": "DrawPrimitive", "type": "pointlist", "start_vertex": 30, "primitive_count": 20},)";
+    const scene::Scene s = point_scene(40, "vs.1.1\nmov oPos, v0\n", bad);
+    REQUIRE_THROWS_WITH(run(s), Catch::Contains("/commands/4") && Catch::Contains("vertex"));
+}
