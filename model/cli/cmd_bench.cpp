@@ -6,9 +6,17 @@
 // written directly in C++ below, on (a) `m4x4 oPos, v0, c0` and (b) the transform + lighting
 // example. It checks that all three write the same bits.
 //
-// Other bench subcommands (a later `bench run`) are added in add_bench_command next to
-// add_bench_exec, each with its own options struct and run function.
+// `bench run` (docs/bench.md) measures the timing model's simulated cycles per host second on a
+// scene (the default scene unless one is given) beside a bare sc_clock ticking the same number of
+// cycles, interleaved, and the peak resident memory of `vpsim run` child processes on the default
+// scene's sphere at 10,000 and 1,000,000 vertices against the scene's own buffers.
+//
+// Each subcommand has its own options struct and run function, registered in add_bench_command.
 #include "model/cli/commands.h"
+#include "model/cli/run_common.h"
+#include "model/common/params.h"
+#include "model/sc/pipeline.h"
+#include "model/scene/default_scene.h"
 #include "model/decl/decl_tokens.h"
 #include "model/vs/vs_asm.h"
 #include "model/vs/vs_exec.h"
@@ -21,14 +29,24 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <memory>
+#include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -429,12 +447,352 @@ void add_bench_exec(CLI::App* bench, int& exit_code) {
     c->callback([a, &exit_code] { exit_code = run_bench_exec(*a); });
 }
 
+// ------------------------------------------------------------------------------ bench run
+
+struct BenchRunArgs {
+    std::string scene;              // "" = the built-in default scene
+    int repeat = 5;
+    std::vector<std::string> sets;  // unit.param=value, for the model runs
+    bool no_memory = false, json = false;
+};
+
+// One repetition: a model run, then a bare clock for the same number of cycles.
+struct SpeedSample {
+    uint64_t cycles = 0;
+    double model_s = 0, bare_s = 0;  // host seconds of sc_start
+    double model_cps() const { return double(cycles) / model_s; }
+    double bare_cps() const { return double(cycles) / bare_s; }
+    double ratio() const { return bare_s / model_s; }  // model cycles/s over bare clock cycles/s
+};
+
+// `vpsim run` on the default scene with its sphere resized, in a child process.
+struct MemorySample {
+    std::string label;         // "10k"
+    uint32_t side = 0;         // vertices per row and column of the sphere
+    uint64_t vertices = 0, triangles = 0;
+    uint64_t buffer_bytes = 0;  // the scene's vertex and index buffers
+    uint64_t peak_bytes = 0;    // the child's ru_maxrss
+    double seconds = 0;         // the child's wall time
+    int64_t beyond_buffers() const { return int64_t(peak_bytes) - int64_t(buffer_bytes); }
+};
+
+struct MemoryReport {
+    std::vector<MemorySample> samples;  // the smallest first
+    uint64_t launcher_rss_bytes = 0;    // this process's resident memory when it forked the children
+};
+
+std::string grouped(uint64_t v) {
+    const std::string s = std::to_string(v);
+    std::string r;
+    for (size_t i = 0; i < s.size(); ++i) {
+        if (i && (s.size() - i) % 3 == 0) r += ',';
+        r += s[i];
+    }
+    return r;
+}
+std::string mib(double bytes) { return fmt::format("{:.1f} MiB", bytes / (1024.0 * 1024.0)); }
+std::string mcps(double cps) { return fmt::format("{:.2f} M/s", cps / 1e6); }
+
+// The default scene with its sphere made `side` x `side` vertices (slices = stacks = side - 1),
+// 32-bit indices above 65,536 vertices, and the draw's counts to match.
+nlohmann::ordered_json default_scene_with_side(uint32_t side) {
+    nlohmann::ordered_json j = scene::default_scene_json();
+    const uint64_t quads = side - 1, vertices = uint64_t(side) * side;
+    auto& sphere = j.at("buffers").at("sphere");
+    sphere["slices"] = quads;
+    sphere["stacks"] = quads;
+    sphere["indices"] = vertices > 65536 ? "INDEX32" : "INDEX16";
+    int draws = 0;
+    for (auto& c : j.at("commands"))
+        if (c.at("op") == "DrawIndexedPrimitive") {
+            c["num_vertices"] = vertices;
+            c["primitive_count"] = 2 * quads * quads;
+            ++draws;
+        }
+    if (draws != 1) throw std::logic_error("the default scene no longer has exactly one DrawIndexedPrimitive");
+    j["description"] = fmt::format("vpsim bench run: the default scene with a {} x {}-vertex sphere", side, side);
+    return j;
+}
+
+// A scene file under the temporary directory, removed when this goes out of scope.
+class TempSceneFile {
+public:
+    explicit TempSceneFile(const std::string& text) {
+        std::string name = (std::filesystem::temp_directory_path() / "vpsim-bench-XXXXXX.json").string();
+        const int fd = ::mkstemps(name.data(), 5);
+        if (fd < 0) throw std::runtime_error(fmt::format("{}: cannot create: {}", name, std::strerror(errno)));
+        path_ = name;
+        size_t done = 0;
+        while (done < text.size()) {
+            const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+            if (n < 0 && errno == EINTR) continue;
+            if (n <= 0) {
+                const int err = errno;
+                ::close(fd);
+                throw std::runtime_error(fmt::format("{}: cannot write: {}", path_, std::strerror(err)));
+            }
+            done += size_t(n);
+        }
+        if (::close(fd) != 0) throw std::runtime_error(fmt::format("{}: cannot write: {}", path_, std::strerror(errno)));
+    }
+    ~TempSceneFile() { ::unlink(path_.c_str()); }
+    TempSceneFile(const TempSceneFile&) = delete;
+    TempSceneFile& operator=(const TempSceneFile&) = delete;
+    const std::string& path() const { return path_; }
+
+private:
+    std::string path_;
+};
+
+uint64_t resident_bytes() {
+    std::ifstream in("/proc/self/statm");
+    uint64_t size = 0, resident = 0;
+    if (!(in >> size >> resident)) return 0;
+    return resident * uint64_t(::sysconf(_SC_PAGESIZE));
+}
+
+// Runs this executable with `args` (argv[1..]) in a child process and returns its own peak
+// resident memory (wait4's ru_maxrss) and wall time. Throws std::runtime_error when the child
+// cannot be started or does not exit with status 0.
+std::pair<uint64_t, double> run_child(const std::vector<std::string>& args) {
+    std::vector<char*> argv;
+    std::string argv0 = "vpsim";
+    argv.push_back(argv0.data());
+    std::vector<std::string> copy = args;
+    for (auto& s : copy) argv.push_back(s.data());
+    argv.push_back(nullptr);
+    std::string command = "vpsim";
+    for (const auto& s : args) command += " " + s;
+
+    std::fflush(nullptr);
+    std::cout.flush();
+    const auto t0 = std::chrono::steady_clock::now();
+    const pid_t pid = ::fork();
+    if (pid < 0) throw std::runtime_error(fmt::format("{}: fork: {}", command, std::strerror(errno)));
+    if (pid == 0) {
+        ::execv("/proc/self/exe", argv.data());
+        ::_exit(127);
+    }
+    int status = 0;
+    struct rusage ru {};
+    pid_t w;
+    do w = ::wait4(pid, &status, 0, &ru);
+    while (w < 0 && errno == EINTR);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (w < 0) throw std::runtime_error(fmt::format("{}: wait4: {}", command, std::strerror(errno)));
+    if (WIFSIGNALED(status))
+        throw std::runtime_error(fmt::format("`{}` was killed by signal {} ({})", command, WTERMSIG(status),
+                                             ::strsignal(WTERMSIG(status))));
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        throw std::runtime_error(fmt::format("`{}` exited with status {}{}", command, WEXITSTATUS(status),
+                                             WEXITSTATUS(status) == 127 ? " (could not execute /proc/self/exe)" : ""));
+    return {uint64_t(ru.ru_maxrss) * 1024, seconds};  // ru_maxrss is in kilobytes on Linux
+}
+
+// The children are forked before this process allocates anything large: a child's ru_maxrss
+// includes the memory it had between fork and execv, a copy of this process's resident pages.
+MemoryReport measure_memory() {
+    MemoryReport m;
+    for (const auto& [label, side] : {std::pair<const char*, uint32_t>{"10k", 100}, {"1M", 1000}}) {
+        MemorySample s;
+        s.label = label;
+        s.side = side;
+        s.vertices = uint64_t(side) * side;
+        s.triangles = 2 * uint64_t(side - 1) * (side - 1);
+        const TempSceneFile file(default_scene_with_side(side).dump(2) + "\n");
+        m.launcher_rss_bytes = std::max(m.launcher_rss_bytes, resident_bytes());
+        std::tie(s.peak_bytes, s.seconds) = run_child({"run", file.path(), "--quiet", "--no-progress"});
+        m.samples.push_back(s);
+    }
+    for (auto& s : m.samples) {  // after the children: the 1M scene's buffers are ~60 MB here too
+        const scene::Scene sc = scene::parse_scene(default_scene_with_side(s.side), "", "<bench " + s.label + ">");
+        for (const auto& [name, b] : sc.buffers) s.buffer_bytes += b.bytes.size();
+    }
+    return m;
+}
+
+int run_bench_run(const BenchRunArgs& a) {
+    const char* const me = "vpsim bench run";
+    scene::Scene sc;
+    ParamSet params = ParamSet::defaults();
+    try {
+        sc = load_run_scene(a.scene).scene;
+        for (const auto& s : a.sets) params.apply_set(s);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "%s: %s\n", me, e.what());
+        return 2;
+    }
+
+    std::optional<MemoryReport> memory;
+    if (!a.no_memory) {
+        try {
+            memory = measure_memory();
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "%s: memory: %s\n", me, e.what());
+            return 1;
+        }
+    }
+
+    const vs::Profile profile = vs::Profile::d3d8();
+    std::vector<SpeedSample> reps;
+    try {
+        for (int r = 0; r < a.repeat; ++r) {
+            SpeedSample s;
+            const sc::RunResult res = sc::run_pipeline(sc, params, profile);
+            if (res.cycles == 0) {
+                std::fprintf(stderr, "%s: %s simulates 0 cycles: nothing to measure\n", me, sc.name.c_str());
+                return 2;
+            }
+            s.cycles = res.cycles;
+            s.model_s = res.host_seconds;
+            s.bare_s = sc::bare_clock_seconds(s.cycles);
+            reps.push_back(s);
+        }
+    } catch (const ParamError& e) {
+        std::fprintf(stderr, "%s: %s\n", me, e.what());
+        return 2;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "%s: %s\n", me, e.what());
+        return 1;
+    }
+    const auto med = [&](auto f) {
+        std::vector<double> v;
+        for (const auto& s : reps) v.push_back(double(f(s)));
+        return median(v);
+    };
+    const double med_cycles = med([](const SpeedSample& s) { return s.cycles; });
+    const double med_model_s = med([](const SpeedSample& s) { return s.model_s; });
+    const double med_model_cps = med([](const SpeedSample& s) { return s.model_cps(); });
+    const double med_bare_s = med([](const SpeedSample& s) { return s.bare_s; });
+    const double med_bare_cps = med([](const SpeedSample& s) { return s.bare_cps(); });
+    const double med_ratio = med([](const SpeedSample& s) { return s.ratio(); });
+
+    // Growth from the smallest to the largest scene, and how much of it the buffers explain.
+    int64_t peak_growth = 0, buffer_growth = 0, beyond_growth = 0;
+    double beyond_per_vertex = 0;
+    if (memory) {
+        const MemorySample &lo = memory->samples.front(), &hi = memory->samples.back();
+        peak_growth = int64_t(hi.peak_bytes) - int64_t(lo.peak_bytes);
+        buffer_growth = int64_t(hi.buffer_bytes) - int64_t(lo.buffer_bytes);
+        beyond_growth = peak_growth - buffer_growth;
+        beyond_per_vertex = double(beyond_growth) / double(hi.vertices - lo.vertices);
+    }
+
+    if (a.json) {
+        using oj = nlohmann::ordered_json;
+        oj j;
+        j["scene"] = sc.name;
+        j["sets"] = a.sets;
+        j["repetitions"] = a.repeat;
+        j["order"] = "interleaved: model, bare clock, model, bare clock, ...";
+        j["statistic"] = "median";
+        oj per = oj::array();
+        for (const auto& s : reps)
+            per.push_back({{"cycles", s.cycles},
+                           {"model_seconds", s.model_s},
+                           {"model_cycles_per_second", s.model_cps()},
+                           {"bare_clock_seconds", s.bare_s},
+                           {"bare_clock_cycles_per_second", s.bare_cps()},
+                           {"ratio", s.ratio()}});
+        j["speed"] = {{"per_repetition", per},
+                      {"median",
+                       {{"cycles", med_cycles},
+                        {"model_seconds", med_model_s},
+                        {"model_cycles_per_second", med_model_cps},
+                        {"bare_clock_seconds", med_bare_s},
+                        {"bare_clock_cycles_per_second", med_bare_cps},
+                        {"ratio", med_ratio}}}};
+        if (memory) {
+            oj scenes = oj::array();
+            for (const auto& s : memory->samples)
+                scenes.push_back({{"label", s.label},
+                                  {"slices", s.side - 1},
+                                  {"stacks", s.side - 1},
+                                  {"vertices", s.vertices},
+                                  {"triangles", s.triangles},
+                                  {"buffer_bytes", s.buffer_bytes},
+                                  {"peak_rss_bytes", s.peak_bytes},
+                                  {"peak_minus_buffers_bytes", s.beyond_buffers()},
+                                  {"child_seconds", s.seconds}});
+            j["memory"] = {{"command", "vpsim run SCENE --quiet --no-progress (child process, wait4 ru_maxrss)"},
+                           {"launcher_rss_bytes", memory->launcher_rss_bytes},
+                           {"scenes", scenes},
+                           {"growth",
+                            {{"peak_bytes", peak_growth},
+                             {"buffer_bytes", buffer_growth},
+                             {"beyond_buffers_bytes", beyond_growth},
+                             {"beyond_buffers_bytes_per_vertex", beyond_per_vertex}}}};
+        } else {
+            j["memory"] = nullptr;
+        }
+        std::cout << j.dump(2) << "\n";
+        return 0;
+    }
+
+    std::string sets;
+    for (const auto& s : a.sets) sets += (sets.empty() ? "" : ", ") + s;
+    std::cout << fmt::format("vpsim bench run: {}{}\n", sc.name, sets.empty() ? "" : " with " + sets);
+    std::cout << fmt::format(
+        "speed: {} repetitions, each the timing model then a bare sc_clock for the same cycles; medians\n\n",
+        a.repeat);
+    std::cout << fmt::format("  {:<8} {:>12} {:>10} {:>16} {:>20} {:>11}\n", "rep", "cycles", "model s",
+                             "model cycles/s", "bare clock cycles/s", "model/bare");
+    for (size_t i = 0; i < reps.size(); ++i) {
+        const auto& s = reps[i];
+        std::cout << fmt::format("  {:<8} {:>12} {:>10.4f} {:>16} {:>20} {:>11.3f}\n", i + 1, grouped(s.cycles),
+                                 s.model_s, mcps(s.model_cps()), mcps(s.bare_cps()), s.ratio());
+    }
+    std::cout << fmt::format("  {:<8} {:>12} {:>10.4f} {:>16} {:>20} {:>11.3f}\n", "median",
+                             grouped(uint64_t(med_cycles)), med_model_s, mcps(med_model_cps), mcps(med_bare_cps),
+                             med_ratio);
+    std::cout << fmt::format("\nratio (model cycles/s over bare sc_clock cycles/s, > 1: the model is faster): {:.3f}\n",
+                             med_ratio);
+    if (!memory) return 0;
+
+    std::cout << "\nmemory: peak resident memory (wait4 ru_maxrss) of `vpsim run SCENE --quiet --no-progress` in a "
+                 "child process, SCENE the default scene's sphere at two sizes\n\n";
+    std::cout << fmt::format("  {:<6} {:>11} {:>10} {:>11} {:>11} {:>11} {:>14} {:>8}\n", "scene", "vertices",
+                             "sphere", "triangles", "buffers", "peak RSS", "peak - buffers", "child s");
+    for (const auto& s : memory->samples)
+        std::cout << fmt::format("  {:<6} {:>11} {:>10} {:>11} {:>11} {:>11} {:>14} {:>8.2f}\n", s.label,
+                                 grouped(s.vertices), fmt::format("{}x{}", s.side - 1, s.side - 1),
+                                 grouped(s.triangles), mib(double(s.buffer_bytes)), mib(double(s.peak_bytes)),
+                                 mib(double(s.beyond_buffers())), s.seconds);
+    const MemorySample &lo = memory->samples.front(), &hi = memory->samples.back();
+    std::cout << fmt::format("\n  {} -> {}: peak +{}, buffers +{}, beyond the buffers {}{} ({:.1f} bytes per added "
+                             "vertex)\n",
+                             lo.label, hi.label, mib(double(peak_growth)), mib(double(buffer_growth)),
+                             beyond_growth >= 0 ? "+" : "", mib(double(beyond_growth)), beyond_per_vertex);
+    std::cout << fmt::format("  (this process had {} resident when it forked the children: a floor under each peak)\n",
+                             mib(double(memory->launcher_rss_bytes)));
+    return 0;
+}
+
+void add_bench_run(CLI::App* bench, int& exit_code) {
+    auto a = std::make_shared<BenchRunArgs>();
+    CLI::App* c = bench->add_subcommand(
+        "run",
+        "Simulated cycles per host second of the timing model on a scene (none: the built-in default scene) beside a "
+        "bare sc_clock ticking the same number of cycles, interleaved, and their ratio; and the peak resident memory "
+        "of `vpsim run` on the default scene's sphere at 10,000 and 1,000,000 vertices against the scene's buffers "
+        "(docs/bench.md).\nExit status: 0 ok, 1 a measurement failed, 2 usage, bad parameter or malformed scene.");
+    c->add_option("SCENE", a->scene, "The scene for the speed measurement (.json); none: the built-in default scene");
+    c->add_option("--repeat", a->repeat, "Repetitions (model run + bare clock each); medians are reported (default 5)")
+        ->check(CLI::Range(1, 1000));
+    c->add_option("--set", a->sets, "Override one parameter of the model runs, unit.param=value (repeatable)")
+        ->allow_extra_args(false);
+    c->add_flag("--no-memory", a->no_memory, "Skip the peak-memory measurement");
+    c->add_flag("--json", a->json, "Print one JSON object instead of the tables");
+    c->callback([a, &exit_code] { exit_code = run_bench_run(*a); });
+}
+
 }  // namespace
 
 void add_bench_command(CLI::App& app, int& exit_code) {
-    CLI::App* bench = app.add_subcommand("bench", "Performance measurements (subcommands: exec)");
+    CLI::App* bench = app.add_subcommand("bench", "Performance measurements (subcommands: exec, run)");
     bench->require_subcommand(1);
     add_bench_exec(bench, exit_code);
+    add_bench_run(bench, exit_code);
 }
 
 }  // namespace vpsim::cli

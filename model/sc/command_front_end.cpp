@@ -56,6 +56,24 @@ CommandFrontEnd::CommandFrontEnd(const sc_module_name& n, const CommandFrontEndP
 // the unit's processes run, collect the event it delivers.
 Cycle CommandFrontEnd::decode_cycle(Cycle now) {
     sync_(now);
+    if (final_seen_) {
+        // The front end takes the END (or ERROR) event at this edge; the decode is over.
+        in_valid_.write(false);
+        out_ready_.write(true);
+        wait(SC_ZERO_TIME);
+        clk_.write(true);
+        wait(SC_ZERO_TIME);
+        wait(SC_ZERO_TIME);
+        clk_.write(false);
+        ++decoder_clocks_;
+        decoding_ = false;
+        final_seen_ = false;
+        if (events_.back().kind == decl::EventKind::Error)
+            throw machine_.scene().error(
+                cmd_pointer_, fmt::format("the declaration decoder rejected the declaration: {}",
+                                          decl::to_string(events_.back())));
+        return now + 1;
+    }
     const bool offer = token_pos_ < tokens_.size();
     in_valid_.write(offer);
     in_token_.write(offer ? tokens_[token_pos_] : 0u);
@@ -83,7 +101,7 @@ Cycle CommandFrontEnd::decode_cycle(Cycle now) {
         for (int i = 0; i < 4; ++i) e.data[i] = uint32_t(d.range(32 * i + 31, 32 * i).to_uint());
         events_.push_back(e);
         if (e.kind == decl::EventKind::End || e.kind == decl::EventKind::Error) {
-            decoding_ = false;
+            final_seen_ = true;
             // The SystemC unit and the golden decoder must agree event for event.
             bool same = events_.size() == expected_.size();
             for (size_t i = 0; same && i < events_.size(); ++i) same = events_[i] == expected_[i];
@@ -142,9 +160,12 @@ Cycle CommandFrontEnd::execute(Cycle now, const scene::Command& c) {
     const char* name = scene::command_name(c.body);
     if (auto* cv = std::get_if<scene::CreateVertexShader>(&c.body)) {
         machine_.create(c.pointer, *cv);
+        // The golden decoder with the SystemC unit's options: the two must agree event for event.
         decl::DecoderOptions o;
-        o.const_count = machine_.scene().const_count;
+        o.const_count = decoder_.params().const_count;
+        o.max_length = decoder_.params().max_length;
         expected_ = decl::decode(cv->declaration, o).events;
+        cmd_pointer_ = c.pointer;
         tokens_ = cv->declaration;
         token_pos_ = 0;
         events_.clear();

@@ -81,6 +81,8 @@ private:
         out_reg_{"decl_out_reg"};
     sc_core::sc_signal<sc_dt::sc_bv<128>> out_data_{"decl_out_data"};
     bool decoding_ = false;
+    bool final_seen_ = false;  // END or ERROR is on the decoder's output: one more clock takes it
+    std::string cmd_pointer_;
     std::vector<uint32_t> tokens_;
     size_t token_pos_ = 0;
     std::vector<decl::Event> events_, expected_;

@@ -34,6 +34,9 @@ const vs::CreatedShader& SceneMachine::create(const std::string& ptr, const Crea
         fail(ptr, msg);
     }
     auto& slot = shaders_[c.name];
+    // A shader created again under the same name replaces it for later SetVertexShader calls;
+    // the old one stays alive for draws that still use it (the timing model's draws in flight).
+    if (slot) replaced_.push_back(std::move(slot));
     slot = std::move(created);
     return *slot;
 }

@@ -75,6 +75,7 @@ private:
     vs::Profile profile_;
     std::vector<std::string> warnings_;
     std::map<std::string, std::unique_ptr<vs::CreatedShader>> shaders_;
+    std::vector<std::unique_ptr<vs::CreatedShader>> replaced_;
     const vs::CreatedShader* current_ = nullptr;
     std::string current_name_;
     vs::Streams streams_{};
