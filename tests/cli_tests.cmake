@@ -203,3 +203,8 @@ if(jerr OR nev LESS 20 OR NOT tr MATCHES "\"vertex_alu.e0.ctx0\"" OR NOT tr MATC
 else()
   message(STATUS "ok: trace with ${nev} events")
 endif()
+
+# bench run: the speed comparison (memory part skipped: it takes seconds) and its errors.
+expect(0 "ratio \\(model cycles/s over bare sc_clock" bench run --repeat 1 --no-memory)
+expect(2 "vertex_alu.engines: expected uint in \\[1, 64\\]" bench run --repeat 1 --no-memory --set vertex_alu.engines=0)
+expect(0 "\"ratio\".*\"memory\": null" bench run ${SRC}/examples/scenes/strip.json --repeat 1 --no-memory --json)

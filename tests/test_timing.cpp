@@ -5,6 +5,7 @@
 #include "model/sc/pipeline.h"
 #include "model/scene/default_scene.h"
 #include "model/scene/functional.h"
+#include "tests/test_seed.h"
 
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
@@ -269,4 +270,53 @@ TEST_CASE("A scene command that fails in the timing model names its JSON pointer
     const std::string bad = R"({"op": "DrawPrimitive", "type": "pointlist", "start_vertex": 30, "primitive_count": 20},)";
     const scene::Scene s = point_scene(40, "vs.1.1\nmov oPos, v0\n", bad);
     REQUIRE_THROWS_WITH(run(s), Catch::Contains("/commands/4") && Catch::Contains("vertex"));
+}
+
+TEST_CASE("Random configurations neither deadlock nor change a vertex", "[timing]") {
+    const uint64_t seed = test_seed("timing random configurations");
+    std::mt19937_64 rng(seed);
+    auto pick = [&rng](uint64_t lo, uint64_t hi) { return lo + rng() % (hi - lo + 1); };
+    std::vector<scene::Scene> scenes = example_scenes();
+    // The 10,000-vertex default scene (built in and as examples/scenes/default.json) is slow for
+    // this many runs; the other examples are quick.
+    scenes.erase(std::remove_if(scenes.begin(), scenes.end(),
+                                [](const scene::Scene& s) {
+                                    return s.name == "<default>" || s.name.find("default.json") != std::string::npos;
+                                }),
+                 scenes.end());
+    REQUIRE(scenes.size() >= 4);
+    for (int i = 0; i < 12; ++i) {
+        const char* coissue[] = {"off", "pairs", "window"};
+        const std::vector<std::string> sets = {
+            fmt::format("vertex_alu.engines={}", pick(1, 4)),
+            fmt::format("vertex_alu.contexts={}", pick(1, 6)),
+            fmt::format("vertex_alu.vector_latency={}", pick(1, 8)),
+            fmt::format("vertex_alu.scalar_latency={}", pick(1, 8)),
+            fmt::format("vertex_alu.rcp_interval={}", pick(1, 4)),
+            fmt::format("vertex_alu.coissue={}", coissue[pick(0, 2)]),
+            fmt::format("vertex_alu.window={}", pick(2, 12)),
+            fmt::format("vertex_alu.port_limit={}", pick(0, 1) ? "true" : "false"),
+            fmt::format("post_transform_cache.entries={}", pick(0, 32)),
+            fmt::format("post_transform_cache.batch_reset={}", pick(0, 1) ? pick(1, 60) : 0),
+            fmt::format("vertex_fetch.input_buffers={}", pick(1, 8)),
+            fmt::format("vertex_fetch.fetch_window={}", pick(1, 32)),
+            fmt::format("vertex_fetch.queue={}", pick(1, 8)),
+            fmt::format("vertex_fetch.elements_per_cycle={}", pick(1, 4)),
+            fmt::format("vertex_fetch.cache_lines={}", pick(1, 64)),
+            fmt::format("vertex_fetch.line_bytes={}", uint64_t(16) << pick(0, 3)),
+            fmt::format("vertex_fetch.max_misses={}", pick(1, 16)),
+            fmt::format("memory.latency={}", pick(0, 200)),
+            fmt::format("memory.bytes_per_cycle={}", pick(1, 64)),
+            fmt::format("index_fetch.indices_per_cycle={}", pick(1, 4)),
+            fmt::format("index_fetch.draw_queue={}", pick(1, 4)),
+            fmt::format("constant_loader.vectors_per_cycle={}", pick(1, 4)),
+            fmt::format("constant_loader.queue={}", pick(1, 4)),
+            fmt::format("output.buffers={}", pick(1, 8)),
+            fmt::format("output.order_queue={}", pick(1, 128)),
+            fmt::format("output.vertices_per_cycle={}", pick(1, 4)),
+            fmt::format("front_end.command_cycles={}", pick(1, 20)),
+            fmt::format("pipeline.quantum={}", pick(1, 5000)),
+        };
+        for (const auto& sc : scenes) check_equivalent(sc, sets);
+    }
 }

@@ -37,7 +37,6 @@
 #include <cerrno>
 #include <chrono>
 #include <cmath>
-#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -48,6 +47,8 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 namespace vpsim::cli {
@@ -478,7 +479,7 @@ struct MemorySample {
 
 struct MemoryReport {
     std::vector<MemorySample> samples;  // the smallest first
-    uint64_t launcher_rss_bytes = 0;    // this process's resident memory when it forked the children
+    uint64_t launcher_anon_bytes = 0;   // this process's anonymous resident memory when it forked
 };
 
 std::string grouped(uint64_t v) {
@@ -544,11 +545,13 @@ private:
     std::string path_;
 };
 
-uint64_t resident_bytes() {
+// This process's resident anonymous memory (resident minus file-backed and shared pages): what a
+// forked child holds until execv replaces it.
+uint64_t anonymous_resident_bytes() {
     std::ifstream in("/proc/self/statm");
-    uint64_t size = 0, resident = 0;
-    if (!(in >> size >> resident)) return 0;
-    return resident * uint64_t(::sysconf(_SC_PAGESIZE));
+    uint64_t size = 0, resident = 0, shared = 0;
+    if (!(in >> size >> resident >> shared)) return 0;
+    return (resident - std::min(resident, shared)) * uint64_t(::sysconf(_SC_PAGESIZE));
 }
 
 // Runs this executable with `args` (argv[1..]) in a child process and returns its own peak
@@ -600,8 +603,12 @@ MemoryReport measure_memory() {
         s.vertices = uint64_t(side) * side;
         s.triangles = 2 * uint64_t(side - 1) * (side - 1);
         const TempSceneFile file(default_scene_with_side(side).dump(2) + "\n");
-        m.launcher_rss_bytes = std::max(m.launcher_rss_bytes, resident_bytes());
-        std::tie(s.peak_bytes, s.seconds) = run_child({"run", file.path(), "--quiet", "--no-progress"});
+        m.launcher_anon_bytes = std::max(m.launcher_anon_bytes, anonymous_resident_bytes());
+        try {
+            std::tie(s.peak_bytes, s.seconds) = run_child({"run", file.path(), "--quiet", "--no-progress"});
+        } catch (const std::runtime_error& e) {
+            throw std::runtime_error(fmt::format("the {}-vertex scene: {}", grouped(s.vertices), e.what()));
+        }
         m.samples.push_back(s);
     }
     for (auto& s : m.samples) {  // after the children: the 1M scene's buffers are ~60 MB here too
@@ -696,7 +703,7 @@ int run_bench_run(const BenchRunArgs& a) {
                            {"ratio", s.ratio()}});
         j["speed"] = {{"per_repetition", per},
                       {"median",
-                       {{"cycles", med_cycles},
+                       {{"cycles", uint64_t(std::llround(med_cycles))},
                         {"model_seconds", med_model_s},
                         {"model_cycles_per_second", med_model_cps},
                         {"bare_clock_seconds", med_bare_s},
@@ -715,7 +722,7 @@ int run_bench_run(const BenchRunArgs& a) {
                                   {"peak_minus_buffers_bytes", s.beyond_buffers()},
                                   {"child_seconds", s.seconds}});
             j["memory"] = {{"command", "vpsim run SCENE --quiet --no-progress (child process, wait4 ru_maxrss)"},
-                           {"launcher_rss_bytes", memory->launcher_rss_bytes},
+                           {"launcher_anonymous_rss_bytes", memory->launcher_anon_bytes},
                            {"scenes", scenes},
                            {"growth",
                             {{"peak_bytes", peak_growth},
@@ -763,8 +770,9 @@ int run_bench_run(const BenchRunArgs& a) {
                              "vertex)\n",
                              lo.label, hi.label, mib(double(peak_growth)), mib(double(buffer_growth)),
                              beyond_growth >= 0 ? "+" : "", mib(double(beyond_growth)), beyond_per_vertex);
-    std::cout << fmt::format("  (this process had {} resident when it forked the children: a floor under each peak)\n",
-                             mib(double(memory->launcher_rss_bytes)));
+    std::cout << fmt::format("  (this process held {} of anonymous memory when it forked the children: a floor under "
+                             "each peak)\n",
+                             mib(double(memory->launcher_anon_bytes)));
     return 0;
 }
 

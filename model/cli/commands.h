@@ -13,7 +13,7 @@ void add_xcheck_command(CLI::App& app, int& exit_code);
 void add_asm_commands(CLI::App& app, int& exit_code);   // asm, disasm
 void add_check_command(CLI::App& app, int& exit_code);
 void add_exec_command(CLI::App& app, int& exit_code);
-void add_bench_command(CLI::App& app, int& exit_code);  // bench exec (later: bench run)
+void add_bench_command(CLI::App& app, int& exit_code);  // bench exec, bench run
 void add_scene_exec_command(CLI::App& app, int& exit_code);
 void add_params_command(CLI::App& app, int& exit_code);
 void add_run_command(CLI::App& app, int& exit_code);

@@ -177,6 +177,13 @@ VertexAluProgram::VertexAluProgram(const vs::Program& p, const vs::Profile& prof
             if (s.write_mask >> k & 1u) s.write_comps[s.nwrite_comps++] = uint8_t(s.write_reg * 4u + k);
     }
     instructions_ = p.code.size();
+    next_other_.assign(slots_.size(), slots_.size());
+    for (size_t j = slots_.size(); j-- > 0;)
+        for (size_t k = j + 1; k < slots_.size(); ++k)
+            if (slots_[k].pipe != slots_[j].pipe) {
+                next_other_[j] = k;
+                break;
+            }
     conflicts_.assign(slots_.size(), 0);
     for (size_t j = 0; j < slots_.size(); ++j)
         for (size_t d = 1; d < kMaxWindow && d <= j; ++d)
@@ -321,7 +328,7 @@ int VertexAlu::try_issue(Engine& e, Cycle now) {
         if (mode_ != Coissue::Off) {
             const size_t w = mode_ == Coissue::Pairs ? 2 : p_.window;
             const size_t end = std::min(slots.size(), c.pc + w);
-            for (size_t j = c.pc + 1; j < end; ++j) {
+            for (size_t j = c.prog->next_other_pipe(c.pc); j < end; ++j) {
                 if (c.issued >> (j - c.pc) & 1u) continue;
                 const AluSlot& s = slots[j];
                 if (s.pipe == head.pipe) {

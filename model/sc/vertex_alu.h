@@ -74,11 +74,14 @@ public:
     const std::vector<AluSlot>& slots() const { return slots_; }
     // Bit d (1..kMaxWindow-1): slot j-d and slot j conflict (RAW, WAR or WAW).
     uint32_t conflicts(size_t j) const { return conflicts_[j]; }
+    // The first slot after j that goes to the other pipe (slots().size() if none).
+    size_t next_other_pipe(size_t j) const { return next_other_[j]; }
     size_t instructions() const { return instructions_; }
 
 private:
     std::vector<AluSlot> slots_;
     std::vector<uint32_t> conflicts_;
+    std::vector<size_t> next_other_;
     size_t instructions_ = 0;
 };
 

@@ -3,6 +3,7 @@
 #include "model/decl/decl_tokens.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <stdexcept>
@@ -39,56 +40,69 @@ uint32_t type_size(uint32_t t) {
     }
 }
 
+namespace {
+
+// The six attributes of vertex (i, j), in Attribute order.
+std::array<vs::Vec4, 6> vertex_attributes(const GenParams& p, uint32_t i, uint32_t j) {
+    const double u = double(i) / p.columns, v = double(j) / p.rows;
+    vs::Vec4 pos{}, nrm{};
+    switch (p.shape) {
+    case Shape::Grid:
+        pos = {float((u - 0.5) * p.size), float((v - 0.5) * p.size), 0.0f, 1.0f};
+        nrm = {0.0f, 0.0f, -1.0f, 0.0f};
+        break;
+    case Shape::Sphere: {
+        const double theta = v * kPi, phi = u * 2 * kPi;
+        const double nx = std::sin(theta) * std::cos(phi), ny = std::cos(theta), nz = std::sin(theta) * std::sin(phi);
+        nrm = {float(nx), float(ny), float(nz), 0.0f};
+        pos = {float(p.radius * nx), float(p.radius * ny), float(p.radius * nz), 1.0f};
+        break;
+    }
+    case Shape::Torus: {
+        const double phi = u * 2 * kPi, theta = v * 2 * kPi;
+        const double nx = std::cos(theta) * std::cos(phi), ny = std::sin(theta), nz = std::cos(theta) * std::sin(phi);
+        nrm = {float(nx), float(ny), float(nz), 0.0f};
+        pos = {float(p.radius * std::cos(phi) + p.tube * nx), float(p.tube * ny),
+               float(p.radius * std::sin(phi) + p.tube * nz), 1.0f};
+        break;
+    }
+    }
+    std::array<vs::Vec4, 6> a{};
+    a[size_t(Attribute::Position)] = pos;
+    a[size_t(Attribute::Normal)] = nrm;
+    a[size_t(Attribute::Texcoord)] = {float(u), float(v), 0.0f, 1.0f};
+    a[size_t(Attribute::Color)] = {float(u), float(v), float(1 - u), 1.0f};
+    // Two bones per vertex along the rows: palette entries b, b + 1 with weights 1 - f, f.
+    if (p.bones <= 1) {
+        a[size_t(Attribute::BlendWeight)] = {1.0f, 0.0f, 0.0f, 0.0f};
+        a[size_t(Attribute::BlendIndices)] = {0.0f, 0.0f, 0.0f, 0.0f};
+    } else {
+        const double t = v * (p.bones - 1);
+        const uint32_t b = std::min(uint32_t(t), p.bones - 2);
+        const float f = float(t - b);
+        a[size_t(Attribute::BlendWeight)] = {1.0f - f, f, 0.0f, 0.0f};
+        a[size_t(Attribute::BlendIndices)] = {float(b), float(b + 1), 0.0f, 0.0f};
+    }
+    return a;
+}
+
+}  // namespace
+
 GenAttributes generate_attributes(const GenParams& p) {
     GenAttributes a;
-    const uint32_t cols = p.columns, rows = p.rows;
-    const size_t n = size_t(cols + 1) * (rows + 1);
+    const size_t n = size_t(p.columns + 1) * (p.rows + 1);
     a.position.reserve(n), a.normal.reserve(n), a.texcoord.reserve(n), a.color.reserve(n);
     a.blend_weight.reserve(n), a.blend_indices.reserve(n);
-    for (uint32_t j = 0; j <= rows; ++j) {
-        for (uint32_t i = 0; i <= cols; ++i) {
-            const double u = double(i) / cols, v = double(j) / rows;
-            vs::Vec4 pos{}, nrm{};
-            switch (p.shape) {
-            case Shape::Grid:
-                pos = {float((u - 0.5) * p.size), float((v - 0.5) * p.size), 0.0f, 1.0f};
-                nrm = {0.0f, 0.0f, -1.0f, 0.0f};
-                break;
-            case Shape::Sphere: {
-                const double theta = v * kPi, phi = u * 2 * kPi;
-                const double nx = std::sin(theta) * std::cos(phi), ny = std::cos(theta),
-                             nz = std::sin(theta) * std::sin(phi);
-                nrm = {float(nx), float(ny), float(nz), 0.0f};
-                pos = {float(p.radius * nx), float(p.radius * ny), float(p.radius * nz), 1.0f};
-                break;
-            }
-            case Shape::Torus: {
-                const double phi = u * 2 * kPi, theta = v * 2 * kPi;
-                const double nx = std::cos(theta) * std::cos(phi), ny = std::sin(theta),
-                             nz = std::cos(theta) * std::sin(phi);
-                nrm = {float(nx), float(ny), float(nz), 0.0f};
-                pos = {float(p.radius * std::cos(phi) + p.tube * nx), float(p.tube * ny),
-                       float(p.radius * std::sin(phi) + p.tube * nz), 1.0f};
-                break;
-            }
-            }
-            a.position.push_back(pos);
-            a.normal.push_back(nrm);
-            a.texcoord.push_back({float(u), float(v), 0.0f, 1.0f});
-            a.color.push_back({float(u), float(v), float(1 - u), 1.0f});
-            // Two bones per vertex along the rows: palette entries b, b + 1 with weights 1 - f, f.
-            if (p.bones <= 1) {
-                a.blend_weight.push_back({1.0f, 0.0f, 0.0f, 0.0f});
-                a.blend_indices.push_back({0.0f, 0.0f, 0.0f, 0.0f});
-            } else {
-                const double t = v * (p.bones - 1);
-                const uint32_t b = std::min(uint32_t(t), p.bones - 2);
-                const float f = float(t - b);
-                a.blend_weight.push_back({1.0f - f, f, 0.0f, 0.0f});
-                a.blend_indices.push_back({float(b), float(b + 1), 0.0f, 0.0f});
-            }
+    for (uint32_t j = 0; j <= p.rows; ++j)
+        for (uint32_t i = 0; i <= p.columns; ++i) {
+            const auto v = vertex_attributes(p, i, j);
+            a.position.push_back(v[0]);
+            a.normal.push_back(v[1]);
+            a.texcoord.push_back(v[2]);
+            a.color.push_back(v[3]);
+            a.blend_weight.push_back(v[4]);
+            a.blend_indices.push_back(v[5]);
         }
-    }
     return a;
 }
 
@@ -146,38 +160,41 @@ GenResult generate(const GenParams& p) {
     GenResult r;
     r.vertex_count = uint32_t(n);
     r.triangle_count = 2 * p.columns * p.rows;
-    const GenAttributes a = generate_attributes(p);
-    for (const auto& s : p.streams) {
+    // Written straight into the buffers, vertex by vertex: generation holds nothing per vertex
+    // beyond the buffers themselves (a 1M-vertex mesh costs its buffers, not 100+ bytes more).
+    std::vector<uint32_t> strides;
+    for (const auto& st : p.streams) {
         uint32_t stride = 0;
-        for (const auto& e : s.elements) {
+        for (const auto& e : st.elements) {
             if (type_size(e.type) == 0) throw std::invalid_argument("unknown vertex data type " + std::to_string(e.type));
             stride += type_size(e.type);
         }
-        std::vector<uint8_t> bytes(size_t(stride) * n);
-        for (size_t k = 0; k < n; ++k) {
-            uint8_t* out = bytes.data() + k * stride;
-            for (const auto& e : s.elements) {
-                const std::vector<vs::Vec4>* src = nullptr;
-                switch (e.attribute) {
-                case Attribute::Position: src = &a.position; break;
-                case Attribute::Normal: src = &a.normal; break;
-                case Attribute::Texcoord: src = &a.texcoord; break;
-                case Attribute::Color: src = &a.color; break;
-                case Attribute::BlendWeight: src = &a.blend_weight; break;
-                case Attribute::BlendIndices: src = &a.blend_indices; break;
-                }
-                store_element(e, (*src)[k], out);
-                out += type_size(e.type);
-            }
-        }
-        r.streams.push_back(std::move(bytes));
+        strides.push_back(stride);
+        r.streams.emplace_back(size_t(stride) * n);
         r.strides.push_back(stride);
     }
+    size_t k = 0;
+    for (uint32_t j = 0; j <= p.rows; ++j)
+        for (uint32_t i = 0; i <= p.columns; ++i, ++k) {
+            const auto a = vertex_attributes(p, i, j);
+            for (size_t si = 0; si < p.streams.size(); ++si) {
+                uint8_t* out = r.streams[si].data() + k * strides[si];
+                for (const auto& e : p.streams[si].elements) {
+                    store_element(e, a[size_t(e.attribute)], out);
+                    out += type_size(e.type);
+                }
+            }
+        }
     if (p.index_size) {
-        const std::vector<uint32_t> tri = generate_triangles(p);
-        r.indices.resize(tri.size() * p.index_size);
-        for (size_t k = 0; k < tri.size(); ++k)
-            for (uint32_t b = 0; b < p.index_size; ++b) r.indices[k * p.index_size + b] = uint8_t(tri[k] >> (8 * b));
+        r.indices.resize(size_t(p.columns) * p.rows * 6 * p.index_size);
+        uint8_t* out = r.indices.data();
+        const uint32_t w = p.columns + 1;
+        for (uint32_t j = 0; j < p.rows; ++j)
+            for (uint32_t i = 0; i < p.columns; ++i) {
+                const uint32_t a = j * w + i, b = a + 1, c = a + w, d = c + 1;
+                for (uint32_t x : {a, c, b, b, c, d})
+                    for (uint32_t byte = 0; byte < p.index_size; ++byte) *out++ = uint8_t(x >> (8 * byte));
+            }
     }
     return r;
 }
