@@ -65,8 +65,9 @@ std::vector<scene::Scene> example_scenes() {
     std::vector<scene::Scene> v;
     v.push_back(scene::default_scene());
     std::vector<std::string> files;
-    for (const auto& e : std::filesystem::directory_iterator(std::string(VPSIM_SOURCE_DIR) + "/examples/scenes"))
-        if (e.path().extension() == ".json") files.push_back(e.path().string());
+    for (const char* dir : {"/examples/scenes", "/examples/scenes/patches"})
+        for (const auto& e : std::filesystem::directory_iterator(std::string(VPSIM_SOURCE_DIR) + dir))
+            if (e.path().extension() == ".json") files.push_back(e.path().string());
     std::sort(files.begin(), files.end());
     for (const auto& f : files) v.push_back(scene::load_scene(f));
     return v;
@@ -147,7 +148,7 @@ TEST_CASE("Every unit's busy plus idle plus stalled cycles equal the run's cycle
             CHECK(g["cycles"]["busy"].get<uint64_t>() + g["cycles"]["idle"].get<uint64_t>() + stalled ==
                   c.result.cycles);
         }
-        CHECK(timed == 8);  // front end, declaration decoder, loader, index fetch, fetch, memory, ALU, output
+        CHECK(timed == 9);  // front end, decl decoder, loader, tessellator, index fetch, fetch, memory, ALU, output
     }
 }
 

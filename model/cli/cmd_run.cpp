@@ -35,8 +35,8 @@ std::string json_string(const std::string& s) { return nlohmann::json(s).dump();
 // The vertices a run emits, in the `vpsim scene-exec --json` format (engine "timing").
 class VertexWriter {
 public:
-    VertexWriter(const std::string& path, const std::string& scene) : out_(path) {
-        out_.write(fmt::format("{{\"scene\": {}, \"engine\": \"timing\", \"draws\": [", json_string(scene)));
+    VertexWriter(const std::string& path, const scene::Scene& scene) : out_(path), scene_(scene) {
+        out_.write(fmt::format("{{\"scene\": {}, \"engine\": \"timing\", \"draws\": [", json_string(scene.name)));
     }
     void vertex(const sc::DrawState& d, uint32_t index, const vs::VertexOutputs& o) {
         header(d);
@@ -63,12 +63,13 @@ private:
         out_.write(fmt::format("{}\n {{\"command\": {}, \"pointer\": {}, \"op\": \"{}\", \"shader\": {}, \"type\": \"{}\", "
                                "\"primitives\": {}, \"vertices\": {}, \"unique_vertices\": {},\n  \"outputs\": [",
                                draws_ ? "," : "", s.command, json_string(s.pointer),
-                               s.indexed ? "DrawIndexedPrimitive" : "DrawPrimitive", json_string(s.shader_name),
+                               scene::command_name(scene_.commands[s.command].body), json_string(s.shader_name),
                                pipe::primitive_type_name(s.type), s.primitives, s.refs, d.unique));
         open_ = &d;
         first_vertex_ = true;
     }
     AtomicOutput out_;
+    const scene::Scene& scene_;
     const sc::DrawState* open_ = nullptr;
     bool first_vertex_ = true;
     uint64_t draws_ = 0, prims_ = 0, refs_ = 0, unique_ = 0;
@@ -110,6 +111,14 @@ std::string summary_text(const std::string& scene, const sc::RunResult& r) {
                         r.cycles ? 100.0 * double(t.cycles) / double(r.cycles) : 0.0));
     }
     if (r.top_stalls.empty()) row("top stalls", "none");
+    if (r.tess_patches || r.tess_npatch_draws) {
+        row("tessellator", fmt::format("{} patches, {} N-patch draws, {} handle hits", group(r.tess_patches),
+                                       group(r.tess_npatch_draws), group(r.tess_handle_hits)));
+        row("", fmt::format("{} generated vertices, {} triangles, {} control points read", group(r.tess_vertices),
+                            group(r.tess_triangles), group(r.tess_control_points)));
+        row("", fmt::format("busy {} cycles ({:.2f} cycles per generated vertex)", group(r.tess_busy_cycles),
+                            r.tess_vertices ? double(r.tess_busy_cycles) / double(r.tess_vertices) : 0.0));
+    }
     row("simulation speed", fmt::format("{:.2f} M cycles/s, {:.0f} k vertices/s ({:.3f} s)",
                                         r.host_seconds > 0 ? double(r.cycles) / r.host_seconds / 1e6 : 0.0,
                                         r.host_seconds > 0 ? double(r.shaded) / r.host_seconds / 1e3 : 0.0,
@@ -139,6 +148,10 @@ nlohmann::ordered_json summary_json(const std::string& scene, const sc::RunResul
     auto st = nlohmann::ordered_json::array();
     for (const auto& t : r.top_stalls) st.push_back({{"unit", t.unit}, {"reason", t.reason}, {"cycles", t.cycles}});
     j["stalls"] = st;
+    j["tessellator"] = {{"patches", r.tess_patches},           {"npatch_draws", r.tess_npatch_draws},
+                        {"generated_vertices", r.tess_vertices}, {"generated_triangles", r.tess_triangles},
+                        {"handle_hits", r.tess_handle_hits},     {"control_points", r.tess_control_points},
+                        {"busy_cycles", r.tess_busy_cycles}};
     j["host_seconds"] = r.host_seconds;
     j["cycles_per_host_second"] = r.host_seconds > 0 ? double(r.cycles) / r.host_seconds : 0.0;
     return j;
@@ -181,7 +194,7 @@ int run_run(const RunArgs& a) {
     sc::RunResult r;
     try {
         std::unique_ptr<VertexWriter> vw;
-        if (a.vertices) vw = std::make_unique<VertexWriter>(a.out + "/vertices.json", sc.name);
+        if (a.vertices) vw = std::make_unique<VertexWriter>(a.out + "/vertices.json", sc);
         sc::RunOptions opt;
         opt.vcd_path = a.vcd;
         opt.trace_path = a.trace;

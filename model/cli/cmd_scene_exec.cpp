@@ -62,7 +62,7 @@ int run_scene_exec(const SceneExecArgs& a) {
             out += fmt::format(
                 "{}\n {{\"command\": {}, \"pointer\": {}, \"op\": \"{}\", \"shader\": {}, \"type\": \"{}\", "
                 "\"primitives\": {}, \"vertices\": {}, \"unique_vertices\": {}",
-                i ? "," : "", d.command, json_string(d.pointer), d.indexed ? "DrawIndexedPrimitive" : "DrawPrimitive",
+                i ? "," : "", d.command, json_string(d.pointer), scene::command_name(sc.commands[d.command].body),
                 json_string(d.shader), pipe::primitive_type_name(d.type), d.primitives, d.vertices.size(),
                 d.unique_vertices);
             if (!a.summary) {
@@ -80,9 +80,12 @@ int run_scene_exec(const SceneExecArgs& a) {
         out = fmt::format("{}: {} draw{}, {}\n", sc.name, r.draws.size(), r.draws.size() == 1 ? "" : "s",
                           a.reference ? "reference interpreter" : "fast path");
         for (const auto& d : r.draws)
-            out += fmt::format("  {} {} (shader \"{}\"): {} {}, {} vertices, {} unique\n", d.pointer,
-                               d.indexed ? "DrawIndexedPrimitive" : "DrawPrimitive", d.shader, d.primitives,
-                               pipe::primitive_type_name(d.type), d.vertices.size(), d.unique_vertices);
+            out += fmt::format("  {} {} (shader \"{}\"): {} {}, {} vertices, {} unique{}\n", d.pointer,
+                               scene::command_name(sc.commands[d.command].body), d.shader, d.primitives,
+                               pipe::primitive_type_name(d.type), d.vertices.size(), d.unique_vertices,
+                               d.generated ? fmt::format(" (tessellated: {}, {} generated vertices)", d.generated->what,
+                                                         d.generated->vertices.size())
+                                           : std::string());
         out += fmt::format("  total: {} primitives, {} vertices, {} unique\n", prims, refs, unique);
     }
     std::fwrite(out.data(), 1, out.size(), stdout);

@@ -30,7 +30,7 @@ CommandFrontEnd::CommandFrontEnd(const sc_module_name& n, const CommandFrontEndP
       commands_(stats_.counter("commands", "commands", "scene commands executed")),
       draw_count_(stats_.counter("draws", "draws", "draw commands sent to the index fetch")),
       decl_tokens_(stats_.counter("declaration_tokens", "tokens", "declaration tokens driven into the decoder")),
-      stall_draw_q_(stats_.stall_reason("draw_queue_full", "a draw waits for space in the index fetch's queue")),
+      stall_draw_q_(stats_.stall_reason("draw_queue_full", "a draw waits for space in the tessellator's queue")),
       stall_const_q_(stats_.stall_reason("constant_queue_full",
                                          "a constant batch waits for space in the constant loader's queue")) {
     decoder.clk(clk_);
@@ -182,13 +182,21 @@ Cycle CommandFrontEnd::execute(Cycle now, const scene::Command& c) {
         machine_.set_stream(c.pointer, *ss);
     } else if (auto* si = std::get_if<scene::SetIndices>(&c.body)) {
         machine_.set_indices(c.pointer, *si);
+    } else if (auto* dl = std::get_if<scene::DeletePatch>(&c.body)) {
+        machine_.delete_patch(c.pointer, *dl);
+    } else if (auto* rs = std::get_if<scene::SetRenderState>(&c.body)) {
+        machine_.set_render_state(c.pointer, *rs);
     } else {
         if (!pending_draw_) {
             auto d = std::make_unique<DrawState>();
             if (auto* dp = std::get_if<scene::DrawPrimitive>(&c.body))
                 d->setup = machine_.draw(next_, c.pointer, *dp);
+            else if (auto* di = std::get_if<scene::DrawIndexedPrimitive>(&c.body))
+                d->setup = machine_.draw(next_, c.pointer, *di);
+            else if (auto* rp = std::get_if<scene::DrawRectPatch>(&c.body))
+                d->setup = machine_.draw(next_, c.pointer, *rp);
             else
-                d->setup = machine_.draw(next_, c.pointer, std::get<scene::DrawIndexedPrimitive>(c.body));
+                d->setup = machine_.draw(next_, c.pointer, std::get<scene::DrawTriPatch>(c.body));
             d->const_epoch = const_vectors_;
             d->constants = std::make_shared<const vs::Constants>(constants_now_);
             for (uint32_t s = 0; s < 16; ++s) {
@@ -199,7 +207,7 @@ Cycle CommandFrontEnd::execute(Cycle now, const scene::Command& c) {
         }
         if (!draws_out_->can_push(now)) {
             acct_.stall(stall_draw_q_, 0, now);
-            return kNever;  // woken when the index fetch takes a draw
+            return kNever;  // woken when the tessellator takes a draw
         }
         DrawState& d = draws_.add(std::move(pending_draw_));
         d.id = uint32_t(draws_.size() - 1);

@@ -34,7 +34,8 @@ IndexFetch::IndexFetch(const sc_core::sc_module_name& n, const IndexFetchParams&
       unique_(stats_.counter("unique_vertices", "vertices", "distinct vertices per draw, summed over draws")),
       index_bytes_(stats_.counter("index_bytes", "bytes", "index buffer bytes read")),
       stall_fetch_(stats_.stall_reason("fetch_queue_full", "a reference waits for space in the vertex fetch queue")),
-      stall_order_(stats_.stall_reason("order_queue_full", "a reference waits for space in the output's order queue")) {
+      stall_order_(stats_.stall_reason("order_queue_full", "a reference waits for space in the output's order queue")),
+      stall_tess_(stats_.stall_reason("tessellator", "a reference names a generated vertex the tessellator has not produced yet")) {
     acct_.attach(probes, "index_fetch");
     if (probes) track_ = probes->track("index_fetch");
     stats_.rate("hit_rate", "cache_hits", "references", "fraction", "post-transform cache hits per reference");
@@ -53,7 +54,9 @@ Cycle IndexFetch::step(Cycle now) {
         cache_.flush();
         // Distinct vertices of the draw (for ATVR): a bitmap over its index range.
         const auto& st = d.setup;
-        if (st.indexed && st.refs) {
+        if (st.generated) {
+            d.unique = st.generated->vertices.size();
+        } else if (st.indexed && st.refs) {
             uint32_t lo = ~0u, hi = 0;
             for (uint64_t k = 0; k < st.refs; ++k) {
                 const uint32_t v = st.vertex(k);
@@ -95,7 +98,12 @@ Cycle IndexFetch::step(Cycle now) {
             return done ? now + 1 : kNever;
         }
         const uint32_t v = s.vertex(pos_);
-        if (s.indexed) index_bytes_ += s.index_buffer->index_size;
+        if (s.generated && v >= d.generated_ready) {
+            // The tessellator has not produced this vertex yet (it wakes us as it does).
+            if (!done) acct_.stall(stall_tess_, 2, now);
+            return done ? now + 1 : kNever;
+        }
+        if (s.index_buffer) index_bytes_ += s.index_buffer->index_size;
         ++refs_;
         const bool hit = s.indexed && cache_.lookup(v);
         if (hit) {

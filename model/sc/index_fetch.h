@@ -56,7 +56,7 @@ private:
     int track_ = -1;
     StatGroup stats_;
     CycleAccount acct_;
-    Counter &refs_, &hits_, &misses_, &unique_, &index_bytes_, &stall_fetch_, &stall_order_;
+    Counter &refs_, &hits_, &misses_, &unique_, &index_bytes_, &stall_fetch_, &stall_order_, &stall_tess_;
 };
 
 }  // namespace vpsim::sc

@@ -57,6 +57,7 @@ public:
           ptc_(pipe::PostTransformCacheParams::from(params)),
           front_("front_end", CommandFrontEndParams::from(params), machine_, draws_, decoder_,
                  [this](Cycle c) { sync(c); }, probes_.get()),
+          tess_("tessellator", TessellatorParams::from(params), probes_.get()),
           loader_("constant_loader", ConstantLoaderParams::from(params), s.const_count, draws_, probes_.get()),
           index_("index_fetch", IndexFetchParams::from(params), ptc_, pool_, draws_, probes_.get()),
           memory_("memory", MemoryModelParams::from(params), probes_.get()),
@@ -73,9 +74,10 @@ public:
             next += 0x1000;
         }
         front_.set_buffer_addresses(std::move(addr));
-        front_.connect(&loader_.input(), &index_.input());
+        front_.connect(&loader_.input(), &tess_.input());
+        tess_.connect(&front_, &index_.input(), &index_);
         loader_.connect(&front_, &alu_);
-        index_.connect(&front_, &fetch_.input(), &output_.order());
+        index_.connect(&tess_, &fetch_.input(), &output_.order());
         fetch_.connect(&index_, &alu_);
         alu_.connect(&output_);
         output_.connect(&index_, &alu_.output());
@@ -84,7 +86,7 @@ public:
         draws_.on_alu_done(&loader_);
         // Downstream first.
         // (The memory model is analytical: it never needs a step, only its accounting at the end.)
-        units_ = {&output_, &alu_, &fetch_, &index_, &loader_, &front_};
+        units_ = {&output_, &alu_, &fetch_, &index_, &tess_, &loader_, &front_};
         SC_HAS_PROCESS(Pipeline);
         SC_THREAD(dispatch);
     }
@@ -115,6 +117,7 @@ private:
     DeclDecoderUnit decoder_;
     pipe::PostTransformCacheParams ptc_;
     CommandFrontEnd front_;
+    TessellatorUnit tess_;
     ConstantLoader loader_;
     IndexFetch index_;
     MemoryModel memory_;
@@ -186,6 +189,7 @@ RunResult Pipeline::result() const {
     rep.add(front_.stats());
     rep.add(decoder_.stats().group);
     rep.add(loader_.stats());
+    rep.add(tess_.stats());
     rep.add(index_.stats());
     rep.add(index_.cache().stats());
     rep.add(fetch_.stats());
@@ -202,6 +206,14 @@ RunResult Pipeline::result() const {
     r.primitives = o.get("primitives");
     r.unique = ix.get("unique_vertices");
     r.alu_vertices = alu_.stats().get("vertices");
+    const StatGroup& t = tess_.stats();
+    r.tess_patches = t.get("patches");
+    r.tess_npatch_draws = t.get("npatch_draws");
+    r.tess_vertices = t.get("generated_vertices");
+    r.tess_triangles = t.get("generated_triangles");
+    r.tess_handle_hits = t.get("handle_hits");
+    r.tess_control_points = t.get("control_points");
+    r.tess_busy_cycles = t.busy_cycles();
     auto rate = [&](const StatGroup& g, const char* name) {
         const double v = g.rate_value(name, end);
         return std::isnan(v) ? 0.0 : v;

@@ -17,6 +17,7 @@
 #include "model/sc/index_fetch.h"
 #include "model/sc/memory_model.h"
 #include "model/sc/output_unit.h"
+#include "model/sc/tessellator_unit.h"
 #include "model/sc/vertex_alu.h"
 #include "model/sc/vertex_fetch.h"
 #include "model/scene/scene.h"
@@ -55,6 +56,10 @@ struct RunResult {
     uint64_t cycles = 0;
     uint64_t draws = 0, references = 0, shaded = 0, primitives = 0, unique = 0;
     uint64_t alu_vertices = 0;
+    // The tessellator (zero when the scene draws no patches and no N-patches).
+    uint64_t tess_patches = 0, tess_npatch_draws = 0, tess_vertices = 0, tess_triangles = 0, tess_handle_hits = 0,
+             tess_control_points = 0;
+    uint64_t tess_busy_cycles = 0;
     double clock_mhz = 0;
     double alu_utilisation = 0, coissue_rate = 0, ptc_hit_rate = 0, acmr = 0, atvr = 0;
     double fetch_bytes_per_cycle = 0, memory_bytes_per_cycle = 0, fetch_cache_hit_rate = 0;

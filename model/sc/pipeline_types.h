@@ -30,6 +30,7 @@ struct DrawState {
     // Progress, for the draw tracker.
     bool indices_done = false;  // the index fetch has read every reference
     uint64_t unique = 0;        // distinct vertices referenced
+    uint64_t generated_ready = 0;  // tessellated draws: generated vertices that exist so far
     uint64_t jobs = 0;          // vertices to shade (cache misses)
     uint64_t retired = 0;       // of them, finished in the ALU
     uint64_t emitted = 0;       // references emitted by the output

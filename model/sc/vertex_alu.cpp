@@ -210,7 +210,8 @@ void DrawFunction::refill() {
     out_.resize(index_.size());
     try {
         for (size_t i = 0; i < index_.size(); ++i) {
-            const auto in = vs::fetch_vertex(s.shader->decl, s.streams, index_[i]);
+            const auto in = s.generated ? s.generated->vertices[index_[i]]
+                                        : vs::fetch_vertex(s.shader->decl, s.streams, index_[i]);
             std::copy(in.begin(), in.end(), inputs_.begin() + long(i * vs::kNumInputs));
         }
     } catch (const vs::FetchError& e) {

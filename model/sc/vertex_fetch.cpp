@@ -71,6 +71,8 @@ const std::vector<VertexFetch::Element>& VertexFetch::elements_of(const DrawStat
     if (elem_draw_ == &d) return elems_;
     elem_draw_ = &d;
     elems_.clear();
+    // A tessellated draw's vertices come from the tessellator input's registers: no requests.
+    if (d.setup.generated) return elems_;
     for (const auto& s : d.setup.shader->decl.streams) {
         if (s.tess) continue;
         for (const auto& e : s.elements) elems_.push_back({s.stream, e.offset, decl::data_type_size(e.type)});

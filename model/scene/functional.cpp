@@ -13,7 +13,9 @@ ShadeFn reference_shade() {
     return [](const ShadeState& st, const uint32_t* idx, size_t n, vs::VertexOutputs* out) {
         for (size_t k = 0; k < n; ++k)
             out[k] = vs::execute_reference(*st.shader->program, *st.profile,
-                                           vs::fetch_vertex(st.shader->decl, *st.streams, idx[k]), *st.constants);
+                                           st.generated ? (*st.generated)[idx[k]]
+                                                        : vs::fetch_vertex(st.shader->decl, *st.streams, idx[k]),
+                                           *st.constants);
     };
 }
 
@@ -47,6 +49,10 @@ private:
     void exec(size_t, const std::string& ptr, const SetIndices& c) { m_.set_indices(ptr, c); }
     void exec(size_t i, const std::string& ptr, const DrawPrimitive& c) { shade(m_.draw(i, ptr, c)); }
     void exec(size_t i, const std::string& ptr, const DrawIndexedPrimitive& c) { shade(m_.draw(i, ptr, c)); }
+    void exec(size_t i, const std::string& ptr, const DrawRectPatch& c) { shade(m_.draw(i, ptr, c)); }
+    void exec(size_t i, const std::string& ptr, const DrawTriPatch& c) { shade(m_.draw(i, ptr, c)); }
+    void exec(size_t, const std::string& ptr, const DeletePatch& c) { m_.delete_patch(ptr, c); }
+    void exec(size_t, const std::string& ptr, const SetRenderState& c) { m_.set_render_state(ptr, c); }
 
     void shade(const DrawSetup& s) {
         DrawResult d;
@@ -57,13 +63,15 @@ private:
         d.primitives = s.primitives;
         d.outputs_written = s.shader->validation.info.outputs_written;
         d.shader = s.shader_name;
+        d.generated = s.generated;
         d.indices.resize(s.refs);
         for (uint64_t k = 0; k < s.refs; ++k) d.indices[k] = s.vertex(k);
         std::vector<uint32_t> unique = d.indices;
         std::sort(unique.begin(), unique.end());
         unique.erase(std::unique(unique.begin(), unique.end()), unique.end());
         std::vector<vs::VertexOutputs> shaded(unique.size());
-        const ShadeState st{s.shader, &m_.profile(), &s.streams, &constants_};
+        const ShadeState st{s.shader, &m_.profile(), &s.streams, &constants_,
+                            s.generated ? &s.generated->vertices : nullptr};
         try {
             shade_(st, unique.data(), unique.size(), shaded.data());
         } catch (const vs::FetchError& e) {

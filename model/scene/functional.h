@@ -9,6 +9,7 @@
 
 #include "model/decl/decl_decoder.h"
 #include "model/scene/scene.h"
+#include "model/scene/scene_machine.h"
 #include "model/vs/vs_create.h"
 #include "model/vs/vs_fetch.h"
 
@@ -23,6 +24,8 @@ struct ShadeState {
     const vs::Profile* profile = nullptr;
     const vs::Streams* streams = nullptr;
     const vs::Constants* constants = nullptr;
+    // Tessellated draws: the generated vertices' registers (indices index them), else null.
+    const std::vector<std::array<vs::Vec4, vs::kNumInputs>>* generated = nullptr;
 };
 // Shades the vertices `indices[0..n)` (sorted ascending, distinct): out[i] for indices[i].
 // Throws vs::FetchError when a vertex cannot be fetched.
@@ -40,6 +43,7 @@ struct DrawResult {
     uint32_t unique_vertices = 0;            // distinct indices (each shaded once)
     uint32_t outputs_written = 0;            // the shader's vs::kOut* bits
     std::string shader;                      // its name
+    std::shared_ptr<const Generated> generated;  // tessellated draws (indices are generated vertices)
 };
 
 struct FunctionalResult {

@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -28,7 +30,8 @@ uint32_t Buffer::index(uint64_t i) const {
 const char* command_name(const CommandBody& c) {
     static const char* const names[] = {"CreateVertexShader", "SetVertexShader", "SetVertexShaderConstant",
                                         "SetStreamSource",    "SetIndices",      "DrawPrimitive",
-                                        "DrawIndexedPrimitive"};
+                                        "DrawIndexedPrimitive", "DrawRectPatch", "DrawTriPatch",
+                                        "DeletePatch", "SetRenderState"};
     return names[c.index()];
 }
 
@@ -425,10 +428,38 @@ public:
         return *p;
     }
 
+    void segments(const json& v, const std::string& ptr, float* out, size_t n) const {
+        if (!v.is_array() || v.size() != n)
+            expected(ptr, v, fmt::format("an array of {} segment counts (numbers), or null", n));
+        for (size_t k = 0; k < n; ++k) out[k] = get_float(v[k], ptr + "/" + std::to_string(k), "a segment count");
+    }
+    tess::Basis basis(const json& i, const std::string& ip) const {
+        const char* what = "a basis: bezier, bspline or interpolate";
+        std::string b = get_string(member(i, ip, "basis", what), ip + "/basis", what);
+        for (auto& ch : b) ch = char(std::tolower(static_cast<unsigned char>(ch)));
+        if (b.rfind("d3dbasis_", 0) == 0) b = b.substr(9);
+        if (b == "bezier") return tess::Basis::Bezier;
+        if (b == "bspline") return tess::Basis::BSpline;
+        if (b == "interpolate" || b == "catmull-rom") return tess::Basis::Interpolate;
+        fail(ip + "/basis", fmt::format("expected {}, found \"{}\"", what, b));
+    }
+    tess::Order order(const json& i, const std::string& ip, const char* key, const char* what,
+                      std::initializer_list<const char*>) const {
+        std::string o = get_string(member(i, ip, key, what), ip + "/" + key, what);
+        for (auto& ch : o) ch = char(std::tolower(static_cast<unsigned char>(ch)));
+        if (o.rfind("d3dorder_", 0) == 0) o = o.substr(9);
+        // Quadratic is parsed so that the tessellator's own rule (T1) names it.
+        if (o == "linear") return tess::Order::Linear;
+        if (o == "quadratic") return tess::Order::Quadratic;
+        if (o == "cubic") return tess::Order::Cubic;
+        if (o == "quintic") return tess::Order::Quintic;
+        fail(ip + "/" + key, fmt::format("expected {}, found \"{}\"", what, o));
+    }
+
     Command command(const json& c, const std::string& ptr) {
         if (!c.is_object()) expected(ptr, c, "a command object {\"op\": ...}");
         const char* ops = "CreateVertexShader, SetVertexShader, SetVertexShaderConstant, SetStreamSource, SetIndices, "
-                          "DrawPrimitive or DrawIndexedPrimitive";
+                          "DrawPrimitive, DrawIndexedPrimitive, DrawRectPatch, DrawTriPatch, DeletePatch or SetRenderState";
         const std::string& op = get_string(member(c, ptr, "op", ops), ptr + "/op", std::string("an op: ") + ops);
         Command cmd;
         cmd.pointer = ptr;
@@ -509,6 +540,95 @@ public:
             if (c.contains("primitive_count"))
                 x.primitive_count = uint32_t(get_uint(c["primitive_count"], ptr + "/primitive_count",
                                                       "a positive number of primitives", 0xFFFFFFFFull, 1));
+            cmd.body = x;
+        } else if (op == "DrawRectPatch") {
+            check_keys(c, ptr, {"op", "handle", "segments", "info"});
+            DrawRectPatch x;
+            x.handle = opt_uint(c, ptr, "handle", 0, "a patch handle (0: not cached)");
+            if (c.contains("segments") && !c["segments"].is_null()) {
+                tess::RectSegments sg{};
+                segments(c["segments"], ptr + "/segments", sg.data(), 4);
+                x.segments = sg;
+            }
+            if (c.contains("info") && !c["info"].is_null()) {
+                const json& i = c["info"];
+                const std::string ip = ptr + "/info";
+                if (!i.is_object()) expected(ip, i, "a D3DRECTPATCH_INFO object (or null to redraw a cached handle)");
+                check_keys(i, ip, {"start_vertex_offset_width", "start_vertex_offset_height", "width", "height", "stride",
+                                   "basis", "order"});
+                tess::RectPatchInfo r;
+                r.start_vertex_offset_width = opt_uint(i, ip, "start_vertex_offset_width", 0, "a vertex offset");
+                r.start_vertex_offset_height = opt_uint(i, ip, "start_vertex_offset_height", 0, "a vertex offset");
+                r.width = uint32_t(get_uint(member(i, ip, "width", "the patch width in vertices"), ip + "/width",
+                                            "a width in vertices", 0xFFFFFFFFull, 1));
+                r.height = uint32_t(get_uint(member(i, ip, "height", "the patch height in vertices"), ip + "/height",
+                                             "a height in vertices", 0xFFFFFFFFull, 1));
+                r.stride = uint32_t(get_uint(member(i, ip, "stride", "the row stride in vertices"), ip + "/stride",
+                                             "a row stride in vertices", 0xFFFFFFFFull, 1));
+                r.basis = basis(i, ip);
+                r.order = order(i, ip, "order", "an order: linear, cubic or quintic", {"linear", "cubic", "quintic"});
+                x.info = r;
+            }
+            cmd.body = x;
+        } else if (op == "DrawTriPatch") {
+            check_keys(c, ptr, {"op", "handle", "segments", "info"});
+            DrawTriPatch x;
+            x.handle = opt_uint(c, ptr, "handle", 0, "a patch handle (0: not cached)");
+            if (c.contains("segments") && !c["segments"].is_null()) {
+                tess::TriSegments sg{};
+                segments(c["segments"], ptr + "/segments", sg.data(), 3);
+                x.segments = sg;
+            }
+            if (c.contains("info") && !c["info"].is_null()) {
+                const json& i = c["info"];
+                const std::string ip = ptr + "/info";
+                if (!i.is_object()) expected(ip, i, "a D3DTRIPATCH_INFO object (or null to redraw a cached handle)");
+                check_keys(i, ip, {"start_vertex_offset", "num_vertices", "basis", "order"});
+                tess::TriPatchInfo t;
+                t.start_vertex_offset = opt_uint(i, ip, "start_vertex_offset", 0, "a vertex offset");
+                t.num_vertices = uint32_t(get_uint(member(i, ip, "num_vertices", "the number of control points"),
+                                                   ip + "/num_vertices", "a number of control points", 0xFFFFFFFFull, 1));
+                t.basis = basis(i, ip);
+                t.order = order(i, ip, "order", "an order: linear, cubic or quintic", {"linear", "cubic", "quintic"});
+                x.info = t;
+            }
+            cmd.body = x;
+        } else if (op == "DeletePatch") {
+            check_keys(c, ptr, {"op", "handle"});
+            cmd.body = DeletePatch{uint32_t(get_uint(member(c, ptr, "handle", "a patch handle"), ptr + "/handle",
+                                                     "a patch handle"))};
+        } else if (op == "SetRenderState") {
+            check_keys(c, ptr, {"op", "state", "value"});
+            const char* states = "a render state: PATCHEDGESTYLE, PATCHSEGMENTS, POSITIONORDER or NORMALORDER";
+            std::string st = get_string(member(c, ptr, "state", states), ptr + "/state", states);
+            if (st.rfind("D3DRS_", 0) == 0) st = st.substr(6);
+            const json& v = member(c, ptr, "value", "a value");
+            const std::string vp = ptr + "/value";
+            SetRenderState x;
+            if (st == "PATCHSEGMENTS") {
+                x.state = kRsPatchSegments;
+                x.value = get_float(v, vp, "a number of segments (a float; N-patches are on above 1.0)");
+            } else if (st == "PATCHEDGESTYLE") {
+                x.state = kRsPatchEdgeStyle;
+                const std::string& e = get_string(v, vp, "DISCRETE or CONTINUOUS");
+                if (e != "DISCRETE" && e != "CONTINUOUS") fail(vp, fmt::format("expected DISCRETE or CONTINUOUS, found \"{}\"", e));
+                x.value = e == "DISCRETE" ? 0.0f : 1.0f;
+            } else if (st == "POSITIONORDER" || st == "NORMALORDER") {
+                const bool pos = st == "POSITIONORDER";
+                x.state = pos ? kRsPositionOrder : kRsNormalOrder;
+                const char* what = pos ? "LINEAR or CUBIC" : "LINEAR or QUADRATIC";
+                const std::string& e = get_string(v, vp, what);
+                if (e == "LINEAR")
+                    x.value = 1.0f;
+                else if (pos && e == "CUBIC")
+                    x.value = 3.0f;
+                else if (!pos && e == "QUADRATIC")
+                    x.value = 2.0f;
+                else
+                    fail(vp, fmt::format("expected {}, found \"{}\"", what, e));
+            } else {
+                fail(ptr + "/state", fmt::format("expected {}, found \"{}\"", states, st));
+            }
             cmd.body = x;
         } else {
             fail(ptr + "/op", fmt::format("expected {}, found \"{}\"", ops, op));

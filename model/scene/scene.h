@@ -11,6 +11,7 @@
 #include "model/vs/vs_load.h"
 
 #include "model/pipe/primitive_assembly.h"
+#include "model/tess/tess_types.h"
 
 #include <nlohmann/json.hpp>
 
@@ -74,8 +75,34 @@ struct DrawIndexedPrimitive {
     uint32_t start_index = 0;
     std::optional<uint32_t> primitive_count;  // none: as many as the bound index buffer holds from start_index
 };
+// Patches (docs/tessellation.md). `info` absent = D3D's NULL info (redraw a cached handle);
+// `segments` absent = NULL pNumSegs (D3DRS_PATCHSEGMENTS on every edge).
+struct DrawRectPatch {
+    uint32_t handle = 0;
+    std::optional<tess::RectSegments> segments;
+    std::optional<tess::RectPatchInfo> info;
+};
+struct DrawTriPatch {
+    uint32_t handle = 0;
+    std::optional<tess::TriSegments> segments;
+    std::optional<tess::TriPatchInfo> info;
+};
+struct DeletePatch {
+    uint32_t handle = 0;
+};
+// The render states of the tessellator: D3DRS_PATCHEDGESTYLE (163, value 0 discrete / 1
+// continuous), D3DRS_PATCHSEGMENTS (164, a float; N-patches on above 1.0),
+// D3DRS_POSITIONORDER (172, D3DORDER 1 linear / 3 cubic), D3DRS_NORMALORDER (173, 1 linear /
+// 2 quadratic).
+struct SetRenderState {
+    uint32_t state = 164;
+    float value = 1.0f;
+};
+inline constexpr uint32_t kRsPatchEdgeStyle = 163, kRsPatchSegments = 164, kRsPositionOrder = 172,
+                          kRsNormalOrder = 173;
 using CommandBody = std::variant<CreateVertexShader, SetVertexShader, SetVertexShaderConstant, SetStreamSource,
-                                 SetIndices, DrawPrimitive, DrawIndexedPrimitive>;
+                                 SetIndices, DrawPrimitive, DrawIndexedPrimitive, DrawRectPatch, DrawTriPatch,
+                                 DeletePatch, SetRenderState>;
 struct Command {
     CommandBody body;
     std::string pointer;  // "/commands/3"

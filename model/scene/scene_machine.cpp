@@ -117,6 +117,7 @@ DrawSetup SceneMachine::draw(size_t command, const std::string& ptr, const DrawP
         fail(ptr, fmt::format("vertices {}..{} go past index 0xFFFFFFFF", c.start_vertex, c.start_vertex + n - 1));
     DrawSetup d = start(command, ptr, false, c.type, c.primitive_count);
     d.start = c.start_vertex;
+    npatch(d);
     return d;
 }
 
@@ -153,7 +154,134 @@ DrawSetup SceneMachine::draw(size_t command, const std::string& ptr, const DrawI
         if (uint64_t(raw) + base_vertex_ > 0xFFFFFFFFull)
             fail(ptr, fmt::format("index {} + base_vertex {} goes past vertex 0xFFFFFFFF", raw, base_vertex_));
     }
+    npatch(d);
     return d;
+}
+
+DrawSetup SceneMachine::generated_draw(size_t command, const std::string& ptr, Generated g) const {
+    DrawSetup d = start(command, ptr, true, PrimitiveType::TriangleList, uint32_t(g.indices.size() / 3));
+    d.refs = g.indices.size();
+    d.generated = std::make_shared<const Generated>(std::move(g));
+    return d;
+}
+
+void SceneMachine::npatch(DrawSetup& d) const {
+    if (!npatches_on() || !pipe::is_triangle_type(d.type) || d.refs < 3) return;
+    // Each reference's registers, fetched as a draw would, then every triangle subdivided.
+    std::vector<tess::Registers> refs(d.refs);
+    try {
+        for (uint64_t k = 0; k < d.refs; ++k) refs[k] = vs::fetch_vertex(d.shader->decl, d.streams, d.vertex(k));
+    } catch (const vs::FetchError& e) {
+        throw fetch_error(d, e);
+    }
+    tess::NPatchOutput o;
+    try {
+        o = tess::npatch_draw(d.type, refs, npatch_, tess_profile_);
+    } catch (const std::exception& e) {
+        fail(d.pointer, fmt::format("N-patch: {}", e.what()));
+    }
+    Generated g;
+    g.kind = Generated::Kind::NPatch;
+    g.vertices = std::move(o.vertices);
+    for (const auto& t : o.triangles) g.indices.insert(g.indices.end(), t.begin(), t.end());
+    g.control_points = 3;
+    g.support = npatch_.position_order == tess::Order::Cubic ? 10 : 3;
+    g.patches = uint32_t(pipe::primitive_count(d.type, d.refs));
+    g.evaluated_registers = uint32_t(__builtin_popcount(d.shader->decl.memory_mask));
+    g.approximated = o.approximated;
+    g.segments = {o.segments, o.segments, o.segments, 0};
+    g.what = fmt::format("N-patches ({} segments, {} position, {} normal)", o.segments,
+                         tess::order_name(npatch_.position_order), tess::order_name(npatch_.normal_order));
+    for (const auto& w : o.warnings) warnings_.push_back(fmt::format("{}: {}: {}", s_.name, d.pointer, w));
+    DrawSetup n = generated_draw(d.command, d.pointer, std::move(g));
+    d = std::move(n);
+}
+
+namespace {
+template <class Info>
+void fill_generated(Generated& g, const tess::TessOutput& o, const Info* info, uint32_t memory_regs) {
+    g.vertices = o.vertices;
+    for (const auto& t : o.domain.triangles) g.indices.insert(g.indices.end(), t.begin(), t.end());
+    g.approximated = o.approximated;
+    g.segments = o.segments;
+    g.degenerate_normals = o.degenerate_normals;
+    g.evaluated_registers = memory_regs;
+    (void)info;
+}
+}  // namespace
+
+DrawSetup SceneMachine::draw(size_t command, const std::string& ptr, const DrawRectPatch& c) {
+    check_shader(ptr);
+    const uint64_t hits = patches_.counters().hits, reused = patches_.counters().reused;
+    tess::TessOutput o;
+    try {
+        o = patches_.draw_rect(c.handle, c.segments ? c.segments->data() : nullptr, c.info ? &*c.info : nullptr,
+                               current_->decl, streams_, patch_state_);
+    } catch (const tess::TessError& e) {
+        fail(ptr, fmt::format("DrawRectPatch: {}", e.what()));
+    }
+    Generated g;
+    g.kind = Generated::Kind::RectPatch;
+    fill_generated(g, o, c.info ? &*c.info : nullptr, uint32_t(__builtin_popcount(current_->decl.memory_mask)));
+    g.handle_hit = patches_.counters().hits != hits;
+    g.reused = patches_.counters().reused != reused;
+    const tess::RectPatchInfo* info = patches_.rect_info(c.handle);
+    if (!info && c.info) info = &*c.info;
+    if (info) {
+        g.control_points = info->width * info->height;
+        g.support = (uint32_t(info->order) + 1) * (uint32_t(info->order) + 1);
+        g.what = fmt::format("DrawRectPatch {} {} {}x{}", tess::basis_name(info->basis), tess::order_name(info->order),
+                             info->width, info->height);
+    }
+    for (const auto& w : o.warnings) warnings_.push_back(fmt::format("{}: {}: {}", s_.name, ptr, w));
+    return generated_draw(command, ptr, std::move(g));
+}
+
+DrawSetup SceneMachine::draw(size_t command, const std::string& ptr, const DrawTriPatch& c) {
+    check_shader(ptr);
+    const uint64_t hits = patches_.counters().hits, reused = patches_.counters().reused;
+    tess::TessOutput o;
+    try {
+        o = patches_.draw_tri(c.handle, c.segments ? c.segments->data() : nullptr, c.info ? &*c.info : nullptr,
+                              current_->decl, streams_, patch_state_);
+    } catch (const tess::TessError& e) {
+        fail(ptr, fmt::format("DrawTriPatch: {}", e.what()));
+    }
+    Generated g;
+    g.kind = Generated::Kind::TriPatch;
+    fill_generated(g, o, c.info ? &*c.info : nullptr, uint32_t(__builtin_popcount(current_->decl.memory_mask)));
+    g.handle_hit = patches_.counters().hits != hits;
+    g.reused = patches_.counters().reused != reused;
+    const tess::TriPatchInfo* info = patches_.tri_info(c.handle);
+    if (!info && c.info) info = &*c.info;
+    if (info) {
+        g.control_points = info->num_vertices;
+        g.support = info->num_vertices;
+        g.what = fmt::format("DrawTriPatch {} {} ({} points)", tess::basis_name(info->basis),
+                             tess::order_name(info->order), info->num_vertices);
+    }
+    for (const auto& w : o.warnings) warnings_.push_back(fmt::format("{}: {}: {}", s_.name, ptr, w));
+    return generated_draw(command, ptr, std::move(g));
+}
+
+void SceneMachine::delete_patch(const std::string& ptr, const DeletePatch& c) {
+    try {
+        patches_.delete_patch(c.handle);
+    } catch (const tess::TessError& e) {
+        fail(ptr + "/handle", fmt::format("DeletePatch: {}", e.what()));
+    }
+}
+
+void SceneMachine::set_render_state(const std::string&, const SetRenderState& c) {
+    switch (c.state) {
+    case kRsPatchEdgeStyle:
+        patch_state_.edge_style = npatch_.edge_style = c.value != 0 ? tess::EdgeStyle::Continuous : tess::EdgeStyle::Discrete;
+        break;
+    case kRsPatchSegments: patch_state_.patch_segments = npatch_.segments = c.value; break;
+    case kRsPositionOrder: npatch_.position_order = c.value == 1.0f ? tess::Order::Linear : tess::Order::Cubic; break;
+    case kRsNormalOrder: npatch_.normal_order = c.value == 1.0f ? tess::Order::Linear : tess::Order::Quadratic; break;
+    default: break;
+    }
 }
 
 SceneError SceneMachine::fetch_error(const DrawSetup& d, const vs::FetchError& e) const {

@@ -8,6 +8,8 @@
 #include "model/decl/decl_decoder.h"
 #include "model/scene/scene.h"
 #include "model/vs/vs_create.h"
+#include "model/tess/npatch.h"
+#include "model/tess/patch_cache.h"
 #include "model/vs/vs_fetch.h"
 
 #include <map>
@@ -21,6 +23,24 @@ namespace vpsim::scene {
 struct ConstantWrite {
     uint32_t reg = 0;
     vs::Vec4 value{};
+};
+
+// The vertices a tessellator generated for a draw (a rect or tri patch, or an N-patched triangle
+// draw) and the triangle list over them: the draw shades these registers instead of fetching.
+struct Generated {
+    enum class Kind : uint8_t { RectPatch, TriPatch, NPatch } kind = Kind::RectPatch;
+    std::vector<tess::Registers> vertices;  // v0..v15 of each generated vertex
+    std::vector<uint32_t> indices;          // 3 per triangle, into `vertices`
+    uint32_t control_points = 0;            // read per patch (N-patch: the 3 corners)
+    uint32_t support = 0;                   // control points each generated vertex is evaluated over
+    uint32_t patches = 1;                   // patches (N-patch: input triangles)
+    uint32_t evaluated_registers = 0;       // registers evaluated over the control points
+    bool handle_hit = false;                // a cached handle's control points were used
+    bool reused = false;                    // ... and its tessellation, unchanged
+    bool approximated = false;              // continuous edge style (choice 3)
+    std::array<uint32_t, 4> segments{};     // per edge
+    uint32_t degenerate_normals = 0;
+    std::string what;                       // "DrawRectPatch BEZIER CUBIC 4x4" ...
 };
 
 // A draw, checked and ready to shade: reference k (draw order) is vertex `vertex(k)`.
@@ -39,7 +59,10 @@ struct DrawSetup {
     uint32_t start = 0;        // start_index (indexed) or start_vertex
     uint32_t base_vertex = 0;  // indexed draws
 
+    std::shared_ptr<const Generated> generated;  // tessellated draws: references index its vertices
+
     uint32_t vertex(uint64_t k) const {
+        if (generated) return generated->indices[k];
         return indexed ? uint32_t(index_buffer->index(start + k) + base_vertex) : uint32_t(start + k);
     }
 };
@@ -62,6 +85,13 @@ public:
     void set_indices(const std::string& ptr, const SetIndices& c);
     DrawSetup draw(size_t command, const std::string& ptr, const DrawPrimitive& c) const;
     DrawSetup draw(size_t command, const std::string& ptr, const DrawIndexedPrimitive& c) const;
+    // Patches: validated, tessellated (TessError -> SceneError naming the rule "Tn").
+    DrawSetup draw(size_t command, const std::string& ptr, const DrawRectPatch& c);
+    DrawSetup draw(size_t command, const std::string& ptr, const DrawTriPatch& c);
+    void delete_patch(const std::string& ptr, const DeletePatch& c);
+    void set_render_state(const std::string& ptr, const SetRenderState& c);
+    const tess::PatchCache& patch_cache() const { return patches_; }
+    bool npatches_on() const { return npatch_.segments > 1.0f; }
 
     // A FetchError met while shading `d`, as the SceneError both executors report.
     SceneError fetch_error(const DrawSetup& d, const vs::FetchError& e) const;
@@ -70,10 +100,13 @@ private:
     [[noreturn]] void fail(const std::string& ptr, const std::string& msg) const { throw s_.error(ptr, msg); }
     void check_shader(const std::string& ptr) const;
     DrawSetup start(size_t command, const std::string& ptr, bool indexed, PrimitiveType t, uint32_t prims) const;
+    // A triangle draw with N-patches on becomes a generated draw.
+    void npatch(DrawSetup& d) const;
+    DrawSetup generated_draw(size_t command, const std::string& ptr, Generated g) const;
 
     const Scene& s_;
     vs::Profile profile_;
-    std::vector<std::string> warnings_;
+    mutable std::vector<std::string> warnings_;
     std::map<std::string, std::unique_ptr<vs::CreatedShader>> shaders_;
     std::vector<std::unique_ptr<vs::CreatedShader>> replaced_;
     const vs::CreatedShader* current_ = nullptr;
@@ -82,6 +115,10 @@ private:
     const Buffer* indices_ = nullptr;
     std::string index_name_;
     uint32_t base_vertex_ = 0;
+    tess::TessProfile tess_profile_;
+    tess::PatchState patch_state_;
+    tess::NPatchState npatch_;
+    tess::PatchCache patches_{tess_profile_};
 };
 
 }  // namespace vpsim::scene

@@ -36,6 +36,15 @@ public:
     void delete_patch(uint32_t handle);
 
     bool contains(uint32_t handle) const { return entries_.count(handle) != 0; }
+    // The patch description a handle holds (null: none, or the other kind of patch).
+    const RectPatchInfo* rect_info(uint32_t handle) const {
+        auto it = entries_.find(handle);
+        return it == entries_.end() || it->second.tri ? nullptr : &it->second.rect;
+    }
+    const TriPatchInfo* tri_info(uint32_t handle) const {
+        auto it = entries_.find(handle);
+        return it == entries_.end() || !it->second.tri ? nullptr : &it->second.tri_info;
+    }
     size_t size() const { return entries_.size(); }
     const Counters& counters() const { return counters_; }
     const TessProfile& profile() const { return profile_; }

@@ -1,0 +1,115 @@
+#include "model/sc/tessellator_unit.h"
+
+#include <fmt/format.h>
+
+namespace vpsim::sc {
+
+ParamTable TessellatorParams::table() {
+    const TessellatorParams d;
+    return ParamTable(kUnit, "tessellator and tessellator input: patches and N-patches to generated vertices", 6)
+        .add_uint("queue", "draws", d.queue, "draws buffered from the front end", "assumed", 1, 1024)
+        .add_uint("control_points_per_cycle", "points/cycle", d.control_points_per_cycle,
+                  "patch control points read per cycle (skipped on a patch handle hit)", "assumed", 1, 64)
+        .add_uint("points_per_cycle", "points/cycle", d.points_per_cycle, "domain points generated per cycle, at most",
+                  "assumed (one vertex per cycle into the vertex ALU's input)", 1, 64)
+        .add_uint("macs_per_cycle", "products/cycle", d.macs_per_cycle,
+                  "register x control point four-wide multiply-adds per cycle when evaluating a point",
+                  "assumed (four 4-wide multiply-add units)", 1, 4096);
+}
+VPSIM_REGISTER_PARAMS(TessellatorParams::table);
+
+TessellatorParams TessellatorParams::from(const ParamSet& p) {
+    TessellatorParams r;
+    r.queue = uint32_t(p.get_uint("tessellator.queue"));
+    r.control_points_per_cycle = uint32_t(p.get_uint("tessellator.control_points_per_cycle"));
+    r.points_per_cycle = uint32_t(p.get_uint("tessellator.points_per_cycle"));
+    r.macs_per_cycle = uint32_t(p.get_uint("tessellator.macs_per_cycle"));
+    return r;
+}
+
+TessellatorUnit::TessellatorUnit(const sc_core::sc_module_name& n, const TessellatorParams& p, Probes* probes)
+    : TimedUnit(n), p_(p), probes_(probes), in_("front_end_to_tessellator", p.queue, 1, 1),
+      stats_(TessellatorParams::kUnit, "tessellator and tessellator input"), acct_(stats_),
+      draws_(stats_.counter("draws", "draws", "draws passed on (tessellated or not)")),
+      patches_(stats_.counter("patches", "patches", "rect and tri patches tessellated")),
+      npatch_draws_(stats_.counter("npatch_draws", "draws", "triangle draws tessellated as N-patches")),
+      vertices_(stats_.counter("generated_vertices", "vertices", "vertices generated")),
+      triangles_(stats_.counter("generated_triangles", "triangles", "triangles generated")),
+      control_points_(stats_.counter("control_points", "points", "control points read")),
+      handle_hits_(stats_.counter("handle_hits", "patches", "patch draws that used a cached handle's control points")),
+      reused_(stats_.counter("reused_tessellations", "patches", "handle hits that reused the cached tessellation")),
+      approximated_(stats_.counter("approximated", "draws", "draws with the continuous edge style (approximated)")),
+      stall_out_(stats_.stall_reason("index_queue_full", "a draw waits for space in the index fetch's queue")) {
+    acct_.attach(probes, "tessellator");
+    if (probes) track_ = probes->track("tessellator");
+    stats_.rate("vertices_per_cycle", "generated_vertices", "busy_cycles", "vertices/cycle",
+                "generated vertices per busy cycle");
+}
+
+Cycle TessellatorUnit::step(Cycle now) {
+    if (current_) {
+        DrawState& d = *current_;
+        const scene::Generated& g = *d.setup.generated;
+        acct_.busy(now);
+        if (now < control_done_) return control_done_;
+        // Domain points: `points_per_step_` every `cycles_per_point_` cycles.
+        const uint64_t total = g.vertices.size();
+        const uint64_t made = std::min<uint64_t>(total, d.generated_ready + points_per_step_);
+        if (probes_ && probes_->trace_on())
+            for (uint64_t v = d.generated_ready; v < made; ++v)
+                probes_->span(track_, now, now + cycles_per_point_, fmt::format("p{}", v), fmt::format("\"draw\": {}", d.id));
+        d.generated_ready = made;
+        if (index_fetch_) index_fetch_->wake(now + 1);
+        if (made == total) {
+            if (probes_) probes_->span(track_, start_, now + cycles_per_point_, g.what);
+            current_ = nullptr;
+            return now + cycles_per_point_;
+        }
+        return now + cycles_per_point_;
+    }
+    if (!in_.can_pop(now)) {
+        acct_.idle(now);
+        return in_.next_pop(now);
+    }
+    if (!out_->can_push(now)) {
+        acct_.stall(stall_out_, 0, now);
+        return kNever;  // the index fetch's pop wakes us
+    }
+    DrawState* d = in_.pop(now);
+    ++draws_;
+    out_->push(d, now);
+    acct_.busy(now);
+    if (!d->setup.generated) return now + 1;
+    const scene::Generated& g = *d->setup.generated;
+    if (g.kind == scene::Generated::Kind::NPatch)
+        ++npatch_draws_;
+    else
+        ++patches_;
+    vertices_ += g.vertices.size();
+    triangles_ += g.indices.size() / 3;
+    if (g.approximated) ++approximated_;
+    current_ = d;
+    start_ = now;
+    uint64_t control = 0;
+    if (g.handle_hit) {
+        ++handle_hits_;
+        if (g.reused) ++reused_;
+    } else {
+        control = uint64_t(g.control_points) * g.patches;
+        control_points_ += control;
+    }
+    control_done_ = now + 1 + (control + p_.control_points_per_cycle - 1) / p_.control_points_per_cycle;
+    const uint64_t products = g.reused ? 0 : uint64_t(g.evaluated_registers) * g.support;
+    const uint64_t eval = (products + p_.macs_per_cycle - 1) / p_.macs_per_cycle;
+    if (eval > 1) {
+        cycles_per_point_ = eval;
+        points_per_step_ = 1;
+    } else {
+        cycles_per_point_ = 1;
+        points_per_step_ = p_.points_per_cycle;
+    }
+    d->generated_ready = 0;
+    return control_done_;
+}
+
+}  // namespace vpsim::sc
