@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include <type_traits>
+
 namespace vpsim::scene {
 
 SceneMachine::SceneMachine(const Scene& s, const vs::Profile& profile) : s_(s), profile_(profile) {
@@ -198,70 +200,65 @@ void SceneMachine::npatch(DrawSetup& d) const {
 }
 
 namespace {
-template <class Info>
-void fill_generated(Generated& g, const tess::TessOutput& o, const Info* info, uint32_t memory_regs) {
-    g.vertices = o.vertices;
+// What the timing model needs to know of a patch beyond its vertices: control points read,
+// control points each vertex is evaluated over, and a name.
+void describe_patch(Generated& g, const tess::RectPatchInfo& i) {
+    g.control_points = i.width * i.height;
+    g.support = (uint32_t(i.order) + 1) * (uint32_t(i.order) + 1);
+    g.what = fmt::format("DrawRectPatch {} {} {}x{}", tess::basis_name(i.basis), tess::order_name(i.order), i.width,
+                         i.height);
+}
+void describe_patch(Generated& g, const tess::TriPatchInfo& i) {
+    g.control_points = i.num_vertices;
+    g.support = i.num_vertices;
+    g.what = fmt::format("DrawTriPatch {} {} ({} points)", tess::basis_name(i.basis), tess::order_name(i.order),
+                         i.num_vertices);
+}
+}  // namespace
+
+template <class Command>
+DrawSetup SceneMachine::patch_draw(size_t command, const std::string& ptr, const Command& c) {
+    constexpr bool tri = std::is_same_v<Command, DrawTriPatch>;
+    check_shader(ptr);
+    const uint64_t hits = patches_.counters().hits, reused = patches_.counters().reused;
+    const float* segs = c.segments ? c.segments->data() : nullptr;
+    tess::TessOutput o;
+    try {
+        if constexpr (tri)
+            o = patches_.draw_tri(c.handle, segs, c.info ? &*c.info : nullptr, current_->decl, streams_, patch_state_);
+        else
+            o = patches_.draw_rect(c.handle, segs, c.info ? &*c.info : nullptr, current_->decl, streams_, patch_state_);
+    } catch (const tess::TessError& e) {
+        fail(ptr, fmt::format("{}: {}", tri ? "DrawTriPatch" : "DrawRectPatch", e.what()));
+    }
+    Generated g;
+    g.kind = tri ? Generated::Kind::TriPatch : Generated::Kind::RectPatch;
+    g.vertices = std::move(o.vertices);
     for (const auto& t : o.domain.triangles) g.indices.insert(g.indices.end(), t.begin(), t.end());
     g.approximated = o.approximated;
     g.segments = o.segments;
     g.degenerate_normals = o.degenerate_normals;
-    g.evaluated_registers = memory_regs;
-    (void)info;
+    g.evaluated_registers = uint32_t(__builtin_popcount(current_->decl.memory_mask));
+    g.handle_hit = patches_.counters().hits != hits;
+    g.reused = patches_.counters().reused != reused;
+    if constexpr (tri) {
+        const tess::TriPatchInfo* i = patches_.tri_info(c.handle);
+        if (!i && c.info) i = &*c.info;
+        if (i) describe_patch(g, *i);
+    } else {
+        const tess::RectPatchInfo* i = patches_.rect_info(c.handle);
+        if (!i && c.info) i = &*c.info;
+        if (i) describe_patch(g, *i);
+    }
+    for (const auto& w : o.warnings) warnings_.push_back(fmt::format("{}: {}: {}", s_.name, ptr, w));
+    return generated_draw(command, ptr, std::move(g));
 }
-}  // namespace
 
 DrawSetup SceneMachine::draw(size_t command, const std::string& ptr, const DrawRectPatch& c) {
-    check_shader(ptr);
-    const uint64_t hits = patches_.counters().hits, reused = patches_.counters().reused;
-    tess::TessOutput o;
-    try {
-        o = patches_.draw_rect(c.handle, c.segments ? c.segments->data() : nullptr, c.info ? &*c.info : nullptr,
-                               current_->decl, streams_, patch_state_);
-    } catch (const tess::TessError& e) {
-        fail(ptr, fmt::format("DrawRectPatch: {}", e.what()));
-    }
-    Generated g;
-    g.kind = Generated::Kind::RectPatch;
-    fill_generated(g, o, c.info ? &*c.info : nullptr, uint32_t(__builtin_popcount(current_->decl.memory_mask)));
-    g.handle_hit = patches_.counters().hits != hits;
-    g.reused = patches_.counters().reused != reused;
-    const tess::RectPatchInfo* info = patches_.rect_info(c.handle);
-    if (!info && c.info) info = &*c.info;
-    if (info) {
-        g.control_points = info->width * info->height;
-        g.support = (uint32_t(info->order) + 1) * (uint32_t(info->order) + 1);
-        g.what = fmt::format("DrawRectPatch {} {} {}x{}", tess::basis_name(info->basis), tess::order_name(info->order),
-                             info->width, info->height);
-    }
-    for (const auto& w : o.warnings) warnings_.push_back(fmt::format("{}: {}: {}", s_.name, ptr, w));
-    return generated_draw(command, ptr, std::move(g));
+    return patch_draw(command, ptr, c);
 }
-
 DrawSetup SceneMachine::draw(size_t command, const std::string& ptr, const DrawTriPatch& c) {
-    check_shader(ptr);
-    const uint64_t hits = patches_.counters().hits, reused = patches_.counters().reused;
-    tess::TessOutput o;
-    try {
-        o = patches_.draw_tri(c.handle, c.segments ? c.segments->data() : nullptr, c.info ? &*c.info : nullptr,
-                              current_->decl, streams_, patch_state_);
-    } catch (const tess::TessError& e) {
-        fail(ptr, fmt::format("DrawTriPatch: {}", e.what()));
-    }
-    Generated g;
-    g.kind = Generated::Kind::TriPatch;
-    fill_generated(g, o, c.info ? &*c.info : nullptr, uint32_t(__builtin_popcount(current_->decl.memory_mask)));
-    g.handle_hit = patches_.counters().hits != hits;
-    g.reused = patches_.counters().reused != reused;
-    const tess::TriPatchInfo* info = patches_.tri_info(c.handle);
-    if (!info && c.info) info = &*c.info;
-    if (info) {
-        g.control_points = info->num_vertices;
-        g.support = info->num_vertices;
-        g.what = fmt::format("DrawTriPatch {} {} ({} points)", tess::basis_name(info->basis),
-                             tess::order_name(info->order), info->num_vertices);
-    }
-    for (const auto& w : o.warnings) warnings_.push_back(fmt::format("{}: {}: {}", s_.name, ptr, w));
-    return generated_draw(command, ptr, std::move(g));
+    return patch_draw(command, ptr, c);
 }
 
 void SceneMachine::delete_patch(const std::string& ptr, const DeletePatch& c) {

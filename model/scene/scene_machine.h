@@ -103,6 +103,8 @@ private:
     // A triangle draw with N-patches on becomes a generated draw.
     void npatch(DrawSetup& d) const;
     DrawSetup generated_draw(size_t command, const std::string& ptr, Generated g) const;
+    template <class Command>
+    DrawSetup patch_draw(size_t command, const std::string& ptr, const Command& c);
 
     const Scene& s_;
     vs::Profile profile_;
