@@ -321,3 +321,17 @@ TEST_CASE("Random configurations neither deadlock nor change a vertex", "[timing
         for (const auto& sc : scenes) check_equivalent(sc, sets);
     }
 }
+
+TEST_CASE("A patch redrawn from its handle ignores the streams bound at the time", "[timing]") {
+    scene::Scene s = scene::load_scene(std::string(VPSIM_SOURCE_DIR) + "/examples/scenes/patches/bezier.json");
+    // Unbind stream 0 before the redraws: they read the handle's cached control points only.
+    scene::Command unbind;
+    unbind.body = scene::SetStreamSource{0, std::nullopt, 0};
+    unbind.pointer = "/commands/unbind";
+    size_t first_draw = 0;
+    while (!std::holds_alternative<scene::DrawRectPatch>(s.commands[first_draw].body)) ++first_draw;
+    s.commands.insert(s.commands.begin() + long(first_draw) + 1, unbind);
+    check_equivalent(s, {});
+    const Captured c = run(s);
+    CHECK(c.result.tess_handle_hits == 2);
+}

@@ -46,16 +46,19 @@ bool PostTransformCache::lookup(uint32_t index) {
     if (params_.batch_reset != 0 && since_flush_ == params_.batch_reset) flush();
     ++since_flush_;
     ++lookups_;
+    // Filling starts at slot 0 after a flush, so the held entries are slots 0..count_-1 (an index
+    // is held at most once: only a miss inserts).
     const size_t n = ring_.size();
+    const uint32_t* r = ring_.data();
     for (size_t i = 0; i < count_; ++i)
-        if (ring_[(head_ + n - 1 - i) % n] == index) {
+        if (r[i] == index) {
             ++hits_;
             return true;
         }
     ++misses_;
     if (n != 0) {
         ring_[head_] = index;
-        head_ = (head_ + 1) % n;
+        head_ = head_ + 1 == n ? 0 : head_ + 1;
         if (count_ < n) ++count_;
     }
     return false;

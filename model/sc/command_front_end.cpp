@@ -28,7 +28,7 @@ CommandFrontEnd::CommandFrontEnd(const sc_module_name& n, const CommandFrontEndP
     : TimedUnit(n), p_(p), machine_(machine), draws_(draws), decoder_(decoder), sync_(std::move(sync)),
       probes_(probes), constants_now_(machine.scene().const_count, vs::Vec4{}), stats_(CommandFrontEndParams::kUnit, "command front end"), acct_(stats_),
       commands_(stats_.counter("commands", "commands", "scene commands executed")),
-      draw_count_(stats_.counter("draws", "draws", "draw commands sent to the index fetch")),
+      draw_count_(stats_.counter("draws", "draws", "draw commands sent to the tessellator (and on to the index fetch)")),
       decl_tokens_(stats_.counter("declaration_tokens", "tokens", "declaration tokens driven into the decoder")),
       stall_draw_q_(stats_.stall_reason("draw_queue_full", "a draw waits for space in the tessellator's queue")),
       stall_const_q_(stats_.stall_reason("constant_queue_full",

@@ -12,7 +12,7 @@ ParamTable IndexFetchParams::table() {
         .add_uint("indices_per_cycle", "indices/cycle", d.indices_per_cycle,
                   "references read and looked up per cycle", "assumed (one vertex per cycle, as ATTILA's streamer)", 1,
                   64)
-        .add_uint("draw_queue", "draws", d.draw_queue, "draws buffered from the front end", "assumed", 1, 1024);
+        .add_uint("draw_queue", "draws", d.draw_queue, "draws buffered from the tessellator", "assumed", 1, 1024);
 }
 VPSIM_REGISTER_PARAMS(IndexFetchParams::table);
 
@@ -26,7 +26,7 @@ IndexFetchParams IndexFetchParams::from(const ParamSet& p) {
 IndexFetch::IndexFetch(const sc_core::sc_module_name& n, const IndexFetchParams& p,
                        const pipe::PostTransformCacheParams& cache, VertexPool& pool, DrawTracker& draws, Probes* probes)
     : TimedUnit(n), p_(p), cache_(cache), pool_(pool), draws_(draws), probes_(probes),
-      in_("front_end_to_index_fetch", p.draw_queue, 1, 1),
+      in_("tessellator_to_index_fetch", p.draw_queue, 1, 1),
       stats_(IndexFetchParams::kUnit, "index fetch and post-transform cache look-up"), acct_(stats_),
       refs_(stats_.counter("references", "indices", "vertex references read (draw order)")),
       hits_(stats_.counter("cache_hits", "indices", "references found in the post-transform cache")),

@@ -16,7 +16,7 @@ namespace vpsim::sc {
 
 struct IndexFetchParams {
     uint32_t indices_per_cycle = 1;  // references processed per cycle
-    uint32_t draw_queue = 2;         // draws buffered from the front end
+    uint32_t draw_queue = 2;         // draws buffered from the tessellator
 
     static constexpr const char* kUnit = "index_fetch";
     static ParamTable table();

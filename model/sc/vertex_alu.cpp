@@ -257,6 +257,7 @@ VertexAlu::VertexAlu(const sc_core::sc_module_name& n, const VertexAluParams& p,
                                       "every slot is issued; the vertices wait for their last results or older vertices")),
       st_const_(stats_.stall_reason("constants_pending",
                                     "the next vertex's draw waits for constant writes issued before it")) {
+    order_.slots.resize(size_t(p.engines) * p.contexts);
     for (uint32_t e = 0; e < p.engines; ++e) {
         engines_[e].ctx.resize(p.contexts);
         if (probes) {

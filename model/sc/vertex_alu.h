@@ -159,7 +159,24 @@ private:
     Probes* probes_;
     Channel<uint32_t> out_;
     std::vector<Engine> engines_;
-    std::deque<std::pair<uint32_t, uint32_t>> order_;  // (engine, context) in entry order
+    // (engine, context) of the vertices in flight, in entry order: a ring of engines x contexts.
+    struct Order {
+        std::vector<std::pair<uint32_t, uint32_t>> slots;
+        size_t head = 0, count = 0;
+        bool empty() const { return count == 0; }
+        size_t size() const { return count; }
+        const std::pair<uint32_t, uint32_t>& front() const { return slots[head]; }
+        void pop_front() {
+            head = head + 1 == slots.size() ? 0 : head + 1;
+            --count;
+        }
+        void push_back(std::pair<uint32_t, uint32_t> v) {
+            size_t t = head + count;
+            if (t >= slots.size()) t -= slots.size();
+            slots[t] = v;
+            ++count;
+        }
+    } order_;
     uint32_t next_engine_ = 0;
     std::map<const vs::CreatedShader*, std::unique_ptr<VertexAluProgram>> programs_;
     std::map<const vs::CreatedShader*, std::unique_ptr<vs::FastShader>> fast_;

@@ -85,11 +85,12 @@ void SceneMachine::set_indices(const std::string& ptr, const SetIndices& c) {
     index_name_ = *c.buffer;
 }
 
-void SceneMachine::check_shader(const std::string& ptr) const {
+void SceneMachine::check_shader(const std::string& ptr, bool streams) const {
     if (!current_) fail(ptr, "no vertex shader is set: expected a SetVertexShader before the draw");
     if (!current_->program)
         fail(ptr, fmt::format("shader \"{}\" is fixed function (no function): vpsim draws programmable shaders only",
                               current_name_));
+    if (!streams) return;
     try {
         vs::check_streams(current_->decl, streams_);
     } catch (const vs::FetchError& e) {
@@ -219,7 +220,8 @@ void describe_patch(Generated& g, const tess::TriPatchInfo& i) {
 template <class Command>
 DrawSetup SceneMachine::patch_draw(size_t command, const std::string& ptr, const Command& c) {
     constexpr bool tri = std::is_same_v<Command, DrawTriPatch>;
-    check_shader(ptr);
+    // A redraw of a cached handle (no info) reads no stream: the bound streams do not matter.
+    check_shader(ptr, c.info.has_value());
     const uint64_t hits = patches_.counters().hits, reused = patches_.counters().reused;
     const float* segs = c.segments ? c.segments->data() : nullptr;
     tess::TessOutput o;

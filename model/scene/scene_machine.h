@@ -98,7 +98,7 @@ public:
 
 private:
     [[noreturn]] void fail(const std::string& ptr, const std::string& msg) const { throw s_.error(ptr, msg); }
-    void check_shader(const std::string& ptr) const;
+    void check_shader(const std::string& ptr, bool streams = true) const;
     DrawSetup start(size_t command, const std::string& ptr, bool indexed, PrimitiveType t, uint32_t prims) const;
     // A triangle draw with N-patches on becomes a generated draw.
     void npatch(DrawSetup& d) const;
