@@ -149,13 +149,20 @@ void Pipeline::dispatch() {
     try {
         Cycle now = 0, last = 0;
         uint64_t iterations = 0;
+        // The next cycle any unit wants: lowered by every step's answer and every wake-up, so one
+        // pass over the units per simulated cycle does both the stepping and the search.
+        Cycle next = 0;
+        for (TimedUnit* u : units_) u->set_dispatcher_next(&next);
         for (;;) {
-            Cycle t = kNever;
-            for (TimedUnit* u : units_) t = std::min(t, u->wake_at());
-            if (t == kNever) break;
-            now = std::max(t, now);
-            for (TimedUnit* u : units_)
-                if (u->wake_at() <= now) u->run_step(now);
+            if (next == kNever) break;
+            now = std::max(next, now);
+            next = kNever;
+            for (TimedUnit* u : units_) {
+                if (u->wake_at() <= now)
+                    u->run_step(now);
+                else if (u->wake_at() < next)
+                    next = u->wake_at();
+            }
             last = now;
             if (now - synced_ >= pp_.quantum) sync(now);
             if (opt_.progress && (++iterations & 0xFFFF) == 0) progress(now, false);

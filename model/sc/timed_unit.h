@@ -41,20 +41,28 @@ public:
     // Asks for a step at `at` (or the next cycle, if the unit already stepped at `at`).
     void wake(Cycle at) {
         if (stepped_ != kNever && at <= stepped_) at = stepped_ + 1;
-        if (at < wake_) wake_ = at;
+        if (at < wake_) {
+            wake_ = at;
+            if (next_ && at < *next_) *next_ = at;
+        }
     }
     Cycle wake_at() const { return wake_; }
+    // The dispatcher's: where every wake-up also lowers the dispatcher's next cycle.
+    void set_dispatcher_next(Cycle* next) { next_ = next; }
     // The dispatcher's call.
     void run_step(Cycle now) {
         wake_ = kNever;
         stepped_ = now;
-        const Cycle next = step(now);
-        if (next < wake_) wake_ = next <= now ? now + 1 : next;
+        Cycle next = step(now);
+        if (next <= now) next = now + 1;
+        if (next < wake_) wake_ = next;
+        if (next_ && wake_ < *next_) *next_ = wake_;
     }
 
 private:
     Cycle wake_ = 0;
     Cycle stepped_ = kNever;
+    Cycle* next_ = nullptr;
 };
 
 // Busy / idle / stalled accounting by state transitions, with the state drawn in the VCD as

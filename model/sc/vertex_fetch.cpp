@@ -100,23 +100,26 @@ void VertexFetch::touch(Line* l) {
 bool VertexFetch::access(Cycle now, uint64_t addr, uint32_t size, Cycle& ready) {
     const uint64_t first = addr / p_.line_bytes, last = (addr + size - 1) / p_.line_bytes;
     while (!fills_.empty() && fills_.front() <= now) fills_.pop_front();
-    // Count the misses first: a request is all or nothing.
+    // Look every line up once; a request is all or nothing, so count the misses first.
+    constexpr size_t kMaxLines = 8;  // an element is at most 16 bytes, a line at least 4
+    Line* found[kMaxLines];
+    const size_t n = size_t(last - first + 1);
     uint32_t need = 0;
-    for (uint64_t t = first; t <= last; ++t) need += find_line(t) == nullptr;
+    for (size_t k = 0; k < n; ++k) need += (found[k] = find_line(first + k)) == nullptr;
     // (A request needing more lines than there are miss registers goes ahead alone.)
     if (need && !fills_.empty() && fills_.size() + need > p_.max_misses) return false;
     ready = now + p_.hit_latency;
-    for (uint64_t t = first; t <= last; ++t) {
+    for (size_t k = 0; k < n; ++k) {
         ++lookups_;
-        Line* l = find_line(t);
-        if (l) {
+        Line* l = found[k];
+        if (l && l->tag == first + k) {
             ++hits_;
         } else {
             ++misses_;
             l = &lines_[0];
             for (auto& c : lines_)
                 if (c.used < l->used) l = &c;
-            l->tag = t;
+            l->tag = first + k;
             l->ready = mem_.read(now, p_.line_bytes);
             fills_.push_back(l->ready);
         }
