@@ -241,3 +241,17 @@ expect(1 "/commands/7/handle: DeletePatch: T8" run ${WORK}/bad_patch_delete.json
 string(REPLACE "\"basis\": \"bezier\"" "\"basis\": \"hermite\"" bad_basis "${bez}")
 file(WRITE ${WORK}/bad_patch_basis.json "${bad_basis}")
 expect(2 "/commands/4/info/basis: expected a basis" run ${WORK}/bad_patch_basis.json --no-progress)
+# The tessellation profile: a named choice changes the output, on both executors alike.
+execute_process(COMMAND ${VPSIM} scene-exec ${SRC}/examples/scenes/patches/bezier.json --json --reference
+                --tess-profile winding=ccw OUTPUT_VARIABLE ccw_ref RESULT_VARIABLE rc1)
+execute_process(COMMAND ${VPSIM} run ${SRC}/examples/scenes/patches/bezier.json --tess-profile winding=ccw
+                --out ${WORK}/patch_ccw --vertices --quiet RESULT_VARIABLE rc2)
+file(READ ${WORK}/patch_ccw/vertices.json ccw_run)
+string(REPLACE "\"engine\": \"timing\"" "\"engine\": \"reference\"" ccw_run "${ccw_run}")
+execute_process(COMMAND ${VPSIM} scene-exec ${SRC}/examples/scenes/patches/bezier.json --json --reference
+                OUTPUT_VARIABLE cw_ref)
+if(NOT (rc1 EQUAL 0 AND rc2 EQUAL 0) OR NOT ccw_run STREQUAL ccw_ref OR ccw_ref STREQUAL cw_ref)
+  message(SEND_ERROR "--tess-profile winding=ccw: run and scene-exec disagree, or the option changed nothing")
+endif()
+expect(2 "unknown tessellation option \"windng\".*winding=cw\\|ccw" run --tess-profile windng=ccw)
+expect(2 "max-segments: expected an integer 1..4096" scene-exec --tess-profile max-segments=0)

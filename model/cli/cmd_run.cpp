@@ -26,7 +26,7 @@ namespace {
 
 struct RunArgs {
     std::string scene, config, out, vcd, trace;
-    std::vector<std::string> sets, profile;
+    std::vector<std::string> sets, profile, tess_profile;
     bool vertices = false, json = false, quiet = false, no_progress = false;
 };
 
@@ -170,10 +170,12 @@ int run_run(const RunArgs& a) {
     }
     ParamSet params = ParamSet::defaults();
     vs::Profile profile = vs::Profile::d3d8();
+    tess::TessProfile tess_profile;
     try {
         if (!a.config.empty()) params.apply_config_file(a.config);
         for (const auto& s : a.sets) params.apply_set(s);
         for (const auto& kv : a.profile) profile.set(kv);
+        for (const auto& kv : a.tess_profile) tess::set_tess_option(tess_profile, kv);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "vpsim run: %s\n", e.what());
         return 2;
@@ -199,6 +201,7 @@ int run_run(const RunArgs& a) {
         opt.vcd_path = a.vcd;
         opt.trace_path = a.trace;
         opt.progress = !a.no_progress && !a.quiet && ::isatty(2);
+        opt.tess_profile = tess_profile;
         if (vw) {
             opt.sink = [&vw](const sc::DrawState& d, uint64_t, uint32_t index, const vs::VertexOutputs& o) {
                 vw->vertex(d, index, o);
@@ -217,6 +220,7 @@ int run_run(const RunArgs& a) {
             cfg["schema"] = "vpsim-config-1";
             cfg["scene"] = {{"name", sc.name}, {"hash", hash}};
             cfg["profile"] = a.profile;
+            cfg["tess_profile"] = a.tess_profile;
             cfg["params"] = params.to_json();
             write_file_atomic(a.out + "/config.json", cfg.dump(2) + "\n");
             nlohmann::ordered_json st = r.stats;
@@ -272,6 +276,9 @@ void add_run_command(CLI::App& app, int& exit_code) {
     c->add_option("--profile", a->profile,
                   std::string("Semantics option (repeatable; docs/vs-semantics.md): ") + vs::Profile::option_help())
         ->check(profile_option_check());
+    c->add_option("--tess-profile", a->tess_profile,
+                  std::string("Tessellation choice (repeatable; docs/tessellation.md): ") + tess::tess_profile_help())
+        ->check(tess_option_check());
     c->callback([a, &exit_code] { exit_code = run_run(*a); });
 }
 

@@ -22,7 +22,7 @@ namespace {
 struct SceneExecArgs {
     std::string file;
     bool json = false, reference = false, summary = false, dump_default = false;
-    std::vector<std::string> profile;
+    std::vector<std::string> profile, tess_profile;
 };
 
 std::string json_string(const std::string& s) { return nlohmann::json(s).dump(); }
@@ -42,9 +42,12 @@ int run_scene_exec(const SceneExecArgs& a) {
     }
     vs::Profile profile = vs::Profile::d3d8();
     for (const auto& kv : a.profile) profile.set(kv);
+    tess::TessProfile tess_profile;
+    for (const auto& kv : a.tess_profile) tess::set_tess_option(tess_profile, kv);
     scene::FunctionalResult r;
     try {
-        r = scene::run_functional(sc, profile, a.reference ? scene::reference_shade() : scene::fast_shade());
+        r = scene::run_functional(sc, profile, a.reference ? scene::reference_shade() : scene::fast_shade(),
+                                  tess_profile);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "vpsim scene-exec: %s\n", e.what());
         return 1;
@@ -111,6 +114,9 @@ void add_scene_exec_command(CLI::App& app, int& exit_code) {
     c->add_option("--profile", a->profile,
                   std::string("Semantics option (repeatable; docs/vs-semantics.md): ") + vs::Profile::option_help())
         ->check(profile_option_check());
+    c->add_option("--tess-profile", a->tess_profile,
+                  std::string("Tessellation choice (repeatable; docs/tessellation.md): ") + tess::tess_profile_help())
+        ->check(tess_option_check());
     c->callback([a, &exit_code] { exit_code = run_scene_exec(*a); });
 }
 

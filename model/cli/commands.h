@@ -2,6 +2,7 @@
 // installs stores the exit code in `exit_code` (0 ok, 1 rejected/mismatch, 2 usage or I/O).
 #pragma once
 
+#include "model/tess/tess_types.h"
 #include "model/vs/vs_isa.h"
 
 #include <CLI/CLI.hpp>
@@ -25,6 +26,21 @@ inline CLI::Validator profile_option_check() {
             try {
                 vs::Profile p;
                 p.set(text);
+            } catch (const std::exception& e) {
+                return e.what();
+            }
+            return "";
+        },
+        "KEY=VALUE");
+}
+
+// CLI11 check for --tess-profile KEY=VALUE (docs/tessellation.md).
+inline CLI::Validator tess_option_check() {
+    return CLI::Validator(
+        [](std::string& text) -> std::string {
+            try {
+                tess::TessProfile p;
+                tess::set_tess_option(p, text);
             } catch (const std::exception& e) {
                 return e.what();
             }

@@ -53,7 +53,7 @@ public:
           probes_(opt.vcd_path.empty() && opt.trace_path.empty()
                       ? nullptr
                       : std::make_unique<Probes>(opt.vcd_path, opt.trace_path, period_ps_)),
-          machine_(s, profile),
+          machine_(s, profile, opt.tess_profile),
           decoder_("decl_decoder", decoder_params(params, s)),
           ptc_(pipe::PostTransformCacheParams::from(params)),
           front_("front_end", CommandFrontEndParams::from(params), machine_, draws_, decoder_,

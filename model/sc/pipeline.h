@@ -45,6 +45,7 @@ struct RunOptions {
     VertexSink sink;         // every emitted vertex, draw order
     std::function<void(const DrawState&)> draw_done;  // after a draw's last vertex
     bool progress = false;   // a progress line on stderr after ~2 s
+    tess::TessProfile tess_profile;  // the tessellator's choices (docs/tessellation.md)
 };
 
 struct TopStall {

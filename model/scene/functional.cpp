@@ -23,8 +23,8 @@ namespace {
 
 class Runner {
 public:
-    Runner(const Scene& s, const vs::Profile& profile, const ShadeFn& shade)
-        : m_(s, profile), shade_(shade ? shade : reference_shade()) {
+    Runner(const Scene& s, const vs::Profile& profile, const ShadeFn& shade, const tess::TessProfile& tp)
+        : m_(s, profile, tp), shade_(shade ? shade : reference_shade()) {
         constants_.assign(s.const_count, vs::Vec4{});
     }
 
@@ -92,8 +92,9 @@ private:
 
 }  // namespace
 
-FunctionalResult run_functional(const Scene& scene, const vs::Profile& profile, const ShadeFn& shade) {
-    return Runner(scene, profile, shade).run();
+FunctionalResult run_functional(const Scene& scene, const vs::Profile& profile, const ShadeFn& shade,
+                                const tess::TessProfile& tess_profile) {
+    return Runner(scene, profile, shade, tess_profile).run();
 }
 
 }  // namespace vpsim::scene

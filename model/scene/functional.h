@@ -54,6 +54,7 @@ struct FunctionalResult {
 // Throws SceneError naming the failing command's JSON pointer (invalid shader, unbound or too
 // narrow stream, index or vertex out of range, draw without a shader ...).
 // `shade` defaults to reference_shade().
-FunctionalResult run_functional(const Scene& scene, const vs::Profile& profile, const ShadeFn& shade = {});
+FunctionalResult run_functional(const Scene& scene, const vs::Profile& profile, const ShadeFn& shade = {},
+                                const tess::TessProfile& tess_profile = {});
 
 }  // namespace vpsim::scene

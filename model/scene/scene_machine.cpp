@@ -9,7 +9,8 @@
 
 namespace vpsim::scene {
 
-SceneMachine::SceneMachine(const Scene& s, const vs::Profile& profile) : s_(s), profile_(profile) {
+SceneMachine::SceneMachine(const Scene& s, const vs::Profile& profile, const tess::TessProfile& tess_profile)
+    : s_(s), profile_(profile), tess_profile_(tess_profile) {
     profile_.const_count = s.const_count;
 }
 

@@ -70,7 +70,7 @@ struct DrawSetup {
 class SceneMachine {
 public:
     // `profile.const_count` is replaced by the scene's.
-    SceneMachine(const Scene& s, const vs::Profile& profile);
+    SceneMachine(const Scene& s, const vs::Profile& profile, const tess::TessProfile& tess_profile = {});
 
     const Scene& scene() const { return s_; }
     const vs::Profile& profile() const { return profile_; }

@@ -65,4 +65,73 @@ uint32_t segment_count(float segs, EdgeStyle style, const TessProfile& profile, 
     return uint32_t(r);
 }
 
+namespace {
+bool parse_bool(const std::string& key, const std::string& v) {
+    if (v == "true" || v == "1" || v == "on") return true;
+    if (v == "false" || v == "0" || v == "off") return false;
+    throw std::invalid_argument(fmt::format("tessellation option {}: expected true or false, found \"{}\"", key, v));
+}
+uint32_t parse_count(const std::string& key, const std::string& v, uint32_t lo, uint32_t hi) {
+    char* end = nullptr;
+    const unsigned long n = std::strtoul(v.c_str(), &end, 10);
+    if (v.empty() || *end || n < lo || n > hi)
+        throw std::invalid_argument(fmt::format("tessellation option {}: expected an integer {}..{}, found \"{}\"", key,
+                                                lo, hi, v));
+    return uint32_t(n);
+}
+}  // namespace
+
+const char* tess_profile_help() {
+    return "rounding=truncate|ceil, max-segments=64 (1..4096), transitions=true|false, "
+           "continuous-round-up=true|false, winding=cw|ccw, catmull-rom-ends=reflect|duplicate, "
+           "normal-normalize=true|false, normal-flip=false|true, normal-fallback=true|false, tessuv-on-tri=true|false, "
+           "interpolate-constant-components=false|true, npatch-position-reg=0 (0..15), npatch-normal-reg=3 (0..15), "
+           "npatch-renormalize=true|false, quintic-cap=true|false";
+}
+
+void set_tess_option(TessProfile& p, const std::string& kv) {
+    const size_t eq = kv.find('=');
+    if (eq == std::string::npos)
+        throw std::invalid_argument(fmt::format("\"{}\": expected KEY=VALUE; keys: {}", kv, tess_profile_help()));
+    const std::string k = kv.substr(0, eq), v = kv.substr(eq + 1);
+    auto choice = [&](const char* a, const char* b) {
+        if (v == a) return false;
+        if (v == b) return true;
+        throw std::invalid_argument(fmt::format("tessellation option {}: expected {} or {}, found \"{}\"", k, a, b, v));
+    };
+    if (k == "rounding")
+        p.rounding = choice("truncate", "ceil") ? TessProfile::Rounding::Ceil : TessProfile::Rounding::Truncate;
+    else if (k == "max-segments")
+        p.max_segments = parse_count(k, v, 1, 4096);
+    else if (k == "transitions")
+        p.transitions = parse_bool(k, v);
+    else if (k == "continuous-round-up")
+        p.continuous_round_up = parse_bool(k, v);
+    else if (k == "winding")
+        p.winding = choice("cw", "ccw") ? TessProfile::Winding::CounterClockwise : TessProfile::Winding::Clockwise;
+    else if (k == "catmull-rom-ends")
+        p.catmull_rom_ends =
+            choice("reflect", "duplicate") ? TessProfile::CatmullRomEnds::Duplicate : TessProfile::CatmullRomEnds::Reflect;
+    else if (k == "normal-normalize")
+        p.normal_normalize = parse_bool(k, v);
+    else if (k == "normal-flip")
+        p.normal_flip = parse_bool(k, v);
+    else if (k == "normal-fallback")
+        p.normal_degenerate_fallback = parse_bool(k, v);
+    else if (k == "tessuv-on-tri")
+        p.tessuv_on_tri = parse_bool(k, v);
+    else if (k == "interpolate-constant-components")
+        p.interpolate_constant_components = parse_bool(k, v);
+    else if (k == "npatch-position-reg")
+        p.npatch_position_reg = parse_count(k, v, 0, 15);
+    else if (k == "npatch-normal-reg")
+        p.npatch_normal_reg = parse_count(k, v, 0, 15);
+    else if (k == "npatch-renormalize")
+        p.npatch_renormalize = parse_bool(k, v);
+    else if (k == "quintic-cap")
+        p.quintic_cap = parse_bool(k, v);
+    else
+        throw std::invalid_argument(fmt::format("unknown tessellation option \"{}\"; keys: {}", k, tess_profile_help()));
+}
+
 }  // namespace vpsim::tess

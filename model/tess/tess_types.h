@@ -88,6 +88,11 @@ struct TessProfile {
     bool quintic_cap = true;  // D3DDEVCAPS_QUINTICRTPATCHES
 };
 
+// Sets one profile option from text ("key=value"), e.g. "rounding=ceil", "winding=ccw",
+// "normal-flip=true"; throws std::invalid_argument naming the valid keys and values.
+void set_tess_option(TessProfile& p, const std::string& key_equals_value);
+const char* tess_profile_help();  // every key with its values, the default first
+
 // A validation error of choice 10 (and the handle rules): nothing is drawn. `rule` is a stable
 // id "T1".."T12" (docs/tessellation.md, "Validation rules").
 struct TessError : std::runtime_error {
