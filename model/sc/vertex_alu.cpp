@@ -68,13 +68,12 @@ struct Builder {
     std::vector<AluSlot> slots;
     uint8_t hidden = 0;
 
-    AluSlot base(const vs::Instruction& ins, uint32_t index, AluSlot::Pipe pipe) const {
+    AluSlot base(uint32_t index, AluSlot::Pipe pipe) const {
         AluSlot s;
         s.pipe = pipe;
         s.latency = uint8_t(pipe == AluSlot::Scalar ? params.scalar_latency : params.vector_latency);
         s.interval = 1;
         s.instruction = index;
-        (void)ins;
         return s;
     }
     static void read(AluSlot& s, uint8_t reg, uint8_t mask) {
@@ -107,14 +106,13 @@ struct Builder {
 
     void add(const vs::Instruction& ins, uint32_t index) {
         const uint32_t op = ins.opcode;
-        const size_t first = slots.size();
         const bool scalar_op = op == vs::OP_RCP || op == vs::OP_RSQ || op == vs::OP_EXPP || op == vs::OP_LOGP ||
                                op == vs::OP_LIT;
         if (op == vs::OP_M4x4 || op == vs::OP_M4x3 || op == vs::OP_M3x4 || op == vs::OP_M3x3 || op == vs::OP_M3x2) {
             // One dot product per row: slot i reads src0 and constant row i, writes component i.
             const int rows = vs::op_info(op)->matrix_rows;
             for (int i = 0; i < rows; ++i) {
-                AluSlot s = base(ins, index, AluSlot::Vector);
+                AluSlot s = base(index, AluSlot::Vector);
                 sources(s, ins, -1, uint32_t(i));
                 s.write_reg = dst_reg(ins.dst);
                 s.write_mask = uint8_t(1u << i);
@@ -125,7 +123,7 @@ struct Builder {
             const int n = profile.slots(op);
             const uint8_t h = uint8_t(kHidden0 + (hidden++ & 1));
             for (int i = 0; i < n; ++i) {
-                AluSlot s = base(ins, index, i == 0 && op != vs::OP_FRC ? AluSlot::Scalar : AluSlot::Vector);
+                AluSlot s = base(index, i == 0 && op != vs::OP_FRC ? AluSlot::Scalar : AluSlot::Vector);
                 if (i == 0)
                     sources(s, ins);
                 else
@@ -135,7 +133,7 @@ struct Builder {
                 slots.push_back(s);
             }
         } else {
-            AluSlot s = base(ins, index, scalar_op ? AluSlot::Scalar : AluSlot::Vector);
+            AluSlot s = base(index, scalar_op ? AluSlot::Scalar : AluSlot::Vector);
             if ((op == vs::OP_RCP || op == vs::OP_RSQ)) s.interval = uint8_t(params.rcp_interval);
             sources(s, ins);
             if (vs::op_info(op)->has_dst) {
@@ -145,7 +143,6 @@ struct Builder {
             slots.push_back(s);
         }
         slots.back().ends_instruction = true;
-        (void)first;
     }
 };
 
