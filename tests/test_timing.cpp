@@ -335,3 +335,17 @@ TEST_CASE("A patch redrawn from its handle ignores the streams bound at the time
     const Captured c = run(s);
     CHECK(c.result.tess_handle_hits == 2);
 }
+
+TEST_CASE("Per-operation latencies: a longer rcp latency costs exactly its extra cycles on a dependent chain", "[timing]") {
+    const scene::Scene s = point_scene(200, "vs.1.1\nrcp r0.x, v0.x\nmul oPos, v0, r0.x\n");
+    const Captured short_rcp = run(s, with_fast_fetch({"vertex_alu.contexts=1", "vertex_alu.rcp_rsq_latency=3"}));
+    const Captured long_rcp = run(s, with_fast_fetch({"vertex_alu.contexts=1", "vertex_alu.rcp_rsq_latency=8"}));
+    const double d = cycles_per_vertex(long_rcp) - cycles_per_vertex(short_rcp);
+    INFO("cycles per vertex: rcp latency 3 " << cycles_per_vertex(short_rcp) << ", 8 " << cycles_per_vertex(long_rcp));
+    CHECK(d == Approx(5.0).margin(0.05));
+    // dot products follow dot_latency, not vector_latency.
+    const scene::Scene dp = point_scene(200, "vs.1.1\ndp4 r0.x, v0, c0\nmul oPos, v0, r0.x\n");
+    const Captured dot3 = run(dp, with_fast_fetch({"vertex_alu.contexts=1", "vertex_alu.dot_latency=3"}));
+    const Captured dot7 = run(dp, with_fast_fetch({"vertex_alu.contexts=1", "vertex_alu.dot_latency=7"}));
+    CHECK(cycles_per_vertex(dot7) - cycles_per_vertex(dot3) == Approx(4.0).margin(0.05));
+}

@@ -19,6 +19,11 @@ ParamTable VertexAluParams::table() {
                   "assumed (no public figure; 3 is what 3 vertices in flight hide)", 1, 64)
         .add_uint("scalar_latency", "cycles", d.scalar_latency, "cycles from a scalar slot's issue to its result",
                   "assumed (no public figure)", 1, 64)
+        .add_uint("dot_latency", "cycles", d.dot_latency,
+                  "cycles from issue to result of a dot product slot (dp3, dp4, m4x4 ... rows)",
+                  "assumed (no public figure)", 1, 64)
+        .add_uint("rcp_rsq_latency", "cycles", d.rcp_rsq_latency, "cycles from issue to result of rcp and rsq",
+                  "assumed (no public figure)", 1, 64)
         .add_uint("rcp_interval", "cycles", d.rcp_interval, "scalar pipe cycles per rcp / rsq (other scalar ops: 1)",
                   "NV20: one reciprocal or reciprocal square root per two cycles (pipeline.md)", 1, 64)
         .add_enum("coissue", {"off", "pairs", "window"}, d.coissue,
@@ -38,6 +43,8 @@ VertexAluParams VertexAluParams::from(const ParamSet& p) {
     r.contexts = uint32_t(p.get_uint("vertex_alu.contexts"));
     r.vector_latency = uint32_t(p.get_uint("vertex_alu.vector_latency"));
     r.scalar_latency = uint32_t(p.get_uint("vertex_alu.scalar_latency"));
+    r.dot_latency = uint32_t(p.get_uint("vertex_alu.dot_latency"));
+    r.rcp_rsq_latency = uint32_t(p.get_uint("vertex_alu.rcp_rsq_latency"));
     r.rcp_interval = uint32_t(p.get_uint("vertex_alu.rcp_interval"));
     r.coissue = p.get_enum("vertex_alu.coissue");
     r.window = uint32_t(p.get_uint("vertex_alu.window"));
@@ -113,6 +120,7 @@ struct Builder {
             const int rows = vs::op_info(op)->matrix_rows;
             for (int i = 0; i < rows; ++i) {
                 AluSlot s = base(index, AluSlot::Vector);
+                s.latency = uint8_t(params.dot_latency);
                 sources(s, ins, -1, uint32_t(i));
                 s.write_reg = dst_reg(ins.dst);
                 s.write_mask = uint8_t(1u << i);
@@ -134,7 +142,11 @@ struct Builder {
             }
         } else {
             AluSlot s = base(index, scalar_op ? AluSlot::Scalar : AluSlot::Vector);
-            if ((op == vs::OP_RCP || op == vs::OP_RSQ)) s.interval = uint8_t(params.rcp_interval);
+            if (op == vs::OP_RCP || op == vs::OP_RSQ) {
+                s.interval = uint8_t(params.rcp_interval);
+                s.latency = uint8_t(params.rcp_rsq_latency);
+            }
+            if (op == vs::OP_DP3 || op == vs::OP_DP4) s.latency = uint8_t(params.dot_latency);
             sources(s, ins);
             if (vs::op_info(op)->has_dst) {
                 s.write_reg = dst_reg(ins.dst);

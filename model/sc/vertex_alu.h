@@ -35,6 +35,8 @@ struct VertexAluParams {
     uint32_t contexts = 3;        // vertices in flight per engine
     uint32_t vector_latency = 3;  // cycles from issue to result, vector pipe
     uint32_t scalar_latency = 3;  // cycles from issue to result, scalar pipe
+    uint32_t dot_latency = 3;     // dp3 / dp4 and the matrix macros' slots (vector pipe)
+    uint32_t rcp_rsq_latency = 3; // rcp / rsq (scalar pipe)
     uint32_t rcp_interval = 2;    // scalar pipe cycles per rcp / rsq
     std::string coissue = "window";
     uint32_t window = 4;          // instructions looked at for a co-issue partner (head included)
