@@ -4,6 +4,7 @@
 #include "tb/xcheck.h"
 
 #include "model/sc/decl_decoder_unit.h"
+#include "model/sc/sc_context.h"
 #include "tb/decl_gen.h"
 
 #include "Vdecl_decoder_sc.h"
@@ -19,13 +20,6 @@ namespace vpsim::tb {
 using namespace sc_core;
 
 namespace {
-
-// Starts a new simulation kernel, so several benches can run in one process. The old
-// context is leaked on purpose: deleting it crashes SystemC 2.3.4.
-void sc_fresh_context() {
-    sc_curr_simcontext = new sc_simcontext;
-    sc_default_global_context = sc_curr_simcontext;
-}
 
 bool is_final(const decl::Event& e) { return e.kind == decl::EventKind::End || e.kind == decl::EventKind::Error; }
 
@@ -185,7 +179,7 @@ private:
 
 ScBenchResult run_sc_bench(const std::vector<ArrayCase>& arrays, const Backpressure& bp, const std::string& vcd_prefix) {
     ScBenchResult out;
-    sc_fresh_context();
+    sc::sc_fresh_context();
     sc_report_handler::set_actions("/IEEE_Std_1666/deprecated", SC_DO_NOTHING);
     sc_report_handler::set_actions(SC_INFO, SC_DO_NOTHING);
     Verilated::traceEverOn(!vcd_prefix.empty());

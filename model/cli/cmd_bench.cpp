@@ -482,15 +482,6 @@ struct MemoryReport {
     uint64_t launcher_anon_bytes = 0;   // this process's anonymous resident memory when it forked
 };
 
-std::string grouped(uint64_t v) {
-    const std::string s = std::to_string(v);
-    std::string r;
-    for (size_t i = 0; i < s.size(); ++i) {
-        if (i && (s.size() - i) % 3 == 0) r += ',';
-        r += s[i];
-    }
-    return r;
-}
 std::string mib(double bytes) { return fmt::format("{:.1f} MiB", bytes / (1024.0 * 1024.0)); }
 std::string mcps(double cps) { return fmt::format("{:.2f} M/s", cps / 1e6); }
 
@@ -607,7 +598,7 @@ MemoryReport measure_memory() {
         try {
             std::tie(s.peak_bytes, s.seconds) = run_child({"run", file.path(), "--quiet", "--no-progress"});
         } catch (const std::runtime_error& e) {
-            throw std::runtime_error(fmt::format("the {}-vertex scene: {}", grouped(s.vertices), e.what()));
+            throw std::runtime_error(fmt::format("the {}-vertex scene: {}", group_digits(s.vertices), e.what()));
         }
         m.samples.push_back(s);
     }
@@ -746,11 +737,11 @@ int run_bench_run(const BenchRunArgs& a) {
                              "model cycles/s", "bare clock cycles/s", "model/bare");
     for (size_t i = 0; i < reps.size(); ++i) {
         const auto& s = reps[i];
-        std::cout << fmt::format("  {:<8} {:>12} {:>10.4f} {:>16} {:>20} {:>11.3f}\n", i + 1, grouped(s.cycles),
+        std::cout << fmt::format("  {:<8} {:>12} {:>10.4f} {:>16} {:>20} {:>11.3f}\n", i + 1, group_digits(s.cycles),
                                  s.model_s, mcps(s.model_cps()), mcps(s.bare_cps()), s.ratio());
     }
     std::cout << fmt::format("  {:<8} {:>12} {:>10.4f} {:>16} {:>20} {:>11.3f}\n", "median",
-                             grouped(uint64_t(med_cycles)), med_model_s, mcps(med_model_cps), mcps(med_bare_cps),
+                             group_digits(uint64_t(med_cycles)), med_model_s, mcps(med_model_cps), mcps(med_bare_cps),
                              med_ratio);
     std::cout << fmt::format("\nratio (model cycles/s over bare sc_clock cycles/s, > 1: the model is faster): {:.3f}\n",
                              med_ratio);
@@ -762,8 +753,8 @@ int run_bench_run(const BenchRunArgs& a) {
                              "sphere", "triangles", "buffers", "peak RSS", "peak - buffers", "child s");
     for (const auto& s : memory->samples)
         std::cout << fmt::format("  {:<6} {:>11} {:>10} {:>11} {:>11} {:>11} {:>14} {:>8.2f}\n", s.label,
-                                 grouped(s.vertices), fmt::format("{}x{}", s.side - 1, s.side - 1),
-                                 grouped(s.triangles), mib(double(s.buffer_bytes)), mib(double(s.peak_bytes)),
+                                 group_digits(s.vertices), fmt::format("{}x{}", s.side - 1, s.side - 1),
+                                 group_digits(s.triangles), mib(double(s.buffer_bytes)), mib(double(s.peak_bytes)),
                                  mib(double(s.beyond_buffers())), s.seconds);
     const MemorySample &lo = memory->samples.front(), &hi = memory->samples.back();
     std::cout << fmt::format("\n  {} -> {}: peak +{}, buffers +{}, beyond the buffers {}{} ({:.1f} bytes per added "

@@ -30,13 +30,11 @@ struct RunArgs {
     bool vertices = false, json = false, quiet = false, no_progress = false;
 };
 
-std::string json_string(const std::string& s) { return nlohmann::json(s).dump(); }
-
 // The vertices a run emits, in the `vpsim scene-exec --json` format (engine "timing").
 class VertexWriter {
 public:
     VertexWriter(const std::string& path, const scene::Scene& scene) : out_(path), scene_(scene) {
-        out_.write(fmt::format("{{\"scene\": {}, \"engine\": \"timing\", \"draws\": [", json_string(scene.name)));
+        out_.write(draws_json_open(scene.name, "timing"));
     }
     void vertex(const sc::DrawState& d, uint32_t index, const vs::VertexOutputs& o) {
         header(d);
@@ -50,9 +48,7 @@ public:
         prims_ += d.setup.primitives, refs_ += d.setup.refs, unique_ += d.unique, ++draws_;
     }
     void commit() {
-        out_.write(fmt::format("\n], \"totals\": {{\"draws\": {}, \"primitives\": {}, \"vertices\": {}, "
-                               "\"unique_vertices\": {}}}}}\n",
-                               draws_, prims_, refs_, unique_));
+        out_.write(draws_json_close(draws_, prims_, refs_, unique_));
         out_.commit();
     }
 
@@ -60,11 +56,10 @@ private:
     void header(const sc::DrawState& d) {
         if (open_ == &d) return;
         const auto& s = d.setup;
-        out_.write(fmt::format("{}\n {{\"command\": {}, \"pointer\": {}, \"op\": \"{}\", \"shader\": {}, \"type\": \"{}\", "
-                               "\"primitives\": {}, \"vertices\": {}, \"unique_vertices\": {},\n  \"outputs\": [",
-                               draws_ ? "," : "", s.command, json_string(s.pointer),
-                               scene::command_name(scene_.commands[s.command].body), json_string(s.shader_name),
-                               pipe::primitive_type_name(s.type), s.primitives, s.refs, d.unique));
+        out_.write(draw_json_open(draws_ == 0, {s.command, s.pointer, scene::command_name(scene_.commands[s.command].body),
+                                                s.shader_name, pipe::primitive_type_name(s.type), s.primitives, s.refs,
+                                                d.unique}) +
+                   ",\n  \"outputs\": [");
         open_ = &d;
         first_vertex_ = true;
     }
@@ -75,25 +70,16 @@ private:
     uint64_t draws_ = 0, prims_ = 0, refs_ = 0, unique_ = 0;
 };
 
-std::string group(uint64_t v) {
-    std::string s = std::to_string(v), r;
-    for (size_t i = 0; i < s.size(); ++i) {
-        if (i && (s.size() - i) % 3 == 0) r += ',';
-        r += s[i];
-    }
-    return r;
-}
-
 std::string summary_text(const std::string& scene, const sc::RunResult& r) {
     const double cpv = r.shaded ? double(r.cycles) / double(r.shaded) : 0.0;
     const double vps = r.cycles ? double(r.shaded) * r.clock_mhz * 1e6 / double(r.cycles) : 0.0;
     std::string s = fmt::format("vpsim run: {}\n", scene);
     auto row = [&](const std::string& k, const std::string& v) { s += fmt::format("  {:<28} {}\n", k, v); };
-    row("draws", group(r.draws));
-    row("vertices (references)", group(r.references));
-    row("vertices shaded", fmt::format("{} ({} distinct)", group(r.shaded), group(r.unique)));
-    row("primitives", group(r.primitives));
-    row("cycles", group(r.cycles));
+    row("draws", group_digits(r.draws));
+    row("vertices (references)", group_digits(r.references));
+    row("vertices shaded", fmt::format("{} ({} distinct)", group_digits(r.shaded), group_digits(r.unique)));
+    row("primitives", group_digits(r.primitives));
+    row("cycles", group_digits(r.cycles));
     row("cycles per vertex", fmt::format("{:.3f} (per shaded vertex)", cpv));
     row(fmt::format("vertices/s at {:g} MHz", r.clock_mhz), fmt::format("{:.2f} M", vps / 1e6));
     row("ALU utilisation", fmt::format("{:.1f} %", 100 * r.alu_utilisation));
@@ -107,16 +93,16 @@ std::string summary_text(const std::string& scene, const sc::RunResult& r) {
     for (size_t i = 0; i < r.top_stalls.size() && i < 3; ++i) {
         const auto& t = r.top_stalls[i];
         row(i ? "" : "top stalls",
-            fmt::format("{}.{}: {} cycles ({:.1f} %)", t.unit, t.reason, group(t.cycles),
+            fmt::format("{}.{}: {} cycles ({:.1f} %)", t.unit, t.reason, group_digits(t.cycles),
                         r.cycles ? 100.0 * double(t.cycles) / double(r.cycles) : 0.0));
     }
     if (r.top_stalls.empty()) row("top stalls", "none");
     if (r.tess_patches || r.tess_npatch_draws) {
-        row("tessellator", fmt::format("{} patches, {} N-patch draws, {} handle hits", group(r.tess_patches),
-                                       group(r.tess_npatch_draws), group(r.tess_handle_hits)));
-        row("", fmt::format("{} generated vertices, {} triangles, {} control points read", group(r.tess_vertices),
-                            group(r.tess_triangles), group(r.tess_control_points)));
-        row("", fmt::format("busy {} cycles ({:.2f} cycles per generated vertex)", group(r.tess_busy_cycles),
+        row("tessellator", fmt::format("{} patches, {} N-patch draws, {} handle hits", group_digits(r.tess_patches),
+                                       group_digits(r.tess_npatch_draws), group_digits(r.tess_handle_hits)));
+        row("", fmt::format("{} generated vertices, {} triangles, {} control points read", group_digits(r.tess_vertices),
+                            group_digits(r.tess_triangles), group_digits(r.tess_control_points)));
+        row("", fmt::format("busy {} cycles ({:.2f} cycles per generated vertex)", group_digits(r.tess_busy_cycles),
                             r.tess_vertices ? double(r.tess_busy_cycles) / double(r.tess_vertices) : 0.0));
     }
     row("simulation speed", fmt::format("{:.2f} M cycles/s, {:.0f} k vertices/s ({:.3f} s)",

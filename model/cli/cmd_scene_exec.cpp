@@ -25,8 +25,6 @@ struct SceneExecArgs {
     std::vector<std::string> profile, tess_profile;
 };
 
-std::string json_string(const std::string& s) { return nlohmann::json(s).dump(); }
-
 int run_scene_exec(const SceneExecArgs& a) {
     if (a.dump_default) {
         const std::string text = scene::default_scene_json().dump(2) + "\n";
@@ -58,16 +56,12 @@ int run_scene_exec(const SceneExecArgs& a) {
     for (const auto& d : r.draws) refs += d.vertices.size(), prims += d.primitives, unique += d.unique_vertices;
     std::string out;
     if (a.json) {
-        out = fmt::format("{{\"scene\": {}, \"engine\": \"{}\", \"draws\": [", json_string(sc.name),
-                          a.reference ? "reference" : "fast");
+        out = draws_json_open(sc.name, a.reference ? "reference" : "fast");
         for (size_t i = 0; i < r.draws.size(); ++i) {
             const auto& d = r.draws[i];
-            out += fmt::format(
-                "{}\n {{\"command\": {}, \"pointer\": {}, \"op\": \"{}\", \"shader\": {}, \"type\": \"{}\", "
-                "\"primitives\": {}, \"vertices\": {}, \"unique_vertices\": {}",
-                i ? "," : "", d.command, json_string(d.pointer), scene::command_name(sc.commands[d.command].body),
-                json_string(d.shader), pipe::primitive_type_name(d.type), d.primitives, d.vertices.size(),
-                d.unique_vertices);
+            out += draw_json_open(i == 0, {d.command, d.pointer, scene::command_name(sc.commands[d.command].body),
+                                           d.shader, pipe::primitive_type_name(d.type), d.primitives,
+                                           d.vertices.size(), d.unique_vertices});
             if (!a.summary) {
                 out += ",\n  \"outputs\": [";
                 for (size_t k = 0; k < d.vertices.size(); ++k)
@@ -76,9 +70,7 @@ int run_scene_exec(const SceneExecArgs& a) {
             }
             out += "}";
         }
-        out += fmt::format("\n], \"totals\": {{\"draws\": {}, \"primitives\": {}, \"vertices\": {}, "
-                           "\"unique_vertices\": {}}}}}\n",
-                           r.draws.size(), prims, refs, unique);
+        out += draws_json_close(r.draws.size(), prims, refs, unique);
     } else {
         out = fmt::format("{}: {} draw{}, {}\n", sc.name, r.draws.size(), r.draws.size() == 1 ? "" : "s",
                           a.reference ? "reference interpreter" : "fast path");

@@ -48,4 +48,14 @@ LoadedScene load_run_scene(const std::string& path) {
     return r;
 }
 
+std::string group_digits(uint64_t v) {
+    const std::string s = std::to_string(v);
+    std::string r;
+    for (size_t i = 0; i < s.size(); ++i) {
+        if (i && (s.size() - i) % 3 == 0) r += ',';
+        r += s[i];
+    }
+    return r;
+}
+
 }  // namespace vpsim::cli

@@ -4,6 +4,7 @@
 
 #include "model/scene/scene.h"
 
+#include <cstdint>
 #include <string>
 
 namespace vpsim::cli {
@@ -15,5 +16,8 @@ struct LoadedScene {
 
 // `path` empty: the default scene. Throws SceneError (malformed scene) or std::runtime_error.
 LoadedScene load_run_scene(const std::string& path);
+
+// 1234567 -> "1,234,567" (the summaries' counts).
+std::string group_digits(uint64_t v);
 
 }  // namespace vpsim::cli

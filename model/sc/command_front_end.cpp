@@ -114,12 +114,16 @@ Cycle CommandFrontEnd::decode_cycle(Cycle now) {
     return now + 1;
 }
 
-bool CommandFrontEnd::send_constants(Cycle now, std::vector<scene::ConstantWrite> w, const char* what) {
-    if (!pending_batch_) {
-        for (const auto& k : w) constants_now_[k.reg] = k.value;
-        if (w.empty()) return true;
-        pending_batch_ = ConstantBatch{std::move(w), draws_.size(), what};
-    }
+// The function of a constant command (once): constant memory as the next draw sees it, and the
+// batch for the loader.
+void CommandFrontEnd::queue_constants(std::vector<scene::ConstantWrite> w, const char* what) {
+    for (const auto& k : w) constants_now_[k.reg] = k.value;
+    if (!w.empty()) pending_batch_ = ConstantBatch{std::move(w), draws_.size(), what};
+}
+
+// Its timing: the batch waits for room in the loader's queue. True when nothing is left to send.
+bool CommandFrontEnd::push_constants(Cycle now) {
+    if (!pending_batch_) return true;
     if (!constants_->can_push(now)) {
         acct_.stall(stall_const_q_, 1, now);
         return false;
@@ -151,7 +155,8 @@ Cycle CommandFrontEnd::step(Cycle now) {
 }
 
 Cycle CommandFrontEnd::execute(Cycle now, const scene::Command& c) {
-    if (!started_) {
+    const bool first = !started_;  // the command's first cycle: its function runs now
+    if (first) {
         cmd_start_ = now;
         started_ = true;
     }
@@ -173,11 +178,11 @@ Cycle CommandFrontEnd::execute(Cycle now, const scene::Command& c) {
         acct_.busy(now);
         return decode_cycle(now);
     } else if (auto* sv = std::get_if<scene::SetVertexShader>(&c.body)) {
-        complete = send_constants(now, pending_batch_ ? std::vector<scene::ConstantWrite>{} : machine_.set_shader(c.pointer, *sv),
-                                  "SetVertexShader");
+        if (first) queue_constants(machine_.set_shader(c.pointer, *sv), "SetVertexShader");
+        complete = push_constants(now);
     } else if (auto* sc = std::get_if<scene::SetVertexShaderConstant>(&c.body)) {
-        complete = send_constants(now, pending_batch_ ? std::vector<scene::ConstantWrite>{} : machine_.set_constants(c.pointer, *sc),
-                                  "SetVertexShaderConstant");
+        if (first) queue_constants(machine_.set_constants(c.pointer, *sc), "SetVertexShaderConstant");
+        complete = push_constants(now);
     } else if (auto* ss = std::get_if<scene::SetStreamSource>(&c.body)) {
         machine_.set_stream(c.pointer, *ss);
     } else if (auto* si = std::get_if<scene::SetIndices>(&c.body)) {
@@ -187,7 +192,7 @@ Cycle CommandFrontEnd::execute(Cycle now, const scene::Command& c) {
     } else if (auto* rs = std::get_if<scene::SetRenderState>(&c.body)) {
         machine_.set_render_state(c.pointer, *rs);
     } else {
-        if (!pending_draw_) {
+        if (first) {
             auto d = std::make_unique<DrawState>();
             if (auto* dp = std::get_if<scene::DrawPrimitive>(&c.body))
                 d->setup = machine_.draw(next_, c.pointer, *dp);

@@ -46,14 +46,13 @@ public:
     Cycle step(Cycle now) override;
     void finish(Cycle end) override;
     bool busy_with_work() const override { return next_ < machine_.scene().commands.size() || decoding_; }
-    bool done() const { return !busy_with_work(); }
     const StatGroup& stats() const { return stats_; }
-    uint64_t draws_issued() const { return draws_.size(); }
 
 private:
     Cycle decode_cycle(Cycle now);  // one clock of the declaration decoder
     Cycle execute(Cycle now, const scene::Command& c);
-    bool send_constants(Cycle now, std::vector<scene::ConstantWrite> w, const char* what);
+    void queue_constants(std::vector<scene::ConstantWrite> w, const char* what);
+    bool push_constants(Cycle now);
 
     CommandFrontEndParams p_;
     scene::SceneMachine& machine_;

@@ -116,8 +116,6 @@ Cycle IndexFetch::step(Cycle now) {
             j.seq = seq_++;
             j.draw = &d;
             j.index = v;
-            j.ref = pos_;
-            j.t_index = now;
             ++d.jobs;
             fetch_->push(h, now);
             order_->push(OrderRef{OrderRef::Miss, &d, v, h, pos_}, now);

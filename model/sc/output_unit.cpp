@@ -94,7 +94,6 @@ Cycle OutputUnit::step(Cycle now) {
         if (assembler_->push()) ++primitives_;
         ++r.draw->emitted;
         ++refs_;
-        last_emit_ = now;
         order_.pop(now);
         ++n;
     }

@@ -47,7 +47,6 @@ public:
     bool busy_with_work() const override { return !order_.empty(); }
     const StatGroup& stats() const { return stats_; }
     uint64_t emitted() const { return refs_.value; }
-    Cycle last_emit() const { return last_emit_; }
 
 private:
     OutputUnitParams p_;
@@ -62,7 +61,6 @@ private:
     size_t head_ = 0, filled_ = 0;
     std::optional<pipe::PrimitiveAssembler> assembler_;
     const DrawState* assembling_ = nullptr;
-    Cycle last_emit_ = 0;
     int track_ = -1;
     StatGroup stats_;
     CycleAccount acct_;

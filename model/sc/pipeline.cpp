@@ -31,11 +31,6 @@ PipelineParams PipelineParams::from(const ParamSet& p) {
     return r;
 }
 
-void sc_fresh_context() {
-    sc_curr_simcontext = new sc_simcontext;
-    sc_default_global_context = sc_curr_simcontext;
-}
-
 namespace {
 
 DeclDecoderParams decoder_params(const ParamSet& p, const scene::Scene& s) {
@@ -62,7 +57,7 @@ public:
           loader_("constant_loader", ConstantLoaderParams::from(params), s.const_count, draws_, probes_.get()),
           index_("index_fetch", IndexFetchParams::from(params), ptc_, pool_, draws_, probes_.get()),
           memory_("memory", MemoryModelParams::from(params), probes_.get()),
-          fetch_("vertex_fetch", VertexFetchParams::from(params), memory_, pool_, machine_, probes_.get()),
+          fetch_("vertex_fetch", VertexFetchParams::from(params), memory_, pool_, probes_.get()),
           alu_("vertex_alu", VertexAluParams::from(params), machine_.profile(), OutputUnitParams::from(params).buffers,
                pool_, draws_, loader_, fetch_, ptc_, machine_, probes_.get()),
           output_("output", OutputUnitParams::from(params), ptc_.entries, pool_, probes_.get()) {
@@ -213,7 +208,6 @@ RunResult Pipeline::result() const {
     r.shaded = o.get("shaded");
     r.primitives = o.get("primitives");
     r.unique = ix.get("unique_vertices");
-    r.alu_vertices = alu_.stats().get("vertices");
     const StatGroup& t = tess_.stats();
     r.tess_patches = t.get("patches");
     r.tess_npatch_draws = t.get("npatch_draws");

@@ -17,6 +17,7 @@
 #include "model/sc/index_fetch.h"
 #include "model/sc/memory_model.h"
 #include "model/sc/output_unit.h"
+#include "model/sc/sc_context.h"
 #include "model/sc/tessellator_unit.h"
 #include "model/sc/vertex_alu.h"
 #include "model/sc/vertex_fetch.h"
@@ -56,7 +57,6 @@ struct TopStall {
 struct RunResult {
     uint64_t cycles = 0;
     uint64_t draws = 0, references = 0, shaded = 0, primitives = 0, unique = 0;
-    uint64_t alu_vertices = 0;
     // The tessellator (zero when the scene draws no patches and no N-patches).
     uint64_t tess_patches = 0, tess_npatch_draws = 0, tess_vertices = 0, tess_triangles = 0, tess_handle_hits = 0,
              tess_control_points = 0;
@@ -80,8 +80,5 @@ RunResult run_pipeline(const scene::Scene& scene, const ParamSet& params, const 
 // A bare sc_clock with one module counting its rising edges, for `vpsim bench run`: returns the
 // host seconds to simulate `cycles` cycles (fresh SystemC context).
 double bare_clock_seconds(uint64_t cycles);
-
-// Starts a new SystemC simulation context (the old one is leaked: deleting it crashes 2.3.4).
-void sc_fresh_context();
 
 }  // namespace vpsim::sc

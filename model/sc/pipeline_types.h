@@ -41,9 +41,8 @@ struct VertexJob {
     uint64_t seq = 0;  // shading order over the run
     DrawState* draw = nullptr;
     uint32_t index = 0;  // vertex index
-    uint64_t ref = 0;    // its first reference in the draw
     vs::VertexOutputs outputs{};
-    Cycle t_index = 0, t_fetch = 0, t_fetched = 0, t_alu = 0, t_shaded = 0;
+    Cycle t_fetch = 0, t_alu = 0;  // trace spans: first request, entry into the ALU
 };
 
 // Jobs by handle; the handles in use are bounded by the output's order queue.
@@ -61,8 +60,6 @@ public:
     }
     void release(uint32_t h) { free_.push_back(h); }
     VertexJob& operator[](uint32_t h) { return jobs_[h]; }
-    size_t in_use() const { return jobs_.size() - free_.size(); }
-    size_t capacity() const { return jobs_.size(); }
 
 private:
     std::deque<VertexJob> jobs_;  // stable references

@@ -179,7 +179,6 @@ public:
         }
         return v;
     }
-    uint64_t pushes() const { return pushes_; }
 
 private:
     struct Item {

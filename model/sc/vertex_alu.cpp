@@ -387,7 +387,6 @@ Cycle VertexAlu::step(Cycle now) {
         Context& c = engines_[ei].ctx[ci];
         if (finished(c) && c.done_at <= now && out_.can_push(now)) {
             VertexJob& j = pool_[c.job];
-            j.t_shaded = now;
             if (probes_) probes_->span(c.track, j.t_alu, now, fmt::format("v{}", j.index),
                                        fmt::format("\"draw\": {}, \"seq\": {}", j.draw->id, j.seq));
             out_.push(c.job, now);

@@ -44,8 +44,8 @@ VertexFetchParams VertexFetchParams::from(const ParamSet& p) {
 }
 
 VertexFetch::VertexFetch(const sc_core::sc_module_name& n, const VertexFetchParams& p, MemoryModel& memory,
-                         VertexPool& pool, const scene::SceneMachine& machine, Probes* probes)
-    : TimedUnit(n), p_(p), mem_(memory), pool_(pool), machine_(machine), probes_(probes),
+                         VertexPool& pool, Probes* probes)
+    : TimedUnit(n), p_(p), mem_(memory), pool_(pool), probes_(probes),
       in_("index_fetch_to_vertex_fetch", p.queue, 1, 1),
       out_("vertex_fetch_to_alu", p.input_buffers, 1, 1), lines_(p.cache_lines), slot_used_(p.fetch_window),
       stats_(VertexFetchParams::kUnit, "vertex fetch unit"), acct_(stats_),
@@ -142,7 +142,6 @@ Cycle VertexFetch::step(Cycle now) {
         VertexJob& j = pool_[w.job];
         // The converted registers themselves come from the functional core when the ALU asks for
         // the vertex's values (vertex_alu.h, DrawFunction): this unit models the traffic.
-        j.t_fetched = now;
         slot_used_[size_t(w.slot)] = false;
         if (probes_ && probes_->trace_on())
             probes_->span(tracks_[size_t(w.slot)], j.t_fetch, now + 1, fmt::format("v{}", j.index),

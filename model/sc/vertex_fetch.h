@@ -33,7 +33,7 @@ struct VertexFetchParams {
 class VertexFetch : public TimedUnit {
 public:
     VertexFetch(const sc_core::sc_module_name& n, const VertexFetchParams& p, MemoryModel& memory, VertexPool& pool,
-                const scene::SceneMachine& machine, Probes* probes);
+                Probes* probes);
 
     Channel<uint32_t>& input() { return in_; }
     Channel<uint32_t>& output() { return out_; }
@@ -75,7 +75,6 @@ private:
     VertexFetchParams p_;
     MemoryModel& mem_;
     VertexPool& pool_;
-    const scene::SceneMachine& machine_;
     Probes* probes_;
     Channel<uint32_t> in_, out_;
     std::vector<Line> lines_;

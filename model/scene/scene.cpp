@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include <cctype>
+#include <type_traits>
 
 #include <algorithm>
 #include <cmath>
@@ -443,9 +444,9 @@ public:
         if (b == "interpolate" || b == "catmull-rom") return tess::Basis::Interpolate;
         fail(ip + "/basis", fmt::format("expected {}, found \"{}\"", what, b));
     }
-    tess::Order order(const json& i, const std::string& ip, const char* key, const char* what,
-                      std::initializer_list<const char*>) const {
-        std::string o = get_string(member(i, ip, key, what), ip + "/" + key, what);
+    tess::Order order(const json& i, const std::string& ip) const {
+        const char* what = "an order: linear, cubic or quintic";
+        std::string o = get_string(member(i, ip, "order", what), ip + "/order", what);
         for (auto& ch : o) ch = char(std::tolower(static_cast<unsigned char>(ch)));
         if (o.rfind("d3dorder_", 0) == 0) o = o.substr(9);
         // Quadratic is parsed so that the tessellator's own rule (T1) names it.
@@ -453,7 +454,51 @@ public:
         if (o == "quadratic") return tess::Order::Quadratic;
         if (o == "cubic") return tess::Order::Cubic;
         if (o == "quintic") return tess::Order::Quintic;
-        fail(ip + "/" + key, fmt::format("expected {}, found \"{}\"", what, o));
+        fail(ip + "/order", fmt::format("expected {}, found \"{}\"", what, o));
+    }
+    uint32_t positive(const json& i, const std::string& ip, const char* key, const char* what) const {
+        return uint32_t(get_uint(member(i, ip, key, what), ip + "/" + key, what, 0xFFFFFFFFull, 1));
+    }
+    void patch_info(const json& i, const std::string& ip, tess::RectPatchInfo& r) const {
+        check_keys(i, ip, {"start_vertex_offset_width", "start_vertex_offset_height", "width", "height", "stride",
+                           "basis", "order"});
+        r.start_vertex_offset_width = opt_uint(i, ip, "start_vertex_offset_width", 0, "a vertex offset");
+        r.start_vertex_offset_height = opt_uint(i, ip, "start_vertex_offset_height", 0, "a vertex offset");
+        r.width = positive(i, ip, "width", "a width in vertices");
+        r.height = positive(i, ip, "height", "a height in vertices");
+        r.stride = positive(i, ip, "stride", "a row stride in vertices");
+    }
+    void patch_info(const json& i, const std::string& ip, tess::TriPatchInfo& t) const {
+        check_keys(i, ip, {"start_vertex_offset", "num_vertices", "basis", "order"});
+        t.start_vertex_offset = opt_uint(i, ip, "start_vertex_offset", 0, "a vertex offset");
+        t.num_vertices = positive(i, ip, "num_vertices", "a number of control points");
+    }
+    // DrawRectPatch / DrawTriPatch: handle, pNumSegs (absent or null: NULL) and the patch info
+    // (absent or null: NULL, redraw the handle's cached patch).
+    template <class Draw>
+    Draw patch_draw(const json& c, const std::string& ptr) const {
+        constexpr bool tri = std::is_same_v<Draw, DrawTriPatch>;
+        check_keys(c, ptr, {"op", "handle", "segments", "info"});
+        Draw x;
+        x.handle = opt_uint(c, ptr, "handle", 0, "a patch handle (0: not cached)");
+        if (c.contains("segments") && !c["segments"].is_null()) {
+            typename decltype(x.segments)::value_type sg{};
+            segments(c["segments"], ptr + "/segments", sg.data(), sg.size());
+            x.segments = sg;
+        }
+        if (c.contains("info") && !c["info"].is_null()) {
+            const json& i = c["info"];
+            const std::string ip = ptr + "/info";
+            if (!i.is_object())
+                expected(ip, i, fmt::format("a {} object (or null to redraw a cached handle)",
+                                            tri ? "D3DTRIPATCH_INFO" : "D3DRECTPATCH_INFO"));
+            typename decltype(x.info)::value_type info{};
+            patch_info(i, ip, info);
+            info.basis = basis(i, ip);
+            info.order = order(i, ip);
+            x.info = info;
+        }
+        return x;
     }
 
     Command command(const json& c, const std::string& ptr) {
@@ -542,57 +587,9 @@ public:
                                                       "a positive number of primitives", 0xFFFFFFFFull, 1));
             cmd.body = x;
         } else if (op == "DrawRectPatch") {
-            check_keys(c, ptr, {"op", "handle", "segments", "info"});
-            DrawRectPatch x;
-            x.handle = opt_uint(c, ptr, "handle", 0, "a patch handle (0: not cached)");
-            if (c.contains("segments") && !c["segments"].is_null()) {
-                tess::RectSegments sg{};
-                segments(c["segments"], ptr + "/segments", sg.data(), 4);
-                x.segments = sg;
-            }
-            if (c.contains("info") && !c["info"].is_null()) {
-                const json& i = c["info"];
-                const std::string ip = ptr + "/info";
-                if (!i.is_object()) expected(ip, i, "a D3DRECTPATCH_INFO object (or null to redraw a cached handle)");
-                check_keys(i, ip, {"start_vertex_offset_width", "start_vertex_offset_height", "width", "height", "stride",
-                                   "basis", "order"});
-                tess::RectPatchInfo r;
-                r.start_vertex_offset_width = opt_uint(i, ip, "start_vertex_offset_width", 0, "a vertex offset");
-                r.start_vertex_offset_height = opt_uint(i, ip, "start_vertex_offset_height", 0, "a vertex offset");
-                r.width = uint32_t(get_uint(member(i, ip, "width", "the patch width in vertices"), ip + "/width",
-                                            "a width in vertices", 0xFFFFFFFFull, 1));
-                r.height = uint32_t(get_uint(member(i, ip, "height", "the patch height in vertices"), ip + "/height",
-                                             "a height in vertices", 0xFFFFFFFFull, 1));
-                r.stride = uint32_t(get_uint(member(i, ip, "stride", "the row stride in vertices"), ip + "/stride",
-                                             "a row stride in vertices", 0xFFFFFFFFull, 1));
-                r.basis = basis(i, ip);
-                r.order = order(i, ip, "order", "an order: linear, cubic or quintic", {"linear", "cubic", "quintic"});
-                x.info = r;
-            }
-            cmd.body = x;
+            cmd.body = patch_draw<DrawRectPatch>(c, ptr);
         } else if (op == "DrawTriPatch") {
-            check_keys(c, ptr, {"op", "handle", "segments", "info"});
-            DrawTriPatch x;
-            x.handle = opt_uint(c, ptr, "handle", 0, "a patch handle (0: not cached)");
-            if (c.contains("segments") && !c["segments"].is_null()) {
-                tess::TriSegments sg{};
-                segments(c["segments"], ptr + "/segments", sg.data(), 3);
-                x.segments = sg;
-            }
-            if (c.contains("info") && !c["info"].is_null()) {
-                const json& i = c["info"];
-                const std::string ip = ptr + "/info";
-                if (!i.is_object()) expected(ip, i, "a D3DTRIPATCH_INFO object (or null to redraw a cached handle)");
-                check_keys(i, ip, {"start_vertex_offset", "num_vertices", "basis", "order"});
-                tess::TriPatchInfo t;
-                t.start_vertex_offset = opt_uint(i, ip, "start_vertex_offset", 0, "a vertex offset");
-                t.num_vertices = uint32_t(get_uint(member(i, ip, "num_vertices", "the number of control points"),
-                                                   ip + "/num_vertices", "a number of control points", 0xFFFFFFFFull, 1));
-                t.basis = basis(i, ip);
-                t.order = order(i, ip, "order", "an order: linear, cubic or quintic", {"linear", "cubic", "quintic"});
-                x.info = t;
-            }
-            cmd.body = x;
+            cmd.body = patch_draw<DrawTriPatch>(c, ptr);
         } else if (op == "DeletePatch") {
             check_keys(c, ptr, {"op", "handle"});
             cmd.body = DeletePatch{uint32_t(get_uint(member(c, ptr, "handle", "a patch handle"), ptr + "/handle",
