@@ -173,37 +173,53 @@ TEST_CASE("Table definitions are checked: duplicate units and bad defaults are r
                     std::logic_error);
 }
 
-TEST_CASE("The registered tables include the post-transform cache with GeForce3 defaults", "[params]") {
-    const ParamSet p = ParamSet::defaults();
-    CHECK(p.get_uint("post_transform_cache.entries") == 24);
-    CHECK(p.get_uint("post_transform_cache.batch_reset") == 0);
-    const std::string text = p.text();
-    CHECK_THAT(text, Contains("post_transform_cache"));
-    CHECK_THAT(text, Contains("GeForce3"));
-    const auto j = p.tables_json();
-    bool found = false;
-    for (const auto& u : j)
-        if (u["unit"] == "post_transform_cache") {
-            found = true;
-            CHECK(u["params"][0]["name"] == "entries");
-            CHECK(u["params"][0]["unit"] == "entries");
-            CHECK(u["params"][0]["source"].get<std::string>().find("GeForce3") != std::string::npos);
-        }
-    CHECK(found);
-    ParamSet q = ParamSet::defaults();
-    q.apply_set("post_transform_cache.entries=16");
-    CHECK(pipe::PostTransformCacheParams::from(q).entries == 16);
+namespace {
+struct BoundParams {
+    uint32_t depth = 6;
+    double rate = 2.5;
+    bool on = true;
+    std::string mode = "fifo";
+    static const ParamBindings<BoundParams>& bindings() {
+        static const auto b = ParamBindings<BoundParams>("bound", "a unit declared once", 3)
+                                  .uint("depth", "entries", &BoundParams::depth, "queue depth", "assumed", 1, 64)
+                                  .real("rate", "items/cycle", &BoundParams::rate, "rate", "assumed", 0.0, 10.0)
+                                  .boolean("on", &BoundParams::on, "enabled", "assumed")
+                                  .choice("mode", {"fifo", "lru"}, &BoundParams::mode, "policy", "assumed");
+        return b;
+    }
+};
+}  // namespace
+
+TEST_CASE("One binding list gives a unit's table with its defaults and reads resolved values back", "[params]") {
+    const ParamTable& t = BoundParams::bindings().table();
+    REQUIRE(t.params.size() == 4);
+    CHECK(t.find("depth")->default_value == 6);
+    CHECK(t.find("depth")->max == 64);
+    CHECK(t.find("rate")->default_value == 2.5);
+    CHECK(t.find("mode")->allowed == std::vector<std::string>{"fifo", "lru"});
+    ParamSet p({t});
+    p.apply_set("bound.depth=12");
+    p.apply_set("bound.on=false");
+    p.apply_set("bound.mode=lru");
+    const BoundParams r = BoundParams::bindings().from(p);
+    CHECK(r.depth == 12);
+    CHECK(r.rate == 2.5);
+    CHECK_FALSE(r.on);
+    CHECK(r.mode == "lru");
+    CHECK_THROWS_AS(p.apply_set("bound.depth=65"), ParamError);
 }
 
 TEST_CASE("Statistics have counters, stall reasons and rates, and cycles must add up", "[params]") {
     StatGroup g("unit_a", "a timed unit");
     Counter& items = g.counter("items", "vertices", "vertices out");
-    Counter& full = g.stall_reason("output_full", "downstream full");
-    g.stall_reason("input_empty", "nothing to do but a draw is open");
+    StallReason full = g.stall_reason("output_full", "downstream full");
+    const StallReason empty = g.stall_reason("input_empty", "nothing to do but a draw is open");
+    CHECK(full.index == 0);
+    CHECK(empty.index == 1);
     g.rate("items_per_cycle", "items", "cycles", "vertices/cycle", "throughput");
     items += 6;
     g.busy(6);
-    ++full;
+    full += 1;
     g.stall("input_empty", 2);
     g.idle(1);
     CHECK(g.stalled_cycles() == 3);

@@ -26,7 +26,7 @@ struct Captured {
 };
 
 Captured run(const scene::Scene& s, const std::vector<std::string>& sets = {}) {
-    ParamSet p = ParamSet::defaults();
+    ParamSet p = vpsim::sc::default_params();
     for (const auto& kv : sets) p.apply_set(kv);
     Captured c;
     sc::RunOptions opt;
@@ -349,3 +349,26 @@ TEST_CASE("Per-operation latencies: a longer rcp latency costs exactly its extra
     const Captured dot7 = run(dp, with_fast_fetch({"vertex_alu.contexts=1", "vertex_alu.dot_latency=7"}));
     CHECK(cycles_per_vertex(dot7) - cycles_per_vertex(dot3) == Approx(4.0).margin(0.05));
 }
+
+TEST_CASE("The timing model lists every unit's table, the post-transform cache with GeForce3 defaults among them", "[timing]") {
+    const ParamSet p = vpsim::sc::default_params();
+    CHECK(p.get_uint("post_transform_cache.entries") == 24);
+    CHECK(p.get_uint("post_transform_cache.batch_reset") == 0);
+    const std::string text = p.text();
+    CHECK_THAT(text, Catch::Contains("post_transform_cache"));
+    CHECK_THAT(text, Catch::Contains("GeForce3"));
+    const auto j = p.tables_json();
+    bool found = false;
+    for (const auto& u : j)
+        if (u["unit"] == "post_transform_cache") {
+            found = true;
+            CHECK(u["params"][0]["name"] == "entries");
+            CHECK(u["params"][0]["unit"] == "entries");
+            CHECK(u["params"][0]["source"].get<std::string>().find("GeForce3") != std::string::npos);
+        }
+    CHECK(found);
+    ParamSet q = vpsim::sc::default_params();
+    q.apply_set("post_transform_cache.entries=16");
+    CHECK(pipe::PostTransformCacheParams::from(q).entries == 16);
+}
+

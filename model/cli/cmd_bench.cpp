@@ -612,7 +612,7 @@ MemoryReport measure_memory() {
 int run_bench_run(const BenchRunArgs& a) {
     const char* const me = "vpsim bench run";
     scene::Scene sc;
-    ParamSet params = ParamSet::defaults();
+    ParamSet params = sc::default_params();
     try {
         sc = load_run_scene(a.scene).scene;
         for (const auto& s : a.sets) params.apply_set(s);

@@ -2,8 +2,7 @@
 // and --set overrides (docs/parameters.md).
 #include "model/cli/commands.h"
 #include "model/common/params.h"
-#include "model/pipe/post_transform_cache.h"
-#include "model/sc/decl_decoder_unit.h"
+#include "model/sc/pipeline.h"
 
 #include <cstdio>
 #include <iostream>
@@ -15,13 +14,6 @@ namespace vpsim::cli {
 
 namespace {
 
-// A unit's VPSIM_REGISTER_PARAMS runs only if its object file is linked, and the linker takes
-// an object from a static library only when something references it. Units that nothing else
-// in vpsim uses yet are anchored here so `vpsim params` and every run's config.json list all
-// tables (add() ignores duplicates). docs/parameters.md, "Registering a unit's table".
-[[maybe_unused]] const bool kAllTablesLinked = ParamRegistry::add(&pipe::PostTransformCacheParams::table) &&
-                                               ParamRegistry::add(&sc::DeclDecoderParams::table);
-
 struct ParamsArgs {
     bool json = false;
     bool config_only = false;
@@ -30,7 +22,7 @@ struct ParamsArgs {
 };
 
 int run_params(const ParamsArgs& a) {
-    ParamSet p = ParamSet::defaults();
+    ParamSet p = sc::default_params();
     try {
         if (!a.config.empty()) p.apply_config_file(a.config);
         for (const std::string& s : a.sets) p.apply_set(s);  // --set after --config: it wins

@@ -154,7 +154,7 @@ int run_run(const RunArgs& a) {
         std::fprintf(stderr, "vpsim run: %s\n", e.what());
         return 2;
     }
-    ParamSet params = ParamSet::defaults();
+    ParamSet params = sc::default_params();
     vs::Profile profile = vs::Profile::d3d8();
     tess::TessProfile tess_profile;
     try {

@@ -135,27 +135,6 @@ std::string ParamTable::valid_keys() const {
     return join(keys, ", ");
 }
 
-// ---- Registry -----------------------------------------------------------------------------
-
-namespace {
-std::vector<ParamTableFn>& registered() {
-    static std::vector<ParamTableFn> fns;
-    return fns;
-}
-}  // namespace
-
-bool ParamRegistry::add(ParamTableFn fn) {
-    auto& fns = registered();
-    if (std::find(fns.begin(), fns.end(), fn) == fns.end()) fns.push_back(fn);
-    return true;
-}
-
-std::vector<ParamTable> ParamRegistry::tables() {
-    std::vector<ParamTable> out;
-    for (ParamTableFn fn : registered()) out.push_back(fn());
-    return out;
-}
-
 // ---- Value checking -----------------------------------------------------------------------
 
 namespace {

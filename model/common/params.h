@@ -3,13 +3,15 @@
 // the resolved value of every "unit.param" key after --config / --set overrides, and a run
 // writes ParamSet::to_json() as config.json next to its statistics.
 //
-// A unit registers its table with one line in its .cpp:
-//     VPSIM_REGISTER_PARAMS(MyUnitParams::table);
-// where MyUnitParams::table() returns a ParamTable whose defaults come from the struct's
-// in-class initialisers (so each default is written exactly once).
+// A unit declares each parameter once, in a ParamBindings list that names the struct member
+// the parameter fills: the same list builds the unit's table (defaults read from the struct's
+// in-class initialisers) and reads a resolved ParamSet back into the struct. The timing
+// model lists its units' tables explicitly (sc::param_tables(), model/sc/pipeline.cpp).
 #pragma once
 
 #include <nlohmann/json.hpp>
+
+#include <functional>
 
 #include <cstdint>
 #include <limits>
@@ -17,6 +19,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace vpsim {
@@ -75,30 +78,12 @@ struct ParamTable {
     std::string valid_keys() const;  // "unit.a (uint), unit.b (bool)"
 };
 
-using ParamTableFn = ParamTable (*)();
-
-// The tables registered by the units linked into this program.
-class ParamRegistry {
-public:
-    static bool add(ParamTableFn fn);  // returns true, for use in a static initialiser
-    static std::vector<ParamTable> tables();  // in pipeline order
-};
-
-#define VPSIM_PARAMS_CAT2(a, b) a##b
-#define VPSIM_PARAMS_CAT(a, b) VPSIM_PARAMS_CAT2(a, b)
-// Registers a unit's table; put it at namespace scope in the unit's .cpp.
-#define VPSIM_REGISTER_PARAMS(table_fn) \
-    [[maybe_unused]] static const bool VPSIM_PARAMS_CAT(vpsim_params_registered_, __LINE__) = \
-        ::vpsim::ParamRegistry::add(&table_fn)
-
 // The resolved values of every key of a set of tables.
 class ParamSet {
 public:
     // Defaults of the given tables; throws std::logic_error on a duplicate unit or name, or a
     // default that breaks its own type or range.
     explicit ParamSet(std::vector<ParamTable> tables);
-    // Defaults of every registered table.
-    static ParamSet defaults() { return ParamSet(ParamRegistry::tables()); }
 
     // {"unit": {"param": value, ...}, ...}. Values must have the JSON type of the parameter
     // (true/false, integers, numbers, enum strings). `origin` prefixes messages (a file name).
@@ -145,5 +130,54 @@ private:
 nlohmann::json check_param_value(const ParamDef& def, const nlohmann::json& v, const std::string& key);
 // Parses the text form of a value (for --set).
 nlohmann::json parse_param_text(const ParamDef& def, const std::string& text, const std::string& key);
+
+// A unit's parameters declared once (see the top of this file). Each builder appends one row
+// of the table and the matching read-back into member `m` of P; the arguments are those of the
+// ParamTable builders with the member in place of the default.
+template <class P>
+class ParamBindings {
+public:
+    ParamBindings(std::string unit, std::string description, int stage) : table_(unit, std::move(description), stage) {}
+
+    template <class U>
+    ParamBindings& uint(std::string name, std::string unit, U P::*m, std::string description, std::string source,
+                        uint64_t min = 0, uint64_t max = std::numeric_limits<U>::max()) {
+        static_assert(std::is_unsigned_v<U>, "uint parameters fill unsigned members");
+        table_.add_uint(name, std::move(unit), uint64_t(defaults_.*m), std::move(description), std::move(source), min,
+                        max);
+        read_.push_back([m, key = key(name)](P& r, const ParamSet& p) { r.*m = U(p.get_uint(key)); });
+        return *this;
+    }
+    ParamBindings& real(std::string name, std::string unit, double P::*m, std::string description, std::string source,
+                        std::optional<double> min = std::nullopt, std::optional<double> max = std::nullopt) {
+        table_.add_double(name, std::move(unit), defaults_.*m, std::move(description), std::move(source), min, max);
+        read_.push_back([m, key = key(name)](P& r, const ParamSet& p) { r.*m = p.get_double(key); });
+        return *this;
+    }
+    ParamBindings& boolean(std::string name, bool P::*m, std::string description, std::string source) {
+        table_.add_bool(name, defaults_.*m, std::move(description), std::move(source));
+        read_.push_back([m, key = key(name)](P& r, const ParamSet& p) { r.*m = p.get_bool(key); });
+        return *this;
+    }
+    ParamBindings& choice(std::string name, std::vector<std::string> allowed, std::string P::*m,
+                          std::string description, std::string source) {
+        table_.add_enum(name, std::move(allowed), defaults_.*m, std::move(description), std::move(source));
+        read_.push_back([m, key = key(name)](P& r, const ParamSet& p) { r.*m = p.get_enum(key); });
+        return *this;
+    }
+
+    const ParamTable& table() const { return table_; }
+    P from(const ParamSet& p) const {
+        P r;
+        for (const auto& f : read_) f(r, p);
+        return r;
+    }
+
+private:
+    std::string key(const std::string& name) const { return table_.unit + "." + name; }
+    const P defaults_{};
+    ParamTable table_;
+    std::vector<std::function<void(P&, const ParamSet&)>> read_;
+};
 
 }  // namespace vpsim

@@ -42,11 +42,11 @@ const Counter& StatGroup::operator[](const std::string& name) const {
     return counters_[it->second];
 }
 
-Counter& StatGroup::stall_reason(const std::string& reason, const std::string& description) {
+StallReason StatGroup::stall_reason(const std::string& reason, const std::string& description) {
     for (const Counter& r : stalls_)
         if (r.name == reason) throw std::logic_error(fmt::format("{}: stall reason '{}' declared twice", unit_, reason));
     stalls_.push_back(Counter{reason, "cycles", description, 0});
-    return stalls_.back();
+    return StallReason{&stalls_.back(), int(stalls_.size() - 1)};
 }
 
 void StatGroup::stall(const std::string& reason, uint64_t n) {

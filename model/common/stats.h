@@ -31,6 +31,17 @@ struct Counter {
     }
 };
 
+// A declared stall reason: its cycle counter and its index in the unit's declaration order
+// (the VCD draws a unit's state as 0 idle, 1 busy, 2 + index for this reason).
+struct StallReason {
+    Counter* counter = nullptr;
+    int index = -1;
+    StallReason& operator+=(uint64_t n) {
+        *counter += n;
+        return *this;
+    }
+};
+
 class StatGroup {
 public:
     // `timed`: the unit accounts every cycle as busy, idle or stalled (SystemC timing units);
@@ -45,10 +56,10 @@ public:
     uint64_t get(const std::string& name) const { return (*this)[name].value; }
 
     // Declares a stall reason (name and what the unit waits for); stall() accepts only declared
-    // reasons, so every reason in stats.json is documented. The returned counter (unit
-    // "cycles") is the reason's cycle count: `++reason` on the hot path is the same as
-    // stall("reason") without the look-up.
-    Counter& stall_reason(const std::string& reason, const std::string& description);
+    // reasons, so every reason in stats.json is documented. The returned handle carries the
+    // reason's cycle counter (unit "cycles") and its index: accounting through it is the same
+    // as stall("reason") without the look-up.
+    StallReason stall_reason(const std::string& reason, const std::string& description);
 
     // Cycle accounting: call exactly one of these per clock of a timed unit.
     void busy(uint64_t n = 1) { busy_ += n; }

@@ -6,22 +6,18 @@
 
 namespace vpsim::pipe {
 
-ParamTable PostTransformCacheParams::table() {
-    const PostTransformCacheParams d;
-    return ParamTable(kUnit, "index fetch + post-transform vertex cache (FIFO keyed by vertex index)", 4)
-        .add_uint("entries", "entries", d.entries, "shaded vertices the FIFO holds; 0 turns the cache off",
+const ParamBindings<PostTransformCacheParams>& PostTransformCacheParams::bindings() {
+    static const auto b = ParamBindings<PostTransformCacheParams>(kUnit, "index fetch + post-transform vertex cache (FIFO keyed by vertex index)", 4)
+        .uint("entries", "entries", &PostTransformCacheParams::entries, "shaded vertices the FIFO holds; 0 turns the cache off",
                   "GeForce3 (NVIDIA stripifier documentation: 24 entries, plans for 18); GeForce 1/2: 16", 0, 4096)
-        .add_uint("batch_reset", "indices", d.batch_reset,
+        .uint("batch_reset", "indices", &PostTransformCacheParams::batch_reset,
                   "flush the cache every N indices (hardware that flushes per batch); 0 = never", "assumed");
+    return b;
 }
-VPSIM_REGISTER_PARAMS(PostTransformCacheParams::table);
+ParamTable PostTransformCacheParams::table() { return bindings().table(); }
 
 PostTransformCacheParams PostTransformCacheParams::from(const ParamSet& p) {
-    PostTransformCacheParams r;
-    r.entries = uint32_t(p.get_uint(std::string(kUnit) + ".entries"));
-    const uint64_t br = p.get_uint(std::string(kUnit) + ".batch_reset");
-    r.batch_reset = uint32_t(std::min<uint64_t>(br, std::numeric_limits<uint32_t>::max()));
-    return r;
+    return bindings().from(p);
 }
 
 PostTransformCache::PostTransformCache(const PostTransformCacheParams& p)

@@ -18,6 +18,7 @@ struct PostTransformCacheParams {
     uint32_t batch_reset = 0;  // flush every N indices; 0 = never
 
     static constexpr const char* kUnit = "post_transform_cache";
+    static const ParamBindings<PostTransformCacheParams>& bindings();  // each parameter, declared once
     static ParamTable table();
     static PostTransformCacheParams from(const ParamSet& p);
 };

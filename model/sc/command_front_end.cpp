@@ -8,24 +8,21 @@ namespace vpsim::sc {
 
 using namespace sc_core;
 
-ParamTable CommandFrontEndParams::table() {
-    const CommandFrontEndParams d;
-    return ParamTable(kUnit, "command front end: executes the scene's D3D8 commands in order", 1)
-        .add_uint("command_cycles", "cycles", d.command_cycles,
+const ParamBindings<CommandFrontEndParams>& CommandFrontEndParams::bindings() {
+    static const auto b = ParamBindings<CommandFrontEndParams>(kUnit, "command front end: executes the scene's D3D8 commands in order", 1)
+        .uint("command_cycles", "cycles", &CommandFrontEndParams::command_cycles,
                   "cycles per state command (SetStreamSource, SetIndices, SetVertexShader, ...)", "assumed", 1, 1000000);
+    return b;
 }
-VPSIM_REGISTER_PARAMS(CommandFrontEndParams::table);
+ParamTable CommandFrontEndParams::table() { return bindings().table(); }
 
 CommandFrontEndParams CommandFrontEndParams::from(const ParamSet& p) {
-    CommandFrontEndParams r;
-    r.command_cycles = uint32_t(p.get_uint("front_end.command_cycles"));
-    return r;
+    return bindings().from(p);
 }
 
 CommandFrontEnd::CommandFrontEnd(const sc_module_name& n, const CommandFrontEndParams& p, scene::SceneMachine& machine,
-                                 DrawTracker& draws, DeclDecoderUnit& decoder, std::function<void(Cycle)> sync,
-                                 Probes* probes)
-    : TimedUnit(n), p_(p), machine_(machine), draws_(draws), decoder_(decoder), sync_(std::move(sync)),
+                                 DeclDecoderUnit& decoder, std::function<void(Cycle)> sync, Probes* probes)
+    : TimedUnit(n), p_(p), machine_(machine), decoder_(decoder), sync_(std::move(sync)),
       probes_(probes), constants_now_(machine.scene().const_count, vs::Vec4{}), stats_(CommandFrontEndParams::kUnit, "command front end"), acct_(stats_),
       commands_(stats_.counter("commands", "commands", "scene commands executed")),
       draw_count_(stats_.counter("draws", "draws", "draw commands sent to the tessellator (and on to the index fetch)")),
@@ -125,7 +122,7 @@ void CommandFrontEnd::queue_constants(std::vector<scene::ConstantWrite> w, const
 bool CommandFrontEnd::push_constants(Cycle now) {
     if (!pending_batch_) return true;
     if (!constants_->can_push(now)) {
-        acct_.stall(stall_const_q_, 1, now);
+        acct_.stall(stall_const_q_, now);
         return false;
     }
     const_vectors_ += pending_batch_->writes.size();
@@ -202,6 +199,7 @@ Cycle CommandFrontEnd::execute(Cycle now, const scene::Command& c) {
                 d->setup = machine_.draw(next_, c.pointer, *rp);
             else
                 d->setup = machine_.draw(next_, c.pointer, std::get<scene::DrawTriPatch>(c.body));
+            d->unique = d->setup.unique_vertices();
             d->const_epoch = const_vectors_;
             d->constants = std::make_shared<const vs::Constants>(constants_now_);
             for (uint32_t s = 0; s < 16; ++s) {
@@ -211,13 +209,13 @@ Cycle CommandFrontEnd::execute(Cycle now, const scene::Command& c) {
             pending_draw_ = std::move(d);
         }
         if (!draws_out_->can_push(now)) {
-            acct_.stall(stall_draw_q_, 0, now);
+            acct_.stall(stall_draw_q_, now);
             return kNever;  // woken when the tessellator takes a draw
         }
-        DrawState& d = draws_.add(std::move(pending_draw_));
-        d.id = uint32_t(draws_.size() - 1);
-        d.start = now;
-        draws_out_->push(&d, now);
+        pending_draw_->id = uint32_t(draws_.size());
+        pending_draw_->start = now;
+        draws_.push_back(std::move(pending_draw_));
+        draws_out_->push(draws_.back().get(), now);
         ++draw_count_;
         cost = 1;
     }

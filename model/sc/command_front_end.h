@@ -8,11 +8,12 @@
 //   constant memory loader; a draw goes to the index fetch with the number of constant vectors
 //   issued before it (its epoch).
 // * Every other command costs `command_cycles`.
+// Ports: `constants` batches to the constant loader; `draws` draws to the tessellator. The
+// front end owns the draws it sends (they live as long as the pipeline).
 #pragma once
 
 #include "model/common/params.h"
 #include "model/common/stats.h"
-#include "model/sc/constant_loader.h"
 #include "model/sc/decl_decoder_unit.h"
 #include "model/sc/pipeline_types.h"
 
@@ -25,6 +26,7 @@ struct CommandFrontEndParams {
     uint32_t command_cycles = 1;  // cycles per state command
 
     static constexpr const char* kUnit = "front_end";
+    static const ParamBindings<CommandFrontEndParams>& bindings();  // each parameter, declared once
     static ParamTable table();
     static CommandFrontEndParams from(const ParamSet& p);
 };
@@ -34,19 +36,16 @@ public:
     // `sync(now)` brings the SystemC kernel's time to cycle `now` (the dispatcher's quantum
     // keeper), so the declaration decoder can be clocked in kernel time.
     CommandFrontEnd(const sc_core::sc_module_name& n, const CommandFrontEndParams& p, scene::SceneMachine& machine,
-                    DrawTracker& draws, DeclDecoderUnit& decoder, std::function<void(Cycle)> sync, Probes* probes);
+                    DeclDecoderUnit& decoder, std::function<void(Cycle)> sync, Probes* probes);
 
-    void connect(Channel<ConstantBatch>* constants, Channel<DrawState*>* draws) {
-        constants_ = constants;
-        draws_out_ = draws;
-    }
     // The modelled address of each scene buffer (for the fetch cache).
     void set_buffer_addresses(std::map<const uint8_t*, uint64_t> a) { address_ = std::move(a); }
 
     Cycle step(Cycle now) override;
     void finish(Cycle end) override;
     bool busy_with_work() const override { return next_ < machine_.scene().commands.size() || decoding_; }
-    const StatGroup& stats() const { return stats_; }
+    const StatGroup& stats() const override { return stats_; }
+    size_t draws_issued() const { return draws_.size(); }
 
 private:
     Cycle decode_cycle(Cycle now);  // one clock of the declaration decoder
@@ -56,12 +55,12 @@ private:
 
     CommandFrontEndParams p_;
     scene::SceneMachine& machine_;
-    DrawTracker& draws_;
+    std::vector<std::unique_ptr<DrawState>> draws_;  // every draw sent, in order
     DeclDecoderUnit& decoder_;
     std::function<void(Cycle)> sync_;
     Probes* probes_;
-    Channel<ConstantBatch>* constants_ = nullptr;
-    Channel<DrawState*>* draws_out_ = nullptr;
+    Out<ConstantBatch> constants_{*this, "constants"};
+    Out<const DrawState*> draws_out_{*this, "draws"};
     std::map<const uint8_t*, uint64_t> address_;
 
     size_t next_ = 0;             // next command
@@ -90,7 +89,8 @@ private:
 
     StatGroup stats_;
     CycleAccount acct_;
-    Counter &commands_, &draw_count_, &decl_tokens_, &stall_draw_q_, &stall_const_q_;
+    Counter &commands_, &draw_count_, &decl_tokens_;
+    StallReason stall_draw_q_, stall_const_q_;
 };
 
 }  // namespace vpsim::sc

@@ -4,26 +4,22 @@
 
 namespace vpsim::sc {
 
-ParamTable ConstantLoaderParams::table() {
-    const ConstantLoaderParams d;
-    return ParamTable(kUnit, "constant memory loader: the write port of constant memory", 3)
-        .add_uint("vectors_per_cycle", "vectors/cycle", d.vectors_per_cycle,
+const ParamBindings<ConstantLoaderParams>& ConstantLoaderParams::bindings() {
+    static const auto b = ParamBindings<ConstantLoaderParams>(kUnit, "constant memory loader: the write port of constant memory", 3)
+        .uint("vectors_per_cycle", "vectors/cycle", &ConstantLoaderParams::vectors_per_cycle,
                   "constant vectors (4 x 32 bits) written per cycle", "assumed (one 128-bit write port)", 1, 64)
-        .add_uint("queue", "batches", d.queue, "write batches buffered from the front end", "assumed", 1, 1024);
+        .uint("queue", "batches", &ConstantLoaderParams::queue, "write batches buffered from the front end", "assumed", 1, 1024);
+    return b;
 }
-VPSIM_REGISTER_PARAMS(ConstantLoaderParams::table);
+ParamTable ConstantLoaderParams::table() { return bindings().table(); }
 
 ConstantLoaderParams ConstantLoaderParams::from(const ParamSet& p) {
-    ConstantLoaderParams r;
-    r.vectors_per_cycle = uint32_t(p.get_uint("constant_loader.vectors_per_cycle"));
-    r.queue = uint32_t(p.get_uint("constant_loader.queue"));
-    return r;
+    return bindings().from(p);
 }
 
 ConstantLoader::ConstantLoader(const sc_core::sc_module_name& n, const ConstantLoaderParams& p, uint32_t const_count,
-                               const DrawTracker& draws, Probes* probes)
-    : TimedUnit(n), p_(p), draws_(draws), probes_(probes), in_("front_end_to_constant_loader", p.queue, 1, 1),
-      mem_(const_count, vs::Vec4{}), stats_(ConstantLoaderParams::kUnit, "constant memory loader"), acct_(stats_),
+                               Probes* probes)
+    : TimedUnit(n), p_(p), probes_(probes), mem_(const_count, vs::Vec4{}), stats_(ConstantLoaderParams::kUnit, "constant memory loader"), acct_(stats_),
       writes_(stats_.counter("writes", "vectors", "constant vectors written")),
       batches_(stats_.counter("batches", "batches", "SetVertexShader / SetVertexShaderConstant batches written")),
       stall_draw_(stats_.stall_reason("draw_in_flight",
@@ -34,14 +30,15 @@ ConstantLoader::ConstantLoader(const sc_core::sc_module_name& n, const ConstantL
 }
 
 Cycle ConstantLoader::step(Cycle now) {
-    if (!in_.can_pop(now)) {
+    while (draws_done_->can_pop(now)) draws_left_alu_ = draws_done_->pop(now);
+    if (!in_->can_pop(now)) {
         acct_.idle(now);
-        return in_.next_pop(now);
+        return in_->next_pop(now);
     }
-    ConstantBatch& b = in_.front();
-    if (draws_.alu_done() < b.draw_fence) {
-        acct_.stall(stall_draw_, 0, now);
-        return kNever;  // the draw tracker wakes us
+    ConstantBatch& b = in_->front();
+    if (draws_left_alu_ < b.draw_fence) {
+        acct_.stall(stall_draw_, now);
+        return kNever;  // the ALU's next count wakes us
     }
     if (pos_ == 0) batch_start_ = now;
     acct_.busy(now);
@@ -51,10 +48,10 @@ Cycle ConstantLoader::step(Cycle now) {
     }
     if (pos_ < b.writes.size()) return now + 1;
     if (probes_) probes_->span(track_, batch_start_, now + 1, b.command, fmt::format("\"vectors\": {}", b.writes.size()));
-    in_.pop(now);
+    in_->pop(now);
     pos_ = 0;
     ++batches_;
-    if (alu_) alu_->wake(now + 1);
+    written_->push(writes_.value, now);
     return now + 1;
 }
 

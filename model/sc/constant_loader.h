@@ -2,8 +2,10 @@
 // declaration's CONST vectors (and the shader's defs), SetVertexShaderConstant its vectors;
 // both arrive as batches from the command front end and are written in order at
 // `vectors_per_cycle`. A batch waits until every draw issued before it has left the vertex ALU
-// (its vertices may still read the old values); a draw's vertices wait until every batch issued
-// before the draw is written (the ALU checks writes_done() against the draw's epoch).
+// (its vertices may still read the old values: port `draws_done` counts the draws that have);
+// a draw's vertices wait until every batch issued before the draw is written (port `written`
+// tells the ALU the vectors written so far, which it compares with the draw's epoch). The
+// memory itself is a read-only view the ALU is given.
 #pragma once
 
 #include "model/common/params.h"
@@ -17,47 +19,39 @@ struct ConstantLoaderParams {
     uint32_t queue = 4;              // batches buffered from the front end
 
     static constexpr const char* kUnit = "constant_loader";
+    static const ParamBindings<ConstantLoaderParams>& bindings();  // each parameter, declared once
     static ParamTable table();
     static ConstantLoaderParams from(const ParamSet& p);
-};
-
-struct ConstantBatch {
-    std::vector<scene::ConstantWrite> writes;
-    uint64_t draw_fence = 0;  // draws issued before it
-    std::string command;      // "SetVertexShader" ..., for the trace
 };
 
 class ConstantLoader : public TimedUnit {
 public:
     ConstantLoader(const sc_core::sc_module_name& n, const ConstantLoaderParams& p, uint32_t const_count,
-                   const DrawTracker& draws, Probes* probes);
+                   Probes* probes);
 
-    Channel<ConstantBatch>& input() { return in_; }
-    void connect(TimedUnit* front_end, TimedUnit* alu) {
-        in_.connect(front_end, this, probes_);
-        alu_ = alu;
-    }
+    // The constant memory, as a read-only view for the vertex ALU.
     const vs::Constants& memory() const { return mem_; }
-    uint64_t writes_done() const { return writes_.value; }
 
     Cycle step(Cycle now) override;
     void finish(Cycle end) override { acct_.finish(end); }
-    bool busy_with_work() const override { return !in_.empty(); }
-    const StatGroup& stats() const { return stats_; }
+    bool busy_with_work() const override { return !in_->empty(); }
+    const StatGroup& stats() const override { return stats_; }
 
 private:
     ConstantLoaderParams p_;
-    const DrawTracker& draws_;
     Probes* probes_;
-    Channel<ConstantBatch> in_;
-    TimedUnit* alu_ = nullptr;
+    In<ConstantBatch> in_{*this, "in"};
+    In<uint64_t> draws_done_{*this, "draws_done"};
+    Out<uint64_t> written_{*this, "written"};
+    uint64_t draws_left_alu_ = 0;  // the latest count from draws_done
     vs::Constants mem_;
     size_t pos_ = 0;  // next write of the front batch
     Cycle batch_start_ = 0;
     int track_ = -1;
     StatGroup stats_;
     CycleAccount acct_;
-    Counter &writes_, &batches_, &stall_draw_;
+    Counter &writes_, &batches_;
+    StallReason stall_draw_;
 };
 
 }  // namespace vpsim::sc

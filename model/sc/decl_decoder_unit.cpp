@@ -6,29 +6,28 @@ namespace vpsim::sc {
 
 using namespace sc_core;
 
-ParamTable DeclDecoderParams::table() {
-    const DeclDecoderParams d;
-    return ParamTable(kUnit, "declaration decoder: token array to stream/element/tessellator/constant events", 2)
-        .add_uint("const_count", "registers", d.const_count,
+const ParamBindings<DeclDecoderParams>& DeclDecoderParams::bindings() {
+    static const auto b = ParamBindings<DeclDecoderParams>(kUnit, "declaration decoder: token array to stream/element/tessellator/constant events", 2)
+        .uint("const_count", "registers", &DeclDecoderParams::const_count,
                   "constant registers of the device; CONST beyond them breaks rule 12",
                   "D3DVS_CONSTREG_MAX_V1_1 = 96 (vs.1.1 minimum); NV2A has 192", 1, 8192)
-        .add_uint("max_length", "DWORDs", d.max_length, "END must appear within this many DWORDs (rule 14)",
+        .uint("max_length", "DWORDs", &DeclDecoderParams::max_length, "END must appear within this many DWORDs (rule 14)",
                   "assumed", 1, 1u << 24);
+    return b;
 }
-VPSIM_REGISTER_PARAMS(DeclDecoderParams::table);
+ParamTable DeclDecoderParams::table() { return bindings().table(); }
 
 DeclDecoderParams DeclDecoderParams::from(const ParamSet& p) {
-    DeclDecoderParams r;
-    r.const_count = uint32_t(p.get_uint(std::string(kUnit) + ".const_count"));
-    r.max_length = uint32_t(p.get_uint(std::string(kUnit) + ".max_length"));
-    return r;
+    return bindings().from(p);
 }
 
 DeclDecoderStats::DeclDecoderStats()
     : group(DeclDecoderParams::kUnit, "declaration decoder"),
       tokens(group.counter("tokens", "tokens", "declaration tokens accepted")),
-      stalled_output_full(
-          group.stall_reason("output_full", "a token is offered but the event output is full (back-pressure)")) {
+      stalled_output_full(*group
+                                .stall_reason("output_full",
+                                              "a token is offered but the event output is full (back-pressure)")
+                                .counter) {
     for (unsigned k = 0; k < decl::kNumEventKinds; ++k) {
         const std::string kind = decl::event_kind_name(decl::EventKind(k));
         std::string lower = kind;

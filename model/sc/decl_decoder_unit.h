@@ -21,6 +21,7 @@ struct DeclDecoderParams {
     uint32_t max_length = 4096;  // rule 14
 
     static constexpr const char* kUnit = "decl_decoder";
+    static const ParamBindings<DeclDecoderParams>& bindings();  // each parameter, declared once
     static ParamTable table();
     static DeclDecoderParams from(const ParamSet& p);
 };

@@ -5,12 +5,20 @@
 // reference to the output, a miss also creates a vertex job for the vertex fetch unit.
 // Non-indexed draws do not use the cache (every vertex is new). Index reads are modelled as a
 // prefetched sequential stream (no memory stalls; their bytes are counted).
+// Function and timing apart: when a draw starts, the cache's look-ups of all its references are
+// made once (the hit/miss of each reference and the draw's miss list, which every job carries
+// to the vertex ALU's functional core); the references then go out at the modelled rate.
+// Ports: `in` draws; `generated` how many of a tessellated draw's vertices exist; `jobs` vertex
+// jobs to the vertex fetch; `order` every reference to the output; `draw_end` each draw's job
+// count to the vertex ALU.
 #pragma once
 
 #include "model/common/params.h"
 #include "model/common/stats.h"
 #include "model/pipe/post_transform_cache.h"
 #include "model/sc/pipeline_types.h"
+
+#include <map>
 
 namespace vpsim::sc {
 
@@ -19,6 +27,7 @@ struct IndexFetchParams {
     uint32_t draw_queue = 2;         // draws buffered from the tessellator
 
     static constexpr const char* kUnit = "index_fetch";
+    static const ParamBindings<IndexFetchParams>& bindings();  // each parameter, declared once
     static ParamTable table();
     static IndexFetchParams from(const ParamSet& p);
 };
@@ -26,37 +35,38 @@ struct IndexFetchParams {
 class IndexFetch : public TimedUnit {
 public:
     IndexFetch(const sc_core::sc_module_name& n, const IndexFetchParams& p, const pipe::PostTransformCacheParams& cache,
-               VertexPool& pool, DrawTracker& draws, Probes* probes);
-
-    Channel<DrawState*>& input() { return in_; }
-    void connect(TimedUnit* front_end, Channel<uint32_t>* fetch, Channel<OrderRef>* order) {
-        in_.connect(front_end, this, probes_);
-        fetch_ = fetch;
-        order_ = order;
-    }
+               VertexPool& pool, Probes* probes);
 
     Cycle step(Cycle now) override;
     void finish(Cycle end) override { acct_.finish(end); }
-    bool busy_with_work() const override { return !in_.empty(); }
-    const StatGroup& stats() const { return stats_; }
+    bool busy_with_work() const override { return !in_->empty(); }
+    const StatGroup& stats() const override { return stats_; }
     const pipe::PostTransformCache& cache() const { return cache_; }
 
 private:
+    void start_draw(const DrawState& d);  // the draw's look-ups, once
+
     IndexFetchParams p_;
     pipe::PostTransformCache cache_;
     VertexPool& pool_;
-    DrawTracker& draws_;
     Probes* probes_;
-    Channel<DrawState*> in_;
-    Channel<uint32_t>* fetch_ = nullptr;
-    Channel<OrderRef>* order_ = nullptr;
+    In<const DrawState*> in_{*this, "in"};
+    In<GeneratedReady> generated_{*this, "generated"};
+    Out<uint32_t> jobs_out_{*this, "jobs"};
+    Out<OrderRef> order_{*this, "order"};
+    Out<DrawEnd> draw_end_{*this, "draw_end"};
+    std::map<uint32_t, uint64_t> generated_ready_;  // tessellated draws: vertices that exist
     uint64_t pos_ = 0;  // next reference of the front draw
     bool started_ = false;
+    std::vector<bool> hit_;                 // the front draw's look-ups, by reference
+    std::shared_ptr<MissList> misses_;      // the front draw's misses
+    uint64_t jobs_ = 0;                     // of them, sent
     uint64_t seq_ = 0;
     int track_ = -1;
     StatGroup stats_;
     CycleAccount acct_;
-    Counter &refs_, &hits_, &misses_, &unique_, &index_bytes_, &stall_fetch_, &stall_order_, &stall_tess_;
+    Counter &refs_, &hits_, &misses_count_, &unique_, &index_bytes_;
+    StallReason stall_fetch_, stall_order_, stall_tess_;
 };
 
 }  // namespace vpsim::sc

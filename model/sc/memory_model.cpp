@@ -2,26 +2,23 @@
 
 namespace vpsim::sc {
 
-ParamTable MemoryModelParams::table() {
-    const MemoryModelParams d;
-    return ParamTable(kUnit, "memory behind the vertex fetch cache: latency and bus bandwidth", 5)
-        .add_uint("latency", "cycles", d.latency, "cycles from a line request to its data",
+const ParamBindings<MemoryModelParams>& MemoryModelParams::bindings() {
+    static const auto b = ParamBindings<MemoryModelParams>(kUnit, "memory behind the vertex fetch cache: latency and bus bandwidth", 5)
+        .uint("latency", "cycles", &MemoryModelParams::latency, "cycles from a line request to its data",
                   "assumed (DDR at 230 MHz behind the memory controller, ~400 ns)", 0, 100000)
-        .add_uint("bytes_per_cycle", "bytes/cycle", d.bytes_per_cycle, "bus bytes per core cycle for vertex reads",
+        .uint("bytes_per_cycle", "bytes/cycle", &MemoryModelParams::bytes_per_cycle, "bus bytes per core cycle for vertex reads",
                   "GeForce3: 128-bit DDR at 230 MHz = 7.36 GB/s = 36.8 B per 200 MHz cycle; 32 assumed for fetch",
                   1, 4096);
+    return b;
 }
-VPSIM_REGISTER_PARAMS(MemoryModelParams::table);
+ParamTable MemoryModelParams::table() { return bindings().table(); }
 
 MemoryModelParams MemoryModelParams::from(const ParamSet& p) {
-    MemoryModelParams r;
-    r.latency = uint32_t(p.get_uint("memory.latency"));
-    r.bytes_per_cycle = uint32_t(p.get_uint("memory.bytes_per_cycle"));
-    return r;
+    return bindings().from(p);
 }
 
-MemoryModel::MemoryModel(const sc_core::sc_module_name& n, const MemoryModelParams& p, Probes* probes)
-    : TimedUnit(n), p_(p), probes_(probes),
+MemoryModel::MemoryModel(const MemoryModelParams& p, Probes* probes)
+    : p_(p), probes_(probes),
       stats_(MemoryModelParams::kUnit, "memory behind the vertex fetch cache"),
       requests_(stats_.counter("requests", "requests", "line reads")),
       bytes_(stats_.counter("bytes", "bytes", "bytes read")),

@@ -1,7 +1,8 @@
 // The memory the vertex fetch unit reads through (below its fetch cache): a fixed access
 // latency and a data bus of `bytes_per_cycle`; requests are served in order, each occupying the
 // bus for ceil(bytes / bytes_per_cycle) cycles. Analytical: a request's completion cycle is
-// known when it is made, so the unit never needs a step of its own.
+// known when it is made, so it is not a stepped unit: the vertex fetch calls it (its memory
+// service), and the pipeline closes its accounting at the end of the run.
 #pragma once
 
 #include "model/common/params.h"
@@ -15,20 +16,20 @@ struct MemoryModelParams {
     uint32_t bytes_per_cycle = 32;  // bus width available to vertex fetch
 
     static constexpr const char* kUnit = "memory";
+    static const ParamBindings<MemoryModelParams>& bindings();  // each parameter, declared once
     static ParamTable table();
     static MemoryModelParams from(const ParamSet& p);
 };
 
-class MemoryModel : public TimedUnit {
+class MemoryModel {
 public:
-    MemoryModel(const sc_core::sc_module_name& n, const MemoryModelParams& p, Probes* probes);
+    MemoryModel(const MemoryModelParams& p, Probes* probes);
 
     // A read of `bytes` issued at `now`: returns the cycle its data has arrived.
     Cycle read(Cycle now, uint32_t bytes);
 
-    Cycle step(Cycle) override { return kNever; }
-    void finish(Cycle end) override;
-    bool busy_with_work() const override { return false; }
+    // Closes the busy / idle accounting at the end of the run.
+    void finish(Cycle end);
     const StatGroup& stats() const { return stats_; }
     const MemoryModelParams& params() const { return p_; }
 

@@ -6,31 +6,26 @@
 
 namespace vpsim::sc {
 
-ParamTable OutputUnitParams::table() {
-    const OutputUnitParams d;
-    return ParamTable(kUnit, "output: shaded vertices leave in draw order; primitive assembly counts primitives", 8)
-        .add_uint("buffers", "vertices", d.buffers, "output buffers between the ALU and the output",
+const ParamBindings<OutputUnitParams>& OutputUnitParams::bindings() {
+    static const auto b = ParamBindings<OutputUnitParams>(kUnit, "output: shaded vertices leave in draw order; primitive assembly counts primitives", 8)
+        .uint("buffers", "vertices", &OutputUnitParams::buffers, "output buffers between the ALU and the output",
                   "NV20: 6 copies of the per-vertex output buffers (pipeline.md)", 1, 1024)
-        .add_uint("order_queue", "references", d.order_queue,
+        .uint("order_queue", "references", &OutputUnitParams::order_queue,
                   "references in flight between the index fetch and the output (bounds vertices in flight)",
                   "assumed", 1, 1u << 20)
-        .add_uint("vertices_per_cycle", "vertices/cycle", d.vertices_per_cycle, "references emitted per cycle",
+        .uint("vertices_per_cycle", "vertices/cycle", &OutputUnitParams::vertices_per_cycle, "references emitted per cycle",
                   "assumed (one vertex per cycle to setup)", 1, 64);
+    return b;
 }
-VPSIM_REGISTER_PARAMS(OutputUnitParams::table);
+ParamTable OutputUnitParams::table() { return bindings().table(); }
 
 OutputUnitParams OutputUnitParams::from(const ParamSet& p) {
-    OutputUnitParams r;
-    r.buffers = uint32_t(p.get_uint("output.buffers"));
-    r.order_queue = uint32_t(p.get_uint("output.order_queue"));
-    r.vertices_per_cycle = uint32_t(p.get_uint("output.vertices_per_cycle"));
-    return r;
+    return bindings().from(p);
 }
 
 OutputUnit::OutputUnit(const sc_core::sc_module_name& n, const OutputUnitParams& p, uint32_t recent_entries,
                        VertexPool& pool, Probes* probes)
-    : TimedUnit(n), p_(p), pool_(pool), probes_(probes), order_("index_fetch_to_output", p.order_queue, 1, p.vertices_per_cycle),
-      recent_(recent_entries ? recent_entries : 1), stats_(OutputUnitParams::kUnit, "output and primitive assembly"),
+    : TimedUnit(n), p_(p), pool_(pool), probes_(probes), recent_(recent_entries ? recent_entries : 1), stats_(OutputUnitParams::kUnit, "output and primitive assembly"),
       acct_(stats_), refs_(stats_.counter("vertices", "vertices", "vertex references emitted in draw order")),
       shaded_count_(stats_.counter("shaded", "vertices", "emitted references shaded for them (cache misses)")),
       reused_(stats_.counter("reused", "vertices", "emitted references served from the post-transform cache")),
@@ -46,8 +41,8 @@ OutputUnit::OutputUnit(const sc_core::sc_module_name& n, const OutputUnitParams&
 
 Cycle OutputUnit::step(Cycle now) {
     uint32_t n = 0;
-    while (n < p_.vertices_per_cycle && order_.can_pop(now)) {
-        OrderRef& r = order_.front();
+    while (n < p_.vertices_per_cycle && order_->can_pop(now)) {
+        OrderRef& r = order_->front();
         if (r.kind == OrderRef::DrawEnd) {
             if (assembler_ && assembler_->primitives() != r.draw->setup.primitives)
                 throw std::logic_error(fmt::format("output: draw {} assembled {} primitives, expected {} (internal error)",
@@ -57,7 +52,7 @@ Cycle OutputUnit::step(Cycle now) {
             if (draw_done_) draw_done_(*r.draw, now);
             assembler_.reset();
             assembling_ = nullptr;
-            order_.pop(now);
+            order_->pop(now);
             ++n;
             continue;
         }
@@ -92,21 +87,20 @@ Cycle OutputUnit::step(Cycle now) {
             ++reused_;
         }
         if (assembler_->push()) ++primitives_;
-        ++r.draw->emitted;
         ++refs_;
-        order_.pop(now);
+        order_->pop(now);
         ++n;
     }
     if (n) {
         acct_.busy(now);
         return now + 1;
     }
-    if (order_.can_pop(now)) {
-        acct_.stall(stall_shading_, 0, now);
+    if (order_->can_pop(now)) {
+        acct_.stall(stall_shading_, now);
         return shaded_->next_pop(now);  // or the ALU's push wakes us
     }
     acct_.idle(now);
-    return order_.next_pop(now);
+    return order_->next_pop(now);
 }
 
 }  // namespace vpsim::sc

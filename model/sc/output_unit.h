@@ -2,6 +2,7 @@
 // (a miss when the ALU has shaded its vertex, into one of the output buffers; a hit from the
 // vertices recently emitted, which hold every vertex the post-transform cache can name), and
 // counts primitives as primitive assembly forms them. Each emitted vertex goes to the sink.
+// Ports: `order` every reference from the index fetch; `shaded` the ALU's shaded vertices.
 #pragma once
 
 #include "model/common/params.h"
@@ -20,6 +21,7 @@ struct OutputUnitParams {
     uint32_t vertices_per_cycle = 1;  // references emitted per cycle
 
     static constexpr const char* kUnit = "output";
+    static const ParamBindings<OutputUnitParams>& bindings();  // each parameter, declared once
     static ParamTable table();
     static OutputUnitParams from(const ParamSet& p);
 };
@@ -33,27 +35,22 @@ public:
     OutputUnit(const sc_core::sc_module_name& n, const OutputUnitParams& p, uint32_t recent_entries, VertexPool& pool,
                Probes* probes);
 
-    Channel<OrderRef>& order() { return order_; }
-    void connect(TimedUnit* index_fetch, Channel<uint32_t>* shaded) {
-        order_.connect(index_fetch, this, probes_);
-        shaded_ = shaded;
-    }
     void set_sink(VertexSink s) { sink_ = std::move(s); }
     // Called when a draw's last reference has left (for the progress line and the summary).
     void on_draw_done(std::function<void(const DrawState&, Cycle)> f) { draw_done_ = std::move(f); }
 
     Cycle step(Cycle now) override;
     void finish(Cycle end) override { acct_.finish(end); }
-    bool busy_with_work() const override { return !order_.empty(); }
-    const StatGroup& stats() const { return stats_; }
+    bool busy_with_work() const override { return !order_->empty(); }
+    const StatGroup& stats() const override { return stats_; }
     uint64_t emitted() const { return refs_.value; }
 
 private:
     OutputUnitParams p_;
     VertexPool& pool_;
     Probes* probes_;
-    Channel<OrderRef> order_;
-    Channel<uint32_t>* shaded_ = nullptr;
+    In<OrderRef> order_{*this, "order"};
+    In<uint32_t> shaded_{*this, "shaded"};
     VertexSink sink_;
     std::function<void(const DrawState&, Cycle)> draw_done_;
     // The last `recent` shaded vertices emitted (index, outputs), newest at head_ - 1.
@@ -64,7 +61,8 @@ private:
     int track_ = -1;
     StatGroup stats_;
     CycleAccount acct_;
-    Counter &refs_, &shaded_count_, &reused_, &primitives_, &draws_, &stall_shading_;
+    Counter &refs_, &shaded_count_, &reused_, &primitives_, &draws_;
+    StallReason stall_shading_;
 };
 
 }  // namespace vpsim::sc

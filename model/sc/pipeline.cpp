@@ -13,25 +13,84 @@ namespace vpsim::sc {
 
 using namespace sc_core;
 
-ParamTable PipelineParams::table() {
-    const PipelineParams d;
-    return ParamTable(kUnit, "the timing model as a whole: clock and kernel synchronisation", 0)
-        .add_double("clock_mhz", "MHz", d.clock_mhz, "modelled core clock (vertices/s and trace times)",
+const ParamBindings<PipelineParams>& PipelineParams::bindings() {
+    static const auto b = ParamBindings<PipelineParams>(kUnit, "the timing model as a whole: clock and kernel synchronisation", 0)
+        .real("clock_mhz", "MHz", &PipelineParams::clock_mhz, "modelled core clock (vertices/s and trace times)",
                     "GeForce3 (NV20) core clock: 200 MHz (pipeline.md)", 1.0, 100000.0)
-        .add_uint("quantum", "cycles", d.quantum,
+        .uint("quantum", "cycles", &PipelineParams::quantum,
                   "cycles the dispatcher may run ahead of the SystemC kernel before it synchronises",
                   "assumed (a speed setting: results do not depend on it)", 1, uint64_t(1) << 40);
+    return b;
 }
-VPSIM_REGISTER_PARAMS(PipelineParams::table);
+ParamTable PipelineParams::table() { return bindings().table(); }
 
 PipelineParams PipelineParams::from(const ParamSet& p) {
-    PipelineParams r;
-    r.clock_mhz = p.get_double("pipeline.clock_mhz");
-    r.quantum = p.get_uint("pipeline.quantum");
-    return r;
+    return bindings().from(p);
+}
+
+std::vector<ParamTable> param_tables() {
+    return {PipelineParams::table(),         CommandFrontEndParams::table(), DeclDecoderParams::table(),
+            ConstantLoaderParams::table(),   TessellatorParams::table(),     IndexFetchParams::table(),
+            pipe::PostTransformCacheParams::table(), MemoryModelParams::table(), VertexFetchParams::table(),
+            VertexAluParams::table(),        OutputUnitParams::table()};
+}
+
+ParamSet default_params(std::vector<ParamTable> extra) {
+    std::vector<ParamTable> t = param_tables();
+    for (auto& e : extra) t.push_back(std::move(e));
+    return ParamSet(std::move(t));
+}
+
+Topology default_topology() {
+    Topology t;
+    t.links = {
+        {"front_end_to_constant_loader", "front_end.constants", "constant_loader.in", "constant_loader.queue", 1, 1,
+         "constant batches"},
+        {"front_end_to_tessellator", "front_end.draws", "tessellator.in", "tessellator.queue", 1, 1, "draws"},
+        {"tessellator_to_index_fetch", "tessellator.out", "index_fetch.in", "index_fetch.draw_queue", 1, 1, "draws"},
+        {"tessellator_generated", "tessellator.generated", "index_fetch.generated", 4, 1, 4,
+         "count of generated vertices that exist"},
+        {"index_fetch_to_vertex_fetch", "index_fetch.jobs", "vertex_fetch.in", "vertex_fetch.queue", 1, 1,
+         "vertex jobs (cache misses)"},
+        {"index_fetch_to_output", "index_fetch.order", "output.order", "output.order_queue", 1,
+         "output.vertices_per_cycle", "every reference, in draw order"},
+        {"index_fetch_draw_end", "index_fetch.draw_end", "vertex_alu.draw_end", 4, 1, 4, "a draw's job count"},
+        {"vertex_fetch_to_alu", "vertex_fetch.out", "vertex_alu.in", "vertex_fetch.input_buffers", 1, 1,
+         "fetched vertices (each holds an input buffer)"},
+        {"alu_input_credits", "vertex_alu.credits", "vertex_fetch.credits", "vertex_fetch.input_buffers", 0,
+         "vertex_fetch.input_buffers", "freed input buffers"},
+        {"alu_to_output", "vertex_alu.out", "output.shaded", "output.buffers", 1, 1, "shaded vertices"},
+        {"alu_draws_done", "vertex_alu.draws_done", "constant_loader.draws_done", 4, 0, 4,
+         "count of draws that left the ALU"},
+        {"constants_written", "constant_loader.written", "vertex_alu.constants_written", 4, 1, 4,
+         "count of constant vectors written"},
+    };
+    return t;
 }
 
 namespace {
+
+// The units of the default pipeline, in the dispatcher's order (downstream first).
+const char* const kUnitOrder[] = {"output", "vertex_alu", "vertex_fetch", "index_fetch",
+                                  "tessellator", "constant_loader", "front_end"};
+// Read-only views and services, which are not channels (for the printed topology).
+struct Side {
+    const char *from, *to, *what;
+};
+const Side kSides[] = {{"constant_loader", "vertex_alu", "constant memory (read-only view)"},
+                       {"memory", "vertex_fetch", "line reads (analytical memory service)"},
+                       {"decl_decoder", "front_end", "declaration decoder pins (SystemC signals)"}};
+
+std::vector<std::string> step_order(const Topology& t) {
+    std::vector<std::string> order(std::begin(kUnitOrder), std::end(kUnitOrder));
+    for (const ExtraUnit& e : t.extra) {
+        auto it = std::find(order.begin(), order.end(), e.step_after);
+        if (it == order.end())
+            throw std::logic_error(fmt::format("unit {}: step_after names no unit ({})", e.name, e.step_after));
+        order.insert(it + 1, e.name);
+    }
+    return order;
+}
 
 DeclDecoderParams decoder_params(const ParamSet& p, const scene::Scene& s) {
     DeclDecoderParams d = DeclDecoderParams::from(p);
@@ -50,17 +109,17 @@ public:
                       : std::make_unique<Probes>(opt.vcd_path, opt.trace_path, period_ps_)),
           machine_(s, profile, opt.tess_profile),
           decoder_("decl_decoder", decoder_params(params, s)),
-          ptc_(pipe::PostTransformCacheParams::from(params)),
-          front_("front_end", CommandFrontEndParams::from(params), machine_, draws_, decoder_,
-                 [this](Cycle c) { sync(c); }, probes_.get()),
+          front_("front_end", CommandFrontEndParams::from(params), machine_, decoder_, [this](Cycle c) { sync(c); },
+                 probes_.get()),
           tess_("tessellator", TessellatorParams::from(params), probes_.get()),
-          loader_("constant_loader", ConstantLoaderParams::from(params), s.const_count, draws_, probes_.get()),
-          index_("index_fetch", IndexFetchParams::from(params), ptc_, pool_, draws_, probes_.get()),
-          memory_("memory", MemoryModelParams::from(params), probes_.get()),
+          loader_("constant_loader", ConstantLoaderParams::from(params), s.const_count, probes_.get()),
+          index_("index_fetch", IndexFetchParams::from(params), pipe::PostTransformCacheParams::from(params), pool_,
+                 probes_.get()),
+          memory_(MemoryModelParams::from(params), probes_.get()),
           fetch_("vertex_fetch", VertexFetchParams::from(params), memory_, pool_, probes_.get()),
-          alu_("vertex_alu", VertexAluParams::from(params), machine_.profile(), OutputUnitParams::from(params).buffers,
-               pool_, draws_, loader_, fetch_, ptc_, machine_, probes_.get()),
-          output_("output", OutputUnitParams::from(params), ptc_.entries, pool_, probes_.get()) {
+          alu_("vertex_alu", VertexAluParams::from(params), machine_.profile(), pool_, probes_.get()),
+          output_("output", OutputUnitParams::from(params), pipe::PostTransformCacheParams::from(params).entries,
+                  pool_, probes_.get()) {
         // Modelled addresses: each buffer at its own 4 KiB-aligned place.
         std::map<const uint8_t*, uint64_t> addr;
         uint64_t next = 0x10000;
@@ -70,30 +129,34 @@ public:
             next += 0x1000;
         }
         front_.set_buffer_addresses(std::move(addr));
-        front_.connect(&loader_.input(), &tess_.input());
-        tess_.connect(&front_, &index_.input(), &index_);
-        loader_.connect(&front_, &alu_);
-        index_.connect(&tess_, &fetch_.input(), &output_.order());
-        fetch_.connect(&index_, &alu_);
-        alu_.connect(&output_);
-        output_.connect(&index_, &alu_.output());
         output_.set_sink(opt.sink);
         if (opt.draw_done) output_.on_draw_done([f = opt.draw_done](const DrawState& d, Cycle) { f(d); });
-        draws_.on_alu_done(&loader_);
-        // Downstream first.
-        // (The memory model is analytical: it never needs a step, only its accounting at the end.)
-        units_ = {&output_, &alu_, &fetch_, &index_, &tess_, &loader_, &front_};
+        alu_.view_constants(loader_.memory());
+
+        const Topology topo = opt.topology ? *opt.topology : default_topology();
+        std::map<std::string, TimedUnit*> by_name = {{"output", &output_},         {"vertex_alu", &alu_},
+                                                     {"vertex_fetch", &fetch_},    {"index_fetch", &index_},
+                                                     {"tessellator", &tess_},      {"constant_loader", &loader_},
+                                                     {"front_end", &front_}};
+        for (const ExtraUnit& e : topo.extra) {
+            if (by_name.count(e.name)) throw std::logic_error(fmt::format("unit {} exists already", e.name));
+            extra_.push_back(e.make(e.name.c_str(), params, pool_, probes_.get()));
+            by_name[e.name] = extra_.back().get();
+        }
+        bind(topo, params, by_name);
+        for (const std::string& u : step_order(topo)) units_.push_back(by_name.at(u));
         SC_HAS_PROCESS(Pipeline);
         SC_THREAD(dispatch);
     }
 
-    std::exception_ptr error;
+std::exception_ptr error;
     Cycle end = 0;
     double host_seconds = 0;
 
     RunResult result() const;
 
 private:
+    void bind(const Topology& t, const ParamSet& params, const std::map<std::string, TimedUnit*>& units);
     void sync(Cycle c) {
         if (c > synced_) {
             wait(sc_time(double((c - synced_) * period_ps_), SC_PS));
@@ -109,9 +172,7 @@ private:
     std::unique_ptr<Probes> probes_;
     scene::SceneMachine machine_;
     VertexPool pool_;
-    DrawTracker draws_;
     DeclDecoderUnit decoder_;
-    pipe::PostTransformCacheParams ptc_;
     CommandFrontEnd front_;
     TessellatorUnit tess_;
     ConstantLoader loader_;
@@ -120,11 +181,48 @@ private:
     VertexFetch fetch_;
     VertexAlu alu_;
     OutputUnit output_;
+    std::vector<std::unique_ptr<TimedUnit>> extra_;
+    std::vector<std::unique_ptr<ChannelBase>> channels_;
     std::vector<TimedUnit*> units_;
     Cycle synced_ = 0;
     std::chrono::steady_clock::time_point t0_, last_progress_;
     bool progress_shown_ = false;
 };
+
+PortBase& find_port(const std::map<std::string, TimedUnit*>& units, const std::string& path, bool input,
+                    const std::string& link) {
+    const size_t dot = path.find('.');
+    const auto it = units.find(path.substr(0, dot));
+    PortBase* p = it == units.end() || dot == std::string::npos ? nullptr : it->second->port(path.substr(dot + 1));
+    if (!p) throw std::logic_error(fmt::format("topology: link {} names no port {}", link, path));
+    if (p->input() != input)
+        throw std::logic_error(fmt::format("topology: link {}: {} is an {} port", link, path, p->input() ? "input" : "output"));
+    return *p;
+}
+
+void Pipeline::bind(const Topology& t, const ParamSet& params, const std::map<std::string, TimedUnit*>& units) {
+    const std::vector<std::string> order = step_order(t);
+    auto position = [&](const TimedUnit& u) { return std::find(order.begin(), order.end(), u.basename()) - order.begin(); };
+    for (const LinkSpec& l : t.links) {
+        PortBase& from = find_port(units, l.from, false, l.name);
+        PortBase& to = find_port(units, l.to, true, l.name);
+        if (from.type() != to.type())
+            throw std::logic_error(fmt::format("topology: link {}: {} and {} carry different types", l.name, l.from, l.to));
+        const uint64_t latency = l.latency.resolve(params);
+        // A same-cycle channel must go to a unit the dispatcher steps later in the cycle.
+        if (latency == 0 && position(from.owner()) > position(to.owner()))
+            throw std::logic_error(fmt::format("topology: link {} has latency 0 but {} is stepped after {}", l.name,
+                                               from.owner().basename(), to.owner().basename()));
+        channels_.push_back(from.make_channel(l.name, uint32_t(l.capacity.resolve(params)), uint32_t(latency),
+                                              uint32_t(l.bandwidth.resolve(params))));
+        from.bind(*channels_.back());
+        to.bind(*channels_.back());
+        channels_.back()->attach(probes_.get());
+    }
+    for (const auto& [name, u] : units)
+        for (const PortBase* p : u->ports())
+            if (!p->bound()) throw std::logic_error(fmt::format("topology: port {} is not connected", p->full_name()));
+}
 
 void Pipeline::progress(Cycle now, bool final_line) {
     const auto t = std::chrono::steady_clock::now();
@@ -135,7 +233,7 @@ void Pipeline::progress(Cycle now, bool final_line) {
     progress_shown_ = true;
     std::fprintf(stderr, "\rvpsim run: %llu cycles, %llu vertices, %llu/%llu draws, %.1f M cycles/s%s",
                  (unsigned long long)now, (unsigned long long)output_.emitted(),
-                 (unsigned long long)output_.stats().get("draws"), (unsigned long long)draws_.size(),
+                 (unsigned long long)output_.stats().get("draws"), (unsigned long long)front_.draws_issued(),
                  s > 0 ? double(now) / s / 1e6 : 0.0, final_line ? "\n" : "   ");
     std::fflush(stderr);
 }
@@ -174,10 +272,12 @@ void Pipeline::dispatch() {
         memory_.finish(end);
         if (opt_.progress) progress(end, true);
         if (probes_) probes_->commit(end);
+    } catch (const DrawFetchError& e) {
+        error = std::make_exception_ptr(machine_.fetch_error(*e.setup, e.error));
     } catch (...) {
         error = std::current_exception();
-        if (progress_shown_) std::fprintf(stderr, "\n");
     }
+    if (error && progress_shown_) std::fprintf(stderr, "\n");
     host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
     sc_stop();
 }
@@ -199,6 +299,7 @@ RunResult Pipeline::result() const {
     rep.add(memory_.stats());
     rep.add(alu_.stats());
     rep.add(output_.stats());
+    for (const auto& u : extra_) rep.add(u->stats());
     r.cycle_errors = rep.check_cycles_add_up(end);
     r.stats = rep.to_json(end);
     const StatGroup& o = output_.stats();
@@ -268,6 +369,41 @@ RunResult run_pipeline(const scene::Scene& scene, const ParamSet& params, const 
     sim.join();
     if (error) std::rethrow_exception(error);
     return result;
+}
+
+std::string topology_text(const Topology& t, const ParamSet& p) {
+    std::string out = fmt::format("{:<30} {:<29} {:<32} {:>8} {:>7} {:>9}  {}\n", "channel", "from", "to", "capacity",
+                                  "latency", "bandwidth", "carries");
+    auto shown = [&](const Amount& a) {
+        return a.key.empty() ? std::to_string(a.value) : fmt::format("{}", p.get_uint(a.key));
+    };
+    for (const LinkSpec& l : t.links)
+        out += fmt::format("{:<30} {:<29} {:<32} {:>8} {:>7} {:>9}  {}\n", l.name, l.from, l.to, shown(l.capacity),
+                           shown(l.latency), shown(l.bandwidth), l.carries);
+    out += "\nnot channels:\n";
+    for (const Side& v : kSides) out += fmt::format("  {} -> {}: {}\n", v.from, v.to, v.what);
+    out += "\nparameters behind the amounts:";
+    for (const LinkSpec& l : t.links)
+        for (const Amount* a : {&l.capacity, &l.latency, &l.bandwidth})
+            if (!a->key.empty() && out.find(" " + a->key + "\n") == std::string::npos) out += "\n  " + a->key;
+    out += "\nstep order (downstream first): ";
+    const auto order = step_order(t);
+    for (size_t i = 0; i < order.size(); ++i) out += (i ? ", " : "") + order[i];
+    return out + "\n";
+}
+
+std::string topology_dot(const Topology& t, const ParamSet& p) {
+    std::string out =
+        "digraph vpsim {\n  rankdir=LR;\n  node [shape=box, style=rounded, fontname=\"Helvetica\"];\n"
+        "  edge [fontname=\"Helvetica\", fontsize=9];\n";
+    auto unit = [](const std::string& path) { return path.substr(0, path.find('.')); };
+    for (const LinkSpec& l : t.links)
+        out += fmt::format("  \"{}\" -> \"{}\" [label=\"{}\\ncap {} lat {} bw {}\"{}];\n", unit(l.from),
+                           unit(l.to), l.name, l.capacity.resolve(p), l.latency.resolve(p), l.bandwidth.resolve(p),
+                           l.latency.resolve(p) == 0 ? ", style=dashed" : "");
+    for (const Side& v : kSides)
+        out += fmt::format("  \"{}\" -> \"{}\" [label=\"{}\", style=dotted];\n", v.from, v.to, v.what);
+    return out + "}\n";
 }
 
 namespace {

@@ -7,6 +7,10 @@
 // SystemC kernel's time follows the loop through a quantum keeper: the thread waits (letting
 // the kernel advance) every `quantum` cycles, and exactly to the cycle whenever a unit needs
 // kernel time (the declaration decoder, clocked through its pins).
+//
+// pipeline.cpp is the only file that knows the topology: default_topology() is the table of
+// channels (producer.port -> consumer.port, capacity, latency, bandwidth), and the pipeline
+// creates each channel from it and binds it to the two ports. `vpsim run --topology` prints it.
 #pragma once
 
 #include "model/common/params.h"
@@ -36,9 +40,55 @@ struct PipelineParams {
     uint64_t quantum = 100000;     // cycles the loop may run ahead of the kernel
 
     static constexpr const char* kUnit = "pipeline";
+    static const ParamBindings<PipelineParams>& bindings();  // each parameter, declared once
     static ParamTable table();
     static PipelineParams from(const ParamSet& p);
 };
+
+// A channel's capacity, latency or bandwidth: a number, or the value of a parameter.
+struct Amount {
+    uint64_t value = 0;
+    std::string key;  // "unit.param" when the amount is a parameter
+    Amount(uint64_t v) : value(v) {}  // NOLINT: a plain number
+    Amount(int v) : value(uint64_t(v)) {}  // NOLINT: a plain number (0 is not a key)
+    Amount(const char* k) : key(k) {}  // NOLINT: a parameter key
+    uint64_t resolve(const ParamSet& p) const { return key.empty() ? value : p.get_uint(key); }
+    std::string text() const { return key.empty() ? std::to_string(value) : key; }
+};
+
+// One channel of the topology.
+struct LinkSpec {
+    std::string name;      // the channel's name (its VCD scope)
+    std::string from, to;  // "unit.port" of the producer's Out port and the consumer's In port
+    Amount capacity, latency, bandwidth;
+    std::string carries;   // what flows, for the printed table
+};
+
+// A unit added to the pipeline (an architect's own stage, or a test's): made from the resolved
+// parameters, stepped right after the unit `step_after` (the dispatcher steps downstream
+// first), wired by the links that name its ports.
+struct ExtraUnit {
+    std::string name;
+    std::string step_after;
+    std::function<std::unique_ptr<TimedUnit>(const sc_core::sc_module_name&, const ParamSet&, VertexPool&, Probes*)>
+        make;
+};
+
+struct Topology {
+    std::vector<LinkSpec> links;
+    std::vector<ExtraUnit> extra;
+};
+
+// The pipeline's channels (docs/timing-model.md has the picture).
+Topology default_topology();
+// The table as text (resolved capacities) and as Graphviz DOT.
+std::string topology_text(const Topology& t, const ParamSet& p);
+std::string topology_dot(const Topology& t, const ParamSet& p);
+
+// Every unit's parameter table, listed explicitly, and a ParamSet of their defaults. `extra`
+// adds the tables of units a Topology adds.
+std::vector<ParamTable> param_tables();
+ParamSet default_params(std::vector<ParamTable> extra = {});
 
 struct RunOptions {
     std::string vcd_path;    // --vcd
@@ -47,6 +97,7 @@ struct RunOptions {
     std::function<void(const DrawState&)> draw_done;  // after a draw's last vertex
     bool progress = false;   // a progress line on stderr after ~2 s
     tess::TessProfile tess_profile;  // the tessellator's choices (docs/tessellation.md)
+    const Topology* topology = nullptr;  // null: default_topology()
 };
 
 struct TopStall {

@@ -7,16 +7,17 @@
 #include "model/scene/scene_machine.h"
 #include "model/sc/timed_unit.h"
 #include "model/vs/vs_exec.h"
+#include "model/vs/vs_fetch.h"
 
 #include <array>
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace vpsim::sc {
-
-class VertexAluProgram;  // the ALU's slot program of a shader (vertex_alu.h)
 
 struct DrawState {
     uint32_t id = 0;                // draws in order from 0
@@ -26,21 +27,23 @@ struct DrawState {
     // the ALU checks the constant loader's memory against it when the draw's first vertex enters.
     std::shared_ptr<const vs::Constants> constants;
     std::array<uint64_t, 16> stream_address{};  // modelled address of each stream's buffer
-    const VertexAluProgram* program = nullptr;  // set by the ALU at the draw's first vertex
-    // Progress, for the draw tracker.
-    bool indices_done = false;  // the index fetch has read every reference
-    uint64_t unique = 0;        // distinct vertices referenced
-    uint64_t generated_ready = 0;  // tessellated draws: generated vertices that exist so far
-    uint64_t jobs = 0;          // vertices to shade (cache misses)
-    uint64_t retired = 0;       // of them, finished in the ALU
-    uint64_t emitted = 0;       // references emitted by the output
-    Cycle start = 0;            // the front end sent the draw
+    uint64_t unique = 0;            // distinct vertices referenced
+    Cycle start = 0;                // the front end sent the draw
 };
+// A draw is written once, by the front end, and only read after that: units keep their own
+// progress of a draw themselves.
+
+// The vertices of a draw the index fetch sends to be shaded (its post-transform cache misses),
+// in order: found once, by the index fetch, and carried by every job of the draw, so the
+// functional core shades exactly these.
+using MissList = std::vector<uint32_t>;
 
 struct VertexJob {
     uint64_t seq = 0;  // shading order over the run
-    DrawState* draw = nullptr;
+    const DrawState* draw = nullptr;
     uint32_t index = 0;  // vertex index
+    std::shared_ptr<const MissList> misses;  // the draw's misses; this job is misses[miss]
+    uint64_t miss = 0;
     vs::VertexOutputs outputs{};
     Cycle t_fetch = 0, t_alu = 0;  // trace spans: first request, entry into the ALU
 };
@@ -69,44 +72,37 @@ private:
 // One entry of the output's order queue: a reference of a draw, or the draw's end.
 struct OrderRef {
     enum Kind : uint8_t { Miss, Hit, DrawEnd } kind = Miss;
-    DrawState* draw = nullptr;
+    const DrawState* draw = nullptr;
     uint32_t index = 0;  // vertex index (Hit: looked up in the output's recent vertices)
     uint32_t job = 0;    // Miss: its job
     uint64_t ref = 0;    // position in the draw
 };
 
-// Draws in flight: which have left the ALU (every vertex shaded), so a constant write behind
-// them may proceed.
-class DrawTracker {
-public:
-    DrawState& add(std::unique_ptr<DrawState> d) {
-        draws_.push_back(std::move(d));
-        return *draws_.back();
-    }
-    // The index fetch finished reading a draw / the ALU retired one of its jobs.
-    void indices_done(DrawState& d) {
-        d.indices_done = true;
-        advance();
-    }
-    void retired(DrawState& d) {
-        ++d.retired;
-        advance();
-    }
-    uint64_t alu_done() const { return alu_done_; }  // draws 0..alu_done-1 have left the ALU
-    void on_alu_done(TimedUnit* u) { waiter_ = u; }
-    size_t size() const { return draws_.size(); }
+// Constant vectors for the constant loader: one SetVertexShader or SetVertexShaderConstant.
+struct ConstantBatch {
+    std::vector<scene::ConstantWrite> writes;
+    uint64_t draw_fence = 0;  // draws issued before it
+    std::string command;      // "SetVertexShader" ..., for the trace
+};
 
-private:
-    void advance() {
-        bool moved = false;
-        while (alu_done_ < draws_.size() && draws_[alu_done_]->indices_done &&
-               draws_[alu_done_]->retired == draws_[alu_done_]->jobs)
-            ++alu_done_, moved = true;
-        if (moved && waiter_) waiter_->wake(0);
-    }
-    std::vector<std::unique_ptr<DrawState>> draws_;  // small: one per draw command
-    uint64_t alu_done_ = 0;
-    TimedUnit* waiter_ = nullptr;
+// The tessellator tells the index fetch how many of a generated draw's vertices exist.
+struct GeneratedReady {
+    uint32_t draw = 0;   // DrawState::id
+    uint64_t ready = 0;  // vertices 0..ready-1 exist
+};
+
+// The index fetch has read every reference of a draw: `jobs` vertices were sent to be shaded.
+struct DrawEnd {
+    uint32_t draw = 0;
+    uint64_t jobs = 0;
+};
+
+// A vertex of a draw could not be fetched (an index beyond its stream's data); the pipeline
+// turns it into the scene error of the draw's command.
+struct DrawFetchError : std::runtime_error {
+    DrawFetchError(const scene::DrawSetup& d, const vs::FetchError& e) : std::runtime_error(e.what()), setup(&d), error(e) {}
+    const scene::DrawSetup* setup;
+    vs::FetchError error;
 };
 
 }  // namespace vpsim::sc

@@ -4,31 +4,26 @@
 
 namespace vpsim::sc {
 
-ParamTable TessellatorParams::table() {
-    const TessellatorParams d;
-    return ParamTable(kUnit, "tessellator and tessellator input: patches and N-patches to generated vertices", 6)
-        .add_uint("queue", "draws", d.queue, "draws buffered from the front end", "assumed", 1, 1024)
-        .add_uint("control_points_per_cycle", "points/cycle", d.control_points_per_cycle,
+const ParamBindings<TessellatorParams>& TessellatorParams::bindings() {
+    static const auto b = ParamBindings<TessellatorParams>(kUnit, "tessellator and tessellator input: patches and N-patches to generated vertices", 6)
+        .uint("queue", "draws", &TessellatorParams::queue, "draws buffered from the front end", "assumed", 1, 1024)
+        .uint("control_points_per_cycle", "points/cycle", &TessellatorParams::control_points_per_cycle,
                   "patch control points read per cycle (skipped on a patch handle hit)", "assumed", 1, 64)
-        .add_uint("points_per_cycle", "points/cycle", d.points_per_cycle, "domain points generated per cycle, at most",
+        .uint("points_per_cycle", "points/cycle", &TessellatorParams::points_per_cycle, "domain points generated per cycle, at most",
                   "assumed (one vertex per cycle into the vertex ALU's input)", 1, 64)
-        .add_uint("macs_per_cycle", "products/cycle", d.macs_per_cycle,
+        .uint("macs_per_cycle", "products/cycle", &TessellatorParams::macs_per_cycle,
                   "register x control point four-wide multiply-adds per cycle when evaluating a point",
                   "assumed (four 4-wide multiply-add units)", 1, 4096);
+    return b;
 }
-VPSIM_REGISTER_PARAMS(TessellatorParams::table);
+ParamTable TessellatorParams::table() { return bindings().table(); }
 
 TessellatorParams TessellatorParams::from(const ParamSet& p) {
-    TessellatorParams r;
-    r.queue = uint32_t(p.get_uint("tessellator.queue"));
-    r.control_points_per_cycle = uint32_t(p.get_uint("tessellator.control_points_per_cycle"));
-    r.points_per_cycle = uint32_t(p.get_uint("tessellator.points_per_cycle"));
-    r.macs_per_cycle = uint32_t(p.get_uint("tessellator.macs_per_cycle"));
-    return r;
+    return bindings().from(p);
 }
 
 TessellatorUnit::TessellatorUnit(const sc_core::sc_module_name& n, const TessellatorParams& p, Probes* probes)
-    : TimedUnit(n), p_(p), probes_(probes), in_("front_end_to_tessellator", p.queue, 1, 1),
+    : TimedUnit(n), p_(p), probes_(probes),
       stats_(TessellatorParams::kUnit, "tessellator and tessellator input"), acct_(stats_),
       draws_(stats_.counter("draws", "draws", "draws passed on (tessellated or not)")),
       patches_(stats_.counter("patches", "patches", "rect and tri patches tessellated")),
@@ -48,18 +43,19 @@ TessellatorUnit::TessellatorUnit(const sc_core::sc_module_name& n, const Tessell
 
 Cycle TessellatorUnit::step(Cycle now) {
     if (current_) {
-        DrawState& d = *current_;
+        const DrawState& d = *current_;
         const scene::Generated& g = *d.setup.generated;
         acct_.busy(now);
         if (now < control_done_) return control_done_;
         // Domain points: `points_per_step_` every `cycles_per_point_` cycles.
         const uint64_t total = g.vertices.size();
-        const uint64_t made = std::min<uint64_t>(total, d.generated_ready + points_per_step_);
+        const uint64_t made = std::min<uint64_t>(total, made_ + points_per_step_);
         if (probes_ && probes_->trace_on())
-            for (uint64_t v = d.generated_ready; v < made; ++v)
+            for (uint64_t v = made_; v < made; ++v)
                 probes_->span(track_, now, now + cycles_per_point_, fmt::format("p{}", v), fmt::format("\"draw\": {}", d.id));
-        d.generated_ready = made;
-        if (index_fetch_) index_fetch_->wake(now + 1);
+        made_ = made;
+        // (The index fetch takes every count the cycle after it is sent: this never waits.)
+        generated_->push(GeneratedReady{d.id, made}, now);
         if (made == total) {
             if (probes_) probes_->span(track_, start_, now + cycles_per_point_, g.what);
             current_ = nullptr;
@@ -67,15 +63,15 @@ Cycle TessellatorUnit::step(Cycle now) {
         }
         return now + cycles_per_point_;
     }
-    if (!in_.can_pop(now)) {
+    if (!in_->can_pop(now)) {
         acct_.idle(now);
-        return in_.next_pop(now);
+        return in_->next_pop(now);
     }
     if (!out_->can_push(now)) {
-        acct_.stall(stall_out_, 0, now);
+        acct_.stall(stall_out_, now);
         return kNever;  // the index fetch's pop wakes us
     }
-    DrawState* d = in_.pop(now);
+    const DrawState* d = in_->pop(now);
     ++draws_;
     out_->push(d, now);
     acct_.busy(now);
@@ -108,7 +104,7 @@ Cycle TessellatorUnit::step(Cycle now) {
         cycles_per_point_ = 1;
         points_per_step_ = p_.points_per_cycle;
     }
-    d->generated_ready = 0;
+    made_ = 0;
     return control_done_;
 }
 

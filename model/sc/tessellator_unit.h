@@ -10,7 +10,8 @@
 //     multiply-adds (a cached, unchanged tessellation is read back at `points_per_cycle`).
 // The draw goes on to the index fetch at once; the index fetch reads a reference only when
 // the generated vertex it names exists (stall `tessellator` there), so tessellation and shading
-// overlap.
+// overlap. Ports: `in` draws from the front end; `out` draws to the index fetch; `generated`
+// the count of the current draw's vertices that exist, to the index fetch.
 #pragma once
 
 #include "model/common/params.h"
@@ -26,6 +27,7 @@ struct TessellatorParams {
     uint32_t macs_per_cycle = 16;          // register x control point products per cycle
 
     static constexpr const char* kUnit = "tessellator";
+    static const ParamBindings<TessellatorParams>& bindings();  // each parameter, declared once
     static ParamTable table();
     static TessellatorParams from(const ParamSet& p);
 };
@@ -34,32 +36,27 @@ class TessellatorUnit : public TimedUnit {
 public:
     TessellatorUnit(const sc_core::sc_module_name& n, const TessellatorParams& p, Probes* probes);
 
-    Channel<DrawState*>& input() { return in_; }
-    void connect(TimedUnit* front_end, Channel<DrawState*>* out, TimedUnit* index_fetch) {
-        in_.connect(front_end, this, probes_);
-        out_ = out;
-        index_fetch_ = index_fetch;
-    }
-
     Cycle step(Cycle now) override;
     void finish(Cycle end) override { acct_.finish(end); }
-    bool busy_with_work() const override { return !in_.empty() || current_; }
-    const StatGroup& stats() const { return stats_; }
+    bool busy_with_work() const override { return !in_->empty() || current_; }
+    const StatGroup& stats() const override { return stats_; }
 
 private:
     TessellatorParams p_;
     Probes* probes_;
-    Channel<DrawState*> in_;
-    Channel<DrawState*>* out_ = nullptr;
-    TimedUnit* index_fetch_ = nullptr;
-    DrawState* current_ = nullptr;  // the generated draw being produced
+    In<const DrawState*> in_{*this, "in"};
+    Out<const DrawState*> out_{*this, "out"};
+    Out<GeneratedReady> generated_{*this, "generated"};
+    const DrawState* current_ = nullptr;  // the generated draw being produced
+    uint64_t made_ = 0;                   // of its vertices, generated so far
     Cycle start_ = 0, control_done_ = 0;
     uint64_t cycles_per_point_ = 1, points_per_step_ = 1;
     int track_ = -1;
     StatGroup stats_;
     CycleAccount acct_;
     Counter &draws_, &patches_, &npatch_draws_, &vertices_, &triangles_, &control_points_, &handle_hits_, &reused_,
-        &approximated_, &stall_out_;
+        &approximated_;
+    StallReason stall_out_;
 };
 
 }  // namespace vpsim::sc

@@ -8,6 +8,11 @@
 // * Channel<T> — a bounded FIFO between two units with a latency (cycles from push to pop) and
 //   a bandwidth (items per cycle each way); back-pressure is a full channel. A push wakes the
 //   consumer when the item becomes visible; a pop from a full channel wakes the producer.
+//   Latency 0 is for credits and counts sent upstream (to a unit the dispatcher steps later in
+//   the same cycle): the item is visible at once.
+// * In<T> / Out<T> — a unit's named ports. A unit touches other units only through its ports
+//   (and read-only views it is given); the pipeline creates each channel from its topology
+//   table and binds it to one Out and one In port (model/sc/pipeline.cpp).
 // * Probes — optional waveform (VCD) and trace (Perfetto) sinks every unit writes to.
 #pragma once
 
@@ -19,12 +24,18 @@
 #include <cstdint>
 #include <deque>
 #include <limits>
+#include <memory>
+#include <stdexcept>
 #include <string>
+#include <typeinfo>
+#include <vector>
 
 namespace vpsim::sc {
 
 using Cycle = uint64_t;
 inline constexpr Cycle kNever = std::numeric_limits<Cycle>::max();
+
+class PortBase;
 
 class TimedUnit : public sc_core::sc_module {
 public:
@@ -37,6 +48,13 @@ public:
     virtual void finish(Cycle end) = 0;
     // True while the unit holds work (for the dispatcher's end-of-run and deadlock checks).
     virtual bool busy_with_work() const = 0;
+    // The unit's statistics (its group in stats.json).
+    virtual const StatGroup& stats() const = 0;
+
+    // The unit's ports, in declaration order (the ports register themselves).
+    const std::vector<PortBase*>& ports() const { return ports_; }
+    PortBase* port(const std::string& name) const;
+    void add_port(PortBase* p) { ports_.push_back(p); }
 
     // Asks for a step at `at` (or the next cycle, if the unit already stepped at `at`).
     void wake(Cycle at) {
@@ -63,10 +81,11 @@ private:
     Cycle wake_ = 0;
     Cycle stepped_ = kNever;
     Cycle* next_ = nullptr;
+    std::vector<PortBase*> ports_;
 };
 
 // Busy / idle / stalled accounting by state transitions, with the state drawn in the VCD as
-// an integer: 0 idle, 1 busy, 2 + k stall reason k (in the order the unit declared them).
+// an integer: 0 idle, 1 busy, 2 + k for the stall reason of index k (the handle carries it).
 class CycleAccount {
 public:
     explicit CycleAccount(StatGroup& g) : g_(g) {}
@@ -76,7 +95,7 @@ public:
     }
     void idle(Cycle now) { set(nullptr, 0, now); }
     void busy(Cycle now) { set(nullptr, 1, now); }
-    void stall(Counter& reason, int reason_index, Cycle now) { set(&reason, 2 + reason_index, now); }
+    void stall(const StallReason& reason, Cycle now) { set(reason.counter, 2 + reason.index, now); }
     void finish(Cycle end) {
         close(end);
         code_ = -1;
@@ -114,17 +133,18 @@ private:
     Cycle since_ = 0;
 };
 
-// A bounded channel. Items pushed at cycle t can be popped from t + latency.
-template <class T>
-class Channel {
+// What the pipeline knows of every channel, whatever it carries.
+class ChannelBase {
 public:
-    Channel(std::string name, uint32_t capacity, uint32_t latency, uint32_t per_cycle)
-        : name_(std::move(name)), cap_(capacity ? capacity : 1), lat_(latency ? latency : 1),
-          bw_(per_cycle ? per_cycle : 1) {}
+    ChannelBase(std::string name, uint32_t capacity, uint32_t latency, uint32_t per_cycle)
+        : name_(std::move(name)), cap_(capacity ? capacity : 1), lat_(latency), bw_(per_cycle ? per_cycle : 1) {}
+    virtual ~ChannelBase() = default;
+    ChannelBase(const ChannelBase&) = delete;
+    ChannelBase& operator=(const ChannelBase&) = delete;
 
-    void connect(TimedUnit* producer, TimedUnit* consumer, Probes* probes) {
-        producer_ = producer;
-        consumer_ = consumer;
+    void set_producer(TimedUnit* u) { producer_ = u; }
+    void set_consumer(TimedUnit* u) { consumer_ = u; }
+    void attach(Probes* probes) {
         probes_ = probes;
         if (probes) {
             sig_occ_ = probes->vcd_signal(name_, "occupancy", 16);
@@ -133,12 +153,34 @@ public:
             sig_pop_ = probes->vcd_signal(name_, "pops", 32);
         }
     }
-
-    bool full() const { return q_.size() >= cap_; }
-    bool empty() const { return q_.empty(); }
-    size_t size() const { return q_.size(); }
+    virtual size_t size() const = 0;
+    bool full() const { return size() >= cap_; }
+    bool empty() const { return size() == 0; }
     uint32_t capacity() const { return cap_; }
+    uint32_t latency() const { return lat_; }
+    uint32_t bandwidth() const { return bw_; }
     const std::string& name() const { return name_; }
+    uint64_t pushes() const { return pushes_; }
+    const TimedUnit* producer() const { return producer_; }
+    const TimedUnit* consumer() const { return consumer_; }
+
+protected:
+    std::string name_;
+    uint32_t cap_, lat_, bw_;
+    TimedUnit* producer_ = nullptr;
+    TimedUnit* consumer_ = nullptr;
+    Probes* probes_ = nullptr;
+    int sig_occ_ = -1, sig_full_ = -1, sig_push_ = -1, sig_pop_ = -1;
+    uint64_t pushes_ = 0, pops_ = 0;
+};
+
+// A bounded channel. Items pushed at cycle t can be popped from t + latency.
+template <class T>
+class Channel final : public ChannelBase {
+public:
+    using ChannelBase::ChannelBase;
+
+    size_t size() const override { return q_.size(); }
 
     bool can_push(Cycle now) const { return q_.size() < cap_ && !(push_cycle_ == now && pushes_now_ >= bw_); }
     void push(T v, Cycle now) {
@@ -189,16 +231,84 @@ private:
         if (at != now) at = now, n = 0;
         ++n;
     }
-    std::string name_;
-    uint32_t cap_, lat_, bw_;
     std::deque<Item> q_;
-    TimedUnit* producer_ = nullptr;
-    TimedUnit* consumer_ = nullptr;
-    Probes* probes_ = nullptr;
-    int sig_occ_ = -1, sig_full_ = -1, sig_push_ = -1, sig_pop_ = -1;
     Cycle push_cycle_ = kNever, pop_cycle_ = kNever;
     uint32_t pushes_now_ = 0, pops_now_ = 0;
-    uint64_t pushes_ = 0, pops_ = 0;
 };
+
+// A unit's port: a name, a direction and the type it carries. The pipeline binds each port to
+// exactly one channel (bind() checks the type); a unit uses its ports after that.
+class PortBase {
+public:
+    PortBase(TimedUnit& owner, std::string name, bool input, const std::type_info& type)
+        : owner_(owner), name_(std::move(name)), input_(input), type_(type) {
+        owner.add_port(this);
+    }
+    virtual ~PortBase() = default;
+    PortBase(const PortBase&) = delete;
+    PortBase& operator=(const PortBase&) = delete;
+
+    const std::string& name() const { return name_; }
+    std::string full_name() const { return std::string(owner_.basename()) + "." + name_; }
+    bool input() const { return input_; }
+    const std::type_info& type() const { return type_; }
+    bool bound() const { return channel_ != nullptr; }
+    TimedUnit& owner() const { return owner_; }
+
+    // A channel of this port's type (the pipeline makes each channel from its producer's port).
+    virtual std::unique_ptr<ChannelBase> make_channel(std::string name, uint32_t capacity, uint32_t latency,
+                                                      uint32_t per_cycle) const = 0;
+    void bind(ChannelBase& c) {
+        if (typeid(c) != channel_type())
+            throw std::logic_error("port " + full_name() + ": channel " + c.name() + " carries another type");
+        if (channel_) throw std::logic_error("port " + full_name() + " is bound twice");
+        channel_ = &c;
+        if (input_)
+            c.set_consumer(&owner_);
+        else
+            c.set_producer(&owner_);
+    }
+
+protected:
+    virtual const std::type_info& channel_type() const = 0;
+    ChannelBase* channel_ = nullptr;
+
+private:
+    TimedUnit& owner_;
+    std::string name_;
+    bool input_;
+    const std::type_info& type_;
+};
+
+template <class T>
+class Port : public PortBase {
+public:
+    Port(TimedUnit& owner, std::string name, bool input) : PortBase(owner, std::move(name), input, typeid(T)) {}
+    std::unique_ptr<ChannelBase> make_channel(std::string name, uint32_t capacity, uint32_t latency,
+                                              uint32_t per_cycle) const override {
+        return std::make_unique<Channel<T>>(std::move(name), capacity, latency, per_cycle);
+    }
+    Channel<T>* operator->() const { return static_cast<Channel<T>*>(channel_); }
+    Channel<T>& operator*() const { return *static_cast<Channel<T>*>(channel_); }
+
+private:
+    const std::type_info& channel_type() const override { return typeid(Channel<T>); }
+};
+
+// An input port (the unit pops) and an output port (the unit pushes).
+template <class T>
+struct In : Port<T> {
+    In(TimedUnit& owner, std::string name) : Port<T>(owner, std::move(name), true) {}
+};
+template <class T>
+struct Out : Port<T> {
+    Out(TimedUnit& owner, std::string name) : Port<T>(owner, std::move(name), false) {}
+};
+
+inline PortBase* TimedUnit::port(const std::string& name) const {
+    for (PortBase* p : ports_)
+        if (p->name() == name) return p;
+    return nullptr;
+}
 
 }  // namespace vpsim::sc

@@ -8,48 +8,37 @@
 
 namespace vpsim::sc {
 
-ParamTable VertexAluParams::table() {
-    const VertexAluParams d;
-    return ParamTable(kUnit, "vertex ALU: engines of co-issuing vector + scalar pipes, several vertices in flight", 7)
-        .add_uint("engines", "engines", d.engines, "vertex engines",
+const ParamBindings<VertexAluParams>& VertexAluParams::bindings() {
+    static const auto b = ParamBindings<VertexAluParams>(kUnit, "vertex ALU: engines of co-issuing vector + scalar pipes, several vertices in flight", 7)
+        .uint("engines", "engines", &VertexAluParams::engines, "vertex engines",
                   "NV20 (GeForce3) has one; NV2A and NV25 two (pipeline.md)", 1, 64)
-        .add_uint("contexts", "vertices", d.contexts, "vertices in flight per engine",
+        .uint("contexts", "vertices", &VertexAluParams::contexts, "vertices in flight per engine",
                   "NV20: up to 3 vertices in flight per engine (pipeline.md)", 1, 64)
-        .add_uint("vector_latency", "cycles", d.vector_latency, "cycles from a vector slot's issue to its result",
+        .uint("vector_latency", "cycles", &VertexAluParams::vector_latency, "cycles from a vector slot's issue to its result",
                   "assumed (no public figure; 3 is what 3 vertices in flight hide)", 1, 64)
-        .add_uint("scalar_latency", "cycles", d.scalar_latency, "cycles from a scalar slot's issue to its result",
+        .uint("scalar_latency", "cycles", &VertexAluParams::scalar_latency, "cycles from a scalar slot's issue to its result",
                   "assumed (no public figure)", 1, 64)
-        .add_uint("dot_latency", "cycles", d.dot_latency,
+        .uint("dot_latency", "cycles", &VertexAluParams::dot_latency,
                   "cycles from issue to result of a dot product slot (dp3, dp4, m4x4 ... rows)",
                   "assumed (no public figure)", 1, 64)
-        .add_uint("rcp_rsq_latency", "cycles", d.rcp_rsq_latency, "cycles from issue to result of rcp and rsq",
+        .uint("rcp_rsq_latency", "cycles", &VertexAluParams::rcp_rsq_latency, "cycles from issue to result of rcp and rsq",
                   "assumed (no public figure)", 1, 64)
-        .add_uint("rcp_interval", "cycles", d.rcp_interval, "scalar pipe cycles per rcp / rsq (other scalar ops: 1)",
+        .uint("rcp_interval", "cycles", &VertexAluParams::rcp_interval, "scalar pipe cycles per rcp / rsq (other scalar ops: 1)",
                   "NV20: one reciprocal or reciprocal square root per two cycles (pipeline.md)", 1, 64)
-        .add_enum("coissue", {"off", "pairs", "window"}, d.coissue,
+        .choice("coissue", {"off", "pairs", "window"}, &VertexAluParams::coissue,
                   "co-issue of a vector and a scalar slot in one cycle: off, adjacent pairs, look-ahead window",
                   "NV20 instruction slots hold one vector and one scalar op (pipeline.md); window assumed")
-        .add_uint("window", "instructions", d.window, "slots searched for a partner (head included; coissue=window)",
+        .uint("window", "instructions", &VertexAluParams::window, "slots searched for a partner (head included; coissue=window)",
                   "assumed", 2, VertexAluProgram::kMaxWindow)
-        .add_bool("port_limit", d.port_limit,
+        .boolean("port_limit", &VertexAluParams::port_limit,
                   "a co-issued pair reads at most one input and one constant register",
                   "NV20: one instruction reads at most one input and one constant (pipeline.md)");
+    return b;
 }
-VPSIM_REGISTER_PARAMS(VertexAluParams::table);
+ParamTable VertexAluParams::table() { return bindings().table(); }
 
 VertexAluParams VertexAluParams::from(const ParamSet& p) {
-    VertexAluParams r;
-    r.engines = uint32_t(p.get_uint("vertex_alu.engines"));
-    r.contexts = uint32_t(p.get_uint("vertex_alu.contexts"));
-    r.vector_latency = uint32_t(p.get_uint("vertex_alu.vector_latency"));
-    r.scalar_latency = uint32_t(p.get_uint("vertex_alu.scalar_latency"));
-    r.dot_latency = uint32_t(p.get_uint("vertex_alu.dot_latency"));
-    r.rcp_rsq_latency = uint32_t(p.get_uint("vertex_alu.rcp_rsq_latency"));
-    r.rcp_interval = uint32_t(p.get_uint("vertex_alu.rcp_interval"));
-    r.coissue = p.get_enum("vertex_alu.coissue");
-    r.window = uint32_t(p.get_uint("vertex_alu.window"));
-    r.port_limit = p.get_bool("vertex_alu.port_limit");
-    return r;
+    return bindings().from(p);
 }
 
 // ---------------------------------------------------------------- slot programs
@@ -201,55 +190,47 @@ VertexAluProgram::VertexAluProgram(const vs::Program& p, const vs::Profile& prof
 
 // ---------------------------------------------------------------- the function
 
-DrawFunction::DrawFunction(const DrawState& d, const pipe::PostTransformCacheParams& cache, const vs::FastShader& fs,
-                           const scene::SceneMachine& machine)
-    : d_(d), cache_(cache), fs_(fs), machine_(machine) {
-    cache_.flush();
-}
+DrawFunction::DrawFunction(const DrawState& d, std::shared_ptr<const MissList> misses, const vs::FastShader& fs)
+    : d_(d), misses_(std::move(misses)), fs_(fs) {}
 
 void DrawFunction::refill() {
     constexpr size_t kBatch = 256;
     const auto& s = d_.setup;
-    index_.clear();
-    while (index_.size() < kBatch && pos_ < s.refs) {
-        const uint32_t v = s.vertex(pos_++);
-        if (!s.indexed || !cache_.lookup(v)) index_.push_back(v);  // the index fetch's look-ups, replayed
-    }
-    inputs_.resize(index_.size() * vs::kNumInputs);
-    out_.resize(index_.size());
+    const MissList& m = *misses_;
+    first_ = pos_;
+    const size_t n = size_t(std::min<uint64_t>(kBatch, m.size() - pos_));
+    inputs_.resize(n * vs::kNumInputs);
+    out_.resize(n);
     try {
-        for (size_t i = 0; i < index_.size(); ++i) {
-            const auto in = s.generated ? s.generated->vertices[index_[i]]
-                                        : vs::fetch_vertex(s.shader->decl, s.streams, index_[i]);
+        for (size_t i = 0; i < n; ++i) {
+            const uint32_t v = m[pos_ + i];
+            const auto in = s.generated ? s.generated->vertices[v] : vs::fetch_vertex(s.shader->decl, s.streams, v);
             std::copy(in.begin(), in.end(), inputs_.begin() + long(i * vs::kNumInputs));
         }
     } catch (const vs::FetchError& e) {
-        throw machine_.fetch_error(s, e);
+        throw DrawFetchError(s, e);
     }
-    vs::run_fast(fs_, *d_.constants, inputs_.data(), out_.data(), index_.size());
+    vs::run_fast(fs_, *d_.constants, inputs_.data(), out_.data(), n);
+    pos_ += n;
     next_ = 0;
 }
 
-const vs::VertexOutputs& DrawFunction::next(uint32_t index) {
-    if (next_ == out_.size()) refill();
-    if (next_ == out_.size() || index_[next_] != index)
-        throw std::logic_error(fmt::format("vertex ALU: draw {} shades vertex {} but the functional core's next is {} "
+const vs::VertexOutputs& DrawFunction::next(const VertexJob& j) {
+    if (next_ == out_.size() && pos_ < misses_->size()) refill();
+    if (next_ == out_.size() || j.misses != misses_ || j.miss != first_ + next_)
+        throw std::logic_error(fmt::format("vertex ALU: draw {} shades vertex {} (miss {}) out of its order "
                                            "(internal error)",
-                                           d_.setup.pointer, index,
-                                           next_ < index_.size() ? int64_t(index_[next_]) : int64_t(-1)));
+                                           d_.setup.pointer, j.index, j.miss));
     return out_[next_++];
 }
 
 // ---------------------------------------------------------------- the unit
 
 VertexAlu::VertexAlu(const sc_core::sc_module_name& n, const VertexAluParams& p, const vs::Profile& profile,
-                     uint32_t output_buffers, VertexPool& pool, DrawTracker& draws, ConstantLoader& loader,
-                     VertexFetch& fetch, const pipe::PostTransformCacheParams& cache,
-                     const scene::SceneMachine& machine, Probes* probes)
+                     VertexPool& pool, Probes* probes)
     : TimedUnit(n), p_(p),
       mode_(p.coissue == "off" ? Coissue::Off : p.coissue == "pairs" ? Coissue::Pairs : Coissue::Window),
-      profile_(profile), pool_(pool), draws_(draws), loader_(loader), fetch_(fetch), probes_(probes),
-      out_("alu_to_output", output_buffers, 1, 1), engines_(p.engines), cache_params_(cache), machine_(machine),
+      profile_(profile), pool_(pool), probes_(probes), engines_(p.engines),
       stats_(VertexAluParams::kUnit, "vertex ALU"), acct_(stats_),
       vertices_(stats_.counter("vertices", "vertices", "vertices shaded")),
       instructions_(stats_.counter("instructions", "instructions", "program instructions executed")),
@@ -284,13 +265,24 @@ VertexAlu::VertexAlu(const sc_core::sc_module_name& n, const VertexAluParams& p,
     stats_.rate("cycles_per_vertex", "cycles", "vertices", "cycles/vertex", "run cycles per shaded vertex");
 }
 
-const VertexAluProgram& VertexAlu::program_of(DrawState& d) {
-    if (!d.program) {
+const VertexAluProgram& VertexAlu::program_of(const DrawState& d) {
+    if (d.setup.shader != last_shader_) {
         auto& slot = programs_[d.setup.shader];
         if (!slot) slot = std::make_unique<VertexAluProgram>(*d.setup.shader->program, profile_, p_);
-        d.program = slot.get();
+        last_shader_ = d.setup.shader;
+        last_program_ = slot.get();
     }
-    return *d.program;
+    return *last_program_;
+}
+
+void VertexAlu::draw_progress(Cycle now) {
+    bool moved = false;
+    while (!progress_.empty() && progress_.begin()->second.retired == progress_.begin()->second.jobs) {
+        progress_.erase(progress_.begin());
+        ++draws_left_;
+        moved = true;
+    }
+    if (moved) draws_done_->push(draws_left_, now);
 }
 
 const vs::FastShader& VertexAlu::fast_of(const DrawState& d) {
@@ -380,19 +372,28 @@ int VertexAlu::try_issue(Engine& e, Cycle now) {
 }
 
 Cycle VertexAlu::step(Cycle now) {
+    while (written_->can_pop(now)) constants_written_ = written_->pop(now);
+    bool progress = false;
+    while (draw_end_->can_pop(now)) {
+        const DrawEnd e = draw_end_->pop(now);
+        progress_[e.draw].jobs = e.jobs;
+        progress = true;
+    }
+    if (progress) draw_progress(now);
     bool worked = false;
     // 1. Retire the oldest vertex when its results are written and the output has a buffer.
     if (!order_.empty()) {
         auto [ei, ci] = order_.front();
         Context& c = engines_[ei].ctx[ci];
-        if (finished(c) && c.done_at <= now && out_.can_push(now)) {
+        if (finished(c) && c.done_at <= now && out_->can_push(now)) {
             VertexJob& j = pool_[c.job];
             if (probes_) probes_->span(c.track, j.t_alu, now, fmt::format("v{}", j.index),
                                        fmt::format("\"draw\": {}, \"seq\": {}", j.draw->id, j.seq));
-            out_.push(c.job, now);
+            out_->push(c.job, now);
             ++vertices_;
-            fetch_.release_input_buffer(now);
-            draws_.retired(*j.draw);
+            credits_->push(1, now);
+            ++progress_[j.draw->id].retired;
+            draw_progress(now);
             c.active = false;
             order_.pop_front();
             if (probes_) probes_->vcd_change(sig_active_, now, order_.size());
@@ -402,10 +403,10 @@ Cycle VertexAlu::step(Cycle now) {
     // 2. Take a new vertex into a free context (one per cycle).
     bool const_wait = false;
     const bool free_ctx = order_.size() < size_t(p_.engines) * p_.contexts;
-    if (free_ctx && fetch_.output().can_pop(now)) {
-        const uint32_t h = fetch_.output().front();
+    if (free_ctx && in_->can_pop(now)) {
+        const uint32_t h = in_->front();
         VertexJob& j = pool_[h];
-        if (loader_.writes_done() < j.draw->const_epoch) {
+        if (constants_written_ < j.draw->const_epoch) {
             const_wait = true;
         } else {
             for (uint32_t k = 0; k < p_.engines; ++k) {
@@ -413,19 +414,20 @@ Cycle VertexAlu::step(Cycle now) {
                 auto& ctxs = engines_[ei].ctx;
                 auto it = std::find_if(ctxs.begin(), ctxs.end(), [](const Context& c) { return !c.active; });
                 if (it == ctxs.end()) continue;
-                fetch_.output().pop(now);
+                in_->pop(now);
                 const VertexAluProgram& prog = program_of(*j.draw);
-                // The function: the golden interpreter on the vertex's inputs and constant memory now.
+                // The function: the fast path (bit-identical to the reference interpreter) on
+                // the draw's misses with the constants the draw sees.
                 if (function_draw_ != j.draw) {
                     // A new draw: constant memory must hold what the draw sees, in command order.
-                    if (loader_.memory() != *j.draw->constants)
+                    if (!constants_ || *constants_ != *j.draw->constants)
                         throw std::logic_error(fmt::format("vertex ALU: draw {} would read constants the loader has "
                                                            "not written (internal error)",
                                                            j.draw->setup.pointer));
-                    function_ = std::make_unique<DrawFunction>(*j.draw, cache_params_, fast_of(*j.draw), machine_);
+                    function_ = std::make_unique<DrawFunction>(*j.draw, j.misses, fast_of(*j.draw));
                     function_draw_ = j.draw;
                 }
-                j.outputs = function_->next(j.index);
+                j.outputs = function_->next(j);
                 j.t_alu = now;
                 Context& c = *it;
                 const int track = c.track;
@@ -465,8 +467,7 @@ Cycle VertexAlu::step(Cycle now) {
     }
     // 4. Nothing issued: why, and when something can happen next.
     Cycle next = kNever;
-    Counter* reason = nullptr;
-    int reason_index = 0;
+    const StallReason* reason = nullptr;
     for (auto& e : engines_)
         for (auto& c : e.ctx) {
             if (!c.active) continue;
@@ -476,10 +477,7 @@ Cycle VertexAlu::step(Cycle now) {
                 next = std::min(next, std::max(t, now + 1));
                 if (!reason) {
                     Cycle t_ops = earliest(c, s, Engine{});  // without the scalar pipe
-                    if (t_ops <= now && s.pipe == AluSlot::Scalar)
-                        reason = &st_scalar_, reason_index = 1;
-                    else
-                        reason = &st_dep_, reason_index = 0;
+                    reason = t_ops <= now && s.pipe == AluSlot::Scalar ? &st_scalar_ : &st_dep_;
                 }
             }
         }
@@ -489,18 +487,18 @@ Cycle VertexAlu::step(Cycle now) {
         if (finished(c)) {
             if (c.done_at > now)
                 next = std::min(next, c.done_at);
-            else if (!out_.can_push(now) && !reason)
-                reason = &st_output_, reason_index = 2;  // the output's pop wakes us
+            else if (!out_->can_push(now) && !reason)
+                reason = &st_output_;  // the output's pop wakes us
             else
                 next = std::min(next, now + 1);
         }
-        if (!reason) reason = &st_latency_, reason_index = 3;
+        if (!reason) reason = &st_latency_;
     }
-    if (order_.size() < size_t(p_.engines) * p_.contexts && !const_wait) next = std::min(next, fetch_.output().next_pop(now));
+    if (order_.size() < size_t(p_.engines) * p_.contexts && !const_wait) next = std::min(next, in_->next_pop(now));
     if (reason)
-        acct_.stall(*reason, reason_index, now);
+        acct_.stall(*reason, now);
     else if (const_wait)
-        acct_.stall(st_const_, 4, now);  // the constant loader wakes us
+        acct_.stall(st_const_, now);  // the constant loader's count wakes us
     else
         acct_.idle(now);
     return next;

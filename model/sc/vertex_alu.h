@@ -13,17 +13,20 @@
 //
 // Function: when a vertex enters a context the ALU asks the functional core for its outputs.
 // The core shades the draw's vertices in batches (DrawFunction: the fast path, bit-identical to
-// the reference interpreter, over the draw's cache misses in order, found with its own copy of
-// the post-transform cache) with the constants the draw must see; when the draw's first vertex
-// enters, the constant loader's memory must equal them (an internal error otherwise).
+// the reference interpreter, over the draw's miss list, which the index fetch found and every
+// job carries) with the constants the draw must see; when the draw's first vertex enters, the
+// constant memory (a read-only view of the loader's) must equal them (an internal error
+// otherwise).
+//
+// Ports: `in` fetched vertices; `out` shaded vertices to the output; `credits` frees the
+// vertex's input buffer in the vertex fetch when it retires; `draw_end` the index fetch's count
+// of each draw's jobs; `constants_written` the loader's count of vectors written (a draw's
+// vertices wait for its epoch); `draws_done` tells the loader how many draws have left.
 #pragma once
 
 #include "model/common/params.h"
 #include "model/common/stats.h"
-#include "model/pipe/post_transform_cache.h"
-#include "model/sc/constant_loader.h"
 #include "model/sc/pipeline_types.h"
-#include "model/sc/vertex_fetch.h"
 #include "model/vs/vs_fast.h"
 
 #include <map>
@@ -43,6 +46,7 @@ struct VertexAluParams {
     bool port_limit = true;       // a co-issued pair reads at most one input and one constant register
 
     static constexpr const char* kUnit = "vertex_alu";
+    static const ParamBindings<VertexAluParams>& bindings();  // each parameter, declared once
     static ParamTable table();
     static VertexAluParams from(const ParamSet& p);
 };
@@ -90,19 +94,17 @@ private:
 // The functional values of one draw's shaded vertices, in shading order, a batch at a time.
 class DrawFunction {
 public:
-    DrawFunction(const DrawState& d, const pipe::PostTransformCacheParams& cache, const vs::FastShader& fs,
-                 const scene::SceneMachine& machine);
-    // The outputs of the draw's next shaded vertex, which must be vertex `index`.
-    const vs::VertexOutputs& next(uint32_t index);
+    DrawFunction(const DrawState& d, std::shared_ptr<const MissList> misses, const vs::FastShader& fs);
+    // The outputs of the draw's next shaded vertex, which must be the job's.
+    const vs::VertexOutputs& next(const VertexJob& j);
 
 private:
     void refill();
     const DrawState& d_;
-    pipe::PostTransformCache cache_;
+    std::shared_ptr<const MissList> misses_;
     const vs::FastShader& fs_;
-    const scene::SceneMachine& machine_;
-    uint64_t pos_ = 0;  // next reference to look at
-    std::vector<uint32_t> index_;
+    uint64_t pos_ = 0;    // next miss to shade
+    uint64_t first_ = 0;  // the miss out_[0] belongs to
     std::vector<vs::Vec4> inputs_;
     std::vector<vs::VertexOutputs> out_;
     size_t next_ = 0;
@@ -110,18 +112,15 @@ private:
 
 class VertexAlu : public TimedUnit {
 public:
-    VertexAlu(const sc_core::sc_module_name& n, const VertexAluParams& p, const vs::Profile& profile,
-              uint32_t output_buffers, VertexPool& pool, DrawTracker& draws, ConstantLoader& loader,
-              VertexFetch& fetch, const pipe::PostTransformCacheParams& cache, const scene::SceneMachine& machine,
+    VertexAlu(const sc_core::sc_module_name& n, const VertexAluParams& p, const vs::Profile& profile, VertexPool& pool,
               Probes* probes);
-
-    Channel<uint32_t>& output() { return out_; }
-    void connect(TimedUnit* output_unit) { out_.connect(this, output_unit, probes_); }
+    // The constant memory the vertices read (a read-only view, bound by the pipeline).
+    void view_constants(const vs::Constants& memory) { constants_ = &memory; }
 
     Cycle step(Cycle now) override;
     void finish(Cycle end) override;
     bool busy_with_work() const override { return !order_.empty(); }
-    const StatGroup& stats() const { return stats_; }
+    const StatGroup& stats() const override { return stats_; }
     const VertexAluParams& params() const { return p_; }
 
 private:
@@ -144,7 +143,8 @@ private:
         int sig_issue = -1;
         uint64_t last_issue_code = 0;
     };
-    const VertexAluProgram& program_of(DrawState& d);
+    const VertexAluProgram& program_of(const DrawState& d);
+    void draw_progress(Cycle now);  // counts the draws that have left (in order)
     const vs::FastShader& fast_of(const DrawState& d);
     Cycle earliest(const Context& c, const AluSlot& s, const Engine& e) const;  // when slot s could issue
     void issue(Context& c, const AluSlot& s, Engine& e, Cycle now);
@@ -155,11 +155,22 @@ private:
     Coissue mode_;
     vs::Profile profile_;
     VertexPool& pool_;
-    DrawTracker& draws_;
-    ConstantLoader& loader_;
-    VertexFetch& fetch_;
     Probes* probes_;
-    Channel<uint32_t> out_;
+    const vs::Constants* constants_ = nullptr;
+    In<uint32_t> in_{*this, "in"};
+    Out<uint32_t> out_{*this, "out"};
+    Out<uint32_t> credits_{*this, "credits"};
+    In<DrawEnd> draw_end_{*this, "draw_end"};
+    In<uint64_t> written_{*this, "constants_written"};
+    Out<uint64_t> draws_done_{*this, "draws_done"};
+    uint64_t constants_written_ = 0;
+    // Draws not yet left: jobs (known at its DrawEnd) and jobs retired, by draw id.
+    struct Progress {
+        uint64_t jobs = kNever;
+        uint64_t retired = 0;
+    };
+    std::map<uint32_t, Progress> progress_;
+    uint64_t draws_left_ = 0;
     std::vector<Engine> engines_;
     // (engine, context) of the vertices in flight, in entry order: a ring of engines x contexts.
     struct Order {
@@ -182,8 +193,8 @@ private:
     uint32_t next_engine_ = 0;
     std::map<const vs::CreatedShader*, std::unique_ptr<VertexAluProgram>> programs_;
     std::map<const vs::CreatedShader*, std::unique_ptr<vs::FastShader>> fast_;
-    pipe::PostTransformCacheParams cache_params_;
-    const scene::SceneMachine& machine_;
+    const vs::CreatedShader* last_shader_ = nullptr;
+    const VertexAluProgram* last_program_ = nullptr;
     const DrawState* function_draw_ = nullptr;
     std::unique_ptr<DrawFunction> function_;
     int sig_active_ = -1;
@@ -191,7 +202,7 @@ private:
     StatGroup stats_;
     CycleAccount acct_;
     Counter &vertices_, &instructions_, &slots_, &vector_, &scalar_, &issue_cycles_, &coissue_cycles_, &engine_cycles_;
-    Counter &st_dep_, &st_scalar_, &st_output_, &st_latency_, &st_const_;
+    StallReason st_dep_, st_scalar_, st_output_, st_latency_, st_const_;
 };
 
 }  // namespace vpsim::sc

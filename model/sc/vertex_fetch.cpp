@@ -6,38 +6,30 @@
 
 namespace vpsim::sc {
 
-ParamTable VertexFetchParams::table() {
-    const VertexFetchParams d;
-    return ParamTable(kUnit, "vertex fetch unit: element requests, fetch cache, type conversion, input buffers", 5)
-        .add_uint("input_buffers", "vertices", d.input_buffers,
+const ParamBindings<VertexFetchParams>& VertexFetchParams::bindings() {
+    static const auto b = ParamBindings<VertexFetchParams>(kUnit, "vertex fetch unit: element requests, fetch cache, type conversion, input buffers", 5)
+        .uint("input_buffers", "vertices", &VertexFetchParams::input_buffers,
                   "input buffers: a vertex holds one from its data's arrival until the ALU finishes it",
                   "NV20: 6 copies of the per-vertex input buffers (pipeline.md)", 1, 1024)
-        .add_uint("fetch_window", "vertices", d.fetch_window,
+        .uint("fetch_window", "vertices", &VertexFetchParams::fetch_window,
                   "vertices fetched at once (first request to last data); hides memory latency", "assumed", 1, 4096)
-        .add_uint("queue", "vertices", d.queue, "vertex jobs buffered from the index fetch", "assumed", 1, 1024)
-        .add_uint("elements_per_cycle", "requests/cycle", d.elements_per_cycle, "element requests issued per cycle",
+        .uint("queue", "vertices", &VertexFetchParams::queue, "vertex jobs buffered from the index fetch", "assumed", 1, 1024)
+        .uint("elements_per_cycle", "requests/cycle", &VertexFetchParams::elements_per_cycle, "element requests issued per cycle",
                   "assumed", 1, 16)
-        .add_uint("cache_lines", "lines", d.cache_lines, "fetch cache capacity (fully associative, LRU)",
+        .uint("cache_lines", "lines", &VertexFetchParams::cache_lines, "fetch cache capacity (fully associative, LRU)",
                   "ATTILA's vertex input cache: 32 lines x 64 B", 1, 4096)
-        .add_uint("line_bytes", "bytes", d.line_bytes, "fetch cache line size (a power of two)",
+        .uint("line_bytes", "bytes", &VertexFetchParams::line_bytes, "fetch cache line size (a power of two)",
                   "ATTILA's vertex input cache: 32 lines x 64 B", 4, 4096)
-        .add_uint("hit_latency", "cycles", d.hit_latency, "cycles from a request to its data on a cache hit", "assumed",
+        .uint("hit_latency", "cycles", &VertexFetchParams::hit_latency, "cycles from a request to its data on a cache hit", "assumed",
                   1, 1000)
-        .add_uint("max_misses", "lines", d.max_misses, "line fills outstanding at once (miss registers)", "assumed", 1,
+        .uint("max_misses", "lines", &VertexFetchParams::max_misses, "line fills outstanding at once (miss registers)", "assumed", 1,
                   1024);
+    return b;
 }
-VPSIM_REGISTER_PARAMS(VertexFetchParams::table);
+ParamTable VertexFetchParams::table() { return bindings().table(); }
 
 VertexFetchParams VertexFetchParams::from(const ParamSet& p) {
-    VertexFetchParams r;
-    r.input_buffers = uint32_t(p.get_uint("vertex_fetch.input_buffers"));
-    r.fetch_window = uint32_t(p.get_uint("vertex_fetch.fetch_window"));
-    r.queue = uint32_t(p.get_uint("vertex_fetch.queue"));
-    r.elements_per_cycle = uint32_t(p.get_uint("vertex_fetch.elements_per_cycle"));
-    r.cache_lines = uint32_t(p.get_uint("vertex_fetch.cache_lines"));
-    r.line_bytes = uint32_t(p.get_uint("vertex_fetch.line_bytes"));
-    r.hit_latency = uint32_t(p.get_uint("vertex_fetch.hit_latency"));
-    r.max_misses = uint32_t(p.get_uint("vertex_fetch.max_misses"));
+    VertexFetchParams r = bindings().from(p);
     if (r.line_bytes & (r.line_bytes - 1))
         throw ParamError(fmt::format("vertex_fetch.line_bytes: {} is not a power of two", r.line_bytes));
     return r;
@@ -45,9 +37,8 @@ VertexFetchParams VertexFetchParams::from(const ParamSet& p) {
 
 VertexFetch::VertexFetch(const sc_core::sc_module_name& n, const VertexFetchParams& p, MemoryModel& memory,
                          VertexPool& pool, Probes* probes)
-    : TimedUnit(n), p_(p), mem_(memory), pool_(pool), probes_(probes),
-      in_("index_fetch_to_vertex_fetch", p.queue, 1, 1),
-      out_("vertex_fetch_to_alu", p.input_buffers, 1, 1), lines_(p.cache_lines), slot_used_(p.fetch_window),
+    : TimedUnit(n), p_(p), mem_(memory), pool_(pool), probes_(probes), lines_(p.cache_lines),
+      slot_used_(p.fetch_window),
       stats_(VertexFetchParams::kUnit, "vertex fetch unit"), acct_(stats_),
       vertices_(stats_.counter("vertices", "vertices", "vertices fetched and converted")),
       requests_(stats_.counter("requests", "requests", "element requests (one per declared element per vertex)")),
@@ -130,10 +121,11 @@ bool VertexFetch::access(Cycle now, uint64_t addr, uint32_t size, Cycle& ready) 
 }
 
 Cycle VertexFetch::step(Cycle now) {
+    while (credits_->can_pop(now)) buffers_ -= credits_->pop(now);
     bool worked = false, no_buffer = false;
     // Vertices whose data has arrived leave in order, each into a free input buffer.
     while (!waiting_.empty() && waiting_.front().ready <= now) {
-        if (buffers_ >= p_.input_buffers || !out_.can_push(now)) {
+        if (buffers_ >= p_.input_buffers || !out_->can_push(now)) {
             no_buffer = true;
             break;
         }
@@ -148,18 +140,18 @@ Cycle VertexFetch::step(Cycle now) {
                           fmt::format("\"draw\": {}, \"seq\": {}", j.draw->id, j.seq));
         ++vertices_;
         ++buffers_;
-        out_.push(w.job, now);
+        out_->push(w.job, now);
         worked = true;
     }
-    Counter* stall = nullptr;
+    const StallReason* stall = nullptr;
     for (uint32_t k = 0; k < p_.elements_per_cycle; ++k) {
         if (!has_current_) {
-            if (!in_.can_pop(now)) break;
+            if (!in_->can_pop(now)) break;
             if (waiting_.size() >= p_.fetch_window) {
                 stall = &stall_window_;
                 break;
             }
-            cur_ = in_.pop(now);
+            cur_ = in_->pop(now);
             has_current_ = true;
             cur_elem_ = 0;
             cur_ready_ = now + p_.hit_latency;
@@ -195,25 +187,25 @@ Cycle VertexFetch::step(Cycle now) {
         return now + 1;
     }
     if (no_buffer) {
-        acct_.stall(stall_buffer_, 0, now);
+        acct_.stall(stall_buffer_, now);
         return kNever;  // a released input buffer (or the ALU's pop) wakes us
     }
     Cycle next = waiting_.empty() ? kNever : waiting_.front().ready;
     if (stall == &stall_misses_) {
-        acct_.stall(stall_misses_, 1, now);
+        acct_.stall(stall_misses_, now);
         if (!fills_.empty() && fills_.front() < next) next = fills_.front();
         return next;
     }
     if (stall == &stall_window_) {
-        acct_.stall(stall_window_, 3, now);
+        acct_.stall(stall_window_, now);
         return next;
     }
     if (!waiting_.empty()) {
-        acct_.stall(stall_memory_, 2, now);
-        return std::min(next, in_.next_pop(now));
+        acct_.stall(stall_memory_, now);
+        return std::min(next, in_->next_pop(now));
     }
     acct_.idle(now);
-    return in_.next_pop(now);
+    return in_->next_pop(now);
 }
 
 }  // namespace vpsim::sc

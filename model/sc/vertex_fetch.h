@@ -26,31 +26,23 @@ struct VertexFetchParams {
     uint32_t max_misses = 8;          // line fills outstanding
 
     static constexpr const char* kUnit = "vertex_fetch";
+    static const ParamBindings<VertexFetchParams>& bindings();  // each parameter, declared once
     static ParamTable table();
     static VertexFetchParams from(const ParamSet& p);
 };
 
 class VertexFetch : public TimedUnit {
 public:
+    // Ports: `in` vertex jobs from the index fetch; `out` fetched vertices to the vertex ALU,
+    // each holding an input buffer; `credits` input buffers the ALU has freed.
+    // `memory`: the analytical memory model behind the fetch cache (a service, not a channel).
     VertexFetch(const sc_core::sc_module_name& n, const VertexFetchParams& p, MemoryModel& memory, VertexPool& pool,
                 Probes* probes);
 
-    Channel<uint32_t>& input() { return in_; }
-    Channel<uint32_t>& output() { return out_; }
-    void connect(TimedUnit* index_fetch, TimedUnit* alu) {
-        in_.connect(index_fetch, this, probes_);
-        out_.connect(this, alu, probes_);
-    }
-    // The vertex ALU has finished a vertex: its input buffer is free.
-    void release_input_buffer(Cycle now) {
-        --buffers_;
-        wake(now);
-    }
-
     Cycle step(Cycle now) override;
     void finish(Cycle end) override { acct_.finish(end); }
-    bool busy_with_work() const override { return !in_.empty() || has_current_ || !waiting_.empty(); }
-    const StatGroup& stats() const { return stats_; }
+    bool busy_with_work() const override { return !in_->empty() || has_current_ || !waiting_.empty(); }
+    const StatGroup& stats() const override { return stats_; }
 
 private:
     struct Element {
@@ -76,7 +68,9 @@ private:
     MemoryModel& mem_;
     VertexPool& pool_;
     Probes* probes_;
-    Channel<uint32_t> in_, out_;
+    In<uint32_t> in_{*this, "in"};
+    Out<uint32_t> out_{*this, "out"};
+    In<uint32_t> credits_{*this, "credits"};
     std::vector<Line> lines_;
     std::array<uint32_t, 4> recent_{~0u, ~0u, ~0u, ~0u};  // most recently used lines, newest first
     Line* find_line(uint64_t tag);
@@ -96,8 +90,8 @@ private:
     std::vector<int> tracks_;
     StatGroup stats_;
     CycleAccount acct_;
-    Counter &vertices_, &requests_, &bytes_, &lookups_, &hits_, &misses_, &stall_buffer_, &stall_misses_,
-        &stall_memory_, &stall_window_;
+    Counter &vertices_, &requests_, &bytes_, &lookups_, &hits_, &misses_;
+    StallReason stall_buffer_, stall_misses_, stall_memory_, stall_window_;
 };
 
 }  // namespace vpsim::sc

@@ -1,5 +1,7 @@
 #include "model/scene/scene_machine.h"
 
+#include <algorithm>
+
 #include "model/decl/decl_tokens.h"
 #include "model/vs/vs_validate.h"
 
@@ -282,6 +284,25 @@ void SceneMachine::set_render_state(const std::string&, const SetRenderState& c)
     case kRsNormalOrder: npatch_.normal_order = c.value == 1.0f ? tess::Order::Linear : tess::Order::Quadratic; break;
     default: break;
     }
+}
+
+uint64_t DrawSetup::unique_vertices() const {
+    if (generated) return generated->vertices.size();
+    if (!indexed || !refs) return refs;
+    // A bitmap over the draw's index range.
+    uint32_t lo = ~0u, hi = 0;
+    for (uint64_t k = 0; k < refs; ++k) {
+        const uint32_t v = vertex(k);
+        lo = std::min(lo, v);
+        hi = std::max(hi, v);
+    }
+    std::vector<bool> seen(uint64_t(hi) - lo + 1);
+    uint64_t unique = 0;
+    for (uint64_t k = 0; k < refs; ++k) {
+        const uint32_t v = vertex(k) - lo;
+        if (!seen[v]) seen[v] = true, ++unique;
+    }
+    return unique;
 }
 
 SceneError SceneMachine::fetch_error(const DrawSetup& d, const vs::FetchError& e) const {

@@ -61,6 +61,9 @@ struct DrawSetup {
 
     std::shared_ptr<const Generated> generated;  // tessellated draws: references index its vertices
 
+    // Distinct vertices the draw references (for ATVR).
+    uint64_t unique_vertices() const;
+
     uint32_t vertex(uint64_t k) const {
         if (generated) return generated->indices[k];
         return indexed ? uint32_t(index_buffer->index(start + k) + base_vertex) : uint32_t(start + k);
