@@ -173,6 +173,15 @@ string(JSON adds ERROR_VARIABLE jerr GET "${st}" units vertex_alu cycles adds_up
 if(NOT adds STREQUAL "ON")
   message(SEND_ERROR "stats.json: vertex_alu cycles do not add up (${adds} ${jerr})")
 endif()
+# run --topology: the channel table with resolved amounts, and the DOT graph; neither runs.
+expect(0 "vertex_fetch_to_alu +vertex_fetch.out +vertex_alu.in +9 .*step order \\(downstream first\\): output, vertex_alu"
+       run --topology --set vertex_fetch.input_buffers=9)
+expect(0 "^$" run --topology-dot ${WORK}/topology.dot)
+file(READ ${WORK}/topology.dot dot)
+if(NOT dot MATCHES "^digraph vpsim.*\"vertex_fetch\" -> \"vertex_alu\" \\[label=\"vertex_fetch_to_alu")
+  message(SEND_ERROR "run --topology-dot: not the pipeline's DOT graph:\n${dot}")
+endif()
+expect(2 "cannot|No such" run --topology-dot ${WORK}/no/such/dir/t.dot)
 # Parameters: errors list the valid keys; bad values are refused.
 expect(2 "valid keys" run --set vertex_alu.engine=2)
 expect(2 "vertex_alu.engines" run --set vertex_alu.engines=0)

@@ -2,6 +2,7 @@
 // example scene, timing behaviours with known answers, and the statistics' bookkeeping.
 #include "model/common/params.h"
 #include "model/pipe/post_transform_cache.h"
+#include "model/sc/delay_stage.h"
 #include "model/sc/pipeline.h"
 #include "model/scene/default_scene.h"
 #include "model/scene/functional.h"
@@ -372,3 +373,120 @@ TEST_CASE("The timing model lists every unit's table, the post-transform cache w
     CHECK(pipe::PostTransformCacheParams::from(q).entries == 16);
 }
 
+
+namespace {
+
+// The default topology with a DelayStage between the vertex fetch and the vertex ALU: only the
+// table changes (one link re-pointed, one added) and the stage is listed as an extra unit.
+sc::Topology with_delay_stage() {
+    sc::Topology t = sc::default_topology();
+    bool found = false;
+    for (sc::LinkSpec& l : t.links)
+        if (l.from == "vertex_fetch.out") {
+            l.to = "delay_stage.in";
+            found = true;
+        }
+    REQUIRE(found);
+    t.links.push_back({"delay_stage_to_alu", "delay_stage.out", "vertex_alu.in", "delay_stage.depth", 1, 1,
+                       "delayed vertex jobs"});
+    t.extra.push_back({"delay_stage", "vertex_alu",
+                       [](const sc_core::sc_module_name& n, const ParamSet& p, sc::VertexPool&, sc::Probes* probes) {
+                           return std::make_unique<sc::DelayStage>(n, sc::DelayStageParams::from(p), probes);
+                       }});
+    return t;
+}
+
+Captured run_topology(const scene::Scene& s, const sc::Topology* topo, const std::vector<std::string>& sets) {
+    ParamSet p = sc::default_params({sc::DelayStageParams::table()});
+    for (const auto& kv : sets) p.apply_set(kv);
+    Captured c;
+    sc::RunOptions opt;
+    opt.topology = topo;
+    opt.sink = [&c](const sc::DrawState& d, uint64_t, uint32_t index, const vs::VertexOutputs& o) {
+        if (c.indices.size() <= d.id) c.indices.resize(d.id + 1), c.vertices.resize(d.id + 1);
+        c.indices[d.id].push_back(index);
+        c.vertices[d.id].push_back(o);
+    };
+    c.result = sc::run_pipeline(s, p, vs::Profile::d3d8(), opt);
+    return c;
+}
+
+void check_same_vertices(const Captured& a, const Captured& b) {
+    REQUIRE(a.indices == b.indices);
+    REQUIRE(a.vertices.size() == b.vertices.size());
+    for (size_t d = 0; d < a.vertices.size(); ++d) {
+        REQUIRE(a.vertices[d].size() == b.vertices[d].size());
+        for (size_t k = 0; k < a.vertices[d].size(); ++k) {
+            INFO("draw " << d << " reference " << k);
+            REQUIRE(vs::same_bits(a.vertices[d][k], b.vertices[d][k]));
+        }
+    }
+}
+
+}  // namespace
+
+TEST_CASE("A pass-through stage inserted between the vertex fetch and the ALU keeps every vertex and adds its latency",
+          "[timing][topology]") {
+    const sc::Topology delayed = with_delay_stage();
+    // One vertex: nothing overlaps, so the stage adds its latency plus the one extra channel hop
+    // (delay_stage.in -> out -> vertex_alu.in: latency-1 channels on both sides).
+    const scene::Scene one = point_scene(1, "vs.1.1\nm4x4 oPos, v0, c0\n");
+    const Captured base1 = run_topology(one, nullptr, {});
+    for (uint32_t latency : {0u, 1u, 5u, 40u}) {
+        INFO("latency " << latency);
+        const Captured d = run_topology(one, &delayed, {fmt::format("delay_stage.latency={}", latency)});
+        REQUIRE(d.result.cycle_errors.empty());
+        check_same_vertices(base1, d);
+        CHECK(d.result.cycles == base1.result.cycles + latency + 1);
+        CHECK(d.result.stats["units"]["delay_stage"]["counters"]["jobs"]["value"] == 1);
+    }
+    // A whole scene, ALU-bound, with input buffers and the stage deep enough to cover the longer
+    // credit loop: throughput is unchanged, so only the pipeline's fill grows by latency + 1.
+    const scene::Scene many = point_scene(500, "vs.1.1\nm4x4 oPos, v0, c0\n");
+    const std::vector<std::string> deep = {"vertex_fetch.input_buffers=64", "delay_stage.depth=64"};
+    const Captured base = run_topology(many, nullptr, deep);
+    for (uint32_t latency : {3u, 20u}) {
+        INFO("latency " << latency);
+        std::vector<std::string> sets = deep;
+        sets.push_back(fmt::format("delay_stage.latency={}", latency));
+        const Captured d = run_topology(many, &delayed, sets);
+        REQUIRE(d.result.cycle_errors.empty());
+        check_same_vertices(base, d);
+        CHECK(d.result.cycles == base.result.cycles + latency + 1);
+    }
+    // Every example scene stays bit-identical through the stage.
+    for (const auto& s : example_scenes()) {
+        INFO("scene " << s.name);
+        check_same_vertices(run_topology(s, nullptr, {}), run_topology(s, &delayed, {"delay_stage.latency=7"}));
+    }
+}
+
+TEST_CASE("A topology naming a missing port, a type mismatch or an unconnected port is rejected before the run",
+          "[timing][topology]") {
+    const scene::Scene one = point_scene(1, "vs.1.1\nmov oPos, v0\n");
+    sc::Topology t = sc::default_topology();
+    t.links[0].to = "constant_loader.nope";
+    CHECK_THROWS_WITH(run_topology(one, &t, {}), Catch::Contains("names no port constant_loader.nope"));
+    t = sc::default_topology();
+    t.links.pop_back();  // leaves two ports unconnected
+    CHECK_THROWS_WITH(run_topology(one, &t, {}), Catch::Contains("is not connected"));
+    t = with_delay_stage();
+    for (sc::LinkSpec& l : t.links)
+        if (l.name == "delay_stage_to_alu") l.to = "constant_loader.draws_done";  // uint64_t, not a job handle
+    CHECK_THROWS_WITH(run_topology(one, &t, {}), Catch::Contains("carry different types"));
+}
+
+TEST_CASE("The topology prints every channel and its DOT graph has an edge per link", "[timing][topology]") {
+    const ParamSet p = sc::default_params();
+    const sc::Topology t = sc::default_topology();
+    const std::string text = sc::topology_text(t, p);
+    const std::string dot = sc::topology_dot(t, p);
+    for (const sc::LinkSpec& l : t.links) {
+        CHECK_THAT(text, Catch::Contains(l.name));
+        CHECK_THAT(dot, Catch::Contains("label=\"" + l.name));
+    }
+    CHECK_THAT(text, Catch::Contains("step order (downstream first): output, vertex_alu, vertex_fetch"));
+    ParamSet q = p;
+    q.apply_set("vertex_fetch.input_buffers=13");
+    CHECK_THAT(sc::topology_text(t, q), Catch::Contains(" 13 "));
+}

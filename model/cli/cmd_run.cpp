@@ -25,9 +25,9 @@ namespace vpsim::cli {
 namespace {
 
 struct RunArgs {
-    std::string scene, config, out, vcd, trace;
+    std::string scene, config, out, vcd, trace, topology_dot;
     std::vector<std::string> sets, profile, tess_profile;
-    bool vertices = false, json = false, quiet = false, no_progress = false;
+    bool vertices = false, json = false, quiet = false, no_progress = false, topology = false;
 };
 
 // The vertices a run emits, in the `vpsim scene-exec --json` format (engine "timing").
@@ -166,6 +166,21 @@ int run_run(const RunArgs& a) {
         std::fprintf(stderr, "vpsim run: %s\n", e.what());
         return 2;
     }
+    if (a.topology || !a.topology_dot.empty()) {
+        // The channels with the capacities, latencies and bandwidths these parameters give.
+        try {
+            const sc::Topology t = sc::default_topology();
+            if (!a.topology_dot.empty()) write_file_atomic(a.topology_dot, sc::topology_dot(t, params));
+            if (a.topology) {
+                const std::string text = sc::topology_text(t, params);
+                std::fwrite(text.data(), 1, text.size(), stdout);
+            }
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "vpsim run: %s\n", e.what());
+            return 2;
+        }
+        return 0;
+    }
     if (a.vertices && a.out.empty()) {
         std::fprintf(stderr, "vpsim run: --vertices writes DIR/vertices.json: it needs --out DIR\n");
         return 2;
@@ -256,6 +271,13 @@ void add_run_command(CLI::App& app, int& exit_code) {
         ->type_name("FILE");
     c->add_option("--trace", a->trace, "Write Chrome/Perfetto trace events: a track per unit, a span per vertex")
         ->type_name("FILE.json");
+    c->add_flag("--topology", a->topology,
+                "Print the pipeline's channels (producer.port -> consumer.port, capacity, latency, bandwidth with "
+                "these parameters) and the dispatcher's step order, and exit without running");
+    c->add_option("--topology-dot", a->topology_dot,
+                  "Write the pipeline's channels as a Graphviz DOT graph to FILE and exit without running "
+                  "(render: dot -Tsvg FILE)")
+        ->type_name("FILE");
     c->add_flag("--json", a->json, "Print the summary as JSON");
     c->add_flag("--quiet", a->quiet, "Print no summary and no progress line");
     c->add_flag("--no-progress", a->no_progress, "No progress line on stderr");

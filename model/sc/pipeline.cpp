@@ -382,10 +382,12 @@ std::string topology_text(const Topology& t, const ParamSet& p) {
                            shown(l.latency), shown(l.bandwidth), l.carries);
     out += "\nnot channels:\n";
     for (const Side& v : kSides) out += fmt::format("  {} -> {}: {}\n", v.from, v.to, v.what);
-    out += "\nparameters behind the amounts:";
+    out += "\nparameters behind the amounts (vpsim params; --set changes them):\n";
+    std::vector<std::string> keys;
     for (const LinkSpec& l : t.links)
         for (const Amount* a : {&l.capacity, &l.latency, &l.bandwidth})
-            if (!a->key.empty() && out.find(" " + a->key + "\n") == std::string::npos) out += "\n  " + a->key;
+            if (!a->key.empty() && std::find(keys.begin(), keys.end(), a->key) == keys.end()) keys.push_back(a->key);
+    for (const std::string& k : keys) out += "  " + k + "\n";
     out += "\nstep order (downstream first): ";
     const auto order = step_order(t);
     for (size_t i = 0; i < order.size(); ++i) out += (i ? ", " : "") + order[i];

@@ -1,0 +1,57 @@
+#include "model/sc/delay_stage.h"
+
+#include <algorithm>
+
+namespace vpsim::sc {
+
+const ParamBindings<DelayStageParams>& DelayStageParams::bindings() {
+    static const auto b =
+        ParamBindings<DelayStageParams>(kUnit, "pass-through stage: jobs leave after a fixed latency", 6)
+            .uint("latency", "cycles", &DelayStageParams::latency, "cycles from a job's entry to its exit",
+                  "assumed (a stage an architect inserts)", 0, 1u << 20)
+            .uint("depth", "jobs", &DelayStageParams::depth, "jobs the stage holds at once", "assumed", 1, 1u << 16);
+    return b;
+}
+
+DelayStage::DelayStage(const sc_core::sc_module_name& n, const DelayStageParams& p, Probes* probes)
+    : TimedUnit(n), p_(p), stats_(DelayStageParams::kUnit, "pass-through delay stage"), acct_(stats_),
+      jobs_(stats_.counter("jobs", "vertices", "jobs passed through")),
+      stall_out_(stats_.stall_reason("output_full", "a job's latency is over but the downstream channel is full")) {
+    acct_.attach(probes, basename());
+}
+
+Cycle DelayStage::step(Cycle now) {
+    bool moved = false, blocked = false;
+    // Out first: a job whose latency is over leaves (one per cycle).
+    if (!held_.empty() && held_.front().leaves <= now) {
+        if (out_->can_push(now)) {
+            out_->push(held_.front().job, now);
+            held_.pop_front();
+            ++jobs_;
+            moved = true;
+        } else {
+            blocked = true;  // the consumer's pop wakes us
+        }
+    }
+    // Then in (one per cycle): it leaves `latency` cycles from now (0: this very cycle).
+    if (held_.size() < p_.depth && in_->can_pop(now)) {
+        held_.push_back({now + p_.latency, in_->pop(now)});
+        moved = true;
+        if (p_.latency == 0 && !blocked && out_->can_push(now)) {
+            out_->push(held_.front().job, now);
+            held_.pop_front();
+            ++jobs_;
+        }
+    }
+    if (blocked)
+        acct_.stall(stall_out_, now);
+    else if (moved || !held_.empty())
+        acct_.busy(now);  // jobs in flight occupy the stage
+    else
+        acct_.idle(now);
+    Cycle next = held_.size() < p_.depth ? in_->next_pop(now) : kNever;
+    if (!held_.empty() && !blocked) next = std::min(next, std::max(held_.front().leaves, now + 1));
+    return next;
+}
+
+}  // namespace vpsim::sc
