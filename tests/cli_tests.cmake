@@ -255,3 +255,9 @@ if(NOT (rc1 EQUAL 0 AND rc2 EQUAL 0) OR NOT ccw_run STREQUAL ccw_ref OR ccw_ref 
 endif()
 expect(2 "unknown tessellation option \"windng\".*winding=cw\\|ccw" run --tess-profile windng=ccw)
 expect(2 "max-segments: expected an integer 1..4096" scene-exec --tess-profile max-segments=0)
+
+# bench dispatch: the same 7-stage chain as SC_THREADs and SC_METHODs with sc_fifos and as
+# TimedUnits with Channels under the dispatcher simulates the same cycles (exit 3 if not).
+expect(0 "cycles equal: busy 80,016, idle 320,013 cycles, and every stage's busy and stalled cycles"
+       bench dispatch --items 20000 --repeat 1)
+expect(0 "\"cycles_equal\": true" bench dispatch --items 500 --repeat 1 --workload busy --json)
