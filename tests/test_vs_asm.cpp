@@ -287,7 +287,7 @@ TEST_CASE("Forms that only validation rejects still assemble, so validate() repo
         {"mov oFog, v0", "V9"},                     // oFog is scalar
         {"frc r0, v0", "V9"},                       // frc writes .x/.y/.xy
         {"mov a0, v0.x", "V9"},                     // a0 takes .x
-        {"m4x3 r0, v0, c0", "V9"},                  // m4x3 writes .xyz
+        {"m4x3 r0.xy, v0, c0", "V9"},               // m4x3 writes .xyz
         {"m4x4 r0, v0.wzyx, c0", "V10"},            // no swizzle on m-instructions
         {"mov r0, v0\nm4x4 r0, r0, c0", "V10"},     // dst == src0
         {"+mov r0, v0", "V12"},                     // co-issue

@@ -397,7 +397,8 @@ private:
         return result;
     }
 
-    Dst parse_dst(size_t& col) {
+    // No mask: `natural` (.xyzw, or what an m-instruction computes).
+    Dst parse_dst(size_t& col, uint32_t natural) {
         skip_ws();
         if (peek() == '-') fail(pos_, "a destination cannot be negated");
         const Reg r = parse_register(true);
@@ -405,7 +406,7 @@ private:
         Dst d;
         d.type = r.type;
         d.num = r.num;
-        if (peek() == '.') d.mask = parse_components(true);
+        d.mask = peek() == '.' ? parse_components(true) : natural;
         return d;
     }
 
@@ -441,7 +442,7 @@ private:
         std::array<SrcPos, 3> sp{};
         if (e.has_dst) {
             if (at_end()) fail(pos_, "expected the operands of " + name + " (" + signature(e) + ")");
-            ins.dst = parse_dst(dst_col);
+            ins.dst = parse_dst(dst_col, natural_mask(opcode));
             for (int i = 0; i < e.sources; ++i) {
                 skip_ws();
                 if (peek() != ',')
@@ -677,7 +678,8 @@ std::string format_instruction(const Instruction& ins) {
     std::string s = ins.coissue ? "+" : "";
     s += e ? e->name : "op" + std::to_string(ins.opcode);
     const bool has_dst = e ? e->has_dst : true;
-    if (has_dst) s += " " + format_dst(ins.dst);
+    // An m-instruction's .xyzw is spelled out where the bare form means its narrower natural mask.
+    if (has_dst) s += " " + format_dst(ins.dst) + ((ins.dst.mask & 0xFu) == 0xFu && natural_mask(ins.opcode) != 0xFu ? ".xyzw" : "");
     for (int i = 0; i < ins.nsrc && i < 3; ++i) s += ", " + format_src(ins.src[size_t(i)]);
     return s;
 }

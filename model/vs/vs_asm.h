@@ -10,7 +10,9 @@
 //   - registers: r0..r11, v0..v15, c0..c(N-1) (N = const_count), c[a0.x + n], c[n + a0.x],
 //     c[a0.x], c[n] (= cn), a0, oPos, oFog, oPts, oD0, oD1, oT0..oT7;
 //   - write masks `.x .xy .xz .xyzw ...` (components in the order x, y, z, w, each at most once;
-//     `rgba` letters are accepted too); no mask = .xyzw;
+//     `rgba` letters are accepted too); no mask = .xyzw, except for the m-instructions, which get
+//     the mask of what they compute (m3x2 .xy, m3x3 and m4x3 .xyz, m3x4 and m4x4 .xyzw) as the
+//     D3DX assemblers give them;
 //   - source swizzles of 1..4 components (`.x` = .xxxx, `.xy` = .xyyy: a short swizzle repeats its
 //     last component); `-` negates a source;
 //   - `def cN, x, y, z, w`: not bytecode — returned as D3DVSD_CONST(N, 1) + 4 DWORDs for the
@@ -75,7 +77,8 @@ AsmResult assemble(std::string_view text, std::string_view filename = "<input>",
                    uint32_t const_count = kDefaultConstCount);
 
 // Canonical text: the version line, then one instruction per line — lower-case opcodes, register
-// names as above (oPos, oD0, oT3), the write mask omitted when it is .xyzw, the swizzle omitted
+// names as above (oPos, oD0, oT3), the write mask omitted when it is .xyzw (but printed on m3x2,
+// m3x3 and m4x3, whose bare form means their narrower mask), the swizzle omitted
 // when it is .xyzw and otherwise printed in its shortest form that assembles back to it (.xxxx ->
 // .x, .xyyy -> .xy), relative reads as `c[a0.x + n]`, `+` for co-issue.
 // assemble(disassemble(p)) gives p's instructions again for every program whose registers are in

@@ -54,6 +54,14 @@ const OpInfo* op_info(uint32_t opcode) {
     return nullptr;
 }
 
+uint32_t natural_mask(uint32_t opcode) {
+    switch (opcode) {
+    case OP_M3x2: return 0x3u;
+    case OP_M3x3: case OP_M4x3: return 0x7u;
+    default: return 0xFu;
+    }
+}
+
 int Profile::slots(uint32_t opcode) const {
     if (opcode == OP_EXP || opcode == OP_LOG) return exp_log_slots;
     const OpInfo* i = op_info(opcode);
@@ -63,7 +71,8 @@ int Profile::slots(uint32_t opcode) const {
 const char* Profile::option_help() {
     return "a0=floor|round (mov a0.x conversion), scalar=w|x (component a scalar op reads), "
            "logp=vector|replicate, exp-log-slots=12|10, outputs=d3d8|zero (output start values), "
-           "zero-recip=inf|max (rcp/rsq of 0), coissue=reject|allow";
+           "zero-recip=inf|max (rcp/rsq of 0), coissue=reject|allow, "
+           "masks=d3d8|strict (m-instruction masks wider than computed: warning or error)";
 }
 
 void Profile::set(const std::string& kv) {
@@ -88,6 +97,8 @@ void Profile::set(const std::string& kv) {
         zero_recip = value == "inf" ? ZeroReciprocal::Inf : ZeroReciprocal::Max;
     else if (key == "coissue" && (value == "reject" || value == "allow"))
         coissue_allowed = value == "allow";
+    else if (key == "masks" && (value == "d3d8" || value == "strict"))
+        strict_masks = value == "strict";
     else
         throw bad();
 }

@@ -48,6 +48,10 @@ struct OpInfo {
 };
 const OpInfo* op_info(uint32_t opcode);
 
+// The components an operation computes (its natural write mask): m3x2 .xy, m3x3 and m4x3 .xyz,
+// every other operation .xyzw. The assembler gives an m-instruction written without a mask this one.
+uint32_t natural_mask(uint32_t opcode);
+
 inline constexpr uint32_t kSwizzleIdentity = 0xE4;  // .xyzw
 
 struct Dst {
@@ -105,12 +109,15 @@ struct Profile {
     enum class ZeroReciprocal { Inf, Max } zero_recip = ZeroReciprocal::Inf;  // rcp/rsq of 0: +inf or FLT_MAX
     uint32_t const_count = 96;         // device constant registers
     bool coissue_allowed = false;      // d3d8: the COISSUE bit is reserved in vertex shaders
+    // An m-instruction's mask wider than what it computes (m3x3/m4x3 .xyzw, m3x2 .xyz/.xyzw):
+    // d3d8 accepts it with a warning (the extra components are not written); strict rejects it (V9).
+    bool strict_masks = false;
 
     static Profile d3d8() { return {}; }
     int slots(uint32_t opcode) const;  // slot cost of one instruction in this profile
 
     // Sets one option from text, e.g. "a0=round", "scalar=x", "logp=replicate",
-    // "exp-log-slots=10", "outputs=zero", "zero-recip=max", "coissue=allow". Throws
+    // "exp-log-slots=10", "outputs=zero", "zero-recip=max", "coissue=allow", "masks=strict". Throws
     // std::invalid_argument naming the valid keys and values.
     void set(const std::string& key_equals_value);
     static const char* option_help();  // one line per key with its values, the default first

@@ -215,10 +215,18 @@ Validation validate(const Program& p, const Profile& profile) {
             ok = false;
         }
         if (matrix) {
-            const uint32_t want = ins.opcode == OP_M3x2 ? 0x3u : (ins.opcode == OP_M3x3 || ins.opcode == OP_M4x3) ? 0x7u : 0xFu;
+            const uint32_t want = natural_mask(ins.opcode);
             const bool allowed = d.mask == want || (ins.opcode == OP_M3x4 && d.mask == 0x7u);
-            if (!allowed) {
-                error("V9", fmt::format("{} writes {}, not {}", op->name, mask_name(want), mask_name(d.mask)));
+            // A wider mask than the macro computes (m3x3 .xyzw): D3D8 accepts it, the extra
+            // components keep their values.
+            const bool wider = !allowed && (d.mask & want) == want;
+            if (wider && !profile.strict_masks) {
+                warn("V9", fmt::format("{} {}{}: {} computes {} only; D3D8 accepts the wider mask and does not write {} "
+                                       "(profile option masks=strict rejects it)",
+                                       op->name, dname, mask_name(d.mask), op->name, mask_name(want), mask_name(d.mask & ~want)));
+            } else if (!allowed) {
+                error("V9", fmt::format("{} writes {}, not {}{}", op->name, mask_name(want), mask_name(d.mask),
+                                        wider ? " (masks=strict)" : ""));
                 ok = false;
             }
             const Src& s0 = ins.src[0];
@@ -226,10 +234,11 @@ Validation validate(const Program& p, const Profile& profile) {
                 error("V10", fmt::format("{}: the destination must differ from the first source", op->name));
         }
         if (!ok) continue;
-        if (d.type == REG_TEMP) written[d.num] |= d.mask;
+        const uint32_t produced = d.mask & natural_mask(ins.opcode);  // m3x3 .xyzw writes .xyz
+        if (d.type == REG_TEMP) written[d.num] |= produced;
         if (d.type == REG_ADDR) a0_written = true;
         if (d.type == REG_RASTOUT) {
-            if (d.num == RAST_POS) opos |= d.mask;
+            if (d.num == RAST_POS) opos |= produced;
             info.outputs_written |= d.num == RAST_POS ? kOutPos : d.num == RAST_FOG ? kOutFog : kOutPts;
         }
         if (d.type == REG_ATTROUT) info.outputs_written |= d.num ? kOutD1 : kOutD0;

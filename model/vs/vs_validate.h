@@ -21,7 +21,8 @@ enum class Severity : uint8_t { Warning, Error };
 //   V6 a0-uninit      relative addressing before a0.x is written
 //   V7 a0-vs10        a0 or relative addressing in a vs.1.0 shader
 //   V8 opos-unwritten oPos not written in all four components
-//   V9 write-mask     a mask the instruction or register does not allow (frc, m-instructions, oFog, oPts, a0, empty)
+//   V9 write-mask     a mask the instruction or register does not allow (frc, m-instructions, oFog, oPts, a0, empty);
+//                     an m-instruction's mask wider than it computes is a warning unless Profile::strict_masks
 //   V10 matrix-form   m-instruction with a source swizzle, or dst equal to src0
 //   V11 relative      relative addressing on a non-constant source
 //   V12 coissue       COISSUE bit set (d3d8 profile)
