@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <ctime>
 #include <exception>
 #include <memory>
 #include <numeric>
@@ -252,11 +253,20 @@ private:
     Cycle synced_ = 0;
 };
 
+double thread_cpu_seconds() {
+    timespec t{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
+}
+
+// Times sc_start: wall seconds into r.host_seconds, this thread's CPU seconds into r.cpu_seconds.
 template <class F>
-double seconds(F&& f) {
+void timed(DispatchRun& r, F&& f) {
+    const double c0 = thread_cpu_seconds();
     const auto t0 = std::chrono::steady_clock::now();
     f();
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    r.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    r.cpu_seconds = thread_cpu_seconds() - c0;
 }
 
 void configure(StageCounts& s, const DispatchWorkload& w, size_t k) {
@@ -302,9 +312,11 @@ DispatchRun run_textbook(const DispatchWorkload& w, const char* way) {
     // A bound on the cycles (every item through every stage alone), so a bug cannot run forever.
     const uint64_t per_item = std::accumulate(w.service.begin(), w.service.end(), uint64_t(0)) + w.service.size();
     const double limit_ps = double(w.items * per_item + 1000) * double(kPeriodPs);
-    const double s = seconds([&] { sc_start(sc_time(limit_ps, SC_PS)); });
+    DispatchRun t;
+    timed(t, [&] { sc_start(sc_time(limit_ps, SC_PS)); });
     DispatchRun r = collect(view, way);
-    r.host_seconds = s;
+    r.host_seconds = t.host_seconds;
+    r.cpu_seconds = t.cpu_seconds;
     for (const Stage* st : view) {
         r.busy.push_back(st->busy);
         r.stalled.push_back(st->stalled);
@@ -335,10 +347,12 @@ DispatchRun run_dispatcher(const DispatchWorkload& w, uint64_t quantum) {
     BenchDispatcher d("dispatcher");
     d.quantum = quantum;
     d.units.assign(view.begin(), view.end());  // upstream first: sc_fifo's freed-slot timing
-    const double s = seconds([] { sc_start(); });
+    DispatchRun t;
+    timed(t, [] { sc_start(); });
     if (!d.error.empty()) throw std::logic_error(fmt::format("{}: {}", way, d.error));
     DispatchRun r = collect(view, way);
-    r.host_seconds = s;
+    r.host_seconds = t.host_seconds;
+    r.cpu_seconds = t.cpu_seconds;
     if (d.end != r.cycles)
         throw std::logic_error(fmt::format("{}: the loop ended at cycle {}, the last item retired at {}", way, d.end,
                                            r.cycles - 1));

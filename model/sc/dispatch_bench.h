@@ -54,6 +54,7 @@ struct DispatchRun {
     uint64_t cycles = 0;             // the last item's retire cycle + 1
     uint64_t activations = 0;        // process resumptions / method calls / unit steps
     double host_seconds = 0;         // sc_start's wall time
+    double cpu_seconds = 0;          // the simulation thread's CPU time in sc_start (load-proof)
     std::vector<uint64_t> busy;      // per stage
     std::vector<uint64_t> stalled;   // per stage: holding a finished item, the next FIFO full
 };
