@@ -271,7 +271,7 @@ TEST_CASE("The assembler warns, with line:column, on forms D3D8 accepts but the 
     }
 }
 
-TEST_CASE("Forms that only validation rejects still assemble, so validate() reports them by rule", "[asm]") {
+TEST_CASE("Forms that only validation rejects (under the strict profile options) still assemble, so validate() reports them by rule", "[asm]") {
     struct Case {
         const char* body;
         const char* rule;
@@ -288,6 +288,7 @@ TEST_CASE("Forms that only validation rejects still assemble, so validate() repo
         {"frc r0, v0", "V9"},                       // frc writes .x/.y/.xy
         {"mov a0, v0.x", "V9"},                     // a0 takes .x
         {"m4x3 r0.xy, v0, c0", "V9"},               // m4x3 writes .xyz
+        {"m4x3 r0.xyzw, v0, c0", "V9"},             // wider than computed: masks=strict
         {"m4x4 r0, v0.wzyx, c0", "V10"},            // no swizzle on m-instructions
         {"mov r0, v0\nm4x4 r0, r0, c0", "V10"},     // dst == src0
         {"+mov r0, v0", "V12"},                     // co-issue
@@ -295,7 +296,10 @@ TEST_CASE("Forms that only validation rejects still assemble, so validate() repo
     for (const Case& c : cases) {
         INFO(c.body);
         const AsmResult r = assemble(std::string("vs.1.1\n") + c.body + "\nmov oPos, v0", "v.vsh");
-        const Validation v = validate(r.program);
+        Profile strict;  // D3D9's strictness: what the d3d8 profile only warns about is an error
+        strict.set("temps=strict");
+        strict.set("masks=strict");
+        const Validation v = validate(r.program, strict);
         bool found = false;
         for (const Diagnostic& d : v.diagnostics) found = found || (d.rule == c.rule && d.severity == Severity::Error);
         INFO(diagnostics_text(v));

@@ -99,3 +99,37 @@ TEST_CASE("The disassembler spells out .xyzw on m3x2, m3x3 and m4x3, so the mask
     CHECK(text == "vs.1.1\nm3x3 r1.xyzw, v0, c0\nm3x3 r2.xyz, v0, c0\nm4x4 r3, v0, c0\n");
     CHECK(assemble(text, "d.vsh").bytecode == encode_program(p));
 }
+
+TEST_CASE("Temp reads of never-written components: a d3d8 warning naming the instruction and component, a temps=strict error",
+          "[validate][d3d8]") {
+    // bumpshader.vsh style: r7.w read after `m3x3 r7` (which writes .xyz only).
+    const AsmResult bump = assemble("vs.1.1\nm4x4 oPos, v0, c0\nm3x3 r7, v3, c4\nmov oT1, r7\n", "bump.vsh");
+    const Validation v = validate(bump.program);
+    CHECK(v.valid);
+    auto w = with_rule(v, "V5", Severity::Warning);
+    REQUIRE(w.size() == 1);
+    CHECK(w[0]->instruction == 2);
+    CHECK_THAT(w[0]->message, Catch::StartsWith("mov reads r7.w before it is written"));
+    CHECK_THAT(w[0]->message, Catch::Contains("start value 0"));
+    CHECK_THAT(w[0]->message, Catch::Contains("temps=strict"));
+    CHECK_THAT(to_string(*w[0]), Catch::Contains("instruction 2"));
+    const Validation s = validate(bump.program, strict("temps=strict"));
+    CHECK(!s.valid);
+    CHECK(with_rule(s, "V5", Severity::Error).size() == 1);
+    CHECK(with_rule(s, "V5", Severity::Warning).empty());
+
+    // skinmesh style: r4.w read before it is written, r4 written later.
+    const AsmResult skin = assemble("vs.1.1\nmov r4.xyz, v0\ndp4 oPos.x, r4, c0\nmov r4.w, c1.x\nmov oPos.yzw, r4\n", "skin.vsh");
+    const Validation vs = validate(skin.program);
+    w = with_rule(vs, "V5", Severity::Warning);
+    REQUIRE(w.size() == 1);
+    CHECK_THAT(w[0]->message, Catch::StartsWith("dp4 reads r4.w before it is written"));
+
+    // A temp never written at all.
+    const AsmResult never = assemble("vs.1.1\nmov oPos, v0\nadd oD0, r9.xy, v0\n", "never.vsh");
+    const Validation vn = validate(never.program);
+    w = with_rule(vn, "V5", Severity::Warning);
+    REQUIRE(w.size() == 1);
+    CHECK_THAT(w[0]->message, Catch::StartsWith("add reads r9.xy, and the shader never writes r9"));
+    CHECK(!validate(never.program, strict("temps=strict")).valid);
+}

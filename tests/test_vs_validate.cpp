@@ -79,15 +79,22 @@ TEST_CASE("V4: one distinct constant and one distinct input per instruction, tem
               .valid);
 }
 
-TEST_CASE("V5: a temp component read before it is written", "[validate]") {
-    CHECK(rules(validate(program({kWritePos, ins(OP_MOV, dst(REG_ATTROUT, 0), {src(REG_TEMP, 3)})}))) == R{"V5"});
+TEST_CASE("V5: a temp component read before it is written (temps=strict; a warning in the d3d8 profile)", "[validate]") {
+    Profile strict;
+    strict.set("temps=strict");
+    CHECK(rules(validate(program({kWritePos, ins(OP_MOV, dst(REG_ATTROUT, 0), {src(REG_TEMP, 3)})}), strict)) == R{"V5"});
     // r0.xy written, then r0.z read through a swizzle: error; r0.x read: fine.
     const Instruction w = ins(OP_MOV, dst(REG_TEMP, 0, 0x3), {v0});
-    CHECK(rules(validate(program({kWritePos, w, ins(OP_MOV, dst(REG_ATTROUT, 0, 1), {src(REG_TEMP, 0, 0xAA)})}))) ==
+    CHECK(rules(validate(program({kWritePos, w, ins(OP_MOV, dst(REG_ATTROUT, 0, 1), {src(REG_TEMP, 0, 0xAA)})}), strict)) ==
           R{"V5"});
-    CHECK(validate(program({kWritePos, w, ins(OP_MOV, dst(REG_ATTROUT, 0), {src(REG_TEMP, 0, 0x00)})})).valid);
+    CHECK(validate(program({kWritePos, w, ins(OP_MOV, dst(REG_ATTROUT, 0), {src(REG_TEMP, 0, 0x00)})}), strict).valid);
     // dp3 reads .xyz only.
-    CHECK(rules(validate(program({kWritePos, w, ins(OP_DP3, dst(REG_ATTROUT, 0), {src(REG_TEMP, 0), v0})}))) == R{"V5"});
+    CHECK(rules(validate(program({kWritePos, w, ins(OP_DP3, dst(REG_ATTROUT, 0), {src(REG_TEMP, 0), v0})}), strict)) ==
+          R{"V5"});
+    // The d3d8 profile: the same programs are valid, each with a V5 warning.
+    const auto d = validate(program({kWritePos, w, ins(OP_DP3, dst(REG_ATTROUT, 0), {src(REG_TEMP, 0), v0})}));
+    CHECK(d.valid);
+    CHECK(rules(d, Severity::Warning) == R{"V5"});
 }
 
 TEST_CASE("V6 and V7: a0 written before relative reads, and not in vs.1.0", "[validate]") {

@@ -72,7 +72,8 @@ const char* Profile::option_help() {
     return "a0=floor|round (mov a0.x conversion), scalar=w|x (component a scalar op reads), "
            "logp=vector|replicate, exp-log-slots=12|10, outputs=d3d8|zero (output start values), "
            "zero-recip=inf|max (rcp/rsq of 0), coissue=reject|allow, "
-           "masks=d3d8|strict (m-instruction masks wider than computed: warning or error)";
+           "masks=d3d8|strict (m-instruction masks wider than computed: warning or error), "
+           "temps=d3d8|strict (temp components read before written: warning or error)";
 }
 
 void Profile::set(const std::string& kv) {
@@ -99,6 +100,8 @@ void Profile::set(const std::string& kv) {
         coissue_allowed = value == "allow";
     else if (key == "masks" && (value == "d3d8" || value == "strict"))
         strict_masks = value == "strict";
+    else if (key == "temps" && (value == "d3d8" || value == "strict"))
+        strict_temps = value == "strict";
     else
         throw bad();
 }

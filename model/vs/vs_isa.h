@@ -112,12 +112,15 @@ struct Profile {
     // An m-instruction's mask wider than what it computes (m3x3/m4x3 .xyzw, m3x2 .xyz/.xyzw):
     // d3d8 accepts it with a warning (the extra components are not written); strict rejects it (V9).
     bool strict_masks = false;
+    // A temp component read before it is written (V5): d3d8 warns (it reads the start value 0, as
+    // shipped DX8.1 SDK shaders rely on); strict makes it the error it is in D3D9.
+    bool strict_temps = false;
 
     static Profile d3d8() { return {}; }
     int slots(uint32_t opcode) const;  // slot cost of one instruction in this profile
 
     // Sets one option from text, e.g. "a0=round", "scalar=x", "logp=replicate",
-    // "exp-log-slots=10", "outputs=zero", "zero-recip=max", "coissue=allow", "masks=strict". Throws
+    // "exp-log-slots=10", "outputs=zero", "zero-recip=max", "coissue=allow", "masks=strict", "temps=strict". Throws
     // std::invalid_argument naming the valid keys and values.
     void set(const std::string& key_equals_value);
     static const char* option_help();  // one line per key with its values, the default first

@@ -93,6 +93,10 @@ Validation validate(const Program& p, const Profile& profile) {
     uint32_t opos = 0;
     const bool vs10 = !p.is_11();
     bool slots_reported = false;
+    // Components of each temp some instruction writes (for "never written" in V5 messages).
+    std::array<uint32_t, kNumTemps> ever_written{};
+    for (const Instruction& ins : p.code)
+        if (ins.dst.type == REG_TEMP && ins.dst.num < kNumTemps) ever_written[ins.dst.num] |= ins.dst.mask & natural_mask(ins.opcode);
 
     for (size_t n = 0; n < p.code.size(); ++n) {
         const Instruction& ins = p.code[n];
@@ -148,8 +152,18 @@ Validation validate(const Program& p, const Profile& profile) {
             for (int r = 0; r < nrows; ++r) {
                 if (matrix && s == 1 && !(ins.dst.mask >> r & 1u)) continue;  // row not computed
                 const uint32_t reg = src.num + uint32_t(r);
-                if (src.type == REG_TEMP && (comps & ~written[reg]))
-                    error("V5", fmt::format("r{}{} is read before it is written", reg, mask_name(comps & ~written[reg])));
+                if (src.type == REG_TEMP && (comps & ~written[reg])) {
+                    const uint32_t missing = comps & ~written[reg];
+                    const std::string what =
+                        ever_written[reg] == 0
+                            ? fmt::format("{} reads r{}{}, and the shader never writes r{}", op->name, reg, mask_name(missing), reg)
+                            : fmt::format("{} reads r{}{} before it is written", op->name, reg, mask_name(missing));
+                    if (profile.strict_temps)
+                        error("V5", what + " (temps=strict, as in D3D9)");
+                    else
+                        warn("V5", what + ": it reads the start value 0; D3D8 accepts it, D3D9 and the profile option "
+                                          "temps=strict reject it");
+                }
                 if (src.type == REG_CONST) {
                     if (!src.relative) info.const_reads.insert(reg);
                     if (r == 0) consts[src.relative ? (reg | 0x80000000u) : reg]++;

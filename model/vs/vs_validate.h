@@ -17,7 +17,8 @@ enum class Severity : uint8_t { Warning, Error };
 //   V2 register-range register number out of range (constants: the profile's const_count)
 //   V3 register-use   a register type where it may not stand (e.g. writing v#, reading oPos, a0 as a source)
 //   V4 read-ports     more than one distinct constant or input register in one instruction
-//   V5 temp-uninit    a temp component read before it is written
+//   V5 temp-uninit    a temp component read before it is written (warning in the d3d8 profile,
+//                     error with Profile::strict_temps)
 //   V6 a0-uninit      relative addressing before a0.x is written
 //   V7 a0-vs10        a0 or relative addressing in a vs.1.0 shader
 //   V8 opos-unwritten oPos not written in all four components
