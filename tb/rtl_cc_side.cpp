@@ -2,6 +2,8 @@
 // drive.h (two evaluations per cycle, no SystemC kernel).
 #include "tb/drive.h"
 
+#include "model/decl/decl_pin_fields.h"
+
 #include "Vdecl_decoder.h"
 #include "verilated.h"
 
@@ -36,25 +38,12 @@ public:
     }
     void set_inputs(bool in_valid, uint32_t token, bool last, bool lenient, bool out_ready) {
         top_->clk = 0;
-        top_->in_valid = in_valid;
-        top_->in_token = token;
-        top_->in_last = last;
-        top_->lenient = lenient;
-        top_->out_ready = out_ready;
+        decl::drive_inputs(*top_, in_valid, token, last, lenient, out_ready);
         top_->eval();
     }
     bool in_ready() const { return top_->in_ready; }
     bool out_valid() const { return top_->out_valid; }
-    decl::Event event() const {
-        decl::Event e;
-        e.kind = decl::EventKind(top_->out_kind & 7u);
-        e.stream = uint8_t(top_->out_stream);
-        e.value = top_->out_value;
-        e.code = uint8_t(top_->out_code);
-        e.reg = uint16_t(top_->out_reg);
-        for (int i = 0; i < 4; ++i) e.data[i] = top_->out_data[i];
-        return e;
-    }
+    decl::Event event() const { return decl::event_from_outputs(*top_); }
     void clock() {
         top_->clk = 1;
         top_->eval();

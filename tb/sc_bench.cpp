@@ -3,6 +3,7 @@
 // per-cycle back-pressure draws, so their event lists and cycle counts can be compared.
 #include "tb/xcheck.h"
 
+#include "model/sc/decl_decoder_pins.h"
 #include "model/sc/decl_decoder_unit.h"
 #include "model/sc/sc_context.h"
 #include "tb/decl_gen.h"
@@ -23,36 +24,10 @@ namespace {
 
 bool is_final(const decl::Event& e) { return e.kind == decl::EventKind::End || e.kind == decl::EventKind::Error; }
 
-// The wires of one decoder instance.
-struct DecoderWires {
-    sc_signal<bool> in_valid, in_ready, in_last, lenient, out_valid, out_ready;
-    sc_signal<uint32_t> in_token, out_kind, out_stream, out_value, out_code, out_reg;
-    sc_signal<sc_dt::sc_bv<128>> out_data;
-
-    template <class Dut>
-    void bind(Dut& d, sc_clock& clk, sc_signal<bool>& rst) {
-        d.clk(clk);
-        d.rst(rst);
-        d.in_valid(in_valid);
-        d.in_ready(in_ready);
-        d.in_token(in_token);
-        d.in_last(in_last);
-        d.lenient(lenient);
-        d.out_valid(out_valid);
-        d.out_ready(out_ready);
-        d.out_kind(out_kind);
-        d.out_stream(out_stream);
-        d.out_value(out_value);
-        d.out_code(out_code);
-        d.out_reg(out_reg);
-        d.out_data(out_data);
-    }
-};
-
 // Feeds the arrays one after another into one decoder and records what comes out.
 class Driver : public sc_module {
 public:
-    Driver(const sc_module_name& n, sc_clock& clk, sc_signal<bool>& rst, DecoderWires& w,
+    Driver(const sc_module_name& n, sc_clock& clk, sc_signal<bool>& rst, sc::DeclDecoderPins& w,
            const std::vector<ArrayCase>& arrays, const Backpressure& bp, std::vector<SideResult>& results)
         : sc_module(n), rst_(rst), w_(w), arrays_(arrays), bp_(bp), results_(results), rng_(0) {
         SC_HAS_PROCESS(Driver);
@@ -70,16 +45,8 @@ private:
         if (active_) {
             const ArrayCase& a = arrays_[next_];
             if (w_.out_valid.read() && w_.out_ready.read()) {
-                decl::Event e;
-                e.kind = decl::EventKind(w_.out_kind.read() & 7u);
-                e.stream = uint8_t(w_.out_stream.read());
-                e.value = w_.out_value.read();
-                e.code = uint8_t(w_.out_code.read());
-                e.reg = uint16_t(w_.out_reg.read());
-                const sc_dt::sc_bv<128> d = w_.out_data.read();
-                for (int i = 0; i < 4; ++i) e.data[i] = d.range(32 * i + 31, 32 * i).to_uint();
-                cur_.events.push_back(e);
-                final_seen_ = final_seen_ || is_final(e);
+                cur_.events.push_back(w_.event());
+                final_seen_ = final_seen_ || is_final(cur_.events.back());
             }
             if (w_.in_valid.read() && w_.in_ready.read()) ++pos_;
             ++cur_.cycles;
@@ -118,22 +85,18 @@ private:
     // Inputs for the next cycle (the same draw per cycle as drive_array in drive.h).
     void drive() {
         if (!active_) {
-            w_.in_valid.write(false);
-            w_.out_ready.write(true);
+            w_.drive(false, 0u, false, false, true);
             return;
         }
         const ArrayCase& a = arrays_[next_];
         const uint64_t draw = rng_.next();
         const bool in_valid = pos_ < a.tokens.size() && uint32_t(draw) <= p_in_;
-        w_.in_valid.write(in_valid);
-        w_.in_token.write(in_valid ? a.tokens[pos_] : 0u);
-        w_.in_last.write(in_valid && pos_ + 1 == a.tokens.size());
-        w_.lenient.write(a.lenient);
-        w_.out_ready.write(uint32_t(draw >> 32) <= p_out_);
+        w_.drive(in_valid, in_valid ? a.tokens[pos_] : 0u, in_valid && pos_ + 1 == a.tokens.size(), a.lenient,
+                 uint32_t(draw >> 32) <= p_out_);
     }
 
     sc_signal<bool>& rst_;
-    DecoderWires& w_;
+    sc::DeclDecoderPins& w_;
     const std::vector<ArrayCase>& arrays_;
     Backpressure bp_;
     std::vector<SideResult>& results_;
@@ -149,7 +112,7 @@ class Bench : public sc_module {
 public:
     sc_clock clk{"clk", 10, SC_NS};
     sc_signal<bool> rst{"rst", true};  // in reset from time 0
-    DecoderWires rtl_w, model_w;
+    sc::DeclDecoderPins rtl_w{"rtl"}, model_w{"model"};
     Vdecl_decoder_sc rtl{"rtl"};
     sc::DeclDecoderUnit model{"model"};
     Driver rtl_drv, model_drv;
@@ -188,22 +151,9 @@ ScBenchResult run_sc_bench(const std::vector<ArrayCase>& arrays, const Backpress
     std::unique_ptr<VerilatedVcdSc> vtf;
     if (!vcd_prefix.empty()) {
         tf = sc_create_vcd_trace_file((vcd_prefix + "_model").c_str());
-        auto& w = bench->model_w;
         sc_trace(tf, bench->clk, "clk");
         sc_trace(tf, bench->rst, "rst");
-        sc_trace(tf, w.in_valid, "in_valid");
-        sc_trace(tf, w.in_ready, "in_ready");
-        sc_trace(tf, w.in_token, "in_token");
-        sc_trace(tf, w.in_last, "in_last");
-        sc_trace(tf, w.lenient, "lenient");
-        sc_trace(tf, w.out_valid, "out_valid");
-        sc_trace(tf, w.out_ready, "out_ready");
-        sc_trace(tf, w.out_kind, "out_kind");
-        sc_trace(tf, w.out_stream, "out_stream");
-        sc_trace(tf, w.out_value, "out_value");
-        sc_trace(tf, w.out_code, "out_code");
-        sc_trace(tf, w.out_reg, "out_reg");
-        sc_trace(tf, w.out_data, "out_data");
+        bench->model_w.trace(tf);
     }
     sc_start(SC_ZERO_TIME);
     if (!vcd_prefix.empty()) {

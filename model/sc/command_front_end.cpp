@@ -21,8 +21,9 @@ CommandFrontEndParams CommandFrontEndParams::from(const ParamSet& p) {
 }
 
 CommandFrontEnd::CommandFrontEnd(const sc_module_name& n, const CommandFrontEndParams& p, scene::SceneMachine& machine,
-                                 DeclDecoderUnit& decoder, std::function<void(Cycle)> sync, Probes* probes)
-    : TimedUnit(n), p_(p), machine_(machine), decoder_(decoder), sync_(std::move(sync)),
+                                 DeclDecoderPins& pins, DeclDecoderBlock& decoder, std::function<void(Cycle)> sync,
+                                 Probes* probes)
+    : TimedUnit(n), p_(p), machine_(machine), pins_(pins), decoder_(decoder), sync_(std::move(sync)),
       probes_(probes), constants_now_(machine.scene().const_count, vs::Vec4{}), stats_(CommandFrontEndParams::kUnit, "command front end"), acct_(stats_),
       commands_(stats_.counter("commands", "commands", "scene commands executed")),
       draw_count_(stats_.counter("draws", "draws", "draw commands sent to the tessellator (and on to the index fetch)")),
@@ -30,38 +31,37 @@ CommandFrontEnd::CommandFrontEnd(const sc_module_name& n, const CommandFrontEndP
       stall_draw_q_(stats_.stall_reason("draw_queue_full", "a draw waits for space in the tessellator's queue")),
       stall_const_q_(stats_.stall_reason("constant_queue_full",
                                          "a constant batch waits for space in the constant loader's queue")) {
-    decoder.clk(clk_);
-    decoder.rst(rst_);
-    decoder.in_valid(in_valid_);
-    decoder.in_ready(in_ready_);
-    decoder.in_token(in_token_);
-    decoder.in_last(in_last_);
-    decoder.lenient(lenient_);
-    decoder.out_valid(out_valid_);
-    decoder.out_ready(out_ready_);
-    decoder.out_kind(out_kind_);
-    decoder.out_stream(out_stream_);
-    decoder.out_value(out_value_);
-    decoder.out_code(out_code_);
-    decoder.out_reg(out_reg_);
-    decoder.out_data(out_data_);
     acct_.attach(probes, "front_end");
     if (probes) track_ = probes->track("front_end");
+}
+
+// One rising and falling clock edge of the declaration decoder, in delta cycles: its processes
+// run on the rising edge, and its outputs have settled when this returns.
+void CommandFrontEnd::clock_decoder() {
+    pins_.clk.write(true);
+    wait(SC_ZERO_TIME);
+    wait(SC_ZERO_TIME);
+    pins_.clk.write(false);
 }
 
 // One clock of the declaration decoder, in kernel time: drive the token, raise the clock, let
 // the unit's processes run, collect the event it delivers.
 Cycle CommandFrontEnd::decode_cycle(Cycle now) {
     sync_(now);
+    if (!decoder_reset_) {
+        // A synchronous reset before the first token, in delta cycles: no cycle of the run.
+        pins_.rst.write(true);
+        wait(SC_ZERO_TIME);
+        clock_decoder();
+        pins_.rst.write(false);
+        wait(SC_ZERO_TIME);
+        decoder_reset_ = true;
+    }
     if (final_seen_) {
         // The front end takes the END (or ERROR) event at this edge; the decode is over.
-        in_valid_.write(false);
-        out_ready_.write(true);
+        pins_.drive(false, 0u, false, false, true);
         wait(SC_ZERO_TIME);
-        clk_.write(true);
-        wait(SC_ZERO_TIME);
-        wait(SC_ZERO_TIME);
-        clk_.write(false);
+        clock_decoder();
         ++decoder_clocks_;
         decoding_ = false;
         final_seen_ = false;
@@ -72,39 +72,26 @@ Cycle CommandFrontEnd::decode_cycle(Cycle now) {
         return now + 1;
     }
     const bool offer = token_pos_ < tokens_.size();
-    in_valid_.write(offer);
-    in_token_.write(offer ? tokens_[token_pos_] : 0u);
-    in_last_.write(offer && token_pos_ + 1 == tokens_.size());
-    out_ready_.write(true);
+    pins_.drive(offer, offer ? tokens_[token_pos_] : 0u, offer && token_pos_ + 1 == tokens_.size(), false, true);
     wait(SC_ZERO_TIME);
-    const bool fire = offer && in_ready_.read();
-    clk_.write(true);
-    wait(SC_ZERO_TIME);
-    wait(SC_ZERO_TIME);
-    clk_.write(false);
+    const bool fire = offer && pins_.in_ready.read();
+    clock_decoder();
     ++decoder_clocks_;
     if (fire) {
         ++token_pos_;
         ++decl_tokens_;
     }
-    if (out_valid_.read()) {
-        decl::Event e;
-        e.kind = decl::EventKind(out_kind_.read());
-        e.stream = uint8_t(out_stream_.read());
-        e.value = out_value_.read();
-        e.code = uint8_t(out_code_.read());
-        e.reg = uint8_t(out_reg_.read());
-        const sc_dt::sc_bv<128> d = out_data_.read();
-        for (int i = 0; i < 4; ++i) e.data[i] = uint32_t(d.range(32 * i + 31, 32 * i).to_uint());
+    if (pins_.out_valid.read()) {
+        const decl::Event e = pins_.event();
         events_.push_back(e);
         if (e.kind == decl::EventKind::End || e.kind == decl::EventKind::Error) {
             final_seen_ = true;
-            // The SystemC unit and the golden decoder must agree event for event.
+            // The decoder and the golden decoder must agree event for event.
             bool same = events_.size() == expected_.size();
             for (size_t i = 0; same && i < events_.size(); ++i) same = events_[i] == expected_[i];
             if (!same)
                 throw std::logic_error(fmt::format(
-                    "declaration decoder unit: {} events differ from the golden decoder's {} (internal error)",
+                    "declaration decoder: {} events differ from the golden decoder's {} (internal error)",
                     events_.size(), expected_.size()));
         }
     }
@@ -231,7 +218,7 @@ Cycle CommandFrontEnd::execute(Cycle now, const scene::Command& c) {
 void CommandFrontEnd::finish(Cycle end) {
     acct_.finish(end);
     // The decoder's clock runs only while it decodes; the rest of the run it is idle.
-    decoder_.account_gated(end - decoder_clocks_);
+    decoder_.finish(end - decoder_clocks_);
 }
 
 }  // namespace vpsim::sc

@@ -1,9 +1,10 @@
 // The command front end: executes the scene's D3D8 commands in order. Function comes from the
 // shared command semantics (scene::SceneMachine); timing here:
-// * CreateVertexShader drives the declaration tokens into the declaration decoder's pins (the
-//   SystemC unit of model/sc/decl_decoder_unit.h, clocked only while it decodes) one token per
-//   cycle, and waits for its END (or ERROR) event; the events are checked against the golden
-//   decoder's.
+// * CreateVertexShader drives the declaration tokens into the declaration decoder's pins
+//   (model/sc/decl_decoder_pins.h: the SystemC unit of model/sc/decl_decoder_unit.h, or with
+//   `vpsim run --rtl decl_decoder` the Verilated RTL; clocked only while it decodes) one token
+//   per cycle, and waits for its END (or ERROR) event; the events are checked against the
+//   golden decoder's. The first decode begins with a reset of the decoder (no cycles).
 // * SetVertexShader / SetVertexShaderConstant send their constant vectors as one batch to the
 //   constant memory loader; a draw goes to the index fetch with the number of constant vectors
 //   issued before it (its epoch).
@@ -14,7 +15,7 @@
 
 #include "model/common/params.h"
 #include "model/common/stats.h"
-#include "model/sc/decl_decoder_unit.h"
+#include "model/sc/decl_decoder_pins.h"
 #include "model/sc/pipeline_types.h"
 
 #include <functional>
@@ -34,9 +35,11 @@ struct CommandFrontEndParams {
 class CommandFrontEnd : public TimedUnit {
 public:
     // `sync(now)` brings the SystemC kernel's time to cycle `now` (the dispatcher's quantum
-    // keeper), so the declaration decoder can be clocked in kernel time.
+    // keeper), so the declaration decoder can be clocked in kernel time. `decoder` is bound to
+    // `pins`, which the front end drives (clock and reset included).
     CommandFrontEnd(const sc_core::sc_module_name& n, const CommandFrontEndParams& p, scene::SceneMachine& machine,
-                    DeclDecoderUnit& decoder, std::function<void(Cycle)> sync, Probes* probes);
+                    DeclDecoderPins& pins, DeclDecoderBlock& decoder, std::function<void(Cycle)> sync,
+                    Probes* probes);
 
     // The modelled address of each scene buffer (for the fetch cache).
     void set_buffer_addresses(std::map<const uint8_t*, uint64_t> a) { address_ = std::move(a); }
@@ -49,6 +52,7 @@ public:
 
 private:
     Cycle decode_cycle(Cycle now);  // one clock of the declaration decoder
+    void clock_decoder();           // one rising and falling edge, in delta cycles
     Cycle execute(Cycle now, const scene::Command& c);
     void queue_constants(std::vector<scene::ConstantWrite> w, const char* what);
     bool push_constants(Cycle now);
@@ -56,7 +60,8 @@ private:
     CommandFrontEndParams p_;
     scene::SceneMachine& machine_;
     std::vector<std::unique_ptr<DrawState>> draws_;  // every draw sent, in order
-    DeclDecoderUnit& decoder_;
+    DeclDecoderPins& pins_;
+    DeclDecoderBlock& decoder_;
     std::function<void(Cycle)> sync_;
     Probes* probes_;
     Out<ConstantBatch> constants_{*this, "constants"};
@@ -70,14 +75,7 @@ private:
     std::optional<ConstantBatch> pending_batch_;
     uint64_t const_vectors_ = 0;  // constant vectors issued so far
     vs::Constants constants_now_; // constant memory in command order (what the next draw sees)
-    // The declaration decoder's pins.
-    sc_core::sc_signal<bool> clk_{"decl_clk"}, rst_{"decl_rst"}, in_valid_{"decl_in_valid"},
-        in_ready_{"decl_in_ready"}, in_last_{"decl_in_last"}, lenient_{"decl_lenient"}, out_valid_{"decl_out_valid"},
-        out_ready_{"decl_out_ready"};
-    sc_core::sc_signal<uint32_t> in_token_{"decl_in_token"}, out_kind_{"decl_out_kind"},
-        out_stream_{"decl_out_stream"}, out_value_{"decl_out_value"}, out_code_{"decl_out_code"},
-        out_reg_{"decl_out_reg"};
-    sc_core::sc_signal<sc_dt::sc_bv<128>> out_data_{"decl_out_data"};
+    bool decoder_reset_ = false;  // the decoder has been reset (at the first decode)
     bool decoding_ = false;
     bool final_seen_ = false;  // END or ERROR is on the decoder's output: one more clock takes it
     std::string cmd_pointer_;

@@ -99,6 +99,11 @@ DeclDecoderParams decoder_params(const ParamSet& p, const scene::Scene& s) {
 }
 
 class Pipeline : public sc_module {
+std::unique_ptr<DeclDecoderBlock> make_decoder(const DeclDecoderImpl& impl, const DeclDecoderParams& p,
+                                               DeclDecoderPins& pins) {
+    return (impl.make ? impl.make : model_decl_decoder().make)("decl_decoder", p, pins);
+}
+
 public:
     Pipeline(const sc_module_name& n, const scene::Scene& s, const ParamSet& params, const vs::Profile& profile,
              const RunOptions& opt)
@@ -108,9 +113,9 @@ public:
                       ? nullptr
                       : std::make_unique<Probes>(opt.vcd_path, opt.trace_path, period_ps_)),
           machine_(s, profile, opt.tess_profile),
-          decoder_("decl_decoder", decoder_params(params, s)),
-          front_("front_end", CommandFrontEndParams::from(params), machine_, decoder_, [this](Cycle c) { sync(c); },
-                 probes_.get()),
+          decoder_(make_decoder(opt.decl_decoder, decoder_params(params, s), decl_pins_)),
+          front_("front_end", CommandFrontEndParams::from(params), machine_, decl_pins_, *decoder_,
+                 [this](Cycle c) { sync(c); }, probes_.get()),
           tess_("tessellator", TessellatorParams::from(params), probes_.get()),
           loader_("constant_loader", ConstantLoaderParams::from(params), s.const_count, probes_.get()),
           index_("index_fetch", IndexFetchParams::from(params), pipe::PostTransformCacheParams::from(params), pool_,
@@ -172,7 +177,8 @@ private:
     std::unique_ptr<Probes> probes_;
     scene::SceneMachine machine_;
     VertexPool pool_;
-    DeclDecoderUnit decoder_;
+    DeclDecoderPins decl_pins_{"decl"};  // the front end drives them
+    std::unique_ptr<DeclDecoderBlock> decoder_;
     CommandFrontEnd front_;
     TessellatorUnit tess_;
     ConstantLoader loader_;
@@ -290,7 +296,7 @@ RunResult Pipeline::result() const {
     r.warnings = machine_.warnings();
     StatsReport rep;
     rep.add(front_.stats());
-    rep.add(decoder_.stats().group);
+    rep.add(decoder_->stats());
     rep.add(loader_.stats());
     rep.add(tess_.stats());
     rep.add(index_.stats());
@@ -347,6 +353,12 @@ RunResult Pipeline::result() const {
 RunResult run_pipeline(const scene::Scene& scene, const ParamSet& params, const vs::Profile& profile,
                        const RunOptions& options) {
     // The simulation runs on a thread of its own and any error is rethrown here, after it has
+    // A decoder implementation that cannot take these parameters (a Verilated RTL's fixed
+    // parameters) is refused before anything is built.
+    if (options.decl_decoder.cannot_build) {
+        const std::string why = options.decl_decoder.cannot_build(decoder_params(params, scene));
+        if (!why.empty()) throw ParamError(why);
+    }
     // ended: SystemC's coroutines switch stacks behind AddressSanitizer's back, and an exception
     // thrown later on the same thread trips a false "stack-use-after-scope" report.
     RunResult result;

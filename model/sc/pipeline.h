@@ -17,6 +17,7 @@
 #include "model/common/stats.h"
 #include "model/sc/command_front_end.h"
 #include "model/sc/constant_loader.h"
+#include "model/sc/decl_decoder_pins.h"
 #include "model/sc/decl_decoder_unit.h"
 #include "model/sc/index_fetch.h"
 #include "model/sc/memory_model.h"
@@ -98,6 +99,9 @@ struct RunOptions {
     bool progress = false;   // a progress line on stderr after ~2 s
     tess::TessProfile tess_profile;  // the tessellator's choices (docs/tessellation.md)
     const Topology* topology = nullptr;  // null: default_topology()
+    // The declaration decoder behind the front end's pins; no `make`: the SystemC model
+    // (model_decl_decoder()). `vpsim run --rtl decl_decoder` sets the RTL's (tb/rtl_in_loop.h).
+    DeclDecoderImpl decl_decoder;
 };
 
 struct TopStall {
