@@ -1,6 +1,9 @@
 // Real DX8-era shader sources: the m-macros' implicit masks and the d3d8 / strict treatment of
 // wider masks in bytecode (docs/vs-isa.md, rule V9).
+#include "model/decl/decl_text.h"
+#include "model/decl/decl_tokens.h"
 #include "model/vs/vs_asm.h"
+#include "model/vs/vs_d3d9.h"
 #include "model/vs/vs_validate.h"
 #include "tests/vs_test_util.h"
 
@@ -132,4 +135,95 @@ TEST_CASE("Temp reads of never-written components: a d3d8 warning naming the ins
     REQUIRE(w.size() == 1);
     CHECK_THAT(w[0]->message, Catch::StartsWith("add reads r9.xy, and the shader never writes r9"));
     CHECK(!validate(never.program, strict("temps=strict")).valid);
+}
+
+// ---------------------------------------------------------------------------------
+// D3D9 vs_1_1 sources
+// ---------------------------------------------------------------------------------
+
+TEST_CASE("A dcl_ line without --d3d9 is an error that says what it is and names the flag", "[asm][d3d9]") {
+    try {
+        assemble("vs.1.1\ndcl_position v0\nmov oPos, v0\n", "nine.vsh");
+        FAIL("no error");
+    } catch (const AsmError& e) {
+        CHECK(e.line == 2);
+        CHECK(e.column == 1);
+        CHECK_THAT(e.message, Catch::Contains("D3D9 input declaration"));
+        CHECK_THAT(e.message, Catch::Contains("--d3d9"));
+        CHECK_THAT(std::string(e.what()), Catch::StartsWith("nine.vsh:2:1: error: 'dcl_position'"));
+    }
+}
+
+TEST_CASE("D3D9 vs_1_1: dcl_ lines are collected (with --d3d9, or seen from the vs_1_1 spelling), the rest is vs.1.1",
+          "[asm][d3d9]") {
+    const char* text = "vs_1_1\ndcl_position v0\ndcl_normal v3\ndcl_texcoord1 v8.xy\ndcl_color v5\n"
+                       "def c20, 1, 0, 0, 1\nm4x4 oPos, v0, c0\ndp3 oD0, v3, c4\nmov oT0.xy, v8\nmul oD1, v5, c20\n";
+    const AsmResult r = assemble(text, "nine.vsh");  // automatic: vs_1_1 spelling
+    CHECK(r.d3d9);
+    REQUIRE(r.dcls.size() == 4);
+    CHECK(r.dcls[0].usage == "position");
+    CHECK(r.dcls[2].usage == "texcoord");
+    CHECK(r.dcls[2].index == 1);
+    CHECK(r.dcls[2].reg == 8);
+    CHECK(r.dcls[2].mask == 0x3);
+    CHECK(r.program.code.size() == 4);
+    CHECK(validate(r.program).valid);
+    // The same instructions written as D3D8 source give the same bytecode.
+    const AsmResult d8 = assemble("vs.1.1\ndef c20, 1, 0, 0, 1\nm4x4 oPos, v0, c0\ndp3 oD0, v3, c4\nmov oT0.xy, v8\n"
+                                  "mul oD1, v5, c20\n",
+                                  "eight.vsh");
+    CHECK(r.bytecode == d8.bytecode);
+    // With the D3D8 spelling the flag is needed.
+    AsmOptions o;
+    o.d3d9 = true;
+    CHECK(assemble(std::string("vs.1.1") + (text + 6), "nine.vsh", o).bytecode == r.bytecode);
+    CHECK_THROWS_AS(assemble(std::string("vs.1.1") + (text + 6), "nine.vsh"), AsmError);
+
+    // The declaration: stream 0, the inputs in dcl_ order with FLOAT defaults, the def, END.
+    const D3D9Declaration d = d3d8_declaration(r, {}, "nine.vsh");
+    using namespace vpsim::decl;
+    const std::vector<uint32_t> want_head{D3DVSD_STREAM(0), D3DVSD_REG(0, D3DVSDT_FLOAT3), D3DVSD_REG(3, D3DVSDT_FLOAT3),
+                                          D3DVSD_REG(8, D3DVSDT_FLOAT2), D3DVSD_REG(5, D3DVSDT_FLOAT4), D3DVSD_CONST(20, 1)};
+    REQUIRE(d.tokens.size() == want_head.size() + 4 + 1);
+    CHECK(std::vector<uint32_t>(d.tokens.begin(), d.tokens.begin() + 6) == want_head);
+    CHECK(d.tokens.back() == D3DVSD_END());
+    CHECK(parse_text(d.text, "decl") == d.tokens);
+    CHECK_THAT(d.text, Catch::Contains("v3 dcl_normal0: D3DVSDT_FLOAT3 (default), offset 12, = D3DVSDE_NORMAL"));
+    CHECK_THAT(d.text, Catch::Contains("v8 dcl_texcoord1: D3DVSDT_FLOAT2 (default), offset 24, = D3DVSDE_TEXCOORD1"));
+    CHECK_THAT(d.text, Catch::Contains("v0 dcl_position0: D3DVSDT_FLOAT3 (default), offset 0, = D3DVSDE_POSITION"));
+    // --dcl-type: a usage for every index, or one index (which wins).
+    const D3D9Declaration t = d3d8_declaration(r, {"color=D3DCOLOR", "texcoord=SHORT4", "texcoord1=SHORT2"}, "nine.vsh");
+    CHECK(t.tokens[3] == D3DVSD_REG(8, D3DVSDT_SHORT2));
+    CHECK(t.tokens[4] == D3DVSD_REG(5, D3DVSDT_D3DCOLOR));
+    CHECK_THROWS_WITH(d3d8_declaration(r, {"texcoord3=FLOAT2"}, "n"), Catch::Contains("no dcl_texcoord3 line"));
+    CHECK_THROWS_WITH(d3d8_declaration(r, {"colour=FLOAT2"}, "n"), Catch::Contains("not a D3DDECLUSAGE name"));
+    CHECK_THROWS_WITH(d3d8_declaration(r, {"color=FLOAT5"}, "n"), Catch::Contains("not a D3D8 data type"));
+}
+
+TEST_CASE("D3D9 sources: dcl_ errors name line:column", "[asm][d3d9]") {
+    struct Case {
+        const char* body;
+        int line, column;
+        const char* says;
+    };
+    const Case cases[] = {
+        {"dcl_positon v0", 2, 1, "unknown dcl_ usage 'dcl_positon'"},
+        {"dcl_position r0", 2, 14, "declares an input register v#"},
+        {"dcl_position v0\ndcl_normal v0", 3, 12, "v0 is declared twice (first on line 2)"},
+        {"dcl_texcoord v0\ndcl_texcoord0 v1", 3, 1, "usage texcoord0 is declared twice"},
+        {"dcl_position v0\nmov oPos, v0\ndcl_normal v1", 4, 1, "after the first instruction"},
+        {"dcl_position v0\nmov oPos, v0\nmov oD0, v5", 4, 10, "v5 is read but has no dcl_ line"},
+        {"dcl_texcoord16 v1", 2, 13, "usage index 16 is out of range"},
+    };
+    for (const Case& c : cases) {
+        INFO(c.body);
+        try {
+            assemble(std::string("vs_1_1\n") + c.body + "\n", "nine.vsh");
+            FAIL("no error");
+        } catch (const AsmError& e) {
+            CHECK(e.line == c.line);
+            CHECK(e.column == c.column);
+            CHECK_THAT(e.message, Catch::Contains(c.says));
+        }
+    }
 }

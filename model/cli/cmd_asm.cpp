@@ -2,7 +2,9 @@
 #include "model/cli/commands.h"
 #include "model/common/file_util.h"
 #include "model/decl/decl_io.h"
+#include "model/decl/decl_text.h"
 #include "model/vs/vs_asm.h"
+#include "model/vs/vs_d3d9.h"
 
 #include <fmt/format.h>
 
@@ -22,12 +24,16 @@ struct AsmArgs {
     std::string const_tokens;
     bool hex = false;
     uint32_t const_count = vs::kDefaultConstCount;
+    bool d3d9 = false;                   // D3D9 vs_1_1 source with dcl_ lines
+    std::vector<std::string> dcl_types;  // usage[N]=TYPE
+    std::string decl_out;                // the D3D8 declaration of the dcl_ lines
 };
 
 struct DisasmArgs {
     std::string file;
     std::string output;
     uint32_t const_count = vs::kDefaultConstCount;
+    bool d3d9 = false;
 };
 
 std::string display_name(const std::string& path) { return path == "-" ? "<stdin>" : path; }
@@ -82,14 +88,34 @@ void write_out(const std::string& path, const std::string& content) {
 int run_asm(const AsmArgs& a) {
     const std::string name = display_name(a.file);
     vs::AsmResult r;
+    vs::AsmOptions opt;
+    opt.const_count = a.const_count;
+    opt.d3d9 = a.d3d9;
     try {
-        r = vs::assemble(decl::read_file(a.file), name, a.const_count);
+        r = vs::assemble(decl::read_file(a.file), name, opt);
     } catch (const std::exception& e) {  // AsmError (file:line:column) or InputError
         std::fprintf(stderr, "vpsim asm: %s\n", e.what());
         return 2;
     }
     for (const vs::AsmWarning& w : r.warnings) std::fprintf(stderr, "vpsim asm: %s\n", w.to_string().c_str());
     try {
+        if (!a.decl_out.empty() || !a.dcl_types.empty()) {
+            if (!r.d3d9) {
+                std::fprintf(stderr, "vpsim asm: %s: --decl-out and --dcl-type need a D3D9 vs_1_1 source with dcl_ lines\n",
+                             name.c_str());
+                return 2;
+            }
+            const vs::D3D9Declaration d = vs::d3d8_declaration(r, a.dcl_types, name);
+            if (a.decl_out.empty())
+                std::fprintf(stderr, "vpsim asm: note: --dcl-type without --decl-out: the declaration is not written\n");
+            else
+                write_out(a.decl_out, is_bin(a.decl_out) ? to_bytes(d.tokens)
+                                      : is_hex(a.decl_out) ? decl::to_hex(d.tokens)
+                                                           : d.text);
+        } else if (r.d3d9) {
+            std::fprintf(stderr, "vpsim asm: note: %zu dcl_ line(s) make a D3D8 declaration; --decl-out FILE writes it\n",
+                         r.dcls.size());
+        }
         if (!a.const_tokens.empty())
             write_out(a.const_tokens, is_bin(a.const_tokens) ? to_bytes(r.const_tokens) : const_hex(r));
         else if (!r.defs.empty())
@@ -132,7 +158,10 @@ int run_disasm(const DisasmArgs& a) {
         const std::string bytes = decl::read_file(a.file);
         const Kind kind = input_kind(a.file, bytes, name);
         if (kind == Kind::Asm) {
-            const vs::AsmResult r = vs::assemble(bytes, name, a.const_count);
+            vs::AsmOptions opt;
+            opt.const_count = a.const_count;
+            opt.d3d9 = a.d3d9;
+            const vs::AsmResult r = vs::assemble(bytes, name, opt);
             for (const vs::AsmWarning& w : r.warnings) std::fprintf(stderr, "vpsim disasm: %s\n", w.to_string().c_str());
             text = vs::disassemble(r.program, r.defs);
         } else {
@@ -174,6 +203,16 @@ void add_asm_commands(CLI::App& app, int& exit_code) {
     c->add_flag("--hex", a->hex, "Write -o as hex DWORDs whatever its extension");
     c->add_option("--const-count", a->const_count, "Constant registers c0..c(N-1) (default 96)")
         ->check(CLI::Range(1u, 2048u));
+    c->add_flag("--d3d9", a->d3d9,
+                "The source is a D3D9 vs_1_1 shader: its dcl_usage[n] vN lines make a D3D8 declaration (--decl-out), "
+                "the rest assembles as vs.1.1 (automatic when the version line is spelled vs_1_1)");
+    c->add_option("--dcl-type", a->dcl_types,
+                  "D3D9 sources: the D3D8 data type of a usage's input, USAGE[N]=TYPE, e.g. texcoord0=SHORT2, "
+                  "color=D3DCOLOR (repeatable; default FLOAT: FLOATn for an n-component dcl mask, else position/normal/"
+                  "tangent/binormal FLOAT3, texcoord FLOAT2, psize/fog/depth/tessfactor FLOAT1, others FLOAT4)");
+    c->add_option("--decl-out", a->decl_out,
+                  "D3D9 sources: write the D3D8 declaration here (stream 0 with the dcl_ inputs in order, the defs' "
+                  "D3DVSD_CONST tokens, END): text form, .hex hex DWORDs, .bin binary");
     c->callback([a, &exit_code] { exit_code = run_asm(*a); });
 
     auto d = std::make_shared<DisasmArgs>();
@@ -190,6 +229,7 @@ void add_asm_commands(CLI::App& app, int& exit_code) {
     dc->add_option("-o,--output", d->output, "Write the text here (atomically) instead of standard output");
     dc->add_option("--const-count", d->const_count, "For assembly input: constant registers (default 96)")
         ->check(CLI::Range(1u, 2048u));
+    dc->add_flag("--d3d9", d->d3d9, "For assembly input: accept a D3D9 vs_1_1 source's dcl_ lines (as asm --d3d9)");
     dc->callback([d, &exit_code] { exit_code = run_disasm(*d); });
 }
 

@@ -3,6 +3,7 @@
 
 #include "model/decl/decl_tokens.h"
 
+#include <algorithm>
 #include <charconv>
 #include <map>
 #include <string>
@@ -80,8 +81,8 @@ struct Reg {
 
 class Assembler {
 public:
-    Assembler(std::string_view text, std::string_view file, uint32_t const_count)
-        : file_(file), text_(text), const_count_(const_count) {}
+    Assembler(std::string_view text, std::string_view file, const AsmOptions& options)
+        : file_(file), text_(text), const_count_(options.const_count), d3d9_flag_(options.d3d9) {}
 
     AsmResult run() {
         if (text_.compare(0, 3, "\xEF\xBB\xBF") == 0) text_.erase(0, 3);  // UTF-8 byte order mark
@@ -111,6 +112,8 @@ private:
     std::string file_;
     std::string text_;  // comments replaced by spaces (newlines kept), so positions stay
     uint32_t const_count_;
+    bool d3d9_flag_;               // AsmOptions::d3d9
+    bool d3d9_spelling_ = false;   // the version line reads vs_1_1
     std::string_view line_;
     int lineno_ = 0;
     size_t pos_ = 0;
@@ -213,6 +216,10 @@ private:
             if (coissue) fail(start, "'+' cannot prefix def");
             return parse_def();
         }
+        if (id.rfind("dcl_", 0) == 0 || id == "dcl") {
+            if (coissue) fail(start, "'+' cannot prefix a dcl_ line");
+            return parse_dcl(op_col, id);
+        }
         uint32_t opcode = 0;
         const OpInfo* e = find_op(id, opcode);
         if (!e) fail(op_col, "unknown instruction '" + std::string(line_.substr(op_col, pos_ - op_col)) + "'");
@@ -234,6 +241,7 @@ private:
         if (version_seen_) fail(col, "a second version line (the version comes once, first)");
         version_seen_ = true;
         version_ = version;
+        d3d9_spelling_ = v == "vs_1_1";
         if (!at_end()) fail(pos_, "unexpected " + found() + " after the version");
     }
 
@@ -458,6 +466,21 @@ private:
             if (peek() == ',') fail(pos_, "too many operands: " + name + " takes " + signature(e));
             fail(pos_, "unexpected " + found() + " after the last operand");
         }
+        // A D3D9 source declares every input it reads.
+        if (result_.d3d9)
+            for (int i = 0; i < e.sources; ++i) {
+                const Src& s = ins.src[size_t(i)];
+                if (s.type != REG_INPUT) continue;
+                const uint32_t rows = i == 1 && e.matrix_rows > 0 ? uint32_t(e.matrix_rows) : 1;
+                for (uint32_t k = 0; k < rows; ++k) {
+                    bool declared = false;
+                    for (const InputDcl& d : result_.dcls) declared = declared || d.reg == s.num + k;
+                    if (!declared)
+                        fail(sp[size_t(i)].reg.col, "v" + std::to_string(s.num + k) +
+                                                        " is read but has no dcl_ line (a D3D9 source declares every "
+                                                        "input it reads)");
+                }
+            }
         // Rows an m-instruction reads from src1 must exist.
         if (e.matrix_rows > 0) {
             const Src& s1 = ins.src[1];
@@ -556,6 +579,52 @@ private:
         for (float v : d.value) result_.const_tokens.push_back(decl::float_bits(v));
     }
 
+    // dcl_usage[n] vN[.mask] (D3D9 vs_1_1).
+    void parse_dcl(size_t col, const std::string& id) {
+        const std::string written(line_.substr(col, pos_ - col));
+        const bool d3d9 = d3d9_flag_ || (d3d9_spelling_ && version_ == kVersion11);
+        if (!d3d9)
+            fail(col, "'" + written + "' is a D3D9 input declaration (dcl_usage vN, from a D3D9 vs_1_1 source); D3D8 "
+                      "shaders have none, their inputs come from the vertex declaration. Assemble it with --d3d9 "
+                      "(vpsim asm --d3d9 --decl-out FILE writes the D3D8 declaration its dcl_ lines make)");
+        if (version_ != kVersion11) fail(col, "dcl_ lines belong to D3D9 vs_1_1 sources, not vs.1.0");
+        if (!result_.program.code.empty())
+            fail(col, "'" + written + "' after the first instruction: D3D9 puts every dcl_ line before the instructions");
+        std::string usage = id.size() > 4 ? id.substr(4) : "";
+        size_t d = usage.size();
+        while (d > 0 && is_digit(usage[d - 1])) --d;
+        const std::string digits = usage.substr(d);
+        usage.resize(d);
+        const auto& names = dcl_usages();
+        if (std::find(names.begin(), names.end(), usage) == names.end()) {
+            std::string list;
+            for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+            fail(col, "unknown dcl_ usage '" + written + "': expected dcl_ followed by one of " + list +
+                          " and an optional index (dcl_texcoord1)");
+        }
+        InputDcl dcl;
+        dcl.usage = usage;
+        if (digits.size() > 2 || (!digits.empty() && std::stoul(digits) > 15))
+            fail(col + 4 + d, "usage index " + digits + " is out of range (0..15)");
+        dcl.index = digits.empty() ? 0 : uint32_t(std::stoul(digits));
+        if (at_end()) fail(pos_, "expected an input register v# after " + written);
+        const Reg r = parse_register(true);
+        if (r.type != REG_INPUT) fail(r.col, written + " declares an input register v#, found " + found_at(r.col));
+        if (peek() == '.') dcl.mask = parse_components(true);
+        if (!at_end()) fail(pos_, "unexpected " + found() + " after the register");
+        dcl.reg = r.num;
+        dcl.line = lineno_;
+        for (const InputDcl& o : result_.dcls) {
+            if (o.reg == dcl.reg)
+                fail(r.col, "v" + std::to_string(dcl.reg) + " is declared twice (first on line " + std::to_string(o.line) + ")");
+            if (o.usage == dcl.usage && o.index == dcl.index)
+                fail(col, "usage " + dcl.usage + std::to_string(dcl.index) + " is declared twice (first on line " +
+                              std::to_string(o.line) + ")");
+        }
+        result_.dcls.push_back(dcl);
+        result_.d3d9 = true;
+    }
+
     void finish() {
         Program& p = result_.program;
         p.version = version_;
@@ -606,8 +675,21 @@ int opcode_from_name(std::string_view name) {
     return find_op(lower(name), op) ? int(op) : -1;
 }
 
+const std::vector<std::string>& dcl_usages() {
+    static const std::vector<std::string> names{"position", "blendweight", "blendindices", "normal", "psize",
+                                                "texcoord", "tangent", "binormal", "tessfactor", "positiont",
+                                                "color", "fog", "depth", "sample"};
+    return names;
+}
+
 AsmResult assemble(std::string_view text, std::string_view filename, uint32_t const_count) {
-    return Assembler(text, filename, const_count).run();
+    AsmOptions o;
+    o.const_count = const_count;
+    return Assembler(text, filename, o).run();
+}
+
+AsmResult assemble(std::string_view text, std::string_view filename, const AsmOptions& options) {
+    return Assembler(text, filename, options).run();
 }
 
 // ---------------------------------------------------------------------------------

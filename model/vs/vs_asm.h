@@ -61,6 +61,27 @@ struct ConstDef {
     int line = 0;
 };
 
+// One D3D9 `dcl_usage[n] vN[.mask]` line (D3D9 vs_1_1 sources; see AsmOptions::d3d9).
+struct InputDcl {
+    std::string usage;      // lower case: "position", "normal", "texcoord", ... (D3DDECLUSAGE names)
+    uint32_t index = 0;     // the usage index: dcl_texcoord3 -> 3
+    uint32_t reg = 0;       // v#
+    uint32_t mask = 0xF;    // the register's mask as written (.xyzw when none)
+    int line = 0;
+};
+
+// The D3DDECLUSAGE names a dcl_ line may use, in D3DDECLUSAGE order.
+const std::vector<std::string>& dcl_usages();
+
+struct AsmOptions {
+    uint32_t const_count = 96;  // constant registers c0..c(const_count-1)
+    // D3D9 vs_1_1 input: `dcl_usage[n] vN` lines before the first instruction, collected in
+    // AsmResult::dcls (vs_d3d9.h turns them into a D3D8 declaration). Also on without this flag
+    // when the version line is spelled `vs_1_1` (D3D9's spelling) and a dcl_ line follows it;
+    // otherwise a dcl_ line is an error that names the flag.
+    bool d3d9 = false;
+};
+
 struct AsmResult {
     std::vector<uint32_t> bytecode;      // version, instructions, END (0x0000FFFF)
     std::vector<uint32_t> const_tokens;  // D3DVSD_CONST(n, 1) + 4 DWORDs per def, in order, for the declaration
@@ -68,6 +89,8 @@ struct AsmResult {
     std::vector<ConstDef> defs;          // the defs, in order (const_tokens is their encoding)
     Program program;                     // the bytecode as decode_bytecode() would give it
     std::vector<int> instruction_lines;  // source line of each instruction of `program`
+    std::vector<InputDcl> dcls;          // D3D9 sources: the dcl_ lines, in order
+    bool d3d9 = false;                   // assembled as a D3D9 vs_1_1 source (dcl_ lines accepted)
 };
 
 inline constexpr uint32_t kDefaultConstCount = 96;
@@ -75,6 +98,7 @@ inline constexpr uint32_t kDefaultConstCount = 96;
 // Throws AsmError at the first error. `const_count`: constant registers c0..c(const_count-1).
 AsmResult assemble(std::string_view text, std::string_view filename = "<input>",
                    uint32_t const_count = kDefaultConstCount);
+AsmResult assemble(std::string_view text, std::string_view filename, const AsmOptions& options);
 
 // Canonical text: the version line, then one instruction per line — lower-case opcodes, register
 // names as above (oPos, oD0, oT3), the write mask omitted when it is .xyzw (but printed on m3x2,

@@ -6,22 +6,35 @@
 namespace vpsim::vs {
 
 LoadedShader load_shader(const std::string& path, uint32_t const_count) {
+    AsmOptions o;
+    o.const_count = const_count;
+    return load_shader(path, o);
+}
+
+LoadedShader load_shader(const std::string& path, const AsmOptions& options) {
     LoadedShader s;
     switch (decl::format_for_path(path)) {
     case decl::TokenFormat::Binary: s.bytecode = decl::parse_bin(decl::read_file(path), path); break;
     case decl::TokenFormat::Hex: s.bytecode = decl::parse_hex(decl::read_file(path), path); break;
-    default: s = shader_from_assembly(decl::read_file(path), path == "-" ? "<stdin>" : path, const_count);
+    default: s = shader_from_assembly(decl::read_file(path), path == "-" ? "<stdin>" : path, options);
     }
     return s;
 }
 
 LoadedShader shader_from_assembly(std::string_view text, std::string_view name, uint32_t const_count) {
-    AsmResult r = assemble(text, name, const_count);
+    AsmOptions o;
+    o.const_count = const_count;
+    return shader_from_assembly(text, name, o);
+}
+
+LoadedShader shader_from_assembly(std::string_view text, std::string_view name, const AsmOptions& options) {
+    AsmResult r = assemble(text, name, options);
     LoadedShader s;
     s.bytecode = std::move(r.bytecode);
     s.const_tokens = std::move(r.const_tokens);
     for (const auto& w : r.warnings) s.warnings.push_back(w.to_string());
     s.from_assembly = true;
+    s.dcls = std::move(r.dcls);
     return s;
 }
 
