@@ -7,6 +7,7 @@ packages=(
   cmake ninja-build g++ pkgconf
   libsystemc-dev verilator catch2
   nlohmann-json3-dev libcli11-dev libfmt-dev
+  libmcpp-dev
 )
 # Extra packages for optional jobs, e.g. scripts/deps.sh yosys
 packages+=("$@")

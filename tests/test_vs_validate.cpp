@@ -79,7 +79,7 @@ TEST_CASE("V4: one distinct constant and one distinct input per instruction, tem
               .valid);
 }
 
-TEST_CASE("V5: a temp component read before it is written (temps=strict; a warning in the d3d8 profile)", "[validate]") {
+TEST_CASE("V5: a temp component read before it is written is an error with temps=strict, a warning in the d3d8 profile", "[validate]") {
     Profile strict;
     strict.set("temps=strict");
     CHECK(rules(validate(program({kWritePos, ins(OP_MOV, dst(REG_ATTROUT, 0), {src(REG_TEMP, 3)})}), strict)) == R{"V5"});

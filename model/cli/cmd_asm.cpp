@@ -27,6 +27,7 @@ struct AsmArgs {
     bool d3d9 = false;                   // D3D9 vs_1_1 source with dcl_ lines
     std::vector<std::string> dcl_types;  // usage[N]=TYPE
     std::string decl_out;                // the D3D8 declaration of the dcl_ lines
+    std::vector<std::string> defines, include_dirs;  // the preprocessor's -D NAME[=VALUE], -I DIR
 };
 
 struct DisasmArgs {
@@ -34,7 +35,15 @@ struct DisasmArgs {
     std::string output;
     uint32_t const_count = vs::kDefaultConstCount;
     bool d3d9 = false;
+    std::vector<std::string> defines, include_dirs;
 };
+
+// The preprocessor's -D and -I options (vs_preproc.h), on asm and disasm.
+void add_preprocessor_options(CLI::App* c, std::vector<std::string>& defines, std::vector<std::string>& dirs) {
+    c->add_option("-D,--define", defines, "Preprocessor: define NAME (as 1) or NAME=VALUE (repeatable)");
+    c->add_option("-I,--include-dir", dirs,
+                  "Preprocessor: a directory #include \"...\" searches after the including file's own (repeatable)");
+}
 
 std::string display_name(const std::string& path) { return path == "-" ? "<stdin>" : path; }
 
@@ -91,6 +100,9 @@ int run_asm(const AsmArgs& a) {
     vs::AsmOptions opt;
     opt.const_count = a.const_count;
     opt.d3d9 = a.d3d9;
+    opt.preprocess.defines = a.defines;
+    opt.preprocess.include_dirs = a.include_dirs;
+    if (a.file != "-") opt.path = a.file;
     try {
         r = vs::assemble(decl::read_file(a.file), name, opt);
     } catch (const std::exception& e) {  // AsmError (file:line:column) or InputError
@@ -161,6 +173,9 @@ int run_disasm(const DisasmArgs& a) {
             vs::AsmOptions opt;
             opt.const_count = a.const_count;
             opt.d3d9 = a.d3d9;
+            opt.preprocess.defines = a.defines;
+            opt.preprocess.include_dirs = a.include_dirs;
+            if (a.file != "-") opt.path = a.file;
             const vs::AsmResult r = vs::assemble(bytes, name, opt);
             for (const vs::AsmWarning& w : r.warnings) std::fprintf(stderr, "vpsim disasm: %s\n", w.to_string().c_str());
             text = vs::disassemble(r.program, r.defs);
@@ -189,8 +204,8 @@ void add_asm_commands(CLI::App& app, int& exit_code) {
     auto a = std::make_shared<AsmArgs>();
     CLI::App* c = app.add_subcommand(
         "asm",
-        "Assemble a vs.1.0/vs.1.1 shader (D3DX8 syntax, see ../shared/spec/vs-isa.md) into bytecode; `def`s become D3DVSD_CONST "
-        "declaration tokens.\nWarnings (forms the DX9 docs dislike) go to standard error as file:line:column.\n"
+        "Assemble a vs.1.0/vs.1.1 shader (D3DX8 syntax after the C preprocessor, see ../shared/spec/vs-isa.md) into "
+        "bytecode; `def`s become D3DVSD_CONST declaration tokens.\nWarnings (forms the DX9 docs dislike) go to standard error as file:line:column.\n"
         "Exit status: 0 assembled, 2 assembly error (file:line:column) or usage/I-O error.");
     c->add_option("file", a->file, "Assembly text (.vsh); - reads standard input")->required();
     c->add_option("-o,--output", a->output,
@@ -213,6 +228,7 @@ void add_asm_commands(CLI::App& app, int& exit_code) {
     c->add_option("--decl-out", a->decl_out,
                   "D3D9 sources: write the D3D8 declaration here (stream 0 with the dcl_ inputs in order, the defs' "
                   "D3DVSD_CONST tokens, END): text form, .hex hex DWORDs, .bin binary");
+    add_preprocessor_options(c, a->defines, a->include_dirs);
     c->callback([a, &exit_code] { exit_code = run_asm(*a); });
 
     auto d = std::make_shared<DisasmArgs>();
@@ -230,6 +246,7 @@ void add_asm_commands(CLI::App& app, int& exit_code) {
     dc->add_option("--const-count", d->const_count, "For assembly input: constant registers (default 96)")
         ->check(CLI::Range(1u, 2048u));
     dc->add_flag("--d3d9", d->d3d9, "For assembly input: accept a D3D9 vs_1_1 source's dcl_ lines (as asm --d3d9)");
+    add_preprocessor_options(dc, d->defines, d->include_dirs);
     dc->callback([d, &exit_code] { exit_code = run_disasm(*d); });
 }
 

@@ -19,6 +19,8 @@ struct CheckArgs {
     uint32_t const_count = 96;
     int exp_log_slots = 12;
     std::vector<std::string> profile;  // KEY=VALUE options of vs::Profile
+    bool d3d9 = false;                 // assembly: a D3D9 vs_1_1 source (dcl_ lines)
+    std::vector<std::string> defines, include_dirs;  // assembly: the preprocessor's -D, -I
 };
 
 int run_check(const CheckArgs& a) {
@@ -26,7 +28,14 @@ int run_check(const CheckArgs& a) {
     vs::LoadedShader shader;
     try {
         decl_tokens = decl::load_tokens(a.decl);
-        if (!a.shader.empty()) shader = vs::load_shader(a.shader, a.const_count);
+        if (!a.shader.empty()) {
+            vs::AsmOptions opt;
+            opt.const_count = a.const_count;
+            opt.d3d9 = a.d3d9;
+            opt.preprocess.defines = a.defines;
+            opt.preprocess.include_dirs = a.include_dirs;
+            shader = vs::load_shader(a.shader, opt);
+        }
     } catch (const std::exception& e) {
         std::fprintf(stderr, "vpsim check: %s\n", e.what());
         return 2;
@@ -104,6 +113,9 @@ void add_check_command(CLI::App& app, int& exit_code) {
     c->add_option("--profile", a->profile,
                   std::string("Validation option (repeatable; docs/vs-semantics.md): ") + vs::Profile::option_help())
         ->check(profile_option_check());
+    c->add_flag("--d3d9", a->d3d9, "Assembly: a D3D9 vs_1_1 source, its dcl_ lines accepted (as asm --d3d9; the declaration is --decl)");
+    c->add_option("-D,--define", a->defines, "Assembly: preprocessor NAME or NAME=VALUE (repeatable)");
+    c->add_option("-I,--include-dir", a->include_dirs, "Assembly: a directory #include \"...\" searches (repeatable)");
     c->callback([a, &exit_code] { exit_code = run_check(*a); });
 }
 

@@ -35,6 +35,8 @@ struct ExecArgs {
     bool json = false, reference = false, lenient = false;
     uint32_t const_count = 96;
     std::vector<std::string> profile;  // KEY=VALUE options of vs::Profile
+    bool d3d9 = false;                 // assembly: a D3D9 vs_1_1 source (dcl_ lines)
+    std::vector<std::string> defines, include_dirs;  // assembly: the preprocessor's -D, -I
 };
 
 // Ends the command with an exit status; the message lines go to standard error.
@@ -137,7 +139,14 @@ std::string run_exec(const ExecArgs& a) {
     vs::LoadedShader shader;
     try {
         decl_tokens = decl::load_tokens(a.decl);
-        shader = vs::load_shader(a.shader, a.const_count);
+        {
+            vs::AsmOptions opt;
+            opt.const_count = a.const_count;
+            opt.d3d9 = a.d3d9;
+            opt.preprocess.defines = a.defines;
+            opt.preprocess.include_dirs = a.include_dirs;
+            shader = vs::load_shader(a.shader, opt);
+        }
     } catch (const std::exception& e) {
         fail(2, e.what());
     }
@@ -289,6 +298,9 @@ void add_exec_command(CLI::App& app, int& exit_code) {
                   std::string("Semantics option where sources disagree (repeatable; docs/vs-semantics.md): ") +
                       vs::Profile::option_help())
         ->check(profile_option_check());
+    c->add_flag("--d3d9", a->d3d9, "Assembly: a D3D9 vs_1_1 source, its dcl_ lines accepted (as asm --d3d9; the declaration is --decl)");
+    c->add_option("-D,--define", a->defines, "Assembly: preprocessor NAME or NAME=VALUE (repeatable)");
+    c->add_option("-I,--include-dir", a->include_dirs, "Assembly: a directory #include \"...\" searches (repeatable)");
     c->add_option("--const-count", a->const_count, "Device constant registers (default 96)")
         ->check(CLI::Range(1u, 8192u));
     c->callback([a, &exit_code] {

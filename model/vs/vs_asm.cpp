@@ -81,8 +81,9 @@ struct Reg {
 
 class Assembler {
 public:
-    Assembler(std::string_view text, std::string_view file, const AsmOptions& options)
-        : file_(file), text_(text), const_count_(options.const_count), d3d9_flag_(options.d3d9) {}
+    Assembler(std::string_view text, std::string_view file, const AsmOptions& options,
+              const std::vector<SourceLine>* origins = nullptr)
+        : file_(file), text_(text), const_count_(options.const_count), d3d9_flag_(options.d3d9), origins_(origins) {}
 
     AsmResult run() {
         if (text_.compare(0, 3, "\xEF\xBB\xBF") == 0) text_.erase(0, 3);  // UTF-8 byte order mark
@@ -113,6 +114,7 @@ private:
     std::string text_;  // comments replaced by spaces (newlines kept), so positions stay
     uint32_t const_count_;
     bool d3d9_flag_;               // AsmOptions::d3d9
+    const std::vector<SourceLine>* origins_;  // preprocessed text: where each line came from
     bool d3d9_spelling_ = false;   // the version line reads vs_1_1
     std::string_view line_;
     int lineno_ = 0;
@@ -122,14 +124,23 @@ private:
     AsmResult result_;
     std::map<uint32_t, int> def_lines_;
 
+    // The file and line a line of the text came from (itself unless preprocessed).
+    SourceLine origin(int line) const {
+        if (origins_ && line >= 1 && size_t(line) <= origins_->size()) return (*origins_)[size_t(line - 1)];
+        if (origins_ && !origins_->empty()) return origins_->back();
+        return {file_, line};
+    }
     [[noreturn]] void fail(size_t col, const std::string& message) const {
-        throw AsmError(file_, lineno_, int(col) + 1, message);
+        const SourceLine o = origin(lineno_);
+        throw AsmError(o.file, o.line, int(col) + 1, message);
     }
     [[noreturn]] void fail_at_line(int line, int col, const std::string& message) const {
-        throw AsmError(file_, line, col, message);
+        const SourceLine o = origin(line);
+        throw AsmError(o.file, o.line, col, message);
     }
     void warn(size_t col, std::string message) {
-        result_.warnings.push_back({file_, lineno_, int(col) + 1, std::move(message)});
+        const SourceLine o = origin(lineno_);
+        result_.warnings.push_back({o.file, o.line, int(col) + 1, std::move(message)});
     }
 
     // `;` and `//` to the end of the line and `/* */` become spaces; newlines stay.
@@ -508,7 +519,7 @@ private:
                                      "(D3D8 writes the value to every masked component)");
         }
         result_.program.code.push_back(ins);
-        result_.instruction_lines.push_back(lineno_);
+        result_.instruction_lines.push_back(origin(lineno_).line);
     }
 
     float parse_float() {
@@ -553,7 +564,7 @@ private:
             fail(col, "def c" + std::to_string(r.num) + ": a declaration's D3DVSD_CONST addresses only c0..c127");
         ConstDef d;
         d.reg = r.num;
-        d.line = lineno_;
+        d.line = origin(lineno_).line;
         for (int i = 0; i < 4; ++i) {
             skip_ws();
             if (peek() != ',')
@@ -573,7 +584,7 @@ private:
             warn(col, "c" + std::to_string(d.reg) + " is defined again (first on line " + std::to_string(it->second) +
                           "): the declaration loads both, the later value wins");
         else
-            def_lines_[d.reg] = lineno_;
+            def_lines_[d.reg] = origin(lineno_).line;
         result_.defs.push_back(d);
         result_.const_tokens.push_back(decl::D3DVSD_CONST(d.reg, 1));
         for (float v : d.value) result_.const_tokens.push_back(decl::float_bits(v));
@@ -613,7 +624,7 @@ private:
         if (peek() == '.') dcl.mask = parse_components(true);
         if (!at_end()) fail(pos_, "unexpected " + found() + " after the register");
         dcl.reg = r.num;
-        dcl.line = lineno_;
+        dcl.line = origin(lineno_).line;
         for (const InputDcl& o : result_.dcls) {
             if (o.reg == dcl.reg)
                 fail(r.col, "v" + std::to_string(dcl.reg) + " is declared twice (first on line " + std::to_string(o.line) + ")");
@@ -689,7 +700,14 @@ AsmResult assemble(std::string_view text, std::string_view filename, uint32_t co
 }
 
 AsmResult assemble(std::string_view text, std::string_view filename, const AsmOptions& options) {
-    return Assembler(text, filename, options).run();
+    const PreprocOptions& pp = options.preprocess;
+    if (!pp.enabled || (pp.empty() && !has_directives(text))) return Assembler(text, filename, options).run();
+    const Preprocessed p = preprocess(text, filename, options.path, "", pp);
+    AsmResult r = Assembler(p.text, filename, options, &p.lines).run();
+    std::vector<AsmWarning> w;
+    for (const PreprocWarning& x : p.warnings) w.push_back({x.where.file, x.where.line, 1, x.message});
+    r.warnings.insert(r.warnings.begin(), w.begin(), w.end());
+    return r;
 }
 
 // ---------------------------------------------------------------------------------

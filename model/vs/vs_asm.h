@@ -1,6 +1,6 @@
 // vs.1.0 / vs.1.1 assembler and disassembler (../shared/spec/vs-isa.md, "Assembly syntax").
 //
-// Accepted text (D3DX8 style):
+// Accepted text (D3DX8 style), after the C preprocessor (vs_preproc.h) when it has directives:
 //   - the version line `vs.1.0` or `vs.1.1` (also `vs_1_0` / `vs_1_1`) before the first
 //     instruction; blank lines and comments may precede it;
 //   - one instruction per line: [+]opcode dst, src0, src1, src2 — opcodes and register names
@@ -26,6 +26,7 @@
 #pragma once
 
 #include "model/vs/vs_isa.h"
+#include "model/vs/vs_preproc.h"
 
 #include <array>
 #include <cstdint>
@@ -80,6 +81,11 @@ struct AsmOptions {
     // when the version line is spelled `vs_1_1` (D3D9's spelling) and a dcl_ line follows it;
     // otherwise a dcl_ line is an error that names the flag.
     bool d3d9 = false;
+    // The C preprocessor (vs_preproc.h): run when the text has a directive or -D/-I are given.
+    // Diagnostics then name the original file and line (through includes and macros); a column
+    // counts in the expanded line.
+    PreprocOptions preprocess;
+    std::string path;  // the file the text was read from ("" for none): #include "..." is relative to it
 };
 
 struct AsmResult {

@@ -16,7 +16,11 @@ LoadedShader load_shader(const std::string& path, const AsmOptions& options) {
     switch (decl::format_for_path(path)) {
     case decl::TokenFormat::Binary: s.bytecode = decl::parse_bin(decl::read_file(path), path); break;
     case decl::TokenFormat::Hex: s.bytecode = decl::parse_hex(decl::read_file(path), path); break;
-    default: s = shader_from_assembly(decl::read_file(path), path == "-" ? "<stdin>" : path, options);
+    default: {
+        AsmOptions o = options;
+        if (path != "-") o.path = path;  // #include "..." relative to the file
+        s = shader_from_assembly(decl::read_file(path), path == "-" ? "<stdin>" : path, o);
+    }
     }
     return s;
 }
