@@ -1,0 +1,23 @@
+// NVIDIA style: Blinn specular, the half vector computed per vertex.
+#include "nv_lighting.h"
+#define HALF_VECTOR r3
+#define POWER 32
+vs.1.1
+def c12, 0, 0.5, 1, POWER   // c[CV_CONSTANTS]
+m4x4 oPos, V_POSITION, c[CV_WORLDVIEWPROJ_0]
+m3x3 WORLD_NORMAL, V_NORMAL, c[CV_WORLD_0]
+add EYE_VECTOR, c[CV_EYE], -V_POSITION
+dp3 EYE_VECTOR.w, EYE_VECTOR, EYE_VECTOR
+rsq EYE_VECTOR.w, EYE_VECTOR.w
+mul EYE_VECTOR.xyz, EYE_VECTOR, EYE_VECTOR.w
+sub HALF_VECTOR.xyz, EYE_VECTOR, c[CV_LIGHT_DIRECTION]
+dp3 HALF_VECTOR.w, HALF_VECTOR, HALF_VECTOR
+rsq HALF_VECTOR.w, HALF_VECTOR.w
+mul HALF_VECTOR.xyz, HALF_VECTOR, HALF_VECTOR.w
+DIFFUSE_TERM(r0, WORLD_NORMAL)
+dp3 r0.y, WORLD_NORMAL, HALF_VECTOR
+mov r0.w, c[CV_CONSTANTS].w
+lit r4, r0
+mul oD0, r4.y, c[CV_DIFFUSE]
+mul oD1, r4.z, c[CV_SPECULAR]
+mov oT0.xy, V_TEXTURE
