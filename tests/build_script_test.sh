@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# scripts/build.sh configures when the build directory is new or when it is given cmake
+# arguments that differ from the last configure's; otherwise it only builds. Runs build.sh with
+# stand-ins for cmake, ninja and dpkg-query on PATH that log their calls (nothing is built).
+#   tests/build_script_test.sh SOURCE_DIR WORK_DIR
+set -euo pipefail
+src="$1"
+work="$2"
+rm -rf "$work"
+mkdir -p "$work/bin"
+log="$work/calls.log"
+cat > "$work/bin/cmake" <<EOF
+#!/usr/bin/env bash
+echo "cmake \$*" >> "$log"
+while [ \$# -gt 0 ]; do [ "\$1" = -B ] && { mkdir -p "\$2"; touch "\$2/build.ninja"; }; shift; done
+EOF
+cat > "$work/bin/ninja" <<EOF
+#!/usr/bin/env bash
+echo "ninja" >> "$log"
+EOF
+cat > "$work/bin/dpkg-query" <<'EOF'
+#!/usr/bin/env bash
+printf 'install ok installed'
+EOF
+chmod +x "$work/bin/"*
+export PATH="$work/bin:$PATH"
+build="$work/build"
+failures=0
+
+# step <description> <expected number of cmake calls> build.sh-arguments...
+step() {
+  local what="$1" want="$2"
+  shift 2
+  : > "$log"
+  "$src/scripts/build.sh" "$build" "$@" > /dev/null
+  local got
+  got="$(grep -c '^cmake' "$log" || true)"
+  if [ "$got" != "$want" ] || ! grep -q '^ninja' "$log"; then
+    echo "FAIL: $what: $got cmake calls (want $want); calls:" >&2
+    cat "$log" >&2
+    failures=$((failures + 1))
+  else
+    echo "ok: $what"
+  fi
+}
+
+step "a new build directory is configured" 1
+step "no arguments, existing directory: build only" 0
+step "new arguments reconfigure" 1 -DVPSIM_SANITIZE=ON
+grep -q -- "-DVPSIM_SANITIZE=ON" "$log" || { echo "FAIL: the arguments did not reach cmake" >&2; failures=$((failures + 1)); }
+step "the same arguments again: build only" 0 -DVPSIM_SANITIZE=ON
+step "no arguments keep the last configuration" 0
+step "different arguments reconfigure" 1 -DVPSIM_SANITIZE=OFF "-DCMAKE_CXX_FLAGS=-O1 -g"
+step "arguments with spaces compare exactly" 0 -DVPSIM_SANITIZE=OFF "-DCMAKE_CXX_FLAGS=-O1 -g"
+step "a changed argument with spaces reconfigures" 1 -DVPSIM_SANITIZE=OFF "-DCMAKE_CXX_FLAGS=-O1  -g"
+rm "$build/build.ninja"
+step "a directory without build.ninja is configured again" 1 -DVPSIM_SANITIZE=OFF "-DCMAKE_CXX_FLAGS=-O1  -g"
+
+[ "$failures" -eq 0 ] || exit 1
