@@ -212,7 +212,7 @@ Workload make_transform_light(uint32_t n, std::string& note) {
     Workload w;
     w.label = "(b) transform + light";
     const vs::Program builtin = vs::assemble(kTransformLightText, "<bench b>").program;
-    const std::string path = std::string(source_dir()) + "/examples/shaders/transform_light.vsh";
+    const std::string path = data_path("examples/shaders/transform_light.vsh");
     w.program = builtin;
     w.shader = "built-in copy of examples/shaders/transform_light.vsh";
     if (std::filesystem::exists(path)) {
@@ -228,7 +228,7 @@ Workload make_transform_light(uint32_t n, std::string& note) {
             note = path + ": " + e.what() + ": the built-in copy is measured";
         }
     } else {
-        note = path + " not found: the built-in copy is measured";
+        note = data_not_found("examples/shaders/transform_light.vsh") + ": the built-in copy is measured";
     }
     w.decl = decl::decode({decl::D3DVSD_STREAM(0), decl::D3DVSD_REG(0, decl::D3DVSDT_FLOAT3),
                            decl::D3DVSD_REG(3, decl::D3DVSDT_FLOAT3), decl::D3DVSD_END()});

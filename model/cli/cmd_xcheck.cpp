@@ -27,7 +27,12 @@ int run_xcheck(XcheckArgs& a) {
     if (a.no_corpus) {
         opt.corpus.clear();
     } else if (!a.corpus_given) {
-        opt.corpus = std::string(source_dir()) + "/tb/corpus";
+        opt.corpus = data_path("tb/corpus");
+        if (opt.corpus.empty()) {
+            std::fprintf(stderr, "vpsim xcheck: the directed corpus %s; or pass --corpus DIR or --no-corpus\n",
+                         data_not_found("tb/corpus").c_str());
+            return 2;
+        }
     }
     opt.progress = !a.json && isatty(2);
     tb::XcheckReport r;
@@ -104,7 +109,7 @@ void add_xcheck_command(CLI::App& app, int& exit_code) {
         ->check(CLI::NonNegativeNumber);
     c->add_option("--corpus", a->opt.corpus,
                   "Directory of token arrays (.decl/.hex/.bin), each run in strict and lenient mode "
-                  "(default: the built-in tb/corpus)")
+                  "(default: tb/corpus in vpsim's data directory, <build>/share/vpsim)")
         ->each([a](const std::string&) { a->corpus_given = true; });
     c->add_flag("--no-corpus", a->no_corpus, "Skip the corpus")->excludes("--corpus");
     c->add_flag("--systemc", a->opt.systemc,

@@ -7,6 +7,9 @@
 
 #include <CLI/CLI.hpp>
 
+#include <string>
+#include <vector>
+
 namespace vpsim::cli {
 
 void add_decl_command(CLI::App& app, int& exit_code);
@@ -49,7 +52,13 @@ inline CLI::Validator tess_option_check() {
         "KEY=VALUE");
 }
 
-// Where the sources are (for the built-in corpus and examples).
-const char* source_dir();
+// vpsim's run-time data (xcheck's directed corpus tb/corpus, bench's examples/shaders), found
+// relative to the executable, not the source tree: <exe dir>/share/vpsim (the build copies it
+// there), then <exe dir>/../share/vpsim (an install); VPSIM_DATA_DIR, when set, replaces both.
+std::vector<std::string> data_dirs();
+// The first existing `relative` path under data_dirs(), or "" when none has it.
+std::string data_path(const std::string& relative);
+// An error message for a missing `relative` path, naming where vpsim looked.
+std::string data_not_found(const std::string& relative);
 
 }  // namespace vpsim::cli

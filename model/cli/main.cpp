@@ -5,13 +5,43 @@
 #include <systemc>
 
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
+#include <filesystem>
+#include <string>
+#include <vector>
 
 // libsystemc.so needs sc_main; vpsim has its own main, so this is never called.
 extern "C" int sc_main(int, char*[]) { return 0; }
 
 namespace vpsim::cli {
-const char* source_dir() { return VPSIM_SOURCE_DIR; }
+
+std::vector<std::string> data_dirs() {
+    if (const char* env = std::getenv("VPSIM_DATA_DIR"); env && *env) return {env};
+    std::error_code ec;
+    const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+    if (ec) return {};
+    const std::filesystem::path dir = exe.parent_path();
+    return {(dir / "share" / "vpsim").string(), (dir.parent_path() / "share" / "vpsim").string()};
+}
+
+std::string data_path(const std::string& relative) {
+    for (const std::string& d : data_dirs()) {
+        const std::filesystem::path p = std::filesystem::path(d) / relative;
+        std::error_code ec;
+        if (std::filesystem::exists(p, ec)) return p.string();
+    }
+    return "";
+}
+
+std::string data_not_found(const std::string& relative) {
+    std::string where;
+    for (const std::string& d : data_dirs()) where += (where.empty() ? "" : ", ") + d;
+    return relative + " not found in vpsim's data directories (looked in: " + (where.empty() ? "none" : where) +
+           "; the build copies the data to <build>/share/vpsim, an install to <prefix>/share/vpsim, and "
+           "VPSIM_DATA_DIR names another)";
+}
+
 }  // namespace vpsim::cli
 
 int main(int argc, char** argv) {
