@@ -28,6 +28,11 @@ std::string vcd_code(size_t i) {
     } while (i);
     return c;
 }
+// Any text as a JSON string literal: quotes, backslashes and control characters escaped,
+// invalid UTF-8 replaced (U+FFFD) rather than thrown on.
+std::string json_string(const std::string& text) {
+    return nlohmann::json(text).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
 std::string binary(uint64_t v, int width) {
     if (width == 1) return v ? "1" : "0";
     std::string s = "b";
@@ -106,7 +111,7 @@ int Probes::track(const std::string& name) {
     trace_->write(fmt::format("{}{{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": {}, \"args\": "
                               "{{\"name\": {}}}}},\n{{\"name\": \"thread_sort_index\", \"ph\": \"M\", \"pid\": 1, "
                               "\"tid\": {}, \"args\": {{\"sort_index\": {}}}}}",
-                              first_event_ ? "" : ",\n", tid, nlohmann::json(name).dump(), tid, tid));
+                              first_event_ ? "" : ",\n", tid, json_string(name), tid, tid));
     first_event_ = false;
     return tid;
 }
@@ -115,9 +120,11 @@ void Probes::span(int track, uint64_t begin, uint64_t end, const std::string& na
     if (track < 0 || !trace_) return;
     // Microseconds with picosecond resolution.
     const double ts = double(begin * period_ps_) / 1e6, dur = double((end - begin) * period_ps_) / 1e6;
-    trace_->write(fmt::format("{}{{\"name\": \"{}\", \"ph\": \"X\", \"pid\": 1, \"tid\": {}, \"ts\": {:.6f}, "
+    // The name is any text (a scene's command or patch description): escaped as a JSON string.
+    trace_->write(fmt::format("{}{{\"name\": {}, \"ph\": \"X\", \"pid\": 1, \"tid\": {}, \"ts\": {:.6f}, "
                               "\"dur\": {:.6f}{}{}{}}}",
-                              first_event_ ? "" : ",\n", name, track, ts, dur, args.empty() ? "" : ", \"args\": {",
+                              first_event_ ? "" : ",\n", json_string(name), track, ts, dur,
+                              args.empty() ? "" : ", \"args\": {",
                               args, args.empty() ? "" : "}"));
     first_event_ = false;
 }

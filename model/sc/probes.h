@@ -36,6 +36,8 @@ public:
     // A named track (a Perfetto thread); -1 when the trace is off.
     int track(const std::string& name);
     // A complete span [begin, end) cycles on a track, with optional JSON args text ("\"k\": 1").
+    // The name may be any text (it is JSON-escaped); `args` is written as it is, so it must be
+    // valid JSON members.
     void span(int track, uint64_t begin, uint64_t end, const std::string& name, const std::string& args = {});
 
     // Writes the remaining output and renames the files into place (throws OutputError).
