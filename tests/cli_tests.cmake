@@ -108,11 +108,19 @@ if(NOT (rc EQUAL 0 AND rc1 EQUAL 0 AND rc2 EQUAL 0) OR NOT b1 STREQUAL b2 OR NOT
 endif()
 
 # scene-exec: every example scene runs, and the fast path equals the interpreter bit for bit.
+# Every scene file under examples/scenes/ (subdirectories included), so a new one is covered.
+file(GLOB_RECURSE example_scenes LIST_DIRECTORIES false ${SRC}/examples/scenes/*.json)
+list(SORT example_scenes)
+list(LENGTH example_scenes n_example_scenes)
+if(n_example_scenes LESS 10)
+  message(SEND_ERROR "found ${n_example_scenes} example scenes under ${SRC}/examples/scenes, expected at least 10")
+endif()
 expect(0 "10000" scene-exec --summary)
-foreach(scene default skinning compressed strip points)
-  execute_process(COMMAND ${VPSIM} scene-exec ${SRC}/examples/scenes/${scene}.json --json
+foreach(scene_file ${example_scenes})
+  file(RELATIVE_PATH scene ${SRC}/examples/scenes ${scene_file})
+  execute_process(COMMAND ${VPSIM} scene-exec ${scene_file} --json
                   OUTPUT_VARIABLE fast RESULT_VARIABLE rc1)
-  execute_process(COMMAND ${VPSIM} scene-exec ${SRC}/examples/scenes/${scene}.json --json --reference
+  execute_process(COMMAND ${VPSIM} scene-exec ${scene_file} --json --reference
                   OUTPUT_VARIABLE ref RESULT_VARIABLE rc2)
   string(REPLACE "\"engine\": \"reference\"" "\"engine\": \"fast\"" ref "${ref}")  # the one line that names the engine
   if(NOT (rc1 EQUAL 0 AND rc2 EQUAL 0) OR NOT fast STREQUAL ref OR fast STREQUAL "")
@@ -201,8 +209,11 @@ function(run_equals_scene_exec file dir)
     message(STATUS "ok: run ${file} vertices == scene-exec --reference")
   endif()
 endfunction()
-foreach(scene default skinning compressed strip points)
-  run_equals_scene_exec(${SRC}/examples/scenes/${scene}.json ${WORK}/run_${scene})
+foreach(scene_file ${example_scenes})
+  file(RELATIVE_PATH scene ${SRC}/examples/scenes ${scene_file})
+  string(REGEX REPLACE "\\.json$" "" scene "${scene}")
+  string(REPLACE "/" "_" scene "${scene}")  # run_default, run_patches_bezier ...
+  run_equals_scene_exec(${scene_file} ${WORK}/run_${scene})
 endforeach()
 # config.json records every parameter and the scene's hash, and is accepted back by --config.
 file(READ ${WORK}/run_default/config.json cfg)
@@ -263,12 +274,15 @@ expect(0 "ratio \\(model cycles/s over bare sc_clock" bench run --repeat 1 --no-
 expect(2 "vertex_alu.engines: expected uint in \\[1, 64\\]" bench run --repeat 1 --no-memory --set vertex_alu.engines=0)
 expect(0 "\"ratio\".*\"memory\": null" bench run ${SRC}/examples/scenes/strip.json --repeat 1 --no-memory --json)
 
-# Patches: every tessellation example runs on the timing model, prints the tessellator's figures,
-# and its vertices equal scene-exec's (the golden tessellator + the reference interpreter).
-foreach(scene bezier bspline catmull_rom tri_patch npatch)
-  set(f ${SRC}/examples/scenes/patches/${scene}.json)
+# Patches: every tessellation example runs on the timing model and prints the tessellator's
+# figures (its vertices equal scene-exec's: the loop over every example scene above).
+file(GLOB patch_scenes ${SRC}/examples/scenes/patches/*.json)
+list(LENGTH patch_scenes n_patch_scenes)
+if(n_patch_scenes LESS 5)
+  message(SEND_ERROR "found ${n_patch_scenes} patch examples, expected at least 5")
+endif()
+foreach(f ${patch_scenes})
   expect(0 "tessellator .*generated vertices.*control points read" run ${f} --no-progress)
-  run_equals_scene_exec(${f} ${WORK}/patch_${scene})
 endforeach()
 expect(0 "DrawRectPatch.*tessellated: DrawRectPatch BEZIER CUBIC 4x4, 81 generated vertices" scene-exec ${SRC}/examples/scenes/patches/bezier.json)
 # Patch rules broken in a scene: exit 1 naming the command and the rule.

@@ -66,10 +66,11 @@ std::vector<scene::Scene> example_scenes() {
     std::vector<scene::Scene> v;
     v.push_back(scene::default_scene());
     std::vector<std::string> files;
-    for (const char* dir : {"/examples/scenes", "/examples/scenes/patches"})
-        for (const auto& e : std::filesystem::directory_iterator(std::string(VPSIM_SOURCE_DIR) + dir))
-            if (e.path().extension() == ".json") files.push_back(e.path().string());
+    // Every scene file under examples/scenes/, subdirectories included.
+    for (const auto& e : std::filesystem::recursive_directory_iterator(std::string(VPSIM_SOURCE_DIR) + "/examples/scenes"))
+        if (e.is_regular_file() && e.path().extension() == ".json") files.push_back(e.path().string());
     std::sort(files.begin(), files.end());
+    REQUIRE(files.size() >= 10);  // 5 in examples/scenes/, 5 in patches/: discovery cannot pass vacuously
     for (const auto& f : files) v.push_back(scene::load_scene(f));
     return v;
 }
