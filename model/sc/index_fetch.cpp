@@ -70,13 +70,20 @@ Cycle IndexFetch::step(Cycle now) {
     if (!started_) start_draw(d);
     const auto& s = d.setup;
     uint32_t done = 0;
+    // Blocked for `why`: after references this cycle the cycle was busy (look again next cycle),
+    // before any it is a stall (woken when the blocking channel moves).
+    auto blocked = [&](const StallReason& why) {
+        if (done) {
+            acct_.busy(now);
+            return now + 1;
+        }
+        acct_.stall(why, now);
+        return kNever;
+    };
     while (done < p_.indices_per_cycle) {
         if (pos_ == s.refs) {
             // The draw's end marker tells the output to finish its primitives.
-            if (!order_->can_push(now)) {
-                if (!done) acct_.stall(stall_order_, now);
-                return done ? now + 1 : kNever;
-            }
+            if (!order_->can_push(now)) return blocked(stall_order_);
             order_->push(OrderRef{OrderRef::DrawEnd, &d, 0, 0, pos_}, now);
             // (The ALU takes every draw end the cycle after it is sent: this never waits.)
             draw_end_->push(DrawEnd{d.id, jobs_}, now);
@@ -87,21 +94,14 @@ Cycle IndexFetch::step(Cycle now) {
             acct_.busy(now);
             return now + 1;
         }
-        if (!order_->can_push(now)) {
-            if (!done) acct_.stall(stall_order_, now);
-            return done ? now + 1 : kNever;
-        }
-        if (!jobs_out_->can_push(now)) {
-            if (!done) acct_.stall(stall_fetch_, now);
-            return done ? now + 1 : kNever;
-        }
+        if (!order_->can_push(now)) return blocked(stall_order_);
+        if (!jobs_out_->can_push(now)) return blocked(stall_fetch_);
         const uint32_t v = s.vertex(pos_);
         if (s.generated) {
             const auto it = generated_ready_.find(d.id);
             if (it == generated_ready_.end() || v >= it->second) {
                 // The tessellator has not produced this vertex yet (its next count wakes us).
-                if (!done) acct_.stall(stall_tess_, now);
-                return done ? now + 1 : kNever;
+                return blocked(stall_tess_);
             }
         }
         if (s.index_buffer) index_bytes_ += s.index_buffer->index_size;
