@@ -51,6 +51,7 @@ VertexFetch::VertexFetch(const sc_core::sc_module_name& n, const VertexFetchPara
       stall_memory_(stats_.stall_reason("memory_latency", "requests are issued; the unit waits for their data")),
       stall_window_(stats_.stall_reason("fetch_window_full", "a vertex waits: fetch_window vertices await their data")) {
     acct_.attach(probes, "vertex_fetch");
+    if (probes) sig_requests_ = probes->vcd_signal("vertex_fetch", "requests", 32);
     if (probes && probes->trace_on())
         for (uint32_t b = 0; b < p.fetch_window; ++b) tracks_.push_back(probes->track(fmt::format("vertex_fetch.slot{}", b)));
     stats_.rate("cache_hit_rate", "cache_hits", "cache_lookups", "fraction", "fetch cache hits per line look-up");
@@ -172,6 +173,7 @@ Cycle VertexFetch::step(Cycle now) {
                 break;
             }
             ++requests_;
+            if (probes_) probes_->vcd_change(sig_requests_, now, requests_.value);
             bytes_ += e.size;
             if (ready > cur_ready_) cur_ready_ = ready;
             ++cur_elem_;

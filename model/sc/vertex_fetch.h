@@ -88,6 +88,7 @@ private:
     std::deque<Waiting> waiting_;
     std::vector<bool> slot_used_;
     std::vector<int> tracks_;
+    int sig_requests_ = -1;  // VCD: element requests issued (a count, changing at each request)
     StatGroup stats_;
     CycleAccount acct_;
     Counter &vertices_, &requests_, &bytes_, &lookups_, &hits_, &misses_;
