@@ -2,10 +2,11 @@
 // their first request and their data: one request per declared element (`base + stride * index
 // + offset`, its type's bytes) at `elements_per_cycle` through a small fetch cache (fully
 // associative, LRU, `cache_lines` x `line_bytes`; a miss reads the line from the memory model,
-// at most `max_misses` line fills outstanding). When a vertex's last element has arrived, the
-// golden vertex fetch converts the types into v0..v15, written into a free input buffer (the
-// vertex holds it until the vertex ALU has finished it), and the vertex goes to the vertex ALU.
-// Vertices leave in order.
+// at most `max_misses` line fills outstanding). When a vertex's last element has arrived, it
+// takes a free input buffer (held until the vertex ALU has finished it) and goes to the vertex
+// ALU. Vertices leave in order. This unit models the traffic only: the converted registers
+// v0..v15 (the golden vertex fetch, fetch_vertex) are made when the ALU takes the vertex and
+// asks for its values (vertex_alu.h, DrawFunction).
 #pragma once
 
 #include "model/common/params.h"
