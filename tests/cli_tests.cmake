@@ -235,6 +235,24 @@ if(NOT dot MATCHES "^digraph vpsim.*\"vertex_fetch\" -> \"vertex_alu\" \\[label=
   message(SEND_ERROR "run --topology-dot: not the pipeline's DOT graph:\n${dot}")
 endif()
 expect(2 "cannot|No such" run --topology-dot ${WORK}/no/such/dir/t.dot)
+# run --rtl: the Verilated RTL declaration decoder in the pipeline; config.json and the summary
+# say so; an unknown unit lists the valid ones; parameters the RTL was not Verilated with fail.
+expect(0 "^$" run --rtl decl_decoder --quiet)
+expect(0 "RTL in the loop +decl_decoder \\(Verilated\\)" run --rtl decl_decoder --no-progress
+       ${SRC}/examples/scenes/strip.json --out ${WORK}/run_rtl)
+file(READ ${WORK}/run_rtl/config.json cfg)
+if(NOT cfg MATCHES "\"rtl\": \\[\n *\"decl_decoder\"\n *\\]")
+  message(SEND_ERROR "run --rtl: config.json does not record the RTL:\n${cfg}")
+endif()
+expect(2 "--rtl bogus: no RTL for this unit; valid values: decl_decoder" run --rtl bogus --quiet)
+expect(2 "max_length is 100, but the Verilated RTL was built with MAX_LENGTH=4096"
+       run --rtl decl_decoder --set decl_decoder.max_length=100 --quiet)
+file(READ ${SRC}/examples/scenes/strip.json strip)
+string(JSON strip192 SET "${strip}" const_count 192)
+file(WRITE ${WORK}/strip192.json "${strip192}")
+expect(2 "const_count is 192, but the Verilated RTL was built with CONST_COUNT=96"
+       run --rtl decl_decoder ${WORK}/strip192.json --quiet)
+expect(0 "^$" run ${WORK}/strip192.json --quiet)
 # Parameters: errors list the valid keys; bad values are refused.
 expect(2 "valid keys" run --set vertex_alu.engine=2)
 expect(2 "vertex_alu.engines" run --set vertex_alu.engines=0)

@@ -7,10 +7,12 @@
 #include "model/common/file_util.h"
 #include "model/scene/default_scene.h"
 #include "model/sc/pipeline.h"
+#include "tb/rtl_in_loop.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -26,7 +28,7 @@ namespace {
 
 struct RunArgs {
     std::string scene, config, out, vcd, trace, topology_dot;
-    std::vector<std::string> sets, profile, tess_profile;
+    std::vector<std::string> sets, profile, tess_profile, rtl;
     bool vertices = false, json = false, quiet = false, no_progress = false, topology = false;
 };
 
@@ -70,11 +72,13 @@ private:
     uint64_t draws_ = 0, prims_ = 0, refs_ = 0, unique_ = 0;
 };
 
-std::string summary_text(const std::string& scene, const sc::RunResult& r) {
+// `rtl`: the units that ran as Verilated RTL (--rtl).
+std::string summary_text(const std::string& scene, const sc::RunResult& r, const std::vector<std::string>& rtl) {
     const double cpv = r.shaded ? double(r.cycles) / double(r.shaded) : 0.0;
     const double vps = r.cycles ? double(r.shaded) * r.clock_mhz * 1e6 / double(r.cycles) : 0.0;
     std::string s = fmt::format("vpsim run: {}\n", scene);
     auto row = [&](const std::string& k, const std::string& v) { s += fmt::format("  {:<28} {}\n", k, v); };
+    if (!rtl.empty()) row("RTL in the loop", fmt::format("{} (Verilated)", fmt::join(rtl, ", ")));
     row("draws", group_digits(r.draws));
     row("vertices (references)", group_digits(r.references));
     row("vertices shaded", fmt::format("{} ({} distinct)", group_digits(r.shaded), group_digits(r.unique)));
@@ -112,9 +116,10 @@ std::string summary_text(const std::string& scene, const sc::RunResult& r) {
     return s;
 }
 
-nlohmann::ordered_json summary_json(const std::string& scene, const sc::RunResult& r) {
+nlohmann::ordered_json summary_json(const std::string& scene, const sc::RunResult& r, const std::vector<std::string>& rtl) {
     nlohmann::ordered_json j;
     j["scene"] = scene;
+    if (!rtl.empty()) j["rtl"] = rtl;
     j["draws"] = r.draws;
     j["references"] = r.references;
     j["shaded"] = r.shaded;
@@ -166,6 +171,25 @@ int run_run(const RunArgs& a) {
         std::fprintf(stderr, "vpsim run: %s\n", e.what());
         return 2;
     }
+    std::vector<const tb::RtlUnit*> rtl;  // --rtl, each unit once, in the order given
+    std::vector<std::string> rtl_names;
+    for (const std::string& name : a.rtl) {
+        const tb::RtlUnit* unit = nullptr;
+        std::vector<std::string> valid;
+        for (const tb::RtlUnit& u : tb::rtl_units()) {
+            if (u.name == name) unit = &u;
+            valid.push_back(u.name);
+        }
+        if (!unit) {
+            std::fprintf(stderr, "vpsim run: --rtl %s: no RTL for this unit; valid values: %s\n", name.c_str(),
+                         fmt::format("{}", fmt::join(valid, ", ")).c_str());
+            return 2;
+        }
+        if (std::find(rtl.begin(), rtl.end(), unit) == rtl.end()) {
+            rtl.push_back(unit);
+            rtl_names.push_back(unit->name);
+        }
+    }
     if (a.topology || !a.topology_dot.empty()) {
         // The channels with the capacities, latencies and bandwidths these parameters give.
         try {
@@ -203,6 +227,7 @@ int run_run(const RunArgs& a) {
         opt.trace_path = a.trace;
         opt.progress = !a.no_progress && !a.quiet && ::isatty(2);
         opt.tess_profile = tess_profile;
+        for (const tb::RtlUnit* u : rtl) u->use(opt);
         if (vw) {
             opt.sink = [&vw](const sc::DrawState& d, uint64_t, uint32_t index, const vs::VertexOutputs& o) {
                 vw->vertex(d, index, o);
@@ -222,10 +247,11 @@ int run_run(const RunArgs& a) {
             cfg["scene"] = {{"name", sc.name}, {"hash", hash}};
             cfg["profile"] = a.profile;
             cfg["tess_profile"] = a.tess_profile;
+            if (!rtl_names.empty()) cfg["rtl"] = rtl_names;  // absent: every unit is its SystemC model
             cfg["params"] = params.to_json();
             write_file_atomic(a.out + "/config.json", cfg.dump(2) + "\n");
             nlohmann::ordered_json st = r.stats;
-            st["summary"] = summary_json(sc.name, r);
+            st["summary"] = summary_json(sc.name, r, rtl_names);
             write_file_atomic(a.out + "/stats.json", st.dump(2) + "\n");
         }
     } catch (const scene::SceneError& e) {
@@ -240,7 +266,8 @@ int run_run(const RunArgs& a) {
     }
     for (const auto& w : r.warnings) std::fprintf(stderr, "%s\n", w.c_str());
     if (!a.quiet) {
-        const std::string s = a.json ? summary_json(sc.name, r).dump(2) + "\n" : summary_text(sc.name, r);
+        const std::string s =
+            a.json ? summary_json(sc.name, r, rtl_names).dump(2) + "\n" : summary_text(sc.name, r, rtl_names);
         std::fwrite(s.data(), 1, s.size(), stdout);
     }
     return 0;
@@ -278,6 +305,10 @@ void add_run_command(CLI::App& app, int& exit_code) {
                   "Write the pipeline's channels as a Graphviz DOT graph to FILE and exit without running "
                   "(render: dot -Tsvg FILE)")
         ->type_name("FILE");
+    std::string rtl_help = "Run UNIT as its Verilated RTL inside the pipeline (repeatable; docs/run.md, \"RTL in the "
+                           "loop\"); every vertex, statistic and cycle count stays the model's. UNIT:";
+    for (const tb::RtlUnit& u : tb::rtl_units()) rtl_help += " " + u.name + " (" + u.what + ")";
+    c->add_option("--rtl", a->rtl, rtl_help)->type_name("UNIT")->allow_extra_args(false);
     c->add_flag("--json", a->json, "Print the summary as JSON");
     c->add_flag("--quiet", a->quiet, "Print no summary and no progress line");
     c->add_flag("--no-progress", a->no_progress, "No progress line on stderr");
