@@ -101,3 +101,11 @@ expect(0 "warning V5 \\(temp-uninit\\) at instruction 6 .*mov reads r7.w before 
        check --decl ${CO}/pnt.decl --shader ${CO}/sdk_bump.vsh)
 expect(1 "rejected.*error V5 \\(temp-uninit\\).*r7.w" check --decl ${CO}/pnt.decl --shader ${CO}/sdk_bump.vsh --profile temps=strict)
 expect(2 "masks=d3d8\\|strict" check --decl ${CO}/pnt.decl --profile masks=loose)
+# check places an assembly source's validation diagnostics at the instruction's file:line:column,
+# through includes.
+expect(0 "sdk_bump.vsh:11:1: warning V5 \\(temp-uninit\\) at instruction 6" check --decl ${CO}/pnt.decl --shader ${CO}/sdk_bump.vsh)
+file(WRITE ${WORK}/pp/uninit.h "\n  mov oD0, r5\n")
+file(WRITE ${WORK}/pp/uses.vsh "vs.1.1\nmov oPos, v0\n#include \"uninit.h\"\n")
+expect(1 "pp/uninit.h:2:3: error V5 \\(temp-uninit\\) at instruction 1 .*mov reads r5.xyzw, and the shader never writes r5"
+       check --decl ${CO}/pnt.decl --shader pp/uses.vsh --profile temps=strict)
+expect(1 "\"place\": \"pp/uninit.h:2:3\"" check --decl ${CO}/pnt.decl --shader pp/uses.vsh --profile temps=strict --json)

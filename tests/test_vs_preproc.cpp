@@ -139,6 +139,15 @@ TEST_CASE("A quoted #include is found relative to the including file, then in -I
         CHECK(e.column == 9);
         CHECK_THAT(e.message, Catch::Contains("v99 is out of range"));
     }
+    // Each instruction knows where it stands, for validation diagnostics.
+    d.write("shaders/lib/ops.h", "mov r0, v0\n  mov r1, r0\n");
+    const AsmResult ok = assemble_file(inc_err, "inc_err.vsh");
+    REQUIRE(ok.instruction_files.size() == 3);
+    CHECK_THAT(ok.instruction_files[1].file, Catch::EndsWith("shaders/lib/ops.h"));
+    CHECK(ok.instruction_files[1].line == 2);
+    CHECK(ok.instruction_columns[1] == 3);
+    CHECK(ok.instruction_files[2].file == "inc_err.vsh");
+    CHECK(ok.instruction_files[2].line == 3);
 }
 
 TEST_CASE("#error stops with its text at its line, and assembler warnings keep the original line", "[preproc]") {

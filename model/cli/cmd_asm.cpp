@@ -130,7 +130,7 @@ int run_asm(const AsmArgs& a) {
         }
         if (!a.const_tokens.empty())
             write_out(a.const_tokens, is_bin(a.const_tokens) ? to_bytes(r.const_tokens) : const_hex(r));
-        else if (!r.defs.empty())
+        else if (!r.defs.empty() && a.decl_out.empty())  // --decl-out holds them
             std::fprintf(stderr, "vpsim asm: note: %zu def(s) give %zu declaration tokens; --const-tokens FILE writes them\n",
                          r.defs.size(), r.const_tokens.size());
         const bool hex = a.output.empty() || a.hex || is_hex(a.output);

@@ -53,6 +53,12 @@ int run_check(const CheckArgs& a) {
     const decl::Declaration& d = c.decl;
     const std::vector<vs::Diagnostic>& shader_diags = c.validation.diagnostics;
     const bool valid = c.valid;
+    // An assembly source's diagnostic is placed at its instruction's file:line:column.
+    auto place = [&](const vs::Diagnostic& x) {
+        return x.instruction >= 0 && size_t(x.instruction) < shader.instruction_places.size()
+                   ? shader.instruction_places[size_t(x.instruction)]
+                   : std::string();
+    };
     nlohmann::ordered_json shader_json;
     if (c.program) {
         const vs::ShaderInfo& info = c.validation.info;
@@ -77,6 +83,7 @@ int run_check(const CheckArgs& a) {
         }
         for (const auto& x : shader_diags)
             j["diagnostics"].push_back({{"severity", x.severity == vs::Severity::Error ? "error" : "warning"},
+                                        {"place", place(x).empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(place(x))},
                                         {"rule", x.rule},
                                         {"rule_name", vs::rule_name(x.rule)},
                                         {"index", x.token_index},
@@ -90,7 +97,8 @@ int run_check(const CheckArgs& a) {
         std::cout << fmt::format("{}{}: {}\n", a.decl, a.shader.empty() ? " (fixed function)" : " + " + a.shader,
                                  valid ? "accepted" : "rejected");
         for (const auto& x : d.diagnostics) std::cout << "  " << a.decl << ": " << decl::to_string(x) << "\n";
-        for (const auto& x : shader_diags) std::cout << "  " << a.shader << ": " << vs::to_string(x) << "\n";
+        for (const auto& x : shader_diags)
+            std::cout << "  " << (place(x).empty() ? a.shader : place(x)) << ": " << vs::to_string(x) << "\n";
     }
     return valid ? 0 : 1;
 }

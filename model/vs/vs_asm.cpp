@@ -520,6 +520,8 @@ private:
         }
         result_.program.code.push_back(ins);
         result_.instruction_lines.push_back(origin(lineno_).line);
+        result_.instruction_files.push_back(origin(lineno_));
+        result_.instruction_columns.push_back(int(start) + 1);
     }
 
     float parse_float() {

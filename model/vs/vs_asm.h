@@ -95,6 +95,8 @@ struct AsmResult {
     std::vector<ConstDef> defs;          // the defs, in order (const_tokens is their encoding)
     Program program;                     // the bytecode as decode_bytecode() would give it
     std::vector<int> instruction_lines;  // source line of each instruction of `program`
+    std::vector<SourceLine> instruction_files;  // file and line of each instruction (through includes)
+    std::vector<int> instruction_columns;       // 1-based column of each instruction's opcode
     std::vector<InputDcl> dcls;          // D3D9 sources: the dcl_ lines, in order
     bool d3d9 = false;                   // assembled as a D3D9 vs_1_1 source (dcl_ lines accepted)
 };

@@ -39,6 +39,9 @@ LoadedShader shader_from_assembly(std::string_view text, std::string_view name, 
     for (const auto& w : r.warnings) s.warnings.push_back(w.to_string());
     s.from_assembly = true;
     s.dcls = std::move(r.dcls);
+    for (size_t i = 0; i < r.instruction_files.size(); ++i)
+        s.instruction_places.push_back(r.instruction_files[i].file + ":" + std::to_string(r.instruction_files[i].line) + ":" +
+                                       std::to_string(r.instruction_columns[i]));
     return s;
 }
 

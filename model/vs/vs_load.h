@@ -17,6 +17,8 @@ struct LoadedShader {
     std::vector<std::string> warnings;   // assembler warnings, "file:line:col: warning: ..."
     bool from_assembly = false;
     std::vector<InputDcl> dcls;          // a D3D9 vs_1_1 source's dcl_ lines (vs_d3d9.h)
+    // Assembly: where instruction i stands, "file:line:column" (empty for bytecode files).
+    std::vector<std::string> instruction_places;
 };
 
 // Throws decl::InputError (I/O, bad .bin/.hex) or the assembler's error (with line:column).
