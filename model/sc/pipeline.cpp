@@ -76,10 +76,11 @@ const char* const kUnitOrder[] = {"output", "vertex_alu", "vertex_fetch", "index
 // Read-only views and services, which are not channels (for the printed topology).
 struct Side {
     const char *from, *to, *what;
+    bool both_ways;
 };
-const Side kSides[] = {{"constant_loader", "vertex_alu", "constant memory (read-only view)"},
-                       {"memory", "vertex_fetch", "line reads (analytical memory service)"},
-                       {"decl_decoder", "front_end", "declaration decoder pins (SystemC signals)"}};
+const Side kSides[] = {{"constant_loader", "vertex_alu", "constant memory (read-only view)", false},
+                       {"memory", "vertex_fetch", "line reads (analytical memory service)", false},
+                       {"front_end", "decl_decoder", "pins: tokens in, events out (SystemC signals)", true}};
 
 std::vector<std::string> step_order(const Topology& t) {
     std::vector<std::string> order(std::begin(kUnitOrder), std::end(kUnitOrder));
@@ -98,12 +99,12 @@ DeclDecoderParams decoder_params(const ParamSet& p, const scene::Scene& s) {
     return d;
 }
 
-class Pipeline : public sc_module {
 std::unique_ptr<DeclDecoderBlock> make_decoder(const DeclDecoderImpl& impl, const DeclDecoderParams& p,
                                                DeclDecoderPins& pins) {
     return (impl.make ? impl.make : model_decl_decoder().make)("decl_decoder", p, pins);
 }
 
+class Pipeline : public sc_module {
 public:
     Pipeline(const sc_module_name& n, const scene::Scene& s, const ParamSet& params, const vs::Profile& profile,
              const RunOptions& opt)
@@ -352,13 +353,13 @@ RunResult Pipeline::result() const {
 
 RunResult run_pipeline(const scene::Scene& scene, const ParamSet& params, const vs::Profile& profile,
                        const RunOptions& options) {
-    // The simulation runs on a thread of its own and any error is rethrown here, after it has
     // A decoder implementation that cannot take these parameters (a Verilated RTL's fixed
     // parameters) is refused before anything is built.
     if (options.decl_decoder.cannot_build) {
         const std::string why = options.decl_decoder.cannot_build(decoder_params(params, scene));
         if (!why.empty()) throw ParamError(why);
     }
+    // The simulation runs on a thread of its own and any error is rethrown here, after it has
     // ended: SystemC's coroutines switch stacks behind AddressSanitizer's back, and an exception
     // thrown later on the same thread trips a false "stack-use-after-scope" report.
     RunResult result;
@@ -416,7 +417,8 @@ std::string topology_dot(const Topology& t, const ParamSet& p) {
                            unit(l.to), l.name, l.capacity.resolve(p), l.latency.resolve(p), l.bandwidth.resolve(p),
                            l.latency.resolve(p) == 0 ? ", style=dashed" : "");
     for (const Side& v : kSides)
-        out += fmt::format("  \"{}\" -> \"{}\" [label=\"{}\", style=dotted];\n", v.from, v.to, v.what);
+        out += fmt::format("  \"{}\" -> \"{}\" [label=\"{}\", style=dotted{}];\n", v.from, v.to, v.what,
+                           v.both_ways ? ", dir=both" : "");
     return out + "}\n";
 }
 
