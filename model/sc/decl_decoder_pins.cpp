@@ -24,14 +24,8 @@ void DeclDecoderMonitor::on_clock() {
     const bool offered = pins_.in_valid.read();
     const bool accepted = offered && pins_.in_ready.read();
     const bool delivered = pins_.out_valid.read() && pins_.out_ready.read();
-    if (delivered) ++*stats_.events[unsigned(pins_.event().kind)];
-    if (accepted) ++stats_.tokens;
-    if (accepted || delivered)
-        stats_.group.busy();
-    else if (offered)
-        ++stats_.stalled_output_full;
-    else
-        stats_.group.idle();
+    const decl::Event out = delivered ? pins_.event() : decl::Event{};
+    stats_.clock(offered, accepted, delivered ? &out : nullptr);
 }
 
 namespace {

@@ -67,15 +67,9 @@ void DeclDecoderUnit::on_clock() {
     }
     const bool offered = in_valid.read();
     const bool delivered = timing_.out_valid() && out_ready.read();
-    if (delivered) ++*stats_.events[unsigned(timing_.out().kind)];
+    const decl::Event out = delivered ? timing_.out() : decl::Event{};
     const bool accepted = timing_.tick(offered, in_token.read(), in_last.read(), lenient.read(), out_ready.read());
-    if (accepted) ++stats_.tokens;
-    if (accepted || delivered)
-        stats_.group.busy();
-    else if (offered)
-        ++stats_.stalled_output_full;
-    else
-        stats_.group.idle();
+    stats_.clock(offered, accepted, delivered ? &out : nullptr);
     drive_outputs();
 }
 

@@ -44,6 +44,20 @@ public:
     uint64_t busy() const { return group.busy_cycles(); }
     uint64_t stalled_output() const { return stalled_output_full.value; }
     uint64_t idle() const { return group.idle_cycles(); }
+
+    // One clock out of reset: busy if a token was accepted or an event delivered, stalled
+    // "output_full" if a token was offered but not taken, idle otherwise. The model unit and the
+    // pin monitor of an RTL decoder both count through this, so their statistics agree.
+    void clock(bool offered, bool accepted, const decl::Event* delivered) {
+        if (delivered) ++*events[unsigned(delivered->kind)];
+        if (accepted) ++tokens;
+        if (accepted || delivered)
+            group.busy();
+        else if (offered)
+            ++stalled_output_full;
+        else
+            group.idle();
+    }
 };
 
 class DeclDecoderUnit : public sc_core::sc_module {
