@@ -7,7 +7,7 @@ packages=(
   cmake ninja-build g++ pkgconf
   libsystemc-dev verilator catch2
   nlohmann-json3-dev libcli11-dev libfmt-dev
-  libmcpp-dev
+  libmcpp-dev libmeshoptimizer-dev
 )
 # Extra packages for optional jobs, e.g. scripts/deps.sh yosys
 packages+=("$@")
