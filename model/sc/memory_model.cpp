@@ -7,7 +7,7 @@ const ParamBindings<MemoryModelParams>& MemoryModelParams::bindings() {
         .uint("latency", "cycles", &MemoryModelParams::latency, "cycles from a line request to its data",
                   "assumed (DDR at 230 MHz behind the memory controller, ~400 ns)", 0, 100000)
         .uint("bytes_per_cycle", "bytes/cycle", &MemoryModelParams::bytes_per_cycle, "bus bytes per core cycle for vertex reads",
-                  "GeForce3: 128-bit DDR at 230 MHz = 7.36 GB/s = 36.8 B per 200 MHz cycle; 32 assumed for fetch",
+                  "GeForce3: 128-bit DDR at 230 MHz = 7.36 GB/s = 36.8 B per 200 MHz cycle, rounded down",
                   1, 4096);
     return b;
 }

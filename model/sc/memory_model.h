@@ -13,7 +13,7 @@ namespace vpsim::sc {
 
 struct MemoryModelParams {
     uint32_t latency = 80;          // cycles from request to first data
-    uint32_t bytes_per_cycle = 32;  // bus width available to vertex fetch
+    uint32_t bytes_per_cycle = 36;  // bus width available to vertex fetch
 
     static constexpr const char* kUnit = "memory";
     static const ParamBindings<MemoryModelParams>& bindings();  // each parameter, declared once

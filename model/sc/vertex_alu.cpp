@@ -15,19 +15,22 @@ const ParamBindings<VertexAluParams>& VertexAluParams::bindings() {
         .uint("contexts", "vertices", &VertexAluParams::contexts, "vertices in flight per engine",
                   "NV20: up to 3 vertices in flight per engine (pipeline.md)", 1, 64)
         .uint("vector_latency", "cycles", &VertexAluParams::vector_latency, "cycles from a vector slot's issue to its result",
-                  "assumed (no public figure; 3 is what 3 vertices in flight hide)", 1, 64)
+                  "assumed (no public figure): the latency at which 3 vertices in flight give GeForce3's published vertex rate (docs/calibration.md)", 1, 64)
         .uint("scalar_latency", "cycles", &VertexAluParams::scalar_latency, "cycles from a scalar slot's issue to its result",
-                  "assumed (no public figure)", 1, 64)
+                  "assumed: as the vector pipe", 1, 64)
         .uint("dot_latency", "cycles", &VertexAluParams::dot_latency,
                   "cycles from issue to result of a dot product slot (dp3, dp4, m4x4 ... rows)",
-                  "assumed (no public figure)", 1, 64)
+                  "assumed: as the vector pipe", 1, 64)
         .uint("rcp_rsq_latency", "cycles", &VertexAluParams::rcp_rsq_latency, "cycles from issue to result of rcp and rsq",
-                  "assumed (no public figure)", 1, 64)
+                  "assumed: as the vector pipe", 1, 64)
         .uint("rcp_interval", "cycles", &VertexAluParams::rcp_interval, "scalar pipe cycles per rcp / rsq (other scalar ops: 1)",
                   "NV20: one reciprocal or reciprocal square root per two cycles (pipeline.md)", 1, 64)
         .choice("coissue", {"off", "pairs", "window"}, &VertexAluParams::coissue,
                   "co-issue of a vector and a scalar slot in one cycle: off, adjacent pairs, look-ahead window",
                   "NV20 instruction slots hold one vector and one scalar op (pipeline.md); window assumed")
+        .choice("schedule", {"round_robin", "oldest"}, &VertexAluParams::schedule,
+                  "which vertex in flight issues when several can: round robin over the contexts, or the oldest",
+                  "assumed (no public figure); oldest first keeps vertices staggered so each finishes early")
         .uint("window", "instructions", &VertexAluParams::window, "slots searched for a partner (head included; coissue=window)",
                   "assumed", 2, VertexAluProgram::kMaxWindow)
         .boolean("port_limit", &VertexAluParams::port_limit,
@@ -230,6 +233,7 @@ VertexAlu::VertexAlu(const sc_core::sc_module_name& n, const VertexAluParams& p,
                      VertexPool& pool, Probes* probes)
     : TimedUnit(n), p_(p),
       mode_(p.coissue == "off" ? Coissue::Off : p.coissue == "pairs" ? Coissue::Pairs : Coissue::Window),
+      oldest_first_(p.schedule == "oldest"),
       profile_(profile), pool_(pool), probes_(probes), engines_(p.engines),
       stats_(VertexAluParams::kUnit, "vertex ALU"), acct_(stats_),
       vertices_(stats_.counter("vertices", "vertices", "vertices shaded")),
@@ -316,57 +320,71 @@ void VertexAlu::issue(Context& c, const AluSlot& s, Engine& e, Cycle now) {
     if (s.ends_instruction) ++instructions_;
 }
 
-int VertexAlu::try_issue(Engine& e, Cycle now) {
+int VertexAlu::issue_from(Engine& e, Context& c, Cycle now) {
+    if (!c.active || finished(c) || c.from > now) return 0;
+    const auto& slots = c.prog->slots();
+    const AluSlot& head = slots[c.pc];
+    if (earliest(c, head, e) > now) return 0;
+    issue(c, head, e, now);
+    c.issued |= 1;
+    int n = 1;
+    if (mode_ != Coissue::Off) {
+        const size_t w = mode_ == Coissue::Pairs ? 2 : p_.window;
+        const size_t end = std::min(slots.size(), c.pc + w);
+        for (size_t j = c.prog->next_other_pipe(c.pc); j < end; ++j) {
+            if (c.issued >> (j - c.pc) & 1u) continue;
+            const AluSlot& s = slots[j];
+            if (s.pipe == head.pipe) {
+                if (mode_ == Coissue::Pairs) break;
+                continue;
+            }
+            // Independent of every unissued slot it would pass.
+            uint32_t passed = 0;
+            for (size_t k = c.pc + 1; k < j; ++k)
+                if (!(c.issued >> (k - c.pc) & 1u)) passed |= 1u << (j - k);
+            if (c.prog->conflicts(j) & passed) {
+                if (mode_ == Coissue::Pairs) break;
+                continue;
+            }
+            if (p_.port_limit && ((s.input >= 0 && head.input >= 0 && s.input != head.input) ||
+                                  (s.constant >= 0 && head.constant >= 0 && s.constant != head.constant))) {
+                if (mode_ == Coissue::Pairs) break;
+                continue;
+            }
+            if (earliest(c, s, e) > now) {
+                if (mode_ == Coissue::Pairs) break;
+                continue;
+            }
+            issue(c, s, e, now);
+            c.issued |= uint64_t(1) << (j - c.pc);
+            n = 2;
+            break;
+        }
+    }
+    while (c.issued & 1u) {
+        c.issued >>= 1;
+        ++c.pc;
+    }
+    return n;
+}
+
+int VertexAlu::try_issue(uint32_t ei, Engine& e, Cycle now) {
+    if (oldest_first_) {
+        // The oldest vertex of this engine that can issue goes first (entry order = retire order).
+        for (size_t k = 0; k < order_.size(); ++k) {
+            const auto [en, ci] = order_.at(k);
+            if (en != ei) continue;
+            if (const int n = issue_from(e, e.ctx[ci], now)) return n;
+        }
+        return 0;
+    }
     const uint32_t K = uint32_t(e.ctx.size());
     for (uint32_t i = 0; i < K; ++i) {
         const uint32_t ci = (e.rr + i) % K;
-        Context& c = e.ctx[ci];
-        if (!c.active || finished(c) || c.from > now) continue;
-        const auto& slots = c.prog->slots();
-        const AluSlot& head = slots[c.pc];
-        if (earliest(c, head, e) > now) continue;
-        issue(c, head, e, now);
-        c.issued |= 1;
-        int n = 1;
-        if (mode_ != Coissue::Off) {
-            const size_t w = mode_ == Coissue::Pairs ? 2 : p_.window;
-            const size_t end = std::min(slots.size(), c.pc + w);
-            for (size_t j = c.prog->next_other_pipe(c.pc); j < end; ++j) {
-                if (c.issued >> (j - c.pc) & 1u) continue;
-                const AluSlot& s = slots[j];
-                if (s.pipe == head.pipe) {
-                    if (mode_ == Coissue::Pairs) break;
-                    continue;
-                }
-                // Independent of every unissued slot it would pass.
-                uint32_t passed = 0;
-                for (size_t k = c.pc + 1; k < j; ++k)
-                    if (!(c.issued >> (k - c.pc) & 1u)) passed |= 1u << (j - k);
-                if (c.prog->conflicts(j) & passed) {
-                    if (mode_ == Coissue::Pairs) break;
-                    continue;
-                }
-                if (p_.port_limit && ((s.input >= 0 && head.input >= 0 && s.input != head.input) ||
-                                      (s.constant >= 0 && head.constant >= 0 && s.constant != head.constant))) {
-                    if (mode_ == Coissue::Pairs) break;
-                    continue;
-                }
-                if (earliest(c, s, e) > now) {
-                    if (mode_ == Coissue::Pairs) break;
-                    continue;
-                }
-                issue(c, s, e, now);
-                c.issued |= uint64_t(1) << (j - c.pc);
-                n = 2;
-                break;
-            }
+        if (const int n = issue_from(e, e.ctx[ci], now)) {
+            e.rr = (ci + 1) % K;
+            return n;
         }
-        while (c.issued & 1u) {
-            c.issued >>= 1;
-            ++c.pc;
-        }
-        e.rr = (ci + 1) % K;
-        return n;
     }
     return 0;
 }
@@ -448,8 +466,9 @@ Cycle VertexAlu::step(Cycle now) {
     }
     // 3. Issue.
     bool any = worked;
-    for (auto& e : engines_) {
-        const int n = try_issue(e, now);
+    for (uint32_t ei = 0; ei < p_.engines; ++ei) {
+        Engine& e = engines_[ei];
+        const int n = try_issue(ei, e, now);
         if (n) {
             ++issue_cycles_;
             if (n == 2) ++coissue_cycles_;

@@ -1,7 +1,8 @@
 // The vertex ALU: `engines` engines, each with `contexts` vertices in flight (a scoreboard per
 // vertex). An engine issues, per cycle, the next instruction slot of one of its vertices (round
-// robin over those that can issue) to the vector pipe or the scalar pipe, and with co-issue on,
-// a second slot of the same vertex to the other pipe in the same cycle:
+// robin over those that can issue, or with `schedule=oldest` the oldest that can) to the vector
+// pipe or the scalar pipe, and with co-issue on, a second slot of the same vertex to the other
+// pipe in the same cycle:
 //   off     one slot per cycle;
 //   pairs   the slot right after the head, if it goes to the other pipe and is independent;
 //   window  the first other-pipe slot among the next `window`-1 that is independent of every
@@ -36,12 +37,13 @@ namespace vpsim::sc {
 struct VertexAluParams {
     uint32_t engines = 1;         // vertex engines
     uint32_t contexts = 3;        // vertices in flight per engine
-    uint32_t vector_latency = 3;  // cycles from issue to result, vector pipe
-    uint32_t scalar_latency = 3;  // cycles from issue to result, scalar pipe
-    uint32_t dot_latency = 3;     // dp3 / dp4 and the matrix macros' slots (vector pipe)
-    uint32_t rcp_rsq_latency = 3; // rcp / rsq (scalar pipe)
+    uint32_t vector_latency = 9;  // cycles from issue to result, vector pipe
+    uint32_t scalar_latency = 9;  // cycles from issue to result, scalar pipe
+    uint32_t dot_latency = 9;     // dp3 / dp4 and the matrix macros' slots (vector pipe)
+    uint32_t rcp_rsq_latency = 9; // rcp / rsq (scalar pipe)
     uint32_t rcp_interval = 2;    // scalar pipe cycles per rcp / rsq
     std::string coissue = "window";
+    std::string schedule = "oldest";       // which vertex issues first: round_robin or oldest
     uint32_t window = 4;          // instructions looked at for a co-issue partner (head included)
     bool port_limit = true;       // a co-issued pair reads at most one input and one constant register
 
@@ -149,10 +151,12 @@ private:
     Cycle earliest(const Context& c, const AluSlot& s, const Engine& e) const;  // when slot s could issue
     void issue(Context& c, const AluSlot& s, Engine& e, Cycle now);
     bool finished(const Context& c) const { return c.pc >= c.prog->slots().size(); }
-    int try_issue(Engine& e, Cycle now);  // 0 nothing, 1 one slot, 2 a co-issued pair
+    int try_issue(uint32_t ei, Engine& e, Cycle now);  // 0 nothing, 1 one slot, 2 a co-issued pair
+    int issue_from(Engine& e, Context& c, Cycle now);   // the same, from one vertex
 
     VertexAluParams p_;
     Coissue mode_;
+    bool oldest_first_ = false;
     vs::Profile profile_;
     VertexPool& pool_;
     Probes* probes_;
@@ -179,6 +183,10 @@ private:
         bool empty() const { return count == 0; }
         size_t size() const { return count; }
         const std::pair<uint32_t, uint32_t>& front() const { return slots[head]; }
+        const std::pair<uint32_t, uint32_t>& at(size_t k) const {
+            const size_t t = head + k;
+            return slots[t >= slots.size() ? t - slots.size() : t];
+        }
         void pop_front() {
             head = head + 1 == slots.size() ? 0 : head + 1;
             --count;

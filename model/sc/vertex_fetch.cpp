@@ -12,7 +12,7 @@ const ParamBindings<VertexFetchParams>& VertexFetchParams::bindings() {
                   "input buffers: a vertex holds one from its data's arrival until the ALU finishes it",
                   "NV20: 6 copies of the per-vertex input buffers (pipeline.md)", 1, 1024)
         .uint("fetch_window", "vertices", &VertexFetchParams::fetch_window,
-                  "vertices fetched at once (first request to last data); hides memory latency", "assumed", 1, 4096)
+                  "vertices fetched at once (first request to last data); hides memory latency", "assumed (docs/calibration.md)", 1, 4096)
         .uint("queue", "vertices", &VertexFetchParams::queue, "vertex jobs buffered from the index fetch", "assumed", 1, 1024)
         .uint("elements_per_cycle", "requests/cycle", &VertexFetchParams::elements_per_cycle, "element requests issued per cycle",
                   "assumed", 1, 16)
@@ -22,8 +22,11 @@ const ParamBindings<VertexFetchParams>& VertexFetchParams::bindings() {
                   "ATTILA's vertex input cache: 32 lines x 64 B", 4, 4096)
         .uint("hit_latency", "cycles", &VertexFetchParams::hit_latency, "cycles from a request to its data on a cache hit", "assumed",
                   1, 1000)
-        .uint("max_misses", "lines", &VertexFetchParams::max_misses, "line fills outstanding at once (miss registers)", "assumed", 1,
-                  1024);
+        .uint("max_misses", "lines", &VertexFetchParams::max_misses, "line fills outstanding at once (miss registers)", "assumed: enough to cover the memory latency (docs/calibration.md)", 1,
+                  1024)
+        .uint("prefetch_lines", "lines", &VertexFetchParams::prefetch_lines,
+                  "lines each stream reads ahead of its last request (sequential prefetch, within max_misses); 0 = none",
+                  "assumed (a fetch that streams ahead; docs/calibration.md)", 0, 64);
     return b;
 }
 ParamTable VertexFetchParams::table() { return bindings().table(); }
@@ -46,6 +49,7 @@ VertexFetch::VertexFetch(const sc_core::sc_module_name& n, const VertexFetchPara
       lookups_(stats_.counter("cache_lookups", "lines", "fetch cache line look-ups")),
       hits_(stats_.counter("cache_hits", "lines", "look-ups that found the line (present or being filled)")),
       misses_(stats_.counter("cache_misses", "lines", "look-ups that read the line from memory")),
+      prefetches_(stats_.counter("prefetches", "lines", "lines read ahead of their first request (prefetch_lines)")),
       stall_buffer_(stats_.stall_reason("no_input_buffer", "a fetched vertex waits for a free input buffer")),
       stall_misses_(stats_.stall_reason("miss_limit", "a request waits for a free miss register")),
       stall_memory_(stats_.stall_reason("memory_latency", "requests are issued; the unit waits for their data")),
@@ -89,7 +93,32 @@ void VertexFetch::touch(Line* l) {
     recent_[0] = i;
 }
 
-bool VertexFetch::access(Cycle now, uint64_t addr, uint32_t size, Cycle& ready) {
+Cycle VertexFetch::fill(Cycle now, uint64_t tag) {
+    Line* l = &lines_[0];
+    for (auto& c : lines_)
+        if (c.used < l->used) l = &c;
+    l->tag = tag;
+    l->ready = mem_.read(now, p_.line_bytes);
+    fills_.push_back(l->ready);
+    touch(l);
+    return l->ready;
+}
+
+void VertexFetch::prefetch(Cycle now, uint32_t stream, uint64_t last) {
+    // The stream reads the lines after its last request before they are asked for, while miss
+    // registers are free. `ahead` is the furthest line already requested ahead; a jump (a new
+    // draw, an index far away) restarts from the request.
+    uint64_t& ahead = ahead_[stream & 15];
+    if (ahead < last || ahead > last + p_.prefetch_lines) ahead = last;
+    while (ahead < last + p_.prefetch_lines && fills_.size() < p_.max_misses) {
+        ++ahead;
+        if (find_line(ahead)) continue;
+        fill(now, ahead);
+        ++prefetches_;
+    }
+}
+
+bool VertexFetch::access(Cycle now, uint32_t stream, uint64_t addr, uint32_t size, Cycle& ready) {
     const uint64_t first = addr / p_.line_bytes, last = (addr + size - 1) / p_.line_bytes;
     while (!fills_.empty() && fills_.front() <= now) fills_.pop_front();
     // Look every line up once; a request is all or nothing, so count the misses first.
@@ -108,16 +137,14 @@ bool VertexFetch::access(Cycle now, uint64_t addr, uint32_t size, Cycle& ready) 
             ++hits_;
         } else {
             ++misses_;
-            l = &lines_[0];
-            for (auto& c : lines_)
-                if (c.used < l->used) l = &c;
-            l->tag = first + k;
-            l->ready = mem_.read(now, p_.line_bytes);
-            fills_.push_back(l->ready);
+            const Cycle r = fill(now, first + k);
+            if (r > ready) ready = r;
+            continue;
         }
         touch(l);
         if (l->ready > ready) ready = l->ready;
     }
+    if (p_.prefetch_lines) prefetch(now, stream, last);
     return true;
 }
 
@@ -168,7 +195,7 @@ Cycle VertexFetch::step(Cycle now) {
             const auto& s = j.draw->setup.streams[e.stream];
             const uint64_t addr = j.draw->stream_address[e.stream] + uint64_t(s.stride) * j.index + e.offset;
             Cycle ready = 0;
-            if (!access(now, addr, e.size, ready)) {
+            if (!access(now, e.stream, addr, e.size, ready)) {
                 stall = &stall_misses_;
                 break;
             }

@@ -2,7 +2,8 @@
 // their first request and their data: one request per declared element (`base + stride * index
 // + offset`, its type's bytes) at `elements_per_cycle` through a small fetch cache (fully
 // associative, LRU, `cache_lines` x `line_bytes`; a miss reads the line from the memory model,
-// at most `max_misses` line fills outstanding). When a vertex's last element has arrived, it
+// at most `max_misses` line fills outstanding; with `prefetch_lines` each stream also reads that
+// many lines ahead of its last request while miss registers are free). When a vertex's last element has arrived, it
 // takes a free input buffer (held until the vertex ALU has finished it) and goes to the vertex
 // ALU. Vertices leave in order. This unit models the traffic only: the converted registers
 // v0..v15 (the golden vertex fetch, fetch_vertex) are made when the ALU takes the vertex and
@@ -18,13 +19,14 @@ namespace vpsim::sc {
 
 struct VertexFetchParams {
     uint32_t input_buffers = 6;       // vertices between data arrival and ALU finish
-    uint32_t fetch_window = 8;        // vertices between first request and data arrival
+    uint32_t fetch_window = 16;       // vertices between first request and data arrival
     uint32_t queue = 4;               // vertex jobs buffered from the index fetch
     uint32_t elements_per_cycle = 1;  // element requests per cycle
     uint32_t cache_lines = 32;        // fetch cache lines
     uint32_t line_bytes = 64;         // fetch cache line size
     uint32_t hit_latency = 1;         // cycles for a cache hit
-    uint32_t max_misses = 8;          // line fills outstanding
+    uint32_t max_misses = 16;         // line fills outstanding
+    uint32_t prefetch_lines = 8;      // lines each stream reads ahead of its last request
 
     static constexpr const char* kUnit = "vertex_fetch";
     static const ParamBindings<VertexFetchParams>& bindings();  // each parameter, declared once
@@ -62,7 +64,9 @@ private:
     const std::vector<Element>& elements_of(const DrawState& d);
     // Looks up / fills the lines of [addr, addr + size); returns false (nothing changed) when
     // the misses would exceed max_misses. `ready` = when the data is there.
-    bool access(Cycle now, uint64_t addr, uint32_t size, Cycle& ready);
+    bool access(Cycle now, uint32_t stream, uint64_t addr, uint32_t size, Cycle& ready);
+    Cycle fill(Cycle now, uint64_t tag);  // reads line `tag` into the LRU line; returns its ready cycle
+    void prefetch(Cycle now, uint32_t stream, uint64_t last);  // reads ahead of line `last`
     struct Line;
 
     VertexFetchParams p_;
@@ -77,6 +81,7 @@ private:
     Line* find_line(uint64_t tag);
     void touch(Line* l);
     uint64_t use_clock_ = 0;
+    std::array<uint64_t, 16> ahead_{};  // per stream: the furthest line requested ahead
     std::deque<Cycle> fills_;  // completion cycles of outstanding line fills (non-decreasing)
     const DrawState* elem_draw_ = nullptr;
     std::vector<Element> elems_;
@@ -92,7 +97,7 @@ private:
     int sig_requests_ = -1;  // VCD: element requests issued (a count, changing at each request)
     StatGroup stats_;
     CycleAccount acct_;
-    Counter &vertices_, &requests_, &bytes_, &lookups_, &hits_, &misses_;
+    Counter &vertices_, &requests_, &bytes_, &lookups_, &hits_, &misses_, &prefetches_;
     StallReason stall_buffer_, stall_misses_, stall_memory_, stall_window_;
 };
 
