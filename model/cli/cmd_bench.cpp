@@ -21,6 +21,7 @@
 #include "model/cli/commands.h"
 #include "model/cli/run_common.h"
 #include "model/common/params.h"
+#include "model/common/presets.h"
 #include "model/sc/dispatch_bench.h"
 #include "model/sc/pipeline.h"
 #include "model/scene/default_scene.h"
@@ -462,6 +463,7 @@ struct BenchRunArgs {
     std::string scene;              // "" = the built-in default scene
     int repeat = 5;
     std::vector<std::string> sets;  // unit.param=value, for the model runs
+    std::string preset;
     bool no_memory = false, json = false;
 };
 
@@ -623,6 +625,7 @@ int run_bench_run(const BenchRunArgs& a) {
     ParamSet params = sc::default_params();
     try {
         sc = load_run_scene(a.scene).scene;
+        if (!a.preset.empty()) apply_preset(params, a.preset);
         for (const auto& s : a.sets) params.apply_set(s);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "%s: %s\n", me, e.what());
@@ -786,6 +789,7 @@ void add_bench_run(CLI::App* bench, int& exit_code) {
     c->add_option("SCENE", a->scene, "The scene for the speed measurement (.json); none: the built-in default scene");
     c->add_option("--repeat", a->repeat, "Repetitions (model run + bare clock each); medians are reported (default 5)")
         ->check(CLI::Range(1, 1000));
+    add_preset_option(c, a->preset);
     c->add_option("--set", a->sets, "Override one parameter of the model runs, unit.param=value (repeatable)")
         ->allow_extra_args(false);
     c->add_flag("--no-memory", a->no_memory, "Skip the peak-memory measurement");
@@ -1023,11 +1027,12 @@ void add_bench_dispatch(CLI::App* bench, int& exit_code) {
 }  // namespace
 
 void add_bench_command(CLI::App& app, int& exit_code) {
-    CLI::App* bench = app.add_subcommand("bench", "Performance measurements (subcommands: exec, run, dispatch)");
+    CLI::App* bench = app.add_subcommand("bench", "Performance measurements (subcommands: exec, run, dispatch, calibrate)");
     bench->require_subcommand(1);
     add_bench_exec(bench, exit_code);
     add_bench_run(bench, exit_code);
     add_bench_dispatch(bench, exit_code);
+    add_bench_calibrate(bench, exit_code);
 }
 
 }  // namespace vpsim::cli

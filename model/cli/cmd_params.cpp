@@ -2,7 +2,10 @@
 // and --set overrides (docs/parameters.md).
 #include "model/cli/commands.h"
 #include "model/common/params.h"
+#include "model/common/presets.h"
 #include "model/sc/pipeline.h"
+
+#include <fmt/format.h>
 
 #include <cstdio>
 #include <iostream>
@@ -17,13 +20,14 @@ namespace {
 struct ParamsArgs {
     bool json = false;
     bool config_only = false;
-    std::string config;
+    std::string preset, config;
     std::vector<std::string> sets;
 };
 
 int run_params(const ParamsArgs& a) {
     ParamSet p = sc::default_params();
     try {
+        if (!a.preset.empty()) apply_preset(p, a.preset);
         if (!a.config.empty()) p.apply_config_file(a.config);
         for (const std::string& s : a.sets) p.apply_set(s);  // --set after --config: it wins
     } catch (const ParamError& e) {
@@ -54,10 +58,73 @@ void add_params_command(CLI::App& app, int& exit_code) {
                 "Print only the resolved values, {\"unit\": {\"param\": value}}: the config.json a run writes, "
                 "accepted back by --config")
         ->excludes(json_flag);
+    add_preset_option(c, a->preset);
     c->add_option("--config", a->config, "JSON file {\"unit\": {\"param\": value}} overriding defaults");
     c->add_option("--set", a->sets, "Override one parameter, unit.param=value (repeatable; applied after --config)")
         ->allow_extra_args(false);
     c->callback([a, &exit_code] { exit_code = run_params(*a); });
+}
+
+void add_preset_option(CLI::App* c, std::string& preset) {
+    c->add_option("--preset", preset,
+                  "Start from a chip's parameters (nv20, nv2a, nv25; `vpsim presets`), then --config, then --set")
+        ->type_name("NAME");
+}
+
+namespace {
+
+struct PresetsArgs {
+    std::string name;
+    bool json = false;
+};
+
+int run_presets(const PresetsArgs& a) {
+    try {
+        if (!a.name.empty()) {
+            // The file itself: it is also a --config file (`vpsim presets nv2a > mine.json`).
+            std::cout << find_preset(a.name).text;
+            return 0;
+        }
+        if (a.json) {
+            nlohmann::ordered_json j = nlohmann::ordered_json::array();
+            for (const Preset& p : presets())
+                j.push_back({{"name", p.name},
+                             {"chip", p.chip},
+                             {"description", p.description},
+                             {"calibration", p.json["calibration"]}});
+            std::cout << j.dump(2) << "\n";
+            return 0;
+        }
+        std::cout << fmt::format("{:<6} {:<38} {:>9} {:>8} {:>18}  {}\n", "name", "chip", "clock", "engines",
+                                 "published verts/s", "source");
+        for (const Preset& p : presets()) {
+            const auto& v = p.json["params"];
+            std::cout << fmt::format("{:<6} {:<38} {:>5g} MHz {:>8} {:>13.1f} M ±{:g}%  {}\n", p.name, p.chip,
+                                     v["pipeline"]["clock_mhz"]["value"].get<double>(),
+                                     v["vertex_alu"]["engines"]["value"].get<unsigned>(), p.target_vps / 1e6,
+                                     100 * p.tolerance, p.target_source);
+        }
+        std::cout << "\n`vpsim presets NAME` prints one (a --config file, every value with its source); "
+                     "`vpsim run --preset NAME` runs with it; `vpsim bench calibrate` checks the vertex rates.\n";
+    } catch (const ParamError& e) {
+        std::fprintf(stderr, "vpsim presets: %s\n", e.what());
+        return 2;
+    }
+    return 0;
+}
+
+}  // namespace
+
+void add_presets_command(CLI::App& app, int& exit_code) {
+    auto a = std::make_shared<PresetsArgs>();
+    CLI::App* c = app.add_subcommand(
+        "presets",
+        "List the hardware presets (chip, clock, vertex engines, the published vertex rate each is calibrated "
+        "against); with NAME print that preset's file, every value with its source (docs/calibration.md).\nExit "
+        "status: 0 ok, 2 unknown preset.");
+    c->add_option("NAME", a->name, "A preset to print (nv20, nv2a, nv25)");
+    c->add_flag("--json", a->json, "List the presets as JSON");
+    c->callback([a, &exit_code] { exit_code = run_presets(*a); });
 }
 
 }  // namespace vpsim::cli

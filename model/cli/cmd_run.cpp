@@ -5,6 +5,7 @@
 #include "model/cli/run_common.h"
 #include "model/cli/vertex_format.h"
 #include "model/common/file_util.h"
+#include "model/common/presets.h"
 #include "model/scene/default_scene.h"
 #include "model/sc/pipeline.h"
 #include "tb/rtl_in_loop.h"
@@ -27,7 +28,7 @@ namespace vpsim::cli {
 namespace {
 
 struct RunArgs {
-    std::string scene, config, out, vcd, trace, topology_dot;
+    std::string scene, preset, config, out, vcd, trace, topology_dot;
     std::vector<std::string> sets, profile, tess_profile, rtl;
     bool vertices = false, json = false, quiet = false, no_progress = false, topology = false;
 };
@@ -101,6 +102,7 @@ std::string summary_text(const std::string& scene, const sc::RunResult& r, const
                         r.cycles ? 100.0 * double(t.cycles) / double(r.cycles) : 0.0));
     }
     if (r.top_stalls.empty()) row("top stalls", "none");
+    row("bottleneck", r.bottleneck);
     if (r.tess_patches || r.tess_npatch_draws) {
         row("tessellator", fmt::format("{} patches, {} N-patch draws, {} handle hits", group_digits(r.tess_patches),
                                        group_digits(r.tess_npatch_draws), group_digits(r.tess_handle_hits)));
@@ -139,6 +141,7 @@ nlohmann::ordered_json summary_json(const std::string& scene, const sc::RunResul
     auto st = nlohmann::ordered_json::array();
     for (const auto& t : r.top_stalls) st.push_back({{"unit", t.unit}, {"reason", t.reason}, {"cycles", t.cycles}});
     j["stalls"] = st;
+    j["bottleneck"] = {{"unit", r.bottleneck_unit}, {"busy", r.bottleneck_busy}, {"text", r.bottleneck}};
     j["tessellator"] = {{"patches", r.tess_patches},           {"npatch_draws", r.tess_npatch_draws},
                         {"generated_vertices", r.tess_vertices}, {"generated_triangles", r.tess_triangles},
                         {"handle_hits", r.tess_handle_hits},     {"control_points", r.tess_control_points},
@@ -163,6 +166,7 @@ int run_run(const RunArgs& a) {
     vs::Profile profile = vs::Profile::d3d8();
     tess::TessProfile tess_profile;
     try {
+        if (!a.preset.empty()) apply_preset(params, a.preset);
         if (!a.config.empty()) params.apply_config_file(a.config);
         for (const auto& s : a.sets) params.apply_set(s);
         for (const auto& kv : a.profile) profile.set(kv);
@@ -245,6 +249,7 @@ int run_run(const RunArgs& a) {
             nlohmann::ordered_json cfg;
             cfg["schema"] = "vpsim-config-1";
             cfg["scene"] = {{"name", sc.name}, {"hash", hash}};
+            if (!a.preset.empty()) cfg["preset"] = a.preset;  // then --config, then --set
             cfg["profile"] = a.profile;
             cfg["tess_profile"] = a.tess_profile;
             if (!rtl_names.empty()) cfg["rtl"] = rtl_names;  // absent: every unit is its SystemC model
@@ -284,6 +289,7 @@ void add_run_command(CLI::App& app, int& exit_code) {
         "runs the built-in default scene.\nExit status: 0 ok, 1 a scene command failed, 2 usage, bad parameter, "
         "malformed scene or I/O error, 3 internal error.");
     c->add_option("SCENE", a->scene, "The scene (.json, docs/scenes.md); none: the built-in default scene");
+    add_preset_option(c, a->preset);
     c->add_option("--config", a->config,
                   "Parameters from a JSON file: {\"unit\": {\"param\": value}} or a run's config.json");
     c->add_option("--set", a->sets, "Override one parameter, unit.param=value (repeatable; after --config)")

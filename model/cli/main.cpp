@@ -58,6 +58,7 @@ int main(int argc, char** argv) {
     vpsim::cli::add_bench_command(app, exit_code);
     vpsim::cli::add_scene_exec_command(app, exit_code);
     vpsim::cli::add_params_command(app, exit_code);
+    vpsim::cli::add_presets_command(app, exit_code);
     vpsim::cli::add_run_command(app, exit_code);
     try {
         app.parse(argc, argv);

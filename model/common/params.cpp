@@ -318,6 +318,30 @@ void ParamSet::apply_json(const nlohmann::json& config, const std::string& origi
     for (auto& [key, v] : updates) values_[key] = std::move(v);
 }
 
+void ParamSet::apply_preset_json(const nlohmann::json& preset, const std::string& origin) {
+    if (!preset.is_object() || !preset.contains("params") || !preset["params"].is_object())
+        throw ParamError(fmt::format("{}: a preset needs \"params\": {{\"unit\": {{\"param\": {{\"value\": ..., "
+                                     "\"source\": \"...\"}}}}}}",
+                                     origin));
+    nlohmann::json values = nlohmann::json::object();
+    for (const auto& [unit, params] : preset["params"].items()) {
+        if (!params.is_object())
+            throw ParamError(fmt::format("{}: /params/{}: expected an object {{\"param\": {{\"value\": ..., \"source\": "
+                                         "\"...\"}}}}, got {}",
+                                         origin, unit, params.type_name()));
+        for (const auto& [name, entry] : params.items()) {
+            const std::string ptr = fmt::format("/params/{}/{}", unit, name);
+            if (!entry.is_object() || !entry.contains("value") || !entry.contains("source") || !entry["source"].is_string() ||
+                entry["source"].get<std::string>().empty())
+                throw ParamError(fmt::format("{}: {}: a preset value is {{\"value\": ..., \"source\": \"published: ... or "
+                                             "assumed: ...\"}}",
+                                             origin, ptr));
+            values[unit][name] = entry["value"];
+        }
+    }
+    apply_json(values, origin);
+}
+
 void ParamSet::apply_config_file(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     if (!in) throw ParamError(fmt::format("{}: cannot read the config file", path));
@@ -333,6 +357,10 @@ void ParamSet::apply_config_file(const std::string& path) {
     // accepted as it is: its "params" are the values.
     if (j.is_object() && j.contains("schema") && j["schema"] == "vpsim-config-1" && j.contains("params")) {
         apply_json(j["params"], path + ": /params");
+        return;
+    }
+    if (j.is_object() && j.contains("schema") && j["schema"] == "vpsim-preset-1") {
+        apply_preset_json(j, path);
         return;
     }
     apply_json(j, path);

@@ -88,7 +88,11 @@ public:
     // {"unit": {"param": value, ...}, ...}. Values must have the JSON type of the parameter
     // (true/false, integers, numbers, enum strings). `origin` prefixes messages (a file name).
     void apply_json(const nlohmann::json& config, const std::string& origin = "config");
-    // Reads and applies a JSON config file; an unreadable file or bad JSON is a ParamError.
+    // A preset ({"schema": "vpsim-preset-1", "params": {"unit": {"param": {"value": v,
+    // "source": "..."}}}}, model/presets/): every entry must have a value and a source.
+    void apply_preset_json(const nlohmann::json& preset, const std::string& origin);
+    // Reads and applies a JSON config file (a config, a run's config.json or a preset file); an
+    // unreadable file or bad JSON is a ParamError.
     void apply_config_file(const std::string& path);
     // "unit.param=value", the value in text form (true/false/1/0, decimal or 0x integers,
     // numbers, enum names).

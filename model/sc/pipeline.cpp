@@ -70,6 +70,8 @@ Topology default_topology() {
 
 namespace {
 
+void find_bottleneck(const StatsReport& rep, uint64_t end, RunResult& r);  // below
+
 // The units of the default pipeline, in the dispatcher's order (downstream first).
 const char* const kUnitOrder[] = {"output", "vertex_alu", "vertex_fetch", "index_fetch",
                                   "tessellator", "constant_loader", "front_end"};
@@ -346,7 +348,73 @@ RunResult Pipeline::result() const {
     }
     std::sort(r.top_stalls.begin(), r.top_stalls.end(),
               [](const TopStall& a, const TopStall& b) { return a.cycles > b.cycles; });
+    find_bottleneck(rep, end, r);
     return r;
+}
+
+}  // namespace
+
+namespace {
+
+// A unit's busy fraction of its capacity, and what that means in words.
+void find_bottleneck(const StatsReport& rep, uint64_t end, RunResult& r) {
+    struct Words {
+        const char* unit;
+        const char* name;
+        const char* busy;
+    };
+    static const Words words[] = {
+        {"front_end", "the command front end", "executing commands in {} of cycles"},
+        {"decl_decoder", "the declaration decoder", "decoding tokens in {} of cycles"},
+        {"constant_loader", "the constant loader", "writing constants in {} of cycles"},
+        {"tessellator", "the tessellator", "generating vertices in {} of cycles"},
+        {"index_fetch", "the index fetch", "reading indices in {} of cycles"},
+        {"vertex_fetch", "the vertex fetch", "requesting or sending vertices in {} of cycles"},
+        {"memory", "the memory bus", "carrying vertex data in {} of cycles"},
+        {"vertex_alu", "the vertex ALU", "issuing in {} of engine cycles"},
+        {"output", "the output", "emitting vertices in {} of cycles"},
+    };
+    if (end == 0) return;
+    const StatGroup* best = nullptr;
+    double best_busy = -1;
+    for (const StatGroup* g : rep.groups()) {
+        double busy;
+        if (g->unit() == "vertex_alu")
+            busy = g->rate_value("utilisation", end);
+        else if (g->unit() == "memory")
+            busy = g->rate_value("bus_utilisation", end);
+        else if (g->timed())
+            busy = double(g->busy_cycles()) / double(end);
+        else
+            continue;
+        if (std::isnan(busy) || busy <= best_busy) continue;
+        best_busy = busy;
+        best = g;
+    }
+    if (!best) return;
+    const Words* w = nullptr;
+    for (const Words& c : words)
+        if (best->unit() == c.unit) w = &c;
+    r.bottleneck_unit = best->unit();
+    r.bottleneck_busy = best_busy;
+    const std::string name = w ? w->name : "unit " + best->unit();
+    const std::string pct = fmt::format("{:.1f} %", 100 * best_busy);
+    if (best_busy >= 0.5) {
+        r.bottleneck = fmt::format("{}: {}", name, fmt::format(fmt::runtime(w ? w->busy : "busy in {} of cycles"), pct));
+        // What holds it back from the rest, when that is more than a little.
+        uint64_t most = 0;
+        std::string why;
+        for (const TopStall& t : r.top_stalls)
+            if (t.unit == best->unit() && t.cycles > most) most = t.cycles, why = t.reason;
+        if (best_busy < 0.95 && most * 20 > end)
+            r.bottleneck += fmt::format("; stalled on {} in {:.1f} % of cycles", why, 100.0 * double(most) / double(end));
+    } else {
+        // No unit is near its capacity: the run waits on latency (or is too short to fill).
+        r.bottleneck = fmt::format("none saturated: latency-bound (the busiest unit, {}, {:.1f} %)", name.substr(4),
+                                   100 * best_busy);
+        if (!r.top_stalls.empty())
+            r.bottleneck += fmt::format("; the largest stall: {}.{}", r.top_stalls[0].unit, r.top_stalls[0].reason);
+    }
 }
 
 }  // namespace

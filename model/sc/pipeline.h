@@ -120,6 +120,11 @@ struct RunResult {
     double alu_utilisation = 0, coissue_rate = 0, ptc_hit_rate = 0, acmr = 0, atvr = 0;
     double fetch_bytes_per_cycle = 0, memory_bytes_per_cycle = 0, fetch_cache_hit_rate = 0;
     std::vector<TopStall> top_stalls;      // the largest stall reasons over all units
+    // The bottleneck: the unit busiest for its capacity (the ALU: issue cycles per engine cycle;
+    // the memory: bus cycles; any other unit: busy cycles per run cycle), and in words.
+    std::string bottleneck_unit;
+    double bottleneck_busy = 0;
+    std::string bottleneck;
     std::vector<std::string> cycle_errors;  // units whose cycles do not add up (must be empty)
     std::vector<std::string> warnings;
     double host_seconds = 0;                // sc_start's wall time
