@@ -253,7 +253,27 @@ file(WRITE ${WORK}/strip192.json "${strip192}")
 expect(2 "const_count is 192, but the Verilated RTL was built with CONST_COUNT=96"
        run --rtl decl_decoder ${WORK}/strip192.json --quiet)
 expect(0 "^$" run ${WORK}/strip192.json --quiet)
+# Presets: the list, one printed (a --config file), --preset with --set on top, config.json
+# recording it, an unknown name; bench calibrate within tolerance.
+expect(0 "nv20 .*GeForce3.*nv2a .*Xbox.*nv25 .*GeForce4 Ti 4600.*136.0 M" presets)
+execute_process(COMMAND ${VPSIM} presets nv2a OUTPUT_FILE ${WORK}/nv2a.json RESULT_VARIABLE rc)
+expect(0 "engines +uint +engines +2 \\* " params --config ${WORK}/nv2a.json)
+expect(0 "clock_mhz +double +MHz +300.0 \\*.*engines +uint +engines +3 \\* " params --preset nv25 --set vertex_alu.engines=3)
+expect(2 "--preset nv30: no such preset; valid presets: nv20, nv2a, nv25" run --preset nv30 --quiet)
+expect(0 "vertices/s at 233 MHz.*bottleneck +the vertex ALU" run --preset nv2a --no-progress)
+expect(0 "^$" run --preset nv2a --quiet --out ${WORK}/preset_run)
+file(READ ${WORK}/preset_run/config.json pcfg)
+if(NOT pcfg MATCHES "\"preset\": \"nv2a\"" OR NOT pcfg MATCHES "\"clock_mhz\": 233.0")
+  message(SEND_ERROR "run --preset: config.json does not record the preset and its values:\n${pcfg}")
+endif()
+file(WRITE ${WORK}/nosource.json "{\"schema\": \"vpsim-preset-1\", \"params\": {\"vertex_alu\": {\"engines\": {\"value\": 2}}}}")
+expect(2 "nosource.json: /params/vertex_alu/engines: a preset value is" run --config ${WORK}/nosource.json --quiet)
+expect(0 "nv20 .*ok .*nv2a .*ok .*nv25 .*ok .*every preset within its tolerance" bench calibrate)
+expect(1 "OUT.*a preset is outside its tolerance" bench calibrate --set vertex_fetch.prefetch_lines=0)
+expect(2 "not a directory" bench coissue ${WORK}/no_such_dir)
+expect(2 "exactly one of --write FILE and --check FILE" bench reference ${SRC}/examples/scenes)
 # Parameters: errors list the valid keys; bad values are refused.
+
 expect(2 "valid keys" run --set vertex_alu.engine=2)
 expect(2 "vertex_alu.engines" run --set vertex_alu.engines=0)
 expect(2 "enum" run --set vertex_alu.coissue=sometimes)
