@@ -6,6 +6,9 @@
 #include <array>
 #include <cmath>
 #include <cstring>
+#include <random>
+
+#include <meshoptimizer.h>
 #include <stdexcept>
 
 namespace vpsim::scene {
@@ -106,6 +109,14 @@ GenAttributes generate_attributes(const GenParams& p) {
     return a;
 }
 
+bool index_order_from_name(const std::string& name, IndexOrder& out) {
+    if (name == "raw") out = IndexOrder::Raw;
+    else if (name == "optimised") out = IndexOrder::Optimised;
+    else if (name == "random") out = IndexOrder::Random;
+    else return false;
+    return true;
+}
+
 std::vector<uint32_t> generate_triangles(const GenParams& p) {
     std::vector<uint32_t> t;
     t.reserve(size_t(p.columns) * p.rows * 6);
@@ -115,6 +126,20 @@ std::vector<uint32_t> generate_triangles(const GenParams& p) {
             const uint32_t a = j * w + i, b = a + 1, c = a + w, d = c + 1;
             t.insert(t.end(), {a, c, b, b, c, d});
         }
+    if (p.order == IndexOrder::Optimised) {
+        // meshoptimizer's vertex cache optimisation (Forsyth-style, for FIFO and LRU caches).
+        std::vector<uint32_t> o(t.size());
+        meshopt_optimizeVertexCache(o.data(), t.data(), t.size(), size_t(w) * (p.rows + 1));
+        t.swap(o);
+    } else if (p.order == IndexOrder::Random) {
+        // Fisher-Yates over the triangles, spelled out so the order is the same everywhere:
+        // for i = n-1 down to 1, swap triangle i with triangle mt19937(seed)() mod (i + 1).
+        std::mt19937 rng(p.seed);
+        for (size_t i = t.size() / 3; i-- > 1;) {
+            const size_t j = size_t(rng() % (i + 1));
+            for (size_t k = 0; k < 3; ++k) std::swap(t[3 * i + k], t[3 * j + k]);
+        }
+    }
     return t;
 }
 
@@ -185,7 +210,8 @@ GenResult generate(const GenParams& p) {
                 }
             }
         }
-    if (p.index_size) {
+    if (p.index_size && p.order == IndexOrder::Raw) {
+        // Row order, written straight into the buffer (no index list held beside it).
         r.indices.resize(size_t(p.columns) * p.rows * 6 * p.index_size);
         uint8_t* out = r.indices.data();
         const uint32_t w = p.columns + 1;
@@ -195,6 +221,12 @@ GenResult generate(const GenParams& p) {
                 for (uint32_t x : {a, c, b, b, c, d})
                     for (uint32_t byte = 0; byte < p.index_size; ++byte) *out++ = uint8_t(x >> (8 * byte));
             }
+    } else if (p.index_size) {
+        const std::vector<uint32_t> t = generate_triangles(p);
+        r.indices.resize(t.size() * p.index_size);
+        uint8_t* out = r.indices.data();
+        for (uint32_t x : t)
+            for (uint32_t byte = 0; byte < p.index_size; ++byte) *out++ = uint8_t(x >> (8 * byte));
     }
     return r;
 }

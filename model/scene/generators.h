@@ -32,6 +32,11 @@ struct GenStream {
     std::vector<GenElement> elements;  // packed in order: the stride is the sum of the sizes
 };
 
+// The order of the generated triangles: row order (raw), reordered for a post-transform cache
+// by meshoptimizer (meshopt_optimizeVertexCache), or shuffled (a seeded Fisher-Yates).
+enum class IndexOrder : uint8_t { Raw, Optimised, Random };
+bool index_order_from_name(const std::string& name, IndexOrder& out);  // "raw", "optimised", "random"
+
 struct GenParams {
     Shape shape = Shape::Grid;
     uint32_t columns = 1, rows = 1;  // grid: quads; sphere: slices, stacks; torus: rings, sides
@@ -40,6 +45,8 @@ struct GenParams {
     float tube = 0.25f;              // torus tube radius
     uint32_t bones = 2;              // blend indices: palette entries 0..bones-1 along the rows
     uint32_t index_size = 2;         // 0: no index buffer; 2 or 4 bytes
+    IndexOrder order = IndexOrder::Raw;
+    uint32_t seed = 1;               // IndexOrder::Random
     std::vector<GenStream> streams;
 };
 
@@ -58,7 +65,7 @@ struct GenResult {
 uint32_t type_size(uint32_t d3dvsdt_type);  // bytes of one element (0 for an invalid type)
 // The attribute values (exact floats) of every vertex.
 GenAttributes generate_attributes(const GenParams& p);
-// The vertex indices of the triangle list, three per triangle.
+// The vertex indices of the triangle list, three per triangle, in p.order.
 std::vector<uint32_t> generate_triangles(const GenParams& p);
 // Stores one value as `e` does into `out` (type_size(e.type) bytes).
 void store_element(const GenElement& e, const vs::Vec4& value, uint8_t* out);

@@ -266,19 +266,19 @@ public:
         const std::string kind = get_string(j["generator"], ptr + "/generator", "\"grid\", \"sphere\" or \"torus\"");
         const uint64_t kMax = 4096;
         if (kind == "grid") {
-            check_keys(j, ptr, {"generator", "columns", "rows", "size", "bones", "indices", "streams"});
+            check_keys(j, ptr, {"generator", "columns", "rows", "size", "bones", "indices", "index_order", "seed", "streams"});
             p.shape = Shape::Grid;
             p.columns = opt_uint(j, ptr, "columns", 1, "a number of columns 1..4096", kMax, 1);
             p.rows = opt_uint(j, ptr, "rows", 1, "a number of rows 1..4096", kMax, 1);
             p.size = opt_float(j, ptr, "size", 2.0f, "an edge length");
         } else if (kind == "sphere") {
-            check_keys(j, ptr, {"generator", "slices", "stacks", "radius", "bones", "indices", "streams"});
+            check_keys(j, ptr, {"generator", "slices", "stacks", "radius", "bones", "indices", "index_order", "seed", "streams"});
             p.shape = Shape::Sphere;
             p.columns = opt_uint(j, ptr, "slices", 16, "a number of slices 1..4096", kMax, 1);
             p.rows = opt_uint(j, ptr, "stacks", 8, "a number of stacks 1..4096", kMax, 1);
             p.radius = opt_float(j, ptr, "radius", 1.0f, "a radius");
         } else if (kind == "torus") {
-            check_keys(j, ptr, {"generator", "rings", "sides", "radius", "tube", "bones", "indices", "streams"});
+            check_keys(j, ptr, {"generator", "rings", "sides", "radius", "tube", "bones", "indices", "index_order", "seed", "streams"});
             p.shape = Shape::Torus;
             p.columns = opt_uint(j, ptr, "rings", 16, "a number of rings 1..4096", kMax, 1);
             p.rows = opt_uint(j, ptr, "sides", 8, "a number of sides 1..4096", kMax, 1);
@@ -302,6 +302,17 @@ public:
                     fail(ip, fmt::format("{} vertices do not fit 16-bit indices: expected \"INDEX32\"", nverts));
             }
         }
+        if (auto it = j.find("index_order"); it != j.end()) {
+            const std::string op = ptr + "/index_order";
+            const std::string& o = get_string(*it, op, "\"raw\", \"optimised\" or \"random\"");
+            if (!index_order_from_name(o, p.order))
+                fail(op, fmt::format("expected \"raw\", \"optimised\" or \"random\", found \"{}\"", o));
+            if (p.index_size == 0 && p.order != IndexOrder::Raw)
+                fail(op, "an index order needs an index buffer (\"indices\" is null)");
+        }
+        p.seed = uint32_t(opt_uint(j, ptr, "seed", 1, "a random seed 0..4294967295", 0xFFFFFFFFull, 0));
+        if (j.contains("seed") && p.order != IndexOrder::Random)
+            fail(ptr + "/seed", "\"seed\" is for \"index_order\": \"random\"");
         const json& streams = member(j, ptr, "streams", "an object of streams, each an array of elements");
         const std::string sp = ptr + "/streams";
         if (!streams.is_object() || streams.empty())
