@@ -72,7 +72,7 @@ TEST_CASE("The built-in defaults are the GeForce3 (nv20) preset's values", "[pre
     CHECK(nv2a.get_double("pipeline.clock_mhz") == 233.0);
 }
 
-TEST_CASE("--set wins over a preset, and a preset file is a --config file", "[presets]") {
+TEST_CASE("A --set wins over a preset, and a preset file is a --config file", "[presets]") {
     ParamSet p = sc::default_params();
     apply_preset(p, "nv25");
     p.apply_set("vertex_alu.engines=4");
@@ -133,7 +133,7 @@ TEST_CASE("Read-ahead hides memory latency that the fetch window alone does not"
     CHECK_THAT(with.bottleneck, Catch::StartsWith("the vertex ALU"));
 }
 
-TEST_CASE("Oldest-first issue keeps three vertices in flight covering an 8-cycle latency; round robin does not",
+TEST_CASE("Oldest-first issue keeps three vertices in flight covering an 8-cycle latency, round robin does not",
           "[calibration]") {
     // One engine, a 4-slot program of independent dot products: oldest first, vertex k issues in
     // cycles 4k..4k+3 and its context is free again after 4 + 8 + 1 cycles, in time for vertex k+3.

@@ -275,15 +275,22 @@ TEST_CASE("the default scene: about 10,000 vertices through the whole pipeline",
     CHECK(dd.streams[0].elements[1].type == decl::D3DVSDT_SHORT4);
     CHECK(dd.streams[1].elements[0].type == decl::D3DVSDT_D3DCOLOR);
     CHECK(dd.streams[1].elements[1].type == decl::D3DVSDT_FLOAT2);
-    CHECK(dd.constants.size() == 4);
-    // Lit and fogged: some vertex is brighter than the ambient, fog varies.
-    float max_red = 0, min_fog = 1, max_fog = 0;
+    CHECK(dd.constants.size() == 7);  // c4..c6, c8, c10..c12
+    CHECK((d.outputs_written & vs::kOutD1));
+    // Lit, with a highlight, and fogged: some vertex is brighter than the ambient, some has a
+    // specular highlight and most none, fog varies.
+    float max_red = 0, min_fog = 1, max_fog = 0, max_spec = 0;
+    size_t unlit = 0;
     for (const auto& v : d.vertices) {
         max_red = std::max(max_red, v.d0[0]);
         min_fog = std::min(min_fog, v.fog);
         max_fog = std::max(max_fog, v.fog);
+        max_spec = std::max(max_spec, v.d1[0]);
+        unlit += v.d1[0] == 0.0f;
     }
     CHECK(max_red > 0.5f);
+    CHECK(max_spec > 0.3f);
+    CHECK(unlit > d.vertices.size() / 4);
     CHECK(min_fog < max_fog);
 }
 

@@ -84,7 +84,7 @@ TEST_CASE("The ACMR vpsim reports for a FIFO of N entries equals meshoptimizer's
         }
 }
 
-TEST_CASE("meshoptimizer's order beats row order and a random order on a 24-entry FIFO; random is reproducible",
+TEST_CASE("meshoptimizer's order beats row order and a random order on a 24-entry FIFO, and random is reproducible",
           "[workloads]") {
     const Mesh& sphere = meshes()[1];
     auto acmr = [](const scene::Scene& s) {

@@ -40,19 +40,28 @@ nlohmann::ordered_json column(const Mat& m, int c) {
 }
 
 const char* const kProgram = R"(vs.1.1
-; The default scene: transform, one directional light, linear fog.
+; The default scene: transform, one directional light with a Blinn-Phong specular highlight
+; (the normal renormalised with rsq, diffuse and specular from lit), linear fog.
 ; v0 position (FLOAT3)   v3 normal (SHORT4, unit normal * 32767)
 ; v5 diffuse (D3DCOLOR)  v7 texture coordinate (FLOAT2)
 ; c0..c3 world*view*projection (transposed)   c4 light direction (object space, towards the light)
 ; c5 light colour   c6 ambient   c7 world*view column 2 (eye-space z)
+; c8 half vector (object space; directional light, viewer at infinity)
 ; c9 (fog end, 1 / (fog end - fog start), 0, 0)   c10 (1/32767, 0, 1, 0)
-m4x4 oPos, v0, c0
+; c11 specular colour   c12.w specular power
 mul r0.xyz, v3, c10.x          ; normal back to [-1, 1]
+dp3 r0.w, r0, r0               ; |N|^2 (SHORT4 rounding leaves it a little off 1)
+rsq r1.w, r0.w                 ; 1 / |N|            (scalar pipe, beside the transform)
+m4x4 oPos, v0, c0
+mul r0.xyz, r0, r1.w           ; unit normal
 dp3 r1.x, r0, c4               ; N.L
-max r1.x, r1.x, c10.y          ; max(N.L, 0)
-mul r2, v5, c5                 ; vertex colour * light colour
-mad oD0, r1.x, r2, c6          ; ambient + diffuse
+dp3 r1.y, r0, c8               ; N.H
+mov r1.w, c12.w                ; specular power
+lit r2, r1                     ; (1, max(N.L, 0), N.H^power if N.L > 0, 1)   (scalar pipe)
 dp4 r3.z, v0, c7               ; eye-space depth
+mul r4, v5, c5                 ; vertex colour * light colour
+mad oD0, r2.y, r4, c6          ; ambient + diffuse
+mul oD1, r2.z, c11             ; specular
 sub r3.x, c9.x, r3.z           ; fog end - z
 mul oFog.x, r3.x, c9.y         ; (end - z) / (end - start)
 mov oT0.xy, v7
@@ -74,6 +83,13 @@ nlohmann::ordered_json default_scene_json() {
     const double lw[3] = {-0.5 / std::sqrt(1.5), 0.5 / std::sqrt(1.5), -1 / std::sqrt(1.5)};
     double lo[3];
     for (int i = 0; i < 3; ++i) lo[i] = r6(lw[0] * world[i][0] + lw[1] * world[i][1] + lw[2] * world[i][2]);
+    // The half vector between the light and the viewer (towards the eye: -z in world space, the
+    // view being a translation), normalised, into object space.
+    double hw[3] = {lw[0], lw[1], lw[2] - 1};
+    const double hn = std::sqrt(hw[0] * hw[0] + hw[1] * hw[1] + hw[2] * hw[2]);
+    for (double& h : hw) h /= hn;
+    double ho[3];
+    for (int i = 0; i < 3; ++i) ho[i] = r6(hw[0] * world[i][0] + hw[1] * world[i][1] + hw[2] * world[i][2]);
 
     const std::string decl = fmt::format(
         "D3DVSD_STREAM(0),\n"
@@ -86,20 +102,26 @@ nlohmann::ordered_json default_scene_json() {
         "  {}f, {}f, {}f, 0.0f,\n"
         "  1.0f, 0.95f, 0.8f, 1.0f,\n"
         "  0.15f, 0.15f, 0.2f, 1.0f,\n"
-        "D3DVSD_CONST(10, 1), 3.0518509e-05f, 0.0f, 1.0f, 0.0f,\n"
+        "D3DVSD_CONST(8, 1), {}f, {}f, {}f, 0.0f,\n"
+        "D3DVSD_CONST(10, 3),\n"
+        "  3.0518509e-05f, 0.0f, 1.0f, 0.0f,\n"
+        "  0.6f, 0.6f, 0.55f, 1.0f,\n"
+        "  0.0f, 0.0f, 0.0f, 16.0f,\n"
         "D3DVSD_END()\n",
-        lo[0], lo[1], lo[2]);
+        lo[0], lo[1], lo[2], ho[0], ho[1], ho[2]);
 
     oj j;
     j["description"] =
         "The built-in default scene: a 100 x 100-vertex sphere (10,000 vertices, 19,602 triangles) in two streams, "
-        "drawn as one indexed triangle list with transform, directional lighting and fog.";
+        "its triangles in meshoptimizer's cache order, drawn as one indexed triangle list with transform, a "
+        "directional light with a specular highlight (rsq renormalisation, lit) and fog.";
     j["buffers"]["sphere"] = oj{
         {"generator", "sphere"},
         {"slices", 99},
         {"stacks", 99},
         {"radius", 1.0},
         {"indices", "INDEX16"},
+        {"index_order", "optimised"},
         {"streams",
          {{"geometry",
            oj::array({oj{{"attribute", "position"}, {"type", "FLOAT3"}},
@@ -109,10 +131,10 @@ nlohmann::ordered_json default_scene_json() {
     };
     oj cmds = oj::array();
     cmds.push_back(oj{{"op", "CreateVertexShader"},
-                      {"name", "transform_light_fog"},
+                      {"name", "transform_light_specular_fog"},
                       {"declaration", {{"text", decl}}},
                       {"function", {{"asm", kProgram}}}});
-    cmds.push_back(oj{{"op", "SetVertexShader"}, {"shader", "transform_light_fog"}});
+    cmds.push_back(oj{{"op", "SetVertexShader"}, {"shader", "transform_light_specular_fog"}});
     cmds.push_back(oj{{"op", "SetVertexShaderConstant"},
                       {"register", 0},
                       {"values", oj::array({column(wvp, 0), column(wvp, 1), column(wvp, 2), column(wvp, 3)})}});
