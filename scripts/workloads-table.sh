@@ -23,8 +23,8 @@ shopt -s nullglob
 scenes=("$root"/examples/workloads/*.json)
 [ "${#scenes[@]}" -gt 0 ] || { echo "workloads-table.sh: no scenes in $root/examples/workloads" >&2; exit 2; }
 
-echo "| file | description | instructions / vertex | slots / vertex | vector slots | scalar slots | shaded vertices | co-issue |"
-echo "|---|---|---:|---:|---:|---:|---:|---:|"
+echo "| file | description | index order | instructions / vertex | slots / vertex | vector slots | scalar slots | shaded vertices | co-issue |"
+echo "|---|---|---|---:|---:|---:|---:|---:|---:|"
 for scene in "${scenes[@]}"; do
   name="$(basename "$scene")"
   out="$tmp/${name%.json}"
@@ -32,15 +32,23 @@ for scene in "${scenes[@]}"; do
   "$python" - "$scene" "$out/stats.json" "$name" <<'EOF'
 import json, sys
 scene_file, stats_file, name = sys.argv[1:4]
-description = json.load(open(scene_file)).get("description", "")
+scene = json.load(open(scene_file))
+description = scene.get("description", "")
+orders = []
+for b in scene.get("buffers", {}).values():
+    if isinstance(b, dict) and "generator" in b and b.get("indices", "") is not None:
+        orders.append(b.get("index_order", "raw") + (" (seed %d)" % b["seed"] if "seed" in b else ""))
+order = ", ".join(orders) if orders else "non-indexed"
+if any(c.get("op") in ("DrawRectPatch",) for c in scene.get("commands", [])):
+    order = "patch"
 stats = json.load(open(stats_file))
 c = {k: v["value"] for k, v in stats["units"]["vertex_alu"]["counters"].items()}
 n = c["vertices"]
 def per(k):
     return "%.2f" % (c[k] / n) if n else "-"
 rate = stats["summary"]["coissue_rate"]
-print("| %s | %s | %s | %s | %s | %s | %s | %.1f %% |" % (
-    name, description.replace("|", "\\|"), per("instructions"), per("slots"), per("vector_slots"),
+print("| %s | %s | %s | %s | %s | %s | %s | %s | %.1f %% |" % (
+    name, description.replace("|", "\\|"), order, per("instructions"), per("slots"), per("vector_slots"),
     per("scalar_slots"), format(n, ","), 100 * rate))
 EOF
 done
