@@ -64,6 +64,7 @@ sc::RunResult run_one(const Workload& w, const std::string& preset, const std::v
 
 struct CoissueArgs {
     std::string dir;
+    std::vector<std::string> sets;  // on every run, before the policy's own settings
     bool markdown = false;
 };
 
@@ -87,7 +88,9 @@ int run_bench_coissue(const CoissueArgs& a) {
             for (size_t w = 0; w < suite.size(); ++w) {
                 uint64_t off = 0;
                 for (size_t m = 0; m < modes.size(); ++m) {
-                    const auto r = run_one(suite[w], pr.name, modes[m].sets);
+                    std::vector<std::string> sets = a.sets;
+                    sets.insert(sets.end(), modes[m].sets.begin(), modes[m].sets.end());
+                    const auto r = run_one(suite[w], pr.name, sets);
                     if (m == 0) off = r.cycles;
                     speedup[w][m] = double(off) / double(r.cycles);
                     rate[w][m] = r.coissue_rate;
@@ -266,6 +269,8 @@ void add_bench_suite(CLI::App* bench, int& exit_code) {
             "and window 2/4/8: the speedup over off and the co-issue rate (docs/calibration.md).\nExit status: 0 ok, "
             "1 a scene command failed, 2 usage or malformed scene, 3 internal error.");
         c->add_option("DIR", a->dir, "The workload suite (examples/workloads)")->required();
+        c->add_option("--set", a->sets, "Override one parameter on every run, unit.param=value (repeatable)")
+            ->allow_extra_args(false);
         c->add_flag("--markdown", a->markdown, "Print Markdown tables");
         c->callback([a, &exit_code] { exit_code = run_bench_coissue(*a); });
     }
