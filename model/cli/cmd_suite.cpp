@@ -60,6 +60,28 @@ sc::RunResult run_one(const Workload& w, const std::string& preset, const std::v
     return r;
 }
 
+// Runs `f`, turning what it throws into the exit status: 2 a bad parameter or input, 1 a scene
+// command that failed, 3 an internal error; 0 when it returns.
+template <class F>
+int exit_status_of(const char* me, F&& f) {
+    try {
+        f();
+        return 0;
+    } catch (const ParamError& e) {
+        std::fprintf(stderr, "%s: %s\n", me, e.what());
+        return 2;
+    } catch (const scene::SceneError& e) {
+        std::fprintf(stderr, "%s: %s\n", me, e.what());
+        return 1;
+    } catch (const std::logic_error& e) {
+        std::fprintf(stderr, "%s: %s\n", me, e.what());
+        return 3;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "%s: %s\n", me, e.what());
+        return 2;
+    }
+}
+
 // ------------------------------------------------------------------------------ coissue
 
 struct CoissueArgs {
@@ -79,7 +101,7 @@ int run_bench_coissue(const CoissueArgs& a) {
                                   {"window 2", {"vertex_alu.coissue=window", "vertex_alu.window=2"}},
                                   {"window 4", {"vertex_alu.coissue=window", "vertex_alu.window=4"}},
                                   {"window 8", {"vertex_alu.coissue=window", "vertex_alu.window=8"}}};
-    try {
+    return exit_status_of(me, [&] {
         const auto suite = load_suite(a.dir);
         for (const Preset& pr : presets()) {
             // speedup[w][m] = cycles with co-issue off / cycles with mode m
@@ -125,20 +147,7 @@ int run_bench_coissue(const CoissueArgs& a) {
             }
             std::cout << line << "\n";
         }
-    } catch (const ParamError& e) {
-        std::fprintf(stderr, "%s: %s\n", me, e.what());
-        return 2;
-    } catch (const scene::SceneError& e) {
-        std::fprintf(stderr, "%s: %s\n", me, e.what());
-        return 1;
-    } catch (const std::logic_error& e) {
-        std::fprintf(stderr, "%s: %s\n", me, e.what());
-        return 3;
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "%s: %s\n", me, e.what());
-        return 2;
-    }
-    return 0;
+    });
 }
 
 // ------------------------------------------------------------------------------ reference
@@ -180,22 +189,11 @@ int run_bench_reference(const ReferenceArgs& a) {
         return 2;
     }
     std::vector<nlohmann::ordered_json> rows;
-    try {
-        for (const auto& w : load_suite(a.dir))
-            for (const Preset& pr : presets()) rows.push_back(reference_row(w.name, pr.name, run_one(w, pr.name, {})));
-    } catch (const ParamError& e) {
-        std::fprintf(stderr, "%s: %s\n", me, e.what());
-        return 2;
-    } catch (const scene::SceneError& e) {
-        std::fprintf(stderr, "%s: %s\n", me, e.what());
-        return 1;
-    } catch (const std::logic_error& e) {
-        std::fprintf(stderr, "%s: %s\n", me, e.what());
-        return 3;
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "%s: %s\n", me, e.what());
-        return 2;
-    }
+    if (const int rc = exit_status_of(me, [&] {
+            for (const auto& w : load_suite(a.dir))
+                for (const Preset& pr : presets()) rows.push_back(reference_row(w.name, pr.name, run_one(w, pr.name, {})));
+        }))
+        return rc;
     if (!a.write.empty()) {
         try {
             write_file_atomic(a.write, reference_text(rows));
