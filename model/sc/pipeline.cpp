@@ -112,9 +112,10 @@ public:
              const RunOptions& opt)
         : sc_module(n), pp_(PipelineParams::from(params)), opt_(opt),
           period_ps_(uint64_t(std::llround(1e6 / pp_.clock_mhz))),
-          probes_(opt.vcd_path.empty() && opt.trace_path.empty()
+          series_(opt.stats_interval ? std::make_unique<TimeSeries>(opt.stats_interval) : nullptr),
+          probes_(opt.vcd_path.empty() && opt.trace_path.empty() && !series_
                       ? nullptr
-                      : std::make_unique<Probes>(opt.vcd_path, opt.trace_path, period_ps_)),
+                      : std::make_unique<Probes>(opt.vcd_path, opt.trace_path, period_ps_, series_.get())),
           machine_(s, profile, opt.tess_profile),
           decoder_(make_decoder(opt.decl_decoder, decoder_params(params, s), decl_pins_)),
           front_("front_end", CommandFrontEndParams::from(params), machine_, decl_pins_, *decoder_,
@@ -177,6 +178,7 @@ private:
     PipelineParams pp_;
     RunOptions opt_;
     uint64_t period_ps_;
+    std::unique_ptr<TimeSeries> series_;  // --stats-interval (fed by probes_)
     std::unique_ptr<Probes> probes_;
     scene::SceneMachine machine_;
     VertexPool pool_;
@@ -311,6 +313,15 @@ RunResult Pipeline::result() const {
     for (const auto& u : extra_) rep.add(u->stats());
     r.cycle_errors = rep.check_cycles_add_up(end);
     r.stats = rep.to_json(end);
+    if (series_) {
+        // Each unit's stall reasons in declaration order: its state 2 + k is the k-th.
+        std::map<std::string, std::vector<std::string>> reasons;
+        for (const auto& [unit, g] : r.stats["units"].items())
+            if (!g["cycles"].is_null())
+                for (const auto& [reason, v] : g["cycles"]["stalled"].items()) reasons[unit].push_back(reason);
+        for (const TimedUnit* u : units_) reasons[u->basename()];  // units without stall reasons too
+        r.timeseries_csv = series_->csv(reasons);
+    }
     const StatGroup& o = output_.stats();
     const StatGroup& ix = index_.stats();
     r.draws = o.get("draws");
@@ -412,8 +423,11 @@ void find_bottleneck(const StatsReport& rep, uint64_t end, RunResult& r) {
         // No unit is near its capacity: the run waits on latency (or is too short to fill).
         r.bottleneck = fmt::format("none saturated: latency-bound (the busiest unit, {}, {:.1f} %)", name.substr(4),
                                    100 * best_busy);
-        if (!r.top_stalls.empty())
-            r.bottleneck += fmt::format("; the largest stall: {}.{}", r.top_stalls[0].unit, r.top_stalls[0].reason);
+        // The largest stalls say what the units wait for (the first is often a unit waiting on the
+        // next: read them together).
+        for (size_t i = 0; i < r.top_stalls.size() && i < 3; ++i)
+            r.bottleneck += fmt::format("{}{}.{}", i ? ", " : "; the largest stalls: ", r.top_stalls[i].unit,
+                                        r.top_stalls[i].reason);
     }
 }
 
