@@ -94,6 +94,7 @@ ParamSet default_params(std::vector<ParamTable> extra = {});
 struct RunOptions {
     std::string vcd_path;    // --vcd
     std::string trace_path;  // --trace
+    uint64_t stats_interval = 0;  // --stats-interval: RunResult::timeseries_csv every N cycles (0: off)
     VertexSink sink;         // every emitted vertex, draw order
     std::function<void(const DrawState&)> draw_done;  // after a draw's last vertex
     bool progress = false;   // a progress line on stderr after ~2 s
@@ -129,6 +130,7 @@ struct RunResult {
     std::vector<std::string> warnings;
     double host_seconds = 0;                // sc_start's wall time
     nlohmann::ordered_json stats;           // stats.json
+    std::string timeseries_csv;             // with RunOptions::stats_interval: timeseries.csv
 };
 
 // Runs a scene on the timing model in a fresh SystemC context. Throws scene::SceneError (a

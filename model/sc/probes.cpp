@@ -8,8 +8,8 @@
 
 namespace vpsim::sc {
 
-Probes::Probes(const std::string& vcd_path, const std::string& trace_path, uint64_t period_ps)
-    : period_ps_(period_ps ? period_ps : 1) {
+Probes::Probes(const std::string& vcd_path, const std::string& trace_path, uint64_t period_ps, TimeSeries* series)
+    : period_ps_(period_ps ? period_ps : 1), series_(series) {
     if (!vcd_path.empty()) vcd_ = std::make_unique<AtomicOutput>(vcd_path);
     if (!trace_path.empty()) {
         trace_ = std::make_unique<AtomicOutput>(trace_path);
@@ -48,9 +48,11 @@ std::string binary(uint64_t v, int width) {
 }  // namespace
 
 int Probes::vcd_signal(const std::string& scope, const std::string& name, int width) {
-    if (!vcd_) return -1;
+    if (!vcd_ && !series_) return -1;
     signals_.push_back({scope, name, vcd_code(signals_.size()), width, 0, false, false});
-    return int(signals_.size() - 1);
+    const int id = int(signals_.size() - 1);
+    if (series_) series_->signal(id, scope, name);
+    return id;
 }
 
 void Probes::vcd_header() {
@@ -89,7 +91,9 @@ void Probes::vcd_flush_time() {
 }
 
 void Probes::vcd_change(int id, uint64_t t, uint64_t value) {
-    if (id < 0 || !vcd_) return;
+    if (id < 0) return;
+    if (series_) series_->change(id, t, value);
+    if (!vcd_) return;
     if (!header_written_) vcd_header();
     if (t != vcd_time_) {
         vcd_flush_time();
@@ -130,6 +134,7 @@ void Probes::span(int track, uint64_t begin, uint64_t end, const std::string& na
 }
 
 void Probes::commit(uint64_t end_cycle) {
+    if (series_) series_->finish(end_cycle);
     if (vcd_) {
         if (!header_written_) vcd_header();
         vcd_flush_time();

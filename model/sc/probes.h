@@ -7,10 +7,13 @@
 // * a Chrome / Perfetto trace (--trace FILE.json): one track per unit (per context or buffer
 //   where vertices overlap), a span per vertex per unit and per command in the front end.
 //   Open in https://ui.perfetto.dev or chrome://tracing.
-// Both stream to a temporary file renamed into place only when the run succeeds.
+// * a time series (--stats-interval N): the same value changes, counted per interval of N
+//   cycles (model/sc/timeseries.h); the pipeline writes it when the run succeeds.
+// Both files stream to a temporary file renamed into place only when the run succeeds.
 #pragma once
 
 #include "model/common/file_util.h"
+#include "model/sc/timeseries.h"
 
 #include <cstdint>
 #include <memory>
@@ -22,13 +25,15 @@ namespace vpsim::sc {
 class Probes {
 public:
     // Either path may be empty (that output off). `period_ps` = the modelled clock period.
-    Probes(const std::string& vcd_path, const std::string& trace_path, uint64_t period_ps);
+    // `series`, when not null, also receives every signal and value change (owned by the caller).
+    Probes(const std::string& vcd_path, const std::string& trace_path, uint64_t period_ps,
+           TimeSeries* series = nullptr);
     ~Probes();
 
     bool vcd_on() const { return vcd_ != nullptr; }
     bool trace_on() const { return trace_ != nullptr; }
 
-    // Declares a signal (before the first change); returns -1 when the VCD is off.
+    // Declares a signal (before the first change); returns -1 when the VCD and the series are off.
     int vcd_signal(const std::string& scope, const std::string& name, int width);
     // A value at cycle `t` (non-decreasing across calls).
     void vcd_change(int id, uint64_t t, uint64_t value);
@@ -55,6 +60,7 @@ private:
     void vcd_flush_time();
 
     uint64_t period_ps_;
+    TimeSeries* series_;
     std::unique_ptr<AtomicOutput> vcd_, trace_;
     std::vector<Signal> signals_;
     std::vector<int> dirty_;
