@@ -8,6 +8,7 @@ packages=(
   libsystemc-dev verilator catch2
   nlohmann-json3-dev libcli11-dev libfmt-dev
   libmcpp-dev libmeshoptimizer-dev
+  parallel
 )
 # Extra packages for optional jobs, e.g. scripts/deps.sh yosys
 packages+=("$@")

@@ -1,0 +1,201 @@
+// vpsim sweep: a study of scenes x parameter axes, one `vpsim run` process per point, resumable,
+// on a local pool or through GNU parallel; results.csv / results.jsonl / study.json (docs/sweep.md).
+#include "model/cli/commands.h"
+#include "model/cli/sweep.h"
+#include "model/common/file_util.h"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <thread>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+
+namespace vpsim::cli {
+
+namespace {
+
+struct SweepArgs {
+    std::string study, out, preset, backend = "local";
+    std::vector<std::string> scenes, axes, sets, profile, tess_profile;
+    unsigned repeats = 0, jobs = 0;
+    bool quiet = false, list = false;
+};
+
+std::string point_label(const sweep::Point& p) {
+    std::string s = p.scene;
+    for (const auto& [k, v] : p.axis_values) s += " " + k + "=" + v;
+    if (p.repeat) s += fmt::format(" repeat={}", p.repeat);
+    return s;
+}
+
+int run_sweep(const SweepArgs& a) {
+    using namespace sweep;
+    Study s;
+    std::vector<Point> points;
+    std::unique_ptr<Backend> backend;
+    std::error_code ec;
+    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+    try {
+        if (ec) throw StudyError("/proc/self/exe: cannot find the vpsim binary: " + ec.message());
+        if (!a.study.empty()) s = load_study(a.study);
+        for (const auto& sc : a.scenes)
+            for (auto& f : expand_scenes(sc, "--scene")) s.scenes.push_back(f);
+        if (!a.preset.empty()) s.preset = a.preset;
+        s.sets.insert(s.sets.end(), a.sets.begin(), a.sets.end());
+        s.profile.insert(s.profile.end(), a.profile.begin(), a.profile.end());
+        s.tess_profile.insert(s.tess_profile.end(), a.tess_profile.begin(), a.tess_profile.end());
+        for (const auto& ax : a.axes) s.axes.push_back(parse_axis_flag(ax));
+        if (a.repeats) s.repeats = a.repeats;
+        if (s.name.empty()) s.name = "sweep";
+        points = resolve_points(s, a.out, exe.string());
+        const unsigned jobs = a.jobs ? a.jobs : std::max(1u, std::thread::hardware_concurrency());
+        if (a.backend == "local")
+            backend = make_local_backend(jobs);
+        else if (a.backend == "parallel")
+            backend = make_parallel_backend(jobs, a.out);
+        else
+            throw StudyError("--backend " + a.backend + ": unknown backend; valid: local, parallel");
+        backend->check();
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "vpsim sweep: %s\n", e.what());
+        return 2;
+    }
+    if (a.list) {
+        for (const Point& p : points) std::printf("%s  %s\n", p.hash.c_str(), point_label(p).c_str());
+        return 0;
+    }
+    // The output directory: writable before anything runs; old results go (a sweep that does not
+    // finish leaves no results table).
+    std::vector<const Point*> todo;
+    size_t done_before = 0;
+    try {
+        fs::create_directories(fs::path(a.out) / "points", ec);
+        if (ec) throw OutputError(fmt::format("{}: cannot create the output directory: {}", a.out, ec.message()));
+        write_file_atomic(a.out + "/study.json", study_json(s, points).dump(2) + "\n");
+        for (const char* f : {"results.csv", "results.jsonl"}) {
+            fs::remove(fs::path(a.out) / f, ec);
+            if (ec) throw OutputError(fmt::format("{}/{}: cannot remove the old results: {}", a.out, f, ec.message()));
+        }
+        for (const Point& p : points) {
+            if (point_state(p) == PointState::Done) {
+                ++done_before;
+                continue;
+            }
+            fs::create_directories(p.dir, ec);
+            if (ec) throw OutputError(fmt::format("{}: cannot create the point's directory: {}", p.dir, ec.message()));
+            for (const char* f : {"exit_status", "stderr.txt"}) fs::remove(fs::path(p.dir) / f, ec);
+            todo.push_back(&p);
+        }
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "vpsim sweep: %s\n", e.what());
+        return 2;
+    }
+    const bool tty = !a.quiet && ::isatty(2);
+    size_t ran = 0, failed = 0;
+    const auto t0 = std::chrono::steady_clock::now();
+    auto progress = [&](bool final) {
+        if (!tty) return;
+        const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        std::string eta = "--";
+        if (ran) eta = fmt::format("{:.0f} s", el / double(ran) * double(todo.size() - ran));
+        std::fprintf(stderr, "\rvpsim sweep: %zu/%zu done, %zu failed, ETA %s   %s", done_before + ran, points.size(),
+                     failed, eta.c_str(), final ? "\n" : "");
+        std::fflush(stderr);
+    };
+    install_interrupt_handlers();
+    bool complete = true;
+    try {
+        progress(false);
+        complete = backend->run(todo, [&](const Point&, bool ok) {
+            ++ran;
+            if (!ok) ++failed;
+            progress(false);
+        });
+        progress(true);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "\nvpsim sweep: %s\n", e.what());
+        return 2;
+    }
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (!complete) {
+        size_t now_done = 0;
+        for (const Point& p : points) now_done += point_state(p) == PointState::Done;
+        std::fprintf(stderr,
+                     "vpsim sweep: interrupted (signal %d): %zu of %zu points done; the same command again runs the "
+                     "rest\n",
+                     interrupt_signal(), now_done, points.size());
+        return 128 + interrupt_signal();
+    }
+    std::vector<std::string> failures;
+    size_t ran_now = 0;
+    for (const Point* p : todo) {
+        int status = 0;
+        std::string msg;
+        if (point_state(*p, &status, &msg) == PointState::Done) {
+            ++ran_now;
+            continue;
+        }
+        failures.push_back(fmt::format("  {}: exit {}: {} ({}/stderr.txt)", point_label(*p), status, msg, p->dir));
+    }
+    if (!a.quiet)
+        std::fprintf(stderr, "vpsim sweep: %zu points: %zu run (%zu ok, %zu failed), %zu already done; %s backend, "
+                             "%.2f s, %.2f points/s\n",
+                     points.size(), todo.size(), ran_now, failures.size(), done_before, backend->name().c_str(),
+                     seconds, seconds > 0 ? double(todo.size()) / seconds : 0.0);
+    if (!failures.empty()) {
+        std::fprintf(stderr, "vpsim sweep: %zu of %zu points failed; no results table (run again to retry them):\n",
+                     failures.size(), points.size());
+        for (const auto& f : failures) std::fprintf(stderr, "%s\n", f.c_str());
+        return 1;
+    }
+    try {
+        write_results(a.out, s, points);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "vpsim sweep: %s\n", e.what());
+        return 2;
+    }
+    if (!a.quiet) std::fprintf(stderr, "vpsim sweep: results in %s/results.csv and results.jsonl\n", a.out.c_str());
+    return 0;
+}
+
+}  // namespace
+
+void add_sweep_command(CLI::App& app, int& exit_code) {
+    auto a = std::make_shared<SweepArgs>();
+    CLI::App* c = app.add_subcommand(
+        "sweep",
+        "Run a study: scenes x parameter axes x repeats, one `vpsim run` process per point (resumable: points already "
+        "run are kept), then DIR/results.csv, results.jsonl and study.json (docs/sweep.md).\nExit status: 0 ok, 1 a "
+        "point failed (each named), 2 bad input or I/O error, 128+N interrupted by signal N.");
+    c->add_option("STUDY", a->study, "A study file (JSON, docs/sweep.md); flags add to it");
+    c->add_option("--scene", a->scenes, "A scene file, a folder of scenes (its *.json) or a glob (repeatable)")
+        ->allow_extra_args(false);
+    c->add_option("--axis", a->axes, "An axis: unit.param=v1,v2,... or unit.param=FROM..TO[:STEP] (repeatable)")
+        ->allow_extra_args(false);
+    add_preset_option(c, a->preset);
+    c->add_option("--set", a->sets, "A base parameter, unit.param=value (repeatable; the axes override it)")
+        ->allow_extra_args(false);
+    c->add_option("--profile", a->profile, "Interpreter choice for every point (repeatable, as vpsim run)")
+        ->allow_extra_args(false)
+        ->check(profile_option_check());
+    c->add_option("--tess-profile", a->tess_profile, "Tessellation choice for every point (repeatable, as vpsim run)")
+        ->allow_extra_args(false)
+        ->check(tess_option_check());
+    c->add_option("--repeats", a->repeats, "Run every point N times (default 1, or the study's)")
+        ->check(CLI::Range(1, 1000));
+    c->add_option("--out", a->out, "The study's directory: points/<hash>/, results.csv, results.jsonl, study.json")
+        ->type_name("DIR")
+        ->required();
+    c->add_option("--jobs,-j", a->jobs, "Points run at once (default: the cores)")->check(CLI::Range(1, 4096));
+    c->add_option("--backend", a->backend, "local (a pool of processes, default) or parallel (GNU parallel)")
+        ->check(CLI::IsMember({"local", "parallel"}));
+    c->add_flag("--list", a->list, "Print the points (hash, scene, axis values) and exit without running them");
+    c->add_flag("--quiet", a->quiet, "No progress line and no summary on stderr (failures are still reported)");
+    c->callback([a, &exit_code] { exit_code = run_sweep(*a); });
+}
+
+}  // namespace vpsim::cli

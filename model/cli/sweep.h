@@ -1,0 +1,98 @@
+// vpsim sweep (docs/sweep.md): a study — scenes x parameter axes x repeats — run as one
+// `vpsim run` per point, each in its own process, in a directory named by a hash of what
+// determines its result; then one table of every point's summary and per-unit cycles.
+//
+// The study is resolved and checked completely (every scene loads, every axis key and value is
+// a valid parameter) before any point runs. A Backend runs the points' commands; every backend
+// leaves the same layout (DIR/points/<hash>/{config.json, stats.json, stderr.txt, exit_status}),
+// and the results are read back from it, so they are the same whichever backend ran the points.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace vpsim::cli::sweep {
+
+// Bad study input (file, flag, axis, scene): the message names the file or flag and the rule.
+struct StudyError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// One axis, or one group of zipped axes that vary together (all of the same length).
+struct Axis {
+    std::vector<std::string> keys;                  // "unit.param", one per zipped member
+    std::vector<std::vector<std::string>> values;   // values[i][k]: the text of key k at step i
+};
+
+struct Study {
+    std::string name;
+    std::vector<std::string> scenes;  // resolved paths, in order
+    std::string preset;
+    std::vector<std::string> sets, profile, tess_profile;  // the base, before the axes
+    std::vector<Axis> axes;
+    unsigned repeats = 1;
+};
+
+// Reads a study file (schema "vpsim-study-1"); scene paths and globs are relative to its folder.
+Study load_study(const std::string& path);
+// "unit.param=v1,v2,v3" or "unit.param=FROM..TO" / "FROM..TO:STEP" (the --axis flag).
+Axis parse_axis_flag(const std::string& text);
+// Expands a scene argument: a file, a folder (its *.json, sorted) or a glob (sorted matches).
+std::vector<std::string> expand_scenes(const std::string& arg, const std::string& origin);
+
+struct Point {
+    size_t index = 0;
+    std::string scene;
+    unsigned repeat = 0;
+    std::vector<std::pair<std::string, std::string>> axis_values;  // (key, text) in axis order
+    nlohmann::ordered_json axis_json = nlohmann::ordered_json::object();  // key -> the parameter's value as config.json has it
+    std::string hash;                  // 16 hex digits
+    std::string dir;                   // OUT/points/<hash>
+    std::vector<std::string> argv;     // the `vpsim run` command, argv[0] the vpsim binary
+};
+
+// Every point of the study, checked (scenes load, axis keys and values are parameters);
+// throws StudyError (an unknown key lists the valid ones) before anything runs.
+std::vector<Point> resolve_points(const Study& s, const std::string& out_dir, const std::string& exe);
+// The resolved study as study.json holds it.
+nlohmann::ordered_json study_json(const Study& s, const std::vector<Point>& points);
+
+// What ran a point left in its directory.
+enum class PointState { Done, Failed, Missing };
+PointState point_state(const Point& p, int* exit_status = nullptr, std::string* message = nullptr);
+
+// A way to run point commands. run() starts every job, returns when all have ended (or the
+// sweep was interrupted), and leaves each point's directory as the layout above says: stats.json
+// on success; exit_status and stderr.txt always. A new backend (Slurm) implements this.
+class Backend {
+public:
+    virtual ~Backend() = default;
+    virtual std::string name() const = 0;
+    // Checked before any point runs (e.g. the tool it needs is installed); throws StudyError.
+    virtual void check() const {}
+    // `done(point, ok)` after each point ends (progress). Returns false when interrupted.
+    virtual bool run(const std::vector<const Point*>& jobs, const std::function<void(const Point&, bool)>& done) = 0;
+};
+
+std::unique_ptr<Backend> make_local_backend(unsigned jobs);
+std::unique_ptr<Backend> make_parallel_backend(unsigned jobs, std::string out_dir);
+
+// The shell line that runs one point and records its exit status (backends that run points
+// through a shell: GNU parallel, Slurm job scripts).
+std::string point_shell_command(const Point& p);
+
+// results.csv and results.jsonl from every point's stats.json, written atomically.
+void write_results(const std::string& out_dir, const Study& s, const std::vector<Point>& points);
+
+// Signals: SIGINT/SIGTERM set this; backends stop their children and return.
+bool interrupted();
+int interrupt_signal();  // the signal received, 0 when none
+void install_interrupt_handlers();
+
+}  // namespace vpsim::cli::sweep

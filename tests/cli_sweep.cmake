@@ -1,0 +1,210 @@
+# vpsim sweep (docs/sweep.md): a 12-point study equals its points run one by one with
+# `vpsim run --out`; killed mid-way and run again it runs only the missing points; GNU parallel
+# gives the same results.csv; bad input is a clear error with no results.csv.
+# Invoked by ctest: cmake -DVPSIM=... -DSRC=... -DWORK=... -P cli_sweep.cmake
+file(REMOVE_RECURSE ${WORK})
+file(MAKE_DIRECTORY ${WORK})
+set(W ${SRC}/examples/workloads)
+set(AXES --axis vertex_alu.engines=1,2 --axis vertex_alu.coissue=off,pairs,window)
+set(SCENES --scene ${W}/point_light.json --scene ${W}/toon.json)
+
+# sweep(<expected exit code> <regex on stderr or "-"> <output variable> args...)
+function(sweep code regex var)
+  execute_process(COMMAND ${VPSIM} sweep ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err
+                  WORKING_DIRECTORY ${WORK})
+  if(NOT rc EQUAL code)
+    message(FATAL_ERROR "vpsim sweep ${ARGN}: exit ${rc}, expected ${code}\n${out}${err}")
+  elseif(NOT regex STREQUAL "-" AND NOT "${out}${err}" MATCHES "${regex}")
+    message(FATAL_ERROR "vpsim sweep ${ARGN}: output does not match '${regex}'\n${out}${err}")
+  endif()
+  message(STATUS "ok (exit ${rc}): vpsim sweep ${ARGN}")
+  set(${var} "${out}${err}" PARENT_SCOPE)
+endfunction()
+
+# stats.json without the host timing (how fast this machine ran it, not a result).
+function(stats_without_host file var)
+  file(READ ${file} j)
+  string(JSON j REMOVE "${j}" summary host_seconds)
+  string(JSON j REMOVE "${j}" summary cycles_per_host_second)
+  set(${var} "${j}" PARENT_SCOPE)
+endfunction()
+
+function(expect_no_results dir what)
+  if(EXISTS ${dir}/results.csv OR EXISTS ${dir}/results.jsonl)
+    message(FATAL_ERROR "${what}: a results table was left in ${dir}")
+  endif()
+endfunction()
+
+# --- 1. 12 points (2 scenes x 2 engine counts x 3 co-issue policies) = the points one by one.
+sweep(0 "12 points: 12 run \\(12 ok, 0 failed\\), 0 already done" log ${SCENES} ${AXES} --jobs 2 --out s1)
+file(READ ${WORK}/s1/study.json study)
+string(JSON n LENGTH "${study}" points)
+if(NOT n EQUAL 12)
+  message(FATAL_ERROR "study.json lists ${n} points, expected 12")
+endif()
+math(EXPR last "${n} - 1")
+foreach(i RANGE ${last})
+  string(JSON scene GET "${study}" points ${i} scene)
+  string(JSON dir GET "${study}" points ${i} dir)
+  string(JSON engines GET "${study}" points ${i} axes vertex_alu.engines)
+  string(JSON coissue GET "${study}" points ${i} axes vertex_alu.coissue)
+  execute_process(COMMAND ${VPSIM} run ${scene} --out one/${i} --quiet --set vertex_alu.engines=${engines}
+                          --set vertex_alu.coissue=${coissue}
+                  RESULT_VARIABLE rc WORKING_DIRECTORY ${WORK})
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "vpsim run ${scene} engines=${engines} coissue=${coissue}: exit ${rc}")
+  endif()
+  stats_without_host(${WORK}/${dir}/stats.json a)
+  stats_without_host(${WORK}/one/${i}/stats.json b)
+  if(NOT a STREQUAL b)
+    message(FATAL_ERROR "point ${i} (${scene} engines=${engines} coissue=${coissue}): the sweep's stats.json "
+                        "differs from vpsim run's")
+  endif()
+  file(READ ${WORK}/${dir}/config.json ca)
+  file(READ ${WORK}/one/${i}/config.json cb)
+  if(NOT ca STREQUAL cb)
+    message(FATAL_ERROR "point ${i}: the sweep's config.json differs from vpsim run's")
+  endif()
+endforeach()
+message(STATUS "ok: the 12 points equal vpsim run --out one by one (stats.json minus host timing, config.json)")
+
+# The table: a header and one row per point; the axis, summary and per-unit columns are there.
+file(READ ${WORK}/s1/results.csv csv1)
+string(REGEX MATCHALL "\n" nl "${csv1}")
+list(LENGTH nl nrows)
+string(REGEX MATCH "^[^\n]*" header "${csv1}")
+if(NOT nrows EQUAL 13)
+  message(FATAL_ERROR "results.csv has ${nrows} lines, expected 13")
+endif()
+foreach(col point scene repeat vertex_alu.engines vertex_alu.coissue cycles cycles_per_vertex acmr
+            vertex_alu.busy vertex_alu.idle vertex_alu.stalled.dependency index_fetch.stalled.fetch_queue_full)
+  if(NOT ",${header}," MATCHES ",${col},")
+    message(FATAL_ERROR "results.csv has no column ${col}:\n${header}")
+  endif()
+endforeach()
+if(",${header}," MATCHES ",host_seconds,")
+  message(FATAL_ERROR "results.csv has the host timing column host_seconds")
+endif()
+file(READ ${WORK}/s1/results.jsonl jsonl)
+string(REGEX MATCHALL "\n" nl "${jsonl}")
+list(LENGTH nl njrows)
+string(REGEX MATCH "^[^\n]*" j0 "${jsonl}")
+string(JSON c0 GET "${j0}" metrics cycles)
+string(JSON b0 GET "${j0}" units vertex_alu busy)
+if(NOT njrows EQUAL 12 OR NOT c0 GREATER 0 OR NOT b0 GREATER 0)
+  message(FATAL_ERROR "results.jsonl: ${njrows} rows, first cycles ${c0}, vertex_alu busy ${b0}")
+endif()
+
+# --- 2. Resume: the same study again runs nothing; killed mid-way, it runs only the rest.
+sweep(0 "12 points: 0 run \\(0 ok, 0 failed\\), 12 already done" log ${SCENES} ${AXES} --out s1)
+string(REPLACE ";" " " args "${SCENES} ${AXES}")
+execute_process(
+  COMMAND bash -c "${VPSIM} sweep ${args} --jobs 1 --out s2 2>s2.log & pid=$!
+    while [ $(ls s2/points/*/stats.json 2>/dev/null | wc -l) -lt 3 ]; do
+      kill -0 $pid 2>/dev/null || break; sleep 0.02; done
+    kill -TERM $pid; wait $pid; echo $?"
+  OUTPUT_VARIABLE killed_rc OUTPUT_STRIP_TRAILING_WHITESPACE WORKING_DIRECTORY ${WORK})
+file(READ ${WORK}/s2.log klog)
+file(GLOB done2 ${WORK}/s2/points/*/stats.json)
+list(LENGTH done2 k)
+if(NOT killed_rc EQUAL 143 OR k GREATER_EQUAL 12 OR k LESS 3 OR NOT klog MATCHES "interrupted \\(signal 15\\): ${k} of 12")
+  message(FATAL_ERROR "the killed sweep: exit ${killed_rc} (expected 143), ${k} points done (expected 3..11):\n${klog}")
+endif()
+expect_no_results(${WORK}/s2 "the killed sweep")
+math(EXPR rest "12 - ${k}")
+sweep(0 "12 points: ${rest} run \\(${rest} ok, 0 failed\\), ${k} already done" log ${SCENES} ${AXES} --jobs 2 --out s2)
+file(READ ${WORK}/s2/results.csv csv2)
+if(NOT csv1 STREQUAL csv2)
+  message(FATAL_ERROR "the resumed sweep's results.csv differs from the uninterrupted one's")
+endif()
+message(STATUS "ok: killed after ${k} points, the second run ran the other ${rest}; same results.csv")
+
+# A changed scene invalidates its points (and only them).
+file(COPY ${W}/toon.json DESTINATION ${WORK}/scenes)
+file(COPY ${W}/shaders DESTINATION ${WORK}/scenes)
+sweep(0 "6 points: 6 run" log --scene scenes/toon.json ${AXES} --out s4)
+file(APPEND ${WORK}/scenes/toon.json " ")
+sweep(0 "6 points: 6 run \\(6 ok, 0 failed\\), 0 already done" log --scene scenes/toon.json ${AXES} --out s4)
+
+# --- 3. GNU parallel: the same results.csv, and its joblog.
+sweep(0 "12 points: 12 run \\(12 ok, 0 failed\\).*parallel backend" log ${SCENES} ${AXES} --backend parallel --jobs 2
+      --out s3)
+file(READ ${WORK}/s3/results.csv csv3)
+if(NOT csv1 STREQUAL csv3)
+  message(FATAL_ERROR "the parallel backend's results.csv differs from the local one's")
+endif()
+file(READ ${WORK}/s3/parallel.joblog joblog)
+string(REGEX MATCHALL "\n" nl "${joblog}")
+list(LENGTH nl njob)
+if(NOT njob EQUAL 13)
+  message(FATAL_ERROR "parallel.joblog has ${njob} lines, expected a header and 12 jobs")
+endif()
+message(STATUS "ok: --backend parallel gives the same results.csv; joblog with 12 jobs")
+
+# --- 4. Bad input: a clear error, nothing run, no results table.
+sweep(2 "axis vertex_alu.nosuch: vertex_alu.nosuch: unknown parameter; valid keys: vertex_alu.engines \\(uint\\)" log
+      ${SCENES} --axis vertex_alu.nosuch=1,2 --out bad1)
+expect_no_results(${WORK}/bad1 "unknown axis key")
+sweep(2 "axis nosuch.engines: .*valid units:" log ${SCENES} --axis nosuch.engines=1 --out bad1)
+sweep(2 "--axis vertex_alu.engines=: axis vertex_alu.engines has no values \\(an empty axis\\)" log
+      ${SCENES} --axis vertex_alu.engines= --out bad1)
+sweep(2 "axis vertex_alu.engines: vertex_alu.engines: expected uint in \\[1, 64\\], got 0 \\(out of range\\)" log
+      ${SCENES} --axis vertex_alu.engines=1,0 --out bad1)
+expect_no_results(${WORK}/bad1 "bad axis values")
+if(EXISTS ${WORK}/bad1/points)
+  message(FATAL_ERROR "a study with a bad axis created point directories")
+endif()
+file(WRITE ${WORK}/empty_range.json [=[{"schema": "vpsim-study-1", "scenes": [],
+ "axes": [{"key": "post_transform_cache.entries", "range": {"from": 8, "to": 0, "step": 4}}]}]=])
+sweep(2 "empty_range.json: /axes/0/range: from 8 to 0 with step 4 gives no values \\(an empty axis\\)" log
+      empty_range.json --out bad1)
+file(WRITE ${WORK}/zip.json [=[{"schema": "vpsim-study-1", "scenes": ["nosuch.json"]}]=])
+sweep(2 "zip.json: /scenes/0: .*nosuch.json: no such scene file" log zip.json --out bad1)
+file(WRITE ${WORK}/zip.json [=[{"schema": "vpsim-study-1", "scenes": [],
+ "axes": [{"zip": [{"key": "vertex_alu.engines", "values": [1, 2]}, {"key": "vertex_alu.contexts", "values": [3]}]}]}]=])
+sweep(2 "zip.json: /axes/0/zip/1: vertex_alu.contexts has 1 values, vertex_alu.engines has 2: zipped axes must have the same length"
+      log zip.json --out bad1)
+file(WRITE ${WORK}/syntax.json "{\"schema\": \"vpsim-study-1\",\n \"scenes\": [}\n")
+sweep(2 "syntax.json: not valid JSON: .*line 2, column 13" log syntax.json --out bad1)
+sweep(2 "--backend: nosuch not in {local,parallel}" log ${SCENES} --backend nosuch --out bad1)
+expect_no_results(${WORK}/bad1 "bad study files")
+
+# A scene that fails: its points are recorded (exit status, message), the others run, exit 1.
+file(READ ${W}/toon.json t)
+string(REPLACE "\"shaders/toon.vsh\"" "\"${W}/shaders/toon.vsh\"" t "${t}")
+string(REGEX REPLACE "  {\"op\": \"SetStreamSource\"[^\n]*\n" "" t "${t}")
+file(WRITE ${WORK}/unbound.json "${t}")
+sweep(1 "2 of 4 points failed; no results table.*unbound.json vertex_alu.engines=1: exit 1: vpsim run: .*unbound.json: /commands/5: shader \"toon\": stream 0: not bound"
+      log --scene ${W}/toon.json --scene unbound.json --axis vertex_alu.engines=1,2 --out bad2)
+expect_no_results(${WORK}/bad2 "a failing scene")
+file(GLOB ok2 ${WORK}/bad2/points/*/stats.json)
+file(GLOB st2 ${WORK}/bad2/points/*/exit_status)
+list(LENGTH ok2 nok2)
+list(LENGTH st2 nst2)
+if(NOT nok2 EQUAL 2 OR NOT nst2 EQUAL 4)
+  message(FATAL_ERROR "a failing scene: ${nok2} points with stats.json (expected 2), ${nst2} exit_status files (4)")
+endif()
+# Run again: only the two failed points run (and fail again).
+sweep(1 "4 points: 2 run \\(0 ok, 2 failed\\), 2 already done" log
+      --scene ${W}/toon.json --scene unbound.json --axis vertex_alu.engines=1,2 --out bad2)
+
+# A read-only output directory (root writes through mode 0555, so then /sys, which refuses).
+file(MAKE_DIRECTORY ${WORK}/ro)
+file(CHMOD ${WORK}/ro PERMISSIONS OWNER_READ OWNER_EXECUTE GROUP_READ GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
+execute_process(COMMAND bash -c "touch ro/probe 2>/dev/null" RESULT_VARIABLE writable WORKING_DIRECTORY ${WORK})
+if(writable EQUAL 0)
+  set(ro /sys)
+else()
+  set(ro ${WORK}/ro)
+endif()
+sweep(2 "vpsim sweep: ${ro}(/points)?: cannot create the output directory" log ${SCENES} ${AXES} --out ${ro})
+expect_no_results(${ro} "a read-only output directory")
+
+# --- 5. The example studies resolve (every scene loads, every axis key and value is valid).
+foreach(s coissue_window_engines ptc_entries_index_order memory_latency_fetch_window)
+  sweep(0 "-" log ${SRC}/examples/studies/${s}.json --list --out ex)
+  string(REGEX MATCHALL "\n" lines "\n${log}")
+  list(LENGTH lines npoints)
+  math(EXPR npoints "${npoints} - 1")
+  message(STATUS "ok: examples/studies/${s}.json: ${npoints} points")
+endforeach()
