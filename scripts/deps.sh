@@ -8,6 +8,8 @@ packages=(
   libsystemc-dev verilator catch2
   nlohmann-json3-dev libcli11-dev libfmt-dev
   libmcpp-dev libmeshoptimizer-dev
+  # vpsim plot / vpsim report (matplotlib), their test and docs picture (headless Chromium)
+  python3-matplotlib chromium
   parallel
 )
 # Extra packages for optional jobs, e.g. scripts/deps.sh yosys

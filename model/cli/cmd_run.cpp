@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -31,6 +32,7 @@ struct RunArgs {
     std::string scene, preset, config, out, vcd, trace, topology_dot;
     std::vector<std::string> sets, profile, tess_profile, rtl;
     bool vertices = false, json = false, quiet = false, no_progress = false, topology = false;
+    uint64_t stats_interval = 0;  // --stats-interval N (0: off)
 };
 
 // The vertices a run emits, in the `vpsim scene-exec --json` format (engine "timing").
@@ -209,6 +211,10 @@ int run_run(const RunArgs& a) {
         }
         return 0;
     }
+    if (a.stats_interval && a.out.empty()) {
+        std::fprintf(stderr, "vpsim run: --stats-interval writes DIR/timeseries.csv: it needs --out DIR\n");
+        return 2;
+    }
     if (a.vertices && a.out.empty()) {
         std::fprintf(stderr, "vpsim run: --vertices writes DIR/vertices.json: it needs --out DIR\n");
         return 2;
@@ -229,6 +235,7 @@ int run_run(const RunArgs& a) {
         sc::RunOptions opt;
         opt.vcd_path = a.vcd;
         opt.trace_path = a.trace;
+        opt.stats_interval = a.stats_interval;
         opt.progress = !a.no_progress && !a.quiet && ::isatty(2);
         opt.tess_profile = tess_profile;
         for (const tb::RtlUnit* u : rtl) u->use(opt);
@@ -246,6 +253,7 @@ int run_run(const RunArgs& a) {
         }
         if (vw) vw->commit();
         if (!a.out.empty()) {
+            if (a.stats_interval) write_file_atomic(a.out + "/timeseries.csv", r.timeseries_csv);
             nlohmann::ordered_json cfg;
             cfg["schema"] = "vpsim-config-1";
             cfg["scene"] = {{"name", sc.name}, {"hash", hash}};
@@ -296,6 +304,12 @@ void add_run_command(CLI::App& app, int& exit_code) {
         ->allow_extra_args(false);
     c->add_option("--out", a->out, "Write config.json and stats.json (and with --vertices vertices.json) into DIR")
         ->type_name("DIR");
+    c->add_option("--stats-interval", a->stats_interval,
+                  "With --out: write DIR/timeseries.csv, every N cycles each unit's busy / idle / stalled-by-reason "
+                  "cycles and each channel's mean occupancy, full cycles and pushes (docs/stats.md, \"Time "
+                  "series\"); results are the same with or without it")
+        ->type_name("N")
+        ->check(CLI::Range(uint64_t(1), std::numeric_limits<uint64_t>::max()));
     c->add_flag("--vertices", a->vertices,
                 "With --out: write every emitted vertex, in draw order, to DIR/vertices.json (the format of "
                 "`vpsim scene-exec --json`)");

@@ -26,6 +26,7 @@ void add_presets_command(CLI::App& app, int& exit_code);  // vpsim presets
 // --preset NAME on a command that takes parameters (applied before --config and --set).
 void add_preset_option(CLI::App* c, std::string& preset);
 void add_run_command(CLI::App& app, int& exit_code);
+void add_report_commands(CLI::App& app, int& exit_code);  // vpsim plot, vpsim report
 void add_sweep_command(CLI::App& app, int& exit_code);  // vpsim sweep (docs/sweep.md)
 
 // CLI11 check for --profile KEY=VALUE: the message names the valid keys and values.

@@ -1,0 +1,154 @@
+// vpsim plot and vpsim report (docs/report.md): a sweep directory's results.csv drawn with
+// matplotlib, and a self-contained HTML page for a sweep or a single `vpsim run --out`
+// directory. The drawing is scripts/vpsim_plot.py (installed with vpsim's data, run by
+// /usr/bin/python3); this command finds it, gives it the base parameters (the defaults, with a
+// sweep's preset and --set base when its study.json has them) and passes its exit status on.
+#include "model/cli/commands.h"
+#include "model/common/file_util.h"
+#include "model/common/presets.h"
+#include "model/sc/pipeline.h"
+
+#include <nlohmann/json.hpp>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace vpsim::cli {
+
+namespace {
+
+constexpr const char* kPython = "/usr/bin/python3";
+constexpr const char* kScript = "scripts/vpsim_plot.py";
+
+struct PlotArgs {
+    std::string dir, x, y, hue, heatmap, out;
+    bool stalls = false;
+};
+
+// The base a sweep's points differ from: the defaults, then study.json's preset and --sets
+// (top level or under "base"), when the directory has one.
+ParamSet base_params(const std::string& dir) {
+    ParamSet p = sc::default_params();
+    const std::filesystem::path study = std::filesystem::path(dir) / "study.json";
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(study, ec)) return p;
+    std::ifstream in(study);
+    nlohmann::json j = nlohmann::json::parse(in, nullptr, /*allow_exceptions*/ false);
+    if (j.is_discarded() || !j.is_object())
+        throw std::runtime_error(study.string() + ": not valid JSON (the sweep's resolved study)");
+    const nlohmann::json& b = j.contains("base") && j["base"].is_object() ? j["base"] : j;
+    if (b.contains("preset") && b["preset"].is_string() && !b["preset"].get<std::string>().empty())
+        apply_preset(p, b["preset"].get<std::string>());
+    if (b.contains("sets") && b["sets"].is_array())
+        for (const auto& s : b["sets"])
+            if (s.is_string()) p.apply_set(s.get<std::string>());
+    return p;
+}
+
+// Runs the plot script with `args`; returns its exit status (2 when it cannot start).
+int run_script(const char* cmd, const std::string& dir, std::vector<std::string> args) {
+    const std::string script = data_path(kScript);
+    if (script.empty()) {
+        std::fprintf(stderr, "vpsim %s: %s\n", cmd, data_not_found(kScript).c_str());
+        return 2;
+    }
+    if (::access(kPython, X_OK) != 0) {
+        std::fprintf(stderr, "vpsim %s: %s not found: install Debian's python3 and python3-matplotlib "
+                             "(scripts/deps.sh python3-matplotlib)\n", cmd, kPython);
+        return 2;
+    }
+    std::string base_file;
+    try {
+        const ParamSet base = base_params(dir);
+        base_file = (std::filesystem::temp_directory_path() /
+                     ("vpsim-base-" + std::to_string(::getpid()) + "-" + std::to_string(std::random_device{}()) + ".json"))
+                        .string();
+        write_file_atomic(base_file, base.to_json().dump() + "\n");
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "vpsim %s: %s\n", cmd, e.what());
+        return 2;
+    }
+    args.insert(args.begin(), {kPython, script, cmd});
+    args.push_back("--base");
+    args.push_back(base_file);
+    std::vector<char*> argv;
+    for (std::string& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    std::fflush(stdout);
+    std::fflush(stderr);
+    const pid_t pid = ::fork();
+    if (pid < 0) {
+        std::fprintf(stderr, "vpsim %s: cannot start %s: %s\n", cmd, kPython, std::strerror(errno));
+        std::filesystem::remove(base_file);
+        return 2;
+    }
+    if (pid == 0) {
+        ::execv(kPython, argv.data());
+        std::fprintf(stderr, "vpsim %s: cannot run %s: %s\n", cmd, kPython, std::strerror(errno));
+        ::_exit(2);
+    }
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    std::error_code ec;
+    std::filesystem::remove(base_file, ec);
+    if (WIFEXITED(status) && (WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == 2)) return WEXITSTATUS(status);
+    std::fprintf(stderr, "vpsim %s: %s %s failed (%s %d): an internal error\n", cmd, kPython, script.c_str(),
+                 WIFEXITED(status) ? "exit status" : "signal", WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+    return 3;
+}
+
+}  // namespace
+
+void add_report_commands(CLI::App& app, int& exit_code) {
+    auto p = std::make_shared<PlotArgs>();
+    CLI::App* plot = app.add_subcommand(
+        "plot",
+        "Draw a sweep directory's results.csv as a PNG (matplotlib, docs/report.md): METRIC against AXIS, one line "
+        "per --hue value; --heatmap AXIS2: a heatmap over AXIS x AXIS2; --stalls: --y names a unit and each value of "
+        "AXIS gets a bar of its busy / stalled-by-reason / idle cycles.\nExit status: 0 ok, 2 usage or bad input "
+        "(no output file), 3 internal error.");
+    plot->add_option("DIR", p->dir, "A sweep directory (its results.csv)")->required();
+    plot->add_option("--x", p->x, "The x axis: a column of results.csv (a parameter, e.g. vertex_alu.engines)")
+        ->required()
+        ->type_name("AXIS");
+    plot->add_option("--y", p->y, "The metric (a numeric column, e.g. cycles_per_vertex); with --stalls a unit")
+        ->required()
+        ->type_name("METRIC");
+    plot->add_option("--hue", p->hue, "One line per value of this column")->type_name("AXIS");
+    plot->add_option("--heatmap", p->heatmap, "A heatmap of METRIC over AXIS x AXIS2")->type_name("AXIS2");
+    plot->add_flag("--stalls", p->stalls, "A stacked bar of the unit's cycles (--y UNIT) per value of AXIS");
+    plot->add_option("-o,--output", p->out, "The PNG to write")->required()->type_name("FILE.png");
+    plot->callback([p, &exit_code] {
+        std::vector<std::string> args = {p->dir, "--x", p->x, "--y", p->y, "-o", p->out};
+        if (!p->hue.empty()) args.insert(args.end(), {"--hue", p->hue});
+        if (!p->heatmap.empty()) args.insert(args.end(), {"--heatmap", p->heatmap});
+        if (p->stalls) args.push_back("--stalls");
+        exit_code = run_script("plot", p->dir, args);
+    });
+
+    auto r = std::make_shared<PlotArgs>();
+    CLI::App* report = app.add_subcommand(
+        "report",
+        "Write a self-contained HTML report (plots embedded as PNG, docs/report.md) of a sweep directory (results.csv: "
+        "plots per axis, a heatmap, stall breakdowns, the table, each point's difference from the base) or of a "
+        "`vpsim run --out` directory (per-unit busy / stalled / idle bars, utilisation over time from "
+        "timeseries.csv, the summary, the parameters that differ from the defaults).\nExit status: 0 ok, 2 usage "
+        "or bad input (no output file), 3 internal error.");
+    report->add_option("DIR", r->dir, "A sweep directory or a run's --out directory")->required();
+    report->add_option("-o,--output", r->out, "The HTML file to write")->required()->type_name("FILE.html");
+    report->callback([r, &exit_code] { exit_code = run_script("report", r->dir, {r->dir, "-o", r->out}); });
+}
+
+}  // namespace vpsim::cli
