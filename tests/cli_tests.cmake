@@ -272,6 +272,18 @@ expect(0 "nv20 .*ok .*nv2a .*ok .*nv25 .*ok .*every preset within its tolerance"
 expect(1 "OUT.*a preset is outside its tolerance" bench calibrate --set vertex_fetch.prefetch_lines=0)
 expect(2 "not a directory" bench coissue ${WORK}/no_such_dir)
 expect(2 "exactly one of --write FILE and --check FILE" bench reference ${SRC}/examples/scenes)
+# JSON numbers a double cannot hold, values beyond float, and bytes that are not UTF-8 in a --set
+# value are parameter or scene errors that say where (not nlohmann's exceptions).
+file(WRITE ${WORK}/overflow.json "{\n  \"vertex_alu\": {\"window\": 1e999}\n}\n")
+expect(2 "overflow.json: line 2, column 28: 1e999 does not fit a 64-bit float" params --config ${WORK}/overflow.json)
+file(READ ${SRC}/examples/scenes/skinning.json skin)
+string(REPLACE "\"size\": 2.0" "\"size\": 1e300" skin_big "${skin}")
+file(WRITE ${WORK}/skin_big.json "${skin_big}")
+string(REPLACE "\"size\": 2.0" "\"size\": 1e999" skin_inf "${skin}")
+file(WRITE ${WORK}/skin_inf.json "${skin_inf}")
+expect(2 "skin_big.json: /buffers/sheet/size: 1e\\+?300 is outside the 32-bit float range" scene-exec ${WORK}/skin_big.json)
+expect(2 "skin_inf.json: line 5, column [0-9]+: 1e999 does not fit a 64-bit float" run ${WORK}/skin_inf.json --quiet)
+
 # Parameters: errors list the valid keys; bad values are refused.
 
 expect(2 "valid keys" run --set vertex_alu.engine=2)

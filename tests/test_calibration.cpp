@@ -90,6 +90,12 @@ TEST_CASE("A --set wins over a preset, and a preset file is a --config file", "[
     std::filesystem::remove(path);
 }
 
+TEST_CASE("A --set enum value that is not UTF-8 is a parameter error, not a JSON exception", "[presets]") {
+    ParamSet p = sc::default_params();
+    CHECK_THROWS_AS(p.apply_set("vertex_alu.coissue=\x90"), ParamError);
+    CHECK_THROWS_WITH(p.apply_set("vertex_alu.coissue=\x90"), Catch::Contains("vertex_alu.coissue"));
+}
+
 TEST_CASE("A preset value without a source, or an unknown preset, is refused and located", "[presets]") {
     ParamSet p = sc::default_params();
     auto j = nlohmann::json::parse(find_preset("nv20").text);

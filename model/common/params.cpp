@@ -1,6 +1,7 @@
 #include "model/common/params.h"
 
 #include "model/common/file_util.h"
+#include "model/common/json_error.h"
 
 #include <fmt/format.h>
 
@@ -40,7 +41,8 @@ std::string join(const std::vector<std::string>& items, const char* sep) {
 }
 
 // The value as a user wrote it, for messages.
-std::string shown(const nlohmann::json& v) { return v.dump(); }
+// JSON text of a value for a message; bytes that are not UTF-8 (from --set) become U+FFFD.
+std::string shown(const nlohmann::json& v) { return v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace); }
 
 }  // namespace
 
@@ -349,9 +351,9 @@ void ParamSet::apply_config_file(const std::string& path) {
     ss << in.rdbuf();
     nlohmann::json j;
     try {
-        j = nlohmann::json::parse(ss.str());
-    } catch (const nlohmann::json::parse_error& e) {
-        throw ParamError(fmt::format("{}: not valid JSON: {}", path, e.what()));
+        j = parse_json_located(ss.str());
+    } catch (const std::runtime_error& e) {
+        throw ParamError(fmt::format("{}: {}", path, e.what()));
     }
     // A run's config.json ({"schema": "vpsim-config-1", "scene": ..., "params": {...}}) is
     // accepted as it is: its "params" are the values.

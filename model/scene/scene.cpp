@@ -3,6 +3,7 @@
 #include "model/decl/decl_io.h"
 #include "model/decl/decl_text.h"
 #include "model/decl/decl_tokens.h"
+#include "model/common/json_error.h"
 #include "model/scene/generators.h"
 
 #include <fmt/format.h>
@@ -115,7 +116,11 @@ public:
     }
     float get_float(const json& j, const std::string& ptr, const std::string& what) const {
         if (!j.is_number()) expected(ptr, j, what);
-        return float(j.get<double>());
+        const double v = j.get<double>();
+        // A value beyond the float range would silently become infinity.
+        if (!(std::fabs(v) <= double(std::numeric_limits<float>::max())))
+            fail(ptr, fmt::format("{} is outside the 32-bit float range (at most about 3.4e38)", j.dump()));
+        return float(v);
     }
     float opt_float(const json& j, const std::string& ptr, const char* key, float dflt, const std::string& what) const {
         auto it = j.find(key);
@@ -683,9 +688,9 @@ Scene load_scene(const std::string& path) {
     }
     nlohmann::json j;
     try {
-        j = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::parse_error& e) {
-        throw SceneError(path, "", std::string("not valid JSON: ") + e.what());
+        j = parse_json_located(text);
+    } catch (const std::runtime_error& e) {
+        throw SceneError(path, "", e.what());
     }
     const size_t slash = path.rfind('/');
     return parse_scene(j, slash == std::string::npos ? "" : path.substr(0, slash), path);

@@ -1,0 +1,47 @@
+#include "model/common/json_error.h"
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+namespace vpsim {
+
+std::string text_position(const std::string& text, size_t offset) {
+    size_t line = 1, col = 1;
+    for (size_t i = 0; i < offset && i < text.size(); ++i) {
+        if (text[i] == '\n') {
+            ++line;
+            col = 1;
+        } else {
+            ++col;
+        }
+    }
+    return fmt::format("line {}, column {}", line, col);
+}
+
+nlohmann::json parse_json_located(const std::string& text) {
+    try {
+        return nlohmann::json::parse(text);
+    } catch (const nlohmann::json::parse_error& e) {
+        // e.byte is one past the character that failed (1-based).
+        const size_t at = e.byte ? e.byte - 1 : 0;
+        std::string what = e.what();
+        const size_t colon = what.find(": ");
+        if (what.rfind("[json.exception", 0) == 0 && colon != std::string::npos) what = what.substr(colon + 2);
+        throw std::runtime_error(fmt::format("{}: not valid JSON: {}", text_position(text, at), what));
+    } catch (const nlohmann::json::exception& e) {
+        // A number too large for a double: "number overflow parsing '1e999'".
+        const std::string what = e.what();
+        const size_t q = what.find('\''), q2 = what.rfind('\'');
+        if (q != std::string::npos && q2 > q) {
+            const std::string number = what.substr(q + 1, q2 - q - 1);
+            const size_t at = text.find(number);
+            if (at != std::string::npos)
+                throw std::runtime_error(
+                    fmt::format("{}: {} does not fit a 64-bit float (at most about 1.8e308)", text_position(text, at), number));
+        }
+        throw std::runtime_error(std::string("not valid JSON: ") + what);
+    }
+}
+
+}  // namespace vpsim
