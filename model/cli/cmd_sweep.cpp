@@ -135,11 +135,15 @@ int run_sweep(const SweepArgs& a) {
     for (const Point* p : todo) {
         int status = 0;
         std::string msg;
-        if (point_state(*p, &status, &msg) == PointState::Done) {
+        const PointState st = point_state(*p, &status, &msg);
+        if (st == PointState::Done) {
             ++ran_now;
             continue;
         }
-        failures.push_back(fmt::format("  {}: exit {}: {} ({}/stderr.txt)", point_label(*p), status, msg, p->dir));
+        if (st == PointState::Missing)  // the backend ended without running it
+            failures.push_back(fmt::format("  {}: did not run (no {}/exit_status)", point_label(*p), p->dir));
+        else
+            failures.push_back(fmt::format("  {}: exit {}: {} ({}/stderr.txt)", point_label(*p), status, msg, p->dir));
     }
     if (!a.quiet)
         std::fprintf(stderr, "vpsim sweep: %zu points: %zu run (%zu ok, %zu failed), %zu already done; %s backend, "
