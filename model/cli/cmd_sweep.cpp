@@ -22,6 +22,7 @@ struct SweepArgs {
     std::string study, out, preset, backend = "local";
     std::vector<std::string> scenes, axes, sets, profile, tess_profile;
     unsigned repeats = 0, jobs = 0;
+    sweep::SlurmOptions slurm;
     bool quiet = false, list = false;
 };
 
@@ -57,8 +58,10 @@ int run_sweep(const SweepArgs& a) {
             backend = make_local_backend(jobs);
         else if (a.backend == "parallel")
             backend = make_parallel_backend(jobs, a.out);
+        else if (a.backend == "slurm")
+            backend = make_slurm_backend(a.slurm, a.out, data_path("scripts/sweep-slurm.sh"));
         else
-            throw StudyError("--backend " + a.backend + ": unknown backend; valid: local, parallel");
+            throw StudyError("--backend " + a.backend + ": unknown backend; valid: local, parallel, slurm");
         backend->check();
     } catch (const std::exception& e) {
         std::fprintf(stderr, "vpsim sweep: %s\n", e.what());
@@ -195,8 +198,17 @@ void add_sweep_command(CLI::App& app, int& exit_code) {
         ->type_name("DIR")
         ->required();
     c->add_option("--jobs,-j", a->jobs, "Points run at once (default: the cores)")->check(CLI::Range(1, 4096));
-    c->add_option("--backend", a->backend, "local (a pool of processes, default) or parallel (GNU parallel)")
-        ->check(CLI::IsMember({"local", "parallel"}));
+    c->add_option("--backend", a->backend,
+                  "local (a pool of processes, default), parallel (GNU parallel) or slurm (one sbatch job array; "
+                  "docs/slurm.md)");
+    c->add_option("--partition", a->slurm.partition, "slurm: the partition (default: the cluster's)");
+    c->add_option("--time", a->slurm.time_minutes, "slurm: time limit per array task, minutes")
+        ->check(CLI::Range(1u, 100000u));
+    c->add_option("--mem", a->slurm.mem_mb, "slurm: memory per array task, MB")->check(CLI::Range(1u, 10000000u));
+    c->add_option("--chunk", a->slurm.chunk, "slurm: points per array task (default: the script's)")
+        ->check(CLI::Range(1u, 100000u));
+    c->add_option("--max-running", a->slurm.max_running, "slurm: array tasks running at once (%M)")
+        ->check(CLI::Range(1u, 100000u));
     c->add_flag("--list", a->list, "Print the points (hash, scene, axis values) and exit without running them");
     c->add_flag("--quiet", a->quiet, "No progress line and no summary on stderr (failures are still reported)");
     c->callback([a, &exit_code] { exit_code = run_sweep(*a); });

@@ -628,8 +628,101 @@ private:
     std::string out_;
 };
 
+// Slurm: the points file goes to scripts/sweep-slurm.sh (installed with vpsim's data), which
+// submits it as one job array and follows it; the points' directories say how each ended.
+class SlurmBackend : public Backend {
+public:
+    SlurmBackend(SlurmOptions o, std::string out, std::string script)
+        : o_(std::move(o)), out_(std::move(out)), script_(std::move(script)) {}
+    std::string name() const override { return "slurm"; }
+    void check() const override {
+        if (::access(script_.c_str(), R_OK) != 0)
+            throw StudyError("--backend slurm: " + script_ + " is missing (vpsim's data is not installed)");
+        if (std::system("command -v sbatch >/dev/null 2>&1") != 0)
+            throw StudyError("--backend slurm: Slurm is not installed: sbatch not found on PATH (Debian: slurm-client; "
+                             "for a local test cluster see docs/slurm.md)");
+    }
+    bool run(const std::vector<const Point*>& jobs, const std::function<void(const Point&, bool)>& done) override {
+        if (jobs.empty()) return true;  // every point is done: nothing to submit
+        std::string lines;
+        for (const Point* p : jobs) lines += point_shell_command(*p) + "\n";
+        const std::string jobs_file = out_ + "/slurm.jobs";
+        write_file_atomic(jobs_file, lines);
+        const std::string err = out_ + "/slurm.stderr";
+        std::vector<std::string> args = {"bash", script_, jobs_file, out_};
+        auto opt = [&](const char* flag, const std::string& v) {
+            if (!v.empty()) args.insert(args.end(), {flag, v});
+        };
+        opt("--partition", o_.partition);
+        opt("--time", o_.time_minutes ? std::to_string(o_.time_minutes) : "");
+        opt("--mem", o_.mem_mb ? std::to_string(o_.mem_mb) : "");
+        opt("--chunk", o_.chunk ? std::to_string(o_.chunk) : "");
+        opt("--max-running", o_.max_running ? std::to_string(o_.max_running) : "");
+        std::vector<char*> argv;
+        for (auto& a : args) argv.push_back(a.data());
+        argv.push_back(nullptr);
+        const pid_t pid = ::fork();
+        if (pid < 0) throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
+        if (pid == 0) {
+            const int fe = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+            const int fn = ::open("/dev/null", O_RDWR);
+            if (fn >= 0) ::dup2(fn, 0), ::dup2(fn, 1);
+            if (fe >= 0) ::dup2(fe, 2);
+            ::execvp("bash", argv.data());
+            ::_exit(127);
+        }
+        std::vector<bool> reported(jobs.size(), false);
+        auto poll = [&] {
+            for (size_t i = 0; i < jobs.size(); ++i)
+                if (!reported[i]) {
+                    const PointState s = point_state(*jobs[i]);
+                    if (s == PointState::Missing) continue;
+                    reported[i] = true;
+                    done(*jobs[i], s == PointState::Done);
+                }
+        };
+        bool stopping = false;
+        for (;;) {
+            int st = 0;
+            const pid_t r = ::waitpid(pid, &st, WNOHANG);
+            if (r == pid) {
+                // Exit 2: usage, or Slurm missing or unreachable; its message says which.
+                if (!stopping && WIFEXITED(st) && WEXITSTATUS(st) == 2) {
+                    std::ifstream in(err);
+                    std::stringstream ss;
+                    ss << in.rdbuf();
+                    std::string m = ss.str();
+                    while (!m.empty() && m.back() == '\n') m.pop_back();
+                    throw std::runtime_error("--backend slurm: " + (m.empty() ? "sweep-slurm.sh failed" : m));
+                }
+                break;
+            }
+            if (interrupted() && !stopping) {
+                stopping = true;
+                ::kill(pid, SIGTERM);
+                std::ifstream id(out_ + "/slurm/job_id");
+                std::string job;
+                if (id >> job && job.find_first_not_of("0123456789_") == std::string::npos)
+                    (void)std::system(("scancel " + job + " >/dev/null 2>&1").c_str());
+            }
+            poll();
+            std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        }
+        if (stopping) return false;
+        poll();
+        return true;
+    }
+
+private:
+    SlurmOptions o_;
+    std::string out_, script_;
+};
+
 }  // namespace
 
+std::unique_ptr<Backend> make_slurm_backend(SlurmOptions o, std::string out_dir, std::string script) {
+    return std::make_unique<SlurmBackend>(std::move(o), std::move(out_dir), std::move(script));
+}
 std::unique_ptr<Backend> make_local_backend(unsigned jobs) { return std::make_unique<LocalBackend>(jobs); }
 std::unique_ptr<Backend> make_parallel_backend(unsigned jobs, std::string out_dir) {
     return std::make_unique<ParallelBackend>(jobs, std::move(out_dir));

@@ -82,6 +82,13 @@ public:
 
 std::unique_ptr<Backend> make_local_backend(unsigned jobs);
 std::unique_ptr<Backend> make_parallel_backend(unsigned jobs, std::string out_dir);
+// Slurm (docs/slurm.md): the points as one job array through `script` (scripts/sweep-slurm.sh),
+// on the cluster the Slurm client commands find (SLURM_CONF). Zero / empty: Slurm's defaults.
+struct SlurmOptions {
+    std::string partition;
+    unsigned time_minutes = 0, mem_mb = 0, chunk = 0, max_running = 0;
+};
+std::unique_ptr<Backend> make_slurm_backend(SlurmOptions o, std::string out_dir, std::string script);
 
 // The shell line that runs one point and records its exit status (backends that run points
 // through a shell: GNU parallel, Slurm job scripts).
