@@ -166,7 +166,7 @@ sweep(2 "zip.json: /axes/0/zip/1: vertex_alu.contexts has 1 values, vertex_alu.e
       log zip.json --out bad1)
 file(WRITE ${WORK}/syntax.json "{\"schema\": \"vpsim-study-1\",\n \"scenes\": [}\n")
 sweep(2 "syntax.json: not valid JSON: .*line 2, column 13" log syntax.json --out bad1)
-sweep(2 "--backend: nosuch not in {local,parallel}" log ${SCENES} --backend nosuch --out bad1)
+sweep(2 "--backend nosuch: unknown backend; valid: local, parallel, slurm" log ${SCENES} --backend nosuch --out bad1)
 expect_no_results(${WORK}/bad1 "bad study files")
 
 # A scene that fails: its points are recorded (exit status, message), the others run, exit 1.
