@@ -4,19 +4,7 @@
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
 
-# expect(<exit code> <regex on stdout+stderr or "-"> args...)
-function(expect code regex)
-  execute_process(COMMAND ${VPSIM} ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err
-                  WORKING_DIRECTORY ${WORK})
-  set(all "${out}${err}")
-  if(NOT rc EQUAL code)
-    message(SEND_ERROR "vpsim ${ARGN}: exit ${rc}, expected ${code}\n${all}")
-  elseif(NOT regex STREQUAL "-" AND NOT all MATCHES "${regex}")
-    message(SEND_ERROR "vpsim ${ARGN}: output does not match '${regex}'\n${all}")
-  else()
-    message(STATUS "ok: vpsim ${ARGN}")
-  endif()
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/cli_expect.cmake)  # expect(code regex args...)
 
 # D3D9 vs_1_1: without --d3d9 (and the D3D8 spelling vs.1.1) a dcl_ line names the flag.
 file(WRITE ${WORK}/nine8.vsh "vs.1.1\ndcl_position v0\nmov oPos, v0\n")

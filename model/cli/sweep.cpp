@@ -552,6 +552,63 @@ private:
     unsigned jobs_;
 };
 
+// Runs `args` (a tool that runs a points file: GNU parallel, sweep-slurm.sh) with stdin and
+// stdout on /dev/null and stderr into `err`, reporting each point as its directory says it
+// ended. On SIGINT/SIGTERM `stop(pid)` is called once and the run returns false. The tool's
+// exit status is passed to `failed_exit` (which may throw) when it ended on its own.
+bool run_points_tool(std::vector<std::string> args, const std::string& err, const std::vector<const Point*>& jobs,
+                     const std::function<void(const Point&, bool)>& done, const std::function<void(pid_t)>& stop,
+                     const std::function<void(int)>& exited) {
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    const pid_t pid = ::fork();
+    if (pid < 0) throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
+    if (pid == 0) {
+        const int fe = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        const int fn = ::open("/dev/null", O_RDWR);
+        if (fn >= 0) ::dup2(fn, 0), ::dup2(fn, 1);
+        if (fe >= 0) ::dup2(fe, 2);
+        ::execvp(argv[0], argv.data());
+        ::_exit(127);
+    }
+    std::vector<bool> reported(jobs.size(), false);
+    auto poll = [&] {
+        for (size_t i = 0; i < jobs.size(); ++i)
+            if (!reported[i]) {
+                const PointState s = point_state(*jobs[i]);
+                if (s == PointState::Missing) continue;
+                reported[i] = true;
+                done(*jobs[i], s == PointState::Done);
+            }
+    };
+    bool stopping = false;
+    for (;;) {
+        int st = 0;
+        const pid_t r = ::waitpid(pid, &st, WNOHANG);
+        if (r == pid) {
+            if (!stopping && WIFEXITED(st)) exited(WEXITSTATUS(st));
+            break;
+        }
+        if (interrupted() && !stopping) {
+            stopping = true;
+            stop(pid);
+        }
+        poll();
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    if (stopping) return false;
+    poll();
+    return true;
+}
+
+std::string write_points_file(const std::string& path, const std::vector<const Point*>& jobs) {
+    std::string lines;
+    for (const Point* p : jobs) lines += point_shell_command(*p) + "\n";
+    write_file_atomic(path, lines);
+    return path;
+}
+
 class ParallelBackend : public Backend {
 public:
     ParallelBackend(unsigned jobs, std::string out) : jobs_(std::max(1u, jobs)), out_(std::move(out)) {}
@@ -569,58 +626,19 @@ public:
                              "parallel); install the Debian package parallel (scripts/deps.sh parallel)");
     }
     bool run(const std::vector<const Point*>& jobs, const std::function<void(const Point&, bool)>& done) override {
-        std::string lines;
-        for (const Point* p : jobs) lines += point_shell_command(*p) + "\n";
-        const std::string jobs_file = out_ + "/parallel.jobs";
-        write_file_atomic(jobs_file, lines);
-        const std::string joblog = out_ + "/parallel.joblog";
+        const std::string jobs_file = write_points_file(out_ + "/parallel.jobs", jobs);
         const std::string err = out_ + "/parallel.stderr";
-        const std::string n = std::to_string(jobs_);
-        std::vector<std::string> args = {"parallel", "--will-cite", "--halt", "never", "--jobs", n,
-                                         "--joblog", joblog, "::::", jobs_file};
-        std::vector<char*> argv;
-        for (auto& a : args) argv.push_back(a.data());
-        argv.push_back(nullptr);
-        const pid_t pid = ::fork();
-        if (pid < 0) throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
-        if (pid == 0) {
-            const int fe = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-            const int fn = ::open("/dev/null", O_RDWR);
-            if (fn >= 0) ::dup2(fn, 0), ::dup2(fn, 1);
-            if (fe >= 0) ::dup2(fe, 2);
-            ::execvp("parallel", argv.data());
-            ::_exit(127);
-        }
-        std::vector<bool> reported(jobs.size(), false);
-        auto poll = [&] {
-            for (size_t i = 0; i < jobs.size(); ++i)
-                if (!reported[i]) {
-                    const PointState s = point_state(*jobs[i]);
-                    if (s == PointState::Missing) continue;
-                    reported[i] = true;
-                    done(*jobs[i], s == PointState::Done);
-                }
-        };
-        bool stopping = false;
-        for (;;) {
-            int st = 0;
-            const pid_t r = ::waitpid(pid, &st, WNOHANG);
-            if (r == pid) {
-                if (!stopping && WIFEXITED(st) && WEXITSTATUS(st) == 255)
-                    throw std::runtime_error("GNU parallel failed; its messages are in " + err);
-                break;
-            }
-            if (interrupted() && !stopping) {
-                stopping = true;
+        return run_points_tool(
+            {"parallel", "--will-cite", "--halt", "never", "--jobs", std::to_string(jobs_), "--joblog",
+             out_ + "/parallel.joblog", "::::", jobs_file},
+            err, jobs, done,
+            [](pid_t pid) {
                 ::kill(pid, SIGTERM);  // GNU parallel: no new jobs
                 ::kill(pid, SIGTERM);  // a second TERM ends the running ones
-            }
-            poll();
-            std::this_thread::sleep_for(std::chrono::milliseconds(100));
-        }
-        if (stopping) return false;
-        poll();
-        return true;
+            },
+            [&](int status) {
+                if (status == 255) throw std::runtime_error("GNU parallel failed; its messages are in " + err);
+            });
     }
 
 private:
@@ -644,73 +662,36 @@ public:
     }
     bool run(const std::vector<const Point*>& jobs, const std::function<void(const Point&, bool)>& done) override {
         if (jobs.empty()) return true;  // every point is done: nothing to submit
-        std::string lines;
-        for (const Point* p : jobs) lines += point_shell_command(*p) + "\n";
-        const std::string jobs_file = out_ + "/slurm.jobs";
-        write_file_atomic(jobs_file, lines);
+        const std::string jobs_file = write_points_file(out_ + "/slurm.jobs", jobs);
         const std::string err = out_ + "/slurm.stderr";
         std::vector<std::string> args = {"bash", script_, jobs_file, out_};
-        auto opt = [&](const char* flag, const std::string& v) {
-            if (!v.empty()) args.insert(args.end(), {flag, v});
+        auto opt = [&](const char* flag, unsigned v) {
+            if (v) args.insert(args.end(), {flag, std::to_string(v)});
         };
-        opt("--partition", o_.partition);
-        opt("--time", o_.time_minutes ? std::to_string(o_.time_minutes) : "");
-        opt("--mem", o_.mem_mb ? std::to_string(o_.mem_mb) : "");
-        opt("--chunk", o_.chunk ? std::to_string(o_.chunk) : "");
-        opt("--max-running", o_.max_running ? std::to_string(o_.max_running) : "");
-        std::vector<char*> argv;
-        for (auto& a : args) argv.push_back(a.data());
-        argv.push_back(nullptr);
-        const pid_t pid = ::fork();
-        if (pid < 0) throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
-        if (pid == 0) {
-            const int fe = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-            const int fn = ::open("/dev/null", O_RDWR);
-            if (fn >= 0) ::dup2(fn, 0), ::dup2(fn, 1);
-            if (fe >= 0) ::dup2(fe, 2);
-            ::execvp("bash", argv.data());
-            ::_exit(127);
-        }
-        std::vector<bool> reported(jobs.size(), false);
-        auto poll = [&] {
-            for (size_t i = 0; i < jobs.size(); ++i)
-                if (!reported[i]) {
-                    const PointState s = point_state(*jobs[i]);
-                    if (s == PointState::Missing) continue;
-                    reported[i] = true;
-                    done(*jobs[i], s == PointState::Done);
-                }
-        };
-        bool stopping = false;
-        for (;;) {
-            int st = 0;
-            const pid_t r = ::waitpid(pid, &st, WNOHANG);
-            if (r == pid) {
-                // Exit 2: usage, or Slurm missing or unreachable; its message says which.
-                if (!stopping && WIFEXITED(st) && WEXITSTATUS(st) == 2) {
-                    std::ifstream in(err);
-                    std::stringstream ss;
-                    ss << in.rdbuf();
-                    std::string m = ss.str();
-                    while (!m.empty() && m.back() == '\n') m.pop_back();
-                    throw std::runtime_error("--backend slurm: " + (m.empty() ? "sweep-slurm.sh failed" : m));
-                }
-                break;
-            }
-            if (interrupted() && !stopping) {
-                stopping = true;
+        if (!o_.partition.empty()) args.insert(args.end(), {"--partition", o_.partition});
+        opt("--time", o_.time_minutes);
+        opt("--mem", o_.mem_mb);
+        opt("--chunk", o_.chunk);
+        opt("--max-running", o_.max_running);
+        return run_points_tool(
+            args, err, jobs, done,
+            [&](pid_t pid) {
                 ::kill(pid, SIGTERM);
                 std::ifstream id(out_ + "/slurm/job_id");
                 std::string job;
                 if (id >> job && job.find_first_not_of("0123456789_") == std::string::npos)
                     (void)std::system(("scancel " + job + " >/dev/null 2>&1").c_str());
-            }
-            poll();
-            std::this_thread::sleep_for(std::chrono::milliseconds(200));
-        }
-        if (stopping) return false;
-        poll();
-        return true;
+            },
+            [&](int status) {
+                // Exit 2: usage, or Slurm missing or unreachable; its message says which.
+                if (status != 2) return;
+                std::ifstream in(err);
+                std::stringstream ss;
+                ss << in.rdbuf();
+                std::string m = ss.str();
+                while (!m.empty() && m.back() == '\n') m.pop_back();
+                throw std::runtime_error("--backend slurm: " + (m.empty() ? "sweep-slurm.sh failed" : m));
+            });
     }
 
 private:

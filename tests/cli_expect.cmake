@@ -1,0 +1,14 @@
+# expect(<exit code> <regex on stdout+stderr or "-"> args...): runs ${VPSIM} args in ${WORK} and
+# checks its exit status and output. Included by the CLI test scripts (cli_*.cmake).
+function(expect code regex)
+  execute_process(COMMAND ${VPSIM} ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err
+                  WORKING_DIRECTORY ${WORK})
+  set(all "${out}${err}")
+  if(NOT rc EQUAL code)
+    message(SEND_ERROR "vpsim ${ARGN}: exit ${rc}, expected ${code}\n${all}")
+  elseif(NOT regex STREQUAL "-" AND NOT all MATCHES "${regex}")
+    message(SEND_ERROR "vpsim ${ARGN}: output does not match '${regex}'\n${all}")
+  else()
+    message(STATUS "ok: vpsim ${ARGN}")
+  endif()
+endfunction()
