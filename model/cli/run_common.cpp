@@ -1,5 +1,6 @@
 #include "model/cli/run_common.h"
 
+#include "model/common/fnv.h"
 #include "model/scene/default_scene.h"
 
 #include <fmt/format.h>
@@ -10,19 +11,6 @@
 
 namespace vpsim::cli {
 
-namespace {
-struct Fnv {
-    uint64_t h = 0xcbf29ce484222325ull;
-    void add(const void* p, size_t n) {
-        const auto* b = static_cast<const uint8_t*>(p);
-        for (size_t i = 0; i < n; ++i) h = (h ^ b[i]) * 0x100000001b3ull;
-    }
-    void add(const std::string& s) {
-        add(s.data(), s.size());
-        add("\0", 1);
-    }
-};
-}  // namespace
 
 LoadedScene load_run_scene(const std::string& path) {
     LoadedScene r;

@@ -2,6 +2,7 @@
 
 #include "model/cli/run_common.h"
 #include "model/common/file_util.h"
+#include "model/common/fnv.h"
 #include "model/common/presets.h"
 #include "model/sc/pipeline.h"
 #include "model/tess/tess_types.h"
@@ -36,17 +37,6 @@ namespace {
 volatile std::sig_atomic_t g_signal = 0;
 extern "C" void on_signal(int sig) { g_signal = sig; }
 
-struct Fnv {
-    uint64_t h = 0xcbf29ce484222325ull;
-    void add(const void* p, size_t n) {
-        const auto* b = static_cast<const uint8_t*>(p);
-        for (size_t i = 0; i < n; ++i) h = (h ^ b[i]) * 0x100000001b3ull;
-    }
-    void add(const std::string& s) {
-        add(s.data(), s.size());
-        add("\0", 1);
-    }
-};
 
 std::string read_text(const std::string& path, bool* ok = nullptr) {
     std::ifstream in(path, std::ios::binary);
@@ -489,6 +479,28 @@ std::string point_shell_command(const Point& p) {
 
 namespace {
 
+// Starts `argv` (argv[0] a path or a name on PATH) with stdin and stdout on /dev/null and stderr
+// into the file `err`; returns its pid. A program that cannot start says why there, exit 127.
+pid_t spawn(const std::vector<std::string>& args, const std::string& err) {
+    std::vector<char*> argv;
+    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    const pid_t pid = ::fork();
+    if (pid < 0) throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
+    if (pid == 0) {
+        const int fe = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        const int fn = ::open("/dev/null", O_RDWR);
+        if (fn >= 0) ::dup2(fn, 0), ::dup2(fn, 1);
+        if (fe >= 0) ::dup2(fe, 2);
+        ::execvp(argv[0], argv.data());
+        const std::string m = std::string("vpsim sweep: cannot run ") + argv[0] + ": " + std::strerror(errno) + "\n";
+        if (::write(2, m.data(), m.size()) < 0) {
+        }
+        ::_exit(127);
+    }
+    return pid;
+}
+
 class LocalBackend : public Backend {
 public:
     explicit LocalBackend(unsigned jobs) : jobs_(std::max(1u, jobs)) {}
@@ -530,24 +542,7 @@ public:
 
 private:
     static pid_t start(const Point& p) {
-        const std::string err = p.dir + "/stderr.txt";
-        std::vector<char*> argv;
-        for (const auto& a : p.argv) argv.push_back(const_cast<char*>(a.c_str()));
-        argv.push_back(nullptr);
-        const pid_t pid = ::fork();
-        if (pid < 0) throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
-        if (pid == 0) {
-            const int fe = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-            const int fn = ::open("/dev/null", O_RDWR);
-            if (fn >= 0) ::dup2(fn, 0), ::dup2(fn, 1);
-            if (fe >= 0) ::dup2(fe, 2);
-            ::execv(argv[0], argv.data());
-            const std::string m = std::string("vpsim sweep: cannot run ") + argv[0] + ": " + std::strerror(errno) + "\n";
-            if (::write(2, m.data(), m.size()) < 0) {
-            }
-            ::_exit(127);
-        }
-        return pid;
+        return spawn(p.argv, p.dir + "/stderr.txt");
     }
     unsigned jobs_;
 };
@@ -555,23 +550,11 @@ private:
 // Runs `args` (a tool that runs a points file: GNU parallel, sweep-slurm.sh) with stdin and
 // stdout on /dev/null and stderr into `err`, reporting each point as its directory says it
 // ended. On SIGINT/SIGTERM `stop(pid)` is called once and the run returns false. The tool's
-// exit status is passed to `failed_exit` (which may throw) when it ended on its own.
-bool run_points_tool(std::vector<std::string> args, const std::string& err, const std::vector<const Point*>& jobs,
+// exit status is passed to `exited` (which may throw) when it ended on its own.
+bool run_points_tool(const std::vector<std::string>& args, const std::string& err, const std::vector<const Point*>& jobs,
                      const std::function<void(const Point&, bool)>& done, const std::function<void(pid_t)>& stop,
                      const std::function<void(int)>& exited) {
-    std::vector<char*> argv;
-    for (auto& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    const pid_t pid = ::fork();
-    if (pid < 0) throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
-    if (pid == 0) {
-        const int fe = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        const int fn = ::open("/dev/null", O_RDWR);
-        if (fn >= 0) ::dup2(fn, 0), ::dup2(fn, 1);
-        if (fe >= 0) ::dup2(fe, 2);
-        ::execvp(argv[0], argv.data());
-        ::_exit(127);
-    }
+    const pid_t pid = spawn(args, err);
     std::vector<bool> reported(jobs.size(), false);
     auto poll = [&] {
         for (size_t i = 0; i < jobs.size(); ++i)
