@@ -129,7 +129,7 @@ class Sweep:
         self.axes = [c for c in self.header if c in base]
         self.unit_cols = [c for c in self.header if UNIT_CYCLES.match(c)]
         self.metrics = [c for c in self.header
-                        if c not in self.axes and c != "scene" and c not in self.unit_cols
+                        if c not in self.axes and c not in ("scene", "point", "repeat") and c not in self.unit_cols
                         and all(number(r[c]) is not None for r in self.rows)]
         self.units = list(dict.fromkeys(UNIT_CYCLES.match(c).group(1) for c in self.unit_cols))
         self.scenes = ordered(r.get("scene", "") for r in self.rows) if "scene" in self.header else []

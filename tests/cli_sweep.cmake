@@ -208,3 +208,56 @@ foreach(s coissue_window_engines ptc_entries_index_order memory_latency_fetch_wi
   math(EXPR npoints "${npoints} - 1")
   message(STATUS "ok: examples/studies/${s}.json: ${npoints} points")
 endforeach()
+
+# --- 6. The metrics to keep: only the kept columns (plus point, scene, repeat and the axes), the
+# same values as the full table; a pattern that matches nothing is an error naming it.
+sweep(0 "-" log ${SCENES} ${AXES} --metric cycles_per_vertex --metric "vertex_alu.stalled.*" --out s1)
+file(READ ${WORK}/s1/results.csv csvm)
+string(REGEX MATCH "^[^\n]*" hm "${csvm}")
+if(NOT hm MATCHES "^point,scene,repeat,vertex_alu.engines,vertex_alu.coissue,cycles_per_vertex,vertex_alu.stalled.dependency,"
+   OR hm MATCHES ",cycles," OR hm MATCHES "vertex_alu.busy" OR hm MATCHES "index_fetch")
+  message(FATAL_ERROR "--metric: results.csv header is not the kept columns:\n${hm}")
+endif()
+string(REGEX MATCH "\n[^\n]*" row1 "${csv1}")
+string(REGEX MATCH "\n[^\n]*" rowm "${csvm}")
+string(REPLACE "," ";" row1 "${row1}")
+string(REPLACE "," ";" rowm "${rowm}")
+string(REPLACE "," ";" h1 "${header}")
+list(FIND h1 cycles_per_vertex i1)
+list(GET row1 ${i1} cpv1)
+list(GET rowm 5 cpvm)
+if(NOT cpv1 STREQUAL cpvm)
+  message(FATAL_ERROR "--metric: cycles_per_vertex ${cpvm} differs from the full table's ${cpv1}")
+endif()
+file(WRITE ${WORK}/metrics.json "{\"schema\": \"vpsim-study-1\", \"scenes\": [\"${W}/toon.json\"],
+ \"axes\": [{\"key\": \"vertex_alu.engines\", \"values\": [1, 2]}], \"metrics\": [\"acmr\", \"nosuch.*\"]}")
+sweep(2 "metrics: \"nosuch.\\*\" matches no metric of the points .*; the metrics: draws, references," log metrics.json
+      --out m1)
+expect_no_results(${WORK}/m1 "a metric pattern that matches nothing")
+file(WRITE ${WORK}/metrics.json "{\"schema\": \"vpsim-study-1\", \"scenes\": [\"${W}/toon.json\"],
+ \"axes\": [{\"key\": \"vertex_alu.engines\", \"values\": [1, 2]}], \"metrics\": []}")
+sweep(2 "metrics.json: /metrics: an empty list keeps no metric" log metrics.json --out m1)
+message(STATUS "ok: --metric and the study's \"metrics\" keep only the named columns")
+
+# --- 7. vpsim sweep collect: the same table from the points' directories; a point without
+# its statistics is named (exit 1); not a sweep directory: exit 2.
+file(REMOVE ${WORK}/s2/results.csv ${WORK}/s2/results.jsonl)
+execute_process(COMMAND ${VPSIM} sweep collect s2 RESULT_VARIABLE rc ERROR_VARIABLE err WORKING_DIRECTORY ${WORK})
+file(READ ${WORK}/s2/results.csv csvc)
+if(NOT rc EQUAL 0 OR NOT csvc STREQUAL csv1)
+  message(FATAL_ERROR "vpsim sweep collect s2: exit ${rc}, or results.csv differs from the sweep's:\n${err}")
+endif()
+file(GLOB one_point LIST_DIRECTORIES true ${WORK}/s2/points/*)
+list(GET one_point 0 one_point)
+file(REMOVE ${one_point}/stats.json ${one_point}/exit_status)
+execute_process(COMMAND ${VPSIM} sweep collect s2 RESULT_VARIABLE rc ERROR_VARIABLE err WORKING_DIRECTORY ${WORK})
+if(NOT rc EQUAL 1 OR NOT err MATCHES "1 of 12 points failed; no results table.*did not run \\(no s2/points/")
+  message(FATAL_ERROR "vpsim sweep collect with a point missing: exit ${rc} (expected 1):\n${err}")
+endif()
+expect_no_results(${WORK}/s2 "collect with a point missing")
+execute_process(COMMAND ${VPSIM} sweep collect scenes RESULT_VARIABLE rc ERROR_VARIABLE err WORKING_DIRECTORY ${WORK})
+if(NOT rc EQUAL 2 OR NOT err MATCHES "scenes/study.json: cannot read it")
+  message(FATAL_ERROR "vpsim sweep collect on a folder that is no sweep: exit ${rc} (expected 2):\n${err}")
+endif()
+sweep(2 "--no-wait is for --backend slurm" log ${SCENES} --no-wait --out bad1)
+message(STATUS "ok: vpsim sweep collect")

@@ -42,6 +42,45 @@ out="$("$vpsim" sweep "${axes[@]}" --backend slurm --out "$work/slurm" 2>&1)" ||
 echo "$out" | grep -q "0 run" || fail "the re-run ran points: $out"
 [ ! -e "$work/slurm/slurm/job_id" ] || fail "the re-run submitted a job"
 
+# --no-wait: submitted, the sweep exits 0 at once; while the job is queued a second sweep into
+# the directory refuses to touch it and `collect` exits 75; after it ends, collect gives the table.
+t2="$(date +%s.%N)"
+out="$("$vpsim" sweep "${axes[@]}" --set vertex_alu.contexts=3 --backend slurm --chunk 3 --no-wait \
+        --out "$work/nowait" 2>&1)" || fail "the --no-wait sweep exited $?: $out"
+echo "$out" | grep -q "12 of 12 points submitted as Slurm job [0-9]*.*vpsim sweep collect $work/nowait" \
+  || fail "the --no-wait sweep's message: $out"
+[ ! -e "$work/nowait/results.csv" ] || fail "--no-wait wrote results.csv before the points ran"
+saw_queued=0
+for i in $(seq 1 600); do
+  set +e
+  cout="$("$vpsim" sweep collect "$work/nowait" 2>&1)"
+  crc=$?
+  set -e
+  [ "$crc" -eq 75 ] || break
+  echo "$cout" | grep -q "points done; Slurm job [0-9]* still has array tasks in the queue" \
+    || fail "collect while queued: $cout"
+  if [ "$saw_queued" -eq 0 ]; then
+    saw_queued=1
+    set +e
+    rout="$("$vpsim" sweep "${axes[@]}" --set vertex_alu.contexts=3 --backend slurm --out "$work/nowait" 2>&1)"
+    rrc=$?
+    set -e
+    # The job may have ended in between; then the re-run finds every point done.
+    if [ "$rrc" -eq 2 ]; then
+      echo "$rout" | grep -q "still has .* array task(s) queued or running: wait for it and run .vpsim sweep collect" \
+        || fail "a second sweep while the job runs: $rout"
+    elif ! echo "$rout" | grep -q "12 already done"; then
+      fail "a second sweep while the job runs: exit $rrc: $rout"
+    fi
+  fi
+  sleep 0.5
+done
+t3="$(date +%s.%N)"
+[ "$crc" -eq 0 ] || fail "collect after the job: exit $crc: $cout"
+"$vpsim" sweep "${axes[@]}" --set vertex_alu.contexts=3 --out "$work/nowait_local" --quiet || fail "local contexts=3"
+cmp -s "$work/nowait/results.csv" "$work/nowait_local/results.csv" || fail "--no-wait + collect differs from local"
+echo "collect saw the job queued: $saw_queued (1 unless the job ended before the first look)"
+
 # No Slurm client on PATH: a plain error before anything runs, exit 2, no results.
 set +e
 out="$(env PATH=/nonexistent "$vpsim" sweep "${axes[@]}" --backend slurm --out "$work/nosl" 2>&1)"
@@ -52,5 +91,6 @@ echo "$out" | grep -q "Slurm is not installed: sbatch not found" || fail "withou
 [ ! -e "$work/nosl/results.csv" ] || fail "without sbatch: results.csv written"
 
 awk -v a="$t0" -v b="$t1" 'BEGIN { printf "sweep on Slurm: 12 points in %.1f s\n", b - a }'
+awk -v a="$t2" -v b="$t3" 'BEGIN { printf "sweep --no-wait on Slurm, then collect: 12 points in %.1f s\n", b - a }'
 [ "$failures" -eq 0 ] || { echo "$failures failure(s)" >&2; exit 1; }
 echo "ok: vpsim sweep --backend slurm equals the local backend"

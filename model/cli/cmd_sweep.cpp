@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <map>
 #include <cstdio>
 #include <filesystem>
 #include <thread>
@@ -22,8 +23,14 @@ struct SweepArgs {
     std::string study, out, preset, backend = "local";
     std::vector<std::string> scenes, axes, sets, profile, tess_profile;
     unsigned repeats = 0, jobs = 0;
+    std::vector<std::string> metrics;
     sweep::SlurmOptions slurm;
     bool quiet = false, list = false;
+};
+
+struct CollectArgs {
+    std::string out;
+    bool quiet = false;
 };
 
 std::string point_label(const sweep::Point& p) {
@@ -31,6 +38,42 @@ std::string point_label(const sweep::Point& p) {
     for (const auto& [k, v] : p.axis_values) s += " " + k + "=" + v;
     if (p.repeat) s += fmt::format(" repeat={}", p.repeat);
     return s;
+}
+
+// Each point of `pts` that did not end with its statistics: "  label: why (where)".
+std::vector<std::string> point_failures(const std::vector<const sweep::Point*>& pts) {
+    using namespace sweep;
+    std::vector<std::string> failures;
+    for (const Point* p : pts) {
+        int status = 0;
+        std::string msg;
+        const PointState st = point_state(*p, &status, &msg);
+        if (st == PointState::Done) continue;
+        if (st == PointState::Missing)  // the backend ended without running it
+            failures.push_back(fmt::format("  {}: did not run (no {}/exit_status)", point_label(*p), p->dir));
+        else
+            failures.push_back(fmt::format("  {}: exit {}: {} ({}/stderr.txt)", point_label(*p), status, msg, p->dir));
+    }
+    return failures;
+}
+
+// The end of a sweep or a collect: the failures named (exit 1, no results table), or the table.
+int finish(const std::string& out, const sweep::Study& s, const std::vector<sweep::Point>& points,
+           const std::vector<std::string>& failures, bool quiet) {
+    if (!failures.empty()) {
+        std::fprintf(stderr, "vpsim sweep: %zu of %zu points failed; no results table (run again to retry them):\n",
+                     failures.size(), points.size());
+        for (const auto& f : failures) std::fprintf(stderr, "%s\n", f.c_str());
+        return 1;
+    }
+    try {
+        sweep::write_results(out, s, points);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "vpsim sweep: %s\n", e.what());
+        return 2;
+    }
+    if (!quiet) std::fprintf(stderr, "vpsim sweep: results in %s/results.csv and results.jsonl\n", out.c_str());
+    return 0;
 }
 
 int run_sweep(const SweepArgs& a) {
@@ -51,6 +94,8 @@ int run_sweep(const SweepArgs& a) {
         s.tess_profile.insert(s.tess_profile.end(), a.tess_profile.begin(), a.tess_profile.end());
         for (const auto& ax : a.axes) s.axes.push_back(parse_axis_flag(ax));
         if (a.repeats) s.repeats = a.repeats;
+        if (!a.metrics.empty()) s.metrics = a.metrics;
+        for (const auto& m : s.metrics) check_metric_pattern(m, "--metric");
         if (s.name.empty()) s.name = "sweep";
         points = resolve_points(s, a.out, exe.string());
         const unsigned jobs = a.jobs ? a.jobs : std::max(1u, std::thread::hardware_concurrency());
@@ -133,42 +178,74 @@ int run_sweep(const SweepArgs& a) {
                      interrupt_signal(), now_done, points.size());
         return 128 + interrupt_signal();
     }
-    std::vector<std::string> failures;
-    size_t ran_now = 0;
-    for (const Point* p : todo) {
-        int status = 0;
-        std::string msg;
-        const PointState st = point_state(*p, &status, &msg);
-        if (st == PointState::Done) {
-            ++ran_now;
-            continue;
-        }
-        if (st == PointState::Missing)  // the backend ended without running it
-            failures.push_back(fmt::format("  {}: did not run (no {}/exit_status)", point_label(*p), p->dir));
-        else
-            failures.push_back(fmt::format("  {}: exit {}: {} ({}/stderr.txt)", point_label(*p), status, msg, p->dir));
+    if (backend->detached()) {
+        const std::string job = slurm_job_id(a.out);
+        std::fprintf(stderr,
+                     "vpsim sweep: %zu of %zu points submitted as Slurm job %s (%zu already done); when it has ended: "
+                     "vpsim sweep collect %s\n",
+                     todo.size(), points.size(), job.empty() ? "(none)" : job.c_str(), done_before, a.out.c_str());
+        return 0;
     }
+    std::vector<std::string> failures = point_failures(todo);
     if (!a.quiet)
         std::fprintf(stderr, "vpsim sweep: %zu points: %zu run (%zu ok, %zu failed), %zu already done; %s backend, "
                              "%.2f s, %.2f points/s\n",
-                     points.size(), todo.size(), ran_now, failures.size(), done_before, backend->name().c_str(),
-                     seconds, seconds > 0 ? double(todo.size()) / seconds : 0.0);
-    if (!failures.empty()) {
-        std::fprintf(stderr, "vpsim sweep: %zu of %zu points failed; no results table (run again to retry them):\n",
-                     failures.size(), points.size());
-        for (const auto& f : failures) std::fprintf(stderr, "%s\n", f.c_str());
-        return 1;
-    }
-    try {
-        write_results(a.out, s, points);
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "vpsim sweep: %s\n", e.what());
-        return 2;
-    }
-    if (!a.quiet) std::fprintf(stderr, "vpsim sweep: results in %s/results.csv and results.jsonl\n", a.out.c_str());
-    return 0;
+                     points.size(), todo.size(), todo.size() - failures.size(), failures.size(), done_before,
+                     backend->name().c_str(), seconds, seconds > 0 ? double(todo.size()) / seconds : 0.0);
+    return finish(a.out, s, points, failures, a.quiet);
 }
 
+// vpsim sweep collect DIR: the results of a sweep whose points ran elsewhere (Slurm --no-wait).
+int run_collect(const CollectArgs& a) {
+    using namespace sweep;
+    Study s;
+    std::vector<Point> points;
+    try {
+        load_resolved_study(a.out, s, points);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "vpsim sweep collect: %s\n", e.what());
+        return 2;
+    }
+    size_t done = 0, missing = 0;
+    std::vector<const Point*> all;
+    for (const Point& p : points) {
+        all.push_back(&p);
+        const PointState st = point_state(p);
+        done += st == PointState::Done;
+        missing += st == PointState::Missing;
+    }
+    std::error_code ec;
+    for (const char* f : {"results.csv", "results.jsonl"}) fs::remove(fs::path(a.out) / f, ec);
+    if (missing) {
+        const std::string job = slurm_job_id(a.out);
+        std::vector<std::string> queued;
+        std::string why;
+        try {
+            queued = slurm_queued_states(job);
+        } catch (const std::exception& e) {
+            why = e.what();
+        }
+        if (!queued.empty() || !why.empty()) {
+            std::map<std::string, size_t> by;
+            for (const auto& q : queued) ++by[q];
+            std::string states;
+            for (const auto& [k, n] : by) states += fmt::format("{}{} {}", states.empty() ? "" : ", ", n, k);
+            std::fprintf(stderr,
+                         "vpsim sweep collect: %zu of %zu points done; Slurm job %s %s: run `vpsim sweep collect %s` "
+                         "again when it has ended\n",
+                         done, points.size(), job.c_str(),
+                         why.empty() ? ("still has array tasks in the queue (" + states + ")").c_str()
+                                     : ("cannot be asked about: " + why).c_str(),
+                         a.out.c_str());
+            return 75;  // EX_TEMPFAIL: not finished yet
+        }
+    }
+    const std::vector<std::string> failures = point_failures(all);
+    if (!a.quiet)
+        std::fprintf(stderr, "vpsim sweep collect: %zu points: %zu done, %zu failed\n", points.size(), done,
+                     failures.size());
+    return finish(a.out, s, points, failures, a.quiet);
+}
 }  // namespace
 
 void add_sweep_command(CLI::App& app, int& exit_code) {
@@ -195,8 +272,7 @@ void add_sweep_command(CLI::App& app, int& exit_code) {
     c->add_option("--repeats", a->repeats, "Run every point N times (default 1, or the study's)")
         ->check(CLI::Range(1, 1000));
     c->add_option("--out", a->out, "The study's directory: points/<hash>/, results.csv, results.jsonl, study.json")
-        ->type_name("DIR")
-        ->required();
+        ->type_name("DIR");
     c->add_option("--jobs,-j", a->jobs, "Points run at once (default: the cores)")->check(CLI::Range(1, 4096));
     c->add_option("--backend", a->backend,
                   "local (a pool of processes, default), parallel (GNU parallel) or slurm (one sbatch job array; "
@@ -209,9 +285,38 @@ void add_sweep_command(CLI::App& app, int& exit_code) {
         ->check(CLI::Range(1u, 100000u));
     c->add_option("--max-running", a->slurm.max_running, "slurm: array tasks running at once (%M)")
         ->check(CLI::Range(1u, 100000u));
+    c->add_option("--metric", a->metrics,
+                  "A metric to keep in results.csv/.jsonl: a name or glob (cycles_per_vertex, vertex_alu.*); "
+                  "repeatable; replaces the study's \"metrics\"; default: every metric")
+        ->allow_extra_args(false);
+    c->add_flag("--no-wait", a->slurm.no_wait,
+                "slurm: submit the job array and exit; `vpsim sweep collect DIR` gathers the results after it ends");
     c->add_flag("--list", a->list, "Print the points (hash, scene, axis values) and exit without running them");
     c->add_flag("--quiet", a->quiet, "No progress line and no summary on stderr (failures are still reported)");
-    c->callback([a, &exit_code] { exit_code = run_sweep(*a); });
+    auto ca = std::make_shared<CollectArgs>();
+    CLI::App* col = c->add_subcommand(
+        "collect",
+        "Gather the results of a sweep whose points ran elsewhere (--backend slurm --no-wait): DIR/results.csv and "
+        "results.jsonl from DIR/study.json and the points' directories.\nExit status: 0 ok, 1 a point failed or did "
+        "not run (each named), 2 bad input or I/O error, 75 the Slurm job is still in the queue (run it again later).");
+    col->add_option("DIR", ca->out, "The sweep's --out directory")->required();
+    col->add_flag("--quiet", ca->quiet, "No summary on stderr (failures are still reported)");
+    col->callback([ca, &exit_code] { exit_code = run_collect(*ca); });
+    c->callback([a, c, &exit_code] {
+        if (c->got_subcommand("collect")) return;
+        if (a->out.empty()) {
+            std::fprintf(stderr, "vpsim sweep: --out DIR is required (the study's directory)\n");
+            exit_code = 2;
+            return;
+        }
+        if (a->slurm.no_wait && a->backend != "slurm") {
+            std::fprintf(stderr, "vpsim sweep: --no-wait is for --backend slurm (the other backends run the points "
+                                 "themselves)\n");
+            exit_code = 2;
+            return;
+        }
+        exit_code = run_sweep(*a);
+    });
 }
 
 }  // namespace vpsim::cli

@@ -4,6 +4,7 @@
 #include "model/common/file_util.h"
 #include "model/common/fnv.h"
 #include "model/common/presets.h"
+#include "model/common/printable.h"
 #include "model/sc/pipeline.h"
 #include "model/tess/tess_types.h"
 #include "model/vs/vs_isa.h"
@@ -20,6 +21,7 @@
 #include <fcntl.h>
 #include <filesystem>
 #include <fstream>
+#include <fnmatch.h>
 #include <glob.h>
 #include <map>
 #include <set>
@@ -229,7 +231,7 @@ Study load_study(const std::string& path) {
         throw StudyError(fmt::format("{}: not valid JSON: {}", path, e.what()));
     }
     if (!j.is_object()) throw StudyError(path + ": a study is a JSON object");
-    check_keys(j, {"schema", "name", "description", "scenes", "base", "axes", "repeats"}, path);
+    check_keys(j, {"schema", "name", "description", "scenes", "base", "axes", "repeats", "metrics"}, path);
     if (!j.contains("schema") || j["schema"] != "vpsim-study-1")
         throw StudyError(path + ": /schema: expected \"vpsim-study-1\"");
     Study s;
@@ -264,7 +266,22 @@ Study load_study(const std::string& path) {
             throw StudyError(path + ": /repeats: expected an integer in [1, 1000]");
         s.repeats = unsigned(j["repeats"].get<uint64_t>());
     }
+    if (j.contains("metrics")) {
+        s.metrics = string_list(j["metrics"], path + ": /metrics");
+        if (s.metrics.empty()) throw StudyError(path + ": /metrics: an empty list keeps no metric; leave it out to keep all");
+        for (size_t i = 0; i < s.metrics.size(); ++i)
+            check_metric_pattern(s.metrics[i], fmt::format("{}: /metrics/{}", path, i));
+    }
     return s;
+}
+
+void check_metric_pattern(const std::string& pattern, const std::string& where) {
+    if (pattern.empty()) throw StudyError(where + ": an empty metric pattern");
+    for (unsigned char c : pattern)
+        if (c < 0x20 || c >= 0x7f)
+            throw StudyError(fmt::format("{}: metric pattern \"{}\": only printable ASCII (metric names are "
+                                         "unit.name; * and ? match any text)",
+                                         where, printable(pattern)));
 }
 
 Axis parse_axis_flag(const std::string& text) {
@@ -436,6 +453,7 @@ nlohmann::ordered_json study_json(const Study& s, const std::vector<Point>& poin
     }
     j["axes"] = axes;
     j["repeats"] = s.repeats;
+    j["metrics"] = s.metrics;
     auto pts = nlohmann::ordered_json::array();
     for (const Point& p : points) {
         nlohmann::ordered_json x;
@@ -636,12 +654,26 @@ public:
     SlurmBackend(SlurmOptions o, std::string out, std::string script)
         : o_(std::move(o)), out_(std::move(out)), script_(std::move(script)) {}
     std::string name() const override { return "slurm"; }
+    bool detached() const override { return o_.no_wait; }
     void check() const override {
         if (::access(script_.c_str(), R_OK) != 0)
             throw StudyError("--backend slurm: " + script_ + " is missing (vpsim's data is not installed)");
         if (std::system("command -v sbatch >/dev/null 2>&1") != 0)
             throw StudyError("--backend slurm: Slurm is not installed: sbatch not found on PATH (Debian: slurm-client; "
                              "for a local test cluster see docs/slurm.md)");
+        // A job submitted earlier into this directory (--no-wait) that is still queued would write
+        // the same points: nothing is touched until it has ended.
+        const std::string job = slurm_job_id(out_);
+        std::vector<std::string> queued;
+        try {
+            queued = slurm_queued_states(job);
+        } catch (const StudyError&) {
+            // squeue not answering: sweep-slurm.sh says so plainly when it runs
+        }
+        if (!queued.empty())
+            throw StudyError(fmt::format("--backend slurm: job {}, submitted earlier into {}, still has {} array task(s) "
+                                         "queued or running: wait for it and run `vpsim sweep collect {}`, or scancel {}",
+                                         job, out_, queued.size(), out_, job));
     }
     bool run(const std::vector<const Point*>& jobs, const std::function<void(const Point&, bool)>& done) override {
         if (jobs.empty()) return true;  // every point is done: nothing to submit
@@ -656,6 +688,7 @@ public:
         opt("--mem", o_.mem_mb);
         opt("--chunk", o_.chunk);
         opt("--max-running", o_.max_running);
+        if (o_.no_wait) args.push_back("--no-wait");
         return run_points_tool(
             args, err, jobs, done,
             [&](pid_t pid) {
@@ -699,6 +732,17 @@ void write_results(const std::string& out_dir, const Study& s, const std::vector
     columns.insert(columns.end(), axis_keys.begin(), axis_keys.end());
     std::vector<std::map<std::string, std::string>> cells;
     std::set<std::string> known(columns.begin(), columns.end());
+    std::vector<std::string> all_metric_columns;  // for the message when a pattern matches none
+    std::set<std::string> all_seen;
+    std::vector<bool> pattern_used(s.metrics.size(), false);
+    auto keep = [&](const std::string& name) {
+        if (all_seen.insert(name).second) all_metric_columns.push_back(name);
+        if (s.metrics.empty()) return true;
+        bool k = false;
+        for (size_t i = 0; i < s.metrics.size(); ++i)
+            if (::fnmatch(s.metrics[i].c_str(), name.c_str(), 0) == 0) k = pattern_used[i] = true;
+        return k;
+    };
     std::string jsonl;
     for (const Point& p : points) {
         const std::string path = p.dir + "/stats.json";
@@ -709,38 +753,38 @@ void write_results(const std::string& out_dir, const Study& s, const std::vector
             throw std::runtime_error(path + ": cannot read the point's statistics: " + e.what());
         }
         if (!st.contains("summary") || !st.contains("units")) throw std::runtime_error(path + ": no summary or units");
+        nlohmann::ordered_json all = nlohmann::ordered_json::object();
+        flatten_metrics(st["summary"], "", all);
         nlohmann::ordered_json metrics = nlohmann::ordered_json::object();
-        flatten_metrics(st["summary"], "", metrics);
         nlohmann::ordered_json units = nlohmann::ordered_json::object();
         std::map<std::string, std::string> row = {{"point", p.hash}, {"scene", p.scene}, {"repeat", std::to_string(p.repeat)}};
         for (const auto& [k, v] : p.axis_values) row[k] = cell_text(p.axis_json[k]);
         std::vector<std::string> order;
-        for (auto it = metrics.begin(); it != metrics.end(); ++it) {
+        for (auto it = all.begin(); it != all.end(); ++it) {
+            if (!keep(it.key())) continue;
+            metrics[it.key()] = *it;
             row[it.key()] = cell_text(*it);
             order.push_back(it.key());
         }
         for (auto it = st["units"].begin(); it != st["units"].end(); ++it) {
             if (!it->contains("cycles") || !(*it)["cycles"].is_object()) continue;  // a counter group (no cycles)
             const auto& c = (*it)["cycles"];
-            nlohmann::ordered_json u;
-            u["busy"] = c["busy"];
-            u["idle"] = c["idle"];
-            nlohmann::ordered_json stalled = nlohmann::ordered_json::object();
-            for (auto r = c["stalled"].begin(); r != c["stalled"].end(); ++r) stalled[r.key()] = (*r)["cycles"];
-            u["stalled"] = stalled;
-            u["stalled_total"] = c["stalled_total"];
             const std::string un = it.key();
-            for (const char* k : {"busy", "idle"}) {
-                row[un + "." + k] = cell_text(u[k]);
-                order.push_back(un + "." + k);
-            }
-            for (auto r = stalled.begin(); r != stalled.end(); ++r) {
-                row[un + ".stalled." + r.key()] = cell_text(*r);
-                order.push_back(un + ".stalled." + r.key());
-            }
-            row[un + ".stalled_total"] = cell_text(u["stalled_total"]);
-            order.push_back(un + ".stalled_total");
-            units[un] = u;
+            nlohmann::ordered_json u = nlohmann::ordered_json::object();
+            auto add = [&](const std::string& col, const nlohmann::ordered_json& v) {
+                if (!keep(col)) return false;
+                row[col] = cell_text(v);
+                order.push_back(col);
+                return true;
+            };
+            for (const char* k : {"busy", "idle"})
+                if (add(un + "." + k, c[k])) u[k] = c[k];
+            nlohmann::ordered_json stalled = nlohmann::ordered_json::object();
+            for (auto r = c["stalled"].begin(); r != c["stalled"].end(); ++r)
+                if (add(un + ".stalled." + r.key(), (*r)["cycles"])) stalled[r.key()] = (*r)["cycles"];
+            if (!stalled.empty() || s.metrics.empty()) u["stalled"] = stalled;
+            if (add(un + ".stalled_total", c["stalled_total"])) u["stalled_total"] = c["stalled_total"];
+            if (!u.empty()) units[un] = u;
         }
         for (const auto& k : order)
             if (known.insert(k).second) columns.push_back(k);
@@ -754,6 +798,11 @@ void write_results(const std::string& out_dir, const Study& s, const std::vector
         j["units"] = units;
         jsonl += j.dump() + "\n";
     }
+    for (size_t i = 0; i < s.metrics.size(); ++i)
+        if (!pattern_used[i] && !points.empty())
+            throw StudyError(fmt::format("metrics: \"{}\" matches no metric of the points (the points are kept: fix "
+                                         "the pattern and run the sweep again); the metrics: {}",
+                                         printable(s.metrics[i]), fmt::join(all_metric_columns, ", ")));
     std::string csv;
     for (size_t i = 0; i < columns.size(); ++i) csv += (i ? "," : "") + csv_field(columns[i]);
     csv += "\n";
@@ -766,6 +815,79 @@ void write_results(const std::string& out_dir, const Study& s, const std::vector
     }
     write_file_atomic(out_dir + "/results.jsonl", jsonl);
     write_file_atomic(out_dir + "/results.csv", csv);
+}
+
+void load_resolved_study(const std::string& out_dir, Study& s, std::vector<Point>& points) {
+    const std::string path = out_dir + "/study.json";
+    bool ok = false;
+    const std::string text = read_text(path, &ok);
+    if (!ok) throw StudyError(path + ": cannot read it (not a sweep directory? `vpsim sweep ... --out DIR` writes it)");
+    nlohmann::json j;
+    try {
+        j = nlohmann::json::parse(text);
+    } catch (const nlohmann::json::exception& e) {
+        throw StudyError(fmt::format("{}: not valid JSON: {}", path, e.what()));
+    }
+    auto bad = [&](const std::string& what) { return StudyError(path + ": " + what + " (was it written by vpsim sweep?)"); };
+    if (!j.is_object() || j.value("schema", "") != "vpsim-study-resolved-1")
+        throw bad("/schema: expected \"vpsim-study-resolved-1\"");
+    try {
+        s = Study{};
+        s.name = j.at("name").get<std::string>();
+        s.scenes = j.at("scenes").get<std::vector<std::string>>();
+        s.repeats = j.at("repeats").get<unsigned>();
+        for (const auto& a : j.at("axes")) {
+            Axis ax;
+            ax.keys = a.at("keys").get<std::vector<std::string>>();
+            ax.values = a.at("values").get<std::vector<std::vector<std::string>>>();
+            s.axes.push_back(ax);
+        }
+        if (j.contains("metrics")) s.metrics = j["metrics"].get<std::vector<std::string>>();
+        points.clear();
+        for (const auto& x : j.at("points")) {
+            Point p;
+            p.index = x.at("index").get<size_t>();
+            p.hash = x.at("point").get<std::string>();
+            if (p.hash.size() != 16 || p.hash.find_first_not_of("0123456789abcdef") != std::string::npos)
+                throw bad(fmt::format("/points/{}/point: not a 16-digit point hash", points.size()));
+            p.scene = x.at("scene").get<std::string>();
+            p.repeat = x.at("repeat").get<unsigned>();
+            p.axis_json = nlohmann::ordered_json::parse(x.at("axes").dump());
+            for (auto it = p.axis_json.begin(); it != p.axis_json.end(); ++it)
+                p.axis_values.emplace_back(it.key(), cell_text(*it));
+            p.dir = out_dir + "/points/" + p.hash;
+            points.push_back(std::move(p));
+        }
+    } catch (const nlohmann::json::exception& e) {
+        throw bad(std::string("unexpected content: ") + e.what());
+    }
+}
+
+std::string slurm_job_id(const std::string& out_dir) {
+    std::string job = read_text(out_dir + "/slurm/job_id");
+    while (!job.empty() && (job.back() == '\n' || job.back() == '\r')) job.pop_back();
+    if (job.empty() || job.find_first_not_of("0123456789") != std::string::npos) return "";
+    return job;
+}
+
+std::vector<std::string> slurm_queued_states(const std::string& job) {
+    if (job.empty() || job.find_first_not_of("0123456789") != std::string::npos) return {};
+    std::FILE* f = ::popen(("squeue -h -j " + job + " -o %T 2>&1").c_str(), "r");
+    if (!f) throw StudyError("squeue: cannot run it");
+    std::string text;
+    char buf[512];
+    while (std::fgets(buf, sizeof buf, f)) text += buf;
+    const int rc = ::pclose(f);
+    if (rc != 0) {
+        if (text.find("Invalid job id") != std::string::npos) return {};  // the controller forgot it: it ended
+        while (!text.empty() && text.back() == '\n') text.pop_back();
+        throw StudyError(fmt::format("squeue -j {} failed: {}", job, printable(text.empty() ? "(no message)" : text)));
+    }
+    std::vector<std::string> r;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);)
+        if (!line.empty()) r.push_back(line);
+    return r;
 }
 
 }  // namespace vpsim::cli::sweep

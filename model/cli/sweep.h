@@ -37,6 +37,10 @@ struct Study {
     std::vector<std::string> sets, profile, tess_profile;  // the base, before the axes
     std::vector<Axis> axes;
     unsigned repeats = 1;
+    // The metrics to keep in results.csv / results.jsonl: glob patterns (fnmatch) over the
+    // flattened column names ("cycles_per_vertex", "vertex_alu.*"); empty keeps every metric.
+    // point, scene, repeat and the axes are always kept.
+    std::vector<std::string> metrics;
 };
 
 // Reads a study file (schema "vpsim-study-1"); scene paths and globs are relative to its folder.
@@ -62,6 +66,11 @@ struct Point {
 std::vector<Point> resolve_points(const Study& s, const std::string& out_dir, const std::string& exe);
 // The resolved study as study.json holds it.
 nlohmann::ordered_json study_json(const Study& s, const std::vector<Point>& points);
+// Reads OUT/study.json back (for `vpsim sweep collect`): the study's name, axes and metrics,
+// and every point (hash, scene, repeat, axis values; dir = OUT/points/<hash>). No argv.
+void load_resolved_study(const std::string& out_dir, Study& s, std::vector<Point>& points);
+// Checks a --metric / "metrics" pattern (non-empty, printable); throws StudyError.
+void check_metric_pattern(const std::string& pattern, const std::string& where);
 
 // What ran a point left in its directory.
 enum class PointState { Done, Failed, Missing };
@@ -76,6 +85,8 @@ public:
     virtual std::string name() const = 0;
     // Checked before any point runs (e.g. the tool it needs is installed); throws StudyError.
     virtual void check() const {}
+    // True when run() only submits the points (Slurm --no-wait): they end later, elsewhere.
+    virtual bool detached() const { return false; }
     // `done(point, ok)` after each point ends (progress). Returns false when interrupted.
     virtual bool run(const std::vector<const Point*>& jobs, const std::function<void(const Point&, bool)>& done) = 0;
 };
@@ -87,14 +98,21 @@ std::unique_ptr<Backend> make_parallel_backend(unsigned jobs, std::string out_di
 struct SlurmOptions {
     std::string partition;
     unsigned time_minutes = 0, mem_mb = 0, chunk = 0, max_running = 0;
+    bool no_wait = false;  // submit and return; `vpsim sweep collect OUT` gathers the results
 };
+// The Slurm job id recorded in OUT/slurm/job_id, "" when none.
+std::string slurm_job_id(const std::string& out_dir);
+// The states ("PENDING", "RUNNING", ...) of the job's array tasks still in the queue; empty
+// when the job has left it. Throws StudyError when squeue cannot be run or does not answer.
+std::vector<std::string> slurm_queued_states(const std::string& job);
 std::unique_ptr<Backend> make_slurm_backend(SlurmOptions o, std::string out_dir, std::string script);
 
 // The shell line that runs one point and records its exit status (backends that run points
 // through a shell: GNU parallel, Slurm job scripts).
 std::string point_shell_command(const Point& p);
 
-// results.csv and results.jsonl from every point's stats.json, written atomically.
+// results.csv and results.jsonl from every point's stats.json, written atomically; only the
+// columns s.metrics keeps (a pattern that matches no column is a StudyError listing them).
 void write_results(const std::string& out_dir, const Study& s, const std::vector<Point>& points);
 
 // Signals: SIGINT/SIGTERM set this; backends stop their children and return.
