@@ -132,7 +132,20 @@ class Sweep:
                         if c not in self.axes and c not in ("scene", "point", "repeat") and c not in self.unit_cols
                         and all(number(r[c]) is not None for r in self.rows)]
         self.units = list(dict.fromkeys(UNIT_CYCLES.match(c).group(1) for c in self.unit_cols))
+        if "scene" in self.header:
+            # Scenes by file name where those are unique (labels and legends stay short).
+            full = list(dict.fromkeys(r["scene"] for r in self.rows))
+            short = {f: os.path.basename(f) for f in full}
+            if len(set(short.values())) == len(full):
+                for r in self.rows:
+                    r["scene"] = short[r["scene"]]
         self.scenes = ordered(r.get("scene", "") for r in self.rows) if "scene" in self.header else []
+        # The study's own metrics ("metrics" in study.json, exact names) are the ones it plots.
+        self.study_metrics = []
+        study = os.path.join(directory, "study.json")
+        if os.path.isfile(study):
+            named = read_json(study).get("metrics") or []
+            self.study_metrics = [m for m in named if isinstance(m, str) and m in self.metrics]
 
     def column(self, name, what, option):
         if name not in self.header:
@@ -388,7 +401,10 @@ def page(title, body):
 
 def sweep_report(a, base):
     sw = Sweep(a.dir, base)
-    main_metric = next((m for m in ("cycles_per_vertex", "cycles") if m in sw.metrics), sw.metrics[0] if sw.metrics else None)
+    main_metric = next((m for m in sw.study_metrics + ["cycles_per_vertex", "cycles"] if m in sw.metrics),
+                       sw.metrics[0] if sw.metrics else None)
+    plotted = ([main_metric] + [m for m in sw.study_metrics if m != main_metric][:2] if sw.study_metrics
+               else [main_metric] + [m for m in ("alu_utilisation",) if m in sw.metrics and m != main_metric])
     if main_metric is None:
         raise InputError(f"{sw.path}: no numeric metric column to plot")
     axes = sw.varying_axes()
@@ -400,7 +416,7 @@ def sweep_report(a, base):
     for i, x in enumerate(axes):
         others = [o for o in axes if o != x]
         hue = others[0] if others else hue_default
-        for metric in [main_metric] + [m for m in ("alu_utilisation",) if m in sw.metrics and m != main_metric]:
+        for metric in plotted:
             fig, ax = plt.subplots(figsize=(8, 4.5))
             plot_lines(ax, sw, x, metric, hue)
             body.append(img(png_bytes(fig), f"{metric} against {x}"))
