@@ -56,15 +56,8 @@ private:
     std::unique_ptr<Vdecl_decoder> top_;
 };
 
-RtlSide& rtl() {
-    static thread_local RtlSide side;
-    return side;
-}
-
-}  // namespace
-
-SideResult run_rtl(const std::vector<uint32_t>& tokens, bool lenient, uint64_t bp_seed, const Backpressure& bp) {
-    RtlSide& side = rtl();
+SideResult run_on(RtlSide& side, const std::vector<uint32_t>& tokens, bool lenient, uint64_t bp_seed,
+                  const Backpressure& bp) {
     SideResult r = drive_array(side, tokens, lenient, bp_seed, bp);
     if (r.timed_out || side.broken()) {  // leave a clean decoder for the next array
         r.assertion_failed = side.broken();
@@ -73,5 +66,24 @@ SideResult run_rtl(const std::vector<uint32_t>& tokens, bool lenient, uint64_t b
     }
     return r;
 }
+
+class BuiltinDut : public RtlDut {
+public:
+    SideResult run(const std::vector<uint32_t>& tokens, bool lenient, uint64_t bp_seed, const Backpressure& bp) override {
+        return run_on(side_, tokens, lenient, bp_seed, bp);
+    }
+
+private:
+    RtlSide side_;
+};
+
+}  // namespace
+
+SideResult run_rtl(const std::vector<uint32_t>& tokens, bool lenient, uint64_t bp_seed, const Backpressure& bp) {
+    static thread_local RtlSide side;
+    return run_on(side, tokens, lenient, bp_seed, bp);
+}
+
+std::unique_ptr<RtlDut> builtin_rtl() { return std::make_unique<BuiltinDut>(); }
 
 }  // namespace vpsim::tb

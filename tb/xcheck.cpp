@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <stdexcept>
 
 namespace vpsim::tb {
 
@@ -25,6 +26,7 @@ using decl::EventKind;
 namespace {
 class ModelSide {
 public:
+    explicit ModelSide(const decl::DecoderOptions& o) : timing_(o) {}
     void set_inputs(bool in_valid, uint32_t token, bool last, bool lenient, bool out_ready) {
         in_valid_ = in_valid;
         token_ = token;
@@ -44,8 +46,9 @@ private:
 };
 }  // namespace
 
-SideResult run_model(const std::vector<uint32_t>& tokens, bool lenient, uint64_t bp_seed, const Backpressure& bp) {
-    ModelSide side;
+SideResult run_model(const std::vector<uint32_t>& tokens, bool lenient, uint64_t bp_seed, const Backpressure& bp,
+                     const decl::DecoderOptions& model) {
+    ModelSide side(model);
     return drive_array(side, tokens, lenient, bp_seed, bp);
 }
 
@@ -228,10 +231,10 @@ std::vector<ArrayCase> load_corpus(const std::string& dir) {
 // ---------------------------------------------------------------------------------------
 namespace {
 
-std::string describe(const ArrayCase& c, uint64_t seed) {
+std::string describe(const ArrayCase& c, uint64_t seed, const std::string& replay_args = "") {
     if (c.origin == "random")
-        return fmt::format("random array {} of --seed {} ({} mode; replay: vpsim xcheck --seed {} --only {})", c.index,
-                           seed, c.lenient ? "lenient" : "strict", seed, c.index);
+        return fmt::format("random array {} of --seed {} ({} mode; replay: vpsim xcheck{} --seed {} --only {})", c.index,
+                           seed, c.lenient ? "lenient" : "strict", replay_args, seed, c.index);
     return fmt::format("corpus {} ({} mode)", c.origin, c.lenient ? "lenient" : "strict");
 }
 
@@ -251,7 +254,7 @@ std::string expect_line(const std::vector<uint32_t>& tokens) {
 
 void report_mismatch(Mismatch& m, const XcheckOptions& opt, int number) {
     const auto& c = m.array;
-    std::fprintf(stderr, "MISMATCH %s\n  %s\n", describe(c, opt.seed).c_str(), m.first_difference.c_str());
+    std::fprintf(stderr, "MISMATCH %s\n  %s\n", describe(c, opt.seed, opt.replay_args).c_str(), m.first_difference.c_str());
     std::fprintf(stderr, "  array (%zu tokens):", c.tokens.size());
     for (size_t i = 0; i < c.tokens.size() && i < 64; ++i) std::fprintf(stderr, " %08X", c.tokens[i]);
     std::fprintf(stderr, "%s\n", c.tokens.size() > 64 ? " ..." : "");
@@ -260,7 +263,7 @@ void report_mismatch(Mismatch& m, const XcheckOptions& opt, int number) {
     // Ready for tb/corpus/: line 2 states the golden model's verdict (tests/test_corpus.cpp).
     std::string text = fmt::format(
         "// vpsim xcheck mismatch ({} mode), shrunk from {} ({} tokens to {})\n{}\n// shrunk: {}\n// original: {}\n",
-        c.lenient ? "lenient" : "strict", describe(c, opt.seed), c.tokens.size(), m.shrunk.size(),
+        c.lenient ? "lenient" : "strict", describe(c, opt.seed, opt.replay_args), c.tokens.size(), m.shrunk.size(),
         expect_line(m.shrunk), m.shrunk_difference, m.first_difference);
     text += decl::to_text(m.shrunk);
     try {
@@ -279,6 +282,12 @@ XcheckReport run_xcheck(const XcheckOptions& opt) {
     const auto t0 = std::chrono::steady_clock::now();
     std::vector<ArrayCase> corpus;
     if (!opt.corpus.empty()) corpus = load_corpus(opt.corpus);
+    if (opt.systemc && opt.rtl) throw std::invalid_argument("the SystemC bench runs the built-in RTL only (no --rtl)");
+    std::unique_ptr<RtlDut> dut = opt.rtl ? opt.rtl() : builtin_rtl();
+    auto model = [&](const std::vector<uint32_t>& t, const ArrayCase& c) {
+        return run_model(t, c.lenient, c.bp_seed, opt.bp, opt.model);
+    };
+    auto rtl = [&](const std::vector<uint32_t>& t, const ArrayCase& c) { return dut->run(t, c.lenient, c.bp_seed, opt.bp); };
 
     auto check_results = [&](const ArrayCase& c, const SideResult& exp, const SideResult& act) {
         ++rep.arrays;
@@ -297,11 +306,8 @@ XcheckReport run_xcheck(const XcheckOptions& opt) {
         m.expected = exp;
         m.actual = act;
         m.first_difference = diff;
-        m.shrunk = shrink(c.tokens, [&](const std::vector<uint32_t>& t) {
-            return !compare(run_model(t, c.lenient, c.bp_seed, opt.bp), run_rtl(t, c.lenient, c.bp_seed, opt.bp)).empty();
-        });
-        m.shrunk_difference = compare(run_model(m.shrunk, c.lenient, c.bp_seed, opt.bp),
-                                      run_rtl(m.shrunk, c.lenient, c.bp_seed, opt.bp));
+        m.shrunk = shrink(c.tokens, [&](const std::vector<uint32_t>& t) { return !compare(model(t, c), rtl(t, c)).empty(); });
+        m.shrunk_difference = compare(model(m.shrunk, c), rtl(m.shrunk, c));
         report_mismatch(m, opt, int(rep.failures.size()));
         rep.failures.push_back(std::move(m));
     };
@@ -316,8 +322,7 @@ XcheckReport run_xcheck(const XcheckOptions& opt) {
         for (size_t i = 0; i < arrays.size(); ++i) check_results(arrays[i], r.model[i], r.rtl[i]);
     } else {
         auto one = [&](const ArrayCase& c) {
-            check_results(c, run_model(c.tokens, c.lenient, c.bp_seed, opt.bp),
-                          run_rtl(c.tokens, c.lenient, c.bp_seed, opt.bp));
+            check_results(c, model(c.tokens, c), rtl(c.tokens, c));
         };
         for (const auto& c : corpus) one(c);
         if (opt.only >= 0) {
@@ -326,18 +331,25 @@ XcheckReport run_xcheck(const XcheckOptions& opt) {
             auto last_print = t0;
             for (uint64_t i = 0; i < opt.random; ++i) {
                 one(random_case(opt.seed, i));
-                if (opt.progress && (i & 0xFFFF) == 0) {
+                if (opt.progress && (i & 0x3FFF) == 0) {
                     const auto now = std::chrono::steady_clock::now();
-                    if (now - last_print > std::chrono::seconds(2)) {
+                    const double every = opt.progress == 1 ? 2.0 : opt.progress_seconds;
+                    if (std::chrono::duration<double>(now - last_print).count() >= every) {
                         last_print = now;
-                        std::fprintf(stderr, "\rxcheck: %llu / %llu arrays, %llu mismatches", (unsigned long long)i,
-                                     (unsigned long long)opt.random, (unsigned long long)rep.mismatches);
+                        const double s = std::chrono::duration<double>(now - t0).count();
+                        std::fprintf(stderr, "%sxcheck: %llu / %llu arrays, %llu mismatches, %.0f arrays/s%s",
+                                     opt.progress == 1 ? "\r" : "", (unsigned long long)i, (unsigned long long)opt.random,
+                                     (unsigned long long)rep.mismatches, s > 0 ? double(i) / s : 0.0,
+                                     opt.progress == 1 ? "" : "\n");
+                        std::fflush(stderr);
                     }
                 }
             }
-            if (opt.progress) std::fprintf(stderr, "\r%60s\r", "");
+            if (opt.progress == 1) std::fprintf(stderr, "\r%78s\r", "");
         }
     }
+    if (!opt.coverage_file.empty() && !dut->write_coverage(opt.coverage_file))
+        throw std::runtime_error(opt.coverage_file + ": the RTL was not built with coverage, nothing to write");
     rep.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     rep.holes = rep.coverage.holes();
     return rep;

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -54,6 +55,22 @@ struct Coverage {
     static const char* token_kind_name(int k);
 };
 
+// The RTL side of the fast path: one instance of a Verilated decoder (its own model and
+// context), reused from array to array. The built-in rtl/decl_decoder.sv (builtin_rtl()) and a
+// user's design Verilated at run time (tb/user_rtl.h) both come as one.
+class RtlDut {
+public:
+    virtual ~RtlDut() = default;
+    virtual SideResult run(const std::vector<uint32_t>& tokens, bool lenient, uint64_t bp_seed, const Backpressure& bp) = 0;
+    // Designs built with coverage: writes Verilator's coverage.dat; false when not built so.
+    virtual bool write_coverage(const std::string&) { return false; }
+    // Designs built with FST tracing: every following cycle goes into FILE until trace_close.
+    virtual bool trace_open(const std::string&) { return false; }
+    virtual void trace_close() {}
+};
+using RtlFactory = std::function<std::unique_ptr<RtlDut>()>;
+std::unique_ptr<RtlDut> builtin_rtl();
+
 struct Mismatch {
     ArrayCase array;
     SideResult expected, actual;  // golden/SystemC model, RTL
@@ -72,7 +89,15 @@ struct XcheckOptions {
     std::string mismatch_dir = "."; // where shrunk failing arrays are written
     std::string vcd;              // SystemC bench: waveform file prefix
     Backpressure bp;
-    bool progress = false;
+    // Progress on stderr for long random runs: 0 none; 1 a terminal line rewritten every 2 s;
+    // 2 a line every progress_seconds (logs, CI).
+    int progress = 0;
+    double progress_seconds = 30;
+    RtlFactory rtl;               // the RTL side; empty = the built-in rtl/decl_decoder.sv
+    std::string rtl_name = "rtl/decl_decoder.sv";  // for the report
+    std::string replay_args;      // appended to replay commands (e.g. the --rtl options)
+    decl::DecoderOptions model;   // the golden side's CONST_COUNT / MAX_LENGTH (the RTL's parameters)
+    std::string coverage_file;    // an RTL built with coverage: write Verilator's coverage.dat here
 };
 
 struct XcheckReport {
@@ -87,7 +112,8 @@ struct XcheckReport {
 
 // Side runners. Both draw the same back-pressure sequence from `bp_seed`.
 SideResult run_rtl(const std::vector<uint32_t>& tokens, bool lenient, uint64_t bp_seed, const Backpressure& bp);
-SideResult run_model(const std::vector<uint32_t>& tokens, bool lenient, uint64_t bp_seed, const Backpressure& bp);
+SideResult run_model(const std::vector<uint32_t>& tokens, bool lenient, uint64_t bp_seed, const Backpressure& bp,
+                     const decl::DecoderOptions& model = {});
 
 // Compares two sides: "" when equal, else a description of the first difference.
 std::string compare(const SideResult& expected, const SideResult& actual);

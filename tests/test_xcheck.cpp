@@ -148,3 +148,56 @@ TEST_CASE("Coverage reports every bin that was never hit") {
     CHECK(std::find(h.begin(), h.end(), "token TESSUV") != h.end());
     CHECK(std::find(h.begin(), h.end(), "strict rule D7 (rtl)") != h.end());
 }
+
+// Bring-your-own RTL (tb/user_rtl.h): the port check and the -G parser, without Verilator.
+#include "tb/user_rtl.h"
+
+TEST_CASE("User RTL: the contract's own port list passes the port check, any change is listed") {
+    CHECK(check_ports(contract_ports(), "t") == "");
+    auto ports = contract_ports();
+    ports[4].width = 31;                         // in_token
+    ports[3].dir = "input";                      // in_ready
+    ports.erase(ports.begin() + 14);             // out_data
+    ports.push_back({"extra", "input", 1, "x.sv:9"});
+    const std::string msg = check_ports(ports, "t");
+    CHECK(msg.find("port in_token is 31 bits wide, the contract says 32") != std::string::npos);
+    CHECK(msg.find("port in_ready is an input, the contract says output") != std::string::npos);
+    CHECK(msg.find("missing port out_data (output [128])") != std::string::npos);
+    CHECK(msg.find("port extra is not in the contract (x.sv:9)") != std::string::npos);
+    CHECK(msg.find("expected:") != std::string::npos);
+    CHECK(msg.find("found:") != std::string::npos);
+}
+
+TEST_CASE("User RTL: Verilator's XML gives the top module's ports, widths, lines and parameters") {
+    const std::string xml = R"(<verilator_xml><files><file id="c" filename="/x/d.sv" language="1800-2017"/></files>
+<cells><cell loc="c,3,8,3,20" name="d" submodname="d" hier="d"/></cells><netlist>
+<module loc="c,3,8,3,20" name="d" origName="d">
+<var loc="c,4,19,4,30" name="CONST_COUNT" dtype_id="1" vartype="int" origName="CONST_COUNT" param="true">
+<const loc="c,4,19,4,30" name="32&apos;h64" dtype_id="1"/></var>
+<var loc="c,5,26,5,29" name="clk" dtype_id="3" dir="input" pinIndex="1" vartype="logic" origName="clk"/>
+<var loc="c,6,26,6,34" name="in_token" dtype_id="4" dir="input" pinIndex="2" vartype="logic" origName="in_token"/>
+<var loc="c,7,26,7,34" name="tmp" dtype_id="4" vartype="logic" origName="tmp"/>
+</module>
+<typetable loc="a,0,0,0,0"><basicdtype loc="c,1,1,1,1" id="1" name="int" left="31" right="0" signed="true"/>
+<basicdtype loc="c,38,12,38,17" id="3" name="logic"/><basicdtype loc="c,43,12,43,17" id="4" name="logic" left="31" right="0"/>
+</typetable></netlist></verilator_xml>)";
+    const XmlTop t = parse_verilator_xml(xml);
+    CHECK(t.top == "d");
+    REQUIRE(t.ports.size() == 2);
+    CHECK(t.ports[0].name == "clk");
+    CHECK(t.ports[0].width == 1);
+    CHECK(t.ports[1].width == 32);
+    CHECK(t.ports[1].dir == "input");
+    CHECK(t.ports[1].where == "/x/d.sv:6");
+    REQUIRE(t.params.size() == 1);
+    CHECK(t.params[0] == "CONST_COUNT");
+}
+
+TEST_CASE("User RTL: -G arguments are NAME=VALUE with an identifier and a plain literal") {
+    CHECK(parse_param("CONST_COUNT=192") == std::pair<std::string, std::string>("CONST_COUNT", "192"));
+    CHECK(parse_param("W=32'd7").second == "32'd7");
+    CHECK_THROWS_AS(parse_param("CONST_COUNT"), RtlBuildError);
+    CHECK_THROWS_AS(parse_param("=3"), RtlBuildError);
+    CHECK_THROWS_AS(parse_param("1X=3"), RtlBuildError);
+    CHECK_THROWS_AS(parse_param("X=$(rm -rf)"), RtlBuildError);
+}

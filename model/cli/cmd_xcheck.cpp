@@ -1,11 +1,15 @@
 // vpsim xcheck: the token-array cross-check of the RTL declaration decoder against the model.
 #include "model/cli/commands.h"
+#include "model/common/file_util.h"
+#include "tb/rtl_coverage.h"
+#include "tb/user_rtl.h"
 #include "tb/xcheck.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -20,7 +24,109 @@ struct XcheckArgs {
     bool json = false;
     bool no_corpus = false;
     bool corpus_given = false;
+    std::vector<std::string> rtl;     // --rtl: the user's decoder sources
+    std::string top;                  // --top
+    std::vector<std::string> params;  // -G NAME=VALUE
+    std::string rtl_cache;            // --rtl-cache
+    std::string coverage;             // --coverage DIR
 };
+
+// Shell-quotes an argument for a replay command line (only when it needs it).
+std::string quote(const std::string& a) {
+    if (!a.empty() && a.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./=+:,") ==
+                          std::string::npos)
+        return a;
+    std::string q = "'";
+    for (char c : a) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return q + "'";
+}
+
+// --rtl: Verilate (or find in the cache) and load the user's design; the golden side takes
+// its CONST_COUNT and MAX_LENGTH. Returns false after printing the error.
+bool load_user_rtl(const XcheckArgs& a, tb::XcheckOptions& opt) {
+    tb::UserRtlSpec spec;
+    spec.sources = a.rtl;
+    spec.coverage = !a.coverage.empty();
+    spec.top = a.top;
+    spec.cache_dir = a.rtl_cache;
+    spec.vpsim_version = VPSIM_VERSION;
+    spec.verbose = true;
+    std::shared_ptr<tb::UserRtl> rtl;
+    try {
+        for (const auto& g : a.params) spec.params.push_back(tb::parse_param(g));
+        rtl = tb::build_user_rtl(spec);
+    } catch (const tb::RtlBuildError& e) {
+        std::fprintf(stderr, "vpsim xcheck: %s\n", e.what());
+        return false;
+    }
+    for (const auto& [name, value] : rtl->params()) {
+        uint32_t* field = name == "CONST_COUNT" ? &opt.model.const_count : name == "MAX_LENGTH" ? &opt.model.max_length : nullptr;
+        if (!field) continue;
+        const unsigned long long v = std::strtoull(value.c_str(), nullptr, 10);
+        if (v < 1 || v > 0xFFFFFFull) {
+            std::fprintf(stderr, "vpsim xcheck: %s: parameter %s = %s is out of range for the golden model (1 .. 2^24-1)\n",
+                         spec.sources.front().c_str(), name.c_str(), value.c_str());
+            return false;
+        }
+        *field = uint32_t(v);
+    }
+    opt.rtl = [rtl] { return rtl->make_dut(); };
+    opt.rtl_name = spec.sources.front() + (spec.sources.size() > 1 ? fmt::format(" (+{} files)", spec.sources.size() - 1) : "") +
+                   fmt::format(", top {}, {} build {}", rtl->top(), rtl->was_cached() ? "cached" : "new", rtl->dir());
+    for (const auto& f : a.rtl) opt.replay_args += " --rtl " + quote(f);
+    if (!a.top.empty()) opt.replay_args += " --top " + quote(a.top);
+    for (const auto& g : a.params) opt.replay_args += " -G " + quote(g);
+    return true;
+}
+
+// --coverage DIR after the run: coverage.dat is written; the lcov report, the annotated
+// sources and the summary (per kind of point, and every point never hit) go next to it.
+int coverage_report(const std::string& dir, bool json, nlohmann::ordered_json* j) {
+    const std::string dat = dir + "/coverage.dat";
+    tb::CoverageSummary cs;
+    try {
+        cs = tb::read_coverage_dat(dat);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "vpsim xcheck: %s\n", e.what());
+        return 2;
+    }
+    std::string out;
+    if (tb::run_command({"verilator_coverage", "--write-info", dir + "/coverage.info", dat}, "", out) != 0) {
+        std::fprintf(stderr, "vpsim xcheck: verilator_coverage --write-info failed:\n%s\n", out.c_str());
+        return 2;
+    }
+    out.clear();
+    tb::run_command({"verilator_coverage", "--annotate", dir + "/annotated", "--annotate-min", "1", dat}, "", out);
+    out.clear();
+    const int gh = tb::run_command({"genhtml", "--quiet", "--output-directory", dir + "/html", dir + "/coverage.info"}, "", out);
+    if (gh != 0) {
+        std::fprintf(stderr, "vpsim xcheck: genhtml %s (the HTML report needs Debian's lcov: scripts/deps.sh lcov)%s%s\n",
+                     gh == 127 ? "is not installed" : "failed", gh == 127 ? "" : ":\n", gh == 127 ? "" : out.c_str());
+        return 2;
+    }
+    std::string holes;
+    for (const auto& h : cs.holes)
+        holes += fmt::format("{}:{}: {} {} ({})\n", h.file, h.line, h.kind, h.comment, h.hier);
+    write_file_atomic(dir + "/holes.txt", holes);
+    if (j) {
+        nlohmann::ordered_json k;
+        for (const auto& [name, v] : cs.kinds) k[name] = {{"points", v.points}, {"hit", v.hit}, {"percent", v.percent()}};
+        (*j)["rtl_coverage"] = {{"dir", dir}, {"kinds", k}, {"holes", cs.holes.size()}, {"html", dir + "/html/index.html"}};
+    }
+    if (!json) {
+        std::cout << "RTL code coverage (verilator --coverage):\n";
+        for (const auto& [name, v] : cs.kinds)
+            std::cout << fmt::format("  {:<8} {:>6} / {:<6} {:6.2f} %\n", name, v.hit, v.points, v.percent());
+        size_t shown = 0;
+        for (const auto& h : cs.holes) {
+            if (++shown > 20) break;
+            std::cout << fmt::format("  not hit: {}:{}: {} {}\n", h.file, h.line, h.kind, h.comment);
+        }
+        if (cs.holes.size() > 20) std::cout << fmt::format("  ... {} points not hit in all: {}/holes.txt\n", cs.holes.size(), dir);
+        std::cout << fmt::format("coverage data: {}  report: {}/html/index.html  annotated: {}/annotated\n", dat, dir, dir);
+    }
+    return 0;
+}
 
 int run_xcheck(XcheckArgs& a) {
     tb::XcheckOptions opt = a.opt;
@@ -34,7 +140,27 @@ int run_xcheck(XcheckArgs& a) {
             return 2;
         }
     }
-    opt.progress = !a.json && isatty(2);
+    XcheckArgs la = a;
+    if (!a.coverage.empty()) {
+        std::error_code ec;
+        std::filesystem::create_directories(a.coverage, ec);
+        if (ec) {
+            std::fprintf(stderr, "vpsim xcheck: --coverage %s: cannot create the directory (%s)\n", a.coverage.c_str(),
+                         ec.message().c_str());
+            return 2;
+        }
+        if (la.rtl.empty()) {  // the built-in decoder, Verilated again with coverage
+            const std::string sv = data_path("rtl/decl_decoder.sv");
+            if (sv.empty()) {
+                std::fprintf(stderr, "vpsim xcheck: --coverage: the RTL source %s\n", data_not_found("rtl/decl_decoder.sv").c_str());
+                return 2;
+            }
+            la.rtl = {sv};
+        }
+        opt.coverage_file = a.coverage + "/coverage.dat";
+    }
+    if (!la.rtl.empty() && !load_user_rtl(la, opt)) return 2;
+    opt.progress = isatty(2) && !a.json ? 1 : 2;
     tb::XcheckReport r;
     try {
         r = tb::run_xcheck(opt);
@@ -47,6 +173,7 @@ int run_xcheck(XcheckArgs& a) {
     if (a.json) {
         nlohmann::ordered_json j;
         j["bench"] = opt.systemc ? "systemc" : "fast";
+        j["rtl"] = opt.rtl_name;
         j["seed"] = opt.seed;
         j["random"] = opt.random;
         j["corpus"] = opt.corpus;
@@ -71,6 +198,10 @@ int run_xcheck(XcheckArgs& a) {
                          {"events_model", c.events[0]}, {"events_rtl", c.events[1]},
                          {"rules_model", c.rules[0]},   {"rules_rtl", c.rules[1]},
                          {"lenient_rules_model", c.lenient_rules[0]}, {"lenient_rules_rtl", c.lenient_rules[1]}};
+        if (!a.coverage.empty()) {
+            const int rc = coverage_report(a.coverage, true, &j);
+            if (rc) return rc;
+        }
         std::cout << j.dump(2) << "\n";
     } else {
         std::cout << r.coverage.table();
@@ -79,6 +210,7 @@ int run_xcheck(XcheckArgs& a) {
                                  opt.corpus.empty() ? fmt::format("{} random arrays, seed {}", opt.random, opt.seed)
                                                     : fmt::format("corpus {} + {} random arrays, seed {}", opt.corpus,
                                                                   opt.random, opt.seed));
+        std::cout << fmt::format("rtl: {}\n", opt.rtl_name);
         std::cout << fmt::format("arrays checked: {}  tokens: {}  events: {}  cycles: {}\n", r.arrays, r.tokens,
                                  r.events, r.cycles);
         std::cout << fmt::format("mismatches: {}\n", r.mismatches);
@@ -89,6 +221,10 @@ int run_xcheck(XcheckArgs& a) {
                 for (const auto& h : r.holes) std::cout << "coverage hole: " << h << "\n";
         }
         std::cout << fmt::format("time: {:.3f} s  arrays/s: {:.0f}\n", r.seconds, rate);
+        if (!a.coverage.empty()) {
+            const int rc = coverage_report(a.coverage, false, nullptr);
+            if (rc) return rc;
+        }
     }
     return r.mismatches == 0 && (!check_coverage || r.holes.empty()) ? 0 : 1;
 }
@@ -104,7 +240,14 @@ void add_xcheck_command(CLI::App& app, int& exit_code) {
         "token arrays (valid, mutated and raw), with random back-pressure.\nExit status: 0 with no mismatch and "
         "full coverage, 1 otherwise, 2 usage or I/O error.");
     c->add_option("--random", a->opt.random, "Random arrays to check (default 100000)")->check(CLI::Range(0ull, 1ull << 40));
-    c->add_option("--seed", a->opt.seed, "Seed of the random arrays (default 1)");
+    c->add_option("--seed", a->opt.seed, "Seed of the random arrays, 0 .. 2^64-1 (default 1)")
+        ->check([](const std::string& v) -> std::string {
+            if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos)
+                return "--seed " + v + ": the seed is a non-negative decimal integer (0 .. 18446744073709551615)";
+            if (v.size() > 20 || (v.size() == 20 && v > "18446744073709551615"))
+                return "--seed " + v + ": the seed must be at most 18446744073709551615 (2^64-1)";
+            return "";
+        });
     c->add_option("--only", a->opt.only, "Check only random array number N of --seed (replay a reported mismatch)")
         ->check(CLI::NonNegativeNumber);
     c->add_option("--corpus", a->opt.corpus,
@@ -123,6 +266,25 @@ void add_xcheck_command(CLI::App& app, int& exit_code) {
         ->check(CLI::Range(0.05, 1.0));
     c->add_option("--in-valid", a->opt.bp.in_valid, "Probability that the source offers a token in a cycle (default 0.9)")
         ->check(CLI::Range(0.05, 1.0));
+    c->add_option("--rtl", a->rtl,
+                  "Your own decoder RTL instead of rtl/decl_decoder.sv (repeat for more files): Verilated at run time "
+                  "into the RTL cache, its ports checked against docs/decl-decoder.md's contract first")
+        ->excludes("--systemc");
+    c->add_option("--top", a->top, "With --rtl: the top module (default: Verilator's choice, the one uninstantiated module)")
+        ->needs("--rtl");
+    c->add_option("-G", a->params,
+                  "With --rtl: a parameter of the top module, NAME=VALUE (repeatable); CONST_COUNT and MAX_LENGTH "
+                  "also set the golden model's")
+        ->needs("--rtl");
+    c->add_option("--rtl-cache", a->rtl_cache,
+                  "With --rtl: the directory of Verilated builds (default $VPSIM_RTL_CACHE, else "
+                  "$XDG_CACHE_HOME/vpsim/rtl, else ~/.cache/vpsim/rtl)")
+        ->needs("--rtl");
+    c->add_option("--coverage", a->coverage,
+                  "Code coverage of the RTL (built-in, or --rtl): Verilate it with --coverage (line, branch, toggle, "
+                  "cover properties) and write DIR/coverage.dat, DIR/coverage.info, the lcov report DIR/html/ "
+                  "(needs lcov's genhtml), DIR/annotated/ and DIR/holes.txt")
+        ->excludes("--systemc");
     c->add_flag("--json", a->json, "Print one JSON object instead of the table");
     c->callback([a, &exit_code] { exit_code = run_xcheck(*a); });
 }

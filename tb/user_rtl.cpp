@@ -1,0 +1,736 @@
+#include "tb/user_rtl.h"
+
+#include "model/common/file_util.h"
+#include "model/common/fnv.h"
+#include "model/decl/decl_pin_fields.h"
+#include "tb/drive.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cctype>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <dlfcn.h>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+
+namespace vpsim::tb {
+
+// ---------------------------------------------------------------------------------------
+// The contract
+const std::vector<PortInfo>& contract_ports() {
+    static const std::vector<PortInfo> p = {
+        {"clk", "input", 1, ""},        {"rst", "input", 1, ""},        {"in_valid", "input", 1, ""},
+        {"in_ready", "output", 1, ""},  {"in_token", "input", 32, ""},  {"in_last", "input", 1, ""},
+        {"lenient", "input", 1, ""},    {"out_valid", "output", 1, ""}, {"out_ready", "input", 1, ""},
+        {"out_kind", "output", 3, ""},  {"out_stream", "output", 5, ""}, {"out_value", "output", 24, ""},
+        {"out_code", "output", 5, ""},  {"out_reg", "output", 8, ""},   {"out_data", "output", 128, ""},
+    };
+    return p;
+}
+
+namespace {
+std::string port_text(const PortInfo& p) {
+    return fmt::format("{:<7} {:>5} {}", p.dir, p.width > 0 ? fmt::format("[{}]", p.width) : "[?]", p.name);
+}
+}  // namespace
+
+std::string check_ports(const std::vector<PortInfo>& found, const std::string& top) {
+    std::map<std::string, const PortInfo*> by_name;
+    for (const auto& p : found) by_name[p.name] = &p;
+    std::vector<std::string> problems;
+    for (const auto& e : contract_ports()) {
+        auto it = by_name.find(e.name);
+        if (it == by_name.end()) {
+            problems.push_back(fmt::format("missing port {} ({} [{}])", e.name, e.dir, e.width));
+            continue;
+        }
+        const PortInfo& f = *it->second;
+        if (f.dir != e.dir)
+            problems.push_back(fmt::format("port {} is an {}, the contract says {} ({})", e.name, f.dir, e.dir, f.where));
+        if (f.width != e.width)
+            problems.push_back(fmt::format("port {} is {} bits wide, the contract says {} ({})", e.name,
+                                           f.width > 0 ? std::to_string(f.width) : "not a packed vector, or ?",
+                                           e.width, f.where));
+    }
+    for (const auto& f : found) {
+        const bool known = std::any_of(contract_ports().begin(), contract_ports().end(),
+                                       [&](const PortInfo& e) { return e.name == f.name; });
+        if (!known) problems.push_back(fmt::format("port {} is not in the contract ({})", f.name, f.where));
+    }
+    if (problems.empty()) return "";
+    std::string s = fmt::format("the ports of top module {} do not match the decoder's port contract "
+                                "(docs/decl-decoder.md, \"The cycle contract\"):\n",
+                                top);
+    for (const auto& p : problems) s += "  - " + p + "\n";
+    s += "  expected:\n";
+    for (const auto& e : contract_ports()) s += "    " + port_text(e) + "\n";
+    s += "  found:\n";
+    for (const auto& f : found) s += "    " + port_text(f) + (f.where.empty() ? "" : "   " + f.where) + "\n";
+    return s;
+}
+
+// ---------------------------------------------------------------------------------------
+// Verilator's XML: just enough of it (the top cell, its module's vars, the type table).
+namespace {
+
+// The attributes of one XML start tag, entities decoded.
+std::map<std::string, std::string> attributes(const std::string& tag) {
+    std::map<std::string, std::string> a;
+    size_t i = 0;
+    while (i < tag.size()) {
+        const size_t eq = tag.find("=\"", i);
+        if (eq == std::string::npos) break;
+        size_t ns = eq;
+        while (ns > 0 && !std::isspace(static_cast<unsigned char>(tag[ns - 1]))) --ns;
+        const size_t end = tag.find('"', eq + 2);
+        if (end == std::string::npos) break;
+        std::string v = tag.substr(eq + 2, end - eq - 2), d;
+        for (size_t k = 0; k < v.size(); ++k) {
+            if (v[k] == '&') {
+                const size_t sc = v.find(';', k);
+                const std::string ent = sc == std::string::npos ? "" : v.substr(k + 1, sc - k - 1);
+                const char* rep = ent == "lt" ? "<" : ent == "gt" ? ">" : ent == "amp" ? "&" : ent == "quot" ? "\"" : ent == "apos" ? "'" : nullptr;
+                if (rep) {
+                    d += rep;
+                    k = sc;
+                    continue;
+                }
+            }
+            d += v[k];
+        }
+        a[tag.substr(ns, eq - ns)] = d;
+        i = end + 1;
+    }
+    return a;
+}
+
+// Every start tag named `name` in [from, to).
+std::vector<std::string> tags(const std::string& xml, const std::string& name, size_t from = 0,
+                              size_t to = std::string::npos) {
+    std::vector<std::string> out;
+    const std::string open = "<" + name + " ";
+    for (size_t i = xml.find(open, from); i != std::string::npos && i < to; i = xml.find(open, i + 1)) {
+        const size_t e = xml.find('>', i);
+        if (e == std::string::npos) break;
+        out.push_back(xml.substr(i + open.size(), e - i - open.size()));
+    }
+    return out;
+}
+
+}  // namespace
+
+XmlTop parse_verilator_xml(const std::string& xml) {
+    XmlTop t;
+    const auto cells = tags(xml, "cell");
+    if (cells.empty()) throw RtlBuildError("Verilator's XML output names no top module");
+    t.top = attributes(cells.front())["submodname"];
+    std::map<std::string, std::string> files;  // id -> file name
+    for (const auto& f : tags(xml, "file")) {
+        auto a = attributes(f);
+        files[a["id"]] = a["filename"];
+    }
+    std::map<std::string, int> widths;  // dtype id -> width (basic types only)
+    for (const auto& b : tags(xml, "basicdtype")) {
+        auto a = attributes(b);
+        if (a.count("left") && a.count("right"))
+            widths[a["id"]] = std::abs(std::atoi(a["left"].c_str()) - std::atoi(a["right"].c_str())) + 1;
+        else if (a["name"] == "logic" || a["name"] == "bit" || a["name"] == "reg" || a["name"] == "wire")
+            widths[a["id"]] = 1;
+    }
+    // The top module's own section of the netlist.
+    size_t m = std::string::npos;
+    for (size_t i = xml.find("<module "); i != std::string::npos; i = xml.find("<module ", i + 1)) {
+        const size_t e = xml.find('>', i);
+        if (attributes(xml.substr(i + 8, e - i - 8))["name"] == t.top) {
+            m = i;
+            break;
+        }
+    }
+    if (m == std::string::npos) throw RtlBuildError("Verilator's XML output has no module " + t.top);
+    const size_t mend = xml.find("</module>", m);
+    for (const auto& v : tags(xml, "var", m, mend)) {
+        auto a = attributes(v);
+        if (a["param"] == "true") t.params.push_back(a["name"]);
+        if (!a.count("dir")) continue;
+        PortInfo p;
+        p.name = a["name"];
+        p.dir = a["dir"];
+        auto w = widths.find(a["dtype_id"]);
+        p.width = w == widths.end() ? 0 : w->second;
+        // loc="c,38,26,38,29": file id, first line, ...
+        const std::string loc = a["loc"];
+        const size_t c1 = loc.find(','), c2 = loc.find(',', c1 + 1);
+        if (c1 != std::string::npos && c2 != std::string::npos)
+            p.where = fmt::format("{}:{}", files[loc.substr(0, c1)], loc.substr(c1 + 1, c2 - c1 - 1));
+        t.ports.push_back(p);
+    }
+    return t;
+}
+
+// ---------------------------------------------------------------------------------------
+std::string default_rtl_cache_dir() {
+    if (const char* e = std::getenv("VPSIM_RTL_CACHE"); e && *e) return e;
+    if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return std::string(x) + "/vpsim/rtl";
+    if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.cache/vpsim/rtl";
+    return (fs::temp_directory_path() / "vpsim-rtl-cache").string();
+}
+
+std::pair<std::string, std::string> parse_param(const std::string& arg) {
+    const size_t eq = arg.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == arg.size())
+        throw RtlBuildError(fmt::format("-G {}: expected NAME=VALUE (a parameter of the top module and its value)", arg));
+    const std::string name = arg.substr(0, eq), value = arg.substr(eq + 1);
+    const bool ident = (std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_') &&
+                       std::all_of(name.begin(), name.end(), [](char c) {
+                           return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$';
+                       });
+    if (!ident) throw RtlBuildError(fmt::format("-G {}: '{}' is not a Verilog identifier", arg, name));
+    const bool plain = std::all_of(value.begin(), value.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '\'' || c == '_' || c == '-' || c == '.';
+    });
+    if (!plain)
+        throw RtlBuildError(
+            fmt::format("-G {}: the value '{}' is not a number or sized literal (e.g. 192, 32'd192, 'hC0)", arg, value));
+    return {name, value};
+}
+
+// ---------------------------------------------------------------------------------------
+// Processes
+namespace {
+
+// Runs argv in `cwd` with stdout and stderr captured together; returns the exit status
+// (127 when it could not be started).
+int run_process(const std::vector<std::string>& argv, const std::string& cwd, std::string& output) {
+    int fds[2];
+    if (pipe(fds) != 0) throw RtlBuildError(std::string("pipe: ") + std::strerror(errno));
+    const pid_t pid = fork();
+    if (pid < 0) throw RtlBuildError(std::string("fork: ") + std::strerror(errno));
+    if (pid == 0) {
+        dup2(fds[1], 1);
+        dup2(fds[1], 2);
+        close(fds[0]);
+        close(fds[1]);
+        if (!cwd.empty() && chdir(cwd.c_str()) != 0) _exit(126);
+        std::vector<char*> args;
+        for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+        args.push_back(nullptr);
+        execvp(args[0], args.data());
+        _exit(127);
+    }
+    close(fds[1]);
+    char buf[4096];
+    ssize_t n;
+    while ((n = read(fds[0], buf, sizeof buf)) > 0 || (n < 0 && errno == EINTR))
+        if (n > 0) output.append(buf, size_t(n));
+    close(fds[0]);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+}
+
+}  // namespace
+
+int run_command(const std::vector<std::string>& argv, const std::string& cwd, std::string& output) {
+    return run_process(argv, cwd, output);
+}
+
+namespace {
+
+std::string trim(std::string s) {
+    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.pop_back();
+    size_t i = 0;
+    while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+    return s.substr(i);
+}
+
+std::string read_all(const std::string& path) {
+    std::ifstream f(path, std::ios::binary);
+    if (!f) throw RtlBuildError(fmt::format("{}: cannot read ({})", path, std::strerror(errno)));
+    std::ostringstream s;
+    s << f.rdbuf();
+    return s.str();
+}
+
+// The C ABI around the Verilated model (prefix Vdut), compiled into the shared object. Its text
+// is part of the cache key.
+const char* const kWrapper = R"CPP(// Generated by vpsim (tb/user_rtl.cpp): a C ABI around the Verilated decoder.
+#include "Vdut.h"
+#include "verilated.h"
+#if VM_COVERAGE
+#include "verilated_cov.h"
+#endif
+#if VM_TRACE
+#include "verilated_fst_c.h"
+#endif
+#include <cstdint>
+#define VPSIM_API extern "C" __attribute__((visibility("default")))
+
+namespace {
+struct Dut {
+    VerilatedContext ctx;
+    Vdut* top = nullptr;
+#if VM_TRACE
+    VerilatedFstC* fst = nullptr;
+#endif
+    void dump() {
+#if VM_TRACE
+        if (fst) fst->dump(ctx.time());
+#endif
+    }
+    void eval(int clk) {
+        top->clk = clk;
+        top->eval();
+        ctx.timeInc(5);
+        dump();
+    }
+};
+}  // namespace
+
+VPSIM_API int vpsim_rtl_abi(void) { return 1; }
+VPSIM_API int vpsim_rtl_features(void) { return (VM_COVERAGE ? 1 : 0) | (VM_TRACE ? 2 : 0); }
+VPSIM_API void* vpsim_rtl_new(void) {
+    Dut* d = new Dut;
+    d->ctx.fatalOnError(false);
+#if VM_TRACE
+    d->ctx.traceEverOn(true);
+#endif
+    d->top = new Vdut(&d->ctx, "dut");
+    return d;
+}
+VPSIM_API void vpsim_rtl_delete(void* p) {
+    Dut* d = static_cast<Dut*>(p);
+#if VM_TRACE
+    if (d->fst) { d->fst->close(); delete d->fst; }
+#endif
+    d->top->final();
+    delete d->top;
+    delete d;
+}
+VPSIM_API void vpsim_rtl_reset(void* p) {
+    Dut* d = static_cast<Dut*>(p);
+    d->top->rst = 1;
+    d->top->in_valid = 0;
+    d->top->out_ready = 0;
+    for (int i = 0; i < 2; ++i) { d->eval(0); d->eval(1); }
+    d->top->rst = 0;
+    d->eval(0);
+}
+// Drives the inputs with clk low; returns in_ready | out_valid << 1.
+VPSIM_API unsigned vpsim_rtl_inputs(void* p, unsigned in_valid, uint32_t token, unsigned last, unsigned lenient,
+                                    unsigned out_ready) {
+    Dut* d = static_cast<Dut*>(p);
+    d->top->in_valid = in_valid;
+    d->top->in_token = token;
+    d->top->in_last = last;
+    d->top->lenient = lenient;
+    d->top->out_ready = out_ready;
+    d->eval(0);
+    return (d->top->in_ready ? 1u : 0u) | (d->top->out_valid ? 2u : 0u);
+}
+// kind, stream, value, code, reg, data x, y, z, w
+VPSIM_API void vpsim_rtl_event(void* p, uint32_t* f) {
+    const Vdut* t = static_cast<Dut*>(p)->top;
+    f[0] = t->out_kind; f[1] = t->out_stream; f[2] = t->out_value; f[3] = t->out_code; f[4] = t->out_reg;
+    for (int i = 0; i < 4; ++i) f[5 + i] = t->out_data[i];
+}
+VPSIM_API void vpsim_rtl_clock(void* p) { static_cast<Dut*>(p)->eval(1); }
+VPSIM_API int vpsim_rtl_error(void* p, int clear) {
+    Dut* d = static_cast<Dut*>(p);
+    const int e = d->ctx.gotError() ? 1 : 0;
+    if (clear) d->ctx.gotError(false);
+    return e;
+}
+VPSIM_API int vpsim_rtl_coverage_write(void* p, const char* file) {
+#if VM_COVERAGE
+    static_cast<Dut*>(p)->ctx.coveragep()->write(file);
+    return 1;
+#else
+    (void)p; (void)file;
+    return 0;
+#endif
+}
+VPSIM_API int vpsim_rtl_trace_open(void* p, const char* file) {
+#if VM_TRACE
+    Dut* d = static_cast<Dut*>(p);
+    if (d->fst) { d->fst->close(); delete d->fst; }
+    d->fst = new VerilatedFstC;
+    d->top->trace(d->fst, 99);
+    d->fst->open(file);
+    d->ctx.time(0);
+    d->dump();
+    return d->fst->isOpen() ? 1 : 0;
+#else
+    (void)p; (void)file;
+    return 0;
+#endif
+}
+VPSIM_API void vpsim_rtl_trace_close(void* p) {
+#if VM_TRACE
+    Dut* d = static_cast<Dut*>(p);
+    if (d->fst) { d->fst->close(); delete d->fst; d->fst = nullptr; }
+#else
+    (void)p;
+#endif
+}
+)CPP";
+
+std::string hex64(uint64_t v) { return fmt::format("{:016x}", v); }
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------
+struct UserRtl::Api {
+    int (*abi)();
+    int (*features)();
+    void* (*make)();
+    void (*destroy)(void*);
+    void (*reset)(void*);
+    unsigned (*inputs)(void*, unsigned, uint32_t, unsigned, unsigned, unsigned);
+    void (*event)(void*, uint32_t*);
+    void (*clock)(void*);
+    int (*error)(void*, int);
+    int (*coverage_write)(void*, const char*);
+    int (*trace_open)(void*, const char*);
+    void (*trace_close)(void*);
+};
+
+namespace {
+
+// One instance of a loaded design, driven by drive.h's loop through the C ABI.
+class DynSide {
+public:
+    DynSide(const UserRtl::Api& api) : api_(api), p_(api.make()) { api_.reset(p_); }
+    ~DynSide() { api_.destroy(p_); }
+    DynSide(const DynSide&) = delete;
+    DynSide& operator=(const DynSide&) = delete;
+    void set_inputs(bool in_valid, uint32_t token, bool last, bool lenient, bool out_ready) {
+        outs_ = api_.inputs(p_, in_valid, token, last, lenient, out_ready);
+    }
+    bool in_ready() const { return outs_ & 1u; }
+    bool out_valid() const { return outs_ & 2u; }
+    decl::Event event() const {
+        uint32_t f[9];
+        api_.event(p_, f);
+        return decl::event_from_fields(f[0], f[1], f[2], f[3], f[4], {f[5], f[6], f[7], f[8]});
+    }
+    void clock() { api_.clock(p_); }
+    void reset() { api_.reset(p_); }
+    bool broken() const { return api_.error(p_, 0) != 0; }
+    void clear_error() { api_.error(p_, 1); }
+    void* handle() const { return p_; }
+
+private:
+    const UserRtl::Api& api_;
+    void* p_;
+    unsigned outs_ = 0;
+};
+
+class DynDut : public RtlDut {
+public:
+    DynDut(const UserRtl::Api& api, bool coverage, bool trace) : api_(api), side_(api), coverage_(coverage), trace_(trace) {}
+    SideResult run(const std::vector<uint32_t>& tokens, bool lenient, uint64_t bp_seed, const Backpressure& bp) override {
+        SideResult r = drive_array(side_, tokens, lenient, bp_seed, bp);
+        if (r.timed_out || side_.broken()) {
+            r.assertion_failed = side_.broken();
+            side_.clear_error();
+            side_.reset();
+        }
+        return r;
+    }
+    bool write_coverage(const std::string& file) override {
+        return coverage_ && api_.coverage_write(side_.handle(), file.c_str()) != 0;
+    }
+    bool trace_open(const std::string& file) override {
+        return trace_ && api_.trace_open(side_.handle(), file.c_str()) != 0;
+    }
+    void trace_close() override {
+        if (trace_) api_.trace_close(side_.handle());
+    }
+
+private:
+    const UserRtl::Api& api_;
+    DynSide side_;
+    bool coverage_, trace_;
+};
+
+}  // namespace
+
+UserRtl::~UserRtl() {
+    // The shared object stays loaded: Verilator's run-time keeps thread-local state whose
+    // destructors live in it (unloading it before the threads end would leave them dangling).
+}
+
+std::unique_ptr<RtlDut> UserRtl::make_dut() const { return std::make_unique<DynDut>(*api_, coverage_, trace_); }
+
+// ---------------------------------------------------------------------------------------
+namespace {
+
+std::atomic<unsigned> tmp_counter{0};
+
+// Removes a scratch directory when the build leaves (after a publish it no longer exists).
+struct Cleanup {
+    std::string d;
+    ~Cleanup() {
+        std::error_code e;
+        if (!d.empty()) fs::remove_all(d, e);
+    }
+};
+
+std::vector<std::string> verilator_common_args(const UserRtlSpec& spec) {
+    std::vector<std::string> a;
+    if (!spec.top.empty()) a.insert(a.end(), {"--top-module", spec.top});
+    for (const auto& [n, v] : spec.params) a.push_back("-G" + n + "=" + v);
+    return a;
+}
+
+// The cache entry's design.txt: the top module and the parameters' values (name value).
+void write_design_info(const std::string& file, const std::string& top, const std::map<std::string, std::string>& vals) {
+    std::string s = "top " + top + "\n";
+    for (const auto& [n, v] : vals) s += "param " + n + " " + v + "\n";
+    write_file_atomic(file, s);
+}
+
+// The value of a parameter in the XML (`<var ... param="true"><const name="32'h64"/>`).
+std::map<std::string, std::string> param_values(const std::string& xml, const std::string& top) {
+    std::map<std::string, std::string> out;
+    size_t m = std::string::npos;
+    for (size_t i = xml.find("<module "); i != std::string::npos; i = xml.find("<module ", i + 1)) {
+        const size_t e = xml.find('>', i);
+        if (attributes(xml.substr(i + 8, e - i - 8))["name"] == top) {
+            m = i;
+            break;
+        }
+    }
+    if (m == std::string::npos) return out;
+    const size_t mend = xml.find("</module>", m);
+    for (size_t i = xml.find("<var ", m); i != std::string::npos && i < mend; i = xml.find("<var ", i + 1)) {
+        const size_t e = xml.find('>', i);
+        auto a = attributes(xml.substr(i + 5, e - i - 5));
+        if (a["param"] != "true" || xml[e - 1] == '/') continue;
+        const size_t c = xml.find("<const ", e);
+        if (c == std::string::npos || c > xml.find("</var>", e)) continue;
+        const std::string lit = attributes(xml.substr(c + 7, xml.find('>', c) - c - 7))["name"];
+        // 32'h64, 32'sh1000, 32'd5, 4'b1010
+        const size_t q = lit.find('\'');
+        if (q == std::string::npos) continue;
+        size_t k = q + 1;
+        if (k < lit.size() && (lit[k] == 's' || lit[k] == 'S')) ++k;
+        if (k >= lit.size()) continue;
+        const int base = lit[k] == 'h' ? 16 : lit[k] == 'd' ? 10 : lit[k] == 'o' ? 8 : lit[k] == 'b' ? 2 : 0;
+        if (!base) continue;
+        errno = 0;
+        char* endp = nullptr;
+        const unsigned long long v = std::strtoull(lit.c_str() + k + 1, &endp, base);
+        if (errno == 0 && endp && *endp == '\0') out[a["name"]] = std::to_string(v);
+    }
+    return out;
+}
+
+}  // namespace
+
+std::shared_ptr<UserRtl> build_user_rtl(const UserRtlSpec& spec) {
+    if (spec.sources.empty()) throw RtlBuildError("--rtl: no source files");
+    // The key: everything that goes into the shared object.
+    Fnv key;
+    key.add("vpsim user rtl, abi 1");
+    key.add(kWrapper);
+    key.add(spec.vpsim_version);
+    std::string vversion;
+    if (run_process({"verilator", "--version"}, "", vversion) != 0)
+        throw RtlBuildError("cannot run verilator (is it installed? scripts/deps.sh installs it): " + trim(vversion));
+    key.add(trim(vversion));
+    key.add(spec.top);
+    for (const auto& [n, v] : spec.params) key.add(n + "=" + v);
+    key.add(spec.coverage ? "coverage" : "");
+    key.add(spec.trace ? "trace-fst" : "");
+    std::vector<std::string> abs_sources;
+    for (const auto& s : spec.sources) {
+        if (!fs::is_regular_file(s)) throw RtlBuildError(fmt::format("{}: no such file (--rtl)", s));
+        const std::string bytes = read_all(s);
+        key.add(bytes);
+        abs_sources.push_back(fs::absolute(s).string());
+    }
+    const std::string cache = spec.cache_dir.empty() ? default_rtl_cache_dir() : spec.cache_dir;
+    std::error_code ec;
+    fs::create_directories(cache, ec);
+    if (ec) throw RtlBuildError(fmt::format("{}: cannot create the RTL cache directory ({})", cache, ec.message()));
+    const std::string dir = cache + "/" + hex64(key.h);
+
+    auto rtl = std::shared_ptr<UserRtl>(new UserRtl);
+    rtl->coverage_ = spec.coverage;
+    rtl->trace_ = spec.trace;
+    rtl->cached_ = fs::is_regular_file(dir + "/model.so") && fs::is_regular_file(dir + "/design.txt");
+    if (!rtl->cached_) {
+        const std::string tmp = fmt::format("{}.tmp.{}.{}", dir, getpid(), tmp_counter++);
+        fs::remove_all(tmp, ec);
+        fs::create_directories(tmp + "/obj", ec);
+        if (ec) throw RtlBuildError(fmt::format("{}: cannot create ({})", tmp, ec.message()));
+        Cleanup cleanup{tmp};
+        if (spec.verbose) std::fprintf(stderr, "vpsim: Verilating %s into %s\n", abs_sources.front().c_str(), dir.c_str());
+
+        // 1. The ports, before anything is compiled.
+        std::vector<std::string> xml_cmd = {"verilator", "--xml-only", "-Wno-fatal", "--Mdir", tmp + "/xml",
+                                            "--xml-output", tmp + "/design.xml"};
+        auto common = verilator_common_args(spec);
+        xml_cmd.insert(xml_cmd.end(), common.begin(), common.end());
+        xml_cmd.insert(xml_cmd.end(), abs_sources.begin(), abs_sources.end());
+        std::string out;
+        if (run_process(xml_cmd, tmp, out) != 0)
+            throw RtlBuildError("Verilator rejected the design:\n" + trim(out));
+        const std::string warnings = trim(out);
+        const std::string xml = read_all(tmp + "/design.xml");
+        const XmlTop top = parse_verilator_xml(xml);
+        for (const auto& [n, v] : spec.params)
+            if (std::find(top.params.begin(), top.params.end(), n) == top.params.end()) {
+                std::string have;
+                for (const auto& p : top.params) have += (have.empty() ? "" : ", ") + p;
+                throw RtlBuildError(fmt::format("-G {}={}: top module {} has no parameter {} (its parameters: {})", n, v,
+                                                top.top, n, have.empty() ? "none" : have));
+            }
+        if (std::string bad = check_ports(top.ports, top.top); !bad.empty()) throw RtlBuildError(bad);
+
+        // 2. Verilate into C++.
+        std::vector<std::string> cc = {"verilator", "--cc", "--prefix", "Vdut", "--Mdir", tmp + "/obj", "-O3",
+                                       "--x-assign", "fast", "--x-initial", "fast", "--assert", "-Wno-fatal"};
+        if (spec.coverage) cc.push_back("--coverage");
+        if (spec.trace) cc.push_back("--trace-fst");
+        cc.insert(cc.end(), common.begin(), common.end());
+        cc.insert(cc.end(), abs_sources.begin(), abs_sources.end());
+        out.clear();
+        if (run_process(cc, tmp, out) != 0) throw RtlBuildError("Verilator rejected the design:\n" + trim(out));
+        if (!warnings.empty()) std::fprintf(stderr, "vpsim: Verilator's warnings on the design:\n%s\n", warnings.c_str());
+
+        // 3. Compile the model, Verilator's run-time and the wrapper into model.so (make -j2).
+        std::string root;
+        if (run_process({"verilator", "--getenv", "VERILATOR_ROOT"}, "", root) != 0)
+            throw RtlBuildError("verilator --getenv VERILATOR_ROOT failed: " + trim(root));
+        root = trim(root);
+        write_file_atomic(tmp + "/obj/vpsim_wrapper.cpp", kWrapper);
+        // The run-time files this model needs, as Verilator lists them. They are compiled once
+        // per Verilator and build options into <cache>/runtime-<hash>/ (same publish-by-rename
+        // as the designs), so a second design (a mutant, a variant) compiles only its own code.
+        const std::string classes = read_all(tmp + "/obj/Vdut_classes.mk");
+        std::vector<std::string> runtime;
+        bool needs_z = false;
+        for (const char* group : {"VM_GLOBAL_FAST += \\", "VM_GLOBAL_SLOW += \\"}) {
+            size_t i = classes.find(group);
+            if (i == std::string::npos) continue;
+            std::istringstream lines(classes.substr(i + std::strlen(group)));
+            std::string line;
+            std::getline(lines, line);  // the rest of the header line
+            while (std::getline(lines, line)) {
+                line = trim(line);
+                if (line.empty()) break;
+                if (line.back() == '\\') line = trim(line.substr(0, line.size() - 1));
+                if (line.empty()) continue;
+                if (line.find("fst") != std::string::npos) needs_z = true;
+                runtime.push_back(line);
+            }
+        }
+        const std::string flags = fmt::format(
+            "-std=gnu++17 -O2 -fPIC -fvisibility=hidden -w -I{0}/include -I{0}/include/vltstd -DVM_COVERAGE={1} "
+            "-DVM_TRACE={2} -DVM_TRACE_FST={2} -DVM_TRACE_VCD=0 -DVM_SC=0",
+            root, spec.coverage ? 1 : 0, spec.trace ? 1 : 0);
+        auto make_file = [](const std::string& target, const std::string& link, const std::string& fl,
+                            const std::vector<std::pair<std::string, std::string>>& tus, const std::string& extra_objs) {
+            std::string objs, rules;
+            for (const auto& [src, obj] : tus) {
+                objs += " " + obj;
+                rules += fmt::format("{}: {}\n\t$(CXX) $(FLAGS) -c $< -o $@\n", obj, src);
+            }
+            return fmt::format("CXX ?= g++\nFLAGS = {}\n{}:{}{}\n\t{}\n{}", fl, target, objs, extra_objs, link, rules);
+        };
+        Fnv rkey;
+        rkey.add(trim(vversion));
+        rkey.add(root);
+        rkey.add(flags);
+        for (const auto& r : runtime) rkey.add(r);
+        const std::string rtdir = cache + "/runtime-" + hex64(rkey.h);
+        std::string rt_objs;
+        for (const auto& r : runtime) rt_objs += " " + rtdir + "/rt_" + r + ".o";
+        if (!fs::is_regular_file(rtdir + "/done")) {
+            const std::string rtmp = fmt::format("{}.tmp.{}.{}", rtdir, getpid(), tmp_counter++);
+            fs::create_directories(rtmp, ec);
+            Cleanup rclean{rtmp};
+            std::vector<std::pair<std::string, std::string>> tus;
+            for (const auto& r : runtime) tus.emplace_back(root + "/include/" + r + ".cpp", "rt_" + r + ".o");
+            write_file_atomic(rtmp + "/build.mk", make_file("done", "touch done", flags, tus, ""));
+            out.clear();
+            if (run_process({"make", "-s", "-j2", "-f", "build.mk", "done"}, rtmp, out) != 0)
+                throw RtlBuildError(fmt::format("compiling Verilator's run-time failed:\n{}",
+                                                trim(out.size() > 4000 ? out.substr(out.size() - 4000) : out)));
+            fs::rename(rtmp, rtdir, ec);
+            if (ec && !fs::is_regular_file(rtdir + "/done"))
+                throw RtlBuildError(fmt::format("{}: cannot move the run-time into the cache ({})", rtdir, ec.message()));
+        }
+        std::vector<std::pair<std::string, std::string>> tus;
+        for (const auto& e : fs::directory_iterator(tmp + "/obj"))
+            if (e.path().extension() == ".cpp") tus.emplace_back(e.path().string(), e.path().stem().string() + ".o");
+        write_file_atomic(tmp + "/build.mk",
+                          make_file("model.so",
+                                    std::string("$(CXX) -shared -Wl,-Bsymbolic -o $@ $^ -lpthread") + (needs_z ? " -lz" : ""),
+                                    flags + " -I" + tmp + "/obj", tus, rt_objs));
+        out.clear();
+        if (run_process({"make", "-s", "-j2", "-f", "build.mk", "model.so"}, tmp, out) != 0) {
+            write_file_atomic(dir + ".failed.log", out);
+            throw RtlBuildError(fmt::format("compiling the Verilated design failed (log: {}.failed.log):\n{}", dir,
+                                            trim(out.size() > 4000 ? out.substr(out.size() - 4000) : out)));
+        }
+        write_design_info(tmp + "/design.txt", top.top, param_values(xml, top.top));
+        // Keep only what a later run needs.
+        for (const auto& e : fs::directory_iterator(tmp))
+            if (e.path().filename() != "model.so" && e.path().filename() != "design.txt") fs::remove_all(e.path(), ec);
+        // Publish: a concurrent builder of the same key may have won; then use its entry.
+        fs::rename(tmp, dir, ec);
+        if (ec && !fs::is_regular_file(dir + "/model.so"))
+            throw RtlBuildError(fmt::format("{}: cannot move the build into the cache ({})", dir, ec.message()));
+    }
+    rtl->dir_ = dir;
+    // design.txt
+    {
+        std::istringstream in(read_all(dir + "/design.txt"));
+        std::string kw, name, value;
+        while (in >> kw) {
+            if (kw == "top")
+                in >> rtl->top_;
+            else if (kw == "param" && in >> name >> value)
+                rtl->params_.emplace_back(name, value);
+        }
+    }
+    rtl->handle_ = dlopen((dir + "/model.so").c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!rtl->handle_) throw RtlBuildError(fmt::format("{}/model.so: cannot load ({})", dir, dlerror()));
+    rtl->api_ = std::make_unique<UserRtl::Api>();
+    auto sym = [&](const char* n) {
+        void* s = dlsym(rtl->handle_, n);
+        if (!s) throw RtlBuildError(fmt::format("{}/model.so: no symbol {} (delete the cache entry)", dir, n));
+        return s;
+    };
+    auto& a = *rtl->api_;
+    a.abi = reinterpret_cast<int (*)()>(sym("vpsim_rtl_abi"));
+    a.features = reinterpret_cast<int (*)()>(sym("vpsim_rtl_features"));
+    a.make = reinterpret_cast<void* (*)()>(sym("vpsim_rtl_new"));
+    a.destroy = reinterpret_cast<void (*)(void*)>(sym("vpsim_rtl_delete"));
+    a.reset = reinterpret_cast<void (*)(void*)>(sym("vpsim_rtl_reset"));
+    a.inputs = reinterpret_cast<unsigned (*)(void*, unsigned, uint32_t, unsigned, unsigned, unsigned)>(sym("vpsim_rtl_inputs"));
+    a.event = reinterpret_cast<void (*)(void*, uint32_t*)>(sym("vpsim_rtl_event"));
+    a.clock = reinterpret_cast<void (*)(void*)>(sym("vpsim_rtl_clock"));
+    a.error = reinterpret_cast<int (*)(void*, int)>(sym("vpsim_rtl_error"));
+    a.coverage_write = reinterpret_cast<int (*)(void*, const char*)>(sym("vpsim_rtl_coverage_write"));
+    a.trace_open = reinterpret_cast<int (*)(void*, const char*)>(sym("vpsim_rtl_trace_open"));
+    a.trace_close = reinterpret_cast<void (*)(void*)>(sym("vpsim_rtl_trace_close"));
+    if (a.abi() != 1) throw RtlBuildError(fmt::format("{}/model.so: wrong wrapper ABI", dir));
+    return rtl;
+}
+
+}  // namespace vpsim::tb

@@ -1,0 +1,98 @@
+// Bring-your-own RTL: a user's declaration decoder sources, Verilated at run time into a shared
+// object (a C ABI wrapper around the Verilated C++ model), cached by a hash of everything that
+// goes into the build, loaded with dlopen and driven by the cross-check through RtlDut
+// (tb/xcheck.h) exactly like the built-in rtl/decl_decoder.sv. docs/xcheck.md, "Your own RTL".
+#pragma once
+
+#include "tb/xcheck.h"
+
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace vpsim::tb {
+
+// Any failure to build or load the user's design: unreadable source, bad -G, Verilator's own
+// error (its message, with file:line), a port list that breaks the contract, a compiler error.
+struct RtlBuildError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+struct UserRtlSpec {
+    std::vector<std::string> sources;                         // .sv/.v files, in order
+    std::string top;                                          // top module ("" = Verilator's choice)
+    std::vector<std::pair<std::string, std::string>> params;  // -G NAME=VALUE
+    std::string cache_dir;          // "" = default_rtl_cache_dir()
+    std::string vpsim_version;      // part of the cache key
+    bool coverage = false;          // verilator --coverage (line, toggle, user cover properties)
+    bool trace = false;             // verilator --trace-fst (waveforms of replays)
+    bool verbose = false;           // say on stderr whether the build was cached
+};
+
+// One contract port (docs/decl-decoder.md, "The cycle contract") or one port found in a design.
+struct PortInfo {
+    std::string name;
+    std::string dir;   // "input" / "output" / "inout"
+    int width = 0;     // 0 = not a plain packed vector (struct, array, ...)
+    std::string where; // file:line of the declaration (found ports)
+};
+
+const std::vector<PortInfo>& contract_ports();
+
+// Compares a design's ports with the contract: "" when they match, else a listing of the
+// expected and the found ports with every difference marked.
+std::string check_ports(const std::vector<PortInfo>& found, const std::string& top);
+
+// The top module's ports and parameters from Verilator's --xml-only output (the XML text).
+struct XmlTop {
+    std::string top;
+    std::vector<PortInfo> ports;
+    std::vector<std::string> params;
+};
+XmlTop parse_verilator_xml(const std::string& xml);
+
+// $VPSIM_RTL_CACHE, else $XDG_CACHE_HOME/vpsim/rtl, else $HOME/.cache/vpsim/rtl.
+std::string default_rtl_cache_dir();
+
+// A -G argument "NAME=VALUE" checked and split; throws RtlBuildError naming the rule.
+std::pair<std::string, std::string> parse_param(const std::string& arg);
+
+class UserRtl {
+public:
+    ~UserRtl();
+    UserRtl(const UserRtl&) = delete;
+    UserRtl& operator=(const UserRtl&) = delete;
+
+    // A new instance of the design (its own Verilated context), for one thread.
+    std::unique_ptr<RtlDut> make_dut() const;
+    const std::string& dir() const { return dir_; }   // the cache entry
+    const std::string& top() const { return top_; }
+    bool was_cached() const { return cached_; }
+    bool coverage() const { return coverage_; }
+    bool trace() const { return trace_; }
+    // The design's parameter values as given with -G (the golden model must use the same
+    // CONST_COUNT and MAX_LENGTH).
+    const std::vector<std::pair<std::string, std::string>>& params() const { return params_; }
+
+    struct Api;  // the shared object's entry points
+
+private:
+    friend std::shared_ptr<UserRtl> build_user_rtl(const UserRtlSpec& spec);
+    UserRtl() = default;
+    void* handle_ = nullptr;
+    std::unique_ptr<Api> api_;
+    std::string dir_, top_;
+    bool cached_ = false, coverage_ = false, trace_ = false;
+    std::vector<std::pair<std::string, std::string>> params_;
+};
+
+// Runs argv (PATH lookup) in `cwd` ("" = here), stdout and stderr captured together into
+// `output`; returns the exit status, 127 when it could not be started.
+int run_command(const std::vector<std::string>& argv, const std::string& cwd, std::string& output);
+
+// Verilates (or finds in the cache) and loads the design; throws RtlBuildError.
+std::shared_ptr<UserRtl> build_user_rtl(const UserRtlSpec& spec);
+
+}  // namespace vpsim::tb

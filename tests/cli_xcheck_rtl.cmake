@@ -1,0 +1,63 @@
+# vpsim xcheck --rtl: bring-your-own RTL (docs/xcheck.md, "Your own RTL"). Verilates the test
+# variants in tests/rtl_variants/ at run time into a cache of its own under ${WORK}.
+include(${CMAKE_CURRENT_LIST_DIR}/cli_expect.cmake)
+file(REMOVE_RECURSE ${WORK})
+file(MAKE_DIRECTORY ${WORK}/mm)
+set(V ${SRC}/tests/rtl_variants)
+set(CACHE --rtl-cache ${WORK}/cache)
+
+# A correct decoder written differently (two-process FSM) passes the whole cross-check:
+# corpus, random, back-pressure, coverage; the second run finds its build in the cache.
+expect(0 "new build.*mismatches: 0.*coverage: complete" xcheck --rtl ${V}/decl_decoder_fsm.sv ${CACHE} --random 20000 --seed 11)
+expect(0 "cached build.*mismatches: 0.*coverage: complete" xcheck --rtl ${V}/decl_decoder_fsm.sv ${CACHE} --random 2000 --seed 12)
+# Its parameters reach the golden model too: rule 12 against 100 constant registers (CONST(96, 4)
+# is valid there, an error with the default 96).
+expect(0 "new build.*mismatches: 0.*coverage: complete" xcheck --rtl ${V}/decl_decoder_fsm.sv ${CACHE} -G CONST_COUNT=100 --random 5000 --seed 13)
+
+# The planted bug: caught on random arrays, reported with the seed, the array number and the
+# replay command, shrunk and written for the corpus.
+expect(1 "MISMATCH random array [0-9]+ of --seed 11 .*replay: vpsim xcheck --rtl [^ ]*decl_decoder_fsm_bug.sv --seed 11 --only [0-9]+.*shrunk to [0-9]+ tokens"
+       xcheck --rtl ${V}/decl_decoder_fsm_bug.sv ${CACHE} --no-corpus --random 20000 --seed 11 --mismatch-dir ${WORK}/mm)
+file(GLOB shrunk ${WORK}/mm/xcheck-mismatch-seed11-*.decl)
+list(LENGTH shrunk n)
+if(n EQUAL 0)
+  message(SEND_ERROR "the planted bug left no shrunk array in ${WORK}/mm")
+else()
+  list(GET shrunk 0 first)
+  file(STRINGS ${first} lines REGEX "^D3DVSD_|^0x")
+  list(LENGTH lines ntok)
+  # The smallest failing array: STREAM, REG SHORT4, a second element (and END or not).
+  if(ntok GREATER 6)
+    message(SEND_ERROR "the shrunk array ${first} has ${ntok} tokens, expected at most 6")
+  endif()
+  string(REGEX MATCH "--only ([0-9]+)" m "${first}")
+  get_filename_component(name ${first} NAME)
+  string(REGEX MATCH "seed11-([0-9]+)-" m "${name}")
+  # The replay of that one array fails again; the shrunk file fails as a corpus.
+  expect(1 "MISMATCH random array ${CMAKE_MATCH_1} of --seed 11" xcheck --rtl ${V}/decl_decoder_fsm_bug.sv ${CACHE}
+         --no-corpus --seed 11 --only ${CMAKE_MATCH_1} --mismatch-dir ${WORK}/mm)
+  file(MAKE_DIRECTORY ${WORK}/shrunk_corpus)
+  file(COPY ${first} DESTINATION ${WORK}/shrunk_corpus)
+  expect(1 "MISMATCH corpus" xcheck --rtl ${V}/decl_decoder_fsm_bug.sv ${CACHE} --corpus ${WORK}/shrunk_corpus
+         --random 0 --mismatch-dir ${WORK}/mm)
+  # ... and the built-in RTL passes it.
+  expect(0 "mismatches: 0" xcheck --corpus ${WORK}/shrunk_corpus --random 0 --only 0)
+endif()
+
+# Ports that break the contract: refused before anything is compiled or simulated, with the
+# expected and the found ports.
+expect(2 "do not match the decoder's port contract.*out_ready is an output, the contract says input.*out_value is 16 bits wide, the contract says 24.*missing port out_data.*port busy is not in the contract.*expected:.*input +\\[32\\] in_token.*found:.*output +\\[16\\] out_value +[^ ]*decl_decoder_badports.sv:18"
+       xcheck --rtl ${V}/decl_decoder_badports.sv ${CACHE} --random 10)
+
+# Verilator's own error, with the file and line, and exit 2.
+file(WRITE ${WORK}/broken.sv "module broken (input logic clk);\n  logic x\n  assign x = clk;\nendmodule\n")
+expect(2 "Verilator rejected the design:.*%Error: [^ ]*broken.sv:3" xcheck --rtl ${WORK}/broken.sv ${CACHE})
+
+# Bad arguments: each a clear error and exit 2.
+expect(2 "-G CONST_COUNT: expected NAME=VALUE" xcheck --rtl ${V}/decl_decoder_fsm.sv ${CACHE} -G CONST_COUNT)
+expect(2 "Verilator rejected the design:.*Parameters from the command line were not found in the design: NOPE" xcheck --rtl ${V}/decl_decoder_fsm.sv ${CACHE} -G NOPE=3)
+expect(2 "-G CONST_COUNT=1 2: the value" xcheck --rtl ${V}/decl_decoder_fsm.sv ${CACHE} -G "CONST_COUNT=1 2")
+expect(2 "nothere.sv: no such file" xcheck --rtl ${WORK}/nothere.sv ${CACHE})
+expect(2 "--rtl excludes --systemc|excludes" xcheck --rtl ${V}/decl_decoder_fsm.sv --systemc)
+expect(2 "seed is a non-negative decimal integer" xcheck --seed -1 --random 1)
+expect(2 "at most 18446744073709551615" xcheck --seed 18446744073709551616 --random 1)
