@@ -13,6 +13,7 @@ packages=(
   parallel
 )
 # Extra packages for optional jobs, e.g. scripts/deps.sh yosys
+# (scripts/fuzz.sh asks for clang libclang-rt-14-dev: clang with libFuzzer and the sanitizers)
 packages+=("$@")
 
 missing=()

@@ -1,0 +1,162 @@
+#!/usr/bin/env bash
+# The libFuzzer harnesses of tests/fuzz (docs/fuzzing.md): builds them with clang (ASan + UBSan)
+# into build-fuzz/, collects seed inputs from examples/ and tb/corpus, runs every harness, and
+# runs every regression input of tests/fuzz/regressions/<harness>/.
+#
+#   scripts/fuzz.sh --ci                  CI: each harness for 15 s (fresh corpus), then the
+#                                         regressions; fails on any finding
+#   scripts/fuzz.sh [--time S] [--jobs N] [--work DIR] [HARNESS...]
+#                                         a campaign: S seconds per harness (default 600), N
+#                                         parallel jobs each (default 1); the corpus of each
+#                                         harness is kept in DIR/corpus/<harness> (default
+#                                         build-fuzz/work) and grows from run to run
+#   scripts/fuzz.sh --regressions         only the regression inputs
+#   scripts/fuzz.sh --build-only          build the harnesses and collect the seeds
+#
+# Findings (crash, sanitizer report, leak, timeout, out-of-memory, failed property) are saved
+# as DIR/artifacts/<harness>/crash-* (leak-*, timeout-*, oom-*); replay one with
+# build-fuzz/fuzz_<harness> FILE. libFuzzer prints its seed (INFO: Seed: N); -seed=N replays a run.
+# A reproducer of a defect that other work is fixing is listed in tests/fuzz/known-defects.txt:
+# it is run with the harness's known-defect filters off and reported, without failing.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="$root/build-fuzz"
+harnesses=(decl_tokens decl_text bytecode asm scene params tess)
+declare -A max_len=([decl_tokens]=4097 [decl_text]=8192 [bytecode]=4097 [asm]=8192 [scene]=16384 [params]=4096 [tess]=769)
+
+mode=campaign
+seconds=600
+jobs=1
+work=""
+selected=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --ci) mode=ci; seconds=15 ;;
+    --regressions) mode=regressions ;;
+    --build-only) mode=build ;;
+    --time) seconds="$2"; shift ;;
+    --jobs) jobs="$2"; shift ;;
+    --work) work="$2"; shift ;;
+    -h|--help) sed -n '2,22p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -*) echo "fuzz.sh: unknown option $1" >&2; exit 2 ;;
+    *) selected+=("$1") ;;
+  esac
+  shift
+done
+[ ${#selected[@]} -gt 0 ] && harnesses=("${selected[@]}")
+if [ -z "$work" ]; then
+  if [ "$mode" = ci ]; then work="$build/ci-work"; else work="$build/work"; fi
+fi
+
+start=$(date +%s)
+# ---- build ----
+"$root/scripts/deps.sh" clang libclang-rt-14-dev
+if [ ! -f "$build/build.ninja" ]; then
+  CC=clang CXX=clang++ cmake -G Ninja -S "$root" -B "$build" -DVPSIM_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+fi
+ninja -C "$build" -j "$(nproc)" fuzz_all
+echo "fuzz.sh: built in $(( $(date +%s) - start )) s"
+
+# ---- seeds: rebuilt every run from the examples, never committed ----
+seeds="$work/seeds"
+rm -rf "$seeds"
+mkdir -p "$seeds"
+tool="$build/fuzz_seed_tool"
+seed() {  # harness command file
+  local out="$seeds/$1/$(basename "$3")"
+  mkdir -p "$seeds/$1"
+  "$tool" "$2" "$3" "$out" 2>/dev/null || rm -f "$out"
+}
+shopt -s nullglob
+for f in "$root"/examples/decl/* "$root"/tb/corpus/* "$root"/examples/exec/*.decl "$root"/examples/shaders/corpus/*.decl; do
+  seed decl_tokens decl "$f"
+  case "$f" in *.decl|*.h) mkdir -p "$seeds/decl_text"; cp "$f" "$seeds/decl_text/" ;; esac
+done
+for f in "$root"/examples/shaders/*.vsh "$root"/examples/shaders/corpus/*.vsh "$root"/examples/exec/*.vsh \
+         "$root"/examples/workloads/shaders/*.vsh; do
+  seed bytecode bytecode "$f"
+  seed asm asm "$f"
+done
+for f in $(find "$root/examples" -name '*.json'); do
+  seed scene scene "$f"
+done
+mkdir -p "$seeds/params" "$seeds/tess"
+for f in "$root"/model/presets/*.json; do { printf '\x80'; cat "$f"; } > "$seeds/params/$(basename "$f")"; done
+printf '\x00vertex_alu.coissue=false\nmemory.latency=12\nmemory.bias=-7\nvertex_alu.policy=lru\nmemory.ratio=1e3\n' \
+  > "$seeds/params/set_lines"
+printf '\x80{"vertex_alu": {"engines": 4, "clock": 233.5}, "cache": {"entries": 0}}' > "$seeds/params/config"
+# tess: control points 0..9 on a wavy sheet, then a few draws (see tests/fuzz/fuzz_tess.cpp).
+python3 - "$seeds/tess" <<'EOF'
+import struct, sys
+cp = b"".join(struct.pack("<6f", x % 4, x // 4, (x * 7 % 5) / 5, 0, 0, 1) for x in range(10)) + bytes(16)
+ops = [bytes([0x84, 0x33, 0x44, 0x04, 0x33, 0x04, 0x08, 0]),   # rect 4x4 cubic Bezier, handle 1
+       bytes([0xC4, 0x33, 0x44, 0x04, 0x33, 0x04, 0x08, 0]),   # redraw handle 1 (NULL info)
+       bytes([0x01, 0x23, 0x44, 0x04, 0x00, 0x00, 0x08, 0]),   # tri patch, 10 vertices
+       bytes([0x06, 0, 0, 0, 0, 0, 0, 0]),                     # DeletePatch(1)
+       bytes([0x03, 0x04, 0, 0, 0x09, 0x00, 0x00, 2])]         # N-patch list of 9 refs, 4 segments
+open(sys.argv[1] + "/draws", "wb").write(bytes([0]) + cp + b"".join(ops))
+EOF
+for h in "${harnesses[@]}"; do mkdir -p "$seeds/$h"; done
+echo "fuzz.sh: seeds: $(for h in "${harnesses[@]}"; do printf '%s %s  ' "$h" "$(ls "$seeds/$h" | wc -l)"; done)"
+[ "$mode" = build ] && exit 0
+
+failed=0
+# ---- fuzzing ----
+if [ "$mode" = ci ] || [ "$mode" = campaign ]; then
+  [ "$mode" = ci ] && rm -rf "$work/corpus" "$work/artifacts" "$work/logs"
+  for h in "${harnesses[@]}"; do
+    corpus="$work/corpus/$h"; art="$work/artifacts/$h"; logs="$work/logs"
+    mkdir -p "$corpus" "$art" "$logs"
+    before=$(ls "$art" | wc -l)
+    log="$logs/$h.log"
+    args=(-max_total_time="$seconds" -max_len="${max_len[$h]}" -timeout=10 -rss_limit_mb=2048
+          -print_final_stats=1 -artifact_prefix="$art/")
+    t0=$(date +%s)
+    set +e
+    if [ "$jobs" -gt 1 ]; then
+      (cd "$logs" && "$build/fuzz_$h" "${args[@]}" -jobs="$jobs" -workers="$jobs" "$corpus" "$seeds/$h" \
+         "$root/tests/fuzz/regressions/$h" > "$log" 2>&1)
+    else
+      "$build/fuzz_$h" "${args[@]}" "$corpus" "$seeds/$h" $( [ -d "$root/tests/fuzz/regressions/$h" ] && echo "$root/tests/fuzz/regressions/$h") \
+        > "$log" 2>&1
+    fi
+    rc=$?
+    set -e
+    after=$(ls "$art" | wc -l)
+    execs=$(grep -h 'stat::number_of_executed_units' "$log" "$logs"/fuzz-*.log 2>/dev/null | awk '{s+=$2} END {print s+0}')
+    last=$(grep -h -E '^#[0-9]+' "$log" "$logs"/fuzz-*.log 2>/dev/null | grep -o 'cov: [0-9]* ft: [0-9]*' | tail -1)
+    echo "fuzz.sh: $h: $(( $(date +%s) - t0 )) s, $execs executions, ${last:-cov: ? ft: ?}, corpus $(ls "$corpus" | wc -l), rc $rc, findings $((after - before))"
+    if [ "$rc" -ne 0 ] || [ "$after" -gt "$before" ]; then
+      failed=1
+      echo "fuzz.sh: $h: FINDING — see $log and $art" >&2
+      grep -h -E 'ERROR|property failed|SUMMARY|Test unit written' "$log" "$logs"/fuzz-*.log 2>/dev/null | head -20 >&2
+    fi
+  done
+fi
+
+# ---- regression inputs ----
+known="$root/tests/fuzz/known-defects.txt"
+is_known() { [ -f "$known" ] && grep -v '^#' "$known" | awk '{print $1}' | grep -qx "$1"; }
+for h in "${harnesses[@]}"; do
+  dir="$root/tests/fuzz/regressions/$h"
+  [ -d "$dir" ] || continue
+  for f in "$dir"/*; do
+    rel="${f#"$root"/}"
+    set +e
+    VPSIM_FUZZ_NO_FILTERS=1 "$build/fuzz_$h" -rss_limit_mb=2048 -timeout=30 -runs=1 "$f" > "$work/regression.log" 2>&1
+    rc=$?
+    set -e
+    if is_known "$rel"; then
+      if [ $rc -eq 0 ]; then echo "fuzz.sh: $rel: known defect now passes — remove it from tests/fuzz/known-defects.txt and its filter"
+      else echo "fuzz.sh: $rel: known defect, still open (not counted)"; fi
+    elif [ $rc -ne 0 ]; then
+      failed=1
+      echo "fuzz.sh: $rel: REGRESSION FAILS" >&2
+      grep -E 'ERROR|property failed|SUMMARY' "$work/regression.log" | head -5 >&2
+    else
+      echo "fuzz.sh: $rel: ok"
+    fi
+  done
+done
+echo "fuzz.sh: total $(( $(date +%s) - start )) s"
+exit $failed
