@@ -225,148 +225,193 @@ std::string float_note(uint32_t bits) {
 // ---------------------------------------------------------------------------------
 // Disassembler
 // ---------------------------------------------------------------------------------
+//
+// The text is written straight into one output string: one item per DWORD (a macro, a payload
+// value or a raw word), lines padded to the comment column. No per-line or per-item strings are
+// built, so the cost is a few appends per token (the fuzzer's declaration-token path, which
+// prints every array in three forms, was dominated by allocating them; docs/fuzzing.md).
 
-struct Item {
-    std::string text;
-    std::string note;  // C-array form: "/* note */" after the comma
-};
-
-struct Line {
-    int indent = 0;
-    std::vector<Item> items;
-    std::string comment;
-};
-
-std::string reg_name(uint32_t reg) { return std::string(kVertexElementPrefix) + vertex_element_name(reg); }
-std::string type_name(uint32_t type) { return std::string(kDataTypePrefix) + data_type_name(type); }
-
-std::string fmt_u(const char* format, uint32_t a) {
-    char buf[128];
-    std::snprintf(buf, sizeof buf, format, a);
-    return buf;
-}
-
-std::string fmt_uu(const char* format, uint32_t a, uint32_t b) {
-    char buf[128];
-    std::snprintf(buf, sizeof buf, format, a, b);
-    return buf;
-}
-
-std::string index_tag(size_t i) { return "[" + std::to_string(i) + "]"; }
-
-std::string join(const std::vector<std::string>& parts, const char* sep) {
-    std::string out;
-    for (size_t i = 0; i < parts.size(); ++i) {
-        if (i) out += sep;
-        out += parts[i];
+// printf into a small buffer; the result is valid until the next call with the same buffer.
+struct Fmt {
+    char buf[160];
+    template <class... A>
+    std::string_view operator()(const char* format, A... a) {
+        const int n = std::snprintf(buf, sizeof buf, format, a...);
+        return std::string_view(buf, n < 0 ? 0 : std::min(size_t(n), sizeof buf - 1));
     }
-    return out;
-}
-
-std::string reserved_reason(uint32_t bits) { return "reserved bits " + hex32(bits) + " set"; }
-
-// The macro text of a token that is not a payload DWORD, or nullopt with the reason
-// it has to be printed raw.
-struct Decoded {
-    std::optional<std::string> macro;
-    std::string why;  // when raw
 };
 
-Decoded decode_single(uint32_t t) {
-    Decoded d;
+// The macro text of a token that is not a payload DWORD, or false with the reason it has to be
+// printed raw. `macro` and `why` are scratch strings reused from token to token.
+bool decode_single(uint32_t t, std::string& macro, std::string& why) {
+    Fmt f;
+    macro.clear();
+    why.clear();
+    auto reserved = [&](uint32_t bits) {
+        why += f("reserved bits 0x%08X set", bits);
+    };
+    auto sep = [&](size_t mark) {
+        if (why.size() > mark) why += ", ";
+    };
     switch (token_type(t)) {
     case TokenType::Nop:
-        if (t == 0) d.macro = "D3DVSD_NOP()";
-        else d.why = "NOP (token type 0) with bits " + hex32(t) + " set";
+        if (t == 0) macro = "D3DVSD_NOP()";
+        else why += f("NOP (token type 0) with bits 0x%08X set", t);
         break;
     case TokenType::StreamSelector:
         if (t & kStreamTessBit) {
-            if (t == D3DVSD_STREAM_TESS()) d.macro = "D3DVSD_STREAM_TESS()";
-            else d.why = "STREAM_TESS with " + reserved_reason(t & kReservedStreamTess);
+            if (t == D3DVSD_STREAM_TESS()) macro = "D3DVSD_STREAM_TESS()";
+            else why = "STREAM_TESS with ", reserved(t & kReservedStreamTess);
         } else if (t & kReservedStream) {
-            d.why = "STREAM with " + reserved_reason(t & kReservedStream);
+            why = "STREAM with ", reserved(t & kReservedStream);
         } else {
-            d.macro = fmt_u("D3DVSD_STREAM(%u)", t & kStreamNumberMask);
+            macro += f("D3DVSD_STREAM(%u)", t & kStreamNumberMask);
         }
         break;
     case TokenType::StreamData:
         if (t & kDataLoadTypeBit) {
-            if (t & kReservedSkip) d.why = "SKIP with " + reserved_reason(t & kReservedSkip);
-            else d.macro = fmt_u("D3DVSD_SKIP(%u)", (t & kSkipCountMask) >> kSkipCountShift);
+            if (t & kReservedSkip) why = "SKIP with ", reserved(t & kReservedSkip);
+            else macro += f("D3DVSD_SKIP(%u)", (t & kSkipCountMask) >> kSkipCountShift);
         } else {
             const uint32_t type = (t & kDataTypeMask) >> kDataTypeShift;
             const uint32_t reg = t & kVertexRegMask;
-            std::vector<std::string> why;
-            if (t & kReservedReg) why.push_back(reserved_reason(t & kReservedReg));
-            if (type >= kNumDataTypes) why.push_back(fmt_u("data type %u (not a D3D8 type)", type));
-            if (reg >= kNumVertexElements) why.push_back(fmt_u("register %u (> 16)", reg));
-            if (why.empty()) d.macro = "D3DVSD_REG(" + reg_name(reg) + ", " + type_name(type) + ")";
-            else d.why = "REG with " + join(why, ", ");
+            why = "REG with ";
+            const size_t mark = why.size();
+            if (t & kReservedReg) reserved(t & kReservedReg);
+            if (type >= kNumDataTypes) sep(mark), why += f("data type %u (not a D3D8 type)", type);
+            if (reg >= kNumVertexElements) sep(mark), why += f("register %u (> 16)", reg);
+            if (why.size() == mark) {
+                why.clear();
+                macro += f("D3DVSD_REG(%s%s, %s%s)", kVertexElementPrefix.data(), vertex_element_name(reg),
+                           kDataTypePrefix.data(), data_type_name(type));
+            }
         }
         break;
     case TokenType::TessellatorData: {
         const uint32_t type = (t & kDataTypeMask) >> kDataTypeShift;
         const uint32_t out = t & kTessRegOutMask;
-        std::vector<std::string> why;
         if (t & kDataLoadTypeBit) {
-            if (t & kReservedTessUV) why.push_back(reserved_reason(t & kReservedTessUV));
-            if (type != D3DVSDT_FLOAT2) why.push_back(fmt_u("data type field %u (must be FLOAT2)", type));
-            if (why.empty()) d.macro = "D3DVSD_TESSUV(" + reg_name(out) + ")";
-            else d.why = "TESSUV with " + join(why, ", ");
+            why = "TESSUV with ";
+            const size_t mark = why.size();
+            if (t & kReservedTessUV) reserved(t & kReservedTessUV);
+            if (type != D3DVSDT_FLOAT2) sep(mark), why += f("data type field %u (must be FLOAT2)", type);
+            if (why.size() == mark) {
+                why.clear();
+                macro += f("D3DVSD_TESSUV(%s%s)", kVertexElementPrefix.data(), vertex_element_name(out));
+            }
         } else {
             const uint32_t in = (t & kVertexRegInMask) >> kVertexRegInShift;
-            if (t & kReservedTessNormal) why.push_back(reserved_reason(t & kReservedTessNormal));
-            if (type != D3DVSDT_FLOAT3) why.push_back(fmt_u("data type field %u (must be FLOAT3)", type));
-            if (why.empty()) d.macro = "D3DVSD_TESSNORMAL(" + reg_name(in) + ", " + reg_name(out) + ")";
-            else d.why = "TESSNORMAL with " + join(why, ", ");
+            why = "TESSNORMAL with ";
+            const size_t mark = why.size();
+            if (t & kReservedTessNormal) reserved(t & kReservedTessNormal);
+            if (type != D3DVSDT_FLOAT3) sep(mark), why += f("data type field %u (must be FLOAT3)", type);
+            if (why.size() == mark) {
+                why.clear();
+                macro += f("D3DVSD_TESSNORMAL(%s%s, %s%s)", kVertexElementPrefix.data(), vertex_element_name(in),
+                           kVertexElementPrefix.data(), vertex_element_name(out));
+            }
         }
         break;
     }
     case TokenType::ConstMem:
-        if (t & kReservedConst)
-            d.why = "CONST with " + reserved_reason(t & kReservedConst) +
-                    fmt_uu(" (address %u, count %u)", t & kConstAddressMask,
-                           (t & kConstCountMask) >> kConstCountShift);
-        else
-            d.macro = fmt_uu("D3DVSD_CONST(%u, %u)", t & kConstAddressMask, (t & kConstCountMask) >> kConstCountShift);
+        if (t & kReservedConst) {
+            why = "CONST with ";
+            reserved(t & kReservedConst);
+            why += f(" (address %u, count %u)", t & kConstAddressMask, (t & kConstCountMask) >> kConstCountShift);
+        } else {
+            macro += f("D3DVSD_CONST(%u, %u)", t & kConstAddressMask, (t & kConstCountMask) >> kConstCountShift);
+        }
         break;
     case TokenType::Ext:
-        d.why = "EXT";  // handled by the caller
+        why = "EXT";  // handled by the caller
         break;
     case TokenType::Reserved0:
-        d.why = "token type 6 is reserved";
+        why = "token type 6 is reserved";
         break;
     case TokenType::End:
-        if (t == kEndToken) d.macro = "D3DVSD_END()";
-        else d.why = "token type 7 but not END (0xFFFFFFFF)";
+        if (t == kEndToken) macro = "D3DVSD_END()";
+        else why = "token type 7 but not END (0xFFFFFFFF)";
         break;
     }
-    return d;
+    return !macro.empty();
 }
 
-std::vector<Line> build_lines(const std::vector<uint32_t>& tokens, bool c_array) {
-    std::vector<Line> lines;
-    const size_t n = tokens.size();
-    auto payload_item = [&](uint32_t v) {
-        Item it;
-        if (c_array) {
-            it.text = hex32(v);
-            it.note = float_note(v);
-        } else if (auto s = exact_float_literal(v)) {
-            it.text = *s;
-        } else {
-            it.text = hex32(v);
-        }
-        return it;
-    };
-    auto raw_line = [&](size_t j, std::string comment, int indent) {
-        Line l;
-        l.indent = indent;
-        l.items.push_back({hex32(tokens[j]), {}});
-        l.comment = index_tag(j) + " " + std::move(comment);
-        lines.push_back(std::move(l));
-    };
+// Appends the lines of `tokens` to `out`: every line indented by base_indent (+4 for payload
+// lines), its items separated by one space, each followed by a comma except the array's last
+// DWORD (unless comma_last), then padded to comment_column (at least one space) and "// comment".
+class Writer {
+public:
+    Writer(std::string& out, size_t n, int base_indent, size_t comment_column, bool comma_last, bool c_array)
+        : out_(out), n_(n), base_(base_indent), column_(comment_column), comma_last_(comma_last), c_array_(c_array) {}
 
+    void begin(int indent) {
+        start_ = out_.size();
+        out_.append(size_t(base_ + indent), ' ');
+        first_ = true;
+    }
+    // Item for DWORD j.
+    void item(std::string_view text, size_t j, std::string_view note = {}) {
+        if (!first_) out_ += ' ';
+        first_ = false;
+        out_ += text;
+        if (j + 1 != n_ || comma_last_) out_ += ',';
+        if (!note.empty()) {
+            out_ += " /* ";
+            out_ += note;
+            out_ += " */";
+        }
+    }
+    void hex(uint32_t v, size_t j) { item(f_("0x%08X", v), j); }
+    void payload(uint32_t v, size_t j) {
+        if (c_array_) {
+            char h[16];
+            std::snprintf(h, sizeof h, "0x%08X", v);
+            item(h, j, float_note(v));
+        } else if (auto s = exact_float_literal(v)) {
+            item(*s, j);
+        } else {
+            hex(v, j);
+        }
+    }
+    // Pads to the comment column and starts the comment with "[index]"; the caller appends the
+    // rest of the comment and then calls end().
+    std::string& comment(size_t index) {
+        const size_t len = out_.size() - start_;
+        if (len < column_) out_.append(column_ - len, ' ');
+        else out_ += ' ';
+        out_ += "// ";
+        out_ += f_("[%zu]", index);
+        return out_;
+    }
+    void end() { out_ += '\n'; }
+    // A line holding one raw DWORD j with comment "[j] <why>".
+    void raw_line(uint32_t v, size_t j, std::string_view why, int indent) {
+        begin(indent);
+        hex(v, j);
+        comment(j) += ' ';
+        out_ += why;
+        end();
+    }
+
+private:
+    std::string& out_;
+    size_t n_;
+    int base_;
+    size_t column_;
+    bool comma_last_;
+    bool c_array_;
+    size_t start_ = 0;
+    bool first_ = true;
+    Fmt f_;
+};
+
+void write_lines(std::string& out, const std::vector<uint32_t>& tokens, int base_indent, size_t comment_column,
+                 bool c_array) {
+    const size_t n = tokens.size();
+    out.reserve(out.size() + n * (comment_column + 24));
+    Writer w(out, n, base_indent, comment_column, c_array, c_array);
+    Fmt f;
+    std::string macro, why;
     size_t i = 0;
     while (i < n) {
         const uint32_t t = tokens[i];
@@ -375,33 +420,32 @@ std::vector<Line> build_lines(const std::vector<uint32_t>& tokens, bool c_array)
         if (type == TokenType::Ext) {
             const uint32_t count = (t & kExtCountMask) >> kExtCountShift;
             const size_t avail = n - i - 1;
-            std::string comment = index_tag(i) + fmt_uu(" EXT count=%u info=0x%06X", count, t & kExtInfoMask);
+            w.begin(0);
+            w.hex(t, i);
+            w.comment(i) += f(" EXT count=%u info=0x%06X", count, t & kExtInfoMask);
             if (avail < count)
-                comment += "; payload runs past the end of the array (" + std::to_string(avail) + " of " +
-                           std::to_string(count) + " DWORDs present)";
-            Line l;
-            l.items.push_back({hex32(t), {}});
-            l.comment = std::move(comment);
-            lines.push_back(std::move(l));
+                out += f("; payload runs past the end of the array (%zu of %u DWORDs present)", avail, count);
+            w.end();
             const size_t take = std::min<size_t>(count, avail);
             for (size_t k = 0; k < take; ++k)
-                raw_line(i + 1 + k, avail < count ? "raw: truncated EXT payload" : "EXT payload", 4);
+                w.raw_line(tokens[i + 1 + k], i + 1 + k, avail < count ? "raw: truncated EXT payload" : "EXT payload", 4);
             i += 1 + take;
             continue;
         }
 
-        Decoded d = decode_single(t);
-        Line head;
-        if (d.macro) {
-            head.items.push_back({*d.macro, {}});
-            head.comment = index_tag(i) + " " + hex32(t);
-        } else {
-            head.items.push_back({hex32(t), {}});
-            head.comment = index_tag(i) + " raw: " + d.why;
-        }
+        const bool is_macro = decode_single(t, macro, why);
+        w.begin(0);
+        if (is_macro) w.item(macro, i);
+        else w.hex(t, i);
+        auto head_comment = [&] {
+            std::string& o = w.comment(i);
+            if (is_macro) o += f(" 0x%08X", t);
+            else o += " raw: ", o += why;
+        };
 
         if (type != TokenType::ConstMem) {
-            lines.push_back(std::move(head));
+            head_comment();
+            w.end();
             ++i;
             continue;
         }
@@ -412,54 +456,30 @@ std::vector<Line> build_lines(const std::vector<uint32_t>& tokens, bool c_array)
         const size_t need = size_t(count) * 4;
         const size_t avail = n - i - 1;
         if (avail < need) {
-            head.comment += "; payload runs past the end of the array (" + std::to_string(avail) + " of " +
-                            std::to_string(need) + " DWORDs present)";
-            lines.push_back(std::move(head));
-            for (size_t k = 0; k < avail; ++k) raw_line(i + 1 + k, "raw: truncated CONST payload", 4);
+            head_comment();
+            out += f("; payload runs past the end of the array (%zu of %zu DWORDs present)", avail, need);
+            w.end();
+            for (size_t k = 0; k < avail; ++k) w.raw_line(tokens[i + 1 + k], i + 1 + k, "raw: truncated CONST payload", 4);
             i += 1 + avail;
             continue;
         }
         if (count == 1 && !c_array) {
-            for (size_t k = 0; k < 4; ++k) head.items.push_back(payload_item(tokens[i + 1 + k]));
-            lines.push_back(std::move(head));
+            for (size_t k = 0; k < 4; ++k) w.payload(tokens[i + 1 + k], i + 1 + k);
+            head_comment();
+            w.end();
         } else {
-            lines.push_back(std::move(head));
+            head_comment();
+            w.end();
             for (uint32_t v = 0; v < count; ++v) {
-                Line l;
-                l.indent = 4;
                 const size_t j = i + 1 + size_t(v) * 4;
-                for (size_t k = 0; k < 4; ++k) l.items.push_back(payload_item(tokens[j + k]));
-                l.comment = index_tag(j) + " c[" + std::to_string(address + v) + "]";
-                lines.push_back(std::move(l));
+                w.begin(4);
+                for (size_t k = 0; k < 4; ++k) w.payload(tokens[j + k], j + k);
+                w.comment(j) += f(" c[%u]", address + v);
+                w.end();
             }
         }
         i += 1 + need;
     }
-    return lines;
-}
-
-// comma_last: put a comma after the array's last item too.
-std::string render(const std::vector<Line>& lines, int base_indent, size_t comment_column, bool comma_last) {
-    std::string out;
-    for (size_t li = 0; li < lines.size(); ++li) {
-        const Line& l = lines[li];
-        std::string code(size_t(base_indent + l.indent), ' ');
-        for (size_t k = 0; k < l.items.size(); ++k) {
-            const Item& it = l.items[k];
-            const bool last = li + 1 == lines.size() && k + 1 == l.items.size();
-            if (k) code += ' ';
-            code += it.text;
-            if (!last || comma_last) code += ',';
-            if (!it.note.empty()) code += " /* " + it.note + " */";
-        }
-        if (code.size() < comment_column) code.resize(comment_column, ' ');
-        else code += ' ';
-        out += code;
-        out += "// ";
-        out += l.comment;
-        out += '\n';
-    }
-    return out;
 }
 
 const std::vector<std::string_view>& specifier_words() {
@@ -477,7 +497,9 @@ bool is_specifier(std::string_view s) {
 
 std::string to_text(const std::vector<uint32_t>& tokens) {
     if (tokens.empty()) return "// empty declaration (0 DWORDs)\n";
-    return render(build_lines(tokens, false), 0, 51, false);
+    std::string out;
+    write_lines(out, tokens, 0, 51, false);
+    return out;
 }
 
 std::string to_hex(const std::vector<uint32_t>& tokens) {
@@ -495,7 +517,7 @@ std::string to_c_array(const std::vector<uint32_t>& tokens, std::string_view nam
     if (!ident || is_specifier(name))
         throw std::invalid_argument("to_c_array: '" + std::string(name) + "' is not a usable C array name");
     std::string out = "DWORD " + std::string(name) + "[] = {\n";
-    out += render(build_lines(tokens, true), 4, 55, true);
+    write_lines(out, tokens, 4, 55, true);
     out += "};\n";
     return out;
 }
@@ -589,26 +611,35 @@ private:
         ++pos_;
     }
 
+    // advance() up to `end`, a run at a time (whitespace and comments are most of a printed
+    // declaration: the comment column and a comment on every line).
+    void advance_to(size_t end) {
+        const std::string_view run = s_.substr(0, end);  // never search past `end`
+        for (;;) {
+            const size_t nl = run.find('\n', pos_);
+            if (nl == std::string_view::npos) break;
+            ++line_;
+            col_ = 1;
+            pos_ = nl + 1;
+        }
+        col_ += int(end - pos_);
+        pos_ = end;
+    }
+
     void skip_space_and_comments() {
         while (pos_ < s_.size()) {
             const char c = s_[pos_];
             if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
-                advance();
+                const size_t e = s_.find_first_not_of(" \t\n\r\f\v", pos_);
+                advance_to(e == std::string_view::npos ? s_.size() : e);
             } else if (c == '/' && pos_ + 1 < s_.size() && s_[pos_ + 1] == '/') {
-                while (pos_ < s_.size() && s_[pos_] != '\n') advance();
+                const size_t e = s_.find('\n', pos_);
+                advance_to(e == std::string_view::npos ? s_.size() : e);
             } else if (c == '/' && pos_ + 1 < s_.size() && s_[pos_ + 1] == '*') {
                 const int l = line_, co = col_;
-                advance();
-                advance();
-                for (;;) {
-                    if (pos_ >= s_.size()) throw TextError(file_, l, co, "unterminated /* comment");
-                    if (s_[pos_] == '*' && pos_ + 1 < s_.size() && s_[pos_ + 1] == '/') {
-                        advance();
-                        advance();
-                        break;
-                    }
-                    advance();
-                }
+                const size_t e = s_.find("*/", pos_ + 2);
+                if (e == std::string_view::npos) throw TextError(file_, l, co, "unterminated /* comment");
+                advance_to(e + 2);
             } else {
                 break;
             }
@@ -739,9 +770,12 @@ private:
 
     [[noreturn]] void fail(const Tok& t, const std::string& msg) { throw TextError(file_, t.line, t.col, msg); }
 
-    Tok expect(char c, const std::string& context) {
+    // The context of the message ("after D3DVSD_REG") is given in pieces, joined only on failure.
+    Tok expect(char c, std::string_view context, std::string_view more = {}, std::string_view tail = {}) {
         Tok t = take();
-        if (!t.is(c)) fail(t, "expected '" + std::string(1, c) + "' " + context + ", found " + describe(t));
+        if (!t.is(c))
+            fail(t, "expected '" + std::string(1, c) + "' " + std::string(context) + std::string(more) +
+                        std::string(tail) + ", found " + describe(t));
         return t;
     }
 
@@ -869,9 +903,9 @@ private:
                 return;
             }
             if (is_float_macro(t.text)) {
-                expect('(', "after " + std::string(t.text));
+                expect('(', "after ", t.text);
                 out.push_back(signed_float(true, ("inside " + std::string(t.text) + "(...)").c_str()));
-                expect(')', "to close " + std::string(t.text) + "(...)");
+                expect(')', "to close ", t.text, "(...)");
                 return;
             }
             if (data_type_from_name(t.text))
@@ -906,7 +940,7 @@ private:
         const Tok ty = take();
         if (ty.kind != Tok::Ident || !is_cast_type(ty.text))
             fail(ty, "expected a cast such as (DWORD) after '(', found " + describe(ty));
-        expect(')', "to close the (" + std::string(ty.text) + ") cast");
+        expect(')', "to close the (", ty.text, ") cast");
         Tok v = take();
         const bool paren = v.is('(');
         if (paren) v = take();
@@ -922,9 +956,12 @@ private:
     }
 
     uint32_t parse_macro(const Tok& name, const MacroSpec& m) {
-        const std::string mname(name.text);
-        expect('(', "after " + mname);
-        std::vector<Tok> args;
+        const std::string_view mname = name.text;
+        expect('(', "after ", mname);
+        // The arguments: the first three are kept (a macro takes at most two; the third is the
+        // one a "too many arguments" error points at), the rest only counted.
+        std::array<Tok, 3> args;
+        size_t nargs = 0;
         Tok close;
         if (peek().is(')')) {
             close = take();
@@ -932,15 +969,17 @@ private:
             for (;;) {
                 const Tok a = take();
                 if (a.kind != Tok::Ident && a.kind != Tok::Num)
-                    fail(a, "expected an argument (integer or name) in " + mname + "(...), found " + describe(a));
-                args.push_back(a);
+                    fail(a, "expected an argument (integer or name) in " + std::string(mname) + "(...), found " +
+                                describe(a));
+                if (nargs < args.size()) args[nargs] = a;
+                ++nargs;
                 const Tok s = take();
                 if (s.is(',')) continue;
                 if (s.is(')')) {
                     close = s;
                     break;
                 }
-                fail(s, "expected ',' or ')' in " + mname + "(...), found " + describe(s));
+                fail(s, "expected ',' or ')' in " + std::string(mname) + "(...), found " + describe(s));
             }
         }
         auto signature = [&] {
@@ -949,40 +988,47 @@ private:
             for (int i = 0; i < m.nargs; ++i) s += (i ? ", " : "") + std::string(m.args[i].what);
             return s + ")";
         };
-        if (int(args.size()) > m.nargs)
-            fail(args[size_t(m.nargs)], "too many arguments: " + mname + " takes " + signature());
-        if (int(args.size()) < m.nargs)
-            fail(close, "too few arguments: " + mname + " takes " + signature() + ", got " + std::to_string(args.size()));
+        if (int(nargs) > m.nargs)
+            fail(args[size_t(m.nargs)], "too many arguments: " + std::string(mname) + " takes " + signature());
+        if (int(nargs) < m.nargs)
+            fail(close, "too few arguments: " + std::string(mname) + " takes " + signature() + ", got " +
+                            std::to_string(nargs));
         uint32_t v[2] = {0, 0};
         for (int i = 0; i < m.nargs; ++i) v[i] = argument(args[size_t(i)], m.args[i], mname);
         return m.encode(v[0], v[1]);
     }
 
-    uint32_t argument(const Tok& a, const ArgSpec& spec, const std::string& mname) {
-        const std::string role = mname + "'s " + spec.what;
-        auto range = [&](uint32_t v, const std::string& shown) {
+    // Messages are built only on the error paths (this runs for every macro argument).
+    uint32_t argument(const Tok& a, const ArgSpec& spec, std::string_view mname_view) {
+        const std::string_view shown_view = a.text;
+        auto role_text = [&] { return std::string(mname_view) + "'s " + spec.what; };
+        // `named`: the argument was a name with value v (the message shows "NAME (v)").
+        auto range = [&](uint32_t v, bool named) {
             if (v > spec.max)
-                fail(a, spec.what + std::string(" ") + shown + " out of range for " + mname + " (0.." +
-                            std::to_string(spec.max) + ")");
+                fail(a, spec.what + std::string(" ") +
+                            (named ? std::string(shown_view) + " (" + std::to_string(v) + ")" : std::to_string(v)) +
+                            " out of range for " + std::string(mname_view) + " (0.." + std::to_string(spec.max) + ")");
             return v;
         };
         if (a.kind == Tok::Num) {
             const Number n = number(a);
-            if (n.is_float) fail(a, "expected an integer for " + role + ", found " + describe(a));
-            return range(n.bits, std::to_string(n.bits));
+            if (n.is_float) fail(a, "expected an integer for " + role_text() + ", found " + describe(a));
+            return range(n.bits, false);
         }
         const auto reg = vertex_element_from_name(a.text);
         const auto type = data_type_from_name(a.text);
-        const std::string shown = std::string(a.text);
+        if ((spec.kind == ArgKind::Reg && reg) || (spec.kind == ArgKind::Type && type))
+            return range(spec.kind == ArgKind::Reg ? *reg : *type, true);
+        const std::string shown = std::string(shown_view);
+        const std::string role = role_text();
+        const std::string mname(mname_view);
         switch (spec.kind) {
         case ArgKind::Reg:
-            if (reg) return range(*reg, shown + " (" + std::to_string(*reg) + ")");
             if (type)
                 fail(a, "'" + shown + "' is a data type name; expected " + role +
                             " (a D3DVSDE_* name or an integer)");
             unknown_identifier(a, role + " (a D3DVSDE_* name or an integer)");
         case ArgKind::Type:
-            if (type) return range(*type, shown + " (" + std::to_string(*type) + ")");
             if (reg)
                 fail(a, "'" + shown + "' is a register name; expected " + role + " (a D3DVSDT_* name or an integer)");
             unknown_identifier(a, role + " (a D3DVSDT_* name or an integer)");
