@@ -55,6 +55,19 @@ TEST_CASE("Parse errors give line:column and what was expected") {
     CHECK_THROWS_AS(parse_text("DWORD d[] = { 1, 2"), TextError);
 }
 
+TEST_CASE("A C array's size is checked against its limit before the array is made") {
+    // Found by tests/fuzz (regressions/decl_text/c_array_size_4e9.decl): 24 bytes asked for 16 GB.
+    CHECK(parse_text("DWORD d[65536] = {0};").size() == kMaxTextArrayDwords);
+    try {
+        parse_text("DWORD d[4000000000] = {0};", "big.h");
+        FAIL("no error");
+    } catch (const TextError& e) {
+        CHECK(e.line == 1);
+        CHECK(e.column == 9);
+        CHECK(e.message == "array size 4000000000 exceeds vpsim's limit of 65536 DWORDs");
+    }
+}
+
 TEST_CASE("Text -> tokens -> text -> tokens is the identity on random arrays") {
     const uint64_t seed = test_seed("text round trip");
     INFO("seed " << seed);

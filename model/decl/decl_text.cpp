@@ -811,6 +811,9 @@ private:
             const Tok n = take();
             const Number v = number(n);
             if (v.is_float) fail(n, "expected an integer array size, found " + describe(n));
+            if (v.bits > kMaxTextArrayDwords)
+                fail(n, "array size " + std::to_string(v.bits) + " exceeds vpsim's limit of " +
+                            std::to_string(kMaxTextArrayDwords) + " DWORDs");
             size = v.bits;
         }
         expect(']', size ? "after the array size" : "or an array size after '['");

@@ -114,7 +114,8 @@ public:
 //     uint32_t, unsigned, long, int; or just '{' items '}' [';']. Items are separated
 //     by commas (required; trailing comma allowed). Nothing but comments may follow.
 //     With [N], N must be >= the item count and the array is zero-padded to N
-//     DWORDs (D3DVSD_NOP), as a C compiler would.
+//     DWORDs (D3DVSD_NOP), as a C compiler would. N is at most kMaxTextArrayDwords
+//     (checked before anything is allocated; a larger N is an error at N).
 //
 // A leading UTF-8 byte order mark is skipped. Empty input (or only comments and
 // whitespace) gives an empty vector. Errors throw
@@ -122,5 +123,9 @@ public:
 // `}`, `)`, ...; the `/*` for an unterminated comment). An empty filename is
 // reported as "<input>".
 std::vector<uint32_t> parse_text(std::string_view text, std::string_view filename = "<input>");
+
+// The largest C array size [N] parse_text() accepts: 16 times the default maximum declaration
+// length (rule 14, 4096 DWORDs), so that a few bytes of text cannot ask for gigabytes.
+inline constexpr uint32_t kMaxTextArrayDwords = 65536;
 
 }  // namespace vpsim::decl
