@@ -1,5 +1,6 @@
 // N-patches (see npatch.h and docs/tessellation.md, "N-patches").
 #include "model/tess/npatch.h"
+#include "model/tess/tessellator.h"
 
 #include <fmt/format.h>
 
@@ -96,6 +97,11 @@ void npatch_triangle(const Registers& v1, const Registers& v2, const Registers& 
     for (const Triangle& t : dom.triangles) out.triangles.push_back({base + t[0], base + t[1], base + t[2]});
 }
 
+void check_npatch_limit(uint64_t triangles, uint32_t segments, const TessProfile& profile) {
+    const uint64_t per = (uint64_t(segments) + 1) * (uint64_t(segments) + 2) / 2;
+    check_vertex_limit(triangles * per, "N-patch draw", profile);
+}
+
 NPatchOutput npatch_draw(pipe::PrimitiveType type, const std::vector<Registers>& refs, const NPatchState& state,
                          const TessProfile& profile) {
     if (!pipe::is_triangle_type(type))
@@ -105,6 +111,7 @@ NPatchOutput npatch_draw(pipe::PrimitiveType type, const std::vector<Registers>&
     out.segments = npatch_segments(state, profile, &warning, &out.approximated);
     if (!warning.empty()) out.warnings.push_back(warning);
     const uint64_t prims = pipe::primitive_count(type, refs.size());
+    check_npatch_limit(prims, out.segments, profile);
     for (uint64_t i = 0; i < prims; ++i) {
         size_t a, b, c;
         if (type == pipe::PrimitiveType::TriangleList) {

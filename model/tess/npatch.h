@@ -19,6 +19,8 @@ struct NPatchOutput {
 };
 
 // The per-edge segment count of D3DRS_PATCHSEGMENTS (1 when N-patches are off, <= 1.0).
+// Rule T13 for an N-patch draw of `triangles` triangles at `segments` (before any fetch).
+void check_npatch_limit(uint64_t triangles, uint32_t segments, const TessProfile& profile);
 uint32_t npatch_segments(const NPatchState& state, const TessProfile& profile, std::string* warning = nullptr,
                          bool* approximated = nullptr);
 // Closed forms: (n+1)(n+2)/2 vertices and n^2 triangles per input triangle.

@@ -58,6 +58,7 @@ TessOutput PatchCache::draw(bool tri, uint32_t handle, const float* segs, const 
     Entry e;
     e.tri = tri;
     set_info(tri, *info, e.rect, e.tri_info);
+    check_output_limit(*info, segs, state, profile_);
     e.control = fetch_control_points(d, streams, control_indices(*info));
     TessOutput out = tessellate(d, *info, e.control, segs, state, profile_);
     if (handle == 0) {

@@ -1,6 +1,8 @@
 // Patch descriptions, profile, errors and segment counts (docs/tessellation.md).
 #include "model/tess/tess_types.h"
 
+#include "model/common/printable.h"
+
 #include <fmt/format.h>
 
 #include <cmath>
@@ -36,6 +38,7 @@ constexpr RuleName kRules[] = {
     {"T1", "basis-order"},    {"T2", "patch-size"},        {"T3", "quintic-cap"},   {"T4", "control-points"},
     {"T5", "num-vertices"},   {"T6", "handle-zero-null"},  {"T7", "unknown-handle"}, {"T8", "delete-unknown"},
     {"T9", "tessnormal-input"}, {"T10", "tessuv-tri"},     {"T11", "declaration"},  {"T12", "handle-kind"},
+    {"T13", "size-limit"},
 };
 }  // namespace
 
@@ -69,20 +72,27 @@ namespace {
 bool parse_bool(const std::string& key, const std::string& v) {
     if (v == "true" || v == "1" || v == "on") return true;
     if (v == "false" || v == "0" || v == "off") return false;
-    throw std::invalid_argument(fmt::format("tessellation option {}: expected true or false, found \"{}\"", key, v));
+    throw std::invalid_argument(
+        fmt::format("tessellation option {}: expected true or false, found \"{}\"", key, printable(v)));
 }
 uint32_t parse_count(const std::string& key, const std::string& v, uint32_t lo, uint32_t hi) {
-    char* end = nullptr;
-    const unsigned long n = std::strtoul(v.c_str(), &end, 10);
-    if (v.empty() || *end || n < lo || n > hi)
+    // Digits only: strtoul would take "-1" (as 2^64-1) or " 7".
+    uint64_t n = 0;
+    bool ok = !v.empty() && v.size() <= 10;
+    for (char c : v) {
+        if (c < '0' || c > '9') ok = false;
+        else n = n * 10 + uint64_t(c - '0');
+    }
+    if (!ok || n < lo || n > hi)
         throw std::invalid_argument(fmt::format("tessellation option {}: expected an integer {}..{}, found \"{}\"", key,
-                                                lo, hi, v));
+                                                lo, hi, printable(v)));
     return uint32_t(n);
 }
 }  // namespace
 
 const char* tess_profile_help() {
-    return "rounding=truncate|ceil, max-segments=64 (1..4096), transitions=true|false, "
+    return "rounding=truncate|ceil, max-segments=64 (1..4096), max-vertices=131072 (1..268435456), "
+           "transitions=true|false, "
            "continuous-round-up=true|false, winding=cw|ccw, catmull-rom-ends=reflect|duplicate, "
            "normal-normalize=true|false, normal-flip=false|true, normal-fallback=true|false, tessuv-on-tri=true|false, "
            "interpolate-constant-components=false|true, npatch-position-reg=0 (0..15), npatch-normal-reg=3 (0..15), "
@@ -97,12 +107,15 @@ void set_tess_option(TessProfile& p, const std::string& kv) {
     auto choice = [&](const char* a, const char* b) {
         if (v == a) return false;
         if (v == b) return true;
-        throw std::invalid_argument(fmt::format("tessellation option {}: expected {} or {}, found \"{}\"", k, a, b, v));
+        throw std::invalid_argument(
+            fmt::format("tessellation option {}: expected {} or {}, found \"{}\"", k, a, b, printable(v)));
     };
     if (k == "rounding")
         p.rounding = choice("truncate", "ceil") ? TessProfile::Rounding::Ceil : TessProfile::Rounding::Truncate;
     else if (k == "max-segments")
         p.max_segments = parse_count(k, v, 1, 4096);
+    else if (k == "max-vertices")
+        p.max_vertices = parse_count(k, v, 1, 268435456);
     else if (k == "transitions")
         p.transitions = parse_bool(k, v);
     else if (k == "continuous-round-up")
@@ -131,7 +144,8 @@ void set_tess_option(TessProfile& p, const std::string& kv) {
     else if (k == "quintic-cap")
         p.quintic_cap = parse_bool(k, v);
     else
-        throw std::invalid_argument(fmt::format("unknown tessellation option \"{}\"; keys: {}", k, tess_profile_help()));
+        throw std::invalid_argument(
+            fmt::format("unknown tessellation option \"{}\"; keys: {}", printable(k), tess_profile_help()));
 }
 
 }  // namespace vpsim::tess

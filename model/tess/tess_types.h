@@ -58,6 +58,10 @@ struct TessProfile {
     // 1. Segment count per edge: trunc(segs) (or ceil), clamped to [1, max_segments].
     enum class Rounding { Truncate, Ceil } rounding = Rounding::Truncate;
     uint32_t max_segments = 64;
+    // Not a choice of the sources but a resource limit (rule T13): the vertices one patch draw
+    // (or one N-patch draw, all its triangles) may generate, checked before anything is
+    // allocated. 131072 vertices of 16 registers take 32 MiB.
+    uint32_t max_vertices = 131072;
     // 2. Edges whose count differs from the interior get a transition strip. false: every edge
     //    takes the interior count (the larger of its opposite pair), no transitions.
     bool transitions = true;
@@ -94,7 +98,10 @@ void set_tess_option(TessProfile& p, const std::string& key_equals_value);
 const char* tess_profile_help();  // every key with its values, the default first
 
 // A validation error of choice 10 (and the handle rules): nothing is drawn. `rule` is a stable
-// id "T1".."T12" (docs/tessellation.md, "Validation rules").
+// id "T1".."T13" (docs/tessellation.md, "Validation rules").
+// The most control points a rect patch may have (rule T13): 256 x 256.
+constexpr uint64_t kMaxControlPoints = 65536;
+
 struct TessError : std::runtime_error {
     TessError(std::string rule, const std::string& message);
     std::string rule;

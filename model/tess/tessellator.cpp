@@ -94,6 +94,57 @@ void fill(TessOutput& out, const decl::Declaration& d, const std::vector<Registe
 
 }  // namespace
 
+namespace {
+// The segment count of every edge (rect: per span times the spans), with the warnings.
+std::array<uint32_t, 4> rect_counts(const RectPatchInfo& info, const float* segs, const PatchState& state,
+                                    const TessProfile& profile, std::vector<std::string>* warnings, bool* approximated) {
+    const uint32_t deg = uint32_t(info.order);
+    const uint32_t su = span_count(info.basis, deg, info.width), sv = span_count(info.basis, deg, info.height);
+    std::array<uint32_t, 4> n{};
+    for (int e = 0; e < 4; ++e) {
+        std::string warning;
+        const uint32_t per_span =
+            segment_count(segs ? segs[e] : state.patch_segments, state.edge_style, profile, &warning, approximated);
+        if (warnings) *warnings = add_unique(*warnings, warning);
+        n[e] = uint32_t(std::min<uint64_t>(uint64_t(per_span) * (e % 2 == 0 ? su : sv), 0xFFFFFFFFu));
+    }
+    return n;
+}
+
+std::array<uint32_t, 3> tri_counts(const float* segs, const PatchState& state, const TessProfile& profile,
+                                   std::vector<std::string>* warnings, bool* approximated) {
+    std::array<uint32_t, 3> n{};
+    for (int e = 0; e < 3; ++e) {
+        std::string warning;
+        n[e] = segment_count(segs ? segs[e] : state.patch_segments, state.edge_style, profile, &warning, approximated);
+        if (warnings) *warnings = add_unique(*warnings, warning);
+    }
+    return n;
+}
+}  // namespace
+
+void check_output_limit(const RectPatchInfo& info, const float* segs, const PatchState& state,
+                        const TessProfile& profile) {
+    bool approximated = false;
+    const auto e = effective_rect_counts(rect_counts(info, segs, state, profile, nullptr, &approximated), profile);
+    const uint64_t nu = std::max(e[0], e[2]), nv = std::max(e[1], e[3]);
+    check_vertex_limit((nu + 1) * (nv + 1) + e[0] + e[1] + e[2] + e[3], "rect patch", profile);
+}
+
+void check_output_limit(const TriPatchInfo&, const float* segs, const PatchState& state, const TessProfile& profile) {
+    bool approximated = false;
+    const auto e = effective_tri_counts(tri_counts(segs, state, profile, nullptr, &approximated), profile);
+    const uint64_t m = std::max({e[0], e[1], e[2]});
+    check_vertex_limit((m + 1) * (m + 2) / 2 + e[0] + e[1] + e[2], "tri patch", profile);
+}
+
+void check_vertex_limit(uint64_t vertices, const char* what, const TessProfile& profile) {
+    if (vertices > profile.max_vertices)
+        throw TessError("T13", fmt::format("the {} would generate up to {} vertices, more than the limit {} "
+                                           "(--tess-profile max-vertices=N raises it; memory grows with it)",
+                                           what, vertices, profile.max_vertices));
+}
+
 void validate(const RectPatchInfo& info, const TessProfile& profile) {
     const uint32_t o = uint32_t(info.order);
     if (!basis_known(info.basis) || !order_known(info.order) || info.order == Order::Quadratic ||
@@ -110,6 +161,10 @@ void validate(const RectPatchInfo& info, const TessProfile& profile) {
                                           describe(info.basis, info.order),
                                           info.basis == Basis::Bezier ? fmt::format("{0}x{0}", o + 1)
                                                                       : fmt::format("width and height > {}", o)));
+    if (uint64_t(info.width) * info.height > kMaxControlPoints)
+        throw TessError("T13", fmt::format("rect patch {}x{} has {} control points, more than the limit {} (256x256)",
+                                           info.width, info.height, uint64_t(info.width) * info.height,
+                                           kMaxControlPoints));
     if (uint64_t(info.start_vertex_offset_width) + info.width > info.stride)
         throw TessError("T2", fmt::format("StartVertexOffsetWidth {} + Width {} is more than Stride {}",
                                           info.start_vertex_offset_width, info.width, info.stride));
@@ -243,15 +298,9 @@ TessOutput tessellate(const decl::Declaration& d, const RectPatchInfo& info, con
     if (su == 0 || sv == 0 || control.size() != size_t(info.width) * info.height)
         throw TessError("T2", fmt::format("rect patch {}x{} with {} control points cannot be tessellated", info.width,
                                           info.height, control.size()));
-    std::array<uint32_t, 4> n{};
-    for (int e = 0; e < 4; ++e) {
-        std::string warning;
-        const uint32_t per_span =
-            segment_count(segs ? segs[e] : state.patch_segments, state.edge_style, profile, &warning, &out.approximated);
-        out.warnings = add_unique(out.warnings, warning);
-        n[e] = per_span * (e % 2 == 0 ? su : sv);
-    }
+    const std::array<uint32_t, 4> n = rect_counts(info, segs, state, profile, &out.warnings, &out.approximated);
     out.segments = effective_rect_counts(n, profile);
+    check_output_limit(info, segs, state, profile);
     out.domain = rect_domain(n, profile);
     fill<RectWeights>(
         out, d, control,
@@ -267,14 +316,10 @@ TessOutput tessellate(const decl::Declaration& d, const TriPatchInfo& info, cons
     if (control.size() != tri_point_count(deg))
         throw TessError("T5", fmt::format("tri patch of order {} needs {} control points, got {}", order_name(info.order),
                                           tri_point_count(deg), control.size()));
-    std::array<uint32_t, 3> n{};
-    for (int e = 0; e < 3; ++e) {
-        std::string warning;
-        n[e] = segment_count(segs ? segs[e] : state.patch_segments, state.edge_style, profile, &warning, &out.approximated);
-        out.warnings = add_unique(out.warnings, warning);
-    }
+    const std::array<uint32_t, 3> n = tri_counts(segs, state, profile, &out.warnings, &out.approximated);
     const auto eff = effective_tri_counts(n, profile);
     out.segments = {eff[0], eff[1], eff[2], 0};
+    check_output_limit(info, segs, state, profile);
     out.domain = tri_domain(n, profile);
     fill<TriWeights>(
         out, d, control, [&](const DomainPoint& p) { return tri_weights(deg, p, profile); }, profile);
@@ -285,6 +330,7 @@ TessOutput draw_patch(const decl::Declaration& d, const vs::Streams& streams, co
                       const float* segs, const PatchState& state, const TessProfile& profile) {
     validate(info, profile);
     validate_declaration(d, false, profile);
+    check_output_limit(info, segs, state, profile);
     const auto control = fetch_control_points(d, streams, control_indices(info));
     return tessellate(d, info, control, segs, state, profile);
 }
@@ -293,6 +339,7 @@ TessOutput draw_patch(const decl::Declaration& d, const vs::Streams& streams, co
                       const float* segs, const PatchState& state, const TessProfile& profile) {
     validate(info, profile);
     validate_declaration(d, true, profile);
+    check_output_limit(info, segs, state, profile);
     const auto control = fetch_control_points(d, streams, control_indices(info));
     return tessellate(d, info, control, segs, state, profile);
 }

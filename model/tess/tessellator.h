@@ -18,6 +18,14 @@ using Registers = std::array<Vec4, vs::kNumInputs>;
 
 // Validation of the patch description (choice 10). Throws TessError T1 (basis/order), T2 (size),
 // T3 (quintic without the cap) or T5 (tri NumVertices).
+// Rule T13: a draw that would generate more than profile.max_vertices vertices.
+void check_vertex_limit(uint64_t vertices, const char* what, const TessProfile& profile);
+// T13 for a patch draw: its segment counts (as tessellate() takes them) against max_vertices,
+// before its control points are fetched.
+void check_output_limit(const RectPatchInfo& info, const float* segs, const PatchState& state,
+                        const TessProfile& profile);
+void check_output_limit(const TriPatchInfo& info, const float* segs, const PatchState& state,
+                        const TessProfile& profile);
 void validate(const RectPatchInfo& info, const TessProfile& profile);
 void validate(const TriPatchInfo& info, const TessProfile& profile);
 // Declaration rules for a patch draw: T11 (declaration with errors), T9 (TESSNORMAL input not
