@@ -123,6 +123,7 @@ DrawSetup SceneMachine::draw(size_t command, const std::string& ptr, const DrawP
         fail(ptr, fmt::format("vertices {}..{} go past index 0xFFFFFFFF", c.start_vertex, c.start_vertex + n - 1));
     DrawSetup d = start(command, ptr, false, c.type, c.primitive_count);
     d.start = c.start_vertex;
+    check_vertex_range(d);
     npatch(d);
     return d;
 }
@@ -171,8 +172,42 @@ DrawSetup SceneMachine::generated_draw(size_t command, const std::string& ptr, G
     return d;
 }
 
+// A non-indexed draw reads vertices start..start+refs-1: if the last cannot be fetched, the draw
+// fails with the error of the first that cannot (whether a vertex can be fetched is monotonic
+// in its number), found by bisection before anything per reference is allocated.
+void SceneMachine::check_vertex_range(const DrawSetup& d) const {
+    if (d.indexed || d.generated || d.refs == 0) return;
+    auto fetches = [&](uint32_t v) {
+        try {
+            (void)vs::fetch_vertex(d.shader->decl, d.streams, v);
+            return true;
+        } catch (const vs::FetchError&) {
+            return false;
+        }
+    };
+    uint64_t lo = d.start, hi = d.start + d.refs - 1;
+    if (fetches(uint32_t(hi))) return;
+    while (lo < hi) {  // the first vertex in lo..hi that cannot be fetched
+        const uint64_t mid = lo + (hi - lo) / 2;
+        if (fetches(uint32_t(mid))) lo = mid + 1;
+        else hi = mid;
+    }
+    try {
+        (void)vs::fetch_vertex(d.shader->decl, d.streams, uint32_t(lo));
+    } catch (const vs::FetchError& e) {
+        throw fetch_error(d, e);
+    }
+}
+
 void SceneMachine::npatch(DrawSetup& d) const {
     if (!npatches_on() || !pipe::is_triangle_type(d.type) || d.refs < 3) return;
+    // The limit on what the draw generates, before each reference's registers are fetched.
+    try {
+        tess::check_npatch_limit(pipe::primitive_count(d.type, d.refs), tess::npatch_segments(npatch_, tess_profile_),
+                                 tess_profile_);
+    } catch (const std::exception& e) {
+        fail(d.pointer, fmt::format("N-patch: {}", e.what()));
+    }
     // Each reference's registers, fetched as a draw would, then every triangle subdivided.
     std::vector<tess::Registers> refs(d.refs);
     try {

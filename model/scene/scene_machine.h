@@ -105,6 +105,7 @@ private:
     DrawSetup start(size_t command, const std::string& ptr, bool indexed, PrimitiveType t, uint32_t prims) const;
     // A triangle draw with N-patches on becomes a generated draw.
     void npatch(DrawSetup& d) const;
+    void check_vertex_range(const DrawSetup& d) const;
     DrawSetup generated_draw(size_t command, const std::string& ptr, Generated g) const;
     template <class Command>
     DrawSetup patch_draw(size_t command, const std::string& ptr, const Command& c);
