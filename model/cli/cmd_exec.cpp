@@ -133,7 +133,9 @@ std::string vertex_text(uint32_t index, const vs::VertexOutputs& o, uint32_t wri
 
 // ---- The run ----
 
-std::string run_exec(const ExecArgs& a) {
+// Runs the shader and writes every vertex to `out` in chunks, so memory does not grow with
+// --count. Everything that can be rejected is checked before the first byte is written.
+void run_exec(const ExecArgs& a, std::FILE* out_file) {
     // Files first: any I/O or syntax problem is exit 2.
     std::vector<uint32_t> decl_tokens;
     vs::LoadedShader shader;
@@ -211,8 +213,15 @@ std::string run_exec(const ExecArgs& a) {
         for (size_t i = 0; i < 4; ++i) constants[c.reg][i] = decl::bits_float(c.bits[i]);
     for (const auto& c : consts) constants[c.reg] = c.value;
 
-    std::vector<vs::VertexOutputs> out;
     uint32_t count = 0;
+    constexpr uint32_t kChunk = 4096;  // vertices run and written at a time
+    std::vector<vs::VertexOutputs> out;
+    std::string text;
+    auto flush = [&] {
+        if (!text.empty() && std::fwrite(text.data(), 1, text.size(), out_file) != text.size())
+            fail(2, "standard output: write failed");
+        text.clear();
+    };
     try {
         vs::check_streams(d, streams);
         // The vertices every stream holds: the last one must have all its elements in the buffer.
@@ -244,32 +253,47 @@ std::string run_exec(const ExecArgs& a) {
         // before anything is allocated or run.
         if (holds && uint64_t(a.first) + count > *holds)
             (void)vs::fetch_vertex(d, streams, uint32_t(std::max<uint64_t>(a.first, *holds)));
-        out.resize(count);
-        if (a.reference) {
-            for (uint32_t k = 0; k < count; ++k)
-                out[k] = vs::execute_reference(*created.program, profile, vs::fetch_vertex(d, streams, a.first + k), constants);
-        } else {
-            vs::run_fast_fetch(vs::compile_fast(*created.program, profile), d, streams, constants, a.first, count, out.data());
+        const vs::FastShader* fast = nullptr;
+        std::optional<vs::FastShader> compiled;
+        if (!a.reference) {
+            compiled.emplace(vs::compile_fast(*created.program, profile));
+            fast = &*compiled;
         }
+        if (a.json) {
+            text = "{\"vertices\": [";
+        } else {
+            text = fmt::format("{}: {} {}{}, {}\n", a.shader, count, count == 1 ? "vertex" : "vertices",
+                               count ? fmt::format(" ({}..{})", a.first, uint64_t(a.first) + count - 1) : "",
+                               a.reference ? "reference interpreter" : "fast path");
+        }
+        out.resize(std::min(count, kChunk));
+        for (uint64_t done = 0; done < count;) {
+            const uint32_t n = uint32_t(std::min<uint64_t>(kChunk, count - done));
+            const uint32_t first = uint32_t(a.first + done);
+            if (fast) {
+                vs::run_fast_fetch(*fast, d, streams, constants, first, n, out.data());
+            } else {
+                for (uint32_t k = 0; k < n; ++k)
+                    out[k] = vs::execute_reference(*created.program, profile, vs::fetch_vertex(d, streams, first + k),
+                                                   constants);
+            }
+            for (uint32_t k = 0; k < n; ++k) {
+                if (a.json)
+                    text += (done + k ? ",\n  " : "\n  ") + vertex_json(first + k, out[k]);
+                else
+                    text += vertex_text(first + k, out[k], validation.info.outputs_written);
+            }
+            done += n;
+            flush();
+        }
+        if (a.json) text += count ? "\n]}\n" : "]}\n";
+        flush();
     } catch (const vs::FetchError& e) {  // named by the stream's file, or the declaration when it is unbound
         std::string file = a.decl;
         for (const auto& s : specs)
             if (s.stream == e.stream) file = s.file;
         fail(1, fmt::format("{}: {}", file, e.what()));
     }
-
-    std::string text;
-    if (a.json) {
-        text = "{\"vertices\": [";
-        for (uint32_t k = 0; k < count; ++k) text += (k ? ",\n  " : "\n  ") + vertex_json(a.first + k, out[k]);
-        text += count ? "\n]}\n" : "]}\n";
-    } else {
-        text = fmt::format("{}: {} {}{}, {}\n", a.shader, count, count == 1 ? "vertex" : "vertices",
-                           count ? fmt::format(" ({}..{})", a.first, uint64_t(a.first) + count - 1) : "",
-                           a.reference ? "reference interpreter" : "fast path");
-        for (uint32_t k = 0; k < count; ++k) text += vertex_text(a.first + k, out[k], validation.info.outputs_written);
-    }
-    return text;
 }
 
 }  // namespace
@@ -305,8 +329,8 @@ void add_exec_command(CLI::App& app, int& exit_code) {
         ->check(CLI::Range(1u, 8192u));
     c->callback([a, &exit_code] {
         try {
-            const std::string text = run_exec(*a);
-            std::fwrite(text.data(), 1, text.size(), stdout);
+            run_exec(*a, stdout);
+            if (std::fflush(stdout) != 0) throw Failure{2, {"standard output: write failed"}};
             exit_code = 0;
         } catch (const Failure& f) {
             for (const auto& line : f.lines) std::fprintf(stderr, "vpsim exec: %s\n", line.c_str());
