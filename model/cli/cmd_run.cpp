@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 #include <fstream>
 #include <limits>
 #include <memory>
@@ -219,12 +220,25 @@ int run_run(const RunArgs& a) {
         std::fprintf(stderr, "vpsim run: --vertices writes DIR/vertices.json: it needs --out DIR\n");
         return 2;
     }
+    // One writer per output directory: a second run into it is refused (its files would mix
+    // with ours), and the lock goes with this process however it ends.
+    std::optional<OutputDirLock> out_lock;
     if (!a.out.empty()) {
         std::error_code ec;
         std::filesystem::create_directories(a.out, ec);
         if (ec || !std::filesystem::is_directory(a.out)) {
             std::fprintf(stderr, "vpsim run: %s: cannot create the output directory%s%s\n", a.out.c_str(),
                          ec ? ": " : "", ec ? ec.message().c_str() : "");
+            return 2;
+        }
+        try {
+            out_lock.emplace(a.out);
+            // stats.json marks a complete output (written last): an older one must not stay
+            // beside this run's config.json if this run does not finish.
+            std::filesystem::remove(std::filesystem::path(a.out) / "stats.json", ec);
+            if (ec) throw OutputError(a.out + "/stats.json: cannot remove the previous run's: " + ec.message());
+        } catch (const OutputError& e) {
+            std::fprintf(stderr, "vpsim run: %s\n", e.what());
             return 2;
         }
     }

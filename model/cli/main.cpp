@@ -1,5 +1,7 @@
 // vpsim: a hardware-model simulator of the DirectX 8 vertex pipeline. One binary, one
 // subcommand per job; `vpsim <cmd> --help` explains every option.
+#include "model/common/file_util.h"
+#include "model/common/printable.h"
 #include "model/cli/commands.h"
 
 #include <systemc>
@@ -50,6 +52,7 @@ int main(int argc, char** argv) {
     app.require_subcommand(1);
     app.set_version_flag("--version", "vpsim " VPSIM_VERSION);
     int exit_code = 0;
+    vpsim::install_cleanup_on_signals();  // SIGINT/SIGTERM: no temporary file left, exit 130/143
     vpsim::cli::add_decl_command(app, exit_code);
     vpsim::cli::add_xcheck_command(app, exit_code);
     vpsim::cli::add_asm_commands(app, exit_code);
@@ -71,10 +74,25 @@ int main(int argc, char** argv) {
     } catch (const CLI::CallForVersion& e) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
-        app.exit(e);
+        // CLI11's message quotes the arguments: shown with control and non-ASCII bytes escaped.
+        std::fprintf(stderr, "%s\nRun with --help for more information.\n",
+                     vpsim::printable(e.what(), 2000, true).c_str());
         return 2;
+    } catch (const std::bad_alloc&) {
+        std::fprintf(stderr, "vpsim: internal error: out of memory (an input limit should have prevented this; "
+                             "please report the command)\n");
+        return 3;
+    } catch (const std::invalid_argument& e) {  // bad input that a command let through
+        std::fprintf(stderr, "vpsim: error: %s\n", vpsim::printable(e.what(), 2000, true).c_str());
+        return 2;
+    } catch (const std::out_of_range& e) {
+        std::fprintf(stderr, "vpsim: error: %s\n", vpsim::printable(e.what(), 2000, true).c_str());
+        return 2;
+    } catch (const std::logic_error& e) {  // length_error, a broken invariant: a bug
+        std::fprintf(stderr, "vpsim: internal error: %s\n", vpsim::printable(e.what(), 2000, true).c_str());
+        return 3;
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "vpsim: error: %s\n", e.what());
+        std::fprintf(stderr, "vpsim: error: %s\n", vpsim::printable(e.what(), 2000, true).c_str());
         return 2;
     }
     return exit_code;

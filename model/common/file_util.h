@@ -2,6 +2,7 @@
 // directory, then renamed over the target.
 #pragma once
 
+#include <cstdint>
 #include <cstdio>
 #include <stdexcept>
 #include <string>
@@ -11,6 +12,16 @@ namespace vpsim {
 struct OutputError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
+
+// The largest input file vpsim reads (scene, buffer, shader, declaration, config, study):
+// checked from the file's size before any byte is read.
+constexpr uint64_t kMaxInputFileBytes = uint64_t(1) << 30;  // 1 GiB
+
+// Reads a whole input file ("-": standard input). Only regular files (a FIFO, a device such
+// as /dev/zero or a directory is refused before reading) of at most kMaxInputFileBytes.
+// Returns false with `why` ("not a regular file (a directory)", "cannot open: ...", "size ...
+// is more than the limit ...") on failure; the caller names the file in its own error type.
+bool read_input_file(const std::string& path, std::string& data, std::string& why);
 
 // Throws OutputError("PATH: cannot write: <reason>") and leaves no partial file behind.
 void write_file_atomic(const std::string& path, const std::string& content);
@@ -34,6 +45,25 @@ private:
     std::string path_, tmp_;
     std::FILE* f_ = nullptr;
     bool failed_ = false;
+    int slot_ = -1;  // in the signal handler's list of temporaries
 };
+
+// An output directory held by one writer: an exclusive flock() on the directory itself for the
+// life of the object (the kernel releases it when the process ends, however it ends; nothing
+// is left in the directory). A second writer gets OutputError before it writes anything.
+class OutputDirLock {
+public:
+    explicit OutputDirLock(const std::string& dir);  // throws OutputError
+    ~OutputDirLock();
+    OutputDirLock(const OutputDirLock&) = delete;
+    OutputDirLock& operator=(const OutputDirLock&) = delete;
+
+private:
+    int fd_ = -1;
+};
+
+// SIGINT and SIGTERM: remove every temporary file an AtomicOutput or write_file_atomic has
+// open, then exit 128 + the signal (130, 143). Installed once by main().
+void install_cleanup_on_signals();
 
 }  // namespace vpsim

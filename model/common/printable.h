@@ -7,7 +7,7 @@
 
 namespace vpsim {
 
-inline std::string printable(std::string_view s, size_t max_bytes = 200) {
+inline std::string printable(std::string_view s, size_t max_bytes = 200, bool keep_newlines = false) {
     static const char hex[] = "0123456789abcdef";
     std::string r;
     size_t n = 0;
@@ -16,7 +16,7 @@ inline std::string printable(std::string_view s, size_t max_bytes = 200) {
             r += "...";
             break;
         }
-        if (c >= 0x20 && c < 0x7f) {
+        if ((c >= 0x20 && c < 0x7f) || (keep_newlines && c == '\n')) {
             r += char(c);
         } else {
             r += "\\x";
