@@ -1,5 +1,7 @@
 #include "model/cli/run_common.h"
 
+#include "model/common/file_util.h"
+
 #include "model/common/fnv.h"
 #include "model/scene/default_scene.h"
 
@@ -19,12 +21,9 @@ LoadedScene load_run_scene(const std::string& path) {
         r.scene = scene::default_scene();
         text = scene::default_scene_json().dump();
     } else {
-        std::ifstream in(path, std::ios::binary);
-        if (!in) throw std::runtime_error(path + ": cannot read the scene file");
-        std::stringstream ss;
-        ss << in.rdbuf();
-        text = ss.str();
-        r.scene = scene::load_scene(path);
+        r.scene = scene::load_scene(path);  // reads the file (regular, size-limited) and checks it
+        std::string why;
+        if (!read_input_file(path, text, why)) throw std::runtime_error(path + ": cannot read the scene file: " + why);
     }
     Fnv f;
     f.add(text);

@@ -1,5 +1,7 @@
 #include "model/common/json_error.h"
 
+#include "model/common/printable.h"
+
 #include <fmt/format.h>
 
 #include <stdexcept>
@@ -28,7 +30,7 @@ nlohmann::json parse_json_located(const std::string& text) {
         std::string what = e.what();
         const size_t colon = what.find(": ");
         if (what.rfind("[json.exception", 0) == 0 && colon != std::string::npos) what = what.substr(colon + 2);
-        throw std::runtime_error(fmt::format("{}: not valid JSON: {}", text_position(text, at), what));
+        throw std::runtime_error(fmt::format("{}: not valid JSON: {}", text_position(text, at), printable(what, 400)));
     } catch (const nlohmann::json::exception& e) {
         // A number too large for a double: "number overflow parsing '1e999'".
         const std::string what = e.what();
@@ -38,9 +40,10 @@ nlohmann::json parse_json_located(const std::string& text) {
             const size_t at = text.find(number);
             if (at != std::string::npos)
                 throw std::runtime_error(
-                    fmt::format("{}: {} does not fit a 64-bit float (at most about 1.8e308)", text_position(text, at), number));
+                    fmt::format("{}: {} does not fit a 64-bit float (at most about 1.8e308)", text_position(text, at),
+                                printable(number)));
         }
-        throw std::runtime_error(std::string("not valid JSON: ") + what);
+        throw std::runtime_error(std::string("not valid JSON: ") + printable(what, 400));
     }
 }
 

@@ -1,6 +1,8 @@
 #include "model/common/params.h"
 
 #include "model/common/file_util.h"
+#include "model/common/printable.h"
+
 #include "model/common/json_error.h"
 
 #include <fmt/format.h>
@@ -281,16 +283,16 @@ std::string ParamSet::valid_units() const {
 const ParamTable& ParamSet::table_of(const std::string& unit, const std::string& key_path) const {
     for (const ParamTable& t : tables_)
         if (t.unit == unit) return t;
-    throw ParamError(fmt::format("{}: unknown unit '{}'; valid units: {}", key_path, unit, valid_units()));
+    throw ParamError(fmt::format("{}: unknown unit '{}'; valid units: {}", printable(key_path), printable(unit), valid_units()));
 }
 
 const ParamDef& ParamSet::def_of(const std::string& key) const {
     const size_t dot = key.find('.');
     if (dot == std::string::npos)
-        throw ParamError(fmt::format("'{}': a key is unit.param; valid units: {}", key, valid_units()));
+        throw ParamError(fmt::format("'{}': a key is unit.param; valid units: {}", printable(key), valid_units()));
     const ParamTable& t = table_of(key.substr(0, dot), key);
     const ParamDef* d = t.find(key.substr(dot + 1));
-    if (!d) throw ParamError(fmt::format("{}: unknown parameter; valid keys: {}", key, t.valid_keys()));
+    if (!d) throw ParamError(fmt::format("{}: unknown parameter; valid keys: {}", printable(key), t.valid_keys()));
     return *d;
 }
 
@@ -309,7 +311,7 @@ void ParamSet::apply_json(const nlohmann::json& config, const std::string& origi
             const std::string key = unit + "." + name;
             const ParamDef* d = t.find(name);
             if (!d)
-                throw ParamError(fmt::format("{}: {}: unknown parameter; valid keys: {}", origin, key, t.valid_keys()));
+                throw ParamError(fmt::format("{}: {}: unknown parameter; valid keys: {}", origin, printable(key), t.valid_keys()));
             try {
                 updates.emplace_back(key, check_param_value(*d, v, key));
             } catch (const ParamError& e) {
@@ -345,13 +347,12 @@ void ParamSet::apply_preset_json(const nlohmann::json& preset, const std::string
 }
 
 void ParamSet::apply_config_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw ParamError(fmt::format("{}: cannot read the config file", path));
-    std::stringstream ss;
-    ss << in.rdbuf();
+    std::string text, why;
+    if (!read_input_file(path, text, why))
+        throw ParamError(fmt::format("{}: cannot read the config file: {}", printable(path), why));
     nlohmann::json j;
     try {
-        j = parse_json_located(ss.str());
+        j = parse_json_located(text);
     } catch (const std::runtime_error& e) {
         throw ParamError(fmt::format("{}: {}", path, e.what()));
     }
@@ -371,7 +372,7 @@ void ParamSet::apply_config_file(const std::string& path) {
 void ParamSet::apply_set(const std::string& assignment) {
     const size_t eq = assignment.find('=');
     if (eq == std::string::npos)
-        throw ParamError(fmt::format("'{}': expected unit.param=value; valid units: {}", assignment, valid_units()));
+        throw ParamError(fmt::format("'{}': expected unit.param=value; valid units: {}", printable(assignment), valid_units()));
     const std::string key = assignment.substr(0, eq);
     const ParamDef& d = def_of(key);
     values_[key] = parse_param_text(d, assignment.substr(eq + 1), key);

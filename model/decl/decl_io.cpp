@@ -3,6 +3,7 @@
 
 #include "model/common/file_util.h"
 
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -172,17 +173,8 @@ TokenFormat format_for_path(std::string_view path) {
 }
 
 std::string read_file(const std::string& path) {
-    const std::string name = display_name(path);
-    std::FILE* f = path == "-" ? stdin : std::fopen(path.c_str(), "rb");
-    if (!f) throw InputError(name, std::string("cannot open: ") + std::strerror(errno));
-    std::string data;
-    char buf[65536];
-    size_t n;
-    while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) data.append(buf, n);
-    const bool failed = std::ferror(f) != 0;
-    const int err = errno;
-    if (f != stdin) std::fclose(f);
-    if (failed) throw InputError(name, std::string("read error: ") + std::strerror(err));
+    std::string data, why;
+    if (!read_input_file(path, data, why)) throw InputError(display_name(path), why);
     return data;
 }
 

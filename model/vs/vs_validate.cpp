@@ -60,6 +60,9 @@ constexpr const char* kRuleNames[][2] = {
     {"V5", "temp-uninit"},   {"V6", "a0-uninit"},      {"V7", "a0-vs10"},        {"V8", "opos-unwritten"},
     {"V9", "write-mask"},    {"V10", "matrix-form"},   {"V11", "relative"},      {"V12", "coissue"},
     {"V13", "scalar-form"},
+    // Bytecode decoding errors (docs/vs-isa.md, "Decoding").
+    {"B1", "version"},       {"B2", "opcode"},         {"B3", "truncated"},      {"B4", "malformed-token"},
+    {"B5", "no-end"},        {"B6", "after-end"},      {"B7", "comment"},
 };
 
 }  // namespace
