@@ -11,6 +11,8 @@ packages=(
   # vpsim plot / vpsim report (matplotlib), their test and docs picture (headless Chromium)
   python3-matplotlib chromium
   parallel
+  # GNU time: the robustness test measures peak memory with /usr/bin/time
+  time
 )
 # Extra packages for optional jobs, e.g. scripts/deps.sh yosys
 # (scripts/fuzz.sh asks for clang libclang-rt-14-dev: clang with libFuzzer and the sanitizers)
