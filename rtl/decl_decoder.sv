@@ -621,6 +621,19 @@ module decl_decoder #(
         else $error("register loaded from memory but not marked loaded");
     end
   end
+
+  // Cover properties (verilator --coverage, `vpsim xcheck --coverage`): the corner cases of
+  // the cycle contract that the functional coverage of the testbench does not name.
+  cover property (@(posedge clk) disable iff (rst) accept && ev2_valid);             // two events from one token
+  cover property (@(posedge clk) disable iff (rst) pend_valid_q && !out_ready);       // pending slot held by back-pressure
+  cover property (@(posedge clk) disable iff (rst) in_valid && !in_ready && !pend_valid_q);  // stall: output full
+  cover property (@(posedge clk) disable iff (rst) accept && at_max);                 // rule 14 at MAX_LENGTH
+  cover property (@(posedge clk) disable iff (rst) accept && in_last && is_pay);      // array ends in a payload
+  cover property (@(posedge clk) disable iff (rst) accept && in_last && done_q);      // last token discarded
+  cover property (@(posedge clk) disable iff (rst) accept && const_ev && in_last);    // CONST event, then rule 14
+  cover property (@(posedge clk) disable iff (rst) ok_reg && no_stream_q);            // lenient implicit stream 0
+  cover property (@(posedge clk) disable iff (rst) ok_const && tok_ccount == 4'd0);   // CONST with count 0
+  cover property (@(posedge clk) disable iff (rst) accept && !out_valid_q && !ev1_valid);  // idle output, no event
 `endif
 
 endmodule

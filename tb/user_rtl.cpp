@@ -13,7 +13,10 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <chrono>
+#include <csignal>
 #include <dlfcn.h>
+#include <poll.h>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -161,7 +164,7 @@ XmlTop parse_verilator_xml(const std::string& xml) {
     for (const auto& v : tags(xml, "var", m, mend)) {
         auto a = attributes(v);
         if (a["param"] == "true") t.params.push_back(a["name"]);
-        if (!a.count("dir")) continue;
+        if (!a.count("dir") || !a.count("pinIndex")) continue;  // ports only (not function arguments)
         PortInfo p;
         p.name = a["name"];
         p.dir = a["dir"];
@@ -210,12 +213,14 @@ namespace {
 
 // Runs argv in `cwd` with stdout and stderr captured together; returns the exit status
 // (127 when it could not be started).
-int run_process(const std::vector<std::string>& argv, const std::string& cwd, std::string& output) {
+int run_process(const std::vector<std::string>& argv, const std::string& cwd, std::string& output,
+                double timeout_seconds = 0) {
     int fds[2];
     if (pipe(fds) != 0) throw RtlBuildError(std::string("pipe: ") + std::strerror(errno));
     const pid_t pid = fork();
     if (pid < 0) throw RtlBuildError(std::string("fork: ") + std::strerror(errno));
     if (pid == 0) {
+        if (timeout_seconds > 0) setpgid(0, 0);  // its own process group: a timeout ends all it started
         dup2(fds[1], 1);
         dup2(fds[1], 2);
         close(fds[0]);
@@ -229,20 +234,41 @@ int run_process(const std::vector<std::string>& argv, const std::string& cwd, st
     }
     close(fds[1]);
     char buf[4096];
-    ssize_t n;
-    while ((n = read(fds[0], buf, sizeof buf)) > 0 || (n < 0 && errno == EINTR))
-        if (n > 0) output.append(buf, size_t(n));
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_seconds);
+    bool timed_out = false;
+    for (;;) {
+        int wait_ms = -1;
+        if (timeout_seconds > 0) {
+            const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+            if (left.count() <= 0) {
+                timed_out = true;
+                break;
+            }
+            wait_ms = int(std::min<int64_t>(left.count(), 1000));
+        }
+        pollfd pfd{fds[0], POLLIN, 0};
+        const int pr = poll(&pfd, 1, wait_ms);
+        if (pr < 0 && errno == EINTR) continue;
+        if (pr == 0) continue;
+        const ssize_t n = read(fds[0], buf, sizeof buf);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) break;
+        output.append(buf, size_t(n));
+    }
     close(fds[0]);
+    if (timed_out) kill(-pid, SIGKILL);
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
+    if (timed_out) return -1;
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
 }
 
 }  // namespace
 
-int run_command(const std::vector<std::string>& argv, const std::string& cwd, std::string& output) {
-    return run_process(argv, cwd, output);
+int run_command(const std::vector<std::string>& argv, const std::string& cwd, std::string& output,
+                double timeout_seconds) {
+    return run_process(argv, cwd, output, timeout_seconds);
 }
 
 namespace {
@@ -609,7 +635,7 @@ std::shared_ptr<UserRtl> build_user_rtl(const UserRtlSpec& spec) {
         cc.insert(cc.end(), abs_sources.begin(), abs_sources.end());
         out.clear();
         if (run_process(cc, tmp, out) != 0) throw RtlBuildError("Verilator rejected the design:\n" + trim(out));
-        if (!warnings.empty()) std::fprintf(stderr, "vpsim: Verilator's warnings on the design:\n%s\n", warnings.c_str());
+        if (!warnings.empty() && spec.show_warnings) std::fprintf(stderr, "vpsim: Verilator's warnings on the design:\n%s\n", warnings.c_str());
 
         // 3. Compile the model, Verilator's run-time and the wrapper into model.so (make -j2).
         std::string root;

@@ -29,6 +29,7 @@ struct UserRtlSpec {
     bool coverage = false;          // verilator --coverage (line, toggle, user cover properties)
     bool trace = false;             // verilator --trace-fst (waveforms of replays)
     bool verbose = false;           // say on stderr whether the build was cached
+    bool show_warnings = true;      // print Verilator's warnings (mutants: yosys netlists are noisy)
 };
 
 // One contract port (docs/decl-decoder.md, "The cycle contract") or one port found in a design.
@@ -89,8 +90,10 @@ private:
 };
 
 // Runs argv (PATH lookup) in `cwd` ("" = here), stdout and stderr captured together into
-// `output`; returns the exit status, 127 when it could not be started.
-int run_command(const std::vector<std::string>& argv, const std::string& cwd, std::string& output);
+// `output`; returns the exit status, 127 when it could not be started, 128 + N after signal N,
+// -1 when it ran longer than timeout_seconds (> 0) and was killed.
+int run_command(const std::vector<std::string>& argv, const std::string& cwd, std::string& output,
+                double timeout_seconds = 0);
 
 // Verilates (or finds in the cache) and loads the design; throws RtlBuildError.
 std::shared_ptr<UserRtl> build_user_rtl(const UserRtlSpec& spec);

@@ -289,6 +289,7 @@ XcheckReport run_xcheck(const XcheckOptions& opt) {
     };
     auto rtl = [&](const std::vector<uint32_t>& t, const ArrayCase& c) { return dut->run(t, c.lenient, c.bp_seed, opt.bp); };
 
+    bool stop = false;  // first_mismatch: seen
     auto check_results = [&](const ArrayCase& c, const SideResult& exp, const SideResult& act) {
         ++rep.arrays;
         rep.tokens += c.tokens.size();
@@ -300,6 +301,16 @@ XcheckReport run_xcheck(const XcheckOptions& opt) {
         std::string diff = compare(exp, act);
         if (diff.empty()) return;
         ++rep.mismatches;
+        if (opt.first_mismatch) {
+            stop = true;
+            Mismatch m;
+            m.array = c;
+            m.expected = exp;
+            m.actual = act;
+            m.first_difference = diff;
+            rep.failures.push_back(std::move(m));
+            return;
+        }
         if (rep.failures.size() >= 5) return;
         Mismatch m;
         m.array = c;
@@ -324,12 +335,13 @@ XcheckReport run_xcheck(const XcheckOptions& opt) {
         auto one = [&](const ArrayCase& c) {
             check_results(c, model(c.tokens, c), rtl(c.tokens, c));
         };
-        for (const auto& c : corpus) one(c);
+        for (const auto& c : corpus)
+            if (!stop) one(c);
         if (opt.only >= 0) {
-            one(random_case(opt.seed, uint64_t(opt.only)));
+            if (!stop) one(random_case(opt.seed, uint64_t(opt.only)));
         } else {
             auto last_print = t0;
-            for (uint64_t i = 0; i < opt.random; ++i) {
+            for (uint64_t i = 0; i < opt.random && !stop; ++i) {
                 one(random_case(opt.seed, i));
                 if (opt.progress && (i & 0x3FFF) == 0) {
                     const auto now = std::chrono::steady_clock::now();

@@ -98,6 +98,7 @@ struct XcheckOptions {
     std::string replay_args;      // appended to replay commands (e.g. the --rtl options)
     decl::DecoderOptions model;   // the golden side's CONST_COUNT / MAX_LENGTH (the RTL's parameters)
     std::string coverage_file;    // an RTL built with coverage: write Verilator's coverage.dat here
+    bool first_mismatch = false;  // stop at the first mismatch, unshrunk, nothing written (mutants)
 };
 
 struct XcheckReport {

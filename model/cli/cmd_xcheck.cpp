@@ -1,6 +1,7 @@
 // vpsim xcheck: the token-array cross-check of the RTL declaration decoder against the model.
 #include "model/cli/commands.h"
 #include "model/common/file_util.h"
+#include "tb/mutants.h"
 #include "tb/rtl_coverage.h"
 #include "tb/user_rtl.h"
 #include "tb/xcheck.h"
@@ -8,9 +9,11 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <memory>
 #include <unistd.h>
@@ -29,6 +32,10 @@ struct XcheckArgs {
     std::vector<std::string> params;  // -G NAME=VALUE
     std::string rtl_cache;            // --rtl-cache
     std::string coverage;             // --coverage DIR
+    int mutants = 0;                  // --mutants N
+    uint64_t mutant_seed = 1;         // --mutant-seed
+    double mutant_timeout = 60;       // --mutant-timeout (seconds per mutant's cross-check)
+    std::string mutants_dir = "xcheck-mutants";
 };
 
 // Shell-quotes an argument for a replay command line (only when it needs it).
@@ -104,6 +111,19 @@ int coverage_report(const std::string& dir, bool json, nlohmann::ordered_json* j
                      gh == 127 ? "is not installed" : "failed", gh == 127 ? "" : ":\n", gh == 127 ? "" : out.c_str());
         return 2;
     }
+    // The lcov view: source lines with at least one point (DA records), and those hit.
+    uint64_t da_lines = 0, da_hit = 0;
+    {
+        std::ifstream info(dir + "/coverage.info");
+        std::string l;
+        while (std::getline(info, l))
+            if (l.rfind("DA:", 0) == 0) {
+                ++da_lines;
+                const size_t comma = l.find(',');
+                if (comma != std::string::npos && std::strtoull(l.c_str() + comma + 1, nullptr, 10) > 0) ++da_hit;
+            }
+    }
+    const double da_pct = da_lines ? 100.0 * double(da_hit) / double(da_lines) : 100.0;
     std::string holes;
     for (const auto& h : cs.holes)
         holes += fmt::format("{}:{}: {} {} ({})\n", h.file, h.line, h.kind, h.comment, h.hier);
@@ -111,12 +131,18 @@ int coverage_report(const std::string& dir, bool json, nlohmann::ordered_json* j
     if (j) {
         nlohmann::ordered_json k;
         for (const auto& [name, v] : cs.kinds) k[name] = {{"points", v.points}, {"hit", v.hit}, {"percent", v.percent()}};
-        (*j)["rtl_coverage"] = {{"dir", dir}, {"kinds", k}, {"holes", cs.holes.size()}, {"html", dir + "/html/index.html"}};
+        (*j)["rtl_coverage"] = {{"dir", dir},
+                                {"kinds", k},
+                                {"lcov_lines", {{"lines", da_lines}, {"hit", da_hit}, {"percent", da_pct}}},
+                                {"holes", cs.holes.size()},
+                                {"html", dir + "/html/index.html"}};
     }
     if (!json) {
         std::cout << "RTL code coverage (verilator --coverage):\n";
         for (const auto& [name, v] : cs.kinds)
-            std::cout << fmt::format("  {:<8} {:>6} / {:<6} {:6.2f} %\n", name, v.hit, v.points, v.percent());
+            std::cout << fmt::format("  {:<8} {:>6} / {:<6} {:6.2f} %   (points)\n", name, v.hit, v.points, v.percent());
+        std::cout << fmt::format("  {:<8} {:>6} / {:<6} {:6.2f} %   (source lines with a point, lcov)\n", "lines",
+                                 da_hit, da_lines, da_pct);
         size_t shown = 0;
         for (const auto& h : cs.holes) {
             if (++shown > 20) break;
@@ -126,6 +152,125 @@ int coverage_report(const std::string& dir, bool json, nlohmann::ordered_json* j
         std::cout << fmt::format("coverage data: {}  report: {}/html/index.html  annotated: {}/annotated\n", dat, dir, dir);
     }
     return 0;
+}
+
+// --mutants N: yosys mutate makes N mutants of the RTL; each is Verilated (in this process, so a
+// build failure is told apart) and cross-checked in a child `vpsim xcheck --first-mismatch`
+// (its own process: a hanging or crashing mutant cannot take the campaign with it).
+int run_mutants(const XcheckArgs& a, const tb::XcheckOptions& opt) {
+    tb::MutationSpec ms;
+    if (a.rtl.size() > 1) {
+        std::fprintf(stderr, "vpsim xcheck: --mutants works on one source file (got %zu --rtl files)\n", a.rtl.size());
+        return 2;
+    }
+    ms.source = a.rtl.empty() ? data_path("rtl/decl_decoder.sv") : std::filesystem::absolute(a.rtl.front()).string();
+    if (ms.source.empty()) {
+        std::fprintf(stderr, "vpsim xcheck: --mutants: the RTL source %s\n", data_not_found("rtl/decl_decoder.sv").c_str());
+        return 2;
+    }
+    ms.top = a.rtl.empty() ? "decl_decoder" : a.top;
+    if (ms.top.empty()) {
+        std::fprintf(stderr, "vpsim xcheck: --mutants with --rtl needs --top NAME (yosys' hierarchy -top)\n");
+        return 2;
+    }
+    std::error_code ec;
+    std::filesystem::create_directories(a.mutants_dir, ec);
+    if (ec) {
+        std::fprintf(stderr, "vpsim xcheck: --mutants-dir %s: cannot create (%s)\n", a.mutants_dir.c_str(), ec.message().c_str());
+        return 2;
+    }
+    ms.work_dir = std::filesystem::absolute(a.mutants_dir).string();
+    std::vector<tb::Mutation> list;
+    try {
+        for (const auto& g : a.params) ms.params.push_back(tb::parse_param(g));
+        list = tb::list_mutations(ms, a.mutants, a.mutant_seed);
+    } catch (const tb::RtlBuildError& e) {
+        std::fprintf(stderr, "vpsim xcheck: %s\n", e.what());
+        return 2;
+    }
+    const std::string self = std::filesystem::read_symlink("/proc/self/exe", ec).string();
+    std::vector<std::string> check = {"xcheck", "--first-mismatch", "--json", "--random", std::to_string(opt.random),
+                                      "--seed", std::to_string(opt.seed), "--out-ready", fmt::format("{}", opt.bp.out_ready),
+                                      "--in-valid", fmt::format("{}", opt.bp.in_valid)};
+    if (opt.corpus.empty()) check.push_back("--no-corpus");
+    else check.insert(check.end(), {"--corpus", opt.corpus});
+    if (!a.rtl_cache.empty()) check.insert(check.end(), {"--rtl-cache", a.rtl_cache});
+    std::printf("mutants of %s (yosys mutate -list %d -seed %llu), each against corpus %s + %llu random arrays (seed %llu)\n",
+                ms.source.c_str(), a.mutants, (unsigned long long)a.mutant_seed,
+                opt.corpus.empty() ? "(none)" : opt.corpus.c_str(), (unsigned long long)opt.random,
+                (unsigned long long)opt.seed);
+    std::printf("%4s  %-6s  %-22s  %-9s  %s\n", "#", "mode", "where", "result", "detail");
+    int killed = 0, survived = 0, timed_out = 0, not_built = 0;
+    std::vector<std::string> survivors;
+    const auto t0 = std::chrono::steady_clock::now();
+    for (size_t i = 0; i < list.size(); ++i) {
+        const tb::Mutation& m = list[i];
+        const std::string file = fmt::format("{}/mutant-{}.v", ms.work_dir, i + 1);
+        std::string result, detail;
+        try {
+            tb::write_mutant(ms, m, file);
+            tb::UserRtlSpec spec;
+            spec.sources = {file};
+            spec.cache_dir = a.rtl_cache;
+            spec.vpsim_version = VPSIM_VERSION;
+            spec.show_warnings = false;
+            tb::build_user_rtl(spec);  // into the cache; the child finds it there
+            std::vector<std::string> argv = {self};
+            argv.insert(argv.end(), check.begin(), check.end());
+            argv.insert(argv.end(), {"--rtl", file});
+            std::string out;
+            const int rc = tb::run_command(argv, "", out, a.mutant_timeout);
+            if (rc == -1) {
+                result = "timed out";
+                detail = fmt::format("no verdict within {} s", a.mutant_timeout);
+                ++timed_out;
+            } else if (rc == 0) {
+                result = "SURVIVED";
+                ++survived;
+                survivors.push_back(fmt::format("{}: {} at {} on {}  ({})", i + 1, m.mode, m.where, m.signal, m.command));
+            } else if (rc == 1) {
+                result = "killed";
+                ++killed;
+                const size_t brace = out.find("\n{") == std::string::npos ? out.find('{') : out.find("\n{") + 1;
+                try {
+                    const auto j = nlohmann::json::parse(out.substr(brace == std::string::npos ? 0 : brace));
+                    if (!j["failures"].empty()) {
+                        const auto& f = j["failures"][0];
+                        detail = f["origin"].get<std::string>() == "random"
+                                     ? fmt::format("random #{}: ", f["index"].get<uint64_t>())
+                                     : f["origin"].get<std::string>() + (f["lenient"].get<bool>() ? " (lenient): " : ": ");
+                        detail += f["first_difference"].get<std::string>();
+                    } else if (!j["coverage_holes"].empty()) {
+                        detail = "coverage hole: " + j["coverage_holes"][0].get<std::string>();
+                    }
+                } catch (const std::exception&) {
+                    detail = "(no report)";
+                }
+            } else if (rc == 2 || rc == 126 || rc == 127) {
+                result = "error";
+                detail = out.substr(0, out.find('\n'));
+                ++not_built;
+            } else {
+                result = "killed";
+                detail = rc > 128 ? fmt::format("the simulation died (signal {})", rc - 128) : fmt::format("exit {}", rc);
+                ++killed;
+            }
+        } catch (const tb::RtlBuildError& e) {
+            result = "not built";
+            detail = std::string(e.what()).substr(0, std::string(e.what()).find('\n'));
+            ++not_built;
+        }
+        if (detail.size() > 110) detail = detail.substr(0, 107) + "...";
+        std::printf("%4zu  %-6s  %-22s  %-9s  %s\n", i + 1, m.mode.c_str(), m.where.c_str(), result.c_str(), detail.c_str());
+        std::fflush(stdout);
+    }
+    const int run = killed + survived + timed_out;
+    std::printf("mutants: %zu  killed: %d  survived: %d  timed out: %d  not built: %d  kill rate: %.1f %% (%d / %d)\n",
+                list.size(), killed, survived, timed_out, not_built, run ? 100.0 * killed / run : 0.0, killed, run);
+    for (const auto& s : survivors) std::printf("survivor %s\n", s.c_str());
+    std::printf("time: %.1f s  mutants in %s\n",
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), ms.work_dir.c_str());
+    return survived == 0 && timed_out == 0 && not_built == 0 ? 0 : 1;
 }
 
 int run_xcheck(XcheckArgs& a) {
@@ -139,6 +284,10 @@ int run_xcheck(XcheckArgs& a) {
                          data_not_found("tb/corpus").c_str());
             return 2;
         }
+    }
+    if (a.mutants > 0) {
+        if (!a.no_corpus && !a.corpus_given) opt.corpus = data_path("tb/corpus");
+        return run_mutants(a, opt);
     }
     XcheckArgs la = a;
     if (!a.coverage.empty()) {
@@ -277,14 +426,27 @@ void add_xcheck_command(CLI::App& app, int& exit_code) {
                   "also set the golden model's")
         ->needs("--rtl");
     c->add_option("--rtl-cache", a->rtl_cache,
-                  "With --rtl: the directory of Verilated builds (default $VPSIM_RTL_CACHE, else "
-                  "$XDG_CACHE_HOME/vpsim/rtl, else ~/.cache/vpsim/rtl)")
-        ->needs("--rtl");
+                  "With --rtl, --coverage: the directory of Verilated builds (default $VPSIM_RTL_CACHE, else "
+                  "$XDG_CACHE_HOME/vpsim/rtl, else ~/.cache/vpsim/rtl)");
     c->add_option("--coverage", a->coverage,
                   "Code coverage of the RTL (built-in, or --rtl): Verilate it with --coverage (line, branch, toggle, "
                   "cover properties) and write DIR/coverage.dat, DIR/coverage.info, the lcov report DIR/html/ "
                   "(needs lcov's genhtml), DIR/annotated/ and DIR/holes.txt")
         ->excludes("--systemc");
+    c->add_option("--mutants", a->mutants,
+                  "Mutation score: yosys' mutate makes N mutants of the RTL (built-in, or one --rtl file with --top), each "
+                  "Verilated and cross-checked (corpus + --random arrays) until the first mismatch; prints killed / "
+                  "survived / timed out, the kill rate and every survivor (needs yosys: scripts/deps.sh yosys)")
+        ->check(CLI::Range(1, 100000))
+        ->excludes("--systemc")
+        ->excludes("--coverage");
+    c->add_option("--mutant-seed", a->mutant_seed, "With --mutants: yosys mutate's seed (default 1)");
+    c->add_option("--mutant-timeout", a->mutant_timeout,
+                  "With --mutants: seconds for one mutant's cross-check, then it counts as timed out (default 60)")
+        ->check(CLI::Range(1.0, 86400.0));
+    c->add_option("--mutants-dir", a->mutants_dir, "With --mutants: where the mutants' Verilog goes (default xcheck-mutants)");
+    c->add_flag("--first-mismatch", a->opt.first_mismatch,
+                "Stop at the first mismatch, without shrinking or writing it (what --mutants runs per mutant)");
     c->add_flag("--json", a->json, "Print one JSON object instead of the table");
     c->callback([a, &exit_code] { exit_code = run_xcheck(*a); });
 }

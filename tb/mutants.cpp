@@ -1,0 +1,76 @@
+#include "tb/mutants.h"
+
+#include "model/common/file_util.h"
+#include "tb/user_rtl.h"
+
+#include <fmt/format.h>
+
+#include <fstream>
+#include <sstream>
+
+namespace vpsim::tb {
+
+namespace {
+std::string tail(const std::string& s, size_t n = 3000) { return s.size() > n ? s.substr(s.size() - n) : s; }
+
+std::string arg_after(const std::string& line, const std::string& flag, bool last = false) {
+    const std::string f = " " + flag + " ";
+    const size_t i = last ? line.rfind(f) : line.find(f);
+    if (i == std::string::npos) return "";
+    const size_t b = i + f.size();
+    const size_t e = line.find(' ', b);
+    return line.substr(b, e == std::string::npos ? std::string::npos : e - b);
+}
+
+int run_yosys(const MutationSpec& spec, const std::string& script_name, const std::string& script, std::string& out) {
+    const std::string path = spec.work_dir + "/" + script_name;
+    write_file_atomic(path, script);
+    const int rc = run_command({"yosys", "-q", "-s", path}, spec.work_dir, out);
+    if (rc == 127) throw RtlBuildError("yosys is not installed (scripts/deps.sh yosys installs Debian's yosys 0.23)");
+    return rc;
+}
+}  // namespace
+
+std::string yosys_prefix(const MutationSpec& spec) {
+    std::string s = "read_verilog -sv " + spec.source + "\n";
+    for (const auto& [n, v] : spec.params) s += fmt::format("chparam -set {} {} {}\n", n, v, spec.top);
+    s += "hierarchy -top " + spec.top + "\nproc\nopt_clean\n";
+    return s;
+}
+
+std::vector<Mutation> list_mutations(const MutationSpec& spec, int n, uint64_t seed) {
+    std::string out;
+    const std::string list = spec.work_dir + "/mutations.ys";
+    if (run_yosys(spec, "list.ys", yosys_prefix(spec) + fmt::format("mutate -list {} -seed {} -o {}\n", n, seed, list), out) != 0)
+        throw RtlBuildError("yosys could not list mutations of " + spec.source + ":\n" + tail(out));
+    std::ifstream in(list);
+    std::vector<Mutation> ms;
+    std::string line;
+    while (std::getline(in, line)) {
+        if (line.rfind("mutate ", 0) != 0) continue;
+        Mutation m;
+        m.command = line;
+        m.mode = arg_after(line, "-mode");
+        std::string src = arg_after(line, "-src", true);
+        // file:line.col-line.col -> file name:line
+        const size_t slash = src.rfind('/');
+        if (slash != std::string::npos) src = src.substr(slash + 1);
+        const size_t dot = src.find('.', src.find(':'));
+        m.where = dot == std::string::npos ? src : src.substr(0, dot);
+        const std::string wire = arg_after(line, "-wire");
+        if (!wire.empty()) m.signal = wire + "[" + arg_after(line, "-wirebit") + "]";
+        else m.signal = arg_after(line, "-cell") + "." + arg_after(line, "-port") + "[" + arg_after(line, "-portbit") + "]";
+        ms.push_back(std::move(m));
+    }
+    if (ms.empty()) throw RtlBuildError("yosys listed no mutations of " + spec.source);
+    return ms;
+}
+
+void write_mutant(const MutationSpec& spec, const Mutation& m, const std::string& out_file) {
+    std::string out;
+    if (run_yosys(spec, "mutant.ys",
+                  yosys_prefix(spec) + m.command + "\nopt_clean\nwrite_verilog -noattr " + out_file + "\n", out) != 0)
+        throw RtlBuildError("yosys could not apply `" + m.command + "`:\n" + tail(out));
+}
+
+}  // namespace vpsim::tb

@@ -1,0 +1,36 @@
+# vpsim xcheck --coverage: RTL code coverage of the built-in decoder (docs/xcheck.md,
+# "RTL code coverage"). The HTML report needs Debian's lcov (genhtml): installed here if missing.
+include(${CMAKE_CURRENT_LIST_DIR}/cli_expect.cmake)
+file(REMOVE_RECURSE ${WORK})
+file(MAKE_DIRECTORY ${WORK})
+execute_process(COMMAND bash ${SRC}/scripts/deps.sh lcov RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "scripts/deps.sh lcov failed (${rc})")
+endif()
+set(CACHE --rtl-cache ${WORK}/cache)
+
+# The corpus and a few random arrays reach every line and branch point of rtl/decl_decoder.sv
+# and all its cover properties; the toggle figure is printed; the files are there.
+expect(0 "mismatches: 0.*branch +[0-9]+ / [0-9]+ +100.00 %.*line +[0-9]+ / [0-9]+ +100.00 %.*toggle +[0-9]+ / [0-9]+ +[0-9.]+ %.*user +10 / 10 +100.00 %.*report: [^ ]*/html/index.html"
+       xcheck --coverage ${WORK}/cov ${CACHE} --random 2000 --seed 3)
+foreach(f coverage.dat coverage.info html/index.html holes.txt)
+  if(NOT EXISTS ${WORK}/cov/${f})
+    message(SEND_ERROR "xcheck --coverage did not write ${WORK}/cov/${f}")
+  endif()
+endforeach()
+# genhtml's page of the source, annotated with the counts.
+file(GLOB_RECURSE pages ${WORK}/cov/html/*decl_decoder.sv.gcov.html)
+if(NOT pages)
+  message(SEND_ERROR "the lcov report has no page for decl_decoder.sv")
+endif()
+# The holes file lists exactly the points never hit; offset bit 0 can never toggle (every
+# offset is a multiple of 4), so it is always there.
+file(STRINGS ${WORK}/cov/holes.txt holes)
+if(NOT holes MATCHES "toggle offset_q\\[0\\]")
+  message(SEND_ERROR "holes.txt lacks the unreachable offset_q[0] toggle")
+endif()
+# The coverage model is cached like any --rtl build; --json carries the figures.
+expect(0 "\"rtl_coverage\".*\"branch\".*\"percent\": 100" xcheck --coverage ${WORK}/cov2 ${CACHE} --random 100 --json)
+# A directory that cannot be created is an error naming it.
+file(WRITE ${WORK}/afile "x")
+expect(2 "--coverage ${WORK}/afile/sub: cannot create the directory" xcheck --coverage ${WORK}/afile/sub ${CACHE})
