@@ -221,9 +221,8 @@ std::vector<std::string> expand_scenes(const std::string& arg, const std::string
 }
 
 Study load_study(const std::string& path) {
-    bool ok = false;
-    const std::string text = read_text(path, &ok);
-    if (!ok) throw StudyError(path + ": cannot read the study file");
+    std::string text, why;
+    if (!read_input_file(path, text, why)) throw StudyError(printable(path) + ": cannot read the study file: " + why);
     nlohmann::json j;
     try {
         j = nlohmann::json::parse(text);
