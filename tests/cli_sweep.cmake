@@ -260,4 +260,14 @@ if(NOT rc EQUAL 2 OR NOT err MATCHES "scenes/study.json: cannot read it")
   message(FATAL_ERROR "vpsim sweep collect on a folder that is no sweep: exit ${rc} (expected 2):\n${err}")
 endif()
 sweep(2 "--no-wait is for --backend slurm" log ${SCENES} --no-wait --out bad1)
+# One sweep at a time in a directory: a second one while the first runs is refused.
+execute_process(
+  COMMAND bash -c "${VPSIM} sweep ${args} --jobs 1 --out s5 2>s5.log & pid=$!
+    while [ ! -e s5/study.json ]; do sleep 0.01; done
+    ${VPSIM} sweep ${args} --out s5 2>&1; echo rc=$?; kill -0 $pid && echo first-still-running; wait $pid"
+  OUTPUT_VARIABLE second WORKING_DIRECTORY ${WORK})
+if(NOT second MATCHES "s5: another vpsim process is writing this output directory.*rc=2"
+   OR NOT second MATCHES "first-still-running")
+  message(FATAL_ERROR "a second sweep into a directory in use:\n${second}")
+endif()
 message(STATUS "ok: vpsim sweep collect")

@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <map>
+#include <optional>
 #include <cstdio>
 #include <filesystem>
 #include <thread>
@@ -120,9 +121,11 @@ int run_sweep(const SweepArgs& a) {
     // finish leaves no results table).
     std::vector<const Point*> todo;
     size_t done_before = 0;
+    std::optional<OutputDirLock> lock;  // one sweep (or collect) at a time in DIR
     try {
         fs::create_directories(fs::path(a.out) / "points", ec);
         if (ec) throw OutputError(fmt::format("{}: cannot create the output directory: {}", a.out, ec.message()));
+        lock.emplace(a.out);
         write_file_atomic(a.out + "/study.json", study_json(s, points).dump(2) + "\n");
         for (const char* f : {"results.csv", "results.jsonl"}) {
             fs::remove(fs::path(a.out) / f, ec);
@@ -202,6 +205,13 @@ int run_collect(const CollectArgs& a) {
     std::vector<Point> points;
     try {
         load_resolved_study(a.out, s, points);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "vpsim sweep collect: %s\n", e.what());
+        return 2;
+    }
+    std::optional<OutputDirLock> lock;
+    try {
+        lock.emplace(a.out);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "vpsim sweep collect: %s\n", e.what());
         return 2;
