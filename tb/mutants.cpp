@@ -66,11 +66,24 @@ std::vector<Mutation> list_mutations(const MutationSpec& spec, int n, uint64_t s
     return ms;
 }
 
-void write_mutant(const MutationSpec& spec, const Mutation& m, const std::string& out_file) {
+void write_mutant(const MutationSpec& spec, const Mutation& m, const std::string& out_file, const std::string& out_norename) {
     std::string out;
     if (run_yosys(spec, "mutant.ys",
-                  yosys_prefix(spec) + m.command + "\nopt_clean\nwrite_verilog -noattr " + out_file + "\n", out) != 0)
+                  yosys_prefix(spec) + m.command + "\nwrite_verilog -noattr -norename " + out_norename +
+                      "\nopt_clean\nwrite_verilog -noattr " + out_file + "\n",
+                  out) != 0)
         throw RtlBuildError("yosys could not apply `" + m.command + "`:\n" + tail(out));
+}
+
+std::string unmutated_netlist(const MutationSpec& spec) {
+    std::string out;
+    const std::string file = spec.work_dir + "/unmutated.norename.v";
+    if (run_yosys(spec, "unmutated.ys", yosys_prefix(spec) + "write_verilog -noattr -norename " + file + "\n", out) != 0)
+        throw RtlBuildError("yosys could not read " + spec.source + ":\n" + tail(out));
+    std::ifstream in(file);
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
 }
 
 }  // namespace vpsim::tb

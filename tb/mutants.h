@@ -30,7 +30,12 @@ std::string yosys_prefix(const MutationSpec& spec);
 // `mutate -list n -seed seed`; throws RtlBuildError (yosys missing, yosys' own error).
 std::vector<Mutation> list_mutations(const MutationSpec& spec, int n, uint64_t seed);
 
-// The design with one mutation, written to `out` as Verilog; throws RtlBuildError.
-void write_mutant(const MutationSpec& spec, const Mutation& m, const std::string& out);
+// The design with one mutation, written to `out` as Verilog, and to `out_norename` with
+// yosys' internal names kept (comparable with unmutated_netlist); throws RtlBuildError.
+void write_mutant(const MutationSpec& spec, const Mutation& m, const std::string& out, const std::string& out_norename);
+
+// The unmutated netlist with yosys' internal names kept: a mutant whose netlist (so written) is
+// the same text is the same circuit, an equivalent mutant (a bit forced to the value it has).
+std::string unmutated_netlist(const MutationSpec& spec);
 
 }  // namespace vpsim::tb

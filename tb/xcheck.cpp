@@ -57,10 +57,21 @@ std::string compare(const SideResult& exp, const SideResult& act) {
     if (exp.timed_out != act.timed_out)
         return exp.timed_out ? "the model did not finish the array" : "the RTL did not finish the array";
     const size_t n = std::min(exp.events.size(), act.events.size());
+    // The event in words, and with every field when the words do not tell the two apart (a
+    // field the kind does not use, which must be 0, or out_data on a non-CONST event).
+    auto raw = [](const Event& e) {
+        return fmt::format("[kind {} stream {} value {} code {} reg {} data {:08x} {:08x} {:08x} {:08x}]", unsigned(e.kind),
+                           e.stream, e.value, e.code, e.reg, e.data[0], e.data[1], e.data[2], e.data[3]);
+    };
     for (size_t i = 0; i < n; ++i)
-        if (exp.events[i] != act.events[i])
-            return fmt::format("event {}: model {} | rtl {}", i, decl::to_string(exp.events[i]),
-                               decl::to_string(act.events[i]));
+        if (exp.events[i] != act.events[i]) {
+            std::string m = decl::to_string(exp.events[i]), r = decl::to_string(act.events[i]);
+            if (m == r) {
+                m += " " + raw(exp.events[i]);
+                r += " " + raw(act.events[i]);
+            }
+            return fmt::format("event {}: model {} | rtl {}", i, m, r);
+        }
     if (exp.events.size() != act.events.size()) {
         const bool model_longer = exp.events.size() > act.events.size();
         const Event& extra = model_longer ? exp.events[n] : act.events[n];
@@ -290,7 +301,46 @@ XcheckReport run_xcheck(const XcheckOptions& opt) {
     auto rtl = [&](const std::vector<uint32_t>& t, const ArrayCase& c) { return dut->run(t, c.lenient, c.bp_seed, opt.bp); };
 
     bool stop = false;  // first_mismatch: seen
+    // JUnit cases: one per corpus file, one per case_batch random arrays, in order of checking.
+    std::map<std::string, size_t> case_index;
+    auto case_of = [&](const ArrayCase& c) -> CaseRecord* {
+        if (!opt.case_batch) return nullptr;
+        std::string key;
+        CaseRecord r;
+        if (c.origin == "random") {
+            const uint64_t b = c.index / opt.case_batch;
+            const uint64_t first = b * opt.case_batch;
+            const uint64_t last = opt.only >= 0 ? c.index : std::min(opt.random, first + opt.case_batch) - 1;
+            r.classname = "xcheck.random";
+            r.name = opt.only >= 0 ? fmt::format("random array {} (seed {})", c.index, opt.seed)
+                                   : fmt::format("random arrays {}-{} (seed {})", first, last, opt.seed);
+            key = "random " + std::to_string(b);
+        } else {
+            r.classname = "xcheck.corpus";
+            r.name = c.origin;
+            key = "corpus " + c.origin;
+        }
+        auto it = case_index.find(key);
+        if (it == case_index.end()) {
+            it = case_index.emplace(key, rep.cases.size()).first;
+            rep.cases.push_back(std::move(r));
+        }
+        return &rep.cases[it->second];
+    };
+    auto case_clock = std::chrono::steady_clock::now();
     auto check_results = [&](const ArrayCase& c, const SideResult& exp, const SideResult& act) {
+        if (CaseRecord* cr = case_of(c)) {
+            const auto now = std::chrono::steady_clock::now();
+            cr->seconds += std::chrono::duration<double>(now - case_clock).count();
+            case_clock = now;
+            ++cr->arrays;
+            const std::string d = compare(exp, act);
+            if (!d.empty() && cr->mismatches++ == 0)
+                cr->failure = fmt::format("{}: {}\nreplay: {}", describe(c, opt.seed, opt.replay_args), d,
+                                          c.origin == "random"
+                                              ? fmt::format("vpsim xcheck{} --seed {} --only {}", opt.replay_args, opt.seed, c.index)
+                                              : fmt::format("vpsim xcheck{} --corpus {} --random 0", opt.replay_args, opt.corpus));
+        }
         ++rep.arrays;
         rep.tokens += c.tokens.size();
         rep.events += exp.events.size();

@@ -99,6 +99,16 @@ struct XcheckOptions {
     decl::DecoderOptions model;   // the golden side's CONST_COUNT / MAX_LENGTH (the RTL's parameters)
     std::string coverage_file;    // an RTL built with coverage: write Verilator's coverage.dat here
     bool first_mismatch = false;  // stop at the first mismatch, unshrunk, nothing written (mutants)
+    uint64_t case_batch = 0;      // > 0: record a CaseRecord per corpus file and per this many random arrays (JUnit)
+};
+
+// One test case of a JUnit report: a corpus file (strict and lenient) or a batch of random arrays.
+struct CaseRecord {
+    std::string classname;  // "xcheck.corpus" / "xcheck.random"
+    std::string name;       // the file, or "random arrays A-B (seed S)"
+    uint64_t arrays = 0, mismatches = 0;
+    double seconds = 0;
+    std::string failure;    // the first mismatch: where, what differs, the replay command
 };
 
 struct XcheckReport {
@@ -108,6 +118,7 @@ struct XcheckReport {
     Coverage coverage;
     std::vector<Mismatch> failures;  // the first few, shrunk
     std::vector<std::string> holes;
+    std::vector<CaseRecord> cases;   // with XcheckOptions::case_batch
     bool ok() const { return mismatches == 0 && holes.empty(); }
 };
 

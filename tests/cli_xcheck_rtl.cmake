@@ -61,3 +61,27 @@ expect(2 "nothere.sv: no such file" xcheck --rtl ${WORK}/nothere.sv ${CACHE})
 expect(2 "--rtl excludes --systemc|excludes" xcheck --rtl ${V}/decl_decoder_fsm.sv --systemc)
 expect(2 "seed is a non-negative decimal integer" xcheck --seed -1 --random 1)
 expect(2 "at most 18446744073709551615" xcheck --seed 18446744073709551616 --random 1)
+
+# --junit: one test case per corpus file and per 10,000 random arrays, plus the functional
+# coverage; well-formed XML; the planted bug's failures carry the replay command.
+expect(0 "mismatches: 0" xcheck --random 25000 --seed 2 --junit ${WORK}/pass.xml)
+expect(1 "MISMATCH" xcheck --rtl ${V}/decl_decoder_fsm_bug.sv ${CACHE} --no-corpus --random 25000 --seed 2
+       --junit ${WORK}/fail.xml --mismatch-dir ${WORK}/mm)
+file(GLOB corpus_files ${SRC}/tb/corpus/*.decl ${SRC}/tb/corpus/*.hex ${SRC}/tb/corpus/*.bin)
+list(LENGTH corpus_files ncorpus)
+math(EXPR want_pass "${ncorpus} + 3 + 1")
+foreach(x pass:${want_pass}:0 fail:4:3)
+  string(REPLACE ":" ";" x ${x})
+  list(GET x 0 name)
+  list(GET x 1 cases)
+  list(GET x 2 failures)
+  execute_process(COMMAND python3 -c "import sys, xml.dom.minidom as m; d = m.parse(sys.argv[1]); print(len(d.getElementsByTagName('testcase')), len(d.getElementsByTagName('failure')))" ${WORK}/${name}.xml
+                  OUTPUT_VARIABLE counts RESULT_VARIABLE rc OUTPUT_STRIP_TRAILING_WHITESPACE)
+  if(NOT rc EQUAL 0 OR NOT counts STREQUAL "${cases} ${failures}")
+    message(SEND_ERROR "--junit ${name}.xml: test cases and failures '${counts}', expected '${cases} ${failures}' (rc ${rc})")
+  endif()
+endforeach()
+file(READ ${WORK}/fail.xml fail)
+if(NOT fail MATCHES "name=\"random arrays 0-9999 \\(seed 2\\)\"" OR NOT fail MATCHES "replay: vpsim xcheck --rtl [^ ]*decl_decoder_fsm_bug.sv --seed 2 --only [0-9]+</failure>")
+  message(SEND_ERROR "--junit: the failing random batch or its replay command is missing\n${fail}")
+endif()

@@ -16,6 +16,7 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <sstream>
 #include <unistd.h>
 
 namespace vpsim::cli {
@@ -36,7 +37,61 @@ struct XcheckArgs {
     uint64_t mutant_seed = 1;         // --mutant-seed
     double mutant_timeout = 60;       // --mutant-timeout (seconds per mutant's cross-check)
     std::string mutants_dir = "xcheck-mutants";
+    std::string junit;                // --junit FILE
 };
+
+std::string xml_escape(const std::string& in) {
+    std::string o;
+    for (unsigned char c : in) {
+        switch (c) {
+        case '<': o += "&lt;"; break;
+        case '>': o += "&gt;"; break;
+        case '&': o += "&amp;"; break;
+        case '"': o += "&quot;"; break;
+        case '\n': case '\t': o += char(c); break;
+        default: o += c < 0x20 ? std::string("?") : std::string(1, char(c));
+        }
+    }
+    return o;
+}
+
+// --junit FILE: one testcase per corpus file and per random batch; a failure carries the first
+// mismatch and its replay command; the functional coverage is one more testcase.
+void write_junit(const std::string& file, const tb::XcheckReport& r, bool check_coverage) {
+    size_t failures = 0;
+    for (const auto& c : r.cases) failures += c.mismatches ? 1 : 0;
+    const bool cov_fail = check_coverage && !r.holes.empty();
+    std::string x = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+    const size_t tests = r.cases.size() + (check_coverage ? 1 : 0);
+    x += fmt::format("<testsuites name=\"vpsim xcheck\" tests=\"{}\" failures=\"{}\" time=\"{:.6f}\">\n", tests,
+                     failures + cov_fail, r.seconds);
+    x += fmt::format("  <testsuite name=\"xcheck\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"0\" time=\"{:.6f}\">\n",
+                     tests, failures + cov_fail, r.seconds);
+    for (const auto& c : r.cases) {
+        x += fmt::format("    <testcase classname=\"{}\" name=\"{}\" time=\"{:.6f}\"", xml_escape(c.classname),
+                         xml_escape(c.name), c.seconds);
+        if (!c.mismatches) {
+            x += "/>\n";
+            continue;
+        }
+        const std::string first = c.failure.substr(0, c.failure.find('\n'));
+        x += fmt::format(">\n      <failure message=\"{} of {} arrays mismatch: {}\" type=\"mismatch\">{}</failure>\n    </testcase>\n",
+                         c.mismatches, c.arrays, xml_escape(first), xml_escape(c.failure));
+    }
+    if (check_coverage) {
+        x += fmt::format("    <testcase classname=\"xcheck.coverage\" name=\"functional coverage\" time=\"0\"");
+        if (!cov_fail) {
+            x += "/>\n";
+        } else {
+            std::string holes;
+            for (const auto& h : r.holes) holes += h + "\n";
+            x += fmt::format(">\n      <failure message=\"{} coverage holes\" type=\"coverage\">{}</failure>\n    </testcase>\n",
+                             r.holes.size(), xml_escape(holes));
+        }
+    }
+    x += "  </testsuite>\n</testsuites>\n";
+    write_file_atomic(file, x);
+}
 
 // Shell-quotes an argument for a replay command line (only when it needs it).
 std::string quote(const std::string& a) {
@@ -181,9 +236,11 @@ int run_mutants(const XcheckArgs& a, const tb::XcheckOptions& opt) {
     }
     ms.work_dir = std::filesystem::absolute(a.mutants_dir).string();
     std::vector<tb::Mutation> list;
+    std::string unmutated;
     try {
         for (const auto& g : a.params) ms.params.push_back(tb::parse_param(g));
         list = tb::list_mutations(ms, a.mutants, a.mutant_seed);
+        unmutated = tb::unmutated_netlist(ms);
     } catch (const tb::RtlBuildError& e) {
         std::fprintf(stderr, "vpsim xcheck: %s\n", e.what());
         return 2;
@@ -200,7 +257,7 @@ int run_mutants(const XcheckArgs& a, const tb::XcheckOptions& opt) {
                 opt.corpus.empty() ? "(none)" : opt.corpus.c_str(), (unsigned long long)opt.random,
                 (unsigned long long)opt.seed);
     std::printf("%4s  %-6s  %-22s  %-9s  %s\n", "#", "mode", "where", "result", "detail");
-    int killed = 0, survived = 0, timed_out = 0, not_built = 0;
+    int killed = 0, survived = 0, timed_out = 0, not_built = 0, equivalent = 0;
     std::vector<std::string> survivors;
     const auto t0 = std::chrono::steady_clock::now();
     for (size_t i = 0; i < list.size(); ++i) {
@@ -208,7 +265,17 @@ int run_mutants(const XcheckArgs& a, const tb::XcheckOptions& opt) {
         const std::string file = fmt::format("{}/mutant-{}.v", ms.work_dir, i + 1);
         std::string result, detail;
         try {
-            tb::write_mutant(ms, m, file);
+            const std::string nr = fmt::format("{}/mutant-{}.norename.v", ms.work_dir, i + 1);
+            tb::write_mutant(ms, m, file, nr);
+            std::ifstream nrin(nr);
+            std::ostringstream nrs;
+            nrs << nrin.rdbuf();
+            if (nrs.str() == unmutated) {
+                std::printf("%4zu  %-6s  %-22s  %-9s  %s\n", i + 1, m.mode.c_str(), m.where.c_str(), "equiv.",
+                            "the mutated netlist is the unmutated one (a bit forced to the value it has)");
+                ++equivalent;
+                continue;
+            }
             tb::UserRtlSpec spec;
             spec.sources = {file};
             spec.cache_dir = a.rtl_cache;
@@ -265,8 +332,9 @@ int run_mutants(const XcheckArgs& a, const tb::XcheckOptions& opt) {
         std::fflush(stdout);
     }
     const int run = killed + survived + timed_out;
-    std::printf("mutants: %zu  killed: %d  survived: %d  timed out: %d  not built: %d  kill rate: %.1f %% (%d / %d)\n",
-                list.size(), killed, survived, timed_out, not_built, run ? 100.0 * killed / run : 0.0, killed, run);
+    std::printf("mutants: %zu  equivalent (same netlist): %d  killed: %d  survived: %d  timed out: %d  not built: %d  "
+                "kill rate: %.1f %% (%d / %d)\n",
+                list.size(), equivalent, killed, survived, timed_out, not_built, run ? 100.0 * killed / run : 0.0, killed, run);
     for (const auto& s : survivors) std::printf("survivor %s\n", s.c_str());
     std::printf("time: %.1f s  mutants in %s\n",
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), ms.work_dir.c_str());
@@ -310,6 +378,7 @@ int run_xcheck(XcheckArgs& a) {
     }
     if (!la.rtl.empty() && !load_user_rtl(la, opt)) return 2;
     opt.progress = isatty(2) && !a.json ? 1 : 2;
+    if (!a.junit.empty()) opt.case_batch = 10000;
     tb::XcheckReport r;
     try {
         r = tb::run_xcheck(opt);
@@ -318,6 +387,14 @@ int run_xcheck(XcheckArgs& a) {
         return 2;
     }
     const bool check_coverage = opt.only < 0;
+    if (!a.junit.empty()) {
+        try {
+            write_junit(a.junit, r, check_coverage);
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "vpsim xcheck: --junit: %s\n", e.what());
+            return 2;
+        }
+    }
     const double rate = r.seconds > 0 ? double(r.arrays) / r.seconds : 0;
     if (a.json) {
         nlohmann::ordered_json j;
@@ -447,6 +524,9 @@ void add_xcheck_command(CLI::App& app, int& exit_code) {
     c->add_option("--mutants-dir", a->mutants_dir, "With --mutants: where the mutants' Verilog goes (default xcheck-mutants)");
     c->add_flag("--first-mismatch", a->opt.first_mismatch,
                 "Stop at the first mismatch, without shrinking or writing it (what --mutants runs per mutant)");
+    c->add_option("--junit", a->junit,
+                  "Also write a JUnit XML report: one test case per corpus file and per 10,000 random arrays, failures "
+                  "with the first mismatch and its replay command, and one for the functional coverage");
     c->add_flag("--json", a->json, "Print one JSON object instead of the table");
     c->callback([a, &exit_code] { exit_code = run_xcheck(*a); });
 }
