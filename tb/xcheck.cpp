@@ -370,6 +370,22 @@ XcheckReport run_xcheck(const XcheckOptions& opt) {
         m.shrunk = shrink(c.tokens, [&](const std::vector<uint32_t>& t) { return !compare(model(t, c), rtl(t, c)).empty(); });
         m.shrunk_difference = compare(model(m.shrunk, c), rtl(m.shrunk, c));
         report_mismatch(m, opt, int(rep.failures.size()));
+        if (rep.failures.empty() && !opt.wave_dir.empty() && opt.wave_rtl) {
+            // The first failure's shrunk replay again, on a model built with FST tracing.
+            const std::string f = fmt::format("{}/xcheck-fail-seed{}-{}.fst", opt.wave_dir, opt.seed,
+                                              c.origin == "random" ? fmt::format("{}", c.index) : c.origin);
+            try {
+                std::unique_ptr<RtlDut> w = opt.wave_rtl();
+                if (!w->trace_open(f)) throw std::runtime_error("cannot open " + f);
+                const SideResult replay = w->run(m.shrunk, c.lenient, c.bp_seed, opt.bp);
+                w->trace_close();
+                m.wave = f;
+                std::fprintf(stderr, "  waveform of the shrunk replay (%llu cycles): %s\n", (unsigned long long)replay.cycles,
+                             f.c_str());
+            } catch (const std::exception& e) {
+                std::fprintf(stderr, "  no waveform: %s\n", e.what());
+            }
+        }
         rep.failures.push_back(std::move(m));
     };
 

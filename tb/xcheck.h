@@ -78,6 +78,7 @@ struct Mismatch {
     std::vector<uint32_t> shrunk;
     std::string shrunk_difference;  // the first difference on the shrunk array
     std::string written_to;       // the shrunk array's file
+    std::string wave;             // its waveform (--wave-on-fail)
 };
 
 struct XcheckOptions {
@@ -99,6 +100,8 @@ struct XcheckOptions {
     decl::DecoderOptions model;   // the golden side's CONST_COUNT / MAX_LENGTH (the RTL's parameters)
     std::string coverage_file;    // an RTL built with coverage: write Verilator's coverage.dat here
     bool first_mismatch = false;  // stop at the first mismatch, unshrunk, nothing written (mutants)
+    std::string wave_dir;         // an FST waveform of the first mismatch's shrunk replay goes here
+    RtlFactory wave_rtl;          // ... made by this RTL (built with tracing; only called on a mismatch)
     uint64_t case_batch = 0;      // > 0: record a CaseRecord per corpus file and per this many random arrays (JUnit)
 };
 

@@ -85,3 +85,26 @@ file(READ ${WORK}/fail.xml fail)
 if(NOT fail MATCHES "name=\"random arrays 0-9999 \\(seed 2\\)\"" OR NOT fail MATCHES "replay: vpsim xcheck --rtl [^ ]*decl_decoder_fsm_bug.sv --seed 2 --only [0-9]+</failure>")
   message(SEND_ERROR "--junit: the failing random batch or its replay command is missing\n${fail}")
 endif()
+
+# --wave-on-fail: the first failure's shrunk replay as an FST waveform, from a model Verilated
+# with --trace-fst when it is needed (an FST file starts with its header block, type 0).
+expect(1 "waveform of the shrunk replay \\([0-9]+ cycles\\): [^ ]*/wave/xcheck-fail-seed2-[0-9]+.fst"
+       xcheck --rtl ${V}/decl_decoder_fsm_bug.sv ${CACHE} --no-corpus --random 3000 --seed 2
+       --wave-on-fail ${WORK}/wave --mismatch-dir ${WORK}/mm)
+file(GLOB fst ${WORK}/wave/*.fst)
+list(LENGTH fst nfst)
+if(NOT nfst EQUAL 1)
+  message(SEND_ERROR "--wave-on-fail: ${nfst} FST files in ${WORK}/wave, expected 1")
+else()
+  file(SIZE ${fst} fst_size)
+  file(READ ${fst} fst_head LIMIT 1 HEX)
+  if(fst_size LESS 200 OR NOT fst_head STREQUAL "00")
+    message(SEND_ERROR "--wave-on-fail: ${fst} is not an FST file (${fst_size} bytes, first byte ${fst_head})")
+  endif()
+endif()
+# A passing run builds no traced model and writes nothing.
+expect(0 "mismatches: 0" xcheck --rtl ${V}/decl_decoder_fsm.sv ${CACHE} --random 1000 --wave-on-fail ${WORK}/wave_pass)
+file(GLOB fst_pass ${WORK}/wave_pass/*)
+if(fst_pass)
+  message(SEND_ERROR "--wave-on-fail wrote ${fst_pass} on a passing run")
+endif()

@@ -38,6 +38,7 @@ struct XcheckArgs {
     double mutant_timeout = 60;       // --mutant-timeout (seconds per mutant's cross-check)
     std::string mutants_dir = "xcheck-mutants";
     std::string junit;                // --junit FILE
+    std::string wave_on_fail;         // --wave-on-fail DIR
 };
 
 std::string xml_escape(const std::string& in) {
@@ -245,7 +246,7 @@ int run_mutants(const XcheckArgs& a, const tb::XcheckOptions& opt) {
         std::fprintf(stderr, "vpsim xcheck: %s\n", e.what());
         return 2;
     }
-    const std::string self = std::filesystem::read_symlink("/proc/self/exe", ec).string();
+    const std::string self = "/proc/self/exe";  // this binary, even if it was replaced meanwhile
     std::vector<std::string> check = {"xcheck", "--first-mismatch", "--json", "--random", std::to_string(opt.random),
                                       "--seed", std::to_string(opt.seed), "--out-ready", fmt::format("{}", opt.bp.out_ready),
                                       "--in-valid", fmt::format("{}", opt.bp.in_valid)};
@@ -377,6 +378,34 @@ int run_xcheck(XcheckArgs& a) {
         opt.coverage_file = a.coverage + "/coverage.dat";
     }
     if (!la.rtl.empty() && !load_user_rtl(la, opt)) return 2;
+    if (!a.wave_on_fail.empty()) {
+        std::error_code ec;
+        std::filesystem::create_directories(a.wave_on_fail, ec);
+        if (ec) {
+            std::fprintf(stderr, "vpsim xcheck: --wave-on-fail %s: cannot create the directory (%s)\n",
+                         a.wave_on_fail.c_str(), ec.message().c_str());
+            return 2;
+        }
+        tb::UserRtlSpec spec;
+        spec.sources = la.rtl.empty() ? std::vector<std::string>{data_path("rtl/decl_decoder.sv")} : la.rtl;
+        if (spec.sources.front().empty()) {
+            std::fprintf(stderr, "vpsim xcheck: --wave-on-fail: the RTL source %s\n", data_not_found("rtl/decl_decoder.sv").c_str());
+            return 2;
+        }
+        spec.top = a.top;
+        spec.cache_dir = a.rtl_cache;
+        spec.vpsim_version = VPSIM_VERSION;
+        spec.trace = true;
+        spec.verbose = true;
+        for (const auto& g : a.params) spec.params.push_back(tb::parse_param(g));
+        // Built only when a mismatch needs it; the loaded design lives as long as the factory.
+        auto held = std::make_shared<std::shared_ptr<tb::UserRtl>>();
+        opt.wave_rtl = [spec, held] {
+            if (!*held) *held = tb::build_user_rtl(spec);
+            return (*held)->make_dut();
+        };
+        opt.wave_dir = a.wave_on_fail;
+    }
     opt.progress = isatty(2) && !a.json ? 1 : 2;
     if (!a.junit.empty()) opt.case_batch = 10000;
     tb::XcheckReport r;
@@ -418,7 +447,8 @@ int run_xcheck(XcheckArgs& a) {
                                      {"lenient", m.array.lenient},
                                      {"first_difference", m.first_difference},
                                      {"shrunk_tokens", m.shrunk.size()},
-                                     {"file", m.written_to}});
+                                     {"file", m.written_to},
+                                     {"wave", m.wave}});
         const auto& c = r.coverage;
         j["coverage"] = {{"token_kinds", c.token_kinds}, {"data_types", c.data_types},
                          {"events_model", c.events[0]}, {"events_rtl", c.events[1]},
@@ -527,6 +557,10 @@ void add_xcheck_command(CLI::App& app, int& exit_code) {
     c->add_option("--junit", a->junit,
                   "Also write a JUnit XML report: one test case per corpus file and per 10,000 random arrays, failures "
                   "with the first mismatch and its replay command, and one for the functional coverage");
+    c->add_option("--wave-on-fail", a->wave_on_fail,
+                  "On a mismatch, write an FST waveform (GTKWave) of the first failing array's shrunk replay into DIR: "
+                  "the RTL is Verilated again with --trace-fst (cached) when it is needed")
+        ->excludes("--systemc");
     c->add_flag("--json", a->json, "Print one JSON object instead of the table");
     c->callback([a, &exit_code] { exit_code = run_xcheck(*a); });
 }
