@@ -47,6 +47,8 @@ done
 if [ -z "$work" ]; then
   if [ "$mode" = ci ]; then work="$build/ci-work"; else work="$build/work"; fi
 fi
+mkdir -p "$work"
+work="$(cd "$work" && pwd)"
 
 start=$(date +%s)
 # ---- build ----
@@ -113,9 +115,12 @@ if [ "$mode" = ci ] || [ "$mode" = campaign ]; then
           -print_final_stats=1 -artifact_prefix="$art/")
     t0=$(date +%s)
     set +e
+    jobdir="$logs/$h.jobs"  # -jobs: libFuzzer writes fuzz-N.log per job into its working directory
+    rm -rf "$jobdir"
     if [ "$jobs" -gt 1 ]; then
-      (cd "$logs" && "$build/fuzz_$h" "${args[@]}" -jobs="$jobs" -workers="$jobs" "$corpus" "$seeds/$h" \
-         "$root/tests/fuzz/regressions/$h" > "$log" 2>&1)
+      mkdir -p "$jobdir"
+      (cd "$jobdir" && "$build/fuzz_$h" "${args[@]}" -jobs="$jobs" -workers="$jobs" "$corpus" "$seeds/$h" \
+         $( [ -d "$root/tests/fuzz/regressions/$h" ] && echo "$root/tests/fuzz/regressions/$h") > "$log" 2>&1)
     else
       "$build/fuzz_$h" "${args[@]}" "$corpus" "$seeds/$h" $( [ -d "$root/tests/fuzz/regressions/$h" ] && echo "$root/tests/fuzz/regressions/$h") \
         > "$log" 2>&1
@@ -123,13 +128,13 @@ if [ "$mode" = ci ] || [ "$mode" = campaign ]; then
     rc=$?
     set -e
     after=$(ls "$art" | wc -l)
-    execs=$(grep -h 'stat::number_of_executed_units' "$log" "$logs"/fuzz-*.log 2>/dev/null | awk '{s+=$2} END {print s+0}')
-    last=$(grep -h -E '^#[0-9]+' "$log" "$logs"/fuzz-*.log 2>/dev/null | grep -o 'cov: [0-9]* ft: [0-9]*' | tail -1)
+    execs=$(grep -h 'stat::number_of_executed_units' "$log" "$jobdir"/fuzz-*.log 2>/dev/null | awk '{s+=$2} END {print s+0}')
+    last=$(grep -h -E '^#[0-9]+' "$log" "$jobdir"/fuzz-*.log 2>/dev/null | grep -o 'cov: [0-9]* ft: [0-9]*' | tail -1)
     echo "fuzz.sh: $h: $(( $(date +%s) - t0 )) s, $execs executions, ${last:-cov: ? ft: ?}, corpus $(ls "$corpus" | wc -l), rc $rc, findings $((after - before))"
     if [ "$rc" -ne 0 ] || [ "$after" -gt "$before" ]; then
       failed=1
       echo "fuzz.sh: $h: FINDING — see $log and $art" >&2
-      grep -h -E 'ERROR|property failed|SUMMARY|Test unit written' "$log" "$logs"/fuzz-*.log 2>/dev/null | head -20 >&2
+      grep -h -E 'ERROR|property failed|SUMMARY|Test unit written' "$log" "$jobdir"/fuzz-*.log 2>/dev/null | head -20 >&2
     fi
   done
 fi
