@@ -32,10 +32,6 @@ bool within_limits(const json& j, int depth = 0) {
                 v.is_number() && !(v.get<double>() <= 64))
                 return false;
             if (k == "primitive_count" && v.is_number() && !(v.get<double>() <= 4096)) return false;
-            // Known defect (tessellator sizes allocated before checks): patch sizes.
-            if ((k == "width" || k == "height" || k == "num_vertices") && v.is_number() &&
-                !(v.get<double>() <= 4096) && fuzz::skip_known("tess-sizes-before-checks"))
-                return false;
             if (k == "commands" && v.is_array() && v.size() > 64) return false;
             if (!within_limits(v, depth + 1)) return false;
         }

@@ -100,12 +100,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                 info.stride = info.width + ((b[5] >> 4) & 3);
                 info.basis = Basis(b[6] % 3);
                 info.order = kOrders[(b[6] >> 2) & 3];
-                // Known defect (tessellator sizes allocated before checks).
-                if (uint64_t(info.width) * info.height > 4096 && fuzz::skip_known("tess-sizes-before-checks"))
-                    break;
-                if (uint64_t(info.stride) * (info.height + info.start_vertex_offset_height) > 4096 &&
-                    fuzz::skip_known("tess-sizes-before-checks"))
-                    break;
                 const float* sp = with_segs ? segs : nullptr;
                 const TessOutput t = cache.draw_rect(handle, sp, with_info ? &info : nullptr, d, streams, st);
                 check_output(t, prof, what);
@@ -123,7 +117,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                 info.start_vertex_offset = (b[4] >> 3) & 3;
                 info.basis = Basis(b[6] % 3);
                 info.order = kOrders[(b[6] >> 2) & 3];
-                if (info.num_vertices > 4096 && fuzz::skip_known("tess-sizes-before-checks")) break;
                 const float* sp = with_segs ? segs : nullptr;
                 const TessOutput t = cache.draw_tri(handle, sp, with_info ? &info : nullptr, d, streams, st);
                 check_output(t, prof, what);
