@@ -56,6 +56,22 @@ scene() {  # scene FILE COMMANDS_JSON [BUFFERS_JSON]
  ]}
 JSON
 }
+grid_scene() {  # grid_scene FILE N [COMMAND_JSON,]: an N x N generated grid drawn indexed
+  cat > "$1" <<JSON
+{"buffers": {"g": {"generator": "grid", "columns": $2, "rows": $2, "indices": "INDEX32",
+   "streams": {"pos": [{"attribute": "position", "type": "FLOAT3"}]}}},
+ "commands": [
+  {"op": "CreateVertexShader", "name": "s",
+   "declaration": {"text": "D3DVSD_STREAM(0),\\nD3DVSD_REG(D3DVSDE_POSITION, D3DVSDT_FLOAT3),\\nD3DVSD_END()\\n"},
+   "function": {"asm": "vs.1.1\\nmov oPos, v0\\n"}},
+  {"op": "SetVertexShader", "shader": "s"},
+  {"op": "SetStreamSource", "stream": 0, "buffer": "g.pos", "stride": 12},
+  {"op": "SetIndices", "buffer": "g.indices"},
+  ${3:-}
+  {"op": "DrawIndexedPrimitive", "type": "trianglelist"}
+ ]}
+JSON
+}
 patch_scene() {  # patch_scene FILE INFO_JSON SEGMENTS
   cat > "$1" <<JSON
 {"buffers": {"cp": {"layout": ["FLOAT3"], "vertices": [[0,0,0],[1,0,0],[2,0,0],[3,0,0],[0,1,0],[1,1,1],[2,1,1],[3,1,0],
@@ -103,20 +119,7 @@ scene npatch_draw.json '{"op": "SetRenderState", "state": "PATCHSEGMENTS", "valu
   {"op": "DrawPrimitive", "type": "trianglelist", "start_vertex": 0, "primitive_count": 1000000}'
 expect 1 "/commands/4: shader \"s\": stream 0, vertex 3: .*past the end" -- scene-exec npatch_draw.json
 # A valid N-patch draw (a 256 x 256 grid: 131072 triangles) that would generate too much.
-cat > npatch_big.json <<'JSON'
-{"buffers": {"g": {"generator": "grid", "columns": 256, "rows": 256, "indices": "INDEX32",
-   "streams": {"pos": [{"attribute": "position", "type": "FLOAT3"}]}}},
- "commands": [
-  {"op": "CreateVertexShader", "name": "s",
-   "declaration": {"text": "D3DVSD_STREAM(0),\nD3DVSD_REG(D3DVSDE_POSITION, D3DVSDT_FLOAT3),\nD3DVSD_END()\n"},
-   "function": {"asm": "vs.1.1\nmov oPos, v0\n"}},
-  {"op": "SetVertexShader", "shader": "s"},
-  {"op": "SetStreamSource", "stream": 0, "buffer": "g.pos", "stride": 12},
-  {"op": "SetIndices", "buffer": "g.indices"},
-  {"op": "SetRenderState", "state": "PATCHSEGMENTS", "value": 4.0},
-  {"op": "DrawIndexedPrimitive", "type": "trianglelist"}
- ]}
-JSON
+grid_scene npatch_big.json 256 '{"op": "SetRenderState", "state": "PATCHSEGMENTS", "value": 4.0},'
 expect 1 "N-patch: T13 \(size-limit\): the N-patch draw would generate up to 1966080 vertices, more than the limit 131072" -- \
   scene-exec npatch_big.json
 expect 1 "N-patch: T13 \(size-limit\)" -- run npatch_big.json --quiet
@@ -139,19 +142,7 @@ echo "ok (peak $((kb / 1024)) MB): exec --count 4294967295 --json | head -c 1000
 
 echo "== 7. one writer per --out directory"
 # A run of a few seconds: a 1024 x 1024 grid (2M triangles).
-cat > slow.json <<'JSON'
-{"buffers": {"g": {"generator": "grid", "columns": 1024, "rows": 1024, "indices": "INDEX32",
-   "streams": {"pos": [{"attribute": "position", "type": "FLOAT3"}]}}},
- "commands": [
-  {"op": "CreateVertexShader", "name": "s",
-   "declaration": {"text": "D3DVSD_STREAM(0),\nD3DVSD_REG(D3DVSDE_POSITION, D3DVSDT_FLOAT3),\nD3DVSD_END()\n"},
-   "function": {"asm": "vs.1.1\nmov oPos, v0\n"}},
-  {"op": "SetVertexShader", "shader": "s"},
-  {"op": "SetStreamSource", "stream": 0, "buffer": "g.pos", "stride": 12},
-  {"op": "SetIndices", "buffer": "g.indices"},
-  {"op": "DrawIndexedPrimitive", "type": "trianglelist"}
- ]}
-JSON
+grid_scene slow.json 1024
 "$vpsim" run slow.json --quiet --out shared > /dev/null 2> a.err &
 apid=$!
 # The first run holds the directory once its output directory exists and it is simulating.
