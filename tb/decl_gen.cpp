@@ -19,42 +19,12 @@ uint64_t splitmix64(uint64_t& x) {
     return z ^ (z >> 31);
 }
 
-inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-
 }  // namespace
 
 Rng::Rng(uint64_t seed) {
     uint64_t x = seed;
     for (auto& w : s) w = splitmix64(x);
 }
-
-uint64_t Rng::next() {
-    const uint64_t result = rotl(s[1] * 5, 7) * 9;
-    const uint64_t t = s[1] << 17;
-    s[2] ^= s[0];
-    s[3] ^= s[1];
-    s[1] ^= s[2];
-    s[0] ^= s[3];
-    s[2] ^= t;
-    s[3] = rotl(s[3], 45);
-    return result;
-}
-
-uint32_t Rng::below(uint32_t n) {
-    if (n == 0) return 0;
-    uint64_t m = uint64_t(u32()) * n;
-    uint32_t low = uint32_t(m);
-    if (low < n) {
-        const uint32_t threshold = uint32_t(-n) % n;
-        while (low < threshold) {
-            m = uint64_t(u32()) * n;
-            low = uint32_t(m);
-        }
-    }
-    return uint32_t(m >> 32);
-}
-
-bool Rng::chance(double p) { return double(next() >> 11) * 0x1.0p-53 < p; }
 
 // ---------------------------------------------------------------------------------------
 // Token helpers
@@ -107,15 +77,10 @@ uint32_t random_bits(Rng& r, uint32_t mask) {
 
 // A random set bit of `mask` (mask != 0).
 uint32_t random_set_bit(Rng& r, uint32_t mask) {
-    uint32_t n = 0;
-    for (uint32_t m = mask; m; m &= m - 1) ++n;
-    uint32_t k = r.below(n);
-    for (uint32_t b = 0; b < 32; ++b)
-        if (mask >> b & 1u) {
-            if (k == 0) return b;
-            --k;
-        }
-    return 0;
+    if (!mask) return 0;  // (as before: callers pass a non-zero mask)
+    uint32_t k = r.below(uint32_t(__builtin_popcount(mask)));
+    while (k--) mask &= mask - 1;  // drop the k lowest set bits
+    return uint32_t(__builtin_ctz(mask));
 }
 
 // A well-formed token of the given type with random (sometimes out-of-range) fields.
@@ -167,6 +132,8 @@ uint32_t payload_word(Rng& r) {
     return r.u32();
 }
 
+}  // namespace
+
 // Header positions of an array as the decoder sees them (payload DWORDs skipped), up to and
 // including the first END reached, with the stream context before each header.
 enum class Ctx : uint8_t { None, Mem, Tess };
@@ -176,8 +143,16 @@ struct Scan {
     int end = -1;          // index of END, -1 if none reached
 };
 
-Scan scan(const std::vector<uint32_t>& t) {
-    Scan s;
+GenScratch::GenScratch() : scan(std::make_unique<Scan>()) {}
+GenScratch::~GenScratch() = default;
+
+namespace {
+
+// Fills `s` (its buffers reused).
+void scan(const std::vector<uint32_t>& t, Scan& s) {
+    s.heads.clear();
+    s.ctx.clear();
+    s.end = -1;
     Ctx c = Ctx::None;
     size_t i = 0;
     while (i < t.size()) {
@@ -191,7 +166,6 @@ Scan scan(const std::vector<uint32_t>& t) {
         if (is_stream(tok)) c = is_tess_stream(tok) ? Ctx::Tess : Ctx::Mem;
         i += 1 + payload_of(tok);
     }
-    return s;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -199,14 +173,14 @@ Scan scan(const std::vector<uint32_t>& t) {
 struct ValidBuilder {
     Rng& r;
     const GenOptions& o;
+    std::vector<uint32_t>& t;       // the array, built in place (cleared first)
     bool maxed = false;
-    std::vector<uint32_t> t;
     uint32_t free_regs = kAllRegs;  // registers not yet loaded (REG or tess output)
     uint32_t mem_loaded = 0;        // loaded by REG (TESSNORMAL inputs)
     uint32_t streams_used = 0;
     bool sel_open = false;          // a selector without a data definition yet
 
-    ValidBuilder(Rng& rng, const GenOptions& opt) : r(rng), o(opt) {}
+    ValidBuilder(Rng& rng, const GenOptions& opt, std::vector<uint32_t>& out) : r(rng), o(opt), t(out) { t.clear(); }
 
     void nops(double p) {
         while (r.chance(p)) t.push_back(D3DVSD_NOP());
@@ -326,7 +300,7 @@ struct ValidBuilder {
         }
     }
 
-    std::vector<uint32_t> build() {
+    void build() {
         maxed = r.chance(o.max_chance);
         nops(0.15);
         blocks(0.25);
@@ -374,7 +348,6 @@ struct ValidBuilder {
             const uint32_t n = r.range(1, 6);
             for (uint32_t i = 0; i < n; ++i) t.push_back(raw_token(r));
         }
-        return std::move(t);
     }
 };
 
@@ -407,6 +380,8 @@ struct Mutator {
     Rng& r;
     const GenOptions& o;
     std::vector<uint32_t>& t;
+    Scan& s;                  // scratch: the array's headers, rescanned by each mutation
+    std::vector<uint32_t>& b; // scratch: an inserted block
 
     // A random header index satisfying pred, or -1.
     template <class Pred>
@@ -432,8 +407,9 @@ struct Mutator {
 
     void insert(size_t pos, std::initializer_list<uint32_t> v) { t.insert(t.begin() + long(pos), v.begin(), v.end()); }
 
-    std::vector<uint32_t> block() {
-        std::vector<uint32_t> b;
+    // A CONST or EXT block into b.
+    void block() {
+        b.clear();
         if (r.chance(0.6)) {
             const uint32_t count = r.chance(0.2) ? 0 : r.range(1, 3);
             b.push_back(D3DVSD_CONST(r.below(o.const_count - count + 1), count));
@@ -443,7 +419,6 @@ struct Mutator {
             b.push_back(D3DVSD_EXT(count, r.u32()));
             for (uint32_t i = 0; i < count; ++i) b.push_back(payload_word(r));
         }
-        return b;
     }
 
     uint32_t tess_token() {
@@ -451,7 +426,7 @@ struct Mutator {
     }
 
     bool apply(Mutation m) {
-        const Scan s = scan(t);
+        scan(t, s);
         const size_t nh = s.heads.size();
         auto head = [&](size_t k) { return t[s.heads[k]]; };
         switch (m) {
@@ -581,7 +556,7 @@ struct Mutator {
             size_t pos = s.heads[size_t(k)] + 1;
             if (r.chance(0.3))  // after the NOPs that follow the selector
                 while (pos < t.size() && t[pos] == 0) ++pos;
-            const auto b = block();
+            block();
             t.insert(t.begin() + long(pos), b.begin(), b.end());
             return true;
         }
@@ -601,7 +576,7 @@ struct Mutator {
             const uint32_t count = r.range(1, 4);
             const uint32_t lo = o.const_count - count + 1;
             if (lo > kConstAddressMask) return false;
-            std::vector<uint32_t> b{D3DVSD_CONST(r.range(lo, kConstAddressMask), count)};
+            b.assign(1, D3DVSD_CONST(r.range(lo, kConstAddressMask), count));
             for (uint32_t i = 0; i < 4 * count; ++i) b.push_back(payload_word(r));
             t.insert(t.begin(), b.begin(), b.end());
             return true;
@@ -687,7 +662,7 @@ struct Mutator {
     void overlong() {
         const uint32_t extra = r.range(1, 64);
         const uint32_t target = o.max_length + extra;  // total length
-        const Scan s = scan(t);
+        scan(t, s);
         switch (r.below(3)) {
         case 0:  // END dropped, NOP run to the end
             if (s.end >= 0) t.resize(size_t(s.end));
@@ -699,7 +674,7 @@ struct Mutator {
             break;
         }
         default: {  // big CONST blocks at the front: index max_length falls anywhere, often in a payload
-            std::vector<uint32_t> b;
+            b.clear();
             while (b.size() + t.size() < target) {
                 const uint32_t count = std::min<uint32_t>(15, o.const_count);
                 b.push_back(D3DVSD_CONST(0, count));
@@ -715,15 +690,22 @@ struct Mutator {
 
 }  // namespace
 
-std::vector<uint32_t> gen_valid(Rng& rng, const GenOptions& opt) { return ValidBuilder(rng, opt).build(); }
+void gen_valid(Rng& rng, std::vector<uint32_t>& out, const GenOptions& opt) { ValidBuilder(rng, opt, out).build(); }
 
-std::vector<uint32_t> mutate(Rng& rng, std::vector<uint32_t> valid, const GenOptions& opt) {
-    const std::vector<uint32_t> original = valid;
+std::vector<uint32_t> gen_valid(Rng& rng, const GenOptions& opt) {
+    std::vector<uint32_t> t;
+    gen_valid(rng, t, opt);
+    return t;
+}
+
+void mutate(Rng& rng, std::vector<uint32_t>& valid, GenScratch& scratch, const GenOptions& opt) {
+    std::vector<uint32_t>& original = scratch.original;
+    original.assign(valid.begin(), valid.end());
     if (valid.empty()) valid.push_back(D3DVSD_NOP());
-    Mutator m{rng, opt, valid};
+    Mutator m{rng, opt, valid, *scratch.scan, scratch.block};
     if (rng.chance(1.0 / 2000)) {
         m.overlong();
-        return valid;
+        return;
     }
     const uint32_t n = rng.range(1, 3);
     uint32_t done = 0;
@@ -731,24 +713,44 @@ std::vector<uint32_t> mutate(Rng& rng, std::vector<uint32_t> valid, const GenOpt
         if (m.apply(Mutation(rng.below(kNumMutations)))) ++done;
     if (valid.empty()) valid.push_back(D3DVSD_NOP());
     if (valid == original) valid.push_back(0xC0000000u);  // cannot happen in practice; never return the input
+}
+
+std::vector<uint32_t> mutate(Rng& rng, std::vector<uint32_t> valid, const GenOptions& opt) {
+    GenScratch scratch;
+    mutate(rng, valid, scratch, opt);
     return valid;
 }
 
-std::vector<uint32_t> gen_raw(Rng& rng) {
+void gen_raw(Rng& rng, std::vector<uint32_t>& t) {
     const uint32_t k = rng.below(100);
     const uint32_t len = k < 45 ? rng.range(1, 8) : k < 85 ? rng.range(9, 24) : rng.range(25, 48);
-    std::vector<uint32_t> t(len);
+    t.resize(len);
     for (auto& w : t) w = raw_token(rng);
     if (rng.chance(0.5)) t.back() = kEndToken;
+}
+
+std::vector<uint32_t> gen_raw(Rng& rng) {
+    std::vector<uint32_t> t;
+    gen_raw(rng, t);
     return t;
 }
 
-std::vector<uint32_t> gen_mixed(Rng& rng, bool& lenient, const GenOptions& opt) {
+void gen_mixed(Rng& rng, bool& lenient, std::vector<uint32_t>& out, GenScratch& scratch, const GenOptions& opt) {
     lenient = rng.chance(0.3);
     const uint32_t k = rng.below(10);
-    if (k < 4) return gen_valid(rng, opt);
-    if (k < 8) return mutate(rng, gen_valid(rng, opt), opt);
-    return gen_raw(rng);
+    if (k < 8) {
+        gen_valid(rng, out, opt);
+        if (k >= 4) mutate(rng, out, scratch, opt);
+    } else {
+        gen_raw(rng, out);
+    }
+}
+
+std::vector<uint32_t> gen_mixed(Rng& rng, bool& lenient, const GenOptions& opt) {
+    std::vector<uint32_t> t;
+    GenScratch scratch;
+    gen_mixed(rng, lenient, t, scratch, opt);
+    return t;
 }
 
 }  // namespace vpsim::tb

@@ -13,10 +13,13 @@ inline bool is_final(const decl::Event& e) {
     return e.kind == decl::EventKind::End || e.kind == decl::EventKind::Error;
 }
 
+// Drives one array into `r` (cleared first; its event buffer is reused from array to array).
 template <class Side>
-SideResult drive_array(Side& side, const std::vector<uint32_t>& tokens, bool lenient, uint64_t bp_seed,
-                       const Backpressure& bp) {
-    SideResult r;
+void drive_array(Side& side, const std::vector<uint32_t>& tokens, bool lenient, uint64_t bp_seed, const Backpressure& bp,
+                 SideResult& r) {
+    r.events.clear();
+    r.cycles = 0;
+    r.timed_out = r.assertion_failed = false;
     Rng rng(bp_seed);
     const size_t n = tokens.size();
     const uint64_t limit = 64 + 8 * n + n * n / 4 + (bp.out_ready < 1 || bp.in_valid < 1 ? 40 * n : 0);
@@ -39,7 +42,6 @@ SideResult drive_array(Side& side, const std::vector<uint32_t>& tokens, bool len
             break;
         }
     }
-    return r;
 }
 
 }  // namespace vpsim::tb

@@ -20,9 +20,24 @@ public:
         top_ = std::make_unique<Vdecl_decoder>(ctx_.get(), "decl_decoder");
         reset();
     }
-    ~RtlSide() { top_->final(); }
+    ~RtlSide() {
+        use();
+        top_->final();
+        top_.reset();
+    }
+
+    // Verilator 5.006 keeps one "current context" per thread: a model's constructor sets it
+    // (VerilatedSyms), and assertion failures ($error, $stop) and a model's destructor
+    // (VerilatedScope) act on the current one, not the model's own. With several instances on
+    // one thread (the corpus's, a waveform replay's, a test's), each must make its own context
+    // current before it runs or goes, or errors land on another instance and a destructor
+    // touches a context that may be gone.
+    void use() {
+        if (Verilated::threadContextp() != ctx_.get()) Verilated::threadContextp(ctx_.get());
+    }
 
     void reset() {
+        use();
         top_->rst = 1;
         top_->in_valid = 0;
         top_->out_ready = 0;
@@ -56,22 +71,24 @@ private:
     std::unique_ptr<Vdecl_decoder> top_;
 };
 
-SideResult run_on(RtlSide& side, const std::vector<uint32_t>& tokens, bool lenient, uint64_t bp_seed,
-                  const Backpressure& bp) {
-    SideResult r = drive_array(side, tokens, lenient, bp_seed, bp);
+void run_on(RtlSide& side, const std::vector<uint32_t>& tokens, bool lenient, uint64_t bp_seed, const Backpressure& bp,
+            SideResult& r) {
+    side.use();
+    drive_array(side, tokens, lenient, bp_seed, bp, r);
     if (r.timed_out || side.broken()) {  // leave a clean decoder for the next array
         r.assertion_failed = side.broken();
         side.clear_error();
         side.reset();
     }
-    return r;
 }
 
 class BuiltinDut : public RtlDut {
 public:
-    SideResult run(const std::vector<uint32_t>& tokens, bool lenient, uint64_t bp_seed, const Backpressure& bp) override {
-        return run_on(side_, tokens, lenient, bp_seed, bp);
+    void run_into(const std::vector<uint32_t>& tokens, bool lenient, uint64_t bp_seed, const Backpressure& bp,
+                  SideResult& out) override {
+        run_on(side_, tokens, lenient, bp_seed, bp, out);
     }
+    void reset() override { side_.reset(); }
 
 private:
     RtlSide side_;
@@ -81,7 +98,9 @@ private:
 
 SideResult run_rtl(const std::vector<uint32_t>& tokens, bool lenient, uint64_t bp_seed, const Backpressure& bp) {
     static thread_local RtlSide side;
-    return run_on(side, tokens, lenient, bp_seed, bp);
+    SideResult r;
+    run_on(side, tokens, lenient, bp_seed, bp, r);
+    return r;
 }
 
 std::unique_ptr<RtlDut> builtin_rtl() { return std::make_unique<BuiltinDut>(); }

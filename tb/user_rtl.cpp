@@ -314,7 +314,13 @@ struct Dut {
         if (fst) fst->dump(ctx.time());
 #endif
     }
+    // Verilator keeps a current context per thread, which assertion failures and a model's
+    // destructor use: this instance's must be current (tb/rtl_cc_side.cpp, RtlSide::use).
+    void use() {
+        if (Verilated::threadContextp() != &ctx) Verilated::threadContextp(&ctx);  // (the setter also writes a global)
+    }
     void eval(int clk) {
+        use();
         top->clk = clk;
         top->eval();
         ctx.timeInc(5);
@@ -339,6 +345,7 @@ VPSIM_API void vpsim_rtl_delete(void* p) {
 #if VM_TRACE
     if (d->fst) { d->fst->close(); delete d->fst; }
 #endif
+    d->use();
     d->top->final();
     delete d->top;
     delete d;
@@ -465,15 +472,16 @@ private:
 class DynDut : public RtlDut {
 public:
     DynDut(const UserRtl::Api& api, bool coverage, bool trace) : api_(api), side_(api), coverage_(coverage), trace_(trace) {}
-    SideResult run(const std::vector<uint32_t>& tokens, bool lenient, uint64_t bp_seed, const Backpressure& bp) override {
-        SideResult r = drive_array(side_, tokens, lenient, bp_seed, bp);
+    void run_into(const std::vector<uint32_t>& tokens, bool lenient, uint64_t bp_seed, const Backpressure& bp,
+                  SideResult& r) override {
+        drive_array(side_, tokens, lenient, bp_seed, bp, r);
         if (r.timed_out || side_.broken()) {
             r.assertion_failed = side_.broken();
             side_.clear_error();
             side_.reset();
         }
-        return r;
     }
+    void reset() override { side_.reset(); }
     bool write_coverage(const std::string& file) override {
         return coverage_ && api_.coverage_write(side_.handle(), file.c_str()) != 0;
     }

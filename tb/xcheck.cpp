@@ -6,6 +6,7 @@
 #include "model/decl/decl_text.h"
 #include "tb/decl_gen.h"
 #include "tb/drive.h"
+#include "tb/user_rtl.h"
 
 #include <fmt/format.h>
 
@@ -14,7 +15,10 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <condition_variable>
+#include <mutex>
 #include <stdexcept>
+#include <thread>
 
 namespace vpsim::tb {
 
@@ -27,6 +31,7 @@ namespace {
 class ModelSide {
 public:
     explicit ModelSide(const decl::DecoderOptions& o) : timing_(o) {}
+    void reset() { timing_.reset(); }
     void set_inputs(bool in_valid, uint32_t token, bool last, bool lenient, bool out_ready) {
         in_valid_ = in_valid;
         token_ = token;
@@ -49,7 +54,9 @@ private:
 SideResult run_model(const std::vector<uint32_t>& tokens, bool lenient, uint64_t bp_seed, const Backpressure& bp,
                      const decl::DecoderOptions& model) {
     ModelSide side(model);
-    return drive_array(side, tokens, lenient, bp_seed, bp);
+    SideResult r;
+    drive_array(side, tokens, lenient, bp_seed, bp, r);
+    return r;
 }
 
 std::string compare(const SideResult& exp, const SideResult& act) {
@@ -120,6 +127,16 @@ void Coverage::count_tokens(const std::vector<uint32_t>& tokens) {
         }
         ++token_kinds[k];
         i += payload;
+    }
+}
+
+void Coverage::add(const Coverage& o) {
+    for (size_t i = 0; i < token_kinds.size(); ++i) token_kinds[i] += o.token_kinds[i];
+    for (size_t i = 0; i < data_types.size(); ++i) data_types[i] += o.data_types[i];
+    for (int side = 0; side < 2; ++side) {
+        for (size_t i = 0; i < events[side].size(); ++i) events[side][i] += o.events[side][i];
+        for (size_t i = 0; i < rules[side].size(); ++i) rules[side][i] += o.rules[side][i];
+        for (size_t i = 0; i < lenient_rules[side].size(); ++i) lenient_rules[side][i] += o.lenient_rules[side][i];
     }
 }
 
@@ -213,6 +230,14 @@ ArrayCase random_case(uint64_t seed, uint64_t index) {
     return c;
 }
 
+void random_case(uint64_t seed, uint64_t index, ArrayCase& c, GenScratch& scratch) {
+    Rng rng(derive_seed(seed, index));
+    gen_mixed(rng, c.lenient, c.tokens, scratch);
+    if (c.origin != "random") c.origin = "random";
+    c.index = index;
+    c.bp_seed = rng.next();
+}
+
 std::vector<ArrayCase> load_corpus(const std::string& dir) {
     std::vector<std::filesystem::path> files;
     for (const auto& entry : std::filesystem::directory_iterator(dir)) {
@@ -288,12 +313,80 @@ void report_mismatch(Mismatch& m, const XcheckOptions& opt, int number) {
 
 }  // namespace
 
+namespace {
+
+// One thread's tools for the random arrays: its RTL instance (made on this thread), the golden
+// side and the buffers, all reused from array to array.
+struct Checker {
+    std::unique_ptr<RtlDut> own;
+    RtlDut* dut;
+    ModelSide model;
+    GenScratch scratch;
+    ArrayCase c;
+    SideResult exp, act;
+    // With `borrow`, that instance (made on this thread) instead of a new one.
+    explicit Checker(const XcheckOptions& opt, RtlDut* borrow = nullptr)
+        : own(borrow ? nullptr : opt.rtl ? opt.rtl() : builtin_rtl()), dut(borrow ? borrow : own.get()), model(opt.model) {}
+};
+
+// What one chunk of random arrays gave: totals, coverage, and every mismatch in order (the
+// first few with the array and both sides, for shrinking and the report).
+struct ChunkResult {
+    struct Seen {
+        uint64_t index = 0;
+        std::string diff;
+        bool full = false;
+        ArrayCase c;
+        SideResult exp, act;
+    };
+    uint64_t first = 0, checked = 0, tokens = 0, events = 0, cycles = 0;
+    Coverage coverage;
+    std::vector<Seen> mismatches;
+};
+
+// Random arrays [first, last) on `k`, from a reset decoder; stops after the first mismatch
+// when opt.first_mismatch.
+void check_chunk(Checker& k, const XcheckOptions& opt, uint64_t first, uint64_t last, ChunkResult& out) {
+    out.first = first;
+    k.dut->reset();
+    for (uint64_t i = first; i < last; ++i) {
+        random_case(opt.seed, i, k.c, k.scratch);
+        k.model.reset();
+        drive_array(k.model, k.c.tokens, k.c.lenient, k.c.bp_seed, opt.bp, k.exp);
+        k.dut->run_into(k.c.tokens, k.c.lenient, k.c.bp_seed, opt.bp, k.act);
+        ++out.checked;
+        out.tokens += k.c.tokens.size();
+        out.events += k.exp.events.size();
+        out.cycles += k.exp.cycles;
+        out.coverage.count_tokens(k.c.tokens);
+        out.coverage.count_events(0, k.exp.events, k.c.lenient);
+        out.coverage.count_events(1, k.act.events, k.c.lenient);
+        std::string diff = compare(k.exp, k.act);
+        if (diff.empty()) continue;
+        ChunkResult::Seen m;
+        m.index = i;
+        m.diff = std::move(diff);
+        if (out.mismatches.size() < 5) {  // the report keeps the first five mismatches overall
+            m.full = true;
+            m.c = k.c;
+            m.exp = k.exp;
+            m.act = k.act;
+        }
+        out.mismatches.push_back(std::move(m));
+        if (opt.first_mismatch) break;
+    }
+}
+
+}  // namespace
+
 XcheckReport run_xcheck(const XcheckOptions& opt) {
     XcheckReport rep;
     const auto t0 = std::chrono::steady_clock::now();
     std::vector<ArrayCase> corpus;
     if (!opt.corpus.empty()) corpus = load_corpus(opt.corpus);
     if (opt.systemc && opt.rtl) throw std::invalid_argument("the SystemC bench runs the built-in RTL only (no --rtl)");
+    if (opt.jobs < 1) throw std::invalid_argument("--jobs must be at least 1");
+    if (opt.case_batch % kRandomChunk) throw std::invalid_argument("case_batch must be a multiple of kRandomChunk");
     std::unique_ptr<RtlDut> dut = opt.rtl ? opt.rtl() : builtin_rtl();
     auto model = [&](const std::vector<uint32_t>& t, const ArrayCase& c) {
         return run_model(t, c.lenient, c.bp_seed, opt.bp, opt.model);
@@ -328,28 +421,16 @@ XcheckReport run_xcheck(const XcheckOptions& opt) {
         return &rep.cases[it->second];
     };
     auto case_clock = std::chrono::steady_clock::now();
-    auto check_results = [&](const ArrayCase& c, const SideResult& exp, const SideResult& act) {
-        if (CaseRecord* cr = case_of(c)) {
-            const auto now = std::chrono::steady_clock::now();
-            cr->seconds += std::chrono::duration<double>(now - case_clock).count();
-            case_clock = now;
-            ++cr->arrays;
-            const std::string d = compare(exp, act);
-            if (!d.empty() && cr->mismatches++ == 0)
-                cr->failure = fmt::format("{}: {}\nreplay: {}", describe(c, opt.seed, opt.replay_args), d,
-                                          c.origin == "random"
-                                              ? fmt::format("vpsim xcheck{} --seed {} --only {}", opt.replay_args, opt.seed, c.index)
-                                              : fmt::format("vpsim xcheck{} --corpus {} --random 0", opt.replay_args, opt.corpus));
-        }
-        ++rep.arrays;
-        rep.tokens += c.tokens.size();
-        rep.events += exp.events.size();
-        rep.cycles += exp.cycles;
-        rep.coverage.count_tokens(c.tokens);
-        rep.coverage.count_events(0, exp.events, c.lenient);
-        rep.coverage.count_events(1, act.events, c.lenient);
-        std::string diff = compare(exp, act);
-        if (diff.empty()) return;
+    auto case_failure = [&](CaseRecord* cr, const ArrayCase& c, const std::string& d) {
+        if (cr->mismatches++ == 0)
+            cr->failure = fmt::format("{}: {}\nreplay: {}", describe(c, opt.seed, opt.replay_args), d,
+                                      c.origin == "random"
+                                          ? fmt::format("vpsim xcheck{} --seed {} --only {}", opt.replay_args, opt.seed, c.index)
+                                          : fmt::format("vpsim xcheck{} --corpus {} --random 0", opt.replay_args, opt.corpus));
+    };
+    // A mismatch, in array order: kept for the report (the first five, shrunk) or, with
+    // first_mismatch, the end of the check.
+    auto on_mismatch = [&](const ArrayCase& c, const SideResult& exp, const SideResult& act, const std::string& diff) {
         ++rep.mismatches;
         if (opt.first_mismatch) {
             stop = true;
@@ -367,6 +448,7 @@ XcheckReport run_xcheck(const XcheckOptions& opt) {
         m.expected = exp;
         m.actual = act;
         m.first_difference = diff;
+        dut->reset();  // shrinking starts from a reset decoder, whatever ran before (any --jobs)
         m.shrunk = shrink(c.tokens, [&](const std::vector<uint32_t>& t) { return !compare(model(t, c), rtl(t, c)).empty(); });
         m.shrunk_difference = compare(model(m.shrunk, c), rtl(m.shrunk, c));
         report_mismatch(m, opt, int(rep.failures.size()));
@@ -388,7 +470,74 @@ XcheckReport run_xcheck(const XcheckOptions& opt) {
         }
         rep.failures.push_back(std::move(m));
     };
+    // One array checked one by one (corpus, --only, the SystemC bench, the per-array path).
+    auto check_results = [&](const ArrayCase& c, const SideResult& exp, const SideResult& act) {
+        std::string diff = compare(exp, act);
+        if (CaseRecord* cr = case_of(c)) {
+            const auto now = std::chrono::steady_clock::now();
+            cr->seconds += std::chrono::duration<double>(now - case_clock).count();
+            case_clock = now;
+            ++cr->arrays;
+            if (!diff.empty()) case_failure(cr, c, diff);
+        }
+        ++rep.arrays;
+        rep.tokens += c.tokens.size();
+        rep.events += exp.events.size();
+        rep.cycles += exp.cycles;
+        rep.coverage.count_tokens(c.tokens);
+        rep.coverage.count_events(0, exp.events, c.lenient);
+        rep.coverage.count_events(1, act.events, c.lenient);
+        if (!diff.empty()) on_mismatch(c, exp, act, diff);
+    };
+    // A chunk of random arrays, merged in array order.
+    auto merge_chunk = [&](ChunkResult& r) {
+        if (opt.case_batch && r.checked) {
+            ArrayCase probe;
+            probe.origin = "random";
+            probe.index = r.first;
+            CaseRecord* cr = case_of(probe);  // a chunk lies inside one batch (case_batch % kRandomChunk == 0)
+            const auto now = std::chrono::steady_clock::now();
+            cr->seconds += std::chrono::duration<double>(now - case_clock).count();
+            case_clock = now;
+            cr->arrays += r.checked;
+            for (const auto& m : r.mismatches) {
+                probe.index = m.index;
+                probe.lenient = m.full ? m.c.lenient : random_case(opt.seed, m.index).lenient;
+                case_failure(cr, m.full ? m.c : probe, m.diff);
+            }
+        }
+        rep.arrays += r.checked;
+        rep.tokens += r.tokens;
+        rep.events += r.events;
+        rep.cycles += r.cycles;
+        rep.coverage.add(r.coverage);
+        for (auto& m : r.mismatches) {
+            if (stop) break;
+            if (m.full) {
+                on_mismatch(m.c, m.exp, m.act, m.diff);
+            } else {
+                ++rep.mismatches;  // beyond the first five of its chunk: only counted
+                if (opt.first_mismatch) stop = true;
+            }
+        }
+    };
 
+    auto last_print = t0;
+    auto progress = [&](uint64_t done) {
+        if (!opt.progress) return;
+        const auto now = std::chrono::steady_clock::now();
+        const double every = opt.progress == 1 ? 2.0 : opt.progress_seconds;
+        if (std::chrono::duration<double>(now - last_print).count() < every) return;
+        last_print = now;
+        const double sec = std::chrono::duration<double>(now - t0).count();
+        std::fprintf(stderr, "%sxcheck: %llu / %llu arrays, %llu mismatches, %.0f arrays/s%s", opt.progress == 1 ? "\r" : "",
+                     (unsigned long long)done, (unsigned long long)opt.random, (unsigned long long)rep.mismatches,
+                     sec > 0 ? double(done) / sec : 0.0, opt.progress == 1 ? "" : "\n");
+        std::fflush(stderr);
+    };
+
+    // Coverage files of the worker threads' instances (--jobs > 1), merged at the end.
+    std::vector<std::string> coverage_parts;
     if (opt.systemc) {
         std::vector<ArrayCase> arrays = corpus;
         if (opt.only >= 0)
@@ -398,36 +547,115 @@ XcheckReport run_xcheck(const XcheckOptions& opt) {
         const ScBenchResult r = run_sc_bench(arrays, opt.bp, opt.vcd);
         for (size_t i = 0; i < arrays.size(); ++i) check_results(arrays[i], r.model[i], r.rtl[i]);
     } else {
-        auto one = [&](const ArrayCase& c) {
-            check_results(c, model(c.tokens, c), rtl(c.tokens, c));
-        };
+        auto one = [&](const ArrayCase& c) { check_results(c, model(c.tokens, c), rtl(c.tokens, c)); };
         for (const auto& c : corpus)
             if (!stop) one(c);
+        const uint64_t chunks = (opt.random + kRandomChunk - 1) / kRandomChunk;
+        auto chunk_end = [&](uint64_t k) { return std::min(opt.random, (k + 1) * kRandomChunk); };
         if (opt.only >= 0) {
             if (!stop) one(random_case(opt.seed, uint64_t(opt.only)));
-        } else {
-            auto last_print = t0;
+        } else if (opt.per_array_path) {
             for (uint64_t i = 0; i < opt.random && !stop; ++i) {
                 one(random_case(opt.seed, i));
-                if (opt.progress && (i & 0x3FFF) == 0) {
-                    const auto now = std::chrono::steady_clock::now();
-                    const double every = opt.progress == 1 ? 2.0 : opt.progress_seconds;
-                    if (std::chrono::duration<double>(now - last_print).count() >= every) {
-                        last_print = now;
-                        const double s = std::chrono::duration<double>(now - t0).count();
-                        std::fprintf(stderr, "%sxcheck: %llu / %llu arrays, %llu mismatches, %.0f arrays/s%s",
-                                     opt.progress == 1 ? "\r" : "", (unsigned long long)i, (unsigned long long)opt.random,
-                                     (unsigned long long)rep.mismatches, s > 0 ? double(i) / s : 0.0,
-                                     opt.progress == 1 ? "" : "\n");
-                        std::fflush(stderr);
-                    }
-                }
+                if ((i & 0x3FFF) == 0) progress(i);
             }
-            if (opt.progress == 1) std::fprintf(stderr, "\r%78s\r", "");
+        } else if (opt.jobs == 1) {
+            Checker k(opt, dut.get());  // the corpus's instance: one model, as before chunks
+            ChunkResult r;
+            for (uint64_t c = 0; c < chunks && !stop; ++c) {
+                r = ChunkResult();
+                check_chunk(k, opt, c * kRandomChunk, chunk_end(c), r);
+                merge_chunk(r);
+                progress(chunk_end(c));
+            }
+        } else {
+            // Workers take chunks in order and may run ahead of the merge by a bounded window;
+            // this thread merges the chunks strictly in order, as the serial loop would.
+            std::mutex mu;
+            std::condition_variable cv_ready, cv_space;
+            std::map<uint64_t, ChunkResult> ready;
+            uint64_t next = 0, merged = 0;
+            bool abort = false;
+            std::string error;
+            const uint64_t window = 4 * uint64_t(opt.jobs);
+            std::vector<std::string> parts(size_t(opt.jobs));
+            auto worker = [&](int w) {
+                try {
+                    Checker k(opt);  // this thread's own instance, made and used here only
+                    for (;;) {
+                        uint64_t c;
+                        {
+                            std::unique_lock<std::mutex> lock(mu);
+                            cv_space.wait(lock, [&] { return abort || next >= chunks || next < merged + window; });
+                            if (abort || next >= chunks) break;
+                            c = next++;
+                        }
+                        ChunkResult r;
+                        check_chunk(k, opt, c * kRandomChunk, chunk_end(c), r);
+                        std::lock_guard<std::mutex> lock(mu);
+                        ready.emplace(c, std::move(r));
+                        cv_ready.notify_one();
+                    }
+                    if (!opt.coverage_file.empty()) {
+                        const std::string f = fmt::format("{}.part{}", opt.coverage_file, w + 1);
+                        if (!k.dut->write_coverage(f)) throw std::runtime_error(f + ": the RTL was not built with coverage");
+                        parts[size_t(w)] = f;
+                    }
+                } catch (const std::exception& e) {
+                    std::lock_guard<std::mutex> lock(mu);
+                    if (error.empty()) error = fmt::format("--jobs thread {}: {}", w + 1, e.what());
+                    abort = true;
+                    cv_ready.notify_all();
+                    cv_space.notify_all();
+                }
+            };
+            std::vector<std::thread> threads;
+            for (int w = 0; w < opt.jobs; ++w) threads.emplace_back(worker, w);
+            for (uint64_t c = 0; c < chunks && !stop; ++c) {
+                ChunkResult r;
+                {
+                    std::unique_lock<std::mutex> lock(mu);
+                    cv_ready.wait(lock, [&] { return abort || ready.count(c); });
+                    if (!ready.count(c)) break;  // a worker failed
+                    r = std::move(ready[c]);
+                    ready.erase(c);
+                    merged = c + 1;
+                }
+                cv_space.notify_all();
+                merge_chunk(r);
+                progress(chunk_end(c));
+            }
+            {
+                std::lock_guard<std::mutex> lock(mu);
+                abort = true;  // first_mismatch stop, or done
+            }
+            cv_space.notify_all();
+            for (auto& t : threads) t.join();
+            if (!error.empty()) throw std::runtime_error(error);
+            for (const auto& f : parts)
+                if (!f.empty()) coverage_parts.push_back(f);
+        }
+        if (opt.progress == 1 && opt.only < 0) std::fprintf(stderr, "\r%78s\r", "");
+    }
+    if (!opt.coverage_file.empty()) {
+        if (coverage_parts.empty()) {
+            if (!dut->write_coverage(opt.coverage_file))
+                throw std::runtime_error(opt.coverage_file + ": the RTL was not built with coverage, nothing to write");
+        } else {
+            // This thread's instance (corpus, shrinking) and the random arrays' instances, summed
+            // by verilator_coverage.
+            const std::string mine = opt.coverage_file + ".part0";
+            if (!dut->write_coverage(mine)) throw std::runtime_error(mine + ": the RTL was not built with coverage");
+            std::vector<std::string> argv = {"verilator_coverage", "--write", opt.coverage_file, mine};
+            argv.insert(argv.end(), coverage_parts.begin(), coverage_parts.end());
+            std::string out;
+            if (run_command(argv, "", out) != 0)
+                throw std::runtime_error(fmt::format("{}: verilator_coverage could not merge the parts: {}", opt.coverage_file, out));
+            std::error_code ec;
+            std::filesystem::remove(mine, ec);
+            for (const auto& f : coverage_parts) std::filesystem::remove(f, ec);
         }
     }
-    if (!opt.coverage_file.empty() && !dut->write_coverage(opt.coverage_file))
-        throw std::runtime_error(opt.coverage_file + ": the RTL was not built with coverage, nothing to write");
     rep.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     rep.holes = rep.coverage.holes();
     return rep;

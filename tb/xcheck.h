@@ -48,6 +48,7 @@ struct Coverage {
     std::array<std::array<uint64_t, 15>, 2> lenient_rules{};
 
     void count_tokens(const std::vector<uint32_t>& tokens);
+    void add(const Coverage& other);  // bin by bin
     void count_events(int side, const std::vector<decl::Event>& events, bool lenient);
     // Names of every bin that was never hit ("token NOP", "rule D7 (rtl)", ...).
     std::vector<std::string> holes() const;
@@ -58,12 +59,24 @@ struct Coverage {
 // The RTL side of the fast path: one instance of a Verilated decoder (its own model and
 // context), reused from array to array. The built-in rtl/decl_decoder.sv (builtin_rtl()) and a
 // user's design Verilated at run time (tb/user_rtl.h) both come as one.
+//
+// An instance is used by one thread only, the one that made it (--jobs N makes one per thread).
 class RtlDut {
 public:
     virtual ~RtlDut() = default;
-    virtual SideResult run(const std::vector<uint32_t>& tokens, bool lenient, uint64_t bp_seed, const Backpressure& bp) = 0;
+    // Drives one array into `out`, whose buffers are reused (no allocation once they have grown).
+    virtual void run_into(const std::vector<uint32_t>& tokens, bool lenient, uint64_t bp_seed, const Backpressure& bp,
+                          SideResult& out) = 0;
+    SideResult run(const std::vector<uint32_t>& tokens, bool lenient, uint64_t bp_seed, const Backpressure& bp) {
+        SideResult r;
+        run_into(tokens, lenient, bp_seed, bp, r);
+        return r;
+    }
     // Designs built with coverage: writes Verilator's coverage.dat; false when not built so.
     virtual bool write_coverage(const std::string&) { return false; }
+    // Back to the state after reset (each chunk of random arrays starts so: --jobs N checks
+    // every array on a decoder in the same state whatever N is).
+    virtual void reset() = 0;
     // Designs built with FST tracing: every following cycle goes into FILE until trace_close.
     virtual bool trace_open(const std::string&) { return false; }
     virtual void trace_close() {}
@@ -102,8 +115,17 @@ struct XcheckOptions {
     bool first_mismatch = false;  // stop at the first mismatch, unshrunk, nothing written (mutants)
     std::string wave_dir;         // an FST waveform of the first mismatch's shrunk replay goes here
     RtlFactory wave_rtl;          // ... made by this RTL (built with tracing; only called on a mismatch)
-    uint64_t case_batch = 0;      // > 0: record a CaseRecord per corpus file and per this many random arrays (JUnit)
+    uint64_t case_batch = 0;      // > 0: record a CaseRecord per corpus file and per this many random arrays (JUnit);
+                                  // a multiple of kRandomChunk
+    // Threads for the random arrays (fast path), each with its own RTL instance made on that
+    // thread. The arrays go in chunks of kRandomChunk, each starting from a reset decoder, and
+    // the results are merged in array order: the report is the same for any N.
+    int jobs = 1;
+    // The serial path as it was before chunks: every array generated into new vectors, a new
+    // golden side per array, results returned by value (vpsim bench xcheck's baseline).
+    bool per_array_path = false;
 };
+constexpr uint64_t kRandomChunk = 2000;
 
 // One test case of a JUnit report: a corpus file (strict and lenient) or a batch of random arrays.
 struct CaseRecord {
@@ -138,6 +160,9 @@ std::vector<uint32_t> shrink(std::vector<uint32_t> tokens, const std::function<b
 
 // The array of random number `index` under `seed` (replayable one by one).
 ArrayCase random_case(uint64_t seed, uint64_t index);
+// The same array into `c`, reusing its buffers and `scratch`'s.
+struct GenScratch;
+void random_case(uint64_t seed, uint64_t index, ArrayCase& c, GenScratch& scratch);
 std::vector<ArrayCase> load_corpus(const std::string& dir);
 
 XcheckReport run_xcheck(const XcheckOptions& opt);

@@ -250,6 +250,7 @@ int run_mutants(const XcheckArgs& a, const tb::XcheckOptions& opt) {
     std::vector<std::string> check = {"xcheck", "--first-mismatch", "--json", "--random", std::to_string(opt.random),
                                       "--seed", std::to_string(opt.seed), "--out-ready", fmt::format("{}", opt.bp.out_ready),
                                       "--in-valid", fmt::format("{}", opt.bp.in_valid)};
+    if (opt.jobs > 1) check.insert(check.end(), {"--jobs", std::to_string(opt.jobs)});
     if (opt.corpus.empty()) check.push_back("--no-corpus");
     else check.insert(check.end(), {"--corpus", opt.corpus});
     if (!a.rtl_cache.empty()) check.insert(check.end(), {"--rtl-cache", a.rtl_cache});
@@ -560,6 +561,12 @@ void add_xcheck_command(CLI::App& app, int& exit_code) {
     c->add_option("--wave-on-fail", a->wave_on_fail,
                   "On a mismatch, write an FST waveform (GTKWave) of the first failing array's shrunk replay into DIR: "
                   "the RTL is Verilated again with --trace-fst (cached) when it is needed")
+        ->excludes("--systemc");
+    c->add_option("--jobs", a->opt.jobs,
+                  "Threads for the random arrays, one RTL instance each, made on its thread (default 1). The arrays go "
+                  "in chunks of 2000, each from a reset decoder, merged in order: the arrays checked and the report are "
+                  "the same for any N")
+        ->check(CLI::Range(1, 256))
         ->excludes("--systemc");
     c->add_flag("--json", a->json, "Print one JSON object instead of the table");
     c->callback([a, &exit_code] { exit_code = run_xcheck(*a); });
