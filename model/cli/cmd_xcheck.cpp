@@ -1,6 +1,7 @@
 // vpsim xcheck: the token-array cross-check of the RTL declaration decoder against the model.
 #include "model/cli/commands.h"
 #include "model/common/file_util.h"
+#include "tb/decl_gen.h"
 #include "tb/mutants.h"
 #include "tb/rtl_coverage.h"
 #include "tb/user_rtl.h"
@@ -9,6 +10,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -487,6 +489,159 @@ int run_xcheck(XcheckArgs& a) {
 }
 
 }  // namespace
+
+// ---------------------------------------------------------------------------------------
+// vpsim bench xcheck (docs/xcheck.md, "Speed"): the fast cross-check of the built-in RTL on random
+// arrays (no corpus), three ways interleaved run by run -- the serial per-array path (every array
+// into new vectors, a new golden side per array), the chunked path with --jobs 1 and with --jobs
+// 2 (or the --jobs list) -- then where one thread's time goes, on arrays generated beforehand:
+// generation alone, the golden side alone, the RTL alone (Verilator's evaluations).
+namespace {
+
+struct BenchXcheckArgs {
+    uint64_t random = 1000000, seed = 1;
+    int repeat = 5;
+    std::vector<int> jobs = {1, 2};
+    uint64_t phase_arrays = 200000;
+    bool json = false;
+};
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    const size_t n = v.size();
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+int run_bench_xcheck(const BenchXcheckArgs& a) {
+    struct Way {
+        std::string name;
+        int jobs;
+        bool per_array;
+        std::vector<double> arrays_s, cycles_s, seconds;
+    };
+    std::vector<Way> ways = {{"serial, per-array allocation (the path before chunks)", 1, true, {}, {}, {}}};
+    for (int j : a.jobs) ways.push_back({fmt::format("chunked, --jobs {}", j), j, false, {}, {}, {}});
+    uint64_t arrays = 0, cycles = 0, tokens = 0;
+    for (int r = 0; r < a.repeat; ++r)
+        for (auto& w : ways) {
+            tb::XcheckOptions o;
+            o.random = a.random;
+            o.seed = a.seed;
+            o.jobs = w.jobs;
+            o.per_array_path = w.per_array;
+            const tb::XcheckReport rep = tb::run_xcheck(o);
+            if (rep.mismatches) {
+                std::fprintf(stderr, "vpsim bench xcheck: %s: %llu mismatches (run vpsim xcheck --seed %llu)\n", w.name.c_str(),
+                             (unsigned long long)rep.mismatches, (unsigned long long)a.seed);
+                return 1;
+            }
+            if (!arrays) arrays = rep.arrays, cycles = rep.cycles, tokens = rep.tokens;
+            if (rep.arrays != arrays || rep.cycles != cycles || rep.tokens != tokens) {  // the same arrays every way
+                std::fprintf(stderr, "vpsim bench xcheck: %s checked %llu arrays / %llu cycles, the first way %llu / %llu\n",
+                             w.name.c_str(), (unsigned long long)rep.arrays, (unsigned long long)rep.cycles,
+                             (unsigned long long)arrays, (unsigned long long)cycles);
+                return 1;
+            }
+            w.arrays_s.push_back(double(rep.arrays) / rep.seconds);
+            w.cycles_s.push_back(double(rep.cycles) / rep.seconds);
+            w.seconds.push_back(rep.seconds);
+        }
+
+    // One thread's time per array, by part, on arrays generated beforehand.
+    const uint64_t n = std::min(a.phase_arrays, a.random);
+    std::vector<double> gen_s, model_s, rtl_s;
+    uint64_t phase_cycles = 0;
+    {
+        std::vector<tb::ArrayCase> cases(n);
+        tb::GenScratch scratch;
+        tb::SideResult res;
+        auto dut = tb::builtin_rtl();
+        using clock = std::chrono::steady_clock;
+        for (int r = 0; r < a.repeat; ++r) {
+            auto t = clock::now();
+            for (uint64_t i = 0; i < n; ++i) tb::random_case(a.seed, i, cases[i], scratch);
+            gen_s.push_back(std::chrono::duration<double>(clock::now() - t).count());
+            t = clock::now();
+            uint64_t c = 0;
+            for (const auto& k : cases) c += tb::run_model(k.tokens, k.lenient, k.bp_seed, {}).cycles;
+            model_s.push_back(std::chrono::duration<double>(clock::now() - t).count());
+            t = clock::now();
+            uint64_t rc = 0;
+            for (const auto& k : cases) {
+                dut->run_into(k.tokens, k.lenient, k.bp_seed, {}, res);
+                rc += res.cycles;
+            }
+            rtl_s.push_back(std::chrono::duration<double>(clock::now() - t).count());
+            if (rc != c) {
+                std::fprintf(stderr, "vpsim bench xcheck: the RTL took %llu cycles, the model %llu\n", (unsigned long long)rc,
+                             (unsigned long long)c);
+                return 1;
+            }
+            phase_cycles = c;
+        }
+    }
+    const double g = median(gen_s), m = median(model_s), rt = median(rtl_s);
+    const double base = median(ways[0].arrays_s);
+    if (a.json) {
+        nlohmann::ordered_json j;
+        j["bench"] = "xcheck";
+        j["random"] = a.random;
+        j["seed"] = a.seed;
+        j["repeat"] = a.repeat;
+        j["arrays"] = arrays;
+        j["cycles"] = cycles;
+        j["ways"] = nlohmann::ordered_json::array();
+        for (const auto& w : ways)
+            j["ways"].push_back({{"way", w.name}, {"jobs", w.jobs}, {"per_array_path", w.per_array},
+                                 {"arrays_per_second", median(w.arrays_s)}, {"rtl_cycles_per_second", median(w.cycles_s)},
+                                 {"seconds", median(w.seconds)}, {"ratio_to_serial", median(w.arrays_s) / base},
+                                 {"runs_arrays_per_second", w.arrays_s}});
+        j["phases"] = {{"arrays", n},
+                       {"cycles", phase_cycles},
+                       {"generation_ns_per_array", 1e9 * g / double(n)},
+                       {"model_ns_per_array", 1e9 * m / double(n)},
+                       {"rtl_ns_per_array", 1e9 * rt / double(n)},
+                       {"rtl_cycles_per_second", double(phase_cycles) / rt},
+                       {"rtl_evals_per_second", 2.0 * double(phase_cycles) / rt}};
+        std::cout << j.dump(2) << "\n";
+        return 0;
+    }
+    std::printf("vpsim bench xcheck: %llu random arrays (seed %llu, no corpus, built-in RTL), %llu cycles; median of %d, "
+                "the ways interleaved run by run\n\n",
+                (unsigned long long)arrays, (unsigned long long)a.seed, (unsigned long long)cycles, a.repeat);
+    std::printf("%-56s %12s %16s %9s %7s   %s\n", "way", "arrays/s", "RTL cycles/s", "seconds", "ratio", "runs (arrays/s)");
+    for (const auto& w : ways) {
+        std::string runs;
+        for (double v : w.arrays_s) runs += fmt::format(" {:.0f}", v);
+        std::printf("%-56s %12.0f %16.0f %9.3f %7.2f  %s\n", w.name.c_str(), median(w.arrays_s), median(w.cycles_s),
+                    median(w.seconds), median(w.arrays_s) / base, runs.c_str());
+    }
+    const double tot = g + m + rt;
+    std::printf("\none thread's time per array (%llu arrays generated beforehand, %.1f cycles each; median of %d):\n",
+                (unsigned long long)n, double(phase_cycles) / double(n), a.repeat);
+    std::printf("  %-34s %8.0f ns  %5.1f %%\n", "generation (tb/decl_gen)", 1e9 * g / double(n), 100 * g / tot);
+    std::printf("  %-34s %8.0f ns  %5.1f %%\n", "golden side (DeclDecoderTiming)", 1e9 * m / double(n), 100 * m / tot);
+    std::printf("  %-34s %8.0f ns  %5.1f %%   %.0f cycles/s, %.0f evals/s\n", "RTL (Verilated, 2 evals per cycle)",
+                1e9 * rt / double(n), 100 * rt / tot, double(phase_cycles) / rt, 2.0 * double(phase_cycles) / rt);
+    return 0;
+}
+
+}  // namespace
+
+void add_bench_xcheck(CLI::App* bench, int& exit_code) {
+    auto a = std::make_shared<BenchXcheckArgs>();
+    CLI::App* c = bench->add_subcommand(
+        "xcheck", "Speed of the fast RTL cross-check: arrays/s and RTL cycles/s of the serial per-array path and the "
+                  "chunked path at --jobs 1 and 2 (median of 5, interleaved), and one thread's time by part");
+    c->add_option("--random", a->random, "Random arrays per run (default 1000000)")->check(CLI::Range(uint64_t(1), uint64_t(1) << 32));
+    c->add_option("--seed", a->seed, "Seed of the arrays (default 1)");
+    c->add_option("--repeat", a->repeat, "Runs of each way; medians are reported (default 5)")->check(CLI::Range(1, 99));
+    c->add_option("--jobs", a->jobs, "The --jobs values of the chunked path (default 1 2)")->check(CLI::Range(1, 256));
+    c->add_option("--phase-arrays", a->phase_arrays, "Arrays for the time-by-part measurement (default 200000)")
+        ->check(CLI::Range(uint64_t(1), uint64_t(1) << 24));
+    c->add_flag("--json", a->json, "Print one JSON object instead of the tables");
+    c->callback([a, &exit_code] { exit_code = run_bench_xcheck(*a); });
+}
 
 void add_xcheck_command(CLI::App& app, int& exit_code) {
     auto a = std::make_shared<XcheckArgs>();
