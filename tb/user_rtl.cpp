@@ -595,7 +595,9 @@ std::shared_ptr<UserRtl> build_user_rtl(const UserRtlSpec& spec) {
         key.add(bytes);
         abs_sources.push_back(fs::absolute(s).string());
     }
-    const std::string cache = spec.cache_dir.empty() ? default_rtl_cache_dir() : spec.cache_dir;
+    // Absolute: Verilator and make run in the build directory (a relative --rtl-cache or
+    // $VPSIM_RTL_CACHE was resolved from there and the build failed to write its files).
+    const std::string cache = fs::absolute(spec.cache_dir.empty() ? default_rtl_cache_dir() : spec.cache_dir).string();
     std::error_code ec;
     fs::create_directories(cache, ec);
     if (ec) throw RtlBuildError(fmt::format("{}: cannot create the RTL cache directory ({})", cache, ec.message()));

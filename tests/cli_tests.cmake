@@ -355,3 +355,10 @@ expect(2 "max-segments: expected an integer 1..4096" scene-exec --tess-profile m
 expect(0 "cycles equal: busy 80,016, idle 320,013 cycles, and every stage's busy and stalled cycles"
        bench dispatch --items 20000 --repeat 1)
 expect(0 "\"cycles_equal\": true" bench dispatch --items 500 --repeat 1 --workload busy --json)
+
+# bench xcheck: the serial per-array path and the chunked path at --jobs 1 and 2 check the same
+# arrays (exit 1 if not), then one thread's time by part.
+expect(0 "serial, per-array allocation.*chunked, --jobs 1 .*chunked, --jobs 2 .*generation .*golden side .*RTL \\(Verilated"
+       bench xcheck --random 5000 --repeat 1 --phase-arrays 1000)
+expect(0 "\"ways\".*\"jobs\": 2.*\"rtl_cycles_per_second\"" bench xcheck --random 3000 --repeat 1 --phase-arrays 500 --json)
+expect(2 "--jobs: Value 0 not in range" bench xcheck --jobs 0)

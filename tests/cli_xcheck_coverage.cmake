@@ -12,7 +12,7 @@ set(CACHE --rtl-cache ${WORK}/cache)
 # The corpus and a few random arrays reach every line and branch point of rtl/decl_decoder.sv
 # and all its cover properties; the toggle figure is printed; the files are there.
 expect(0 "mismatches: 0.*branch +[0-9]+ / [0-9]+ +100.00 %.*line +[0-9]+ / [0-9]+ +100.00 %.*toggle +[0-9]+ / [0-9]+ +[0-9.]+ %.*user +10 / 10 +100.00 %.*report: [^ ]*/html/index.html"
-       xcheck --coverage ${WORK}/cov ${CACHE} --random 2000 --seed 3)
+       xcheck --coverage ${WORK}/cov ${CACHE} --random 6000 --seed 3)
 foreach(f coverage.dat coverage.info html/index.html holes.txt)
   if(NOT EXISTS ${WORK}/cov/${f})
     message(SEND_ERROR "xcheck --coverage did not write ${WORK}/cov/${f}")
@@ -28,6 +28,17 @@ endif()
 file(STRINGS ${WORK}/cov/holes.txt holes)
 if(NOT holes MATCHES "toggle offset_q\\[0\\]")
   message(SEND_ERROR "holes.txt lacks the unreachable offset_q[0] toggle")
+endif()
+# --jobs 2: the two threads' instances are merged (verilator_coverage --write): the same holes
+# as one thread, and no part files left behind.
+expect(0 "mismatches: 0.*line +[0-9]+ / [0-9]+ +100.00 %" xcheck --coverage ${WORK}/cov_jobs ${CACHE} --random 6000 --seed 3 --jobs 2)
+file(STRINGS ${WORK}/cov_jobs/holes.txt holes_jobs)
+if(NOT holes_jobs STREQUAL holes)
+  message(SEND_ERROR "xcheck --coverage --jobs 2 found other holes than --jobs 1:\n${holes_jobs}\n--jobs 1:\n${holes}")
+endif()
+file(GLOB parts ${WORK}/cov_jobs/*.part*)
+if(parts)
+  message(SEND_ERROR "xcheck --coverage --jobs 2 left ${parts}")
 endif()
 # The coverage model is cached like any --rtl build; --json carries the figures.
 expect(0 "\"rtl_coverage\".*\"branch\".*\"percent\": 100" xcheck --coverage ${WORK}/cov2 ${CACHE} --random 100 --json)

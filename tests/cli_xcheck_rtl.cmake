@@ -10,6 +10,8 @@ set(CACHE --rtl-cache ${WORK}/cache)
 # corpus, random, back-pressure, coverage; the second run finds its build in the cache.
 expect(0 "new build.*mismatches: 0.*coverage: complete" xcheck --rtl ${V}/decl_decoder_fsm.sv ${CACHE} --random 20000 --seed 11)
 expect(0 "cached build.*mismatches: 0.*coverage: complete" xcheck --rtl ${V}/decl_decoder_fsm.sv ${CACHE} --random 2000 --seed 12)
+# A relative cache directory is found from where vpsim runs (${WORK}), not from the build directory.
+expect(0 "cached build.*mismatches: 0" xcheck --rtl ${V}/decl_decoder_fsm.sv --rtl-cache cache --random 100 --seed 12)
 # Its parameters reach the golden model too: rule 12 against 100 constant registers (CONST(96, 4)
 # is valid there, an error with the default 96).
 expect(0 "new build.*mismatches: 0.*coverage: complete" xcheck --rtl ${V}/decl_decoder_fsm.sv ${CACHE} -G CONST_COUNT=100 --random 5000 --seed 13)
@@ -42,6 +44,23 @@ else()
          --random 0 --mismatch-dir ${WORK}/mm)
   # ... and the built-in RTL passes it.
   expect(0 "mismatches: 0" xcheck --corpus ${WORK}/shrunk_corpus --random 0 --only 0)
+endif()
+
+# --jobs 2: two threads, each with its own instance of the user's design; the report (mismatches,
+# their shrunk arrays, coverage, totals) is the one --jobs 1 gives.
+foreach(j 1 2)
+  execute_process(COMMAND ${VPSIM} xcheck --rtl ${V}/decl_decoder_fsm_bug.sv ${CACHE} --no-corpus --random 20000 --seed 11
+                          --jobs ${j} --json --mismatch-dir ${WORK}/mm
+                  WORKING_DIRECTORY ${WORK} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  string(REGEX REPLACE "\"(seconds|arrays_per_second)\": [0-9.e+-]+" "" report${j} "${out}")
+  if(NOT rc EQUAL 1 OR NOT out MATCHES "\"mismatches\": [1-9]")
+    message(SEND_ERROR "xcheck --jobs ${j} on the planted bug: exit ${rc}, expected 1 with mismatches\n${out}${err}")
+  endif()
+endforeach()
+if(NOT report1 STREQUAL report2)
+  message(SEND_ERROR "xcheck --jobs 2 reported otherwise than --jobs 1:\n--jobs 1: ${report1}\n--jobs 2: ${report2}")
+else()
+  message(STATUS "ok: --jobs 1 and --jobs 2 give the same report on the planted bug")
 endif()
 
 # Ports that break the contract: refused before anything is compiled or simulated, with the
