@@ -329,7 +329,7 @@ struct Dut {
 };
 }  // namespace
 
-VPSIM_API int vpsim_rtl_abi(void) { return 1; }
+VPSIM_API int vpsim_rtl_abi(void) { return 2; }
 VPSIM_API int vpsim_rtl_features(void) { return (VM_COVERAGE ? 1 : 0) | (VM_TRACE ? 2 : 0); }
 VPSIM_API void* vpsim_rtl_new(void) {
     Dut* d = new Dut;
@@ -369,6 +369,20 @@ VPSIM_API unsigned vpsim_rtl_inputs(void* p, unsigned in_valid, uint32_t token, 
     d->top->lenient = lenient;
     d->top->out_ready = out_ready;
     d->eval(0);
+    return (d->top->in_ready ? 1u : 0u) | (d->top->out_valid ? 2u : 0u);
+}
+// Every input including clk and rst as given, then one evaluation (the pipeline's pins, vpsim run
+// --rtl decl_decoder=FILE); returns in_ready | out_valid << 1.
+VPSIM_API unsigned vpsim_rtl_pins(void* p, unsigned clk, unsigned rst, unsigned in_valid, uint32_t token, unsigned last,
+                                  unsigned lenient, unsigned out_ready) {
+    Dut* d = static_cast<Dut*>(p);
+    d->top->rst = rst;
+    d->top->in_valid = in_valid;
+    d->top->in_token = token;
+    d->top->in_last = last;
+    d->top->lenient = lenient;
+    d->top->out_ready = out_ready;
+    d->eval(clk);
     return (d->top->in_ready ? 1u : 0u) | (d->top->out_valid ? 2u : 0u);
 }
 // kind, stream, value, code, reg, data x, y, z, w
@@ -436,6 +450,7 @@ struct UserRtl::Api {
     int (*coverage_write)(void*, const char*);
     int (*trace_open)(void*, const char*);
     void (*trace_close)(void*);
+    unsigned (*pins)(void*, unsigned, unsigned, unsigned, uint32_t, unsigned, unsigned, unsigned);
 };
 
 namespace {
@@ -506,6 +521,27 @@ UserRtl::~UserRtl() {
 }
 
 std::unique_ptr<RtlDut> UserRtl::make_dut() const { return std::make_unique<DynDut>(*api_, coverage_, trace_); }
+
+namespace {
+class DynPins : public RtlPinInstance {
+public:
+    explicit DynPins(const UserRtl::Api& api) : api_(api), p_(api.make()) {}
+    ~DynPins() override { api_.destroy(p_); }
+    DynPins(const DynPins&) = delete;
+    DynPins& operator=(const DynPins&) = delete;
+    unsigned eval(bool clk, bool rst, bool in_valid, uint32_t token, bool last, bool lenient, bool out_ready) override {
+        return api_.pins(p_, clk, rst, in_valid, token, last, lenient, out_ready);
+    }
+    void outputs(uint32_t f[9]) const override { api_.event(p_, f); }
+    bool assertion_failed() const override { return api_.error(p_, 0) != 0; }
+
+private:
+    const UserRtl::Api& api_;
+    void* p_;
+};
+}  // namespace
+
+std::unique_ptr<RtlPinInstance> UserRtl::make_pin_instance() const { return std::make_unique<DynPins>(*api_); }
 
 // ---------------------------------------------------------------------------------------
 namespace {
@@ -765,7 +801,9 @@ std::shared_ptr<UserRtl> build_user_rtl(const UserRtlSpec& spec) {
     a.coverage_write = reinterpret_cast<int (*)(void*, const char*)>(sym("vpsim_rtl_coverage_write"));
     a.trace_open = reinterpret_cast<int (*)(void*, const char*)>(sym("vpsim_rtl_trace_open"));
     a.trace_close = reinterpret_cast<void (*)(void*)>(sym("vpsim_rtl_trace_close"));
-    if (a.abi() != 1) throw RtlBuildError(fmt::format("{}/model.so: wrong wrapper ABI", dir));
+    a.pins = reinterpret_cast<unsigned (*)(void*, unsigned, unsigned, unsigned, uint32_t, unsigned, unsigned, unsigned)>(
+        sym("vpsim_rtl_pins"));
+    if (a.abi() != 2) throw RtlBuildError(fmt::format("{}/model.so: wrong wrapper ABI", dir));
     return rtl;
 }
 

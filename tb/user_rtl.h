@@ -60,6 +60,18 @@ std::string default_rtl_cache_dir();
 // A -G argument "NAME=VALUE" checked and split; throws RtlBuildError naming the rule.
 std::pair<std::string, std::string> parse_param(const std::string& arg);
 
+// One instance of a loaded design evaluated pin by pin, as a SystemC process drives it (vpsim run
+// --rtl decl_decoder=FILE, tb/user_rtl_loop.h). Used by the thread that made it.
+class RtlPinInstance {
+public:
+    virtual ~RtlPinInstance() = default;
+    // Every input, clk and rst included, then one evaluation; returns in_ready | out_valid << 1.
+    virtual unsigned eval(bool clk, bool rst, bool in_valid, uint32_t token, bool last, bool lenient, bool out_ready) = 0;
+    // The event outputs: kind, stream, value, code, reg, data x, y, z, w.
+    virtual void outputs(uint32_t f[9]) const = 0;
+    virtual bool assertion_failed() const = 0;  // an immediate assertion of the design failed
+};
+
 class UserRtl {
 public:
     ~UserRtl();
@@ -68,6 +80,8 @@ public:
 
     // A new instance of the design (its own Verilated context), for one thread.
     std::unique_ptr<RtlDut> make_dut() const;
+    // A new instance for pin-level evaluation (its own Verilated context; not reset).
+    std::unique_ptr<RtlPinInstance> make_pin_instance() const;
     const std::string& dir() const { return dir_; }   // the cache entry
     const std::string& top() const { return top_; }
     bool was_cached() const { return cached_; }

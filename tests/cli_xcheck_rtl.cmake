@@ -63,6 +63,51 @@ else()
   message(STATUS "ok: --jobs 1 and --jobs 2 give the same report on the planted bug")
 endif()
 
+# vpsim run --rtl decl_decoder=FILE.sv: the user's decoder behind the pipeline's pins. The correct
+# FSM gives the SystemC model's cycles, unit statistics and vertices on a scene with SHORT4
+# elements; the planted bug (a SHORT4 element advances the offset by 12) changes the vertices.
+set(SCN ${SRC}/examples/scenes/compressed.json)
+function(same_run a b what)
+  execute_process(COMMAND python3 -c "import json, sys
+a, b = (json.load(open(f + '/stats.json')) for f in sys.argv[1:3])
+for d in (a, b):
+    for k in ('host_seconds', 'cycles_per_host_second', 'rtl'): d['summary'].pop(k, None)
+sys.exit(0 if (a['cycles'], a['units'], a['summary']) == (b['cycles'], b['units'], b['summary']) else 1)" ${a} ${b}
+                  RESULT_VARIABLE rc)
+  file(READ ${a}/vertices.json va)
+  file(READ ${b}/vertices.json vb)
+  if(va STREQUAL vb)
+    set(same_vertices yes)
+  else()
+    set(same_vertices no)
+  endif()
+  if(NOT rc EQUAL 0 OR NOT same_vertices)
+    message(SEND_ERROR "${what}: ${b} differs from ${a} (statistics compared: exit ${rc}; the same vertices: ${same_vertices})")
+  else()
+    message(STATUS "ok: ${what}")
+  endif()
+endfunction()
+expect(0 "-" run ${SCN} --out ${WORK}/run_model --vertices --quiet)
+expect(0 "-" run ${SCN} --rtl decl_decoder=${V}/decl_decoder_fsm.sv ${CACHE} --out ${WORK}/run_fsm --vertices --quiet)
+same_run(${WORK}/run_model ${WORK}/run_fsm "run --rtl decl_decoder=decl_decoder_fsm.sv equals the model")
+expect(0 "RTL in the loop +decl_decoder=[^ ]*decl_decoder_fsm.sv" run ${SCN} --rtl decl_decoder=${V}/decl_decoder_fsm.sv ${CACHE})
+# The front end checks every declaration's events against the golden decoder: the planted bug is
+# a finding about the user's RTL (exit 1, the first differing event), and no stats.json is written.
+expect(1 "--rtl decl_decoder=[^ ]*decl_decoder_fsm_bug.sv: declaration decoder: [0-9]+ events where the golden decoder gives [0-9]+; event [0-9]+: decoder ELEMENT.* \\| golden ELEMENT"
+       run ${SCN} --rtl decl_decoder=${V}/decl_decoder_fsm_bug.sv ${CACHE} --out ${WORK}/run_bug --quiet)
+if(EXISTS ${WORK}/run_bug/stats.json)
+  message(SEND_ERROR "run --rtl decl_decoder=decl_decoder_fsm_bug.sv wrote stats.json")
+endif()
+# Another MAX_LENGTH for the run: the design is Verilated again with -G MAX_LENGTH=2048.
+expect(0 "-" run --set decl_decoder.max_length=2048 --out ${WORK}/run_model_2048 --vertices --quiet)
+expect(0 "Verilating" run --set decl_decoder.max_length=2048 --rtl decl_decoder=${V}/decl_decoder_fsm.sv ${CACHE}
+       --out ${WORK}/run_fsm_2048 --vertices --no-progress)
+same_run(${WORK}/run_model_2048 ${WORK}/run_fsm_2048 "run --rtl decl_decoder=FILE with MAX_LENGTH 2048 equals the model")
+expect(2 "do not match the decoder's port contract" run --rtl decl_decoder=${V}/decl_decoder_badports.sv ${CACHE})
+expect(2 "--rtl decl_decoder=: no file after '='" run --rtl decl_decoder=)
+expect(2 "only decl_decoder takes your own RTL" run --rtl vertex_alu=${V}/decl_decoder_fsm.sv)
+expect(2 "decl_decoder is given twice" run --rtl decl_decoder --rtl decl_decoder=${V}/decl_decoder_fsm.sv)
+
 # Ports that break the contract: refused before anything is compiled or simulated, with the
 # expected and the found ports.
 expect(2 "do not match the decoder's port contract.*out_ready is an output, the contract says input.*out_value is 16 bits wide, the contract says 24.*missing port out_data.*port busy is not in the contract.*expected:.*input +\\[32\\] in_token.*found:.*output +\\[16\\] out_value +[^ ]*decl_decoder_badports.sv:18"

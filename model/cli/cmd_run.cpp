@@ -9,6 +9,7 @@
 #include "model/scene/default_scene.h"
 #include "model/sc/pipeline.h"
 #include "tb/rtl_in_loop.h"
+#include "tb/user_rtl_loop.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -16,10 +17,10 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
-#include <optional>
 #include <fstream>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <unistd.h>
@@ -30,7 +31,7 @@ namespace vpsim::cli {
 namespace {
 
 struct RunArgs {
-    std::string scene, preset, config, out, vcd, trace, topology_dot;
+    std::string scene, preset, config, out, vcd, trace, topology_dot, rtl_top, rtl_cache;
     std::vector<std::string> sets, profile, tess_profile, rtl;
     bool vertices = false, json = false, quiet = false, no_progress = false, topology = false;
     uint64_t stats_interval = 0;  // --stats-interval N (0: off)
@@ -180,7 +181,42 @@ int run_run(const RunArgs& a) {
     }
     std::vector<const tb::RtlUnit*> rtl;  // --rtl, each unit once, in the order given
     std::vector<std::string> rtl_names;
-    for (const std::string& name : a.rtl) {
+    std::optional<sc::DeclDecoderImpl> user_decoder;  // --rtl decl_decoder=FILE.sv[,FILE...]
+    for (const std::string& arg : a.rtl) {
+        const size_t eq = arg.find('=');
+        const std::string name = arg.substr(0, eq);
+        if (eq != std::string::npos) {
+            if (name != "decl_decoder") {
+                std::fprintf(stderr, "vpsim run: --rtl %s: only decl_decoder takes your own RTL (decl_decoder=FILE.sv)\n",
+                             arg.c_str());
+                return 2;
+            }
+            tb::UserRtlSpec spec;
+            for (size_t b = eq + 1; b <= arg.size();) {
+                const size_t c = std::min(arg.find(',', b), arg.size());
+                if (c > b) spec.sources.push_back(arg.substr(b, c - b));
+                b = c + 1;
+            }
+            if (spec.sources.empty()) {
+                std::fprintf(stderr, "vpsim run: --rtl %s: no file after '='\n", arg.c_str());
+                return 2;
+            }
+            spec.top = a.rtl_top;
+            spec.cache_dir = a.rtl_cache;
+            spec.vpsim_version = VPSIM_VERSION;
+            spec.verbose = !a.quiet;
+            if (user_decoder || std::find(rtl_names.begin(), rtl_names.end(), "decl_decoder") != rtl_names.end()) {
+                std::fprintf(stderr, "vpsim run: --rtl %s: decl_decoder is given twice\n", arg.c_str());
+                return 2;
+            }
+            user_decoder = tb::user_decl_decoder(spec);
+            rtl_names.push_back("decl_decoder=" + fmt::format("{}", fmt::join(spec.sources, ",")));
+            continue;
+        }
+        if (user_decoder && name == "decl_decoder") {
+            std::fprintf(stderr, "vpsim run: --rtl %s: decl_decoder is given twice\n", arg.c_str());
+            return 2;
+        }
         const tb::RtlUnit* unit = nullptr;
         std::vector<std::string> valid;
         for (const tb::RtlUnit& u : tb::rtl_units()) {
@@ -253,6 +289,7 @@ int run_run(const RunArgs& a) {
         opt.progress = !a.no_progress && !a.quiet && ::isatty(2);
         opt.tess_profile = tess_profile;
         for (const tb::RtlUnit* u : rtl) u->use(opt);
+        if (user_decoder) opt.decl_decoder = *user_decoder;
         if (vw) {
             opt.sink = [&vw](const sc::DrawState& d, uint64_t, uint32_t index, const vs::VertexOutputs& o) {
                 vw->vertex(d, index, o);
@@ -284,6 +321,14 @@ int run_run(const RunArgs& a) {
     } catch (const scene::SceneError& e) {
         std::fprintf(stderr, "vpsim run: %s\n", e.what());
         return 1;
+    } catch (const sc::DeclDecoderMismatch& e) {
+        if (user_decoder) {  // the user's RTL disagrees with the golden decoder: a finding, not our error
+            std::fprintf(stderr, "vpsim run: --rtl %s: %s (check it with vpsim xcheck --rtl)\n", rtl_names.back().c_str(),
+                         e.what());
+            return 1;
+        }
+        std::fprintf(stderr, "vpsim run: %s (internal error)\n", e.what());
+        return 3;
     } catch (const std::logic_error& e) {
         std::fprintf(stderr, "vpsim run: %s\n", e.what());
         return 3;
@@ -342,7 +387,13 @@ void add_run_command(CLI::App& app, int& exit_code) {
     std::string rtl_help = "Run UNIT as its Verilated RTL inside the pipeline (repeatable; docs/run.md, \"RTL in the "
                            "loop\"); every vertex, statistic and cycle count stays the model's. UNIT:";
     for (const tb::RtlUnit& u : tb::rtl_units()) rtl_help += " " + u.name + " (" + u.what + ")";
-    c->add_option("--rtl", a->rtl, rtl_help)->type_name("UNIT")->allow_extra_args(false);
+    rtl_help += "; or decl_decoder=FILE.sv[,FILE.sv...]: your own decoder RTL, Verilated at run time into the RTL cache "
+                "(docs/xcheck.md, \"Your own RTL\"), with the run's CONST_COUNT and MAX_LENGTH";
+    c->add_option("--rtl", a->rtl, rtl_help)->type_name("UNIT[=FILE.sv]")->allow_extra_args(false);
+    c->add_option("--rtl-top", a->rtl_top, "With --rtl decl_decoder=FILE: the top module (default: Verilator's choice)");
+    c->add_option("--rtl-cache", a->rtl_cache,
+                  "With --rtl decl_decoder=FILE: the directory of Verilated builds (default $VPSIM_RTL_CACHE, else "
+                  "$XDG_CACHE_HOME/vpsim/rtl, else ~/.cache/vpsim/rtl)");
     c->add_flag("--json", a->json, "Print the summary as JSON");
     c->add_flag("--quiet", a->quiet, "Print no summary and no progress line");
     c->add_flag("--no-progress", a->no_progress, "No progress line on stderr");

@@ -87,12 +87,13 @@ Cycle CommandFrontEnd::decode_cycle(Cycle now) {
         if (e.kind == decl::EventKind::End || e.kind == decl::EventKind::Error) {
             final_seen_ = true;
             // The decoder and the golden decoder must agree event for event.
-            bool same = events_.size() == expected_.size();
-            for (size_t i = 0; same && i < events_.size(); ++i) same = events_[i] == expected_[i];
-            if (!same)
-                throw std::logic_error(fmt::format(
-                    "declaration decoder: {} events differ from the golden decoder's {} (internal error)",
-                    events_.size(), expected_.size()));
+            size_t i = 0;
+            while (i < events_.size() && i < expected_.size() && events_[i] == expected_[i]) ++i;
+            if (i < events_.size() || i < expected_.size())
+                throw DeclDecoderMismatch(fmt::format(
+                    "declaration decoder: {} events where the golden decoder gives {}; event {}: decoder {} | golden {}",
+                    events_.size(), expected_.size(), i, i < events_.size() ? decl::to_string(events_[i]) : "none",
+                    i < expected_.size() ? decl::to_string(expected_[i]) : "none"));
         }
     }
     return now + 1;

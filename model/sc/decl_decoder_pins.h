@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <stdexcept>
 #include <string>
 
 namespace vpsim::sc {
@@ -114,5 +115,12 @@ struct DeclDecoderImpl {
 
 // The SystemC model, DeclDecoderUnit.
 DeclDecoderImpl model_decl_decoder();
+
+// The decoder behind the pins gave other events than the golden decoder (the front end checks
+// every declaration). An internal error for vpsim's own decoders; for a user's RTL (vpsim run
+// --rtl decl_decoder=FILE) a finding about that RTL.
+struct DeclDecoderMismatch : std::logic_error {
+    using std::logic_error::logic_error;
+};
 
 }  // namespace vpsim::sc
