@@ -359,18 +359,6 @@ VPSIM_API void vpsim_rtl_reset(void* p) {
     d->top->rst = 0;
     d->eval(0);
 }
-// Drives the inputs with clk low; returns in_ready | out_valid << 1.
-VPSIM_API unsigned vpsim_rtl_inputs(void* p, unsigned in_valid, uint32_t token, unsigned last, unsigned lenient,
-                                    unsigned out_ready) {
-    Dut* d = static_cast<Dut*>(p);
-    d->top->in_valid = in_valid;
-    d->top->in_token = token;
-    d->top->in_last = last;
-    d->top->lenient = lenient;
-    d->top->out_ready = out_ready;
-    d->eval(0);
-    return (d->top->in_ready ? 1u : 0u) | (d->top->out_valid ? 2u : 0u);
-}
 // Every input including clk and rst as given, then one evaluation (the pipeline's pins, vpsim run
 // --rtl decl_decoder=FILE); returns in_ready | out_valid << 1.
 VPSIM_API unsigned vpsim_rtl_pins(void* p, unsigned clk, unsigned rst, unsigned in_valid, uint32_t token, unsigned last,
@@ -384,6 +372,11 @@ VPSIM_API unsigned vpsim_rtl_pins(void* p, unsigned clk, unsigned rst, unsigned 
     d->top->out_ready = out_ready;
     d->eval(clk);
     return (d->top->in_ready ? 1u : 0u) | (d->top->out_valid ? 2u : 0u);
+}
+// Drives the inputs with clk low (rst as it is); returns in_ready | out_valid << 1.
+VPSIM_API unsigned vpsim_rtl_inputs(void* p, unsigned in_valid, uint32_t token, unsigned last, unsigned lenient,
+                                    unsigned out_ready) {
+    return vpsim_rtl_pins(p, 0, static_cast<Dut*>(p)->top->rst, in_valid, token, last, lenient, out_ready);
 }
 // kind, stream, value, code, reg, data x, y, z, w
 VPSIM_API void vpsim_rtl_event(void* p, uint32_t* f) {

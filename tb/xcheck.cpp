@@ -501,8 +501,11 @@ XcheckReport run_xcheck(const XcheckOptions& opt) {
             case_clock = now;
             cr->arrays += r.checked;
             for (const auto& m : r.mismatches) {
-                probe.index = m.index;
-                probe.lenient = m.full ? m.c.lenient : random_case(opt.seed, m.index).lenient;
+                // case_failure describes only the batch's first mismatch: its mode is needed then.
+                if (cr->mismatches == 0 && !m.full) {
+                    probe.index = m.index;
+                    probe.lenient = random_case(opt.seed, m.index).lenient;
+                }
                 case_failure(cr, m.full ? m.c : probe, m.diff);
             }
         }

@@ -268,12 +268,6 @@ struct Measured {
     std::string fast_mismatch, direct_mismatch;        // "" = identical to the interpreter
 };
 
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    const size_t m = v.size() / 2;
-    return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
-}
-
 template <class F>
 double seconds(F&& f) {
     const auto t0 = std::chrono::steady_clock::now();

@@ -1,5 +1,6 @@
 // vpsim xcheck: the token-array cross-check of the RTL declaration decoder against the model.
 #include "model/cli/commands.h"
+#include "model/cli/run_common.h"
 #include "model/common/file_util.h"
 #include "tb/decl_gen.h"
 #include "tb/mutants.h"
@@ -505,12 +506,6 @@ struct BenchXcheckArgs {
     uint64_t phase_arrays = 200000;
     bool json = false;
 };
-
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    const size_t n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 int run_bench_xcheck(const BenchXcheckArgs& a) {
     struct Way {

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace vpsim::cli {
 
@@ -19,5 +20,8 @@ LoadedScene load_run_scene(const std::string& path);
 
 // 1234567 -> "1,234,567" (the summaries' counts).
 std::string group_digits(uint64_t v);
+
+// The median of a benchmark's repetitions (the mean of the middle two for an even count).
+double median(std::vector<double> v);
 
 }  // namespace vpsim::cli
