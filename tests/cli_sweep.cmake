@@ -98,17 +98,19 @@ endif()
 # --- 2. Resume: the same study again runs nothing; killed mid-way, it runs only the rest.
 sweep(0 "12 points: 0 run \\(0 ok, 0 failed\\), 12 already done" log ${SCENES} ${AXES} --out s1)
 string(REPLACE ";" " " args "${SCENES} ${AXES}")
+# The points run under tests/sweep_gate.sh: the first 3 run, the 4th waits at the gate, so the
+# sweep is killed with exactly 3 points done (no polling of a running sweep's progress).
+file(REMOVE_RECURSE ${WORK}/gate2)
 execute_process(
-  COMMAND bash -c "${VPSIM} sweep ${args} --jobs 1 --out s2 2>s2.log & pid=$!
-    while [ $(ls s2/points/*/stats.json 2>/dev/null | wc -l) -lt 3 ]; do
-      kill -0 $pid 2>/dev/null || break; sleep 0.02; done
+  COMMAND bash -c "GATE_PASS=3 GATE_DIR=gate2 ${VPSIM} sweep ${args} --jobs 1 --launcher ${SRC}/tests/sweep_gate.sh --out s2 2>s2.log & pid=$!
+    until [ -e gate2/waiting.4 ]; do kill -0 $pid 2>/dev/null || break; sleep 0.02; done
     kill -TERM $pid; wait $pid; echo $?"
   OUTPUT_VARIABLE killed_rc OUTPUT_STRIP_TRAILING_WHITESPACE WORKING_DIRECTORY ${WORK})
 file(READ ${WORK}/s2.log klog)
 file(GLOB done2 ${WORK}/s2/points/*/stats.json)
 list(LENGTH done2 k)
-if(NOT killed_rc EQUAL 143 OR k GREATER_EQUAL 12 OR k LESS 3 OR NOT klog MATCHES "interrupted \\(signal 15\\): ${k} of 12")
-  message(FATAL_ERROR "the killed sweep: exit ${killed_rc} (expected 143), ${k} points done (expected 3..11):\n${klog}")
+if(NOT killed_rc EQUAL 143 OR NOT k EQUAL 3 OR NOT klog MATCHES "interrupted \\(signal 15\\): 3 of 12")
+  message(FATAL_ERROR "the killed sweep: exit ${killed_rc} (expected 143), ${k} points done (expected 3):\n${klog}")
 endif()
 expect_no_results(${WORK}/s2 "the killed sweep")
 math(EXPR rest "12 - ${k}")
@@ -260,14 +262,17 @@ if(NOT rc EQUAL 2 OR NOT err MATCHES "scenes/study.json: cannot read it")
   message(FATAL_ERROR "vpsim sweep collect on a folder that is no sweep: exit ${rc} (expected 2):\n${err}")
 endif()
 sweep(2 "--no-wait is for --backend slurm" log ${SCENES} --no-wait --out bad1)
-# One sweep at a time in a directory: a second one while the first runs is refused.
+# One sweep at a time in a directory: a second one while the first runs is refused. The first
+# is held at the gate (tests/sweep_gate.sh) before its first point until the second has tried.
+file(REMOVE_RECURSE ${WORK}/gate5)
 execute_process(
-  COMMAND bash -c "${VPSIM} sweep ${args} --jobs 1 --out s5 2>s5.log & pid=$!
-    while [ ! -e s5/study.json ]; do sleep 0.01; done
-    ${VPSIM} sweep ${args} --out s5 2>&1; echo rc=$?; kill -0 $pid && echo first-still-running; wait $pid"
+  COMMAND bash -c "GATE_PASS=0 GATE_DIR=gate5 ${VPSIM} sweep ${args} --jobs 1 --launcher ${SRC}/tests/sweep_gate.sh --out s5 2>s5.log & pid=$!
+    until [ -e gate5/waiting.1 ]; do kill -0 $pid 2>/dev/null || break; sleep 0.02; done
+    ${VPSIM} sweep ${args} --out s5 2>&1; echo rc=$?; kill -0 $pid && echo first-still-running
+    touch gate5/release; wait $pid; echo first-rc=$?"
   OUTPUT_VARIABLE second WORKING_DIRECTORY ${WORK})
 if(NOT second MATCHES "s5: another vpsim process is writing this output directory.*rc=2"
-   OR NOT second MATCHES "first-still-running")
+   OR NOT second MATCHES "first-still-running" OR NOT second MATCHES "first-rc=0")
   message(FATAL_ERROR "a second sweep into a directory in use:\n${second}")
 endif()
 message(STATUS "ok: vpsim sweep collect")

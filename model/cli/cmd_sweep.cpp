@@ -22,6 +22,7 @@ namespace {
 
 struct SweepArgs {
     std::string study, out, preset, backend = "local";
+    std::string launcher;  // a program every point's command runs under (nice, taskset, valgrind, ...)
     std::vector<std::string> scenes, axes, sets, profile, tess_profile;
     unsigned repeats = 0, jobs = 0;
     std::vector<std::string> metrics;
@@ -99,6 +100,8 @@ int run_sweep(const SweepArgs& a) {
         for (const auto& m : s.metrics) check_metric_pattern(m, "--metric");
         if (s.name.empty()) s.name = "sweep";
         points = resolve_points(s, a.out, exe.string());
+        if (!a.launcher.empty())
+            for (Point& p : points) p.argv.insert(p.argv.begin(), a.launcher);
         const unsigned jobs = a.jobs ? a.jobs : std::max(1u, std::thread::hardware_concurrency());
         if (a.backend == "local")
             backend = make_local_backend(jobs);
@@ -287,6 +290,10 @@ void add_sweep_command(CLI::App& app, int& exit_code) {
     c->add_option("--backend", a->backend,
                   "local (a pool of processes, default), parallel (GNU parallel) or slurm (one sbatch job array; "
                   "docs/slurm.md)");
+    c->add_option("--launcher", a->launcher,
+                  "A program each point runs under, given the point's vpsim command as its arguments (e.g. nice, "
+                  "taskset or a wrapper script; it must exec them and pass on the exit status)")
+        ->type_name("PROGRAM");
     c->add_option("--partition", a->slurm.partition, "slurm: the partition (default: the cluster's)");
     c->add_option("--time", a->slurm.time_minutes, "slurm: time limit per array task, minutes")
         ->check(CLI::Range(1u, 100000u));
