@@ -12,6 +12,9 @@
 #                                         build-fuzz/work) and grows from run to run
 #   scripts/fuzz.sh --regressions         only the regression inputs
 #   scripts/fuzz.sh --build-only          build the harnesses and collect the seeds
+#   --build DIR                           use the harnesses of DIR, a tree configured with clang and
+#                                         -DVPSIM_SANITIZE=ON (the sanitizer tree of .ci/run, which
+#                                         builds them beside the tests), instead of build-fuzz/
 #
 # Findings (crash, sanitizer report, leak, timeout, out-of-memory, failed property) are saved
 # as DIR/artifacts/<harness>/crash-* (leak-*, timeout-*, oom-*); replay one with
@@ -21,6 +24,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="$root/build-fuzz"
+own_build=1
 harnesses=(decl_tokens decl_text bytecode asm scene params tess)
 declare -A max_len=([decl_tokens]=4097 [decl_text]=8192 [bytecode]=4097 [asm]=8192 [scene]=16384 [params]=4096 [tess]=769)
 
@@ -34,14 +38,25 @@ while [ $# -gt 0 ]; do
     --ci) mode=ci; seconds=15 ;;
     --regressions) mode=regressions ;;
     --build-only) mode=build ;;
-    --time) seconds="$2"; shift ;;
-    --jobs) jobs="$2"; shift ;;
-    --work) work="$2"; shift ;;
-    -h|--help) sed -n '2,22p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --time|--jobs|--work|--build)
+      if [ $# -lt 2 ] || [ -z "$2" ]; then echo "fuzz.sh: $1 needs a value" >&2; exit 2; fi
+      case "$1" in
+        --time) seconds="$2" ;;
+        --jobs) jobs="$2" ;;
+        --work) work="$2" ;;
+        --build) build="$2"; own_build=0 ;;
+      esac
+      shift ;;
+    -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "${BASH_SOURCE[0]}"; exit 0 ;;
     -*) echo "fuzz.sh: unknown option $1" >&2; exit 2 ;;
     *) selected+=("$1") ;;
   esac
   shift
+done
+case "$seconds" in ''|*[!0-9]*|0) echo "fuzz.sh: --time $seconds: expected a whole number of seconds above 0" >&2; exit 2 ;; esac
+case "$jobs" in ''|*[!0-9]*|0) echo "fuzz.sh: --jobs $jobs: expected a whole number above 0" >&2; exit 2 ;; esac
+for h in "${selected[@]}"; do
+  case " ${harnesses[*]} " in *" $h "*) ;; *) echo "fuzz.sh: $h: no such harness; the harnesses: ${harnesses[*]}" >&2; exit 2 ;; esac
 done
 [ ${#selected[@]} -gt 0 ] && harnesses=("${selected[@]}")
 if [ -z "$work" ]; then
@@ -53,8 +68,17 @@ work="$(cd "$work" && pwd)"
 start=$(date +%s)
 # ---- build ----
 "$root/scripts/deps.sh" clang libclang-rt-14-dev
-if [ ! -f "$build/build.ninja" ]; then
+if [ "$own_build" = 1 ] && [ ! -f "$build/build.ninja" ]; then
   CC=clang CXX=clang++ cmake -G Ninja -S "$root" -B "$build" -DVPSIM_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+fi
+if [ ! -f "$build/build.ninja" ]; then
+  echo "fuzz.sh: --build $build: not a configured build tree" >&2
+  exit 2
+fi
+build="$(cd "$build" && pwd)"
+if ! ninja -C "$build" -t targets all 2>/dev/null | grep -q '^fuzz_all:'; then
+  echo "fuzz.sh: --build $build: no fuzz harnesses there (configure it with CC=clang CXX=clang++ -DVPSIM_SANITIZE=ON)" >&2
+  exit 2
 fi
 ninja -C "$build" -j "$(nproc)" fuzz_all
 echo "fuzz.sh: built in $(( $(date +%s) - start )) s"

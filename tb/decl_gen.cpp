@@ -34,7 +34,6 @@ constexpr uint32_t kAllRegs = 0x1FFFFu;  // v0..v16
 
 inline uint32_t ttype(uint32_t t) { return t >> kTokenTypeShift; }
 inline bool is_reg(uint32_t t) { return ttype(t) == 2 && !(t & kDataLoadTypeBit); }
-inline bool is_skip(uint32_t t) { return ttype(t) == 2 && (t & kDataLoadTypeBit); }
 inline bool is_stream(uint32_t t) { return ttype(t) == 1; }
 inline bool is_tess_stream(uint32_t t) { return ttype(t) == 1 && (t & kStreamTessBit); }
 inline uint32_t const_count_of(uint32_t t) { return (t & kConstCountMask) >> kConstCountShift; }

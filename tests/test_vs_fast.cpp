@@ -452,8 +452,8 @@ TEST_CASE("Large packed outputs (non-temporal stores) and unaligned outputs equa
     // of 4k+1 floats: never streamed).
     const char* const texts[] = {
         "vs.1.1\nm4x4 oPos, v0, c0\n",
-        "vs.1.1\nm4x4 oPos, v0, c0\ndp3 r0.x, v3, c4\ndp3 r0.y, v3, c5\nmov r0.w, c6.w\nlit r1, r0\nmov r2, c9\n"
-        "mad oD0, r1.y, c7, r2\nmul oD1, r1.z, c8\n",
+        ("vs.1.1\nm4x4 oPos, v0, c0\ndp3 r0.x, v3, c4\ndp3 r0.y, v3, c5\nmov r0.w, c6.w\nlit r1, r0\nmov r2, c9\n"
+         "mad oD0, r1.y, c7, r2\nmul oD1, r1.z, c8\n"),
         "vs.1.1\nm4x4 oPos, v0, c0\nmov oFog.x, v3.z\n",
     };
     const uint32_t n = 300000;  // records of >= 4 floats: >= 4.8 MB

@@ -66,7 +66,6 @@ private:
     std::vector<int> dirty_;
     bool header_written_ = false;
     uint64_t vcd_time_ = 0;
-    bool time_open_ = false;
     std::vector<std::string> tracks_;
     bool first_event_ = true;
     std::string buf_;

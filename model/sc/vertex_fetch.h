@@ -67,7 +67,6 @@ private:
     bool access(Cycle now, uint32_t stream, uint64_t addr, uint32_t size, Cycle& ready);
     Cycle fill(Cycle now, uint64_t tag);  // reads line `tag` into the LRU line; returns its ready cycle
     void prefetch(Cycle now, uint32_t stream, uint64_t last);  // reads ahead of line `last`
-    struct Line;
 
     VertexFetchParams p_;
     MemoryModel& mem_;
