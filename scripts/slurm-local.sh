@@ -25,6 +25,13 @@ ctld_port="${VPSIM_SLURM_PORT:-16817}"
 d_port=$((ctld_port + 1))
 timeout="${VPSIM_SLURM_TIMEOUT:-60}"
 conf="$dir/slurm.conf"
+# The directory is VPSIM_SLURM_DIR's, from the environment: it is removed by `stop` only when this
+# script made it (the marker file below is the proof), never a directory that was there before.
+marker="$dir/.made-by-vpsim-slurm-local"
+case "$dir" in
+  /*) ;;
+  *) echo "slurm-local: error: VPSIM_SLURM_DIR must be an absolute path, not '$dir'" >&2; exit 2 ;;
+esac
 key=/etc/munge/munge.key
 partition=vpsim
 
@@ -161,7 +168,13 @@ start() {
   else
     # Anything half-started before is stopped first, so the configuration below is the one used.
     stop_daemons
+    if [ -e "$dir" ] && [ ! -f "$marker" ]; then
+      if [ ! -d "$dir" ] || [ -n "$(ls -A "$dir")" ]; then
+        die "$dir exists and was not made by slurm-local.sh (no $(basename "$marker")): choose another VPSIM_SLURM_DIR"
+      fi
+    fi
     mkdir -p "$dir"
+    : > "$marker"
     chmod 0755 "$dir"
     mkdir -p "$dir/state" "$dir/spool" "$dir/log" "$dir/run"
     ensure_munge_key
@@ -214,8 +227,12 @@ stop() {
   for p in $(pgrep -x slurmstepd 2>/dev/null || true); do
     if tr '\0' ' ' < "/proc/$p/environ" 2>/dev/null | grep -q "SLURM_CONF=$conf"; then kill "$p" 2>/dev/null || true; fi
   done
-  rm -rf "$dir"
-  say "removed $dir"
+  if [ -f "$marker" ]; then
+    rm -rf "$dir"
+    say "removed $dir"
+  else
+    say "left $dir in place: it was not made by slurm-local.sh (no $(basename "$marker"))"
+  fi
 }
 
 status() {

@@ -59,6 +59,7 @@ is_count "$chunk" || die "--chunk must be a positive integer, not '$chunk'"
 [ -z "$time_min" ] || is_count "$time_min" || die "--time must be a positive number of minutes, not '$time_min'"
 [ -z "$mem_mb" ] || is_count "$mem_mb" || die "--mem must be a positive number of MB, not '$mem_mb'"
 [ -z "$max_running" ] || is_count "$max_running" || die "--max-running must be a positive integer, not '$max_running'"
+[ -z "$partition" ] || [[ "$partition" =~ ^[A-Za-z0-9_.,-]+$ ]] || die "--partition must be a partition name (letters, digits, _ . , -), not '$partition'"
 [ -f "$points_in" ] && [ -r "$points_in" ] || die "cannot read the points file '$points_in'"
 
 # Slurm itself: installed, and its controller answering.
@@ -94,26 +95,26 @@ array="0-$((tasks - 1))"
 [ -z "$max_running" ] || array="$array%$max_running"
 
 {
+  # WORKDIR may hold any character (spaces, quotes, $): it reaches the job only as %q-quoted
+  # shell words and through sbatch's own argv (--chdir, --output), never inside #SBATCH lines,
+  # which sbatch splits at white space, nor unquoted in the script.
   echo "#!/usr/bin/env bash"
   echo "# Written by vpsim scripts/sweep-slurm.sh: array task i runs lines i*K+1 .. (i+1)*K of"
-  echo "# $sl/points (K=$chunk, $lines lines), recording each line's exit status in"
-  echo "# status/LINE.rc and its stderr in status/LINE.err. Resubmit with: sbatch $sl/job.sbatch"
+  echo "# the points file below (K=$chunk, $lines lines), recording each line's exit status in"
+  echo "# status/LINE.rc and its stderr in status/LINE.err. sweep-slurm.sh submits it with"
+  echo "# --chdir=WORKDIR --output=WORKDIR/slurm/out/%A_%a.out on sbatch's command line."
   echo "#SBATCH --job-name=vpsim-sweep"
   echo "#SBATCH --array=$array"
   echo "#SBATCH --ntasks=1"
   echo "#SBATCH --cpus-per-task=1"
-  echo "#SBATCH --output=$sl/out/%A_%a.out"
-  echo "#SBATCH --chdir=$workdir"
   [ -z "$partition" ] || echo "#SBATCH --partition=$partition"
   [ -z "$time_min" ] || echo "#SBATCH --time=$time_min"
   [ -z "$mem_mb" ] || echo "#SBATCH --mem=${mem_mb}M"
-  cat <<EOF
-set -uo pipefail
-points="$sl/points"
-status="$sl/status"
-chunk=$chunk
-lines=$lines
-EOF
+  echo "set -uo pipefail"
+  printf 'points=%q\n' "$sl/points"
+  printf 'status=%q\n' "$sl/status"
+  printf 'chunk=%q\n' "$chunk"
+  printf 'lines=%q\n' "$lines"
   cat <<'EOF'
 task="${SLURM_ARRAY_TASK_ID:?not run as a Slurm array task}"
 first=$((task * chunk + 1))
@@ -134,7 +135,7 @@ EOF
 } > "$sl/job.sbatch"
 chmod +x "$sl/job.sbatch"
 
-if ! sub="$(sbatch --parsable "$sl/job.sbatch" 2>&1)"; then
+if ! sub="$(sbatch --parsable --chdir="$workdir" --output="$sl/out/%A_%a.out" "$sl/job.sbatch" 2>&1)"; then
   case "$sub" in
     *"Unable to contact"*|*"Connection refused"*|*"Socket timed out"*|*"configuration source"*)
       die "the Slurm controller does not answer: $sub" ;;

@@ -105,6 +105,24 @@ set -e
 [ "$rc" -eq 2 ] && grep -q "Slurm is not installed: sbatch not found" "$work/nosbatch.log" \
   || { cat "$work/nosbatch.log" >&2; fail "a missing sbatch: exit $rc, not reported plainly"; }
 
+# slurm-local.sh removes only a directory it made: a VPSIM_SLURM_DIR that holds someone else's
+# files is left in place by stop and refused by start.
+foreign="$work/foreign-slurm-dir"
+mkdir -p "$foreign"
+echo "not Slurm's" > "$foreign/keep.txt"
+set +e
+VPSIM_SLURM_DIR="$foreign" "$src/scripts/slurm-local.sh" stop > "$work/foreign.log" 2>&1
+VPSIM_SLURM_DIR="$foreign" "$src/scripts/slurm-local.sh" start >> "$work/foreign.log" 2>&1
+rc=$?
+VPSIM_SLURM_DIR=relative/dir "$src/scripts/slurm-local.sh" stop >> "$work/foreign.log" 2>&1
+rrc=$?
+set -e
+[ -f "$foreign/keep.txt" ] || fail "slurm-local.sh stop removed a directory it did not make"
+[ "$rc" -ne 0 ] && grep -q "was not made by slurm-local.sh" "$work/foreign.log" \
+  || { cat "$work/foreign.log" >&2; fail "slurm-local.sh start into a foreign directory: exit $rc"; }
+[ "$rrc" -eq 2 ] && grep -q "must be an absolute path" "$work/foreign.log" \
+  || { cat "$work/foreign.log" >&2; fail "a relative VPSIM_SLURM_DIR: exit $rrc"; }
+
 t2="$(date +%s.%N)"
 awk -v a="$t0" -v b="$t1" -v c="$ts0" -v d="$ts1" -v e="$t2" -v n="$n" 'BEGIN {
   printf "wall time: Slurm install check + start %.1f s; sweep-slurm.sh of %d points + 1 failing line (7 array tasks of 2, at most 2 running) %.1f s; whole test %.1f s (before stop)\n", b - a, n, d - c, e - a }'

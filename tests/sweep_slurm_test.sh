@@ -36,6 +36,16 @@ cmp -s "$work/slurm/results.csv" "$work/local/results.csv" || fail "results.csv 
 [ "$(($(wc -l < "$work/slurm/results.csv") - 1))" -eq 12 ] || fail "results.csv does not have 12 points"
 [ -s "$work/slurm/slurm/job_id" ] || fail "no job id recorded"
 
+# A work directory whose name holds spaces, both quotes, $ and a backquote: the job script takes it
+# as quoted words only (nothing in it runs), and the results equal the local backend's.
+odd="$work/odd dir \"q\" 'a' \$HOME \`touch pwned\`"
+small=(--scene "$src/examples/workloads/toon.json" --axis vertex_alu.engines=1,2)
+"$vpsim" sweep "${small[@]}" --backend slurm --out "$odd/slurm" --quiet || fail "the Slurm sweep into '$odd' exited $?"
+"$vpsim" sweep "${small[@]}" --out "$odd/local" --quiet || fail "the local sweep into '$odd' exited $?"
+cmp -s "$odd/slurm/results.csv" "$odd/local/results.csv" || fail "results.csv differs between slurm and local in '$odd'"
+[ ! -e pwned ] && [ ! -e "$work/pwned" ] && [ ! -e "$odd/slurm/pwned" ] || fail "a backquote in the work directory ran a command"
+grep -q 'SBATCH --chdir\|SBATCH --output' "$odd/slurm/slurm/job.sbatch" && fail "the job script carries the work directory in #SBATCH lines"
+
 # Resume: everything is done, so nothing is submitted.
 rm -f "$work/slurm/slurm/job_id"
 out="$("$vpsim" sweep "${axes[@]}" --backend slurm --out "$work/slurm" 2>&1)" || fail "the re-run exited $?"
