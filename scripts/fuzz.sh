@@ -26,7 +26,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="$root/build-fuzz"
 own_build=1
 harnesses=(decl_tokens decl_text bytecode asm scene params tess)
-declare -A max_len=([decl_tokens]=4097 [decl_text]=8192 [bytecode]=4097 [asm]=8192 [scene]=16384 [params]=4096 [tess]=769)
+declare -A max_len=([decl_tokens]=4097 [decl_text]=8192 [bytecode]=4097 [asm]=8192 [scene]=16384 [params]=4096 [tess]=385)
 
 mode=campaign
 seconds=600

@@ -6,7 +6,10 @@
 // afresh; an N-patch draw gives n^2 triangles and at most (n+1)(n+2)/2 vertices per triangle.
 //
 // Input: 1 profile byte, 256 bytes of control points (FLOAT3 position + FLOAT3 normal, 24 bytes
-// a vertex, 10 vertices; shorter inputs are zero-padded), then operations of 8 bytes each.
+// a vertex, 10 vertices; shorter inputs are zero-padded), then up to 16 operations of 8 bytes
+// each. The profile's maximum segment count is 8 or 24 (not D3D's 64): the clamp is the same code
+// at any maximum (24.0 is the boundary, 65.0 and 1e30 are clamped), and 64 operations of up to
+// 65 x 65 segments made a campaign run 52-147 inputs/s.
 #include "fuzz_util.h"
 
 #include "model/decl/decl_decoder.h"
@@ -26,7 +29,7 @@ namespace {
 constexpr size_t kCpBytes = 256;
 constexpr uint32_t kSizes[16] = {1, 2, 3, 4, 4, 4, 5, 6, 7, 8, 2, 3, 16, 0, 65536, 0xFFFFFFFFu};
 constexpr uint32_t kTriVerts[8] = {10, 3, 6, 21, 10, 1, 0, 0xFFFFFFFFu};
-const float kSegs[16] = {1.0f, 2.0f, 2.5f, 3.0f, 4.0f, 7.9f, 0.0f, -1.0f, NAN, INFINITY, 1e30f, 64.0f,
+const float kSegs[16] = {1.0f, 2.0f, 2.5f, 3.0f, 4.0f, 7.9f, 0.0f, -1.0f, NAN, INFINITY, 1e30f, 24.0f,
                          65.0f, 1.5f, 8.0f, 5.0f};
 constexpr Order kOrders[4] = {Order::Linear, Order::Quadratic, Order::Cubic, Order::Quintic};
 
@@ -53,7 +56,7 @@ Declaration patch_decl(bool normal) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-    if (size > 1 + kCpBytes + 8 * 64) return fuzz::kReject;
+    if (size > 1 + kCpBytes + 8 * 16) return fuzz::kReject;
     fuzz::Reader in(data, size);
     const uint8_t pb = in.byte();
     TessProfile prof;
@@ -64,7 +67,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (pb & 16) prof.catmull_rom_ends = TessProfile::CatmullRomEnds::Duplicate;
     if (pb & 32) prof.normal_normalize = false;
     if (pb & 64) prof.quintic_cap = false;
-    prof.max_segments = (pb & 128) ? 16 : 64;
+    prof.max_segments = (pb & 128) ? 8 : 24;
 
     std::vector<uint8_t> cp(kCpBytes, 0);
     for (size_t i = 0; i < kCpBytes && in.left(); ++i) cp[i] = in.byte();
