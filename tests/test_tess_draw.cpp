@@ -90,7 +90,7 @@ TEST_CASE("Colour and texcoord registers are interpolated like positions", "[tes
 }
 
 TEST_CASE("Draws with spans generate the counts of the closed forms", "[tess][draw]") {
-    std::mt19937_64 rng(1);
+    std::mt19937_64 rng(test_seed("draws with spans"));
     ColourGrid g = colour_grid(7, 6, rng);
     vs::Streams s{};
     s[0] = g.buf.bind(24);
@@ -159,7 +159,7 @@ TEST_CASE("Invalid tri patch infos give rules T1 T3 and T5", "[tess][rules]") {
 }
 
 TEST_CASE("Control points outside the bound buffers give rule T4", "[tess][rules]") {
-    std::mt19937_64 rng(2);
+    std::mt19937_64 rng(test_seed("control points outside the buffers"));
     ColourGrid g = colour_grid(4, 4, rng);
     vs::Streams s{};
     s[0] = g.buf.bind(24);
@@ -193,7 +193,7 @@ TEST_CASE("Declaration rules for patch draws give T9 T10 and T11", "[tess][rules
 }
 
 TEST_CASE("The patch cache counts inserts hits replacements and deletes and enforces the handle rules", "[tess][cache]") {
-    std::mt19937_64 rng(3);
+    std::mt19937_64 rng(test_seed("patch cache counts"));
     ColourGrid g = colour_grid(4, 4, rng);
     vs::Streams s{};
     s[0] = g.buf.bind(24);
