@@ -193,20 +193,22 @@ VertexAluProgram::VertexAluProgram(const vs::Program& p, const vs::Profile& prof
 
 // ---------------------------------------------------------------- the function
 
-DrawFunction::DrawFunction(const DrawState& d, std::shared_ptr<const MissList> misses, const vs::FastShader& fs)
+DrawFunction::DrawFunction(const DrawState& d, std::shared_ptr<MissStream> misses, const vs::FastShader& fs)
     : d_(d), misses_(std::move(misses)), fs_(fs) {}
 
 void DrawFunction::refill() {
     constexpr size_t kBatch = 256;
     const auto& s = d_.setup;
-    const MissList& m = *misses_;
     first_ = pos_;
-    const size_t n = size_t(std::min<uint64_t>(kBatch, m.size() - pos_));
+    uint32_t batch[kBatch];
+    size_t n = 0;
+    while (n < kBatch && misses_->next(batch[n])) ++n;
+    misses_done_ = n < kBatch;
     inputs_.resize(n * vs::kNumInputs);
     out_.resize(n);
     try {
         for (size_t i = 0; i < n; ++i) {
-            const uint32_t v = m[pos_ + i];
+            const uint32_t v = batch[i];
             const auto in = s.generated ? s.generated->vertices[v] : vs::fetch_vertex(s.shader->decl, s.streams, v);
             std::copy(in.begin(), in.end(), inputs_.begin() + long(i * vs::kNumInputs));
         }
@@ -219,7 +221,7 @@ void DrawFunction::refill() {
 }
 
 const vs::VertexOutputs& DrawFunction::next(const VertexJob& j) {
-    if (next_ == out_.size() && pos_ < misses_->size()) refill();
+    if (next_ == out_.size() && !misses_done_) refill();
     if (next_ == out_.size() || j.misses != misses_ || j.miss != first_ + next_)
         throw std::logic_error(fmt::format("vertex ALU: draw {} shades vertex {} (miss {}) out of its order "
                                            "(internal error)",

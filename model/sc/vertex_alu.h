@@ -96,16 +96,17 @@ private:
 // The functional values of one draw's shaded vertices, in shading order, a batch at a time.
 class DrawFunction {
 public:
-    DrawFunction(const DrawState& d, std::shared_ptr<const MissList> misses, const vs::FastShader& fs);
+    DrawFunction(const DrawState& d, std::shared_ptr<MissStream> misses, const vs::FastShader& fs);
     // The outputs of the draw's next shaded vertex, which must be the job's.
     const vs::VertexOutputs& next(const VertexJob& j);
 
 private:
     void refill();
     const DrawState& d_;
-    std::shared_ptr<const MissList> misses_;
+    std::shared_ptr<MissStream> misses_;
     const vs::FastShader& fs_;
     uint64_t pos_ = 0;    // next miss to shade
+    bool misses_done_ = false;  // misses_ has given the draw's last
     uint64_t first_ = 0;  // the miss out_[0] belongs to
     std::vector<vs::Vec4> inputs_;
     std::vector<vs::VertexOutputs> out_;
