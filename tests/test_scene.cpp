@@ -4,14 +4,17 @@
 #include "model/scene/default_scene.h"
 #include "model/scene/functional.h"
 #include "model/scene/generators.h"
+#include "model/scene/grid_cache_order.h"
 #include "model/vs/vs_asm.h"
 
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
+#include <meshoptimizer.h>
 
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
+#include <random>
 #include <set>
 #include <variant>
 
@@ -184,6 +187,47 @@ TEST_CASE("generators: counts, strides and exact values", "[scene]") {
     GenParams big = p;
     big.columns = 300, big.rows = 300;
     CHECK_THROWS_WITH(generate(big), Contains("do not fit 16-bit indices"));
+}
+
+TEST_CASE("generators: the optimised order is meshoptimizer's, byte for byte", "[scene]") {
+    // grid_cache_order computes meshopt_optimizeVertexCache's order of a generated grid without
+    // its working memory; here meshoptimizer itself orders the same row-order list.
+    const std::pair<uint32_t, uint32_t> shapes[] = {{1, 1}, {1, 7}, {7, 1}, {2, 2}, {3, 5}, {16, 8},
+                                                    {33, 17}, {99, 99}, {255, 3}, {400, 300}};
+    for (const auto& [cols, rows] : shapes) {
+        INFO(cols << " x " << rows);
+        GenParams p;
+        p.columns = cols, p.rows = rows;
+        const std::vector<uint32_t> raw = generate_triangles(p);
+        std::vector<uint32_t> expected(raw.size());
+        meshopt_optimizeVertexCache(expected.data(), raw.data(), raw.size(), size_t(cols + 1) * (rows + 1));
+        p.order = IndexOrder::Optimised;
+        const std::vector<uint32_t> got = generate_triangles(p);
+        CHECK(got == expected);
+        if (cols > 1 && rows > 1) CHECK(got != raw);  // reordered (a strip's row order is already meshoptimizer's)
+        // 16-bit indices: the same order, two bytes each.
+        std::vector<uint8_t> bytes(raw.size() * 2);
+        grid_cache_order(cols, rows, bytes.data(), 2);
+        bool same16 = true;
+        for (size_t k = 0; k < raw.size(); ++k)
+            same16 = same16 && (uint32_t(bytes[2 * k] | bytes[2 * k + 1] << 8) == (expected[k] & 0xFFFF));
+        CHECK(same16);
+    }
+    // The random order of generate() equals a Fisher-Yates over the triangles of the raw list.
+    GenParams r;
+    r.columns = 20, r.rows = 10, r.index_size = 4, r.order = IndexOrder::Random, r.seed = 7;
+    GenParams rows_order = r;
+    rows_order.order = IndexOrder::Raw;
+    std::vector<uint32_t> t = generate_triangles(rows_order);
+    std::mt19937 rng(7);
+    for (size_t i = t.size() / 3; i-- > 1;) {
+        const size_t j = size_t(rng() % (i + 1));
+        for (size_t k = 0; k < 3; ++k) std::swap(t[3 * i + k], t[3 * j + k]);
+    }
+    CHECK(generate_triangles(r) == t);
+    const GenResult g = generate(r);
+    REQUIRE(g.indices.size() == t.size() * 4);
+    CHECK(std::memcmp(g.indices.data(), t.data(), g.indices.size()) == 0);  // little-endian host
 }
 
 TEST_CASE("primitive types: vertex counts and draw order", "[scene]") {

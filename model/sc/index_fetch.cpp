@@ -44,16 +44,9 @@ void IndexFetch::start_draw(const DrawState& d) {
     jobs_ = 0;
     cache_.flush();
     const auto& st = d.setup;
-    // The post-transform cache's look-ups, in reference order: a hit or a miss for each.
-    hit_.assign(st.refs, false);
-    misses_ = std::make_shared<MissList>();
-    for (uint64_t k = 0; k < st.refs; ++k) {
-        const uint32_t v = st.vertex(k);
-        if (st.indexed && cache_.lookup(v))
-            hit_[k] = true;
-        else
-            misses_->push_back(v);
-    }
+    // The post-transform cache is looked up as each reference is read (step), in reference
+    // order; the functional core finds the same misses with its own copy (MissStream).
+    misses_ = std::make_shared<MissStream>(st, cache_.params());
     unique_ += d.unique;
 }
 
@@ -106,7 +99,7 @@ Cycle IndexFetch::step(Cycle now) {
         }
         if (s.index_buffer) index_bytes_ += s.index_buffer->index_size;
         ++refs_;
-        const bool hit = hit_[pos_];
+        const bool hit = s.indexed && cache_.lookup(v);
         if (hit) {
             ++hits_;
             order_->push(OrderRef{OrderRef::Hit, &d, v, 0, pos_}, now);

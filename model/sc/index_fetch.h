@@ -58,8 +58,7 @@ private:
     std::map<uint32_t, uint64_t> generated_ready_;  // tessellated draws: vertices that exist
     uint64_t pos_ = 0;  // next reference of the front draw
     bool started_ = false;
-    std::vector<bool> hit_;                 // the front draw's look-ups, by reference
-    std::shared_ptr<MissList> misses_;      // the front draw's misses
+    std::shared_ptr<MissStream> misses_;    // the front draw's misses
     uint64_t jobs_ = 0;                     // of them, sent
     uint64_t seq_ = 0;
     int track_ = -1;

@@ -4,6 +4,7 @@
 // functional core computed for the vertex.
 #pragma once
 
+#include "model/pipe/post_transform_cache.h"
 #include "model/scene/scene_machine.h"
 #include "model/sc/timed_unit.h"
 #include "model/vs/vs_exec.h"
@@ -34,15 +35,37 @@ struct DrawState {
 // progress of a draw themselves.
 
 // The vertices of a draw the index fetch sends to be shaded (its post-transform cache misses),
-// in order: found once, by the index fetch, and carried by every job of the draw, so the
-// functional core shades exactly these.
-using MissList = std::vector<uint32_t>;
+// in order, carried by every job of the draw so the functional core shades exactly these. It
+// finds them as it is read, with its own copy of the index fetch's cache replaying the draw's
+// references in the same order (the same look-ups give the same misses): the functional core
+// reads a batch ahead of the jobs, and nothing per miss is kept (a list of a draw's misses grew
+// with its vertices: 4 bytes each, ~8 MB for the 1M-vertex sphere).
+class MissStream {
+public:
+    MissStream(const scene::DrawSetup& s, const pipe::PostTransformCacheParams& cache) : s_(s), cache_(cache) {}
+    // The next miss's vertex index; false after the draw's last.
+    bool next(uint32_t& v) {
+        while (ref_ < s_.refs) {
+            const uint32_t x = s_.vertex(ref_++);
+            if (!(s_.indexed && cache_.lookup(x))) {
+                v = x;
+                return true;
+            }
+        }
+        return false;
+    }
+
+private:
+    const scene::DrawSetup& s_;
+    pipe::PostTransformCache cache_;  // as the index fetch's after its flush at the draw's start
+    uint64_t ref_ = 0;
+};
 
 struct VertexJob {
     uint64_t seq = 0;  // shading order over the run
     const DrawState* draw = nullptr;
     uint32_t index = 0;  // vertex index
-    std::shared_ptr<const MissList> misses;  // the draw's misses; this job is misses[miss]
+    std::shared_ptr<MissStream> misses;  // the draw's misses; this job is its miss number `miss`
     uint64_t miss = 0;
     vs::VertexOutputs outputs{};
     Cycle t_fetch = 0, t_alu = 0;  // trace spans: first request, entry into the ALU

@@ -193,20 +193,22 @@ VertexAluProgram::VertexAluProgram(const vs::Program& p, const vs::Profile& prof
 
 // ---------------------------------------------------------------- the function
 
-DrawFunction::DrawFunction(const DrawState& d, std::shared_ptr<const MissList> misses, const vs::FastShader& fs)
+DrawFunction::DrawFunction(const DrawState& d, std::shared_ptr<MissStream> misses, const vs::FastShader& fs)
     : d_(d), misses_(std::move(misses)), fs_(fs) {}
 
 void DrawFunction::refill() {
     constexpr size_t kBatch = 256;
     const auto& s = d_.setup;
-    const MissList& m = *misses_;
     first_ = pos_;
-    const size_t n = size_t(std::min<uint64_t>(kBatch, m.size() - pos_));
+    uint32_t batch[kBatch];
+    size_t n = 0;
+    while (n < kBatch && misses_->next(batch[n])) ++n;
+    misses_done_ = n < kBatch;
     inputs_.resize(n * vs::kNumInputs);
     out_.resize(n);
     try {
         for (size_t i = 0; i < n; ++i) {
-            const uint32_t v = m[pos_ + i];
+            const uint32_t v = batch[i];
             const auto in = s.generated ? s.generated->vertices[v] : vs::fetch_vertex(s.shader->decl, s.streams, v);
             std::copy(in.begin(), in.end(), inputs_.begin() + long(i * vs::kNumInputs));
         }
@@ -219,7 +221,7 @@ void DrawFunction::refill() {
 }
 
 const vs::VertexOutputs& DrawFunction::next(const VertexJob& j) {
-    if (next_ == out_.size() && pos_ < misses_->size()) refill();
+    if (next_ == out_.size() && !misses_done_) refill();
     if (next_ == out_.size() || j.misses != misses_ || j.miss != first_ + next_)
         throw std::logic_error(fmt::format("vertex ALU: draw {} shades vertex {} (miss {}) out of its order "
                                            "(internal error)",
@@ -295,15 +297,19 @@ const vs::FastShader& VertexAlu::fast_of(const DrawState& d) {
     return *slot;
 }
 
-Cycle VertexAlu::earliest(const Context& c, const AluSlot& s, const Engine& e) const {
+Cycle VertexAlu::earliest_ops(const Context& c, const AluSlot& s) const {
     Cycle t = c.from;
     for (unsigned i = 0; i < s.nread_comps; ++i) t = std::max(t, c.ready[s.read_comps[i]]);
     for (unsigned i = 0; i < s.nwrite_comps; ++i) {
         const Cycle w = c.ready[s.write_comps[i]];
         if (w > s.latency) t = std::max(t, w - s.latency);  // an earlier write must land first
     }
-    if (s.pipe == AluSlot::Scalar) t = std::max(t, e.scalar_free);
     return t;
+}
+
+Cycle VertexAlu::earliest(const Context& c, const AluSlot& s, const Engine& e) const {
+    const Cycle t = earliest_ops(c, s);
+    return s.pipe == AluSlot::Scalar ? std::max(t, e.scalar_free) : t;
 }
 
 void VertexAlu::issue(Context& c, const AluSlot& s, Engine& e, Cycle now) {
@@ -321,10 +327,10 @@ void VertexAlu::issue(Context& c, const AluSlot& s, Engine& e, Cycle now) {
 }
 
 int VertexAlu::issue_from(Engine& e, Context& c, Cycle now) {
-    if (!c.active || finished(c) || c.from > now) return 0;
+    // (head_at >= from: a vertex issues nothing before its first cycle.)
+    if (!c.active || finished(c) || head_earliest(c, e) > now) return 0;
     const auto& slots = c.prog->slots();
     const AluSlot& head = slots[c.pc];
-    if (earliest(c, head, e) > now) return 0;
     issue(c, head, e, now);
     c.issued |= 1;
     int n = 1;
@@ -365,6 +371,7 @@ int VertexAlu::issue_from(Engine& e, Context& c, Cycle now) {
         c.issued >>= 1;
         ++c.pc;
     }
+    new_head(c);  // its registers' ready cycles changed
     return n;
 }
 
@@ -456,6 +463,7 @@ Cycle VertexAlu::step(Cycle now) {
                 c.prog = &prog;
                 c.from = now + 1;
                 c.done_at = now + 1;
+                new_head(c);
                 order_.push_back({ei, uint32_t(it - ctxs.begin())});
                 next_engine_ = (ei + 1) % p_.engines;
                 worked = true;
@@ -492,10 +500,10 @@ Cycle VertexAlu::step(Cycle now) {
             if (!c.active) continue;
             if (!finished(c)) {
                 const AluSlot& s = c.prog->slots()[c.pc];
-                const Cycle t = earliest(c, s, e);
+                const Cycle t = head_earliest(c, e);
                 next = std::min(next, std::max(t, now + 1));
                 if (!reason) {
-                    Cycle t_ops = earliest(c, s, Engine{});  // without the scalar pipe
+                    const Cycle t_ops = c.head_at;  // without the scalar pipe
                     reason = t_ops <= now && s.pipe == AluSlot::Scalar ? &st_scalar_ : &st_dep_;
                 }
             }

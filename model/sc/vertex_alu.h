@@ -96,16 +96,17 @@ private:
 // The functional values of one draw's shaded vertices, in shading order, a batch at a time.
 class DrawFunction {
 public:
-    DrawFunction(const DrawState& d, std::shared_ptr<const MissList> misses, const vs::FastShader& fs);
+    DrawFunction(const DrawState& d, std::shared_ptr<MissStream> misses, const vs::FastShader& fs);
     // The outputs of the draw's next shaded vertex, which must be the job's.
     const vs::VertexOutputs& next(const VertexJob& j);
 
 private:
     void refill();
     const DrawState& d_;
-    std::shared_ptr<const MissList> misses_;
+    std::shared_ptr<MissStream> misses_;
     const vs::FastShader& fs_;
     uint64_t pos_ = 0;    // next miss to shade
+    bool misses_done_ = false;  // misses_ has given the draw's last
     uint64_t first_ = 0;  // the miss out_[0] belongs to
     std::vector<vs::Vec4> inputs_;
     std::vector<vs::VertexOutputs> out_;
@@ -135,6 +136,7 @@ private:
         uint64_t issued = 0;  // bit i: slot pc + i issued
         Cycle from = 0;       // first cycle it may issue
         Cycle done_at = 0;    // every result written
+        Cycle head_at = 0;    // earliest_ops of slot pc: changes only when this vertex issues
         std::array<Cycle, VertexAluProgram::kRegs * 4> ready{};
         int track = -1;
     };
@@ -149,6 +151,15 @@ private:
     void draw_progress(Cycle now);  // counts the draws that have left (in order)
     const vs::FastShader& fast_of(const DrawState& d);
     Cycle earliest(const Context& c, const AluSlot& s, const Engine& e) const;  // when slot s could issue
+    // The same without the scalar pipe: what the vertex's own registers allow.
+    Cycle earliest_ops(const Context& c, const AluSlot& s) const;
+    // earliest() of the head slot (pc), from the cached head_at.
+    Cycle head_earliest(const Context& c, const Engine& e) const {
+        return c.prog->slots()[c.pc].pipe == AluSlot::Scalar ? std::max(c.head_at, e.scalar_free) : c.head_at;
+    }
+    void new_head(Context& c) const {
+        if (!finished(c)) c.head_at = earliest_ops(c, c.prog->slots()[c.pc]);
+    }
     void issue(Context& c, const AluSlot& s, Engine& e, Cycle now);
     bool finished(const Context& c) const { return c.pc >= c.prog->slots().size(); }
     int try_issue(uint32_t ei, Engine& e, Cycle now);  // 0 nothing, 1 one slot, 2 a co-issued pair

@@ -1,6 +1,7 @@
 #include "model/scene/generators.h"
 
 #include "model/decl/decl_tokens.h"
+#include "model/scene/grid_cache_order.h"
 
 #include <algorithm>
 #include <array>
@@ -8,7 +9,6 @@
 #include <cstring>
 #include <random>
 
-#include <meshoptimizer.h>
 #include <stdexcept>
 
 namespace vpsim::scene {
@@ -117,29 +117,46 @@ bool index_order_from_name(const std::string& name, IndexOrder& out) {
     return true;
 }
 
-std::vector<uint32_t> generate_triangles(const GenParams& p) {
-    std::vector<uint32_t> t;
-    t.reserve(size_t(p.columns) * p.rows * 6);
+namespace {
+
+// The triangle list in p.order, written to `out` as little-endian indices of `index_size`
+// bytes, straight into the buffer: no index list is held beside it.
+void write_triangles(const GenParams& p, uint8_t* out, uint32_t index_size) {
+    if (p.order == IndexOrder::Optimised) {
+        // meshoptimizer's vertex cache optimisation (meshopt_optimizeVertexCache), computed
+        // for the grid without meshoptimizer's O(vertices) working memory (grid_cache_order.h).
+        grid_cache_order(p.columns, p.rows, out, index_size);
+        return;
+    }
+    uint8_t* o = out;
     const uint32_t w = p.columns + 1;
     for (uint32_t j = 0; j < p.rows; ++j)
         for (uint32_t i = 0; i < p.columns; ++i) {
             const uint32_t a = j * w + i, b = a + 1, c = a + w, d = c + 1;
-            t.insert(t.end(), {a, c, b, b, c, d});
+            for (uint32_t x : {a, c, b, b, c, d})
+                for (uint32_t byte = 0; byte < index_size; ++byte) *o++ = uint8_t(x >> (8 * byte));
         }
-    if (p.order == IndexOrder::Optimised) {
-        // meshoptimizer's vertex cache optimisation (Forsyth-style, for FIFO and LRU caches).
-        std::vector<uint32_t> o(t.size());
-        meshopt_optimizeVertexCache(o.data(), t.data(), t.size(), size_t(w) * (p.rows + 1));
-        t.swap(o);
-    } else if (p.order == IndexOrder::Random) {
+    if (p.order == IndexOrder::Random) {
         // Fisher-Yates over the triangles, spelled out so the order is the same everywhere:
         // for i = n-1 down to 1, swap triangle i with triangle mt19937(seed)() mod (i + 1).
         std::mt19937 rng(p.seed);
-        for (size_t i = t.size() / 3; i-- > 1;) {
+        const size_t tri_bytes = 3 * size_t(index_size);
+        for (size_t i = size_t(2) * p.columns * p.rows; i-- > 1;) {
             const size_t j = size_t(rng() % (i + 1));
-            for (size_t k = 0; k < 3; ++k) std::swap(t[3 * i + k], t[3 * j + k]);
+            std::swap_ranges(out + tri_bytes * i, out + tri_bytes * (i + 1), out + tri_bytes * j);
         }
     }
+}
+
+}  // namespace
+
+std::vector<uint32_t> generate_triangles(const GenParams& p) {
+    std::vector<uint8_t> bytes(size_t(p.columns) * p.rows * 6 * 4);
+    write_triangles(p, bytes.data(), 4);
+    std::vector<uint32_t> t(bytes.size() / 4);
+    for (size_t k = 0; k < t.size(); ++k)
+        t[k] = uint32_t(bytes[4 * k]) | uint32_t(bytes[4 * k + 1]) << 8 | uint32_t(bytes[4 * k + 2]) << 16 |
+               uint32_t(bytes[4 * k + 3]) << 24;
     return t;
 }
 
@@ -185,6 +202,12 @@ GenResult generate(const GenParams& p) {
     GenResult r;
     r.vertex_count = uint32_t(n);
     r.triangle_count = 2 * p.columns * p.rows;
+    // The indices first: ordering them needs working memory (grid_cache_order), which is freed
+    // before the vertex streams are allocated, so the peak is the buffers' size, not more.
+    if (p.index_size) {
+        r.indices.resize(size_t(p.columns) * p.rows * 6 * p.index_size);
+        write_triangles(p, r.indices.data(), p.index_size);
+    }
     // Written straight into the buffers, vertex by vertex: generation holds nothing per vertex
     // beyond the buffers themselves (a 1M-vertex mesh costs its buffers, not 100+ bytes more).
     std::vector<uint32_t> strides;
@@ -210,24 +233,6 @@ GenResult generate(const GenParams& p) {
                 }
             }
         }
-    if (p.index_size && p.order == IndexOrder::Raw) {
-        // Row order, written straight into the buffer (no index list held beside it).
-        r.indices.resize(size_t(p.columns) * p.rows * 6 * p.index_size);
-        uint8_t* out = r.indices.data();
-        const uint32_t w = p.columns + 1;
-        for (uint32_t j = 0; j < p.rows; ++j)
-            for (uint32_t i = 0; i < p.columns; ++i) {
-                const uint32_t a = j * w + i, b = a + 1, c = a + w, d = c + 1;
-                for (uint32_t x : {a, c, b, b, c, d})
-                    for (uint32_t byte = 0; byte < p.index_size; ++byte) *out++ = uint8_t(x >> (8 * byte));
-            }
-    } else if (p.index_size) {
-        const std::vector<uint32_t> t = generate_triangles(p);
-        r.indices.resize(t.size() * p.index_size);
-        uint8_t* out = r.indices.data();
-        for (uint32_t x : t)
-            for (uint32_t byte = 0; byte < p.index_size; ++byte) *out++ = uint8_t(x >> (8 * byte));
-    }
     return r;
 }
 
