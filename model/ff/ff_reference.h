@@ -14,8 +14,20 @@ namespace vpsim::ff {
 // mode the declaration has no weights for, ...), naming the D3DCAPS8 member or the rule.
 void check_drawable(const FfState& state, const FfInputs& inputs, const Caps& caps);
 
+// Which outputs the fixed-function shader writes for this state and declaration (the generated
+// program must write exactly these; unwritten outputs keep the interpreter's start values, as
+// for a vertex program). oPos, oD0, oD1 and oFog are always written.
+//  - the point size: when the declaration has PSIZE (D3DVSDE_PSIZE) or POINTSCALEENABLE is TRUE
+//    (and the vertex is not pre-transformed); otherwise the rasteriser takes D3DRS_POINTSIZE, as it
+//    does for a program that does not write oPts;
+//  - texture coordinates: bit s is stage s's output oT(s), see docs/fixed-function.md.
+bool writes_point_size(const FfState& state, const FfInputs& inputs);
+uint32_t texcoord_outputs(const FfState& state, const FfInputs& inputs, const Caps& caps);
+
 // One vertex: the outputs as they leave the vertex stage (clip-space position, oD0/oD1
 // saturated, fog factor clamped to 0..1, point size, texture coordinates), as vs::VertexOutputs.
+// Throws FfError when a vertex's blend-matrix index exceeds caps.max_vertex_blend_matrix_index
+// (indexed blending: the only data-dependent refusal; the caller adds which vertex).
 vs::VertexOutputs process_vertex(const FfState& state, const FfInputs& inputs, const FfRegisters& v,
                                  const Caps& caps);
 
