@@ -655,15 +655,18 @@ TEST_CASE("CAMERASPACENORMAL and CAMERASPACEPOSITION generate (x, y, z, 1) in ca
     CHECK(texcoord_outputs(s, lit_at(0, 0, 0, {2, 0, 0}).in, Caps{}) == 0x3u);
 }
 
-TEST_CASE("CAMERASPACEREFLECTIONVECTOR is E - 2 (N.E) N, E from the eye (or (0,0,1) non-local)", "[ff][texcoord]") {
+TEST_CASE("CAMERASPACEREFLECTIONVECTOR is E - 2 (N.E) N, E the unit vector from the eye to the vertex", "[ff][texcoord]") {
     FfState s;
     s.rs.lighting = false;
     s.world[0] = translation(3, 0, 4);
     s.stages[0].texcoordindex = kTciCameraSpaceReflectionVector;
     // E = (0.6, 0, 0.8), N = (0,0,-1), N.E = -0.8: R = E + 1.6 N = (0.6, 0, -0.8).
     CHECK_VEC(run(s, lit_at(0, 0, 0, {0, 0, -1})).t[0], 0.6f, 0, -0.8f, 1);
-    s.rs.localviewer = false;  // E = (0,0,1): R = (0,0,1) - 2 (-1) (0,0,-1) = (0,0,-1)
-    CHECK_VEC(run(s, lit_at(0, 0, 0, {0, 0, -1})).t[0], 0, 0, -1, 1);
+    s.rs.localviewer = false;  // LOCALVIEWER is about specular highlights: no change
+    CHECK_VEC(run(s, lit_at(0, 0, 0, {0, 0, -1})).t[0], 0.6f, 0, -0.8f, 1);
+    // The normal as lighting uses it: not normalised without NORMALIZENORMALS. N = (0,0,-2):
+    // N.E = -1.6, R = E + 3.2 N = (0.6, 0, 0.8 - 6.4).
+    CHECK_VEC(run(s, lit_at(0, 0, 0, {0, 0, -2})).t[0], 0.6f, 0, -5.6f, 1);
 }
 
 TEST_CASE("A 2-D set is padded to (u, v, 1, 0) before the texture matrix", "[ff][texcoord]") {

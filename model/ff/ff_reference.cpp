@@ -415,9 +415,9 @@ vs::VertexOutputs process_vertex(const FfState& state, const FfInputs& inputs, c
             if (gen == kTciCameraSpaceNormal) g = nc;
             else if (gen == kTciCameraSpacePosition) g = pe;
             else {
-                // R = E - 2 (N.E) N, E the unit vector from the eye to the vertex ((0,0,1) for a
-                // non-local viewer).
-                const Vec3 e = rs.localviewer ? normalize(pe) : Vec3{0, 0, 1};
+                // R = E - 2 (N.E) N, E the unit vector from the eye to the vertex (whatever
+                // LOCALVIEWER says: it is about specular highlights).
+                const Vec3 e = normalize(pe);
                 g = add(e, scale(nc, -2.0f * dot(nc, e)));
             }
             in = {g[0], g[1], g[2], 1.0f};
