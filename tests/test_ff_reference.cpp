@@ -209,7 +209,7 @@ TEST_CASE("A vertex whose blend index exceeds MaxVertexBlendMatrixIndex is refus
     check_drawable(s, vx.in, caps);  // the state itself is drawable
     const std::string e = refusal([&] { process_vertex(s, vx.in, vx.v, caps); });
     CHECK_THAT(e, Catch::Contains("MaxVertexBlendMatrixIndex 8"));
-    CHECK_THAT(e, Catch::Contains("index 9"));
+    CHECK_THAT(e, Catch::Contains("blend matrix index 9 (BLENDINDICES component 1)"));
     vx.set(kDeBlendIndices, {8, 0, 0, 0}, 4);
     CHECK_NOTHROW(process_vertex(s, vx.in, vx.v, caps));
 }
@@ -301,6 +301,13 @@ TEST_CASE("A directional light's direction is taken to camera space by the view 
     // becomes (-1,0,0): N.L = 0.
     CHECK_VEC(run(s, lit_at(0, 0, 0, {1, 0, 0})).d0, 1, 1, 1, 1);
     CHECK_VEC(run(s, lit_at(0, 0, 0, {0, 1, 0})).d0, 0, 0, 0, 1);
+}
+
+TEST_CASE("D3D's default light (what LightEnable gives an unset index) is white, directional along +z", "[ff][lighting]") {
+    FfState s = white_material();
+    add_light(s, 4, Light::d3d_default());
+    CHECK_VEC(run(s, lit_at(0, 0, 0, {0, 0, -1})).d0, 1, 1, 1, 1);  // L = (0,0,-1): N.L = 1
+    CHECK_VEC(run(s, lit_at(0, 0, 0, {0, 0, 1})).d0, 0, 0, 0, 1);
 }
 
 TEST_CASE("A light behind the surface adds no diffuse, but its ambient remains", "[ff][lighting]") {

@@ -5,6 +5,7 @@
 #include "model/ff/ff_reference.h"
 
 #include <cmath>
+#include <cstdio>
 #include <string>
 
 namespace vpsim::ff {
@@ -82,6 +83,13 @@ int blend_weights(VertexBlend b) {
         case VertexBlend::Weights3: return 3;
         default: return -1;
     }
+}
+
+// A float as a user wrote it: 9, 2.5, nan.
+std::string number(float f) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.9g", double(f));
+    return buf;
 }
 
 uint32_t enabled_lights(const FfState& s) {
@@ -266,7 +274,7 @@ vs::VertexOutputs process_vertex(const FfState& state, const FfInputs& inputs, c
         for (uint32_t k = 0; k < count; ++k) {
             const float f = v[kDeBlendIndices][k];
             if (!(f >= 0.0f) || f > float(caps.max_vertex_blend_matrix_index))
-                throw FfError("blend matrix index " + std::to_string(f) + " (BLENDINDICES component " +
+                throw FfError("blend matrix index " + number(f) + " (BLENDINDICES component " +
                               std::to_string(k) + ") exceeds the device's MaxVertexBlendMatrixIndex " +
                               std::to_string(caps.max_vertex_blend_matrix_index));
             world[k] = uint32_t(f);
