@@ -208,7 +208,7 @@ TEST_CASE("A vertex whose blend index exceeds MaxVertexBlendMatrixIndex is refus
     Vertex vx = at(0, 0, 0).set(kDeBlendWeight, {0.3f, 0, 0, 1}, 1).set(kDeBlendIndices, {8, 9, 0, 0}, 4);
     check_drawable(s, vx.in, caps);  // the state itself is drawable
     const std::string e = refusal([&] { process_vertex(s, vx.in, vx.v, caps); });
-    CHECK_THAT(e, Catch::Contains("MaxVertexBlendMatrixIndex 8"));
+    CHECK_THAT(e, Catch::Contains("outside 0..8 (the device's MaxVertexBlendMatrixIndex)"));
     CHECK_THAT(e, Catch::Contains("blend matrix index 9 (BLENDINDICES component 1)"));
     vx.set(kDeBlendIndices, {8, 0, 0, 0}, 4);
     CHECK_NOTHROW(process_vertex(s, vx.in, vx.v, caps));
@@ -911,6 +911,38 @@ TEST_CASE("Texture stage values outside D3D8's enumerations are refused", "[ff][
     s.stages[1].texturetransformflags = 5;
     CHECK_THAT(refusal([&] { check_drawable(s, at(0, 0, 0).in, Caps{}); }),
                Catch::Contains("texture stage 1") && Catch::Contains("TEXTURETRANSFORMFLAGS 5"));
+}
+
+TEST_CASE("Enumeration values outside D3D8's are refused, naming the enumeration", "[ff][caps]") {
+    const Vertex vx = at(0, 0, 0);
+    FfState s;
+    s.rs.vertexblend = VertexBlend(4);
+    CHECK_THAT(refusal([&] { check_drawable(s, vx.in, Caps{}); }), Catch::Contains("D3DRS_VERTEXBLEND 4"));
+    s = FfState{};
+    s.rs.fogvertexmode = FogMode(7);
+    CHECK_THAT(refusal([&] { check_drawable(s, vx.in, Caps{}); }), Catch::Contains("D3DFOGMODE 7"));
+    s = FfState{};
+    s.rs.ambientmaterialsource = MaterialSource(3);
+    CHECK_THAT(refusal([&] { check_drawable(s, vx.in, Caps{}); }), Catch::Contains("D3DMATERIALCOLORSOURCE 3"));
+    s = FfState{};
+    Light l;
+    l.type = LightType(0);  // a zeroed D3DLIGHT8
+    add_light(s, 5, l);
+    CHECK_THAT(refusal([&] { check_drawable(s, vx.in, Caps{}); }), Catch::Contains("light 5: D3DLIGHT8 Type 0"));
+}
+
+TEST_CASE("A blend index beyond WORLDMATRIX(255) is refused even when the caps claim more", "[ff][blend][caps]") {
+    FfState s;
+    Caps caps;
+    caps.max_vertex_blend_matrix_index = 1000;
+    s.rs.lighting = false;
+    s.rs.vertexblend = VertexBlend::Weights0;
+    s.rs.indexedvertexblendenable = true;
+    Vertex vx = at(0, 0, 0).set(kDeBlendIndices, {256, 0, 0, 0}, 4);  // a FLOAT4 BLENDINDICES element
+    CHECK_THAT(refusal([&] { process_vertex(s, vx.in, vx.v, caps); }), Catch::Contains("blend matrix index 256") && Catch::Contains("outside 0..255 (D3DTS_WORLDMATRIX(0..255))"));
+    vx.v[kDeBlendIndices][0] = 255;
+    s.world[255] = translation(1, 2, 3);
+    CHECK_VEC(process_vertex(s, vx.in, vx.v, caps).pos, 1, 2, 3, 1);
 }
 
 TEST_CASE("Pre-transformed vertices skip the lighting and blending limits", "[ff][caps][xyzrhw]") {

@@ -4,6 +4,7 @@
 // here name the page and the choice, not the reasons again.
 #include "model/ff/ff_reference.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -133,6 +134,24 @@ void check_drawable(const FfState& state, const FfInputs& inputs, const Caps& ca
     if (!inputs.has(kDePosition))
         throw FfError("the fixed-function vertex shader needs a position: the declaration loads no " +
                       reg_name(kDePosition));
+
+    // Enumerations outside D3D8's values (the scene layer refuses them earlier; a state built
+    // another way gets the same answer instead of undefined behaviour).
+    const uint32_t vbv = uint32_t(state.rs.vertexblend);
+    if (vbv > 3 && vbv != 255 && vbv != 256)
+        throw FfError("D3DRS_VERTEXBLEND " + std::to_string(vbv) +
+                      " is not DISABLE, 1WEIGHTS, 2WEIGHTS, 3WEIGHTS, TWEENING or 0WEIGHTS");
+    for (const FogMode m : {state.rs.fogvertexmode, state.rs.fogtablemode})
+        if (uint32_t(m) > 3)
+            throw FfError("D3DFOGMODE " + std::to_string(uint32_t(m)) + " is not NONE, EXP, EXP2 or LINEAR");
+    for (const MaterialSource m : {state.rs.diffusematerialsource, state.rs.specularmaterialsource,
+                                   state.rs.ambientmaterialsource, state.rs.emissivematerialsource})
+        if (uint32_t(m) > 2)
+            throw FfError("D3DMATERIALCOLORSOURCE " + std::to_string(uint32_t(m)) + " is not MATERIAL, COLOR1 or COLOR2");
+    for (const auto& [index, slot] : state.lights)
+        if (slot.enabled && (uint32_t(slot.light.type) < 1 || uint32_t(slot.light.type) > 3))
+            throw FfError("light " + std::to_string(index) + ": D3DLIGHT8 Type " +
+                          std::to_string(uint32_t(slot.light.type)) + " is not POINT, SPOT or DIRECTIONAL");
 
     if (lighting_on(state, inputs)) {
         const uint32_t n = enabled_lights(state);
@@ -273,10 +292,13 @@ vs::VertexOutputs process_vertex(const FfState& state, const FfInputs& inputs, c
     if (nw >= 0 && rs.indexedvertexblendenable) {
         for (uint32_t k = 0; k < count; ++k) {
             const float f = v[kDeBlendIndices][k];
-            if (!(f >= 0.0f) || f > float(caps.max_vertex_blend_matrix_index))
-                throw FfError("blend matrix index " + number(f) + " (BLENDINDICES component " +
-                              std::to_string(k) + ") exceeds the device's MaxVertexBlendMatrixIndex " +
-                              std::to_string(caps.max_vertex_blend_matrix_index));
+            const uint32_t limit = std::min<uint32_t>(caps.max_vertex_blend_matrix_index, uint32_t(state.world.size() - 1));
+            if (!(f >= 0.0f) || f > float(limit))
+                throw FfError("blend matrix index " + number(f) + " (BLENDINDICES component " + std::to_string(k) +
+                              ") is outside 0.." + std::to_string(limit) +
+                              (limit == caps.max_vertex_blend_matrix_index
+                                   ? " (the device's MaxVertexBlendMatrixIndex)"
+                                   : " (D3DTS_WORLDMATRIX(0..255))"));
             world[k] = uint32_t(f);
         }
     }
