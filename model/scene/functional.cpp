@@ -53,6 +53,13 @@ private:
     void exec(size_t i, const std::string& ptr, const DrawTriPatch& c) { shade(m_.draw(i, ptr, c)); }
     void exec(size_t, const std::string& ptr, const DeletePatch& c) { m_.delete_patch(ptr, c); }
     void exec(size_t, const std::string& ptr, const SetRenderState& c) { m_.set_render_state(ptr, c); }
+    void exec(size_t, const std::string& ptr, const SetTransform& c) { m_.set_transform(ptr, c); }
+    void exec(size_t, const std::string& ptr, const MultiplyTransform& c) { m_.multiply_transform(ptr, c); }
+    void exec(size_t, const std::string& ptr, const SetLight& c) { m_.set_light(ptr, c); }
+    void exec(size_t, const std::string& ptr, const LightEnable& c) { m_.light_enable(ptr, c); }
+    void exec(size_t, const std::string& ptr, const SetViewport& c) { m_.set_viewport(ptr, c); }
+    void exec(size_t, const std::string& ptr, const SetMaterial& c) { m_.set_material(ptr, c); }
+    void exec(size_t, const std::string& ptr, const SetTextureStageState& c) { m_.set_texture_stage_state(ptr, c); }
 
     void shade(const DrawSetup& s) {
         DrawResult d;

@@ -3,6 +3,8 @@
 #include <algorithm>
 
 #include "model/decl/decl_tokens.h"
+#include "model/ff/ff_names.h"
+#include "model/ff/fvf.h"
 #include "model/vs/vs_validate.h"
 
 #include <fmt/format.h>
@@ -47,10 +49,38 @@ const vs::CreatedShader& SceneMachine::create(const std::string& ptr, const Crea
 }
 
 std::vector<ConstantWrite> SceneMachine::set_shader(const std::string& ptr, const SetVertexShader& c) {
+    if (c.fvf) {
+        // SetVertexShader(FVF): the fixed-function shader with the FVF's declaration, created once per code.
+        ff::FvfLayout layout;
+        try {
+            layout = ff::fvf_layout(*c.fvf);
+        } catch (const ff::FvfError& e) {
+            fail(ptr + "/fvf", e.what());
+        }
+        auto& slot = fvf_shaders_[*c.fvf];
+        if (!slot) {
+            decl::DecoderOptions dopt;
+            dopt.const_count = s_.const_count;
+            slot = std::make_unique<vs::CreatedShader>(vs::create_vertex_shader(layout.declaration, nullptr, dopt, profile_));
+            if (!slot->valid) {  // cannot happen for a valid code: the layout is D3D8's
+                std::string msg = fmt::format("the declaration of FVF 0x{:08X} is refused", *c.fvf);
+                for (const auto& d : slot->decl.diagnostics) msg += "\n  " + decl::to_string(d);
+                slot.reset();
+                fail(ptr + "/fvf", msg);
+            }
+        }
+        current_ = slot.get();
+        current_name_ = "FVF " + ff::fvf_to_string(*c.fvf);
+        current_fvf_ = *c.fvf;
+        ff_inputs_ = layout.inputs;
+        return {};
+    }
     auto it = shaders_.find(c.name);
     if (it == shaders_.end()) fail(ptr + "/shader", fmt::format("shader \"{}\" has not been created", c.name));
     current_ = it->second.get();
     current_name_ = c.name;
+    current_fvf_.reset();
+    ff_inputs_ = current_->fixed_function ? ff::declaration_inputs(current_->decl) : ff::FfInputs{};
     std::vector<ConstantWrite> w;
     for (const auto& k : current_->decl.constants) {
         ConstantWrite cw;
@@ -317,8 +347,39 @@ void SceneMachine::set_render_state(const std::string&, const SetRenderState& c)
     case kRsPatchSegments: patch_state_.patch_segments = npatch_.segments = c.value; break;
     case kRsPositionOrder: npatch_.position_order = c.value == 1.0f ? tess::Order::Linear : tess::Order::Cubic; break;
     case kRsNormalOrder: npatch_.normal_order = c.value == 1.0f ? tess::Order::Linear : tess::Order::Quadratic; break;
-    default: break;
+    default: ff::apply_render_state(ff_.rs, c.state, c.dword); break;
     }
+}
+
+void SceneMachine::set_transform(const std::string& ptr, const SetTransform& c) {
+    ff::Matrix* m = ff::transform_matrix(ff_, c.state);
+    if (!m) fail(ptr + "/state", fmt::format("{} is not a D3DTRANSFORMSTATETYPE", c.state));
+    *m = c.matrix;
+}
+
+void SceneMachine::multiply_transform(const std::string& ptr, const MultiplyTransform& c) {
+    ff::Matrix* m = ff::transform_matrix(ff_, c.state);
+    if (!m) fail(ptr + "/state", fmt::format("{} is not a D3DTRANSFORMSTATETYPE", c.state));
+    *m = ff::multiply(c.matrix, *m);
+}
+
+void SceneMachine::set_light(const std::string&, const SetLight& c) { ff_.lights[c.index].light = c.light; }
+
+void SceneMachine::light_enable(const std::string&, const LightEnable& c) {
+    auto it = ff_.lights.find(c.index);
+    if (it == ff_.lights.end()) it = ff_.lights.emplace(c.index, ff::LightSlot{ff::Light::d3d_default(), false}).first;
+    it->second.enabled = c.enable;
+}
+
+void SceneMachine::set_viewport(const std::string&, const SetViewport& c) { ff_.viewport = c.viewport; }
+
+void SceneMachine::set_material(const std::string&, const SetMaterial& c) { ff_.material = c.material; }
+
+void SceneMachine::set_texture_stage_state(const std::string& ptr, const SetTextureStageState& c) {
+    if (c.stage >= ff_.stages.size()) fail(ptr + "/stage", fmt::format("texture stage {} is not 0..7", c.stage));
+    if (c.state == ff::kTssTexCoordIndex) ff_.stages[c.stage].texcoordindex = c.value;
+    else if (c.state == ff::kTssTextureTransformFlags) ff_.stages[c.stage].texturetransformflags = c.value;
+    else fail(ptr + "/state", fmt::format("texture stage state {} is not TEXCOORDINDEX (11) or TEXTURETRANSFORMFLAGS (24)", c.state));
 }
 
 uint64_t DrawSetup::unique_vertices() const {

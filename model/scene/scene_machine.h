@@ -6,6 +6,7 @@
 #pragma once
 
 #include "model/decl/decl_decoder.h"
+#include "model/ff/ff_state.h"
 #include "model/scene/scene.h"
 #include "model/vs/vs_create.h"
 #include "model/tess/npatch.h"
@@ -92,7 +93,25 @@ public:
     DrawSetup draw(size_t command, const std::string& ptr, const DrawRectPatch& c);
     DrawSetup draw(size_t command, const std::string& ptr, const DrawTriPatch& c);
     void delete_patch(const std::string& ptr, const DeletePatch& c);
+    // Tessellator states drive the patch state; fixed-function states go to ff_state().rs.
     void set_render_state(const std::string& ptr, const SetRenderState& c);
+
+    // ---- Fixed-function state (model/ff) ----
+    void set_transform(const std::string& ptr, const SetTransform& c);
+    void multiply_transform(const std::string& ptr, const MultiplyTransform& c);  // M x current
+    void set_light(const std::string& ptr, const SetLight& c);                    // keeps the enabled flag
+    void light_enable(const std::string& ptr, const LightEnable& c);  // a light never set: D3D's default light
+    void set_viewport(const std::string& ptr, const SetViewport& c);
+    void set_material(const std::string& ptr, const SetMaterial& c);
+    void set_texture_stage_state(const std::string& ptr, const SetTextureStageState& c);
+    const ff::FfState& ff_state() const { return ff_; }
+    // The current shader is fixed function: SetVertexShader(FVF), or a shader created without a function.
+    bool fixed_function() const { return current_ && current_->fixed_function; }
+    // Its inputs: the FVF's layout, or the declaration's REG (and tessellator) registers with their
+    // component counts (model/ff/fvf.h). Meaningful while fixed_function().
+    const ff::FfInputs& ff_inputs() const { return ff_inputs_; }
+    // The FVF code of the current shader (none: a created shader).
+    std::optional<uint32_t> current_fvf() const { return current_fvf_; }
     const tess::PatchCache& patch_cache() const { return patches_; }
     bool npatches_on() const { return npatch_.segments > 1.0f; }
 
@@ -117,6 +136,10 @@ private:
     std::vector<std::unique_ptr<vs::CreatedShader>> replaced_;
     const vs::CreatedShader* current_ = nullptr;
     std::string current_name_;
+    std::map<uint32_t, std::unique_ptr<vs::CreatedShader>> fvf_shaders_;  // the implicit shader of each FVF used
+    std::optional<uint32_t> current_fvf_;
+    ff::FfInputs ff_inputs_;
+    ff::FfState ff_;
     vs::Streams streams_{};
     const Buffer* indices_ = nullptr;
     std::string index_name_;
