@@ -408,6 +408,16 @@ TEST_CASE("A spotlight's factor: 1 inside theta/2, 0 outside phi/2, a falloff po
         const float lin = 0.5658262f;
         CHECK_VEC(run(s, vx).d0, 0.75f * lin, 0.5f * lin, 0.5f * lin, 1);
     }
+    SECTION("the spot factor scales the specular term too") {
+        l.direction = {1, 0, 1};
+        l.specular = {1, 1, 1, 1};
+        add_light(s, 0, l);
+        s.rs.specularenable = true;
+        s.rs.localviewer = false;  // H = (0,0,-1): N.H = 1
+        s.material.specular = {1, 1, 1, 1};
+        s.material.power = 5;
+        CHECK_VEC(run(s, vx).d1, 0.3201588f, 0.3201588f, 0.3201588f, 1);
+    }
     SECTION("outside the outer cone: nothing, ambient included") {
         l.direction = {1, 0, 0.2f};  // rho = 0.196 < 0.5
         add_light(s, 0, l);
@@ -882,6 +892,9 @@ TEST_CASE("Indexed blending needs MaxVertexBlendMatrixIndex > 0 and a BLENDINDIC
                Catch::Contains("D3DRS_INDEXEDVERTEXBLENDENABLE") && Catch::Contains("MaxVertexBlendMatrixIndex is 0"));
     caps.max_vertex_blend_matrix_index = 255;
     CHECK_THAT(refusal([&] { check_drawable(s, vx.in, caps); }), Catch::Contains("D3DVSDE_BLENDINDICES"));
+    vx.set(kDeBlendIndices, {0, 0, 0, 1}, 1);  // a FLOAT1 element: one index, 1WEIGHTS needs two
+    CHECK_THAT(refusal([&] { check_drawable(s, vx.in, caps); }),
+               Catch::Contains("needs 2 matrix indices") && Catch::Contains("BLENDINDICES register (v2) has 1"));
     vx.set(kDeBlendIndices, {0, 1, 0, 0}, 4);
     CHECK_NOTHROW(check_drawable(s, vx.in, caps));
     s.rs.vertexblend = VertexBlend::Disable;  // indices not in use: no refusal
