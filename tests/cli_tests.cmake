@@ -25,6 +25,15 @@ expect(2 "v16" decl --reads v0,v16 ${EX}/ff_normal_short4.decl)
 expect(2 "cannot open" decl ${WORK}/missing.decl)
 expect(2 "-" decl --const-count 0 ${EX}/header_example.decl)
 
+# decl --fvf: an FVF code's equivalent declaration and layout (D3D8's order and sizes), refusals naming the rule.
+expect(0 "FVF 0x00000152 = D3DFVF_XYZ\\|D3DFVF_NORMAL\\|D3DFVF_DIFFUSE\\|D3DFVF_TEX1: 36 bytes per vertex.*D3DVSD_REG\\(D3DVSDE_NORMAL, D3DVSDT_FLOAT3\\).*offset +24 +v5 +D3DCOLOR.*offset +28 +v7 +FLOAT2"
+       decl --fvf "D3DFVF_XYZ|D3DFVF_NORMAL|D3DFVF_DIFFUSE|D3DFVF_TEX1")
+expect(0 "\"stride\": 32,\n  \"pretransformed\": true" decl --fvf 0x1C4 --json)
+expect(0 "D3DVSD_REG\\(D3DVSDE_BLENDWEIGHT, D3DVSDT_FLOAT4\\).*D3DVSD_SKIP\\(1\\)" decl --fvf XYZB5 --format text)
+expect(1 "FVF xyzrhw-normal" decl --fvf "XYZRHW|NORMAL")
+expect(2 "FVF syntax: unknown name \"FOO\"" decl --fvf "XYZ|FOO")
+expect(2 "-" decl --fvf XYZ ${EX}/header_example.decl)
+
 # JSON: the documented keys.
 expect(0 "\"valid\": true.*\"streams\".*\"type\": \"FLOAT3\".*\"constants\"" decl --json ${EX}/two_streams.h)
 expect(1 "\"valid\": false.*\"rule\": \"D4\".*\"token\": \"0x40020020\"" decl --json ${EX}/bad_reserved.decl)
