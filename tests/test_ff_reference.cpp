@@ -709,6 +709,19 @@ TEST_CASE("A 1-D set is padded to (u, 1, 0, 0) and a 3-D set to (u, v, w, 1)", "
     CHECK_VEC(o.t[1], 11, 22, 33, 1);
 }
 
+TEST_CASE("Without a NORMAL register the generated normal is (0,0,0), whatever the register holds", "[ff][texcoord]") {
+    FfState s;
+    s.rs.lighting = false;
+    s.world[0] = translation(3, 0, 4);
+    s.stages[0].texcoordindex = kTciCameraSpaceNormal;
+    s.stages[1].texcoordindex = kTciCameraSpaceReflectionVector;
+    Vertex vx = at(0, 0, 0);
+    vx.v[kDeNormal] = {5, 5, 5, 5};  // not loaded: not read
+    const VertexOutputs o = run(s, vx);
+    CHECK_VEC(o.t[0], 0, 0, 0, 1);
+    CHECK_VEC(o.t[1], 0.6f, 0, 0.8f, 1);  // R = E
+}
+
 TEST_CASE("A generated coordinate is transformed as (x, y, z, 1)", "[ff][texcoord]") {
     FfState s;
     s.rs.lighting = false;

@@ -265,7 +265,7 @@ vs::VertexOutputs process_vertex(const FfState& state, const FfInputs& inputs, c
     // likewise for normals (a declaration without NORMAL2 keeps NORMAL).
     Vec4 p = v[kDePosition];
     const bool has_normal = inputs.has(kDeNormal);
-    Vec3 n = xyz(v[kDeNormal]);
+    Vec3 n = has_normal ? xyz(v[kDeNormal]) : Vec3{0, 0, 0};  // no normal: (0,0,0)
     const VertexBlend vb = rs.vertexblend;
     if (vb == VertexBlend::Tweening) {
         const float t = rs.tweenfactor, u = 1.0f - t;
