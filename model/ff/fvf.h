@@ -1,5 +1,5 @@
 // D3D8 flexible vertex format (FVF) codes: parsing from text, D3D8's validation, and the
-// equivalent vertex shader declaration (docs/fixed-function.md, "FVF codes").
+// equivalent vertex shader declaration (docs/scenes.md, "Fixed-function state").
 //
 // An FVF code given to SetVertexShader selects the fixed-function vertex shader with stream 0
 // laid out as the code says, elements in D3D8's documented order: position (XYZ FLOAT3, XYZRHW
