@@ -18,6 +18,7 @@ struct FfProgram {
     vs::LoadedShader shader;  // the assembled program
     // The constants the program reads: register -> value (the driver writes them before the draw).
     std::vector<std::pair<uint32_t, Vec4>> constants;
+    std::vector<std::string> constant_notes;  // what each constant register holds (same order)
     // D3DVSDE register -> the program's input register v# (-1: not read). Identity where it can
     // be; NORMAL2 (16), which vs.1.1 cannot name, goes to a free register.
     std::array<int8_t, kNumDe> input_map{};
@@ -28,5 +29,9 @@ struct FfProgram {
 // Throws FfError when the state cannot be drawn (check_drawable's rules) or the program does not
 // fit vs.1.1's limits or `const_count` constant registers (naming the limit).
 FfProgram compile(const FfState& state, const FfInputs& inputs, const Caps& caps, uint32_t const_count);
+
+// The program for printing (`vpsim ff-program`): the commented assembly, the constant layout
+// (register, value, what it holds), the input registers read, then "; N instructions, M slots".
+std::string format_program(const FfProgram& program);
 
 }  // namespace vpsim::ff
