@@ -512,3 +512,48 @@ TEST_CASE("The functional executor runs scenes with the fixed-function state com
     CHECK(std::string(command_name(sc.commands[3].body)) == "MultiplyTransform");
     CHECK(std::string(command_name(sc.commands[9].body)) == "SetTextureStageState");
 }
+
+TEST_CASE("The state snapshot a fixed-function draw carries changes only with the state", "[ff][scene]") {
+    Scene sc = parse(R"({"op": "SetRenderState", "state": "LIGHTING", "value": false},
+                        {"op": "SetTransform", "state": "VIEW", "matrix": [2,0,0,0, 0,2,0,0, 0,0,2,0, 0,0,0,1]},
+                        {"op": "SetLight", "index": 1, "light": {"type": "POINT", "attenuation0": 1}},
+                        {"op": "LightEnable", "index": 1, "enable": true},
+                        {"op": "SetMaterial", "material": {"power": 3}},
+                        {"op": "SetViewport", "viewport": {"height": 100}},
+                        {"op": "SetTextureStageState", "stage": 1, "state": "TEXCOORDINDEX", "value": 0},
+                        {"op": "MultiplyTransform", "state": "VIEW", "matrix": [2,0,0,0, 0,2,0,0, 0,0,2,0, 0,0,0,1]},
+                        {"op": "SetRenderState", "state": "PATCHSEGMENTS", "value": 1.0})");
+    SceneMachine m(sc, vs::Profile::d3d8());
+    auto first = m.ff_snapshot();
+    CHECK(m.ff_snapshot() == first);  // unchanged: the same object
+    std::vector<std::shared_ptr<const ff::FfState>> seen{first};
+    auto apply = [&](size_t i) {
+        const Command& c = sc.commands[i];
+        std::visit(
+            [&](const auto& b) {
+                using T = std::decay_t<decltype(b)>;
+                if constexpr (std::is_same_v<T, SetRenderState>) m.set_render_state(c.pointer, b);
+                else if constexpr (std::is_same_v<T, SetTransform>) m.set_transform(c.pointer, b);
+                else if constexpr (std::is_same_v<T, MultiplyTransform>) m.multiply_transform(c.pointer, b);
+                else if constexpr (std::is_same_v<T, SetLight>) m.set_light(c.pointer, b);
+                else if constexpr (std::is_same_v<T, LightEnable>) m.light_enable(c.pointer, b);
+                else if constexpr (std::is_same_v<T, SetViewport>) m.set_viewport(c.pointer, b);
+                else if constexpr (std::is_same_v<T, SetMaterial>) m.set_material(c.pointer, b);
+                else if constexpr (std::is_same_v<T, SetTextureStageState>) m.set_texture_stage_state(c.pointer, b);
+            },
+            c.body);
+    };
+    for (size_t i = 0; i + 1 < sc.commands.size(); ++i) {
+        apply(i);
+        auto now = m.ff_snapshot();
+        INFO("after command " << i);
+        CHECK(now != seen.back());  // every fixed-function state command makes a new snapshot
+        seen.push_back(now);
+    }
+    CHECK(first->rs.lighting);  // the old snapshot kept its state
+    CHECK(first->view == ff::Matrix::identity());
+    CHECK(seen.back()->view.at(0, 0) == 4.0f);
+    CHECK(seen.back()->viewport.height == 100);
+    apply(sc.commands.size() - 1);  // a tessellator state leaves the fixed-function state alone
+    CHECK(m.ff_snapshot() == seen.back());
+}

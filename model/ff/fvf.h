@@ -91,8 +91,9 @@ struct FvfLayout {
 //    the first four are loaded as FLOAT4 and the fifth is skipped (D3DVSD_SKIP(1)), which D3D8's
 //    fixed function never reads (it blends with at most three weights; vpsim's choice, as D3D8
 //    documents no mapping).
-//  - TEXCOORDSIZE bits of sets at or beyond the texture count are ignored (accepted, as D3D8's
-//    runtime and D3DXGetFVFVertexSize only read the sets the count names).
+//  - TEXCOORDSIZE bits of sets at or beyond the texture count are accepted and ignored: the count
+//    "gives the number of texture coordinate sets given in the upper 16 bits" (DDK, "FVF
+//    Update"); no D3D8 page makes the other bits an error.
 FvfLayout fvf_layout(uint32_t fvf);
 
 // The fixed-function inputs of a declaration (a shader created without a function): every register

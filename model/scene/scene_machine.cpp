@@ -143,6 +143,11 @@ DrawSetup SceneMachine::start(size_t command, const std::string& ptr, bool index
     d.shader = current_;
     d.shader_name = current_name_;
     d.streams = streams_;
+    if (current_ && current_->fixed_function) {
+        d.fixed_function = true;
+        d.ff_inputs = ff_inputs_;
+        d.ff_state = ff_snapshot();
+    }
     return d;
 }
 
@@ -347,39 +352,59 @@ void SceneMachine::set_render_state(const std::string&, const SetRenderState& c)
     case kRsPatchSegments: patch_state_.patch_segments = npatch_.segments = c.value; break;
     case kRsPositionOrder: npatch_.position_order = c.value == 1.0f ? tess::Order::Linear : tess::Order::Cubic; break;
     case kRsNormalOrder: npatch_.normal_order = c.value == 1.0f ? tess::Order::Linear : tess::Order::Quadratic; break;
-    default: ff::apply_render_state(ff_.rs, c.state, c.dword); break;
+    default:
+        if (ff::apply_render_state(ff_.rs, c.state, c.dword)) ff_changed();
+        break;
     }
+}
+
+std::shared_ptr<const ff::FfState> SceneMachine::ff_snapshot() const {
+    if (!ff_snapshot_) ff_snapshot_ = std::make_shared<const ff::FfState>(ff_);
+    return ff_snapshot_;
 }
 
 void SceneMachine::set_transform(const std::string& ptr, const SetTransform& c) {
     ff::Matrix* m = ff::transform_matrix(ff_, c.state);
     if (!m) fail(ptr + "/state", fmt::format("{} is not a D3DTRANSFORMSTATETYPE", c.state));
     *m = c.matrix;
+    ff_changed();
 }
 
 void SceneMachine::multiply_transform(const std::string& ptr, const MultiplyTransform& c) {
     ff::Matrix* m = ff::transform_matrix(ff_, c.state);
     if (!m) fail(ptr + "/state", fmt::format("{} is not a D3DTRANSFORMSTATETYPE", c.state));
     *m = ff::multiply(c.matrix, *m);
+    ff_changed();
 }
 
-void SceneMachine::set_light(const std::string&, const SetLight& c) { ff_.lights[c.index].light = c.light; }
+void SceneMachine::set_light(const std::string&, const SetLight& c) {
+    ff_.lights[c.index].light = c.light;
+    ff_changed();
+}
 
 void SceneMachine::light_enable(const std::string&, const LightEnable& c) {
     auto it = ff_.lights.find(c.index);
     if (it == ff_.lights.end()) it = ff_.lights.emplace(c.index, ff::LightSlot{ff::Light::d3d_default(), false}).first;
     it->second.enabled = c.enable;
+    ff_changed();
 }
 
-void SceneMachine::set_viewport(const std::string&, const SetViewport& c) { ff_.viewport = c.viewport; }
+void SceneMachine::set_viewport(const std::string&, const SetViewport& c) {
+    ff_.viewport = c.viewport;
+    ff_changed();
+}
 
-void SceneMachine::set_material(const std::string&, const SetMaterial& c) { ff_.material = c.material; }
+void SceneMachine::set_material(const std::string&, const SetMaterial& c) {
+    ff_.material = c.material;
+    ff_changed();
+}
 
 void SceneMachine::set_texture_stage_state(const std::string& ptr, const SetTextureStageState& c) {
     if (c.stage >= ff_.stages.size()) fail(ptr + "/stage", fmt::format("texture stage {} is not 0..7", c.stage));
     if (c.state == ff::kTssTexCoordIndex) ff_.stages[c.stage].texcoordindex = c.value;
     else if (c.state == ff::kTssTextureTransformFlags) ff_.stages[c.stage].texturetransformflags = c.value;
     else fail(ptr + "/state", fmt::format("texture stage state {} is not TEXCOORDINDEX (11) or TEXTURETRANSFORMFLAGS (24)", c.state));
+    ff_changed();
 }
 
 uint64_t DrawSetup::unique_vertices() const {

@@ -62,6 +62,12 @@ struct DrawSetup {
 
     std::shared_ptr<const Generated> generated;  // tessellated draws: references index its vertices
 
+    // Fixed-function draws (the shader has no function): the inputs and a snapshot of the state as
+    // the draw was issued (shared between draws while the state does not change).
+    bool fixed_function = false;
+    ff::FfInputs ff_inputs;
+    std::shared_ptr<const ff::FfState> ff_state;
+
     // Distinct vertices the draw references (for ATVR).
     uint64_t unique_vertices() const;
 
@@ -105,6 +111,9 @@ public:
     void set_material(const std::string& ptr, const SetMaterial& c);
     void set_texture_stage_state(const std::string& ptr, const SetTextureStageState& c);
     const ff::FfState& ff_state() const { return ff_; }
+    // A copy of ff_state() that stays as it is: the same object until a state command changes the
+    // state (what a fixed-function DrawSetup carries).
+    std::shared_ptr<const ff::FfState> ff_snapshot() const;
     // The current shader is fixed function: SetVertexShader(FVF), or a shader created without a function.
     bool fixed_function() const { return current_ && current_->fixed_function; }
     // Its inputs: the FVF's layout, or the declaration's REG (and tessellator) registers with their
@@ -140,6 +149,8 @@ private:
     std::optional<uint32_t> current_fvf_;
     ff::FfInputs ff_inputs_;
     ff::FfState ff_;
+    mutable std::shared_ptr<const ff::FfState> ff_snapshot_;  // of ff_, reset by every state change
+    void ff_changed() { ff_snapshot_.reset(); }
     vs::Streams streams_{};
     const Buffer* indices_ = nullptr;
     std::string index_name_;
