@@ -148,6 +148,13 @@ TEST_CASE("FVF position classes: XYZ, XYZRHW, XYZB1..5 and LASTBETA_UBYTE4", "[f
         CHECK(l.inputs.components[2] == 4);
         check_decodes(l);
     }
+    SECTION("DirectX 8's Indexed Vertex Blending example: XYZB2 | LASTBETA_UBYTE4 | NORMAL") {
+        // struct VERTEX { float x, y, z; float weight; DWORD matrixIndices; float normal[3]; }
+        FvfLayout l = fvf_layout(parse_fvf("D3DFVF_XYZB2|D3DFVF_LASTBETA_UBYTE4|D3DFVF_NORMAL"));
+        check_elements(l, {{0, F3, 0, 12}, {1, F1, 12, 4}, {2, UB4, 16, 4}, {3, F3, 20, 12}});
+        CHECK(l.stride == 32);
+        check_decodes(l);
+    }
     SECTION("XYZB1 | LASTBETA_UBYTE4: indices only") {
         FvfLayout l = fvf_layout(0x1006);
         check_elements(l, {{0, F3, 0, 12}, {2, UB4, 12, 4}});
