@@ -128,6 +128,27 @@ foreach(scene_file ${example_scenes})
 endforeach()
 file(WRITE ${WORK}/bad_scene.json "{\"buffers\": {}, \"commands\": [{\"op\": \"SetStreamSource\", \"stream\": 0, \"buffer\": \"nosuch\", \"stride\": 12}]}")
 expect(2 "bad_scene.json: /commands/0/buffer: expected the name of a vertex buffer" scene-exec ${WORK}/bad_scene.json)
+# The fixed-function state commands between programmable draws: applied by both executors, nothing drawn by them.
+file(WRITE ${WORK}/ff_state.json [=[{"buffers": {"vb": {"vertices": [[0, 0, 0], [1, 0, 0], [0, 1, 0]], "layout": ["FLOAT3"]}},
+ "commands": [
+  {"op": "CreateVertexShader", "name": "p", "declaration": {"text": "D3DVSD_STREAM(0), D3DVSD_REG(0, D3DVSDT_FLOAT3), D3DVSD_END()"},
+   "function": {"asm": "vs.1.1\nmov oPos, v0"}},
+  {"op": "SetTransform", "state": "WORLD", "matrix": [[1,0,0,0],[0,1,0,0],[0,0,1,0],[0,0,5,1]]},
+  {"op": "MultiplyTransform", "state": "VIEW", "matrix": [1,0,0,0, 0,1,0,0, 0,0,1,0, 0,0,0,1]},
+  {"op": "SetLight", "index": 0, "light": {"type": "POINT", "diffuse": [1,1,1,1], "attenuation0": 1, "range": 10}},
+  {"op": "LightEnable", "index": 0, "enable": true},
+  {"op": "SetMaterial", "material": {"diffuse": [1,1,1,1]}},
+  {"op": "SetViewport", "viewport": {"width": 800, "height": 600}},
+  {"op": "SetRenderState", "state": "D3DRS_FOGVERTEXMODE", "value": "LINEAR"},
+  {"op": "SetTextureStageState", "stage": 0, "state": "TEXTURETRANSFORMFLAGS", "value": "COUNT2"},
+  {"op": "SetVertexShader", "fvf": "D3DFVF_XYZ|D3DFVF_NORMAL"},
+  {"op": "SetVertexShader", "shader": "p"},
+  {"op": "SetStreamSource", "stream": 0, "buffer": "vb", "stride": 12},
+  {"op": "DrawPrimitive", "type": "trianglelist", "primitive_count": 1}]}]=])
+expect(0 "1 draw.*/commands/12 DrawPrimitive \\(shader \"p\"\\): 1 trianglelist, 3 vertices" scene-exec ${WORK}/ff_state.json)
+expect(0 "cycles per vertex" run ${WORK}/ff_state.json --no-progress)
+file(WRITE ${WORK}/ff_bad_light.json [=[{"commands": [{"op": "SetLight", "index": 2, "light": {"type": "SPOT", "direction": [0,0,1], "attenuation0": 1, "phi": 4}}]}]=])
+expect(2 "ff_bad_light.json: /commands/0/light/phi: SetLight refuses the light" scene-exec ${WORK}/ff_bad_light.json)
 
 # params: the tables, overrides, and errors that list the valid keys.
 expect(0 "post_transform_cache.*entries.*24" params)
