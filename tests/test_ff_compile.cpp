@@ -16,6 +16,7 @@
 
 #include <cfloat>
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <regex>
 #include <sstream>
@@ -150,7 +151,7 @@ Case rand_case(SplitMix64& rng) {
     c.caps.max_point_size = rng.chance(0.5) ? 64.0f : uni(rng, 8, 256);
 
     in.pretransformed = rng.chance(0.08);
-    load(in, kDePosition, in.pretransformed ? 4 : 3);
+    load(in, kDePosition, in.pretransformed || rng.chance(0.1) ? 4 : 3);
     if (rng.chance(0.85)) load(in, kDeNormal, 3);
     if (rng.chance(0.6)) load(in, kDeDiffuse, 4);
     if (rng.chance(0.5)) load(in, kDeSpecular, 4);
@@ -261,7 +262,7 @@ FfRegisters rand_vertex(SplitMix64& rng, const Case& c) {
             if (r == kDeBlendIndices) f = float(rng.below(c.caps.max_vertex_blend_matrix_index + 1));
             x[i] = f;
         }
-        if (r == kDePosition && c.inputs.pretransformed) x[3] = uni(rng, 0.1f, 2);
+        if (r == kDePosition && n == 4) x[3] = uni(rng, 0.5f, 2);
         v[r] = x;
     }
     return v;
@@ -479,14 +480,202 @@ std::string describe_case(const Case& c) {
     return os.str();
 }
 
-// The state's light counts, as the counts table names them.
-FfInputs fvf_inputs(bool normal, bool diffuse, uint32_t texsets = 0) {
+// ---------------------------------------------------------------- the counts table
+// The configurations of docs/fixed-function.md's table: FVF XYZ|NORMAL|TEX1 (2-D), material
+// diffuse (0.8, 0.8, 0.8, 1), ambient 0.2, specular 1, power 20, global ambient 0; white lights
+// (ambient 0); point and spot lights with attenuation (1, 0.05, 0.01) and range 100, spotlights
+// theta 0.5, phi 1, falloff 1.
+FfInputs fvf_inputs(bool normal, bool diffuse, uint32_t texsets = 1) {
     FfInputs in;
     load(in, kDePosition, 3);
     if (normal) load(in, kDeNormal, 3);
     if (diffuse) load(in, kDeDiffuse, 4);
     for (uint32_t t = 0; t < texsets; ++t) load(in, kDeTexcoord0 + t, 2);
     return in;
+}
+FfState table_state() {
+    FfState s;
+    s.material.diffuse = {0.8f, 0.8f, 0.8f, 1};
+    s.material.ambient = {0.2f, 0.2f, 0.2f, 1};
+    s.material.specular = {1, 1, 1, 1};
+    s.material.power = 20;
+    return s;
+}
+Light table_light(LightType t, uint32_t i) {
+    Light l;
+    l.type = t;
+    l.diffuse = l.specular = {1, 1, 1, 1};
+    l.position = {float(i), 5, -5};
+    l.direction = {0.1f * float(i), -1, 1};
+    l.attenuation0 = 1;
+    l.attenuation1 = 0.05f;
+    l.attenuation2 = 0.01f;
+    l.range = 100;
+    l.theta = 0.5f;
+    l.phi = 1;
+    l.falloff = 1;
+    return l;
+}
+FfState lights_state(LightType t, uint32_t n, bool specular, bool local, bool cheap = false) {
+    FfState s = table_state();
+    for (uint32_t i = 0; i < n; ++i) {
+        Light l = table_light(t, i);
+        if (cheap) {  // attenuation (1, 0, 0), range sqrt(FLT_MAX): nothing to compute per vertex
+            l.attenuation1 = l.attenuation2 = 0;
+            l.range = std::sqrt(FLT_MAX);
+        }
+        s.lights[i] = {l, true};
+    }
+    s.rs.specularenable = specular;
+    s.rs.localviewer = local;
+    return s;
+}
+// "instructions (slots)", or "> 128 slots" when refused.
+std::string counts(const FfState& s, const FfInputs& in, const Caps& caps = Caps{}, uint32_t consts = 96) {
+    try {
+        const FfProgram p = compile(s, in, caps, consts);
+        return fmt::format("{} ({})", p.instructions, p.slots);
+    } catch (const FfError& e) {
+        const std::string w = e.what();
+        if (w.find("but vs.1.1 allows 128") == std::string::npos) throw;
+        return "> 128 slots";
+    }
+}
+
+std::string counts_table() {
+    std::string t = "| lights (instructions (slots)) | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 |\n|---|---|---|---|---|---|---|---|---|\n";
+    const FfInputs in = fvf_inputs(true, false);
+    const struct {
+        const char* name;
+        LightType type;
+        bool specular, local, cheap = false;
+    } rows[] = {
+        {"directional, diffuse", LightType::Directional, false, false},
+        {"directional, specular, non-local viewer", LightType::Directional, true, false},
+        {"directional, specular, local viewer", LightType::Directional, true, true},
+        {"point, diffuse", LightType::Point, false, false},
+        {"point, specular, non-local viewer", LightType::Point, true, false},
+        {"point, specular, local viewer", LightType::Point, true, true},
+        {"spot, diffuse", LightType::Spot, false, false},
+        {"spot, specular, non-local viewer", LightType::Spot, true, false},
+        {"spot, specular, local viewer", LightType::Spot, true, true},
+        {"point, diffuse, attenuation (1, 0, 0), no range", LightType::Point, false, false, true},
+        {"spot, diffuse, attenuation (1, 0, 0), no range", LightType::Spot, false, false, true},
+        {"spot, specular, local viewer, attenuation (1, 0, 0), no range", LightType::Spot, true, true, true},
+    };
+    for (const auto& r : rows) {
+        t += fmt::format("| {} |", r.name);
+        for (uint32_t n = 1; n <= 8; ++n)
+            t += " " + counts(lights_state(r.type, n, r.specular, r.local, r.cheap), in) + " |";
+        t += "\n";
+    }
+    t += "\n| configuration | instructions (slots) |\n|---|---|\n";
+    const auto row = [&](const std::string& name, const FfState& s, const FfInputs& i, const Caps& caps = Caps{}) {
+        t += fmt::format("| {} | {} |\n", name, counts(s, i, caps));
+    };
+    {
+        FfState s = table_state();
+        s.rs.lighting = false;
+        row("LIGHTING FALSE, XYZ, DIFFUSE, TEX1", s, fvf_inputs(false, true));
+    }
+    {
+        FfInputs pre;
+        load(pre, kDePosition, 4);
+        load(pre, kDeDiffuse, 4);
+        load(pre, kDeTexcoord0, 2);
+        pre.pretransformed = true;
+        row("XYZRHW, DIFFUSE, TEX1 (pre-transformed)", table_state(), pre);
+    }
+    row("lighting, no light enabled", table_state(), in);
+    const FfState one = lights_state(LightType::Directional, 1, false, false);
+    row("1 directional (the base of the rows below)", one, in);
+    {
+        FfState s = one;
+        s.rs.ambient = 0xFF202020;
+        s.material.emissive = {0.1f, 0, 0, 0};
+        row("+ global ambient and emissive", s, in);
+    }
+    {
+        FfState s = one;
+        s.rs.normalizenormals = true;
+        row("+ NORMALIZENORMALS", s, in);
+    }
+    {
+        FfState s = one;
+        s.rs.diffusematerialsource = MaterialSource::Color1;
+        s.rs.ambientmaterialsource = MaterialSource::Color1;
+        row("+ DIFFUSE in the vertex, DIFFUSE- and AMBIENTMATERIALSOURCE COLOR1", s, fvf_inputs(true, true));
+    }
+    const struct {
+        const char* name;
+        FogMode mode;
+        bool range;
+    } fogs[] = {{"LINEAR", FogMode::Linear, false}, {"EXP", FogMode::Exp, false}, {"EXP2", FogMode::Exp2, false},
+                {"LINEAR, RANGEFOGENABLE", FogMode::Linear, true}, {"EXP, RANGEFOGENABLE", FogMode::Exp, true},
+                {"EXP2, RANGEFOGENABLE", FogMode::Exp2, true}};
+    for (const auto& f : fogs) {
+        FfState s = one;
+        s.rs.fogenable = true;
+        s.rs.fogvertexmode = f.mode;
+        s.rs.rangefogenable = f.range;
+        s.rs.fogstart = 10;
+        s.rs.fogend = 100;
+        s.rs.fogdensity = 0.02f;
+        row(fmt::format("+ vertex fog {}", f.name), s, in);
+    }
+    const struct {
+        const char* name;
+        uint32_t tci, flags;
+    } gens[] = {{"CAMERASPACENORMAL", kTciCameraSpaceNormal, 0},
+                {"CAMERASPACEPOSITION", kTciCameraSpacePosition, 0},
+                {"CAMERASPACEREFLECTIONVECTOR", kTciCameraSpaceReflectionVector, 0},
+                {"CAMERASPACEREFLECTIONVECTOR, COUNT3 texture transform", kTciCameraSpaceReflectionVector, 3},
+                {"TEX1 passed through, COUNT2 texture transform", kTciPassthru, 2}};
+    for (const auto& g : gens) {
+        FfState s = one;
+        s.stages[0].texcoordindex = g.tci;
+        s.stages[0].texturetransformflags = g.flags;
+        row(fmt::format("+ stage 0 {}", g.name), s, in);
+    }
+    const struct {
+        const char* name;
+        VertexBlend vb;
+        int weights;
+        bool indexed;
+    } blends[] = {{"1WEIGHTS (2 matrices), XYZB1", VertexBlend::Weights1, 1, false},
+                  {"2WEIGHTS (3 matrices), XYZB2", VertexBlend::Weights2, 2, false},
+                  {"3WEIGHTS (4 matrices), XYZB3", VertexBlend::Weights3, 3, false},
+                  {"indexed 1WEIGHTS (2 of 9 matrices), XYZB2, LASTBETA_UBYTE4", VertexBlend::Weights1, 1, true},
+                  {"indexed 3WEIGHTS (4 of 9 matrices), XYZB4, LASTBETA_UBYTE4", VertexBlend::Weights3, 3, true},
+                  {"TWEENING (POSITION2, NORMAL2)", VertexBlend::Tweening, 0, false}};
+    for (const auto& b : blends) {
+        FfState s = one;
+        FfInputs i = in;
+        Caps caps;
+        s.rs.vertexblend = b.vb;
+        if (b.weights > 0) load(i, kDeBlendWeight, uint8_t(b.weights));
+        if (b.indexed) {
+            s.rs.indexedvertexblendenable = true;
+            caps.max_vertex_blend_matrix_index = 8;
+            load(i, kDeBlendIndices, 4);
+        }
+        if (b.vb == VertexBlend::Tweening) {
+            load(i, kDePosition2, 3);
+            load(i, kDeNormal2, 3);
+        }
+        row(fmt::format("+ {}", b.name), s, i, caps);
+    }
+    {
+        FfState s = table_state();
+        s.rs.lighting = false;
+        s.rs.pointscaleenable = true;
+        s.rs.pointscale_b = 0.1f;
+        FfInputs i = fvf_inputs(false, true, 0);
+        row("point sprites: LIGHTING FALSE, POINTSCALEENABLE, XYZ, DIFFUSE", s, i);
+        load(i, kDePSize, 1);
+        row("point sprites: LIGHTING FALSE, POINTSCALEENABLE, XYZ, PSIZE, DIFFUSE", s, i);
+    }
+    return t;
 }
 
 }  // namespace
@@ -556,4 +745,154 @@ TEST_CASE("ff program equals the reference processor on random states and vertic
                              worst[4]);
     CHECK(states > 500);
     CHECK(refused < states / 5);  // 8 lights with specular, spotlights and every option pass 128 slots
+}
+
+// ---------------------------------------------------------------- instruction counts
+
+// PINNED-BEGIN
+const char* const kPinnedCounts = R"(| lights (instructions (slots)) | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 |
+|---|---|---|---|---|---|---|---|---|
+| directional, diffuse | 9 (14) | 12 (17) | 15 (20) | 18 (23) | 21 (26) | 24 (29) | 27 (32) | 30 (35) |
+| directional, specular, non-local viewer | 12 (17) | 17 (22) | 22 (27) | 27 (32) | 32 (37) | 37 (42) | 42 (47) | 47 (52) |
+| directional, specular, local viewer | 20 (27) | 29 (36) | 38 (45) | 47 (54) | 56 (63) | 65 (72) | 74 (81) | 83 (90) |
+| point, diffuse | 19 (26) | 31 (38) | 43 (50) | 55 (62) | 67 (74) | 79 (86) | 91 (98) | 103 (110) |
+| point, specular, non-local viewer | 26 (33) | 44 (51) | 62 (69) | 80 (87) | 98 (105) | 116 (123) | > 128 slots | > 128 slots |
+| point, specular, local viewer | 29 (36) | 47 (54) | 65 (72) | 83 (90) | 101 (108) | 119 (126) | > 128 slots | > 128 slots |
+| spot, diffuse | 23 (30) | 39 (46) | 55 (62) | 71 (78) | 87 (94) | 103 (110) | 119 (126) | > 128 slots |
+| spot, specular, non-local viewer | 31 (38) | 54 (61) | 77 (84) | 100 (107) | > 128 slots | > 128 slots | > 128 slots | > 128 slots |
+| spot, specular, local viewer | 34 (41) | 57 (64) | 80 (87) | 103 (110) | > 128 slots | > 128 slots | > 128 slots | > 128 slots |
+| point, diffuse, attenuation (1, 0, 0), no range | 14 (21) | 21 (28) | 28 (35) | 35 (42) | 42 (49) | 49 (56) | 56 (63) | 63 (70) |
+| spot, diffuse, attenuation (1, 0, 0), no range | 18 (25) | 29 (36) | 40 (47) | 51 (58) | 62 (69) | 73 (80) | 84 (91) | 95 (102) |
+| spot, specular, local viewer, attenuation (1, 0, 0), no range | 29 (36) | 47 (54) | 65 (72) | 83 (90) | 101 (108) | 119 (126) | > 128 slots | > 128 slots |
+
+| configuration | instructions (slots) |
+|---|---|
+| LIGHTING FALSE, XYZ, DIFFUSE, TEX1 | 5 (8) |
+| XYZRHW, DIFFUSE, TEX1 (pre-transformed) | 5 (5) |
+| lighting, no light enabled | 5 (8) |
+| 1 directional (the base of the rows below) | 9 (14) |
+| + global ambient and emissive | 10 (15) |
+| + NORMALIZENORMALS | 12 (17) |
+| + DIFFUSE in the vertex, DIFFUSE- and AMBIENTMATERIALSOURCE COLOR1 | 10 (15) |
+| + vertex fog LINEAR | 11 (16) |
+| + vertex fog EXP | 13 (18) |
+| + vertex fog EXP2 | 13 (18) |
+| + vertex fog LINEAR, RANGEFOGENABLE | 13 (20) |
+| + vertex fog EXP, RANGEFOGENABLE | 15 (22) |
+| + vertex fog EXP2, RANGEFOGENABLE | 13 (20) |
+| + stage 0 CAMERASPACENORMAL | 10 (15) |
+| + stage 0 CAMERASPACEPOSITION | 11 (18) |
+| + stage 0 CAMERASPACEREFLECTIONVECTOR | 16 (23) |
+| + stage 0 CAMERASPACEREFLECTIONVECTOR, COUNT3 texture transform | 17 (27) |
+| + stage 0 TEX1 passed through, COUNT2 texture transform | 9 (17) |
+| + 1WEIGHTS (2 matrices), XYZB1 | 16 (26) |
+| + 2WEIGHTS (3 matrices), XYZB2 | 20 (35) |
+| + 3WEIGHTS (4 matrices), XYZB3 | 24 (44) |
+| + indexed 1WEIGHTS (2 of 9 matrices), XYZB2, LASTBETA_UBYTE4 | 21 (32) |
+| + indexed 3WEIGHTS (4 of 9 matrices), XYZB4, LASTBETA_UBYTE4 | 31 (50) |
+| + TWEENING (POSITION2, NORMAL2) | 13 (18) |
+| point sprites: LIGHTING FALSE, POINTSCALEENABLE, XYZ, DIFFUSE | 12 (17) |
+| point sprites: LIGHTING FALSE, POINTSCALEENABLE, XYZ, PSIZE, DIFFUSE | 13 (18) |
+)";
+// PINNED-END
+
+TEST_CASE("ff program instruction counts: the table of docs/fixed-function.md", "[ff][compile][counts]") {
+    const std::string table = counts_table();
+    // VPSIM_FF_COUNTS_OUT=FILE writes the generated table (to update the pinned one and the docs
+    // after a deliberate change to the generator).
+    if (const char* out = std::getenv("VPSIM_FF_COUNTS_OUT")) std::ofstream(out) << table;
+    // The pinned table (also in docs/fixed-function.md, "Fixed function as vertex programs").
+    const std::string pinned = kPinnedCounts;
+    INFO("generated:\n" << table);
+    CHECK(table == pinned);
+    std::ifstream doc(std::string(VPSIM_SOURCE_DIR) + "/docs/fixed-function.md");
+    REQUIRE(doc.good());
+    std::stringstream text;
+    text << doc.rdbuf();
+    const std::string d = text.str();
+    const size_t section = d.find("## Fixed function as vertex programs");
+    REQUIRE(section != std::string::npos);
+    INFO("docs/fixed-function.md must hold the pinned table in its section \"Fixed function as vertex programs\"");
+    CHECK(d.find(pinned, section) != std::string::npos);
+}
+
+TEST_CASE("ff program instruction counts: directional lights by hand", "[ff][compile][counts]") {
+    // XYZ|NORMAL|TEX1, n directional lights, diffuse only, material colours, global ambient 0:
+    //   m4x4 oPos (4 slots), m3x3 N (3 slots), per light dp3 N.L, max, mad (the first a mul, the
+    //   last writing oD0.xyz), mov oD0.w (diffuse alpha), mov oD1 (SPECULARENABLE FALSE: the
+    //   vertex has no SPECULAR: 0), mov oFog (its alpha), mov oT0: 6 + 3n instructions, 11 + 3n slots.
+    for (uint32_t n = 0 + 1; n <= 8; ++n) {
+        const FfProgram p = compile(lights_state(LightType::Directional, n, false, false), fvf_inputs(true, false), Caps{}, 96);
+        INFO(format_program(p));
+        CHECK(p.instructions == 6 + 3 * n);
+        CHECK(p.slots == 11 + 3 * n);
+    }
+    // Specular with a non-local viewer adds per light dp3 N.H (H constant), lit for max, the
+    // specular mad, and once mov r8.w (the power): 5n + 2 + 6 - 1 (oD1 from the specular sum,
+    // plus mov oD1.w) = 5n + 7.
+    for (uint32_t n = 1; n <= 8; ++n) {
+        const FfProgram p = compile(lights_state(LightType::Directional, n, true, false), fvf_inputs(true, false), Caps{}, 96);
+        INFO(format_program(p));
+        CHECK(p.instructions == 5 * n + 7);
+    }
+}
+
+// ---------------------------------------------------------------- refusals
+
+TEST_CASE("ff program refusals name the limit", "[ff][compile][refusal]") {
+    const FfInputs in = fvf_inputs(true, false);
+    SECTION("indexed blending: the palette does not fit the constant registers") {
+        FfState s = lights_state(LightType::Directional, 1, false, false);
+        s.rs.vertexblend = VertexBlend::Weights1;
+        s.rs.indexedvertexblendenable = true;
+        FfInputs i = in;
+        load(i, kDeBlendWeight, 1);
+        load(i, kDeBlendIndices, 4);
+        Caps caps;
+        caps.max_vertex_blend_matrix_index = 31;  // 32 matrices x 3 = 96 registers: no room for the rest
+        try {
+            compile(s, i, caps, 96);
+            FAIL("no refusal");
+        } catch (const FfError& e) {
+            const std::string w = e.what();
+            INFO(w);
+            CHECK(w.find("constant registers but the device has 96") != std::string::npos);
+            CHECK(w.find("MaxVertexBlendMatrixIndex + 1 = 32") != std::string::npos);
+        }
+        // 20 matrices (60 registers) fit in 96
+        caps.max_vertex_blend_matrix_index = 19;
+        const FfProgram p = compile(s, i, caps, 96);
+        CHECK(p.constants.size() <= 96);
+        // ... and not in a 64-register device
+        CHECK_THROWS_AS(compile(s, i, caps, 64), FfError);
+    }
+    SECTION("more than 128 instruction slots") {
+        try {
+            compile(lights_state(LightType::Spot, 8, true, true), in, Caps{}, 96);
+            FAIL("no refusal");
+        } catch (const FfError& e) {
+            const std::string w = e.what();
+            INFO(w);
+            CHECK(w.find("instruction slots") != std::string::npos);
+            CHECK(w.find("vs.1.1 allows 128") != std::string::npos);
+        }
+    }
+    SECTION("more lights than MaxActiveLights (check_drawable)") {
+        Caps caps;
+        caps.max_active_lights = 2;
+        CHECK_THROWS_WITH(compile(lights_state(LightType::Directional, 3, false, false), in, caps, 96),
+                          Catch::Contains("MaxActiveLights is 2"));
+    }
+    SECTION("tweening normals with all 16 input registers loaded: no register for NORMAL2") {
+        FfState s = lights_state(LightType::Directional, 1, false, false);
+        s.rs.vertexblend = VertexBlend::Tweening;
+        FfInputs i = in;
+        for (uint32_t r = 0; r < kNumDe; ++r) load(i, r, r == kDeBlendIndices ? 4 : 3);
+        CHECK_THROWS_WITH(compile(s, i, Caps{}, 96), Catch::Contains("NORMAL2") && Catch::Contains("all 16"));
+        // with a free register NORMAL2 is read from it
+        i.loaded &= ~(1u << 12);  // TEXCOORD5 (v12) absent
+        const FfProgram p = compile(s, i, Caps{}, 96);
+        CHECK(p.input_map[kDeNormal2] == 12);
+        CHECK(p.input_map[12] == -1);
+    }
 }

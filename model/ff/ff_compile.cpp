@@ -392,8 +392,8 @@ void Generator::position_and_normal(bool need_pc, bool need_pz, bool need_nc) {
                        i == 0 ? std::vector<std::string>{"r10", weight(i)} : std::vector<std::string>{"r10", weight(i), "r1"});
                 }
             }
-            op("mov", "r0.w", {one()});
-            pc_w1_ = true;
+            op("mov", "r0.w", {p + ".w"});  // the weights sum to 1 and WORLD*VIEW is affine
+            pc_w1_ = in_.components[kDePosition] <= 3;
             note("oPos = P * PROJECTION");
             op("m4x4", "oPos", {"r0", fmt::format("c{}", block(columns(s_.projection, 4), "projection"))});
         } else {
@@ -475,8 +475,8 @@ void Generator::position_and_normal(bool need_pc, bool need_pz, bool need_nc) {
                    i == 0 ? std::vector<std::string>{"r9", weight(i)} : std::vector<std::string>{"r9", weight(i), "r1"});
             }
         }
-        op("mov", "r0.w", {one()});
-        pc_w1_ = true;
+        op("mov", "r0.w", {p + ".w"});  // the weights sum to 1 and WORLD*VIEW is affine
+        pc_w1_ = in_.components[kDePosition] <= 3;
         note("oPos = P * PROJECTION");
         op("m4x4", "oPos", {"r0", fmt::format("c{}", block(columns(s_.projection, 4), "projection"))});
     }
@@ -559,6 +559,7 @@ void Generator::lighting_colours(bool has_nc) {
         float fold = 1.0f;
         std::string s_op;          // Atten*Spot as a temp component ("" = 1 * fold)
         std::string lvec;          // unit vertex-to-light vector: temp or constant
+        bool spot_merged = false;  // max(N.L, 0) is r10.y (the spotlight's lit)
 
         if (l.type == LightType::Directional) {
             const Vec3 ld = normalize(mul3(l.direction, s_.view));
@@ -587,22 +588,41 @@ void Generator::lighting_colours(bool has_nc) {
                 if (need_unit) op("rsq", "r11.w", {"r7.w"});
                 op("rcp", "r11.x", {"r7.w"});
                 factors.push_back("r11.x");
-            } else {
-                note(fmt::format("{}: attenuation 1/({} + {} d + {} d^2)", name, num(a0), num(a1), num(a2)));
-                op("rsq", "r11.w", {"r7.w"});
-                op("dst", "r11", {"r7.wwww", "r11.wwww"});
-                op("dp3", "r11.x", {"r11", vec({a0, a1, a2, 0}, name + ": attenuation0..2")});
-                op("rcp", "r11.x", {"r11.x"});
-                factors.push_back("r11.x");
             }
             // Range: sqrt(FLT_MAX), D3D8's largest, cuts nothing a float distance can reach.
             const float range2 = l.range * l.range;
-            if (l.range < std::sqrt(std::numeric_limits<float>::max())) {
+            const bool ranged = l.range < std::sqrt(std::numeric_limits<float>::max());
+            bool range_done = false, unit_done = false;
+            if (!(a1 == 0.0f && a2 == 0.0f) && !(a0 == 0.0f && a2 == 0.0f) && !(a0 == 0.0f && a1 == 0.0f)) {
+                note(fmt::format("{}: attenuation 1/({} + {} d + {} d^2)", name, num(a0), num(a1), num(a2)));
+                op("rsq", "r11.w", {"r7.w"});
+                op("dst", "r11", {"r7.wwww", "r11.wwww"});
+                if (ranged) {
+                    // beyond the range the denominator gets FLT_MAX: attenuation ~1e-39, i.e. 0
+                    if (need_unit) {
+                        note(name + ": L = norm(L)");
+                        op("mul", "r7.xyz", {"r7", "r11.w"});
+                        unit_done = true;
+                    }
+                    note(fmt::format("{}: range {}: nothing beyond it (d^2 > {} adds FLT_MAX to the denominator)", name,
+                                     num(l.range), num(range2)));
+                    op("slt", "r11.w", {scal(range2), "r7.w"});
+                    op("dp4", "r11.x",
+                       {"r11", vec({a0, a1, a2, std::numeric_limits<float>::max()}, name + ": attenuation0..2, FLT_MAX")});
+                    range_done = true;
+                } else {
+                    op("dp3", "r11.x", {"r11", vec({a0, a1, a2, 0}, name + ": attenuation0..2")});
+                }
+                op("rcp", "r11.x", {"r11.x"});
+                factors.push_back("r11.x");
+            }
+            std::string range_mask;
+            if (ranged && !range_done) {
                 note(fmt::format("{}: range {}: nothing beyond it (d^2 <= {})", name, num(l.range), num(range2)));
                 op("sge", "r11.y", {scal(range2), "r7.w"});
-                factors.push_back("r11.y");
+                range_mask = "r11.y";
             }
-            if (need_unit) {
+            if (need_unit && !unit_done) {
                 note(name + ": L = norm(L)");
                 op("mul", "r7.xyz", {"r7", "r11.w"});
             }
@@ -620,15 +640,25 @@ void Generator::lighting_colours(bool has_nc) {
                     // t = (rho - cos(phi/2)) / (cos(theta/2) - cos(phi/2)); lit gives t^falloff for t > 0
                     const float k = 1.0f / (ct - cp);
                     const auto [fp, fj] = lit_power(l.falloff);
-                    op("mad", "r10.xyw",
-                       {"r10.x", vec({k, -cp * k, fp, 0}, name + ": 1/(cos(theta/2)-cos(phi/2)), offset, falloff") + ".xxxw",
-                        vec({k, -cp * k, fp, 0}, name + ": 1/(cos(theta/2)-cos(phi/2)), offset, falloff") + ".yyyz"});
-                    op("min", "r10.y", {"r10.y", one()});
+                    const std::string c =
+                        vec({k, -cp * k, fp, 0}, name + ": 1/(cos(theta/2)-cos(phi/2)), offset, falloff");
+                    // A diffuse-only light shares one lit between max(N.L, 0) and the spot factor
+                    // (lit's gate on x = N.L only zeroes a spot factor whose diffuse term is 0).
+                    spot_merged = dif && !spe && !amb && fj == 0;
+                    op("mad", spot_merged ? "r10.yw" : "r10.xyw", {"r10.x", c + ".xxxw", c + ".yyyz"});
+                    // t clamped to 1, and to the range mask (0 beyond the range: lit gives 0)
+                    op("min", "r10.y", {"r10.y", range_mask.empty() ? one() : range_mask});
+                    range_mask.clear();
+                    if (spot_merged) {
+                        note(name + ": N.L into the same lit: (1, max(N.L, 0), t^falloff, 1)");
+                        op("dp3", "r10.x", {"r1", "r7"});
+                    }
                     op("lit", "r10", {"r10"});
                     for (int j = 0; j < fj; ++j) op("mul", "r10.z", {"r10.z", "r10.z"});
                 }
                 factors.push_back("r10.z");
             }
+            if (!range_mask.empty()) factors.push_back(range_mask);
             // the product of the factors into one scalar
             if (factors.size() == 1) {
                 s_op = factors[0];
@@ -655,6 +685,13 @@ void Generator::lighting_colours(bool has_nc) {
                 if (sa.empty()) accumulate(K, s_op, vec(rgb_mul(m.ambient, l.ambient, fold), name + ": Ca * La"));
                 else accumulate(A, s_op, vec(rgb_scale(l.ambient, fold), name + ": La"));
             }
+            continue;
+        }
+        if (spot_merged) {
+            note(name + ": diffuse term, max(N.L, 0) * Atten * Spot");
+            op("mul", "r10.y", {"r10.y", s_op});
+            if (sd.empty()) accumulate(K, "r10.y", vec(rgb_mul(m.diffuse, l.diffuse, fold), name + ": Cd * Ld"));
+            else accumulate(D, "r10.y", vec(rgb_scale(l.diffuse, fold), name + ": Ld"));
             continue;
         }
         note(name + ": N.L");
