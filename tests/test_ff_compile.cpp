@@ -227,8 +227,8 @@ Case rand_case(SplitMix64& rng) {
 
     // points
     rs.pointscaleenable = rng.chance(0.4);
-    rs.pointsize = uni(rng, 0.5f, 8);
-    rs.pointsize_min = uni(rng, 0, 2);
+    rs.pointsize = rng.chance(0.05) ? 0.0f : uni(rng, 0.5f, 8);
+    rs.pointsize_min = rng.chance(0.1) ? uni(rng, 100, 300) : uni(rng, 0, 2);  // sometimes above the maximum
     rs.pointsize_max = uni(rng, 2, 100);
     rs.pointscale_a = uni(rng, 0.2f, 2);
     rs.pointscale_b = rng.chance(0.5) ? 0.0f : uni(rng, 0, 1);
@@ -895,4 +895,74 @@ TEST_CASE("ff program refusals name the limit", "[ff][compile][refusal]") {
         CHECK(p.input_map[kDeNormal2] == 12);
         CHECK(p.input_map[12] == -1);
     }
+}
+
+
+// ---------------------------------------------------------------- hand-computed cases
+
+namespace {
+vs::VertexOutputs run_one(const FfState& s, const FfInputs& in, const FfRegisters& v) {
+    const Runnable r = make_runnable(s, in, Caps{});
+    INFO(format_program(r.prog));
+    return vs::execute_reference(r.program, r.profile, program_inputs(r.prog, v), r.constants);
+}
+}  // namespace
+
+TEST_CASE("ff program: a material power beyond lit's clamp gives (N.H)^P", "[ff][compile]") {
+    // Identity transforms, a directional light along +z (L = (0, 0, -1)), a non-local viewer
+    // (H = norm(L + (0, 0, -1)) = (0, 0, -1)), N = (0.14106736, 0, -0.99) (unit length), so
+    // N.L = N.H = 0.99. Specular = Ls * Cs * 0.99^200 = e^(200 ln 0.99) = 0.1339797 (lit's clamp at
+    // 127.9961 would give 0.99^127.9961 = 0.2763); diffuse = 0.99 * Cd * Ld.
+    FfState s;
+    Light l;
+    l.type = LightType::Directional;
+    l.direction = {0, 0, 1};
+    l.diffuse = {1, 1, 1, 1};
+    l.specular = {1, 0.5f, 1, 1};
+    s.lights[0] = {l, true};
+    s.material.diffuse = {0.5f, 0.25f, 1, 0.75f};
+    s.material.specular = {1, 1, 0.5f, 0.375f};
+    s.material.power = 200;
+    s.rs.specularenable = true;
+    s.rs.localviewer = false;
+    const FfInputs in = fvf_inputs(true, false, 0);
+    FfRegisters v{};
+    v[kDePosition] = {1, 2, 3, 1};
+    v[kDeNormal] = {0.14106736f, 0, -0.99f, 1};
+    const vs::VertexOutputs o = run_one(s, in, v);
+    CHECK(o.d1[0] == Approx(0.1339797).epsilon(1e-5));
+    CHECK(o.d1[1] == Approx(0.1339797 * 0.5).epsilon(1e-5));
+    CHECK(o.d1[2] == Approx(0.1339797 * 0.5).epsilon(1e-5));
+    CHECK(o.d1[3] == 0.375f);  // the specular source's alpha
+    CHECK(o.d0[0] == Approx(0.99 * 0.5).epsilon(1e-6));
+    CHECK(o.d0[1] == Approx(0.99 * 0.25).epsilon(1e-6));
+    CHECK(o.d0[2] == Approx(0.99).epsilon(1e-6));
+    CHECK(o.d0[3] == 0.75f);  // the diffuse source's alpha
+    CHECK(o.pos == vs::Vec4{1, 2, 3, 1});
+}
+
+TEST_CASE("ff program: vertex fog EXP and EXP2 through expp", "[ff][compile]") {
+    // Identity transforms: camera-space z = 10. EXP with density 0.1: e^-1 = 0.3678794;
+    // EXP2 with density 0.05: e^-(0.5^2) = 0.7788008; expp keeps 15 mantissa bits (1e-4).
+    FfState s;
+    s.rs.lighting = false;
+    s.rs.fogenable = true;
+    FfRegisters v{};
+    v[kDePosition] = {3, -4, 10, 1};
+    const FfInputs in = fvf_inputs(false, false, 0);
+    s.rs.fogvertexmode = FogMode::Exp;
+    s.rs.fogdensity = 0.1f;
+    CHECK(run_one(s, in, v).fog == Approx(0.3678794).margin(1e-4));
+    s.rs.fogvertexmode = FogMode::Exp2;
+    s.rs.fogdensity = 0.05f;
+    CHECK(run_one(s, in, v).fog == Approx(0.7788008).margin(1e-4));
+    // RANGEFOGENABLE: the distance is |P| = sqrt(9 + 16 + 100) = 11.18034: e^-(0.559017^2) = 0.7316156
+    s.rs.rangefogenable = true;
+    CHECK(run_one(s, in, v).fog == Approx(0.7316156).margin(1e-4));
+    // LINEAR 5..25 with |z| = 10: (25 - 10) / 20 = 0.75
+    s.rs.rangefogenable = false;
+    s.rs.fogvertexmode = FogMode::Linear;
+    s.rs.fogstart = 5;
+    s.rs.fogend = 25;
+    CHECK(run_one(s, in, v).fog == Approx(0.75).margin(1e-6));
 }

@@ -891,10 +891,11 @@ void Generator::point_size() {
         op("max", "r11.x", {size, scal(lo)});
         op("min", "oPts.x", {"r11.x", scal(hi)});
     } else {
-        // MIN > MAX: the reference gives MAX above MAX, else MIN
-        const std::string c = vec({hi - lo, lo, 0, 0}, "point size: max - min, min");
-        op("slt", "r11.x", {scal(hi), size});
-        op("mad", "oPts.x", {"r11.x", c + ".x", c + ".y"});
+        // MIN > MAX: the reference gives MAX above MAX, else MIN: (s > max, s <= max, 0) . (max, min, 0)
+        const std::string c = vec({hi, lo, 0, 0}, "point size: max, min (min > max)");
+        op("slt", "r11.y", {c + ".x", size});
+        op("sge", "r11.z", {c + ".x", size});
+        op("dp3", "oPts.x", {"r11.yzzz", c});
     }
 }
 
