@@ -705,6 +705,9 @@ TEST_CASE("ff program equals the reference processor on random states and vertic
         }
         ++states;
         slots += r.prog.slots;
+        INFO(format_program(r.prog));
+        REQUIRE(r.prog.shader.warnings.empty());  // (validation: compile() refuses any diagnostic)
+        REQUIRE(r.prog.slots <= 128);
         constexpr size_t kVertices = 16;
         std::vector<FfRegisters> verts;
         std::vector<vs::Vec4> inputs;
@@ -821,11 +824,16 @@ TEST_CASE("ff program instruction counts: directional lights by hand", "[ff][com
     //   m4x4 oPos (4 slots), m3x3 N (3 slots), per light dp3 N.L, max, mad (the first a mul, the
     //   last writing oD0.xyz), mov oD0.w (diffuse alpha), mov oD1 (SPECULARENABLE FALSE: the
     //   vertex has no SPECULAR: 0), mov oFog (its alpha), mov oT0: 6 + 3n instructions, 11 + 3n slots.
-    for (uint32_t n = 0 + 1; n <= 8; ++n) {
+    for (uint32_t n = 1; n <= 8; ++n) {
         const FfProgram p = compile(lights_state(LightType::Directional, n, false, false), fvf_inputs(true, false), Caps{}, 96);
-        INFO(format_program(p));
+        const std::string text = format_program(p);
+        INFO(text);
         CHECK(p.instructions == 6 + 3 * n);
         CHECK(p.slots == 11 + 3 * n);
+        // the printed form ends with the counts
+        CHECK(text.size() > 40);
+        CHECK(text.substr(text.rfind(';')) == fmt::format("; {} instructions, {} slots\n", 6 + 3 * n, 11 + 3 * n));
+        CHECK(text.find("; light 0 (directional, index 0): N.L") != std::string::npos);
     }
     // Specular with a non-local viewer adds per light dp3 N.H (H constant), lit for max, the
     // specular mad, and once mov r8.w (the power): 5n + 2 + 6 - 1 (oD1 from the specular sum,
