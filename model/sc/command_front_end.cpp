@@ -202,7 +202,10 @@ Cycle CommandFrontEnd::execute(Cycle now, const scene::Command& c) {
             else
                 d->setup = machine_.draw(next_, c.pointer, std::get<scene::DrawTriPatch>(c.body));
             d->unique = d->setup.unique_vertices();
-            d->const_epoch = const_vectors_;
+            // The driver's constant writes before the draw (a fixed-function program's constants,
+            // or the application's values restored after one) go through the loader first.
+            queue_constants(d->setup.constant_writes,
+                            d->setup.fixed_function ? "fixed-function constants" : "constants restored after fixed function");
             d->constants = std::make_shared<const vs::Constants>(constants_now_);
             for (uint32_t s = 0; s < 16; ++s) {
                 auto it = address_.find(d->setup.streams[s].data);
@@ -210,6 +213,8 @@ Cycle CommandFrontEnd::execute(Cycle now, const scene::Command& c) {
             }
             pending_draw_ = std::move(d);
         }
+        if (!push_constants(now)) return kNever;  // woken when the constant loader takes the batch
+        pending_draw_->const_epoch = const_vectors_;
         if (!draws_out_->can_push(now)) {
             acct_.stall(stall_draw_q_, now);
             return kNever;  // woken when the tessellator takes a draw

@@ -13,9 +13,12 @@
 
 namespace vpsim::scene {
 
-SceneMachine::SceneMachine(const Scene& s, const vs::Profile& profile, const tess::TessProfile& tess_profile)
-    : s_(s), profile_(profile), tess_profile_(tess_profile) {
+SceneMachine::SceneMachine(const Scene& s, const vs::Profile& profile, const tess::TessProfile& tess_profile,
+                           const ff::Caps& caps)
+    : s_(s), profile_(profile), tess_profile_(tess_profile), caps_(caps) {
     profile_.const_count = s.const_count;
+    app_constants_.assign(s.const_count, vs::Vec4{});
+    device_constants_.assign(s.const_count, vs::Vec4{});
 }
 
 const vs::CreatedShader& SceneMachine::create(const std::string& ptr, const CreateVertexShader& c) {
@@ -45,6 +48,7 @@ const vs::CreatedShader& SceneMachine::create(const std::string& ptr, const Crea
     // the old one stays alive for draws that still use it (the timing model's draws in flight).
     if (slot) replaced_.push_back(std::move(slot));
     slot = std::move(created);
+    if (slot->fixed_function) ff_tokens_[slot.get()] = c.declaration;
     return *slot;
 }
 
@@ -68,6 +72,7 @@ std::vector<ConstantWrite> SceneMachine::set_shader(const std::string& ptr, cons
                 slot.reset();
                 fail(ptr + "/fvf", msg);
             }
+            ff_tokens_[slot.get()] = layout.declaration;
         }
         current_ = slot.get();
         current_name_ = "FVF " + ff::fvf_to_string(*c.fvf);
@@ -88,12 +93,14 @@ std::vector<ConstantWrite> SceneMachine::set_shader(const std::string& ptr, cons
         for (size_t i = 0; i < 4; ++i) cw.value[i] = decl::bits_float(k.bits[i]);
         w.push_back(cw);
     }
+    note_writes(w);
     return w;
 }
 
 std::vector<ConstantWrite> SceneMachine::set_constants(const std::string&, const SetVertexShaderConstant& c) const {
     std::vector<ConstantWrite> w(c.values.size());
     for (size_t k = 0; k < c.values.size(); ++k) w[k] = {uint32_t(c.reg + k), c.values[k]};
+    note_writes(w);
     return w;
 }
 
@@ -120,9 +127,6 @@ void SceneMachine::set_indices(const std::string& ptr, const SetIndices& c) {
 
 void SceneMachine::check_shader(const std::string& ptr, bool streams) const {
     if (!current_) fail(ptr, "no vertex shader is set: expected a SetVertexShader before the draw");
-    if (!current_->program)
-        fail(ptr, fmt::format("shader \"{}\" is fixed function (no function): vpsim draws programmable shaders only",
-                              current_name_));
     if (!streams) return;
     try {
         vs::check_streams(current_->decl, streams_);
@@ -147,6 +151,7 @@ DrawSetup SceneMachine::start(size_t command, const std::string& ptr, bool index
         d.fixed_function = true;
         d.ff_inputs = ff_inputs_;
         d.ff_state = ff_snapshot();
+        ff_program(d);
     }
     return d;
 }
@@ -160,6 +165,7 @@ DrawSetup SceneMachine::draw(size_t command, const std::string& ptr, const DrawP
     d.start = c.start_vertex;
     check_vertex_range(d);
     npatch(d);
+    driver_constants(d);
     return d;
 }
 
@@ -197,6 +203,7 @@ DrawSetup SceneMachine::draw(size_t command, const std::string& ptr, const DrawI
             fail(ptr, fmt::format("index {} + base_vertex {} goes past vertex 0xFFFFFFFF", raw, base_vertex_));
     }
     npatch(d);
+    driver_constants(d);
     return d;
 }
 
@@ -326,7 +333,9 @@ DrawSetup SceneMachine::patch_draw(size_t command, const std::string& ptr, const
         if (i) describe_patch(g, *i);
     }
     for (const auto& w : o.warnings) warnings_.push_back(fmt::format("{}: {}: {}", s_.name, ptr, w));
-    return generated_draw(command, ptr, std::move(g));
+    DrawSetup d = generated_draw(command, ptr, std::move(g));
+    driver_constants(d);
+    return d;
 }
 
 DrawSetup SceneMachine::draw(size_t command, const std::string& ptr, const DrawRectPatch& c) {

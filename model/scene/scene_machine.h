@@ -6,6 +6,7 @@
 #pragma once
 
 #include "model/decl/decl_decoder.h"
+#include "model/ff/ff_compile.h"
 #include "model/ff/ff_state.h"
 #include "model/scene/scene.h"
 #include "model/vs/vs_create.h"
@@ -15,6 +16,7 @@
 
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -67,6 +69,15 @@ struct DrawSetup {
     bool fixed_function = false;
     ff::FfInputs ff_inputs;
     std::shared_ptr<const ff::FfState> ff_state;
+    // ... and the program it runs (ff::compile of the state; `shader` is then the generated program
+    // created with the draw's declaration, `shader_name` ends "fixed function (N instructions)").
+    std::shared_ptr<const ff::FfProgram> ff_program;
+
+    // Constant writes the driver makes before the draw, in order (docs/fixed-function.md, "Constant
+    // memory shared with programs"): for a fixed-function draw its program's constants, for a
+    // programmed draw the application's values of the registers a fixed-function draw overwrote;
+    // only registers whose value changes.
+    std::vector<ConstantWrite> constant_writes;
 
     // Distinct vertices the draw references (for ATVR).
     uint64_t unique_vertices() const;
@@ -79,12 +90,18 @@ struct DrawSetup {
 
 class SceneMachine {
 public:
-    // `profile.const_count` is replaced by the scene's.
-    SceneMachine(const Scene& s, const vs::Profile& profile, const tess::TessProfile& tess_profile = {});
+    // `profile.const_count` is replaced by the scene's. `caps`: the device's fixed-function caps
+    // (the preset's "fixed_function" parameters).
+    SceneMachine(const Scene& s, const vs::Profile& profile, const tess::TessProfile& tess_profile = {},
+                 const ff::Caps& caps = {});
 
     const Scene& scene() const { return s_; }
     const vs::Profile& profile() const { return profile_; }
     const std::vector<std::string>& warnings() const { return warnings_; }
+    const ff::Caps& caps() const { return caps_; }
+    // Fixed-function programs compiled so far (a draw whose state and shader equal an earlier
+    // draw's reuses its program).
+    uint64_t ff_compiles() const { return ff_compiles_; }
 
     // Each throws SceneError naming `ptr` (the command's JSON pointer) and the rule broken.
     const vs::CreatedShader& create(const std::string& ptr, const CreateVertexShader& c);
@@ -134,6 +151,11 @@ private:
     // A triangle draw with N-patches on becomes a generated draw.
     void npatch(DrawSetup& d) const;
     void check_vertex_range(const DrawSetup& d) const;
+    // Fixed-function draws (model/scene/ff_draw.cpp): the program and its shader, then the
+    // driver's constant writes of every draw (after everything else about the draw is checked).
+    void ff_program(DrawSetup& d) const;
+    void driver_constants(DrawSetup& d) const;
+    void note_writes(const std::vector<ConstantWrite>& w) const;  // the application's writes
     DrawSetup generated_draw(size_t command, const std::string& ptr, Generated g) const;
     template <class Command>
     DrawSetup patch_draw(size_t command, const std::string& ptr, const Command& c);
@@ -159,6 +181,20 @@ private:
     tess::PatchState patch_state_;
     tess::NPatchState npatch_;
     tess::PatchCache patches_{tess_profile_};
+
+    // ---- Fixed-function programs and the constant memory they share with programs ----
+    ff::Caps caps_;
+    std::map<const vs::CreatedShader*, std::vector<uint32_t>> ff_tokens_;  // each fixed-function shader's declaration
+    struct FfCached {
+        std::shared_ptr<const ff::FfState> state;  // keeps the key's address alive
+        std::shared_ptr<const ff::FfProgram> program;
+        const vs::CreatedShader* shader = nullptr;
+    };
+    mutable std::map<std::pair<const ff::FfState*, const vs::CreatedShader*>, FfCached> ff_cache_;
+    mutable std::map<std::string, std::unique_ptr<vs::CreatedShader>> ff_shaders_;  // by declaration and program text
+    mutable uint64_t ff_compiles_ = 0;
+    mutable std::vector<vs::Vec4> app_constants_, device_constants_;  // the driver's shadow copy; constant memory
+    mutable std::set<uint32_t> ff_overwritten_;  // registers holding a fixed-function value, not the application's
 };
 
 }  // namespace vpsim::scene
