@@ -227,3 +227,49 @@ TEST_CASE("ff draw: a state change compiles again, an unchanged state does not",
     CHECK(d[1].ff_program == d[2].ff_program);
     CHECK(d[0].ff_program->assembly != d[1].ff_program->assembly);
 }
+
+TEST_CASE("ff draw: a declaration without function draws, and NORMAL2 (v16) reaches the program for tweening", "[ff][draw]") {
+    // One stream: POSITION, NORMAL, POSITION2, NORMAL2 (D3DVSDE 0, 3, 15, 16), 12 floats a vertex.
+    const float data[3][12] = {{0, 0, 0, 0, 0, -1, 1, 0, 0, 0, 1, 0},
+                               {1, 0, 0, 0, 0.6f, -0.8f, 1, 1, 0, 0.6f, 0, -0.8f},
+                               {0, 1, 0, 1, 0, 0, 0, 2, 0.5f, 0, 0, -1}};
+    nlohmann::json verts = nlohmann::json::array();
+    for (const auto& v : data) verts.push_back(std::vector<float>(v, v + 12));
+    nlohmann::json j = nlohmann::json::parse(R"J({"buffers": {"vb": {"layout": ["FLOAT3", "FLOAT3", "FLOAT3", "FLOAT3"]}},
+      "commands": [
+        {"op": "CreateVertexShader", "name": "tween",
+         "declaration": {"text": "D3DVSD_STREAM(0), D3DVSD_REG(D3DVSDE_POSITION, D3DVSDT_FLOAT3), D3DVSD_REG(D3DVSDE_NORMAL, D3DVSDT_FLOAT3), D3DVSD_REG(D3DVSDE_POSITION2, D3DVSDT_FLOAT3), D3DVSD_REG(D3DVSDE_NORMAL2, D3DVSDT_FLOAT3), D3DVSD_END()"},
+         "function": null},
+        {"op": "SetVertexShader", "shader": "tween"},
+        {"op": "SetRenderState", "state": "VERTEXBLEND", "value": "TWEENING"},
+        {"op": "SetRenderState", "state": "TWEENFACTOR", "value": 0.25},
+        {"op": "SetTransform", "state": "VIEW", "matrix": [[1,0,0,0],[0,1,0,0],[0,0,1,0],[0,0,4,1]]},
+        {"op": "SetLight", "index": 0, "light": {"type": "DIRECTIONAL", "diffuse": [1, 1, 1, 1], "direction": [0, 0, 1]}},
+        {"op": "LightEnable", "index": 0, "enable": true},
+        {"op": "SetMaterial", "material": {"diffuse": [1, 0.5, 0.25, 1]}},
+        {"op": "SetRenderState", "state": "DIFFUSEMATERIALSOURCE", "value": "MATERIAL"},
+        {"op": "SetStreamSource", "stream": 0, "buffer": "vb", "stride": 48},
+        {"op": "DrawPrimitive", "type": "trianglelist", "primitive_count": 1}]})J");
+    j["buffers"]["vb"]["vertices"] = verts;
+    const Scene sc = parse_scene(j, "", "tween.json");
+    const FunctionalResult r = run_functional(sc, vs::Profile::d3d8(), reference_shade());
+    REQUIRE(r.draws.size() == 1);
+    REQUIRE(r.draws[0].ff_program);
+    REQUIRE(r.draws[0].ff_program->input_map[ff::kDeNormal2] >= 0);  // the program reads NORMAL2
+    SceneMachine m(sc, vs::Profile::d3d8());
+    (void)draws_of(m);
+    for (uint32_t k = 0; k < 3; ++k) {
+        ff::FfRegisters regs{};
+        regs[ff::kDePosition] = {data[k][0], data[k][1], data[k][2], 1};
+        regs[ff::kDeNormal] = {data[k][3], data[k][4], data[k][5], 1};
+        regs[ff::kDePosition2] = {data[k][6], data[k][7], data[k][8], 1};
+        regs[ff::kDeNormal2] = {data[k][9], data[k][10], data[k][11], 1};
+        const vs::VertexOutputs want = ff::process_vertex(m.ff_state(), m.ff_inputs(), regs, m.caps());
+        require_close(want, r.draws[0].vertices[k], fmt::format("vertex {}", k));
+    }
+    // Hand-computed for vertex 1: the normal tweened (1 - 0.25) (0, 0.6, -0.8) + 0.25 (0.6, 0, -0.8) =
+    // (0.15, 0.45, -0.8); N.L with the light towards -z: 0.8; diffuse = (1, 0.5, 0.25) x 0.8.
+    CHECK(r.draws[0].vertices[1].d0[0] == Approx(0.8f).margin(1e-4));
+    CHECK(r.draws[0].vertices[1].d0[1] == Approx(0.4f).margin(1e-4));
+    CHECK(r.draws[0].vertices[1].d0[2] == Approx(0.2f).margin(1e-4));
+}
