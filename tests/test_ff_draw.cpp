@@ -91,27 +91,34 @@ bool same_bits(const vs::Vec4& a, const vs::Vec4& b) { return std::memcmp(a.data
 
 TEST_CASE("ff draw: the functional executor's vertices of a fixed-function draw equal the reference processor's",
           "[ff][draw]") {
-    const Scene sc = load_scene(std::string(VPSIM_SOURCE_DIR) + "/examples/scenes/ff_lit.json");
-    const FunctionalResult r = run_functional(sc, vs::Profile::d3d8(), reference_shade());
-    REQUIRE(r.draws.size() == 1);
-    const DrawResult& d = r.draws[0];
-    REQUIRE(d.ff_program);
-    CHECK_THAT(d.shader, Contains(fmt::format("fixed function ({} instructions)", d.ff_program->instructions)));
-
-    // The state as the scene set it (the scene machine's, tested in test_ff_scene.cpp), and each
-    // vertex's registers fetched with the FVF's layout.
-    SceneMachine m(sc, vs::Profile::d3d8());
-    const std::vector<DrawSetup> setups = draws_of(m);
-    REQUIRE(setups.size() == 1);
-    const ff::FvfLayout layout = ff::fvf_layout(*m.current_fvf());
-    const decl::Declaration dd = decl::decode(layout.declaration);
-    REQUIRE(d.vertices.size() == 1728);
-    for (size_t k = 0; k < d.vertices.size(); k += 7) {
-        const auto in = vs::fetch_vertex(dd, setups[0].streams, d.indices[k]);
-        ff::FfRegisters regs{};
-        for (size_t i = 0; i < in.size() && i < regs.size(); ++i) regs[i] = in[i];
-        const vs::VertexOutputs want = ff::process_vertex(m.ff_state(), m.ff_inputs(), regs, m.caps());
-        require_close(want, d.vertices[k], fmt::format("vertex {}", d.indices[k]));
+    // Every fixed-function draw of the example scenes (an FVF, a declaration without function over
+    // two streams, and draws between programs), every vertex, on the interpreter.
+    for (const char* name : {"ff_lit.json", "ff_declaration.json", "ff_mixed.json"}) {
+        INFO(name);
+        const Scene sc = load_scene(std::string(VPSIM_SOURCE_DIR) + "/examples/scenes/" + name);
+        const FunctionalResult r = run_functional(sc, vs::Profile::d3d8(), reference_shade());
+        // The state and inputs each draw carries (the scene machine's, tested in test_ff_scene.cpp).
+        SceneMachine m(sc, vs::Profile::d3d8());
+        const std::vector<DrawSetup> setups = draws_of(m);
+        REQUIRE(setups.size() == r.draws.size());
+        size_t ff_draws = 0;
+        for (size_t i = 0; i < setups.size(); ++i) {
+            const DrawSetup& s = setups[i];
+            const DrawResult& d = r.draws[i];
+            REQUIRE(s.fixed_function == bool(d.ff_program));
+            if (!s.fixed_function) continue;
+            ++ff_draws;
+            CHECK_THAT(d.shader, Contains(fmt::format("fixed function ({} instructions)", d.ff_program->instructions)));
+            REQUIRE(!s.ff_inputs.has(ff::kDeNormal2));  // registers in D3DVSDE numbering as fetched
+            for (size_t k = 0; k < d.vertices.size(); ++k) {
+                const auto in = vs::fetch_vertex(s.shader->decl, s.streams, d.indices[k]);
+                ff::FfRegisters regs{};
+                for (size_t j = 0; j < in.size() && j < regs.size(); ++j) regs[j] = in[j];
+                const vs::VertexOutputs want = ff::process_vertex(*s.ff_state, s.ff_inputs, regs, m.caps());
+                require_close(want, d.vertices[k], fmt::format("draw {} vertex {}", i, d.indices[k]));
+            }
+        }
+        CHECK(ff_draws > 0);
     }
 }
 
