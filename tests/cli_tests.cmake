@@ -158,6 +158,8 @@ expect(0 "/commands/16 DrawIndexedPrimitive .*fixed function \\([0-9]+ instructi
 expect(0 "; draw 1: /commands/16 DrawIndexedPrimitive.*m4x4 oPos, v0, c0.*; inputs: POSITION=v0 NORMAL=v3\n; [0-9]+ instructions, [0-9]+ slots" ff-program ${SC}/ff_mixed.json --draw 1)
 expect(2 "draw 0 \\(/commands/5 DrawIndexedPrimitive\\) is not fixed function" ff-program ${SC}/ff_mixed.json --draw 0)
 expect(2 "no draw 9: the scene has 4 draws" ff-program ${SC}/ff_mixed.json --draw 9)
+expect(2 "compressed.json: none of its 1 draws is fixed function" ff-program ${SC}/compressed.json)
+expect(2 "--preset nosuch: no such preset; valid presets: nv20" ff-program ${SC}/ff_mixed.json --preset nosuch)
 expect(0 "caps +MaxActiveLights.*nv20 +8 +4 +0 +64" presets)
 file(WRITE ${WORK}/ff_3lights.json [=[{"buffers": {"vb": {"vertices": [[0, 0, 0, 0, 0, 1], [1, 0, 0, 0, 0, 1], [0, 1, 0, 0, 0, 1]], "layout": ["FLOAT3", "FLOAT3"]}},
  "commands": [
@@ -168,6 +170,7 @@ file(WRITE ${WORK}/ff_3lights.json [=[{"buffers": {"vb": {"vertices": [[0, 0, 0,
   {"op": "SetStreamSource", "stream": 0, "buffer": "vb", "stride": 24},
   {"op": "DrawPrimitive", "type": "trianglelist", "primitive_count": 1}]}]=])
 expect(0 "fixed function" run ${WORK}/ff_3lights.json --no-progress --preset nv20)
+expect(0 "/commands/5 DrawPrimitive \\(shader \"FVF D3DFVF_XYZ\\|D3DFVF_NORMAL: fixed function" scene-exec ${WORK}/ff_3lights.json --preset nv20)
 expect(1 "ff_3lights.json: /commands/5: fixed function: 3 lights are enabled .*MaxActiveLights is 2" run ${WORK}/ff_3lights.json --no-progress --set fixed_function.max_active_lights=2)
 
 # params: the tables, overrides, and errors that list the valid keys.
