@@ -280,3 +280,52 @@ TEST_CASE("ff draw: a declaration without function draws, and NORMAL2 (v16) reac
     CHECK(r.draws[0].vertices[1].d0[1] == Approx(0.4f).margin(1e-4));
     CHECK(r.draws[0].vertices[1].d0[2] == Approx(0.2f).margin(1e-4));
 }
+
+TEST_CASE("ff draw: indexed blending draws within MaxVertexBlendMatrixIndex and refuses a vertex beyond it", "[ff][draw]") {
+    // XYZB2 | LASTBETA_UBYTE4: one weight and UBYTE4 indices; 1WEIGHTS blends two matrices.
+    auto scene_with = [](int index) {
+        nlohmann::json j = nlohmann::json::parse(R"J({"buffers": {"vb": {"layout": ["FLOAT3", "FLOAT1", "UBYTE4", "FLOAT3"]}},
+          "commands": [
+            {"op": "SetVertexShader", "fvf": "D3DFVF_XYZB2|D3DFVF_LASTBETA_UBYTE4|D3DFVF_NORMAL"},
+            {"op": "SetRenderState", "state": "VERTEXBLEND", "value": "1WEIGHTS"},
+            {"op": "SetRenderState", "state": "INDEXEDVERTEXBLENDENABLE", "value": true},
+            {"op": "SetTransform", "state": "WORLDMATRIX(5)", "matrix": [[1,0,0,0],[0,1,0,0],[0,0,1,0],[2,0,0,1]]},
+            {"op": "SetTransform", "state": "WORLDMATRIX(8)", "matrix": [[0,1,0,0],[-1,0,0,0],[0,0,1,0],[0,3,0,1]]},
+            {"op": "SetLight", "index": 0, "light": {"type": "DIRECTIONAL", "diffuse": [1, 1, 1, 1], "direction": [0, 0, 1]}},
+            {"op": "LightEnable", "index": 0, "enable": true},
+            {"op": "SetMaterial", "material": {"diffuse": [1, 1, 1, 1]}},
+            {"op": "SetRenderState", "state": "DIFFUSEMATERIALSOURCE", "value": "MATERIAL"},
+            {"op": "SetStreamSource", "stream": 0, "buffer": "vb", "stride": 32},
+            {"op": "DrawPrimitive", "type": "trianglelist", "primitive_count": 1}]})J");
+        j["buffers"]["vb"]["vertices"] = {{0, 0, 0, 0.25, 5, 8, 0, 0, 0, 0.6, -0.8},
+                                          {1, 0, 0, 0.5, 0, 5, 0, 0, 0, 0, -1},
+                                          {0, 1, 0, 1, index, 0, 0, 0, 0.6, 0, -0.8}};
+        return parse_scene(j, "", "indexed.json");
+    };
+    ff::Caps caps;
+    caps.max_vertex_blend_matrix_index = 8;
+    const Scene ok = scene_with(8);
+    const FunctionalResult r = run_functional(ok, vs::Profile::d3d8(), reference_shade(), {}, caps);
+    REQUIRE(r.draws.size() == 1);
+    SceneMachine m(ok, vs::Profile::d3d8(), {}, caps);
+    const std::vector<DrawSetup> d = draws_of(m);
+    for (size_t k = 0; k < 3; ++k) {
+        const auto in = vs::fetch_vertex(d[0].shader->decl, d[0].streams, uint32_t(k));
+        ff::FfRegisters regs{};
+        for (size_t j = 0; j < in.size(); ++j) regs[j] = in[j];
+        require_close(ff::process_vertex(*d[0].ff_state, d[0].ff_inputs, regs, caps), r.draws[0].vertices[k],
+                      fmt::format("vertex {}", k));
+    }
+    // Vertex 1 by hand: 0.5 x WORLDMATRIX(0) (identity) + 0.5 x WORLDMATRIX(5) (x + 2): (1, 0, 0) -> (2, 0, 0);
+    // VIEW and PROJECTION identity: oPos = (2, 0, 0, 1).
+    CHECK(r.draws[0].vertices[1].pos[0] == Approx(2.0f).margin(1e-5));
+    CHECK(r.draws[0].vertices[1].pos[1] == Approx(0.0f).margin(1e-5));
+    // Index 9 on a device whose MaxVertexBlendMatrixIndex is 8: refused at the draw, naming the vertex and the cap.
+    try {
+        run_functional(scene_with(9), vs::Profile::d3d8(), reference_shade(), {}, caps);
+        FAIL("a blend index beyond the cap was drawn");
+    } catch (const SceneError& e) {
+        CHECK(e.pointer == "/commands/10");
+        CHECK_THAT(e.message, Contains("vertex 2") && Contains("MaxVertexBlendMatrixIndex"));
+    }
+}

@@ -4,8 +4,11 @@
 // driver shares the one constant memory between fixed function and programs.
 #include "model/scene/scene_machine.h"
 
+#include "model/ff/ff_reference.h"
+
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstring>
 
 namespace vpsim::scene {
@@ -73,9 +76,44 @@ void SceneMachine::note_writes(const std::vector<ConstantWrite>& w) const {
     }
 }
 
+void SceneMachine::check_ff_vertices(const DrawSetup& d) const {
+    // Indexed blending: a vertex's blend-matrix index beyond MaxVertexBlendMatrixIndex is refused,
+    // as the reference processor refuses it (the program would read constants that are not
+    // matrices). The only data-dependent refusal: each distinct vertex is checked once.
+    const ff::RenderStates& rs = d.ff_state->rs;
+    if (!rs.indexedvertexblendenable || rs.vertexblend == ff::VertexBlend::Disable ||
+        rs.vertexblend == ff::VertexBlend::Tweening)
+        return;
+    std::vector<uint32_t> verts(d.refs);
+    for (uint64_t k = 0; k < d.refs; ++k) verts[k] = d.vertex(k);
+    std::sort(verts.begin(), verts.end());
+    verts.erase(std::unique(verts.begin(), verts.end()), verts.end());
+    const auto& map = d.ff_program->input_map;
+    for (uint32_t v : verts) {
+        std::array<vs::Vec4, vs::kNumInputs> in;
+        try {
+            in = d.generated ? d.generated->vertices[v] : vs::fetch_vertex(d.shader->decl, d.streams, v);
+        } catch (const vs::FetchError& e) {
+            throw fetch_error(d, e);
+        }
+        ff::FfRegisters regs{};  // D3DVSDE numbering, from the program's registers
+        for (uint32_t r = 0; r < ff::kNumDe; ++r) {
+            const int from = map[r] >= 0 ? map[r] : (r < vs::kNumInputs ? int(r) : -1);
+            if (from >= 0) regs[r] = in[size_t(from)];
+        }
+        try {
+            (void)ff::process_vertex(*d.ff_state, d.ff_inputs, regs, caps_);
+        } catch (const ff::FfError& e) {
+            fail(d.pointer, fmt::format("fixed function: {} {}: {}", d.generated ? "generated vertex" : "vertex", v,
+                                        e.what()));
+        }
+    }
+}
+
 void SceneMachine::driver_constants(DrawSetup& d) const {
     d.constant_writes.clear();
     if (d.fixed_function) {
+        check_ff_vertices(d);
         for (const auto& [reg, value] : d.ff_program->constants) {
             if (reg >= device_constants_.size()) continue;  // compile keeps them below const_count
             if (!same_bits(device_constants_[reg], value)) {

@@ -155,6 +155,7 @@ private:
     // driver's constant writes of every draw (after everything else about the draw is checked).
     void ff_program(DrawSetup& d) const;
     void driver_constants(DrawSetup& d) const;
+    void check_ff_vertices(const DrawSetup& d) const;  // indexed blending: every index within the cap
     void note_writes(const std::vector<ConstantWrite>& w) const;  // the application's writes
     DrawSetup generated_draw(size_t command, const std::string& ptr, Generated g) const;
     template <class Command>
