@@ -326,7 +326,7 @@ struct Importer {
         // its palette slots differ); tweened vertices joined on both frames' attributes.
         std::vector<uint8_t>& vb = out.vb0;
         std::vector<uint8_t>& vb1 = out.vb1;
-        std::vector<uint32_t> indices;
+        std::vector<uint32_t> indices, file_order;
         uint32_t next = 0;
         for (auto& s : out.subsets) {
             s.first_vertex = next;
@@ -405,6 +405,7 @@ struct Importer {
                     local.push_back(id);
                 }
             s.vertex_count = next - s.first_vertex;
+            file_order.insert(file_order.end(), local.begin(), local.end());
             // The drawn order within the subset.
             std::vector<uint32_t> rel(local.size());
             for (size_t i = 0; i < local.size(); ++i) rel[i] = local[i] - s.first_vertex;
@@ -423,11 +424,15 @@ struct Importer {
         }
         // ACMR: the file's order (the source triangles as Assimp gives them) against
         // meshoptimizer's order of the same triangles, and the order drawn.
+        // Tweened meshes: Assimp's vertices are per face corner; the order is measured on the
+        // vertices joined over both frames.
         {
-            std::vector<uint32_t> o(tri.size());
-            meshopt_optimizeVertexCache(o.data(), tri.data(), tri.size(), nv);
-            out.acmr_file = acmr(tri, nv, opt.cache_size);
-            out.acmr_optimised = acmr(o, nv, opt.cache_size);
+            const std::vector<uint32_t>& f = mb ? file_order : tri;
+            const size_t n = mb ? out.vertices : nv;
+            std::vector<uint32_t> o(f.size());
+            meshopt_optimizeVertexCache(o.data(), f.data(), f.size(), n);
+            out.acmr_file = acmr(f, n, opt.cache_size);
+            out.acmr_optimised = acmr(o, n, opt.cache_size);
             out.acmr_drawn = acmr(indices, out.vertices, opt.cache_size);
         }
         if (mb) {
@@ -449,8 +454,47 @@ struct Importer {
     }
 };
 
-const aiScene* read(Assimp::Importer& imp, const std::string& path, unsigned flags, const std::string& file) {
-    const aiScene* s = imp.ReadFile(path, flags);
+// Faces whose indices are outside their mesh (Assimp 5.2's Q3BSP importer writes some): removed
+// before post-processing, counted for the report.
+uint64_t drop_bad_faces(aiScene* s) {
+    uint64_t dropped = 0;
+    for (unsigned i = 0; i < s->mNumMeshes; ++i) {
+        aiMesh* m = s->mMeshes[i];
+        unsigned w = 0;
+        for (unsigned f = 0; f < m->mNumFaces; ++f) {
+            const aiFace& face = m->mFaces[f];
+            bool ok = face.mNumIndices > 0;
+            for (unsigned k = 0; k < face.mNumIndices; ++k) ok &= face.mIndices[k] < m->mNumVertices;
+            if (!ok) {
+                ++dropped;
+                continue;
+            }
+            if (w != f) m->mFaces[w] = m->mFaces[f];
+            ++w;
+        }
+        m->mNumFaces = w;
+    }
+    return dropped;
+}
+
+const aiScene* read(Assimp::Importer& imp, const std::string& path, unsigned flags, const std::string& file,
+                    uint64_t* bad_faces = nullptr) {
+    const std::string ext = lower(fs::path(path).extension().string());
+    const aiScene* s = nullptr;
+    if (ext == ".pk3" || ext == ".bsp") {
+        // Quake 3 maps: read raw, repair the faces, then post-process without Assimp's
+        // validation, which refuses its own Q3BSP importer's lightmap and texture tables (unused
+        // here; the meshes are checked by drop_bad_faces).
+        s = imp.ReadFile(path, 0);
+        if (s) {
+            const uint64_t n = drop_bad_faces(const_cast<aiScene*>(s));
+            if (bad_faces) *bad_faces = n;
+            s = imp.ApplyPostProcessing(flags & ~unsigned(aiProcess_ValidateDataStructure | aiProcess_FindDegenerates |
+                                                          aiProcess_FindInvalidData));
+        }
+    } else {
+        s = imp.ReadFile(path, flags);
+    }
     if (!s) {
         std::string why = imp.GetErrorString();
         if (why.empty()) why = "Assimp cannot read it";
@@ -511,7 +555,10 @@ nlohmann::json import_model(const ImportOptions& opt) {
         imp_a.SetPropertyInteger(AI_CONFIG_IMPORT_GLOBAL_KEYFRAME, int(frames.first));
         imp_b.SetPropertyInteger(AI_CONFIG_IMPORT_GLOBAL_KEYFRAME, int(frames.second));
     }
-    const aiScene* sa = read(imp_a, opt.input, flags, file);
+    uint64_t bad_faces = 0;
+    const aiScene* sa = read(imp_a, opt.input, flags, file, &bad_faces);
+    if (bad_faces)
+        im.note(fmt::format("{} faces with a vertex index outside their mesh (as Assimp read the file): not drawn", bad_faces));
     const aiScene* sb = tween ? read(imp_b, opt.input, flags, file) : nullptr;
     if (sb && sb->mNumMeshes != sa->mNumMeshes)
         throw ImportError(file + ": the two frames have different meshes: cannot tween");
