@@ -37,6 +37,7 @@ mkdir -p "$out/src"
 # model | import arguments (besides -o)
 models=(
   "$M/X/BCN_Epileptic.X|--time 1"
+  "$M/X/BCN_Epileptic.X|--time 1 --effect skin-shader --compress"
   "$M/X/anim_test.x|--time 1"
   "$M/X/Testwuson.X|"
   "$M/X/test_cube_binary.x|"
@@ -83,7 +84,7 @@ fi
 
 presets=(nv20 nv2a nv25)
 if [ "$quick" = 1 ]; then
-  models=("${models[0]}" "${models[4]}" "${models[6]}" "${models[17]}")
+  models=("${models[0]}" "${models[1]}" "${models[5]}" "${models[7]}" "${models[18]}")
   presets=(nv20)
 fi
 
@@ -100,6 +101,7 @@ for entry in "${models[@]}"; do
     */players/*) label="openarena/$(basename "$(dirname "$model")")/$(basename "$model") (with lower, head)" ;;
     */aggressor.pk3) label="openarena/maps/aggressor.bsp (in a .pk3)" ;;
   esac
+  case "$args" in *--effect*) label="$label (${args#*--effect })" ;; esac
   scene="$out/scenes/$n-$(basename "${model%.*}").json"
   mkdir -p "$out/scenes"
   # shellcheck disable=SC2086

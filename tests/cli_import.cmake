@@ -25,6 +25,11 @@ expect(0 "cycles per vertex" run out/x.json --preset nv20 --no-progress)
 expect(0 "\"Torso\".*24 bones, indexed blending in 2 subsets.*\"Head\".*20 bones, indexed blending in 1 subsets" import ${M}/X/BCN_Epileptic.X -o out/xi.json --max-blend-index 20)
 expect(1 "MaxVertexBlendMatrixIndex is 0" run out/xi.json --preset nv20 --no-progress)
 expect(0 "fixed function" run out/xi.json --preset nv20 --set fixed_function.max_vertex_blend_matrix_index=20 --no-progress)
+# The vs.1.1 skinning program instead of fixed function, with SHORT4 normals.
+expect(0 "declaration and vs.1.1 skinning program" import ${M}/X/BCN_Epileptic.X -o out/xs.json --effect skin-shader --compress)
+expect(0 "cycles per vertex" run out/xs.json --preset nv2a --no-progress)
+expect(2 "--compress: fixed function needs FLOAT3 normals" import ${M}/X/BCN_Epileptic.X -o empty/a.json --compress)
+expect(2 "--effect glow: expected fixed-function or skin-shader" import ${M}/X/BCN_Epileptic.X -o empty/a.json --effect glow)
 # Keyframes: two frames tweened.
 expect(0 "tweening frames 3 and 7" import ${M}/MD2/sydney.md2 -o out/t.json --frame 3,7 --time 0.5)
 expect(0 "tweening: P = POSITION \\* \\(1 - 0.5\\) \\+ POSITION2 \\* 0.5" ff-program out/t.json)

@@ -16,7 +16,8 @@ namespace vpsim::cli {
 namespace {
 
 struct ImportArgs {
-    std::string model, out, order = "file", frame;
+    std::string model, out, order = "file", frame, effect = "fixed-function";
+    bool compress = false;
     uint32_t seed = 1, max_blend_index = 0, cache = 24;
     std::optional<double> time;
     bool quiet = false;
@@ -35,6 +36,13 @@ int run_import(const ImportArgs& a) {
         return 2;
     }
     o.seed = a.seed;
+    if (a.effect == "skin-shader") o.skin_shader = true;
+    else if (a.effect != "fixed-function") {
+        std::fprintf(stderr, "vpsim import: %s: --effect %s: expected fixed-function or skin-shader\n", a.model.c_str(),
+                     printable(a.effect, 200, true).c_str());
+        return 2;
+    }
+    o.compress = a.compress;
     o.max_blend_index = a.max_blend_index;
     o.cache_size = a.cache;
     o.time = a.time;
@@ -99,6 +107,11 @@ void add_import_command(CLI::App& app, int& exit_code) {
                   "TWEENFACTOR, 0..1 (default 0.5)");
     c->add_option("--cache", a->cache, "Post-transform cache entries of the report's ACMR figures (default 24, the presets')")
         ->check(CLI::Range(3, 1024));
+    c->add_option("--effect", a->effect,
+                  "fixed-function (default) or skin-shader: skinned meshes drawn by a vs.1.1 palette-skinning program "
+                  "(28-bone palettes, one directional light) instead of fixed-function vertex blending");
+    c->add_flag("--compress", a->compress,
+                "With --effect skin-shader: the skinned meshes' normals as SHORT4 (fixed function needs FLOAT3)");
     c->add_flag("-q,--quiet", a->quiet, "No summary on stderr");
     c->callback([a, &exit_code] { exit_code = run_import(*a); });
 }

@@ -125,10 +125,11 @@ struct BuiltMesh {
     std::vector<uint8_t> vb0, vb1, ib;
     bool index32 = false;
     uint32_t vertices = 0, triangles = 0;
-    bool skinned = false, indexed = false;
+    bool skinned = false, indexed = false, shader = false;  // shader: --effect skin-shader
     uint32_t blend_count = 0;          // max matrices per vertex (skinned)
     std::vector<Subset> subsets;
     std::vector<aiMatrix4x4> offsets;  // per mesh bone
+    std::string program;               // --effect skin-shader: the vs.1.1 program
     std::vector<std::string> bone_names;
     uint64_t dropped_weights = 0, unweighted_vertices = 0, weights_dropped_for_palette = 0;
     double acmr_file = 0, acmr_optimised = 0;  // of the drawn order vs meshoptimizer's
@@ -166,6 +167,38 @@ void reorder(std::vector<uint32_t>& t, size_t vertex_count, IndexOrder order, ui
             for (size_t k = 0; k < 3; ++k) std::swap(t[3 * i + k], t[3 * j + k]);
         }
     }
+}
+
+// --effect skin-shader: a vs.1.1 palette-skinning program with 4 matrices per vertex (3 FLOAT
+// weights, the fourth 1 - their sum; UBYTE4 indices), D3DX's indexed-skinning shader's shape.
+// Constants: c0..c3 view x projection (columns), c4 = (3, 1, 0, 1/32767), c5 the direction to the
+// light (world space), c6 light diffuse x material diffuse, c7 ambient + emissive, c10.. the
+// palette: 3 registers per bone (the rows of its 3x4 world matrix in column-vector form), 28 bones
+// (c10..c93 of the 96 a vs.1.1 device has).
+constexpr uint32_t kShaderPalette = 28, kPaletteBase = 10;
+std::string skin_program(bool normal, bool texcoord) {
+    std::string p = "vs.1.1\n; palette skinning, 4 bones per vertex (vpsim import --effect skin-shader)\n"
+                    "mul r0, v2, c4.x\n"                      // indices x 3
+                    "dp3 r9.w, v1.xyz, c4.y\n"                // w0 + w1 + w2
+                    "add r9.w, c4.y, -r9.w\n";                // w3 = 1 - (w0 + w1 + w2)
+    const char* comp[4] = {"x", "y", "z", "w"};
+    for (int k = 0; k < 4; ++k) {
+        const std::string w = k < 3 ? std::string("v1.") + comp[k] : "r9.w";
+        p += fmt::format("mov a0.x, r0.{}\n", comp[k]);
+        p += fmt::format("m4x3 r2.xyz, v0, c[a0.x + {}]\n", kPaletteBase);
+        if (normal) p += fmt::format("m3x3 r3.xyz, v3, c[a0.x + {}]\n", kPaletteBase);
+        p += k == 0 ? fmt::format("mul r1.xyz, r2, {}\n", w) : fmt::format("mad r1.xyz, r2, {}, r1\n", w);
+        if (normal) p += k == 0 ? fmt::format("mul r4.xyz, r3, {}\n", w) : fmt::format("mad r4.xyz, r3, {}, r4\n", w);
+    }
+    p += "mov r1.w, c4.y\nm4x4 oPos, r1, c0\n";
+    if (normal) {
+        p += "dp3 r5.x, r4, r4\nrsq r5.x, r5.x\nmul r4.xyz, r4, r5.x\n"
+             "dp3 r6.x, r4, c5\nmax r6.x, r6.x, c4.z\nmul r7, r6.x, c6\nadd oD0, r7, c7\n";
+    } else {
+        p += "mov r7, c6\nadd oD0, r7, c7\n";
+    }
+    if (texcoord) p += "mov oT0, v7\n";
+    return p;
 }
 
 struct Importer {
@@ -221,8 +254,9 @@ struct Importer {
         uint32_t palette = 0;
         if (skinned) {
             out.skinned = true;
-            out.indexed = opt.max_blend_index > 0;
-            palette = out.indexed ? opt.max_blend_index + 1 : opt.max_blend_matrices;
+            out.shader = opt.skin_shader;
+            out.indexed = opt.max_blend_index > 0 || out.shader;
+            palette = out.shader ? kShaderPalette : out.indexed ? opt.max_blend_index + 1 : opt.max_blend_matrices;
             infl.resize(nv);
             for (unsigned b = 0; b < m->mNumBones; ++b) {
                 const aiBone* bone = m->mBones[b];
@@ -349,7 +383,17 @@ struct Importer {
                         std::array<float, 4> w{};
                         std::array<uint8_t, 4> idx{};
                         const auto& in = infl[src];
-                        if (out.indexed) {
+                        if (out.shader) {
+                            // The program's layout: 3 FLOAT weights (the fourth implied), 4
+                            // UBYTE4 palette indices.
+                            for (size_t i = 0; i < in.size(); ++i) {
+                                w[i] = in[i].weight;
+                                idx[i] = uint8_t(std::lower_bound(s.bones.begin(), s.bones.end(), in[i].bone) - s.bones.begin());
+                            }
+                            for (uint32_t i = 0; i < 3; ++i) put_f(v, w[i]);
+                            put_u32(v, uint32_t(idx[0]) | uint32_t(idx[1]) << 8 | uint32_t(idx[2]) << 16 |
+                                           uint32_t(idx[3]) << 24);
+                        } else if (out.indexed) {
                             for (size_t i = 0; i < in.size(); ++i) {
                                 w[i] = in[i].weight;
                                 idx[i] = uint8_t(std::lower_bound(s.bones.begin(), s.bones.end(), in[i].bone) - s.bones.begin());
@@ -368,7 +412,14 @@ struct Importer {
                             for (uint32_t i = 0; i < weights; ++i) put_f(v, i < last ? w[i] : 0.0f);
                         }
                     }
-                    if (has_normal) {
+                    if (has_normal && out.shader && opt.compress) {
+                        // SHORT4, round(32767 n), w 0: the program scales by 1/32767.
+                        const aiVector3D& n = m->mNormals[src];
+                        for (float c : {n.x, n.y, n.z, 0.0f}) {
+                            const int16_t q = int16_t(std::clamp(std::lround(c * 32767.0f), -32767l, 32767l));
+                            v.push_back(uint8_t(uint16_t(q))), v.push_back(uint8_t(uint16_t(q) >> 8));
+                        }
+                    } else if (has_normal) {
                         const aiVector3D& n = m->mNormals[src];
                         put_f(v, n.x), put_f(v, n.y), put_f(v, n.z);
                     }
@@ -447,6 +498,16 @@ struct Importer {
             else d += ", D3DVSD_SKIP(3)";
             d += ", D3DVSD_END()";
             out.declaration = d;
+        } else if (out.shader) {
+            std::string d = "D3DVSD_STREAM(0), D3DVSD_REG(D3DVSDE_POSITION, D3DVSDT_FLOAT3), "
+                            "D3DVSD_REG(D3DVSDE_BLENDWEIGHT, D3DVSDT_FLOAT3), D3DVSD_REG(D3DVSDE_BLENDINDICES, D3DVSDT_UBYTE4)";
+            if (has_normal) d += opt.compress ? ", D3DVSD_REG(D3DVSDE_NORMAL, D3DVSDT_SHORT4)" : ", D3DVSD_REG(D3DVSDE_NORMAL, D3DVSDT_FLOAT3)";
+            if (has_color) d += ", D3DVSD_REG(D3DVSDE_DIFFUSE, D3DVSDT_D3DCOLOR)";
+            for (size_t i = 0; i < uv_sets.size(); ++i)
+                d += fmt::format(", D3DVSD_REG(D3DVSDE_TEXCOORD{}, D3DVSDT_FLOAT{})", i, uv_dims[i]);
+            d += ", D3DVSD_END()";
+            out.declaration = d;
+            out.program = skin_program(has_normal, !uv_sets.empty());
         } else {
             out.fvf = fvf;
         }
@@ -525,6 +586,9 @@ nlohmann::json import_model(const ImportOptions& opt) {
     if (opt.max_blend_index > 255) throw ImportError(file + ": --max-blend-index " + std::to_string(opt.max_blend_index) + ": above D3D8's 255");
     if (opt.max_blend_matrices < 3 || opt.max_blend_matrices > 4)
         throw ImportError(file + ": max blend matrices " + std::to_string(opt.max_blend_matrices) + ": expected 3 or 4");
+    if (opt.compress && !opt.skin_shader)
+        throw ImportError(file + ": --compress: fixed function needs FLOAT3 normals (declaration rule 16); compressed "
+                                 "normals need --effect skin-shader");
     const std::string ext = lower(fs::path(opt.input).extension().string());
     const bool keyframes = is_keyframe_format(ext);
     const bool tween = keyframes && !opt.single_frame;
@@ -707,6 +771,9 @@ nlohmann::json import_model(const ImportOptions& opt) {
 
     // Lights: the file's (at most 8 enabled, MaxActiveLights), else one directional light.
     uint32_t lights = 0;
+    // --effect skin-shader lights with one directional light: the first the scene enables.
+    std::array<float, 3> shader_light{}, shader_diffuse{1, 1, 1};
+    bool shader_light_set = false;
     for (unsigned l = 0; l < sa->mNumLights; ++l) {
         const aiLight* L = sa->mLights[l];
         json j;
@@ -746,9 +813,21 @@ nlohmann::json import_model(const ImportOptions& opt) {
             j["theta"] = std::clamp(L->mAngleInnerCone, 0.0f, phi);
             j["falloff"] = 1.0;
         }
+        if (L->mType == aiLightSource_DIRECTIONAL && !shader_light_set) {
+            aiVector3D t = dirv;
+            t.Normalize();
+            t = -t;
+            shader_light = {t.x, t.y, t.z};
+            shader_diffuse = {L->mColorDiffuse.r, L->mColorDiffuse.g, L->mColorDiffuse.b};
+            shader_light_set = true;
+        }
         cmd({{"op", "SetLight"}, {"index", lights}, {"light", j}});
         cmd({{"op", "LightEnable"}, {"index", lights}, {"enable", true}});
         ++lights;
+    }
+    if (!shader_light_set) {
+        const aiVector3D t = -aiVector3D(0.3f, -0.5f, 1.0f).Normalize();
+        shader_light = {t.x, t.y, t.z};
     }
     if (lights == 0) {
         cmd({{"op", "SetLight"}, {"index", 0},
@@ -782,7 +861,10 @@ nlohmann::json import_model(const ImportOptions& opt) {
         }
         files.push_back({(dir / side("." + base + ".ib")).string(), std::string(b.ib.begin(), b.ib.end())});
         buffers[base + ".ib"] = {{"file", side("." + base + ".ib")}, {"format", b.index32 ? "INDEX32" : "INDEX16"}};
-        if (!b.declaration.empty())
+        if (b.shader)
+            cmd({{"op", "CreateVertexShader"}, {"name", base + ".skin"}, {"declaration", {{"text", b.declaration}}},
+                 {"function", {{"asm", b.program}}}});
+        else if (!b.declaration.empty())
             cmd({{"op", "CreateVertexShader"}, {"name", base + ".tween"}, {"declaration", {{"text", b.declaration}}}});
         total_vertices += b.vertices;
         total_bones += b.offsets.size();
@@ -791,12 +873,13 @@ nlohmann::json import_model(const ImportOptions& opt) {
                    {"stride", b.stride0}};
         if (!b.fvf.empty()) mr["fvf"] = b.fvf;
         else mr["declaration"] = b.declaration;
+        if (b.shader) mr["program"] = b.program;
         mr["acmr_file"] = b.acmr_file;
         mr["acmr_optimised"] = b.acmr_optimised;
         mr["acmr_drawn"] = b.acmr_drawn;
         if (b.skinned) {
             mr["bones"] = b.offsets.size();
-            mr["blending"] = b.indexed ? "indexed" : "non-indexed";
+            mr["blending"] = b.shader ? "vs.1.1 palette skinning" : b.indexed ? "indexed" : "non-indexed";
             mr["matrices_per_vertex"] = b.blend_count;
             mr["subsets"] = b.subsets.size();
             mr["dropped_weights"] = b.dropped_weights;
@@ -822,6 +905,7 @@ nlohmann::json import_model(const ImportOptions& opt) {
         mesh_report.push_back(mr);
     }
     const aiMaterial* cur_mat = nullptr;
+    aiColor4D cur_diffuse(0.8f, 0.8f, 0.8f, 1), cur_ambient(0, 0, 0, 1), cur_emissive(0, 0, 0, 1);
     for (const auto& r : refs) {
         const BuiltMesh& b = meshes[r.mesh];
         const aiMesh* m = sa->mMeshes[r.mesh];
@@ -836,17 +920,36 @@ nlohmann::json import_model(const ImportOptions& opt) {
             mat->Get(AI_MATKEY_COLOR_EMISSIVE, e);
             mat->Get(AI_MATKEY_SHININESS, power);
             if (mat->Get(AI_MATKEY_OPACITY, opacity) == AI_SUCCESS) d.a = opacity;
+            cur_diffuse = d, cur_ambient = a, cur_emissive = e;
             cmd({{"op", "SetMaterial"},
                  {"material", {{"diffuse", color_json(d)}, {"ambient", color_json(a)}, {"specular", color_json(s)},
                                {"emissive", color_json(e)}, {"power", power}}}});
             cur_mat = mat;
         }
-        if (b.declaration.empty()) cmd({{"op", "SetVertexShader"}, {"fvf", b.fvf}});
+        if (b.shader) cmd({{"op", "SetVertexShader"}, {"shader", base + ".skin"}});
+        else if (b.declaration.empty()) cmd({{"op", "SetVertexShader"}, {"fvf", b.fvf}});
         else cmd({{"op", "SetVertexShader"}, {"shader", base + ".tween"}});
+        if (b.shader) {
+            // The program's constants (skin_program): view x projection, light, colours.
+            Mat vp{};
+            for (int i = 0; i < 4; ++i)
+                for (int j = 0; j < 4; ++j)
+                    for (int k = 0; k < 4; ++k) vp[i][j] += view[i][k] * proj[k][j];
+            json c = json::array();
+            for (int col = 0; col < 4; ++col) c.push_back({vp[0][col], vp[1][col], vp[2][col], vp[3][col]});
+            c.push_back({3, 1, 0, 1.0 / 32767});
+            c.push_back({shader_light[0], shader_light[1], shader_light[2], 0});
+            c.push_back({shader_diffuse[0] * cur_diffuse.r, shader_diffuse[1] * cur_diffuse.g,
+                         shader_diffuse[2] * cur_diffuse.b, cur_diffuse.a});
+            const float amb = 32.0f / 255.0f;
+            c.push_back({amb * cur_ambient.r + cur_emissive.r, amb * cur_ambient.g + cur_emissive.g,
+                         amb * cur_ambient.b + cur_emissive.b, 0});
+            cmd({{"op", "SetVertexShaderConstant"}, {"register", 0}, {"values", c}});
+        }
         cmd({{"op", "SetStreamSource"}, {"stream", 0}, {"buffer", base + ".vb"}, {"stride", b.stride0}});
         if (!b.vb1.empty()) cmd({{"op", "SetStreamSource"}, {"stream", 1}, {"buffer", base + ".frame2.vb"}, {"stride", b.stride1}});
         cmd({{"op", "SetIndices"}, {"buffer", base + ".ib"}, {"base_vertex", 0}});
-        if (!b.declaration.empty()) {
+        if (!b.declaration.empty() && !b.shader) {
             set_blend("TWEENING", false);
             cmd({{"op", "SetRenderState"}, {"state", "TWEENFACTOR"}, {"value", opt.time.value_or(0.5)}});
         }
@@ -855,7 +958,16 @@ nlohmann::json import_model(const ImportOptions& opt) {
             cmd({{"op", "SetTransform"}, {"state", "WORLD"}, {"matrix", mat_json(to_d3d(global[r.node]))}});
         }
         for (const auto& s : b.subsets) {
-            if (b.skinned) {
+            if (b.shader) {
+                // The subset's palette at c10: 3 rows of each bone's matrix (column-vector form).
+                json c = json::array();
+                for (size_t k = 0; k < s.bones.size(); ++k) {
+                    auto it = by_name.find(b.bone_names[s.bones[k]]);
+                    const aiMatrix4x4 g = (it != by_name.end() ? global[it->second] : aiMatrix4x4()) * b.offsets[s.bones[k]];
+                    for (unsigned row = 0; row < 3; ++row) c.push_back({g[row][0], g[row][1], g[row][2], g[row][3]});
+                }
+                cmd({{"op", "SetVertexShaderConstant"}, {"register", kPaletteBase}, {"values", c}});
+            } else if (b.skinned) {
                 // The subset's palette: WORLDMATRIX(k) = bone k's global transform x its offset.
                 for (size_t k = 0; k < s.bones.size(); ++k) {
                     const std::string& name = b.bone_names[s.bones[k]];
@@ -956,7 +1068,9 @@ std::string report_text(const nlohmann::json& r) {
     for (const auto& m : r["meshes"]) {
         s += fmt::format("  mesh {} \"{}\": {} vertices, {} triangles, {}, {}", m.value("mesh", 0), m.value("name", ""),
                          m.value("vertices", 0), m.value("triangles", 0),
-                         m.contains("fvf") ? "FVF " + m.value("fvf", "") : std::string("tweening declaration"),
+                         m.contains("fvf")       ? "FVF " + m.value("fvf", "")
+                         : m.contains("program") ? std::string("declaration and vs.1.1 skinning program")
+                                                 : std::string("tweening declaration"),
                          m.value("index_format", ""));
         if (m.contains("bones"))
             s += fmt::format(", {} bones, {} blending in {} subsets, {} weights dropped", m.value("bones", 0),

@@ -42,6 +42,10 @@ struct ImportOptions {
     // Tweened models: the TWEENFACTOR (0..1); none = 0.5.
     std::optional<double> time;
     uint32_t cache_size = 24;       // the post-transform cache (FIFO) entries of the ACMR figures
+    // Skinned meshes drawn by a vs.1.1 palette-skinning program (palettes of 28 bones) instead of
+    // fixed function; `compress`: their normals as SHORT4 (fixed function needs FLOAT3 normals).
+    bool skin_shader = false;
+    bool compress = false;
 };
 
 // Imports, writes the scene, its side files and the report (<scene stem>.import.json) atomically,
