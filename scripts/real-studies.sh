@@ -156,3 +156,33 @@ for m in dict.fromkeys(r["model"] for r in rows):
         v = {r["preset"]: float(r["cycles_per_vertex"]) for r in rows if r["model"] == m and r["effect"] == e}
         print(m.ljust(16) + e.ljust(16) + "".join(f"{v[p]:8.1f}" for p in ("nv20", "nv2a", "nv25")))
 PY
+
+# The programs behind the cycles: each fixed-function scene's programs (`vpsim ff-program`:
+# instructions and slots, with how many draws run each) and the skinning shader's length
+# (vs-isa.md's slot costs: m3x3 / m4x3 3, m4x4 4, the rest 1 here).
+echo
+echo "programs (nv20's caps):"
+for f in "$scenes"/skin/*.ff.json; do
+  printf '%-24s %s\n' "$(basename "${f%.json}")" \
+    "$("$vpsim" ff-program "$f" --preset nv20 | sed -n 's/^; \([0-9]* instructions, [0-9]* slots\)$/\1/p' \
+       | sort | uniq -c | awk '{ $1 = $1 " x"; print }' | paste -sd ';' -)"
+done
+"$python" - "$scenes"/skin/*.shader.json <<'PY'
+import json, sys
+def programs(o):
+    if isinstance(o, dict):
+        if isinstance(o.get("asm"), str):
+            yield o["asm"]
+        for v in o.values():
+            yield from programs(v)
+    elif isinstance(o, list):
+        for v in o:
+            yield from programs(v)
+cost = {"m3x2": 2, "m3x3": 3, "m4x3": 3, "m3x4": 4, "m4x4": 4, "frc": 3, "exp": 12, "log": 12}
+for f in sys.argv[1:]:
+    lens = set()
+    for text in programs(json.load(open(f))):
+        ops = [l.split()[0] for l in text.splitlines() if l.strip() and not l.strip().startswith((";", "vs."))]
+        lens.add(f"{len(ops)} instructions, {sum(cost.get(o, 1) for o in ops)} slots")
+    print(f"{f.rsplit('/', 1)[-1].removesuffix('.json'):24} {'; '.join(sorted(lens))}")
+PY
