@@ -263,7 +263,7 @@ TEST_CASE("Tweening blends POSITION and POSITION2 by TWEENFACTOR", "[ff][tween]"
     CHECK_VEC(run(s, vx).pos, 1, 2, 9.5f, 1);
 }
 
-TEST_CASE("Tweening blends NORMAL and NORMAL2 likewise; without NORMAL2 the normal is NORMAL", "[ff][tween][lighting]") {
+TEST_CASE("Tweening blends NORMAL and NORMAL2 likewise, and without NORMAL2 the normal is NORMAL", "[ff][tween][lighting]") {
     FfState s = white_material();
     s.rs.vertexblend = VertexBlend::Tweening;
     s.rs.tweenfactor = 0.5f;
@@ -425,7 +425,7 @@ TEST_CASE("A spotlight's factor: 1 inside theta/2, 0 outside phi/2, a falloff po
     }
 }
 
-TEST_CASE("Specular with a local viewer uses the half vector towards the eye; non-local uses (0,0,-1)", "[ff][lighting][specular]") {
+TEST_CASE("Specular with a local viewer uses the half vector towards the eye, and non-local uses (0,0,-1)", "[ff][lighting][specular]") {
     FfState s;
     s.world[0] = translation(3, 0, 4);  // camera-space vertex (3,0,4), 5 from the eye
     s.rs.specularenable = true;
@@ -646,7 +646,7 @@ TEST_CASE("Without vertex fog the fog factor is the specular alpha", "[ff][fog]"
 
 // ================================================================ texture coordinates
 
-TEST_CASE("PASSTHRU stages take the set TEXCOORDINDEX names; a missing set is not written", "[ff][texcoord]") {
+TEST_CASE("PASSTHRU stages take the set TEXCOORDINDEX names, and a missing set is not written", "[ff][texcoord]") {
     FfState s;
     s.rs.lighting = false;
     s.stages[0].texcoordindex = 1;
