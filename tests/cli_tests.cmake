@@ -313,6 +313,21 @@ expect(0 "nv20 .*ok .*nv2a .*ok .*nv25 .*ok .*every preset within its tolerance"
 expect(1 "OUT.*a preset is outside its tolerance" bench calibrate --set vertex_fetch.prefetch_lines=0)
 expect(2 "not a directory" bench coissue ${WORK}/no_such_dir)
 expect(2 "exactly one of --write FILE and --check FILE" bench reference ${SRC}/examples/scenes)
+# A workload the presets' caps refuse (indexed blending: MaxVertexBlendMatrixIndex 0 on every
+# preset) is reported as refused, naming the cap; the suite goes on (exit 0).
+file(REMOVE_RECURSE ${WORK}/refused_suite)
+file(MAKE_DIRECTORY ${WORK}/refused_suite)
+file(COPY ${SRC}/examples/workloads/ff_blend_indexed.json ${SRC}/examples/workloads/ff_directional_1.json
+     DESTINATION ${WORK}/refused_suite)
+expect(0 "ff_blend_indexed +refused by the preset's caps \\(MaxVertexBlendMatrixIndex\\).*ff_directional_1 +1\\.0" bench coissue ${WORK}/refused_suite)
+expect(0 "6 rows" bench reference ${WORK}/refused_suite --write ${WORK}/refused_suite.stats)
+file(READ ${WORK}/refused_suite.stats rstats)
+if(NOT rstats MATCHES "\"workload\":\"ff_blend_indexed\",\"preset\":\"nv20\",\"refused\":\"/commands/[0-9]+: fixed function: [^\"]*MaxVertexBlendMatrixIndex is 0")
+  message(SEND_ERROR "bench reference: no refused row naming the cap for ff_blend_indexed:\n${rstats}")
+endif()
+if(NOT rstats MATCHES "\"workload\":\"ff_directional_1\",\"preset\":\"nv25\",\"cycles\":[1-9]")
+  message(SEND_ERROR "bench reference: ff_directional_1 did not run beside the refused workload:\n${rstats}")
+endif()
 # JSON numbers a double cannot hold, values beyond float, and bytes that are not UTF-8 in a --set
 # value are parameter or scene errors that say where (not nlohmann's exceptions).
 file(WRITE ${WORK}/overflow.json "{\n  \"vertex_alu\": {\"window\": 1e999}\n}\n")
