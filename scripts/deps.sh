@@ -8,6 +8,8 @@ packages=(
   libsystemc-dev verilator catch2
   nlohmann-json3-dev libcli11-dev libfmt-dev
   libmcpp-dev libmeshoptimizer-dev
+  # vpsim import (docs/import.md): Assimp, its `assimp info` (the tests' oracle) and its test models
+  libassimp-dev assimp-utils assimp-testmodels
   # vpsim plot / vpsim report (matplotlib), their test and docs picture (headless Chromium)
   python3-matplotlib chromium
   parallel

@@ -25,6 +25,15 @@ expect(2 "v16" decl --reads v0,v16 ${EX}/ff_normal_short4.decl)
 expect(2 "cannot open" decl ${WORK}/missing.decl)
 expect(2 "-" decl --const-count 0 ${EX}/header_example.decl)
 
+# decl --fvf: an FVF code's equivalent declaration and layout (D3D8's order and sizes), refusals naming the rule.
+expect(0 "FVF 0x00000152 = D3DFVF_XYZ\\|D3DFVF_NORMAL\\|D3DFVF_DIFFUSE\\|D3DFVF_TEX1: 36 bytes per vertex.*D3DVSD_REG\\(D3DVSDE_NORMAL, D3DVSDT_FLOAT3\\).*offset +24 +v5 +D3DCOLOR.*offset +28 +v7 +FLOAT2"
+       decl --fvf "D3DFVF_XYZ|D3DFVF_NORMAL|D3DFVF_DIFFUSE|D3DFVF_TEX1")
+expect(0 "\"stride\": 32,\n  \"pretransformed\": true" decl --fvf 0x1C4 --json)
+expect(0 "D3DVSD_REG\\(D3DVSDE_BLENDWEIGHT, D3DVSDT_FLOAT4\\).*D3DVSD_SKIP\\(1\\)" decl --fvf XYZB5 --format text)
+expect(1 "FVF xyzrhw-normal" decl --fvf "XYZRHW|NORMAL")
+expect(2 "FVF syntax: unknown name \"FOO\"" decl --fvf "XYZ|FOO")
+expect(2 "-" decl --fvf XYZ ${EX}/header_example.decl)
+
 # JSON: the documented keys.
 expect(0 "\"valid\": true.*\"streams\".*\"type\": \"FLOAT3\".*\"constants\"" decl --json ${EX}/two_streams.h)
 expect(1 "\"valid\": false.*\"rule\": \"D4\".*\"token\": \"0x40020020\"" decl --json ${EX}/bad_reserved.decl)
@@ -119,6 +128,50 @@ foreach(scene_file ${example_scenes})
 endforeach()
 file(WRITE ${WORK}/bad_scene.json "{\"buffers\": {}, \"commands\": [{\"op\": \"SetStreamSource\", \"stream\": 0, \"buffer\": \"nosuch\", \"stride\": 12}]}")
 expect(2 "bad_scene.json: /commands/0/buffer: expected the name of a vertex buffer" scene-exec ${WORK}/bad_scene.json)
+# The fixed-function state commands between programmable draws: applied by both executors, nothing drawn by them.
+file(WRITE ${WORK}/ff_state.json [=[{"buffers": {"vb": {"vertices": [[0, 0, 0], [1, 0, 0], [0, 1, 0]], "layout": ["FLOAT3"]}},
+ "commands": [
+  {"op": "CreateVertexShader", "name": "p", "declaration": {"text": "D3DVSD_STREAM(0), D3DVSD_REG(0, D3DVSDT_FLOAT3), D3DVSD_END()"},
+   "function": {"asm": "vs.1.1\nmov oPos, v0"}},
+  {"op": "SetTransform", "state": "WORLD", "matrix": [[1,0,0,0],[0,1,0,0],[0,0,1,0],[0,0,5,1]]},
+  {"op": "MultiplyTransform", "state": "VIEW", "matrix": [1,0,0,0, 0,1,0,0, 0,0,1,0, 0,0,0,1]},
+  {"op": "SetLight", "index": 0, "light": {"type": "POINT", "diffuse": [1,1,1,1], "attenuation0": 1, "range": 10}},
+  {"op": "LightEnable", "index": 0, "enable": true},
+  {"op": "SetMaterial", "material": {"diffuse": [1,1,1,1]}},
+  {"op": "SetViewport", "viewport": {"width": 800, "height": 600}},
+  {"op": "SetRenderState", "state": "D3DRS_FOGVERTEXMODE", "value": "LINEAR"},
+  {"op": "SetTextureStageState", "stage": 0, "state": "TEXTURETRANSFORMFLAGS", "value": "COUNT2"},
+  {"op": "SetVertexShader", "fvf": "D3DFVF_XYZ|D3DFVF_NORMAL"},
+  {"op": "SetVertexShader", "shader": "p"},
+  {"op": "SetStreamSource", "stream": 0, "buffer": "vb", "stride": 12},
+  {"op": "DrawPrimitive", "type": "trianglelist", "primitive_count": 1}]}]=])
+expect(0 "1 draw.*/commands/12 DrawPrimitive \\(shader \"p\"\\): 1 trianglelist, 3 vertices" scene-exec ${WORK}/ff_state.json)
+expect(0 "cycles per vertex" run ${WORK}/ff_state.json --no-progress)
+file(WRITE ${WORK}/ff_bad_light.json [=[{"commands": [{"op": "SetLight", "index": 2, "light": {"type": "SPOT", "direction": [0,0,1], "attenuation0": 1, "phi": 4}}]}]=])
+expect(2 "ff_bad_light.json: /commands/0/light/phi: SetLight refuses the light" scene-exec ${WORK}/ff_bad_light.json)
+# Fixed-function draws: run names the generated program; ff-program prints it with its counts, and
+# refuses a draw that does not exist or is not fixed function (exit 2); a state over the device's
+# caps is refused at the draw naming the cap (3 lights with MaxActiveLights 2).
+set(SC ${SRC}/examples/scenes)
+expect(0 "fixed-function draws +2: fixed function \\([0-9]+ instructions, [0-9]+ slots\\)" run ${SC}/ff_mixed.json --no-progress)
+expect(0 "/commands/16 DrawIndexedPrimitive .*fixed function \\([0-9]+ instructions\\)" scene-exec ${SC}/ff_mixed.json)
+expect(0 "; draw 1: /commands/16 DrawIndexedPrimitive.*m4x4 oPos, v0, c0.*; inputs: POSITION=v0 NORMAL=v3\n; [0-9]+ instructions, [0-9]+ slots" ff-program ${SC}/ff_mixed.json --draw 1)
+expect(2 "draw 0 \\(/commands/5 DrawIndexedPrimitive\\) is not fixed function" ff-program ${SC}/ff_mixed.json --draw 0)
+expect(2 "no draw 9: the scene has 4 draws" ff-program ${SC}/ff_mixed.json --draw 9)
+expect(2 "compressed.json: none of its 1 draws is fixed function" ff-program ${SC}/compressed.json)
+expect(2 "--preset nosuch: no such preset; valid presets: nv20" ff-program ${SC}/ff_mixed.json --preset nosuch)
+expect(0 "caps +MaxActiveLights.*nv20 +8 +4 +0 +64" presets)
+file(WRITE ${WORK}/ff_3lights.json [=[{"buffers": {"vb": {"vertices": [[0, 0, 0, 0, 0, 1], [1, 0, 0, 0, 0, 1], [0, 1, 0, 0, 0, 1]], "layout": ["FLOAT3", "FLOAT3"]}},
+ "commands": [
+  {"op": "SetVertexShader", "fvf": "D3DFVF_XYZ|D3DFVF_NORMAL"},
+  {"op": "LightEnable", "index": 0, "enable": true},
+  {"op": "LightEnable", "index": 1, "enable": true},
+  {"op": "LightEnable", "index": 2, "enable": true},
+  {"op": "SetStreamSource", "stream": 0, "buffer": "vb", "stride": 24},
+  {"op": "DrawPrimitive", "type": "trianglelist", "primitive_count": 1}]}]=])
+expect(0 "fixed function" run ${WORK}/ff_3lights.json --no-progress --preset nv20)
+expect(0 "/commands/5 DrawPrimitive \\(shader \"FVF D3DFVF_XYZ\\|D3DFVF_NORMAL: fixed function" scene-exec ${WORK}/ff_3lights.json --preset nv20)
+expect(1 "ff_3lights.json: /commands/5: fixed function: 3 lights are enabled .*MaxActiveLights is 2" run ${WORK}/ff_3lights.json --no-progress --set fixed_function.max_active_lights=2)
 
 # params: the tables, overrides, and errors that list the valid keys.
 expect(0 "post_transform_cache.*entries.*24" params)
@@ -260,6 +313,21 @@ expect(0 "nv20 .*ok .*nv2a .*ok .*nv25 .*ok .*every preset within its tolerance"
 expect(1 "OUT.*a preset is outside its tolerance" bench calibrate --set vertex_fetch.prefetch_lines=0)
 expect(2 "not a directory" bench coissue ${WORK}/no_such_dir)
 expect(2 "exactly one of --write FILE and --check FILE" bench reference ${SRC}/examples/scenes)
+# A workload the presets' caps refuse (indexed blending: MaxVertexBlendMatrixIndex 0 on every
+# preset) is reported as refused, naming the cap; the suite goes on (exit 0).
+file(REMOVE_RECURSE ${WORK}/refused_suite)
+file(MAKE_DIRECTORY ${WORK}/refused_suite)
+file(COPY ${SRC}/examples/workloads/ff_blend_indexed.json ${SRC}/examples/workloads/ff_directional_1.json
+     DESTINATION ${WORK}/refused_suite)
+expect(0 "ff_blend_indexed +refused by the preset's caps \\(MaxVertexBlendMatrixIndex\\).*ff_directional_1 +1\\.0" bench coissue ${WORK}/refused_suite)
+expect(0 "6 rows" bench reference ${WORK}/refused_suite --write ${WORK}/refused_suite.stats)
+file(READ ${WORK}/refused_suite.stats rstats)
+if(NOT rstats MATCHES "\"workload\":\"ff_blend_indexed\",\"preset\":\"nv20\",\"refused\":\"/commands/[0-9]+: fixed function: [^\"]*MaxVertexBlendMatrixIndex is 0")
+  message(SEND_ERROR "bench reference: no refused row naming the cap for ff_blend_indexed:\n${rstats}")
+endif()
+if(NOT rstats MATCHES "\"workload\":\"ff_directional_1\",\"preset\":\"nv25\",\"cycles\":[1-9]")
+  message(SEND_ERROR "bench reference: ff_directional_1 did not run beside the refused workload:\n${rstats}")
+endif()
 # JSON numbers a double cannot hold, values beyond float, and bytes that are not UTF-8 in a --set
 # value are parameter or scene errors that say where (not nlohmann's exceptions).
 file(WRITE ${WORK}/overflow.json "{\n  \"vertex_alu\": {\"window\": 1e999}\n}\n")

@@ -430,6 +430,46 @@ TEST_CASE("A constant write waits for the draws before it and the draws after it
     CHECK(c.vertices[0][0].pos[0] != c.vertices[1][0].pos[0]);
 }
 
+TEST_CASE("Fixed-function draws: the driver's constant writes go through the constant loader, after the draws before them",
+          "[timing][ff]") {
+    // A program draw, a fixed-function draw, SetVertexShaderConstant, the program again, fixed function again.
+    const scene::Scene s = scene::load_scene(std::string(VPSIM_SOURCE_DIR) + "/examples/scenes/ff_mixed.json");
+    // The writes the driver makes before each draw, as the scene machine gives them.
+    scene::SceneMachine m(s, vs::Profile::d3d8());
+    uint64_t app = 0, driver = 0, driver_batches = 0;
+    for (size_t i = 0; i < s.commands.size(); ++i) {
+        const scene::Command& c = s.commands[i];
+        if (auto* cv = std::get_if<scene::CreateVertexShader>(&c.body)) m.create(c.pointer, *cv);
+        else if (auto* sv = std::get_if<scene::SetVertexShader>(&c.body)) app += m.set_shader(c.pointer, *sv).size();
+        else if (auto* k = std::get_if<scene::SetVertexShaderConstant>(&c.body)) app += m.set_constants(c.pointer, *k).size();
+        else if (auto* ss = std::get_if<scene::SetStreamSource>(&c.body)) m.set_stream(c.pointer, *ss);
+        else if (auto* si = std::get_if<scene::SetIndices>(&c.body)) m.set_indices(c.pointer, *si);
+        else if (auto* rs = std::get_if<scene::SetRenderState>(&c.body)) m.set_render_state(c.pointer, *rs);
+        else if (auto* st = std::get_if<scene::SetTransform>(&c.body)) m.set_transform(c.pointer, *st);
+        else if (auto* sl = std::get_if<scene::SetLight>(&c.body)) m.set_light(c.pointer, *sl);
+        else if (auto* le = std::get_if<scene::LightEnable>(&c.body)) m.light_enable(c.pointer, *le);
+        else if (auto* sm = std::get_if<scene::SetMaterial>(&c.body)) m.set_material(c.pointer, *sm);
+        else {
+            const scene::DrawSetup d = std::holds_alternative<scene::DrawPrimitive>(c.body)
+                                           ? m.draw(i, c.pointer, std::get<scene::DrawPrimitive>(c.body))
+                                           : m.draw(i, c.pointer, std::get<scene::DrawIndexedPrimitive>(c.body));
+            driver += d.constant_writes.size();
+            driver_batches += !d.constant_writes.empty();
+        }
+    }
+    CHECK(app == 7);               // c0..c5, then c5
+    REQUIRE(driver_batches == 3);  // before the fixed-function draw, the program draw after it, fixed function again
+    const Captured c = run(s);
+    const auto& loader = c.result.stats["units"]["constant_loader"];
+    CHECK(loader["counters"]["writes"]["value"].get<uint64_t>() == app + driver);
+    CHECK(loader["counters"]["batches"]["value"].get<uint64_t>() == 2 + driver_batches);
+    // The fixed-function constants overwrite what the first program draw reads: they wait for it.
+    CHECK(loader["cycles"]["stalled"]["draw_in_flight"]["cycles"].get<uint64_t>() > 0);
+    CHECK(c.result.ff_draws == 2);
+    REQUIRE(c.result.ff_programs.size() == 1);
+    check_equivalent(s, {"vertex_alu.engines=2", "constant_loader.queue=1"});
+}
+
 TEST_CASE("A scene command that fails in the timing model names its JSON pointer", "[timing]") {
     const std::string bad = R"({"op": "DrawPrimitive", "type": "pointlist", "start_vertex": 30, "primitive_count": 20},)";
     const scene::Scene s = point_scene(40, "vs.1.1\nmov oPos, v0\n", bad);

@@ -2,6 +2,7 @@
 // meshoptimizer, random) and the ACMR the timing model reports for them, against
 // meshoptimizer's own analysis of the same indices.
 #include "model/common/params.h"
+#include "model/common/presets.h"
 #include "model/sc/pipeline.h"
 #include "model/scene/generators.h"
 #include "model/scene/scene.h"
@@ -9,10 +10,14 @@
 
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <meshoptimizer.h>
 
 #include <algorithm>
 #include <array>
+#include <filesystem>
+#include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -138,4 +143,95 @@ TEST_CASE("A bad index order or a seed without a random order is refused with it
     j["buffers"]["m"]["index_order"] = "optimised";
     j["buffers"]["m"]["indices"] = nullptr;
     CHECK_THROWS_WITH(scene::parse_scene(j, "", "t"), Catch::Contains("needs an index buffer"));
+}
+
+// ------------------------------------------------------------------------------ fixed function
+
+namespace {
+
+// What each fixed-function workload needs of the device's D3DCAPS8 (docs/fixed-function.md,
+// "What cannot be drawn"), read off its scene by hand: enabled lights (MaxActiveLights), world
+// matrices per vertex of VERTEXBLEND (nWEIGHTS blends n + 1, indexed or not: MaxVertexBlendMatrices)
+// and the largest WORLDMATRIX index of indexed blending (MaxVertexBlendMatrixIndex; -1: not
+// indexed). check_drawable refuses by the first of these three that the device lacks.
+struct FfNeeds {
+    unsigned lights = 0, blend_matrices = 1;
+    int matrix_index = -1;
+};
+
+const std::map<std::string, FfNeeds>& ff_workloads() {
+    static const std::map<std::string, FfNeeds> m{
+        {"ff_directional_1", {1, 1, -1}}, {"ff_directional_4", {4, 1, -1}}, {"ff_directional_8", {8, 1, -1}},
+        {"ff_point_1", {1, 1, -1}},       {"ff_point_4", {4, 1, -1}},       {"ff_point_8", {8, 1, -1}},
+        {"ff_spot_1", {1, 1, -1}},        {"ff_spot_4", {4, 1, -1}},        {"ff_spot_8", {8, 1, -1}},
+        {"ff_specular_local", {2, 1, -1}}, {"ff_fog", {1, 1, -1}},          {"ff_reflection", {1, 1, -1}},
+        {"ff_blend2", {1, 2, -1}},        {"ff_blend_indexed", {1, 2, 3}},  {"ff_tween", {1, 1, -1}},
+        {"ff_point_sprites", {0, 1, -1}},
+    };
+    return m;
+}
+
+// The cap a device with these parameters refuses the workload by ("" when it allows it).
+std::string refusing_cap(const FfNeeds& n, const ParamSet& p) {
+    if (n.lights > p.get_uint("fixed_function.max_active_lights")) return "MaxActiveLights";
+    if (n.blend_matrices > p.get_uint("fixed_function.max_vertex_blend_matrices")) return "MaxVertexBlendMatrices";
+    if (n.matrix_index >= 0 && uint64_t(n.matrix_index) > p.get_uint("fixed_function.max_vertex_blend_matrix_index"))
+        return "MaxVertexBlendMatrixIndex";
+    return "";
+}
+
+void check_ff_workloads(const std::string& preset, const std::vector<std::string>& sets) {
+    ParamSet p = sc::default_params();
+    apply_preset(p, preset);
+    for (const auto& s : sets) p.apply_set(s);
+    for (const auto& [name, needs] : ff_workloads()) {
+        const std::string file = std::string(VPSIM_SOURCE_DIR) + "/examples/workloads/" + name + ".json";
+        const std::string cap = refusing_cap(needs, p);
+        INFO(preset << " " << fmt::format("{}", fmt::join(sets, " ")) << " " << name
+                    << (cap.empty() ? ": should run" : ": should be refused naming " + cap));
+        const scene::Scene s = scene::load_scene(file);
+        if (cap.empty()) {
+            const sc::RunResult r = sc::run_pipeline(s, p, vs::Profile::d3d8());
+            CHECK(r.shaded > 0);
+            CHECK(r.cycles > 0);
+            CHECK(r.cycle_errors.empty());
+        } else {
+            try {
+                (void)sc::run_pipeline(s, p, vs::Profile::d3d8());
+                FAIL_CHECK("it ran");
+            } catch (const scene::SceneError& e) {
+                INFO(e.what());
+                CHECK(std::string(e.what()).find(cap) != std::string::npos);
+                CHECK(std::string(e.what()).find("fixed function") != std::string::npos);
+            }
+        }
+    }
+}
+
+}  // namespace
+
+TEST_CASE("Every fixed-function workload is in the table of what it needs of the caps", "[workloads][ff]") {
+    std::set<std::string> files;
+    for (const auto& e : std::filesystem::directory_iterator(std::string(VPSIM_SOURCE_DIR) + "/examples/workloads"))
+        if (e.path().extension() == ".json" && e.path().stem().string().rfind("ff_", 0) == 0) files.insert(e.path().stem().string());
+    std::set<std::string> table;
+    for (const auto& [name, needs] : ff_workloads()) table.insert(name);
+    CHECK(files == table);
+}
+
+TEST_CASE("Each fixed-function workload runs on every preset whose caps allow it, and is refused naming the cap on the others",
+          "[workloads][ff]") {
+    for (const Preset& pr : presets()) {
+        SECTION(pr.name) { check_ff_workloads(pr.name, {}); }
+    }
+}
+
+TEST_CASE("With other caps the same workloads run or are refused by them (indexed blending, lights, blend matrices)",
+          "[workloads][ff]") {
+    SECTION("MaxVertexBlendMatrixIndex 3: indexed blending runs") {
+        check_ff_workloads("nv20", {"fixed_function.max_vertex_blend_matrix_index=3"});
+    }
+    SECTION("MaxActiveLights 4, MaxVertexBlendMatrices 1: 8 lights and 2-matrix blending are refused") {
+        check_ff_workloads("nv20", {"fixed_function.max_active_lights=4", "fixed_function.max_vertex_blend_matrices=1"});
+    }
 }

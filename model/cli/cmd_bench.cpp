@@ -1068,6 +1068,7 @@ void add_bench_command(CLI::App& app, int& exit_code) {
     add_bench_dispatch(bench, exit_code);
     add_bench_calibrate(bench, exit_code);
     add_bench_suite(bench, exit_code);
+    add_bench_correlate(bench, exit_code);
     add_bench_xcheck(bench, exit_code);
 }
 

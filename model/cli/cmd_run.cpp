@@ -115,6 +115,12 @@ std::string summary_text(const std::string& scene, const sc::RunResult& r, const
         row("", fmt::format("busy {} cycles ({:.2f} cycles per generated vertex)", group_digits(r.tess_busy_cycles),
                             r.tess_vertices ? double(r.tess_busy_cycles) / double(r.tess_vertices) : 0.0));
     }
+    if (r.ff_draws) {
+        std::vector<std::string> progs;
+        for (const auto& [instructions, slots] : r.ff_programs)
+            progs.push_back(fmt::format("fixed function ({} instructions, {} slots)", instructions, slots));
+        row("fixed-function draws", fmt::format("{}: {}", group_digits(r.ff_draws), fmt::join(progs, "; ")));
+    }
     row("simulation speed", fmt::format("{:.2f} M cycles/s, {:.0f} k vertices/s ({:.3f} s)",
                                         r.host_seconds > 0 ? double(r.cycles) / r.host_seconds / 1e6 : 0.0,
                                         r.host_seconds > 0 ? double(r.shaded) / r.host_seconds / 1e3 : 0.0,
@@ -150,6 +156,12 @@ nlohmann::ordered_json summary_json(const std::string& scene, const sc::RunResul
                         {"generated_vertices", r.tess_vertices}, {"generated_triangles", r.tess_triangles},
                         {"handle_hits", r.tess_handle_hits},     {"control_points", r.tess_control_points},
                         {"busy_cycles", r.tess_busy_cycles}};
+    if (r.ff_draws) {
+        auto progs = nlohmann::ordered_json::array();
+        for (const auto& [instructions, slots] : r.ff_programs)
+            progs.push_back({{"instructions", instructions}, {"slots", slots}});
+        j["fixed_function"] = {{"draws", r.ff_draws}, {"programs", progs}};
+    }
     j["host_seconds"] = r.host_seconds;
     j["cycles_per_host_second"] = r.host_seconds > 0 ? double(r.cycles) / r.host_seconds : 0.0;
     return j;

@@ -1,6 +1,7 @@
 // vpsim scene-exec: run a scene's D3D8 commands with the golden model and print, per draw, a
 // summary and (--json) every shaded vertex in draw order (docs/scenes.md).
 #include "model/cli/commands.h"
+#include "model/cli/run_common.h"
 #include "model/cli/vertex_format.h"
 #include "model/scene/default_scene.h"
 #include "model/scene/fast_shade.h"
@@ -23,6 +24,7 @@ struct SceneExecArgs {
     std::string file;
     bool json = false, reference = false, summary = false, dump_default = false;
     std::vector<std::string> profile, tess_profile;
+    std::string preset;
 };
 
 int run_scene_exec(const SceneExecArgs& a) {
@@ -42,10 +44,17 @@ int run_scene_exec(const SceneExecArgs& a) {
     for (const auto& kv : a.profile) profile.set(kv);
     tess::TessProfile tess_profile;
     for (const auto& kv : a.tess_profile) tess::set_tess_option(tess_profile, kv);
+    ff::Caps caps;
+    try {
+        caps = preset_caps(a.preset);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "vpsim scene-exec: %s\n", e.what());
+        return 2;
+    }
     scene::FunctionalResult r;
     try {
         r = scene::run_functional(sc, profile, a.reference ? scene::reference_shade() : scene::fast_shade(),
-                                  tess_profile);
+                                  tess_profile, caps);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "vpsim scene-exec: %s\n", e.what());
         return 1;
@@ -103,6 +112,9 @@ void add_scene_exec_command(CLI::App& app, int& exit_code) {
     c->add_flag("--summary", a->summary, "With --json: the per-draw counts only, no vertices");
     c->add_flag("--reference", a->reference, "Shade with the reference interpreter instead of the fast path");
     c->add_flag("--dump-default", a->dump_default, "Print the default scene's JSON and exit");
+    c->add_option("--preset", a->preset,
+                  "The device's fixed-function caps from this hardware preset (nv20, nv2a, nv25; `vpsim presets`); "
+                  "default: the fixed_function parameters' defaults");
     c->add_option("--profile", a->profile,
                   std::string("Semantics option (repeatable; docs/vs-semantics.md): ") + vs::Profile::option_help())
         ->check(profile_option_check());

@@ -60,6 +60,31 @@ sc::RunResult run_one(const Workload& w, const std::string& preset, const std::v
     return r;
 }
 
+// A workload that a preset's caps refuse (a fixed-function draw needing more than the device's
+// D3DCAPS8 allow, docs/fixed-function.md "What cannot be drawn") is not a failure of the suite:
+// it is reported as refused, with the message naming the cap. Any other scene error still is.
+struct Outcome {
+    sc::RunResult result;
+    std::string refused;  // "/json/pointer: message" of the refusal (naming the cap); empty: it ran
+};
+
+const char* refusing_cap(const std::string& message) {
+    for (const char* cap : {"MaxActiveLights", "MaxVertexBlendMatrixIndex", "MaxVertexBlendMatrices", "MaxPointSize"})
+        if (message.find(cap) != std::string::npos) return cap;
+    return nullptr;
+}
+
+Outcome run_or_refuse(const Workload& w, const std::string& preset, const std::vector<std::string>& sets) {
+    Outcome o;
+    try {
+        o.result = run_one(w, preset, sets);
+    } catch (const scene::SceneError& e) {
+        if (!refusing_cap(e.message)) throw;
+        o.refused = e.pointer + ": " + e.message;  // without the file: the same from any working directory
+    }
+    return o;
+}
+
 // Runs `f`, turning what it throws into the exit status: 2 a bad parameter or input, 1 a scene
 // command that failed, 3 an internal error; 0 when it returns.
 template <class F>
@@ -107,12 +132,18 @@ int run_bench_coissue(const CoissueArgs& a) {
             // speedup[w][m] = cycles with co-issue off / cycles with mode m
             std::vector<std::vector<double>> speedup(suite.size(), std::vector<double>(modes.size()));
             std::vector<std::vector<double>> rate(suite.size(), std::vector<double>(modes.size()));
+            std::vector<std::string> refused(suite.size());  // the preset's caps refuse the workload
             for (size_t w = 0; w < suite.size(); ++w) {
                 uint64_t off = 0;
-                for (size_t m = 0; m < modes.size(); ++m) {
+                for (size_t m = 0; m < modes.size() && refused[w].empty(); ++m) {
                     std::vector<std::string> sets = a.sets;
                     sets.insert(sets.end(), modes[m].sets.begin(), modes[m].sets.end());
-                    const auto r = run_one(suite[w], pr.name, sets);
+                    const Outcome o = run_or_refuse(suite[w], pr.name, sets);
+                    if (!o.refused.empty()) {
+                        refused[w] = o.refused;
+                        break;
+                    }
+                    const auto& r = o.result;
                     if (m == 0) off = r.cycles;
                     speedup[w][m] = double(off) / double(r.cycles);
                     rate[w][m] = r.coissue_rate;
@@ -131,8 +162,17 @@ int run_bench_coissue(const CoissueArgs& a) {
                 std::cout << sep << "\n";
             }
             std::vector<double> logsum(modes.size(), 0.0);
+            size_t ran = 0;
             for (size_t w = 0; w < suite.size(); ++w) {
                 std::string line = md ? fmt::format("| {} |", suite[w].name) : fmt::format("{:<24}", suite[w].name);
+                if (!refused[w].empty()) {  // left out of the mean
+                    const char* cap = refusing_cap(refused[w]);
+                    line += md ? fmt::format(" refused by the preset's caps ({}) |", cap)
+                               : fmt::format(" refused by the preset's caps ({})", cap);
+                    std::cout << line << "\n";
+                    continue;
+                }
+                ++ran;
                 for (size_t m = 0; m < modes.size(); ++m) {
                     logsum[m] += std::log(speedup[w][m]);
                     const std::string cell = fmt::format("{:.3f} ({:.0f} %)", speedup[w][m], 100 * rate[w][m]);
@@ -142,7 +182,7 @@ int run_bench_coissue(const CoissueArgs& a) {
             }
             std::string line = md ? "| geometric mean |" : fmt::format("{:<24}", "geometric mean");
             for (size_t m = 0; m < modes.size(); ++m) {
-                const std::string cell = fmt::format("{:.3f}", std::exp(logsum[m] / double(suite.size())));
+                const std::string cell = ran ? fmt::format("{:.3f}", std::exp(logsum[m] / double(ran))) : std::string("-");
                 line += md ? fmt::format(" {} |", cell) : fmt::format(" {:>16}", cell);
             }
             std::cout << line << "\n";
@@ -157,11 +197,17 @@ struct ReferenceArgs {
 };
 
 // One row per workload x preset, its values as fixed text so that equal means equal.
-nlohmann::ordered_json reference_row(const std::string& workload, const std::string& preset, const sc::RunResult& r) {
+// A workload the preset's caps refuse has a row {workload, preset, refused: the message}.
+nlohmann::ordered_json reference_row(const std::string& workload, const std::string& preset, const Outcome& o) {
     auto f = [](double v) { return fmt::format("{:.6f}", v); };
     nlohmann::ordered_json j;
     j["workload"] = workload;
     j["preset"] = preset;
+    if (!o.refused.empty()) {
+        j["refused"] = o.refused;
+        return j;
+    }
+    const sc::RunResult& r = o.result;
     j["cycles"] = r.cycles;
     j["shaded"] = r.shaded;
     j["cycles_per_vertex"] = f(r.shaded ? double(r.cycles) / double(r.shaded) : 0.0);
@@ -191,7 +237,7 @@ int run_bench_reference(const ReferenceArgs& a) {
     std::vector<nlohmann::ordered_json> rows;
     if (const int rc = exit_status_of(me, [&] {
             for (const auto& w : load_suite(a.dir))
-                for (const Preset& pr : presets()) rows.push_back(reference_row(w.name, pr.name, run_one(w, pr.name, {})));
+                for (const Preset& pr : presets()) rows.push_back(reference_row(w.name, pr.name, run_or_refuse(w, pr.name, {})));
         }))
         return rc;
     if (!a.write.empty()) {
@@ -264,7 +310,8 @@ void add_bench_suite(CLI::App* bench, int& exit_code) {
         CLI::App* c = bench->add_subcommand(
             "coissue",
             "The co-issue study: every workload of DIR (one scene per .json) on every preset with co-issue off, pairs "
-            "and window 2/4/8: the speedup over off and the co-issue rate (docs/calibration.md).\nExit status: 0 ok, "
+            "and window 2/4/8: the speedup over off and the co-issue rate (docs/calibration.md); a workload the "
+            "preset's caps refuse is listed as refused, naming the cap.\nExit status: 0 ok, "
             "1 a scene command failed, 2 usage or malformed scene, 3 internal error.");
         c->add_option("DIR", a->dir, "The workload suite (examples/workloads)")->required();
         c->add_option("--set", a->sets, "Override one parameter on every run, unit.param=value (repeatable)")
@@ -277,7 +324,8 @@ void add_bench_suite(CLI::App* bench, int& exit_code) {
         CLI::App* c = bench->add_subcommand(
             "reference",
             "Reference statistics: cycles and summary metrics of every workload of DIR on every preset; --write "
-            "FILE writes them, --check FILE lists every value that moved (docs/calibration.md).\nExit status: 0 "
+            "FILE writes them, --check FILE lists every value that moved (docs/calibration.md); a workload the "
+            "preset's caps refuse has a row with the refusal, naming the cap.\nExit status: 0 "
             "written or equal, 1 a value moved (or a scene command failed), 2 usage or unreadable file, 3 internal "
             "error.");
         c->add_option("DIR", a->dir, "The workload suite (examples/workloads)")->required();

@@ -3,6 +3,8 @@
 #include "model/common/file_util.h"
 
 #include "model/common/fnv.h"
+#include "model/common/presets.h"
+#include "model/sc/pipeline.h"
 #include "model/scene/default_scene.h"
 
 #include <fmt/format.h>
@@ -13,6 +15,12 @@
 #include <stdexcept>
 
 namespace vpsim::cli {
+
+ff::Caps preset_caps(const std::string& preset) {
+    ParamSet p = sc::default_params();
+    if (!preset.empty()) apply_preset(p, preset);
+    return sc::FixedFunctionParams::from(p).caps();
+}
 
 double median(std::vector<double> v) {
     std::sort(v.begin(), v.end());

@@ -18,6 +18,10 @@ struct LoadedScene {
 // `path` empty: the default scene. Throws SceneError (malformed scene) or std::runtime_error.
 LoadedScene load_run_scene(const std::string& path);
 
+// The fixed-function caps of `preset` ("": the fixed_function parameters' defaults), for the
+// commands that run the functional executor (scene-exec, ff-program). ParamError for an unknown name.
+ff::Caps preset_caps(const std::string& preset);
+
 // 1234567 -> "1,234,567" (the summaries' counts).
 std::string group_digits(uint64_t v);
 

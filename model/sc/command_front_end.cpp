@@ -176,6 +176,20 @@ Cycle CommandFrontEnd::execute(Cycle now, const scene::Command& c) {
         machine_.delete_patch(c.pointer, *dl);
     } else if (auto* rs = std::get_if<scene::SetRenderState>(&c.body)) {
         machine_.set_render_state(c.pointer, *rs);
+    } else if (auto* st = std::get_if<scene::SetTransform>(&c.body)) {
+        machine_.set_transform(c.pointer, *st);
+    } else if (auto* mt = std::get_if<scene::MultiplyTransform>(&c.body)) {
+        machine_.multiply_transform(c.pointer, *mt);
+    } else if (auto* sl = std::get_if<scene::SetLight>(&c.body)) {
+        machine_.set_light(c.pointer, *sl);
+    } else if (auto* le = std::get_if<scene::LightEnable>(&c.body)) {
+        machine_.light_enable(c.pointer, *le);
+    } else if (auto* vp = std::get_if<scene::SetViewport>(&c.body)) {
+        machine_.set_viewport(c.pointer, *vp);
+    } else if (auto* sm = std::get_if<scene::SetMaterial>(&c.body)) {
+        machine_.set_material(c.pointer, *sm);
+    } else if (auto* ts = std::get_if<scene::SetTextureStageState>(&c.body)) {
+        machine_.set_texture_stage_state(c.pointer, *ts);
     } else {
         if (first) {
             auto d = std::make_unique<DrawState>();
@@ -188,7 +202,10 @@ Cycle CommandFrontEnd::execute(Cycle now, const scene::Command& c) {
             else
                 d->setup = machine_.draw(next_, c.pointer, std::get<scene::DrawTriPatch>(c.body));
             d->unique = d->setup.unique_vertices();
-            d->const_epoch = const_vectors_;
+            // The driver's constant writes before the draw (a fixed-function program's constants,
+            // or the application's values restored after one) go through the loader first.
+            queue_constants(d->setup.constant_writes,
+                            d->setup.fixed_function ? "fixed-function constants" : "constants restored after fixed function");
             d->constants = std::make_shared<const vs::Constants>(constants_now_);
             for (uint32_t s = 0; s < 16; ++s) {
                 auto it = address_.find(d->setup.streams[s].data);
@@ -196,6 +213,8 @@ Cycle CommandFrontEnd::execute(Cycle now, const scene::Command& c) {
             }
             pending_draw_ = std::move(d);
         }
+        if (!push_constants(now)) return kNever;  // woken when the constant loader takes the batch
+        pending_draw_->const_epoch = const_vectors_;
         if (!draws_out_->can_push(now)) {
             acct_.stall(stall_draw_q_, now);
             return kNever;  // woken when the tessellator takes a draw

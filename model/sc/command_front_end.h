@@ -8,6 +8,9 @@
 // * SetVertexShader / SetVertexShaderConstant send their constant vectors as one batch to the
 //   constant memory loader; a draw goes to the index fetch with the number of constant vectors
 //   issued before it (its epoch).
+// * A draw first sends the driver's constant writes it carries (scene::DrawSetup::constant_writes:
+//   a fixed-function program's constants, or the application's values restored after one) as one
+//   batch to the loader, then goes to the tessellator.
 // * Every other command costs `command_cycles`.
 // Ports: `constants` batches to the constant loader; `draws` draws to the tessellator. The
 // front end owns the draws it sends (they live as long as the pipeline).
@@ -49,6 +52,7 @@ public:
     bool busy_with_work() const override { return next_ < machine_.scene().commands.size() || decoding_; }
     const StatGroup& stats() const override { return stats_; }
     size_t draws_issued() const { return draws_.size(); }
+    const std::vector<std::unique_ptr<DrawState>>& draws() const { return draws_; }
 
 private:
     Cycle decode_cycle(Cycle now);  // one clock of the declaration decoder

@@ -28,8 +28,35 @@ PipelineParams PipelineParams::from(const ParamSet& p) {
     return bindings().from(p);
 }
 
+const ParamBindings<FixedFunctionParams>& FixedFunctionParams::bindings() {
+    static const auto b =
+        ParamBindings<FixedFunctionParams>(kUnit, "the device's fixed-function caps (D3DCAPS8): what a fixed-function draw may use", 0)
+            .uint("max_active_lights", "lights", &FixedFunctionParams::max_active_lights,
+                  "D3DCAPS8.MaxActiveLights: lights enabled at once in a fixed-function draw",
+                  "D3D8 documentation's example figure (8); assumed", 0, 1024)
+            .uint("max_vertex_blend_matrices", "matrices", &FixedFunctionParams::max_vertex_blend_matrices,
+                  "D3DCAPS8.MaxVertexBlendMatrices: world matrices a non-indexed VERTEXBLEND may use",
+                  "assumed", 0, 4)
+            .uint("max_vertex_blend_matrix_index", "index", &FixedFunctionParams::max_vertex_blend_matrix_index,
+                  "D3DCAPS8.MaxVertexBlendMatrixIndex: the largest WORLDMATRIX index of indexed blending (0: none)",
+                  "assumed", 0, 255)
+            .real("max_point_size", "pixels", &FixedFunctionParams::max_point_size,
+                  "D3DCAPS8.MaxPointSize: the largest point size (1: no point sprites)", "assumed", 1.0, 1e9);
+    return b;
+}
+ParamTable FixedFunctionParams::table() { return bindings().table(); }
+FixedFunctionParams FixedFunctionParams::from(const ParamSet& p) { return bindings().from(p); }
+ff::Caps FixedFunctionParams::caps() const {
+    ff::Caps c;
+    c.max_active_lights = max_active_lights;
+    c.max_vertex_blend_matrices = max_vertex_blend_matrices;
+    c.max_vertex_blend_matrix_index = max_vertex_blend_matrix_index;
+    c.max_point_size = float(max_point_size);
+    return c;
+}
+
 std::vector<ParamTable> param_tables() {
-    return {PipelineParams::table(),         CommandFrontEndParams::table(), DeclDecoderParams::table(),
+    return {PipelineParams::table(),          FixedFunctionParams::table(),         CommandFrontEndParams::table(), DeclDecoderParams::table(),
             ConstantLoaderParams::table(),   TessellatorParams::table(),     IndexFetchParams::table(),
             pipe::PostTransformCacheParams::table(), MemoryModelParams::table(), VertexFetchParams::table(),
             VertexAluParams::table(),        OutputUnitParams::table()};
@@ -116,7 +143,7 @@ public:
           probes_(opt.vcd_path.empty() && opt.trace_path.empty() && !series_
                       ? nullptr
                       : std::make_unique<Probes>(opt.vcd_path, opt.trace_path, period_ps_, series_.get())),
-          machine_(s, profile, opt.tess_profile),
+          machine_(s, profile, opt.tess_profile, FixedFunctionParams::from(params).caps()),
           decoder_(make_decoder(opt.decl_decoder, decoder_params(params, s), decl_pins_)),
           front_("front_end", CommandFrontEndParams::from(params), machine_, decl_pins_, *decoder_,
                  [this](Cycle c) { sync(c); }, probes_.get()),
@@ -324,6 +351,12 @@ RunResult Pipeline::result() const {
     }
     const StatGroup& o = output_.stats();
     const StatGroup& ix = index_.stats();
+    for (const auto& d : front_.draws()) {
+        if (!d->setup.fixed_function || !d->setup.ff_program) continue;
+        ++r.ff_draws;
+        const std::pair<uint32_t, uint32_t> p{d->setup.ff_program->instructions, d->setup.ff_program->slots};
+        if (std::find(r.ff_programs.begin(), r.ff_programs.end(), p) == r.ff_programs.end()) r.ff_programs.push_back(p);
+    }
     r.draws = o.get("draws");
     r.references = o.get("vertices");
     r.shaded = o.get("shaded");

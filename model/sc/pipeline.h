@@ -46,6 +46,22 @@ struct PipelineParams {
     static PipelineParams from(const ParamSet& p);
 };
 
+// The device's fixed-function caps (D3DCAPS8 members, ff::Caps): what a fixed-function draw may
+// use; a draw beyond them is refused naming the cap (docs/fixed-function.md). Read by the scene
+// machine of `vpsim run` and, with --preset, of `vpsim scene-exec` and `vpsim ff-program`.
+struct FixedFunctionParams {
+    uint32_t max_active_lights = 8;
+    uint32_t max_vertex_blend_matrices = 4;
+    uint32_t max_vertex_blend_matrix_index = 0;
+    double max_point_size = 64;
+
+    static constexpr const char* kUnit = "fixed_function";
+    static const ParamBindings<FixedFunctionParams>& bindings();
+    static ParamTable table();
+    static FixedFunctionParams from(const ParamSet& p);
+    ff::Caps caps() const;
+};
+
 // A channel's capacity, latency or bandwidth: a number, or the value of a parameter.
 struct Amount {
     uint64_t value = 0;
@@ -117,6 +133,9 @@ struct RunResult {
     uint64_t tess_patches = 0, tess_npatch_draws = 0, tess_vertices = 0, tess_triangles = 0, tess_handle_hits = 0,
              tess_control_points = 0;
     uint64_t tess_busy_cycles = 0;
+    // Fixed-function draws, and the distinct programs they ran: (instructions, slots), first use first.
+    uint64_t ff_draws = 0;
+    std::vector<std::pair<uint32_t, uint32_t>> ff_programs;
     double clock_mhz = 0;
     double alu_utilisation = 0, coissue_rate = 0, ptc_hit_rate = 0, acmr = 0, atvr = 0;
     double fetch_bytes_per_cycle = 0, memory_bytes_per_cycle = 0, fetch_cache_hit_rate = 0;

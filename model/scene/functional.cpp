@@ -23,8 +23,9 @@ namespace {
 
 class Runner {
 public:
-    Runner(const Scene& s, const vs::Profile& profile, const ShadeFn& shade, const tess::TessProfile& tp)
-        : m_(s, profile, tp), shade_(shade ? shade : reference_shade()) {
+    Runner(const Scene& s, const vs::Profile& profile, const ShadeFn& shade, const tess::TessProfile& tp,
+           const ff::Caps& caps)
+        : m_(s, profile, tp, caps), shade_(shade ? shade : reference_shade()) {
         constants_.assign(s.const_count, vs::Vec4{});
     }
 
@@ -53,8 +54,16 @@ private:
     void exec(size_t i, const std::string& ptr, const DrawTriPatch& c) { shade(m_.draw(i, ptr, c)); }
     void exec(size_t, const std::string& ptr, const DeletePatch& c) { m_.delete_patch(ptr, c); }
     void exec(size_t, const std::string& ptr, const SetRenderState& c) { m_.set_render_state(ptr, c); }
+    void exec(size_t, const std::string& ptr, const SetTransform& c) { m_.set_transform(ptr, c); }
+    void exec(size_t, const std::string& ptr, const MultiplyTransform& c) { m_.multiply_transform(ptr, c); }
+    void exec(size_t, const std::string& ptr, const SetLight& c) { m_.set_light(ptr, c); }
+    void exec(size_t, const std::string& ptr, const LightEnable& c) { m_.light_enable(ptr, c); }
+    void exec(size_t, const std::string& ptr, const SetViewport& c) { m_.set_viewport(ptr, c); }
+    void exec(size_t, const std::string& ptr, const SetMaterial& c) { m_.set_material(ptr, c); }
+    void exec(size_t, const std::string& ptr, const SetTextureStageState& c) { m_.set_texture_stage_state(ptr, c); }
 
     void shade(const DrawSetup& s) {
+        apply(s.constant_writes);  // the driver's, before the draw (fixed function's, or restored)
         DrawResult d;
         d.command = s.command;
         d.pointer = s.pointer;
@@ -63,6 +72,7 @@ private:
         d.primitives = s.primitives;
         d.outputs_written = s.shader->validation.info.outputs_written;
         d.shader = s.shader_name;
+        d.ff_program = s.ff_program;
         d.generated = s.generated;
         d.indices.resize(s.refs);
         for (uint64_t k = 0; k < s.refs; ++k) d.indices[k] = s.vertex(k);
@@ -93,8 +103,8 @@ private:
 }  // namespace
 
 FunctionalResult run_functional(const Scene& scene, const vs::Profile& profile, const ShadeFn& shade,
-                                const tess::TessProfile& tess_profile) {
-    return Runner(scene, profile, shade, tess_profile).run();
+                                const tess::TessProfile& tess_profile, const ff::Caps& caps) {
+    return Runner(scene, profile, shade, tess_profile, caps).run();
 }
 
 }  // namespace vpsim::scene

@@ -42,7 +42,8 @@ struct DrawResult {
     std::vector<vs::VertexOutputs> vertices; // one per reference, draw order
     uint32_t unique_vertices = 0;            // distinct indices (each shaded once)
     uint32_t outputs_written = 0;            // the shader's vs::kOut* bits
-    std::string shader;                      // its name
+    std::string shader;                      // its name ("...: fixed function (N instructions)")
+    std::shared_ptr<const ff::FfProgram> ff_program;  // fixed-function draws: the program they ran
     std::shared_ptr<const Generated> generated;  // tessellated draws (indices are generated vertices)
 };
 
@@ -54,7 +55,8 @@ struct FunctionalResult {
 // Throws SceneError naming the failing command's JSON pointer (invalid shader, unbound or too
 // narrow stream, index or vertex out of range, draw without a shader ...).
 // `shade` defaults to reference_shade().
+// `caps`: the device's fixed-function caps (a fixed-function draw beyond them is refused).
 FunctionalResult run_functional(const Scene& scene, const vs::Profile& profile, const ShadeFn& shade = {},
-                                const tess::TessProfile& tess_profile = {});
+                                const tess::TessProfile& tess_profile = {}, const ff::Caps& caps = {});
 
 }  // namespace vpsim::scene

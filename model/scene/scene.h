@@ -10,6 +10,8 @@
 #include "model/vs/vs_exec.h"
 #include "model/vs/vs_load.h"
 
+#include "model/ff/ff_state.h"
+
 #include "model/pipe/primitive_assembly.h"
 #include "model/tess/tess_types.h"
 
@@ -49,7 +51,12 @@ struct CreateVertexShader {
     std::vector<uint32_t> declaration;        // without the function's def constants
     std::optional<vs::LoadedShader> function;  // none: fixed function
 };
-struct SetVertexShader { std::string name; };
+// `fvf` given: SetVertexShader(FVF code), the fixed-function shader with stream 0 laid out by the
+// code (model/ff/fvf.h); `name` is then empty.
+struct SetVertexShader {
+    std::string name;
+    std::optional<uint32_t> fvf;
+};
 struct SetVertexShaderConstant {
     uint32_t reg = 0;
     std::vector<vs::Vec4> values;
@@ -90,19 +97,54 @@ struct DrawTriPatch {
 struct DeletePatch {
     uint32_t handle = 0;
 };
-// The render states of the tessellator: D3DRS_PATCHEDGESTYLE (163, value 0 discrete / 1
-// continuous), D3DRS_PATCHSEGMENTS (164, a float; N-patches on above 1.0),
-// D3DRS_POSITIONORDER (172, D3DORDER 1 linear / 3 cubic), D3DRS_NORMALORDER (173, 1 linear /
-// 2 quadratic).
+// A render state (model/ff/ff_names.h lists those vpsim knows). `dword` is the DWORD D3D8's
+// SetRenderState receives (a float state's float bits); `value` is the same as a float (the float
+// itself for float states, the DWORD converted otherwise). The tessellator's: D3DRS_PATCHEDGESTYLE
+// (163, value 0 discrete / 1 continuous), D3DRS_PATCHSEGMENTS (164, a float; N-patches on above
+// 1.0), D3DRS_POSITIONORDER (172, D3DORDER 1 linear / 3 cubic), D3DRS_NORMALORDER (173, 1 linear /
+// 2 quadratic); the others are fixed function's.
 struct SetRenderState {
     uint32_t state = 164;
     float value = 1.0f;
+    uint32_t dword = 0x3F800000u;
+};
+// SetTransform / MultiplyTransform: `state` is the D3DTRANSFORMSTATETYPE number (ff::kTsView ...,
+// WORLDMATRIX(n) = 256 + n). MultiplyTransform sets the matrix to `matrix` x current.
+struct SetTransform {
+    uint32_t state = 256;
+    ff::Matrix matrix;
+};
+struct MultiplyTransform {
+    uint32_t state = 256;
+    ff::Matrix matrix;
+};
+// SetLight: the D3DLIGHT8, checked as D3D8 checks it while parsing (model/ff/ff_params.h).
+struct SetLight {
+    uint32_t index = 0;
+    ff::Light light;
+};
+struct LightEnable {
+    uint32_t index = 0;
+    bool enable = true;
+};
+struct SetViewport {
+    ff::Viewport viewport;
+};
+struct SetMaterial {
+    ff::Material material;
+};
+// D3DTSS_TEXCOORDINDEX (11) or D3DTSS_TEXTURETRANSFORMFLAGS (24) of stage 0..7.
+struct SetTextureStageState {
+    uint32_t stage = 0;
+    uint32_t state = 11;
+    uint32_t value = 0;
 };
 inline constexpr uint32_t kRsPatchEdgeStyle = 163, kRsPatchSegments = 164, kRsPositionOrder = 172,
                           kRsNormalOrder = 173;
 using CommandBody = std::variant<CreateVertexShader, SetVertexShader, SetVertexShaderConstant, SetStreamSource,
                                  SetIndices, DrawPrimitive, DrawIndexedPrimitive, DrawRectPatch, DrawTriPatch,
-                                 DeletePatch, SetRenderState>;
+                                 DeletePatch, SetRenderState, SetTransform, MultiplyTransform, SetLight,
+                                 LightEnable, SetViewport, SetMaterial, SetTextureStageState>;
 struct Command {
     CommandBody body;
     std::string pointer;  // "/commands/3"

@@ -3,6 +3,8 @@
 #include <algorithm>
 
 #include "model/decl/decl_tokens.h"
+#include "model/ff/ff_names.h"
+#include "model/ff/fvf.h"
 #include "model/vs/vs_validate.h"
 
 #include <fmt/format.h>
@@ -11,9 +13,12 @@
 
 namespace vpsim::scene {
 
-SceneMachine::SceneMachine(const Scene& s, const vs::Profile& profile, const tess::TessProfile& tess_profile)
-    : s_(s), profile_(profile), tess_profile_(tess_profile) {
+SceneMachine::SceneMachine(const Scene& s, const vs::Profile& profile, const tess::TessProfile& tess_profile,
+                           const ff::Caps& caps)
+    : s_(s), profile_(profile), tess_profile_(tess_profile), caps_(caps) {
     profile_.const_count = s.const_count;
+    app_constants_.assign(s.const_count, vs::Vec4{});
+    device_constants_.assign(s.const_count, vs::Vec4{});
 }
 
 const vs::CreatedShader& SceneMachine::create(const std::string& ptr, const CreateVertexShader& c) {
@@ -43,14 +48,44 @@ const vs::CreatedShader& SceneMachine::create(const std::string& ptr, const Crea
     // the old one stays alive for draws that still use it (the timing model's draws in flight).
     if (slot) replaced_.push_back(std::move(slot));
     slot = std::move(created);
+    if (slot->fixed_function) ff_tokens_[slot.get()] = c.declaration;
     return *slot;
 }
 
 std::vector<ConstantWrite> SceneMachine::set_shader(const std::string& ptr, const SetVertexShader& c) {
+    if (c.fvf) {
+        // SetVertexShader(FVF): the fixed-function shader with the FVF's declaration, created once per code.
+        ff::FvfLayout layout;
+        try {
+            layout = ff::fvf_layout(*c.fvf);
+        } catch (const ff::FvfError& e) {
+            fail(ptr + "/fvf", e.what());
+        }
+        auto& slot = fvf_shaders_[*c.fvf];
+        if (!slot) {
+            decl::DecoderOptions dopt;
+            dopt.const_count = s_.const_count;
+            slot = std::make_unique<vs::CreatedShader>(vs::create_vertex_shader(layout.declaration, nullptr, dopt, profile_));
+            if (!slot->valid) {  // cannot happen for a valid code: the layout is D3D8's
+                std::string msg = fmt::format("the declaration of FVF 0x{:08X} is refused", *c.fvf);
+                for (const auto& d : slot->decl.diagnostics) msg += "\n  " + decl::to_string(d);
+                slot.reset();
+                fail(ptr + "/fvf", msg);
+            }
+            ff_tokens_[slot.get()] = layout.declaration;
+        }
+        current_ = slot.get();
+        current_name_ = "FVF " + ff::fvf_to_string(*c.fvf);
+        current_fvf_ = *c.fvf;
+        ff_inputs_ = layout.inputs;
+        return {};
+    }
     auto it = shaders_.find(c.name);
     if (it == shaders_.end()) fail(ptr + "/shader", fmt::format("shader \"{}\" has not been created", c.name));
     current_ = it->second.get();
     current_name_ = c.name;
+    current_fvf_.reset();
+    ff_inputs_ = current_->fixed_function ? ff::declaration_inputs(current_->decl) : ff::FfInputs{};
     std::vector<ConstantWrite> w;
     for (const auto& k : current_->decl.constants) {
         ConstantWrite cw;
@@ -58,12 +93,14 @@ std::vector<ConstantWrite> SceneMachine::set_shader(const std::string& ptr, cons
         for (size_t i = 0; i < 4; ++i) cw.value[i] = decl::bits_float(k.bits[i]);
         w.push_back(cw);
     }
+    note_writes(w);
     return w;
 }
 
 std::vector<ConstantWrite> SceneMachine::set_constants(const std::string&, const SetVertexShaderConstant& c) const {
     std::vector<ConstantWrite> w(c.values.size());
     for (size_t k = 0; k < c.values.size(); ++k) w[k] = {uint32_t(c.reg + k), c.values[k]};
+    note_writes(w);
     return w;
 }
 
@@ -90,9 +127,6 @@ void SceneMachine::set_indices(const std::string& ptr, const SetIndices& c) {
 
 void SceneMachine::check_shader(const std::string& ptr, bool streams) const {
     if (!current_) fail(ptr, "no vertex shader is set: expected a SetVertexShader before the draw");
-    if (!current_->program)
-        fail(ptr, fmt::format("shader \"{}\" is fixed function (no function): vpsim draws programmable shaders only",
-                              current_name_));
     if (!streams) return;
     try {
         vs::check_streams(current_->decl, streams_);
@@ -113,6 +147,12 @@ DrawSetup SceneMachine::start(size_t command, const std::string& ptr, bool index
     d.shader = current_;
     d.shader_name = current_name_;
     d.streams = streams_;
+    if (current_ && current_->fixed_function) {
+        d.fixed_function = true;
+        d.ff_inputs = ff_inputs_;
+        d.ff_state = ff_snapshot();
+        ff_program(d);
+    }
     return d;
 }
 
@@ -125,6 +165,7 @@ DrawSetup SceneMachine::draw(size_t command, const std::string& ptr, const DrawP
     d.start = c.start_vertex;
     check_vertex_range(d);
     npatch(d);
+    driver_constants(d);
     return d;
 }
 
@@ -162,6 +203,7 @@ DrawSetup SceneMachine::draw(size_t command, const std::string& ptr, const DrawI
             fail(ptr, fmt::format("index {} + base_vertex {} goes past vertex 0xFFFFFFFF", raw, base_vertex_));
     }
     npatch(d);
+    driver_constants(d);
     return d;
 }
 
@@ -291,7 +333,9 @@ DrawSetup SceneMachine::patch_draw(size_t command, const std::string& ptr, const
         if (i) describe_patch(g, *i);
     }
     for (const auto& w : o.warnings) warnings_.push_back(fmt::format("{}: {}: {}", s_.name, ptr, w));
-    return generated_draw(command, ptr, std::move(g));
+    DrawSetup d = generated_draw(command, ptr, std::move(g));
+    driver_constants(d);
+    return d;
 }
 
 DrawSetup SceneMachine::draw(size_t command, const std::string& ptr, const DrawRectPatch& c) {
@@ -317,8 +361,59 @@ void SceneMachine::set_render_state(const std::string&, const SetRenderState& c)
     case kRsPatchSegments: patch_state_.patch_segments = npatch_.segments = c.value; break;
     case kRsPositionOrder: npatch_.position_order = c.value == 1.0f ? tess::Order::Linear : tess::Order::Cubic; break;
     case kRsNormalOrder: npatch_.normal_order = c.value == 1.0f ? tess::Order::Linear : tess::Order::Quadratic; break;
-    default: break;
+    default:
+        if (ff::apply_render_state(ff_.rs, c.state, c.dword)) ff_changed();
+        break;
     }
+}
+
+std::shared_ptr<const ff::FfState> SceneMachine::ff_snapshot() const {
+    if (!ff_snapshot_) ff_snapshot_ = std::make_shared<const ff::FfState>(ff_);
+    return ff_snapshot_;
+}
+
+void SceneMachine::set_transform(const std::string& ptr, const SetTransform& c) {
+    ff::Matrix* m = ff::transform_matrix(ff_, c.state);
+    if (!m) fail(ptr + "/state", fmt::format("{} is not a D3DTRANSFORMSTATETYPE", c.state));
+    *m = c.matrix;
+    ff_changed();
+}
+
+void SceneMachine::multiply_transform(const std::string& ptr, const MultiplyTransform& c) {
+    ff::Matrix* m = ff::transform_matrix(ff_, c.state);
+    if (!m) fail(ptr + "/state", fmt::format("{} is not a D3DTRANSFORMSTATETYPE", c.state));
+    *m = ff::multiply(c.matrix, *m);
+    ff_changed();
+}
+
+void SceneMachine::set_light(const std::string&, const SetLight& c) {
+    ff_.lights[c.index].light = c.light;
+    ff_changed();
+}
+
+void SceneMachine::light_enable(const std::string&, const LightEnable& c) {
+    auto it = ff_.lights.find(c.index);
+    if (it == ff_.lights.end()) it = ff_.lights.emplace(c.index, ff::LightSlot{ff::Light::d3d_default(), false}).first;
+    it->second.enabled = c.enable;
+    ff_changed();
+}
+
+void SceneMachine::set_viewport(const std::string&, const SetViewport& c) {
+    ff_.viewport = c.viewport;
+    ff_changed();
+}
+
+void SceneMachine::set_material(const std::string&, const SetMaterial& c) {
+    ff_.material = c.material;
+    ff_changed();
+}
+
+void SceneMachine::set_texture_stage_state(const std::string& ptr, const SetTextureStageState& c) {
+    if (c.stage >= ff_.stages.size()) fail(ptr + "/stage", fmt::format("texture stage {} is not 0..7", c.stage));
+    if (c.state == ff::kTssTexCoordIndex) ff_.stages[c.stage].texcoordindex = c.value;
+    else if (c.state == ff::kTssTextureTransformFlags) ff_.stages[c.stage].texturetransformflags = c.value;
+    else fail(ptr + "/state", fmt::format("texture stage state {} is not TEXCOORDINDEX (11) or TEXTURETRANSFORMFLAGS (24)", c.state));
+    ff_changed();
 }
 
 uint64_t DrawSetup::unique_vertices() const {

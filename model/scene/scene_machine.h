@@ -6,6 +6,8 @@
 #pragma once
 
 #include "model/decl/decl_decoder.h"
+#include "model/ff/ff_compile.h"
+#include "model/ff/ff_state.h"
 #include "model/scene/scene.h"
 #include "model/vs/vs_create.h"
 #include "model/tess/npatch.h"
@@ -14,6 +16,7 @@
 
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -61,6 +64,21 @@ struct DrawSetup {
 
     std::shared_ptr<const Generated> generated;  // tessellated draws: references index its vertices
 
+    // Fixed-function draws (the shader has no function): the inputs and a snapshot of the state as
+    // the draw was issued (shared between draws while the state does not change).
+    bool fixed_function = false;
+    ff::FfInputs ff_inputs;
+    std::shared_ptr<const ff::FfState> ff_state;
+    // ... and the program it runs (ff::compile of the state; `shader` is then the generated program
+    // created with the draw's declaration, `shader_name` ends "fixed function (N instructions)").
+    std::shared_ptr<const ff::FfProgram> ff_program;
+
+    // Constant writes the driver makes before the draw, in order (docs/fixed-function.md, "Constant
+    // memory shared with programs"): for a fixed-function draw its program's constants, for a
+    // programmed draw the application's values of the registers a fixed-function draw overwrote;
+    // only registers whose value changes.
+    std::vector<ConstantWrite> constant_writes;
+
     // Distinct vertices the draw references (for ATVR).
     uint64_t unique_vertices() const;
 
@@ -72,12 +90,18 @@ struct DrawSetup {
 
 class SceneMachine {
 public:
-    // `profile.const_count` is replaced by the scene's.
-    SceneMachine(const Scene& s, const vs::Profile& profile, const tess::TessProfile& tess_profile = {});
+    // `profile.const_count` is replaced by the scene's. `caps`: the device's fixed-function caps
+    // (the preset's "fixed_function" parameters).
+    SceneMachine(const Scene& s, const vs::Profile& profile, const tess::TessProfile& tess_profile = {},
+                 const ff::Caps& caps = {});
 
     const Scene& scene() const { return s_; }
     const vs::Profile& profile() const { return profile_; }
     const std::vector<std::string>& warnings() const { return warnings_; }
+    const ff::Caps& caps() const { return caps_; }
+    // Fixed-function programs compiled so far (a draw whose state and shader equal an earlier
+    // draw's reuses its program).
+    uint64_t ff_compiles() const { return ff_compiles_; }
 
     // Each throws SceneError naming `ptr` (the command's JSON pointer) and the rule broken.
     const vs::CreatedShader& create(const std::string& ptr, const CreateVertexShader& c);
@@ -92,7 +116,28 @@ public:
     DrawSetup draw(size_t command, const std::string& ptr, const DrawRectPatch& c);
     DrawSetup draw(size_t command, const std::string& ptr, const DrawTriPatch& c);
     void delete_patch(const std::string& ptr, const DeletePatch& c);
+    // Tessellator states drive the patch state; fixed-function states go to ff_state().rs.
     void set_render_state(const std::string& ptr, const SetRenderState& c);
+
+    // ---- Fixed-function state (model/ff) ----
+    void set_transform(const std::string& ptr, const SetTransform& c);
+    void multiply_transform(const std::string& ptr, const MultiplyTransform& c);  // M x current
+    void set_light(const std::string& ptr, const SetLight& c);                    // keeps the enabled flag
+    void light_enable(const std::string& ptr, const LightEnable& c);  // a light never set: D3D's default light
+    void set_viewport(const std::string& ptr, const SetViewport& c);
+    void set_material(const std::string& ptr, const SetMaterial& c);
+    void set_texture_stage_state(const std::string& ptr, const SetTextureStageState& c);
+    const ff::FfState& ff_state() const { return ff_; }
+    // A copy of ff_state() that stays as it is: the same object until a state command changes the
+    // state (what a fixed-function DrawSetup carries).
+    std::shared_ptr<const ff::FfState> ff_snapshot() const;
+    // The current shader is fixed function: SetVertexShader(FVF), or a shader created without a function.
+    bool fixed_function() const { return current_ && current_->fixed_function; }
+    // Its inputs: the FVF's layout, or the declaration's REG (and tessellator) registers with their
+    // component counts (model/ff/fvf.h). Meaningful while fixed_function().
+    const ff::FfInputs& ff_inputs() const { return ff_inputs_; }
+    // The FVF code of the current shader (none: a created shader).
+    std::optional<uint32_t> current_fvf() const { return current_fvf_; }
     const tess::PatchCache& patch_cache() const { return patches_; }
     bool npatches_on() const { return npatch_.segments > 1.0f; }
 
@@ -106,6 +151,12 @@ private:
     // A triangle draw with N-patches on becomes a generated draw.
     void npatch(DrawSetup& d) const;
     void check_vertex_range(const DrawSetup& d) const;
+    // Fixed-function draws (model/scene/ff_draw.cpp): the program and its shader, then the
+    // driver's constant writes of every draw (after everything else about the draw is checked).
+    void ff_program(DrawSetup& d) const;
+    void driver_constants(DrawSetup& d) const;
+    void check_ff_vertices(const DrawSetup& d) const;  // indexed blending: every index within the cap
+    void note_writes(const std::vector<ConstantWrite>& w) const;  // the application's writes
     DrawSetup generated_draw(size_t command, const std::string& ptr, Generated g) const;
     template <class Command>
     DrawSetup patch_draw(size_t command, const std::string& ptr, const Command& c);
@@ -117,6 +168,12 @@ private:
     std::vector<std::unique_ptr<vs::CreatedShader>> replaced_;
     const vs::CreatedShader* current_ = nullptr;
     std::string current_name_;
+    std::map<uint32_t, std::unique_ptr<vs::CreatedShader>> fvf_shaders_;  // the implicit shader of each FVF used
+    std::optional<uint32_t> current_fvf_;
+    ff::FfInputs ff_inputs_;
+    ff::FfState ff_;
+    mutable std::shared_ptr<const ff::FfState> ff_snapshot_;  // of ff_, reset by every state change
+    void ff_changed() { ff_snapshot_.reset(); }
     vs::Streams streams_{};
     const Buffer* indices_ = nullptr;
     std::string index_name_;
@@ -125,6 +182,20 @@ private:
     tess::PatchState patch_state_;
     tess::NPatchState npatch_;
     tess::PatchCache patches_{tess_profile_};
+
+    // ---- Fixed-function programs and the constant memory they share with programs ----
+    ff::Caps caps_;
+    std::map<const vs::CreatedShader*, std::vector<uint32_t>> ff_tokens_;  // each fixed-function shader's declaration
+    struct FfCached {
+        std::shared_ptr<const ff::FfState> state;  // keeps the key's address alive
+        std::shared_ptr<const ff::FfProgram> program;
+        const vs::CreatedShader* shader = nullptr;
+    };
+    mutable std::map<std::pair<const ff::FfState*, const vs::CreatedShader*>, FfCached> ff_cache_;
+    mutable std::map<std::string, std::unique_ptr<vs::CreatedShader>> ff_shaders_;  // by declaration and program text
+    mutable uint64_t ff_compiles_ = 0;
+    mutable std::vector<vs::Vec4> app_constants_, device_constants_;  // the driver's shadow copy; constant memory
+    mutable std::set<uint32_t> ff_overwritten_;  // registers holding a fixed-function value, not the application's
 };
 
 }  // namespace vpsim::scene

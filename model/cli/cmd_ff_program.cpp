@@ -1,0 +1,131 @@
+// vpsim ff-program: the vertex program a scene's fixed-function draws run (docs/fixed-function.md,
+// "Fixed function as vertex programs"): the scene's commands run through the scene machine (no
+// vertex is shaded) and each fixed-function draw's generated program is printed, commented by
+// term, with its constant layout, input registers and instruction and slot counts.
+#include "model/cli/commands.h"
+#include "model/cli/run_common.h"
+#include "model/ff/ff_compile.h"
+#include "model/scene/scene_machine.h"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <memory>
+#include <optional>
+#include <string>
+#include <type_traits>
+
+namespace vpsim::cli {
+
+namespace {
+
+struct FfProgramArgs {
+    std::string scene;
+    std::optional<uint64_t> draw;
+    std::string preset;
+};
+
+// Runs every command's function up to the last draw wanted; `on_draw(n, setup)` per draw.
+template <class F>
+void walk(const scene::Scene& sc, const ff::Caps& caps, uint64_t last, F on_draw) {
+    scene::SceneMachine m(sc, vs::Profile::d3d8(), {}, caps);
+    uint64_t n = 0;
+    for (size_t i = 0; i < sc.commands.size() && n <= last; ++i) {
+        const scene::Command& c = sc.commands[i];
+        std::visit(
+            [&](const auto& b) {
+                using T = std::decay_t<decltype(b)>;
+                const std::string& p = c.pointer;
+                if constexpr (std::is_same_v<T, scene::CreateVertexShader>) m.create(p, b);
+                else if constexpr (std::is_same_v<T, scene::SetVertexShader>) m.set_shader(p, b);
+                else if constexpr (std::is_same_v<T, scene::SetVertexShaderConstant>) m.set_constants(p, b);
+                else if constexpr (std::is_same_v<T, scene::SetStreamSource>) m.set_stream(p, b);
+                else if constexpr (std::is_same_v<T, scene::SetIndices>) m.set_indices(p, b);
+                else if constexpr (std::is_same_v<T, scene::DeletePatch>) m.delete_patch(p, b);
+                else if constexpr (std::is_same_v<T, scene::SetRenderState>) m.set_render_state(p, b);
+                else if constexpr (std::is_same_v<T, scene::SetTransform>) m.set_transform(p, b);
+                else if constexpr (std::is_same_v<T, scene::MultiplyTransform>) m.multiply_transform(p, b);
+                else if constexpr (std::is_same_v<T, scene::SetLight>) m.set_light(p, b);
+                else if constexpr (std::is_same_v<T, scene::LightEnable>) m.light_enable(p, b);
+                else if constexpr (std::is_same_v<T, scene::SetViewport>) m.set_viewport(p, b);
+                else if constexpr (std::is_same_v<T, scene::SetMaterial>) m.set_material(p, b);
+                else if constexpr (std::is_same_v<T, scene::SetTextureStageState>) m.set_texture_stage_state(p, b);
+                else on_draw(n++, m.draw(i, p, b));  // the draws
+            },
+            c.body);
+    }
+}
+
+int run_ff_program(const FfProgramArgs& a) {
+    LoadedScene ls;
+    ff::Caps caps;
+    try {
+        ls = load_run_scene(a.scene);
+        caps = preset_caps(a.preset);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "vpsim ff-program: %s\n", e.what());
+        return 2;
+    }
+    const scene::Scene& sc = ls.scene;
+    std::string out;
+    uint64_t draws = 0, ff_draws = 0;
+    std::string wanted_error;
+    try {
+        walk(sc, caps, a.draw ? *a.draw : UINT64_MAX, [&](uint64_t n, const scene::DrawSetup& d) {
+            ++draws;
+            if (a.draw && n != *a.draw) return;
+            if (!d.fixed_function) {
+                if (a.draw)
+                    wanted_error = fmt::format("{}: draw {} ({} {}) is not fixed function: its shader is \"{}\"",
+                                               sc.name, n, d.pointer, scene::command_name(sc.commands[d.command].body),
+                                               d.shader_name);
+                return;
+            }
+            ++ff_draws;
+            out += fmt::format("; draw {}: {} {}, {}\n", n, d.pointer, scene::command_name(sc.commands[d.command].body),
+                               d.shader_name);
+            out += ff::format_program(*d.ff_program);
+            out += "\n";
+        });
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "vpsim ff-program: %s\n", e.what());
+        return 1;
+    }
+    if (!wanted_error.empty()) {
+        std::fprintf(stderr, "vpsim ff-program: %s\n", wanted_error.c_str());
+        return 2;
+    }
+    if (a.draw && draws <= *a.draw) {
+        std::fprintf(stderr, "vpsim ff-program: %s: no draw %llu: the scene has %llu draws (0..%llu)\n",
+                     sc.name.c_str(), (unsigned long long)*a.draw, (unsigned long long)draws,
+                     (unsigned long long)(draws ? draws - 1 : 0));
+        return 2;
+    }
+    if (ff_draws == 0) {
+        std::fprintf(stderr, "vpsim ff-program: %s: none of its %llu draws is fixed function\n", sc.name.c_str(),
+                     (unsigned long long)draws);
+        return 2;
+    }
+    std::fwrite(out.data(), 1, out.size(), stdout);
+    return 0;
+}
+
+}  // namespace
+
+void add_ff_program_command(CLI::App& app, int& exit_code) {
+    auto a = std::make_shared<FfProgramArgs>();
+    CLI::App* c = app.add_subcommand(
+        "ff-program",
+        "Print the vs.1.1 program each fixed-function draw of a scene runs (the driver's compilation of its "
+        "fixed-function state, docs/fixed-function.md), commented by term, with its constants, input registers and "
+        "instruction and slot counts.\nExit status: 0 ok, 1 a scene command failed (the draw's state refused, "
+        "naming the cap), 2 usage, I/O, malformed scene, no such draw, or a draw that is not fixed function.");
+    c->add_option("SCENE", a->scene, "The scene (.json, docs/scenes.md)")->required();
+    c->add_option("--draw", a->draw, "Only draw N (the scene's draws counted from 0 in command order)");
+    c->add_option("--preset", a->preset,
+                  "The device's fixed-function caps from this hardware preset (nv20, nv2a, nv25); default: the "
+                  "fixed_function parameters' defaults");
+    c->callback([a, &exit_code] { exit_code = run_ff_program(*a); });
+}
+
+}  // namespace vpsim::cli

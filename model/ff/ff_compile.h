@@ -1,0 +1,37 @@
+// Fixed function as a vertex program: the fixed-function state of a draw compiled to a vs.1.1
+// program and its constant layout, as GeForce3-class drivers ran the fixed-function pipeline on
+// the programmable vertex engine (docs/fixed-function.md says what this models and what a chip
+// with separate fixed-function hardware would change).
+#pragma once
+
+#include "model/ff/ff_state.h"
+#include "model/vs/vs_load.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace vpsim::ff {
+
+struct FfProgram {
+    std::string assembly;     // vs.1.1 source, one comment per term of the equations
+    vs::LoadedShader shader;  // the assembled program
+    // The constants the program reads: register -> value (the driver writes them before the draw).
+    std::vector<std::pair<uint32_t, Vec4>> constants;
+    std::vector<std::string> constant_notes;  // what each constant register holds (same order)
+    // D3DVSDE register -> the program's input register v# (-1: not read). Identity where it can
+    // be; NORMAL2 (16), which vs.1.1 cannot name, goes to a free register.
+    std::array<int8_t, kNumDe> input_map{};
+    uint32_t instructions = 0;  // instruction count
+    uint32_t slots = 0;         // instruction slots (vs.1.1 costs)
+};
+
+// Throws FfError when the state cannot be drawn (check_drawable's rules) or the program does not
+// fit vs.1.1's limits or `const_count` constant registers (naming the limit).
+FfProgram compile(const FfState& state, const FfInputs& inputs, const Caps& caps, uint32_t const_count);
+
+// The program for printing (`vpsim ff-program`): the commented assembly, the constant layout
+// (register, value, what it holds), the input registers read, then "; N instructions, M slots".
+std::string format_program(const FfProgram& program);
+
+}  // namespace vpsim::ff

@@ -1,0 +1,976 @@
+// Fixed function as vertex programs (model/ff/ff_compile.h): the generated vs.1.1 program against
+// the reference processor (model/ff/ff_reference.h) on random states and vertices, run by the
+// reference interpreter and by the fast path; the instruction counts of a table of
+// configurations (the same table as docs/fixed-function.md); the refusals.
+#include "model/ff/ff_compile.h"
+
+#include "model/ff/ff_reference.h"
+#include "model/vs/vs_exec.h"
+#include "model/vs/vs_fast.h"
+#include "model/vs/vs_random.h"
+#include "model/vs/vs_validate.h"
+#include "tests/test_seed.h"
+
+#include <catch2/catch.hpp>
+#include <fmt/format.h>
+
+#include <cfloat>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+using namespace vpsim;
+using namespace vpsim::ff;
+using vs::SplitMix64;
+
+namespace {
+
+constexpr float kPi = 3.14159265358979323846f;
+
+// ---------------------------------------------------------------- running a compiled program
+
+struct Runnable {
+    FfProgram prog;
+    vs::Program program;
+    vs::Profile profile;
+    vs::Constants constants;
+    vs::FastShader fast;
+};
+
+Runnable make_runnable(const FfState& s, const FfInputs& in, const Caps& caps, uint32_t const_count = 96) {
+    Runnable r;
+    r.prog = compile(s, in, caps, const_count);
+    r.program = vs::decode_bytecode(r.prog.shader.bytecode);
+    r.profile = vs::Profile::d3d8();
+    r.profile.const_count = const_count;
+    r.constants.assign(const_count, vs::Vec4{0, 0, 0, 0});
+    for (const auto& [reg, value] : r.prog.constants) r.constants.at(reg) = value;
+    r.fast = vs::compile_fast(r.program, r.profile);
+    return r;
+}
+
+// The program's input registers from the fixed-function registers (input_map).
+std::array<vs::Vec4, vs::kNumInputs> program_inputs(const FfProgram& p, const FfRegisters& v) {
+    std::array<vs::Vec4, vs::kNumInputs> in{};
+    for (uint32_t r = 0; r < kNumDe; ++r)
+        if (p.input_map[r] >= 0) in[size_t(p.input_map[r])] = v[r];
+    return in;
+}
+
+// ---------------------------------------------------------------- random states and vertices
+
+float uni(SplitMix64& rng, float lo, float hi) { return lo + (hi - lo) * rng.unit(); }
+Color rand_color(SplitMix64& rng, bool maybe_zero = true) {
+    if (maybe_zero && rng.chance(0.15)) return {0, 0, 0, 0};
+    return {uni(rng, 0, 1), uni(rng, 0, 1), uni(rng, 0, 1), uni(rng, 0, 1)};
+}
+Vec3 rand_dir(SplitMix64& rng) {
+    for (;;) {
+        const Vec3 d{uni(rng, -1, 1), uni(rng, -1, 1), uni(rng, -1, 1)};
+        const float l = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+        if (l > 0.05f && l <= 1.0f) return d;
+    }
+}
+// An affine matrix: a random (not orthonormal: scaled, sheared) 3x3 and a translation.
+Matrix rand_affine(SplitMix64& rng, float translate) {
+    Matrix m;
+    for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 3; ++c) m.m[size_t(r * 4 + c)] = (r == c ? 1.0f : 0.0f) + uni(rng, -0.6f, 0.6f);
+    for (int c = 0; c < 3; ++c) m.m[size_t(12 + c)] = uni(rng, -translate, translate);
+    m.m[3] = m.m[7] = m.m[11] = 0;
+    m.m[15] = 1;
+    return m;
+}
+Matrix rand_full(SplitMix64& rng) {
+    Matrix m;
+    for (float& f : m.m) f = uni(rng, -2, 2);
+    return m;
+}
+// A D3DXMatrixPerspectiveFovLH-like projection, sometimes perturbed.
+Matrix rand_projection(SplitMix64& rng) {
+    Matrix m;
+    const float fov = uni(rng, 0.5f, 1.5f), aspect = uni(rng, 0.75f, 1.8f), zn = uni(rng, 0.1f, 1), zf = uni(rng, 50, 200);
+    const float ys = 1.0f / std::tan(fov / 2), xs = ys / aspect;
+    m.m = {xs, 0, 0, 0, 0, ys, 0, 0, 0, 0, zf / (zf - zn), 1, 0, 0, -zn * zf / (zf - zn), 0};
+    if (rng.chance(0.3))
+        for (float& f : m.m) f += uni(rng, -0.2f, 0.2f);
+    return m;
+}
+
+struct Case {
+    FfState state;
+    FfInputs inputs;
+    Caps caps;
+};
+
+void load(FfInputs& in, uint32_t r, uint8_t comps) {
+    in.loaded |= 1u << r;
+    in.components[r] = comps;
+}
+
+Light rand_light(SplitMix64& rng) {
+    Light l;
+    l.type = LightType(1 + rng.below(3));
+    l.diffuse = rand_color(rng);
+    l.specular = rand_color(rng);
+    l.ambient = rng.chance(0.5) ? Color{0, 0, 0, 0} : rand_color(rng);
+    l.position = {uni(rng, -8, 8), uni(rng, -8, 8), uni(rng, -8, 8)};
+    l.direction = rand_dir(rng);
+    if (l.type == LightType::Directional && rng.chance(0.2)) return Light::d3d_default();
+    // attenuation: constant, linear only, quadratic only, or general
+    switch (rng.below(5)) {
+        case 0: l.attenuation0 = rng.chance(0.5) ? 1.0f : uni(rng, 0.2f, 3); break;
+        case 1: l.attenuation1 = uni(rng, 0.05f, 1); break;
+        case 2: l.attenuation2 = uni(rng, 0.01f, 0.3f); break;
+        default:
+            l.attenuation0 = uni(rng, 0.2f, 2);
+            l.attenuation1 = rng.chance(0.3) ? 0.0f : uni(rng, 0, 0.5f);
+            l.attenuation2 = uni(rng, 0, 0.1f);
+    }
+    l.range = rng.chance(0.3) ? std::sqrt(FLT_MAX) : uni(rng, 0, 25);
+    l.phi = uni(rng, 0.1f, kPi);
+    l.theta = rng.chance(0.15) ? l.phi : uni(rng, 0, l.phi);
+    switch (rng.below(5)) {
+        case 0: l.falloff = 0; break;
+        case 1: l.falloff = 1; break;
+        case 2: l.falloff = 200; break;  // beyond lit's power clamp
+        default: l.falloff = uni(rng, 0.25f, 4);
+    }
+    return l;
+}
+
+Case rand_case(SplitMix64& rng) {
+    Case c;
+    FfState& s = c.state;
+    FfInputs& in = c.inputs;
+    RenderStates& rs = s.rs;
+    c.caps.max_vertex_blend_matrix_index = rng.chance(0.5) ? 0 : uint32_t(rng.range(1, 12));
+    c.caps.max_texture_blend_stages = uint32_t(rng.range(1, 8));
+    c.caps.max_point_size = rng.chance(0.5) ? 64.0f : uni(rng, 8, 256);
+
+    in.pretransformed = rng.chance(0.08);
+    load(in, kDePosition, in.pretransformed || rng.chance(0.1) ? 4 : 3);
+    if (rng.chance(0.85)) load(in, kDeNormal, 3);
+    if (rng.chance(0.6)) load(in, kDeDiffuse, 4);
+    if (rng.chance(0.5)) load(in, kDeSpecular, 4);
+    if (rng.chance(0.25)) load(in, kDePSize, 1);
+    const uint32_t sets = rng.below(9);
+    for (uint32_t t = 0; t < sets; ++t) load(in, kDeTexcoord0 + t, uint8_t(rng.range(1, 4)));
+
+    // vertex blending
+    if (!in.pretransformed) {
+        switch (rng.below(7)) {
+            case 0: rs.vertexblend = VertexBlend::Weights1; break;
+            case 1: rs.vertexblend = VertexBlend::Weights2; break;
+            case 2: rs.vertexblend = VertexBlend::Weights3; break;
+            case 3: rs.vertexblend = VertexBlend::Tweening; break;
+            case 4: rs.vertexblend = VertexBlend::Weights0; break;
+            default: rs.vertexblend = VertexBlend::Disable;
+        }
+        const int nw = rs.vertexblend == VertexBlend::Weights1   ? 1
+                       : rs.vertexblend == VertexBlend::Weights2 ? 2
+                       : rs.vertexblend == VertexBlend::Weights3 ? 3
+                                                                 : 0;
+        if (nw > 0) load(in, kDeBlendWeight, uint8_t(std::min(4, nw + int(rng.below(2)))));
+        const bool blends = rs.vertexblend != VertexBlend::Disable && rs.vertexblend != VertexBlend::Tweening;
+        if (blends && c.caps.max_vertex_blend_matrix_index > 0 && rng.chance(0.5)) {
+            rs.indexedvertexblendenable = true;
+            load(in, kDeBlendIndices, 4);
+        }
+        if (rs.vertexblend == VertexBlend::Tweening) {
+            load(in, kDePosition2, 3);
+            if (in.has(kDeNormal) && rng.chance(0.7)) load(in, kDeNormal2, 3);
+        }
+    }
+
+    // transforms
+    for (uint32_t i = 0; i < 13; ++i) s.world[i] = rand_affine(rng, 3);
+    s.view = rand_affine(rng, 4);
+    s.projection = rand_projection(rng);
+    for (Matrix& t : s.texture) t = rand_full(rng);
+
+    // lights and material
+    const uint32_t nlights = rng.below(9);
+    for (uint32_t i = 0; i < nlights; ++i) s.lights[rng.below(1000)] = {rand_light(rng), true};
+    if (rng.chance(0.3)) s.lights[2000] = {rand_light(rng), false};
+    s.material.diffuse = rand_color(rng);
+    s.material.ambient = rand_color(rng);
+    s.material.specular = rand_color(rng);
+    s.material.emissive = rng.chance(0.5) ? Color{0, 0, 0, 0} : rand_color(rng);
+    switch (rng.below(5)) {
+        case 0: s.material.power = 0; break;
+        case 1: s.material.power = uni(rng, 130, 400); break;  // beyond lit's clamp
+        default: s.material.power = uni(rng, 1, 100);
+    }
+    const auto src = [&]() { return MaterialSource(rng.below(3)); };
+    rs.lighting = rng.chance(0.85);
+    rs.ambient = uint32_t(rng.next());
+    rs.specularenable = rng.chance(0.5);
+    rs.localviewer = rng.chance(0.5);
+    rs.normalizenormals = rng.chance(0.5);
+    rs.colorvertex = rng.chance(0.7);
+    rs.diffusematerialsource = src();
+    rs.specularmaterialsource = src();
+    rs.ambientmaterialsource = src();
+    rs.emissivematerialsource = src();
+
+    // fog
+    rs.fogenable = rng.chance(0.6);
+    rs.fogvertexmode = FogMode(rng.below(4));
+    rs.fogtablemode = rng.chance(0.15) ? FogMode::Linear : FogMode::None;
+    rs.rangefogenable = rng.chance(0.5);
+    rs.fogstart = uni(rng, -2, 10);
+    rs.fogend = rng.chance(0.1) ? rs.fogstart : rs.fogstart + uni(rng, 1, 30);
+    rs.fogdensity = uni(rng, 0.01f, 0.5f);
+
+    // points
+    rs.pointscaleenable = rng.chance(0.4);
+    rs.pointsize = rng.chance(0.05) ? 0.0f : uni(rng, 0.5f, 8);
+    rs.pointsize_min = rng.chance(0.1) ? uni(rng, 100, 300) : uni(rng, 0, 2);  // sometimes above the maximum
+    rs.pointsize_max = uni(rng, 2, 100);
+    rs.pointscale_a = uni(rng, 0.2f, 2);
+    rs.pointscale_b = rng.chance(0.5) ? 0.0f : uni(rng, 0, 1);
+    rs.pointscale_c = rng.chance(0.5) ? 0.0f : uni(rng, 0, 0.3f);
+    s.viewport.height = uint32_t(rng.range(200, 1200));
+
+    // texture stages
+    for (uint32_t st = 0; st < 8; ++st) {
+        TextureStage& ts = s.stages[st];
+        const uint32_t gens[4] = {kTciPassthru, kTciCameraSpaceNormal, kTciCameraSpacePosition,
+                                  kTciCameraSpaceReflectionVector};
+        ts.texcoordindex = (rng.chance(0.6) ? kTciPassthru : gens[rng.below(4)]) | rng.below(8);
+        ts.texturetransformflags = rng.chance(0.5) ? 0u : (rng.below(5) | (rng.chance(0.3) ? kTtffProjected : 0u));
+    }
+    return c;
+}
+
+// One vertex as the fetch gives it: loaded registers (x, .., 0, .., 1) by their component
+// count, unloaded ones (0, 0, 0, 0).
+FfRegisters rand_vertex(SplitMix64& rng, const Case& c) {
+    FfRegisters v{};
+    for (uint32_t r = 0; r < kNumDe; ++r) {
+        if (!c.inputs.has(r)) continue;
+        Vec4 x{0, 0, 0, 1};
+        const uint32_t n = c.inputs.components[r];
+        for (uint32_t i = 0; i < n; ++i) {
+            float f = uni(rng, -2, 2);
+            if (r == kDePosition || r == kDePosition2) f = uni(rng, -6, 6);
+            if (r == kDeDiffuse || r == kDeSpecular || r == kDeBlendWeight) f = uni(rng, 0, 1);
+            if (r == kDePSize) f = uni(rng, 0.5f, 12);
+            if (r == kDeBlendIndices) f = float(rng.below(c.caps.max_vertex_blend_matrix_index + 1));
+            x[i] = f;
+        }
+        if (r == kDePosition && n == 4) x[3] = uni(rng, 0.5f, 2);
+        v[r] = x;
+    }
+    return v;
+}
+
+// ---------------------------------------------------------------- where the equations jump
+// The outputs are continuous in the inputs except at a few edges (a light's range, the spotlight
+// cone edges, the specular gate N.L > 0 and N.H > 0, the normalisations of zero vectors); there a
+// rounding difference between two correct float evaluations changes the result by a step. Such
+// vertices are redrawn: this recomputes the camera-space geometry in double precision.
+struct D3 {
+    double x = 0, y = 0, z = 0;
+};
+D3 d3(const Vec4& v) { return {v[0], v[1], v[2]}; }
+D3 d3(const Vec3& v) { return {v[0], v[1], v[2]}; }
+double ddot(const D3& a, const D3& b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+D3 dadd(const D3& a, const D3& b) { return {a.x + b.x, a.y + b.y, a.z + b.z}; }
+D3 dscale(const D3& a, double s) { return {a.x * s, a.y * s, a.z * s}; }
+double dlen(const D3& a) { return std::sqrt(ddot(a, a)); }
+D3 dnorm(const D3& a) { return dscale(a, 1.0 / dlen(a)); }
+D3 dmul4(const Vec4& v, const Matrix& m) {  // xyz of v * M
+    D3 r;
+    double* o[3] = {&r.x, &r.y, &r.z};
+    for (int c = 0; c < 3; ++c)
+        *o[c] = double(v[0]) * m.at(0, c) + double(v[1]) * m.at(1, c) + double(v[2]) * m.at(2, c) + double(v[3]) * m.at(3, c);
+    return r;
+}
+D3 dmul3(const D3& v, const Matrix& m) {
+    return {v.x * m.at(0, 0) + v.y * m.at(1, 0) + v.z * m.at(2, 0), v.x * m.at(0, 1) + v.y * m.at(1, 1) + v.z * m.at(2, 1),
+            v.x * m.at(0, 2) + v.y * m.at(1, 2) + v.z * m.at(2, 2)};
+}
+Matrix dmatmul(const Matrix& a, const Matrix& b) {
+    Matrix r;
+    for (int i = 0; i < 4; ++i)
+        for (int j = 0; j < 4; ++j) {
+            double x = 0;
+            for (int k = 0; k < 4; ++k) x += double(a.at(i, k)) * b.at(k, j);
+            r.m[size_t(i * 4 + j)] = float(x);
+        }
+    return r;
+}
+
+bool near_edge(const Case& c, const FfRegisters& v) {
+    const FfState& s = c.state;
+    const RenderStates& rs = s.rs;
+    if (c.inputs.pretransformed) return false;
+    Vec4 p = v[kDePosition];
+    D3 n = d3(v[kDeNormal]);
+    if (rs.vertexblend == VertexBlend::Tweening) {
+        for (int i = 0; i < 4; ++i) p[size_t(i)] = p[size_t(i)] * (1 - rs.tweenfactor) + v[kDePosition2][size_t(i)] * rs.tweenfactor;
+        if (c.inputs.has(kDeNormal2)) n = dadd(dscale(n, 1 - rs.tweenfactor), dscale(d3(v[kDeNormal2]), rs.tweenfactor));
+    }
+    const int nw = rs.vertexblend == VertexBlend::Weights1   ? 1
+                   : rs.vertexblend == VertexBlend::Weights2 ? 2
+                   : rs.vertexblend == VertexBlend::Weights3 ? 3
+                   : rs.vertexblend == VertexBlend::Weights0 ? 0
+                                                             : -1;
+    const uint32_t count = nw < 0 ? 1u : uint32_t(nw) + 1;
+    double w[4] = {1, 0, 0, 0}, sum = 0;
+    for (int k = 0; k < nw; ++k) {
+        w[k] = v[kDeBlendWeight][size_t(k)];
+        sum += w[k];
+    }
+    if (nw > 0) w[nw] = 1 - sum;
+    D3 pe, nc;
+    for (uint32_t k = 0; k < count; ++k) {
+        const uint32_t idx = (nw >= 0 && rs.indexedvertexblendenable) ? uint32_t(v[kDeBlendIndices][k]) : k;
+        const Matrix wv = dmatmul(s.world[idx], s.view);
+        pe = dadd(pe, dscale(dmul4(p, wv), w[k]));
+        nc = dadd(nc, dscale(dmul3(n, wv), w[k]));
+    }
+    const double pl = dlen(pe);
+    if (pl < 0.05) return true;  // at the eye: the viewer direction is undefined
+    if (c.inputs.has(kDeNormal) && dlen(nc) < 1e-3) return true;
+    if (rs.normalizenormals && c.inputs.has(kDeNormal)) nc = dnorm(nc);
+    if (!rs.lighting) return false;
+    const D3 to_eye = rs.localviewer ? dscale(pe, -1.0 / pl) : D3{0, 0, -1};
+    for (const auto& [index, slot] : s.lights) {
+        if (!slot.enabled) continue;
+        const Light& l = slot.light;
+        D3 ldir;
+        if (l.type == LightType::Directional) {
+            ldir = dnorm(dscale(dmul3(d3(l.direction), s.view), -1));
+        } else {
+            const D3 lp = dmul4(Vec4{l.position[0], l.position[1], l.position[2], 1}, s.view);
+            const D3 vl = dadd(lp, dscale(pe, -1));
+            const double d = dlen(vl);
+            if (d < 0.05) return true;
+            if (std::fabs(d - l.range) < 1e-3 * (1 + l.range)) return true;
+            // (no `continue` beyond the range: the program computes the terms and multiplies by 0)
+            ldir = dscale(vl, 1 / d);
+            if (l.type == LightType::Spot) {
+                const double rho = ddot(dnorm(dmul3(d3(l.direction), s.view)), dscale(ldir, -1));
+                const double ct = std::cos(double(l.theta) * 0.5), cp = std::cos(double(l.phi) * 0.5);
+                if (std::fabs(rho - ct) < 1e-3 || std::fabs(rho - cp) < 1e-3) return true;
+            }
+        }
+        if (!c.inputs.has(kDeNormal)) continue;
+        const double ndl = ddot(nc, ldir);
+        if (rs.specularenable) {
+            if (std::fabs(ndl) < 1e-3) return true;
+            const D3 h = dadd(ldir, to_eye);
+            if (dlen(h) < 1e-3) return true;
+            const double ndh = ddot(nc, dnorm(h));
+            if (std::fabs(ndh) < 2e-3) return true;
+            // (N.H)^power beyond float's range (a long normal and a large power): the sums are
+            // infinite, and inf * 0 (a light out of range, a zero colour component) is NaN in one
+            // evaluation order and skipped in another
+            if (ndh > 0 && std::pow(ndh, double(s.material.power)) > 1e30) return true;
+        }
+    }
+    return false;
+}
+
+// ---------------------------------------------------------------- tolerances (per output)
+// Each is about 10 times the worst error seen over seeds 1-6 (the test prints the worst error /
+// tolerance ratio per output), and each follows from how the program differs from the reference:
+// - position: the program multiplies by WORLD*VIEW*PROJECTION combined on the CPU (the reference
+//   by WORLD*VIEW, then PROJECTION), so the float rounding differs by a few ulps of the largest
+//   term: 1e-5 of (1 + the largest component of the vector);
+// - colours (oD0, oD1, saturated 0..1): rsq-based normalisations, the folded constants (light
+//   colours times material colours and constant attenuation) and a reordered sum differ by ulps,
+//   and the specular power multiplies a relative error of N.H by the power (up to 400 here):
+//   1e-4 absolute, 1/40 of an 8-bit colour step;
+// - fog (0..1): expp's result keeps 15 mantissa bits (relative error below 2^-15 = 3.1e-5,
+//   vs-isa.md) and the linear form is rearranged (d * -1/(end-start) + end/(end-start)): 1e-4;
+// - point size: rsq(x) for sqrt(1/x) and the folded (A, B, C) / (height * size)^2: 2e-6 relative;
+// - texture coordinates: the same dot products in the same order as the reference (the rows of
+//   TEXTUREn move to match the fetched padding, multiplied by 0 and 1 exactly): 1e-6 of
+//   (1 + the largest component).
+struct Tolerance {
+    double pos = 1e-5, colour = 1e-4, fog = 1e-4, pts = 2e-6, tex = 1e-6;
+};
+
+double vec_scale(const Vec4& v) {
+    double m = 0;
+    for (float f : v) m = std::max(m, double(std::fabs(f)));
+    return 1 + m;
+}
+
+std::string vtext(const Vec4& v) { return fmt::format("({:.9g}, {:.9g}, {:.9g}, {:.9g})", v[0], v[1], v[2], v[3]); }
+
+// "" when `got` is within tolerance of `want`, else what differs. `worst` collects the largest
+// error ratio per output (error / tolerance).
+std::string compare(const vs::VertexOutputs& want, const vs::VertexOutputs& got, const Tolerance& tol,
+                    std::array<double, 5>& worst) {
+    std::string diff;
+    const auto check = [&](const char* name, double a, double b, double limit, int slot) {
+        const double err = std::fabs(a - b);
+        const double ratio = (std::isnan(a) != std::isnan(b)) ? INFINITY : (std::isnan(a) ? 0 : err / limit);
+        worst[size_t(slot)] = std::max(worst[size_t(slot)], ratio);
+        if (!(ratio <= 1) && diff.empty()) diff = fmt::format("{}: reference {:.9g}, program {:.9g} (tolerance {:.3g})", name, a, b, limit);
+    };
+    for (int i = 0; i < 4; ++i) check(fmt::format("oPos.{}", "xyzw"[i]).c_str(), want.pos[size_t(i)], got.pos[size_t(i)], tol.pos * vec_scale(want.pos), 0);
+    for (int i = 0; i < 4; ++i) check(fmt::format("oD0.{}", "xyzw"[i]).c_str(), want.d0[size_t(i)], got.d0[size_t(i)], tol.colour, 1);
+    for (int i = 0; i < 4; ++i) check(fmt::format("oD1.{}", "xyzw"[i]).c_str(), want.d1[size_t(i)], got.d1[size_t(i)], tol.colour, 1);
+    check("oFog", want.fog, got.fog, tol.fog, 2);
+    check("oPts", want.pts, got.pts, tol.pts * (1 + std::fabs(want.pts)), 3);
+    for (uint32_t t = 0; t < 8; ++t)
+        for (int i = 0; i < 4; ++i)
+            check(fmt::format("oT{}.{}", t, "xyzw"[i]).c_str(), want.t[t][size_t(i)], got.t[t][size_t(i)],
+                  tol.tex * vec_scale(want.t[t]), 4);
+    return diff;
+}
+
+std::string outputs_text(const vs::VertexOutputs& o) {
+    std::string t = fmt::format("oPos {} oD0 {} oD1 {} oFog {:.9g} oPts {:.9g}", vtext(o.pos), vtext(o.d0), vtext(o.d1),
+                                o.fog, o.pts);
+    for (uint32_t i = 0; i < 8; ++i) t += fmt::format(" oT{} {}", i, vtext(o.t[i]));
+    return t;
+}
+
+std::string describe_case(const Case& c) {
+    const FfState& s = c.state;
+    const RenderStates& rs = s.rs;
+    std::ostringstream os;
+    os << fmt::format("inputs: loaded 0x{:05x} components", c.inputs.loaded);
+    for (uint32_t r = 0; r < kNumDe; ++r)
+        if (c.inputs.has(r)) os << fmt::format(" v{}:{}", r, c.inputs.components[r]);
+    os << (c.inputs.pretransformed ? " pretransformed" : "") << "\n";
+    os << fmt::format("caps: lights {} blend matrices {} index {} point {} stages {}\n", c.caps.max_active_lights,
+                      c.caps.max_vertex_blend_matrices, c.caps.max_vertex_blend_matrix_index, c.caps.max_point_size,
+                      c.caps.max_texture_blend_stages);
+    os << fmt::format("render states: lighting {} ambient 0x{:08x} specular {} localviewer {} normalize {} colorvertex {} "
+                      "sources d{} s{} a{} e{}\n",
+                      rs.lighting, rs.ambient, rs.specularenable, rs.localviewer, rs.normalizenormals, rs.colorvertex,
+                      int(rs.diffusematerialsource), int(rs.specularmaterialsource), int(rs.ambientmaterialsource),
+                      int(rs.emissivematerialsource));
+    os << fmt::format("  fog {} vertex {} table {} range {} start {} end {} density {}\n", rs.fogenable, int(rs.fogvertexmode),
+                      int(rs.fogtablemode), rs.rangefogenable, rs.fogstart, rs.fogend, rs.fogdensity);
+    os << fmt::format("  vertexblend {} indexed {} tween {}\n", int(rs.vertexblend), rs.indexedvertexblendenable, rs.tweenfactor);
+    os << fmt::format("  point size {} min {} max {} scale {} a {} b {} c {} viewport height {}\n", rs.pointsize,
+                      rs.pointsize_min, rs.pointsize_max, rs.pointscaleenable, rs.pointscale_a, rs.pointscale_b,
+                      rs.pointscale_c, s.viewport.height);
+    const Material& m = s.material;
+    os << fmt::format("material: diffuse {} ambient {} specular {} emissive {} power {}\n", vtext(m.diffuse), vtext(m.ambient),
+                      vtext(m.specular), vtext(m.emissive), m.power);
+    for (const auto& [index, slot] : s.lights) {
+        const Light& l = slot.light;
+        os << fmt::format("light {} {}: type {} diffuse {} specular {} ambient {} position ({}, {}, {}) direction ({}, {}, {}) "
+                          "range {} att {} {} {} theta {} phi {} falloff {}\n",
+                          index, slot.enabled ? "on" : "off", int(l.type), vtext(l.diffuse), vtext(l.specular),
+                          vtext(l.ambient), l.position[0], l.position[1], l.position[2], l.direction[0], l.direction[1],
+                          l.direction[2], l.range, l.attenuation0, l.attenuation1, l.attenuation2, l.theta, l.phi, l.falloff);
+    }
+    for (uint32_t st = 0; st < 8; ++st)
+        os << fmt::format("stage {}: texcoordindex 0x{:x} transformflags {}\n", st, s.stages[st].texcoordindex,
+                          s.stages[st].texturetransformflags);
+    const auto mtext = [](const Matrix& m) {
+        std::string t;
+        for (float f : m.m) t += fmt::format(" {:.9g}", f);
+        return t;
+    };
+    os << "world0:" << mtext(s.world[0]) << "\nview:" << mtext(s.view) << "\nprojection:" << mtext(s.projection) << "\n";
+    return os.str();
+}
+
+// ---------------------------------------------------------------- the counts table
+// The configurations of docs/fixed-function.md's table: FVF XYZ|NORMAL|TEX1 (2-D), material
+// diffuse (0.8, 0.8, 0.8, 1), ambient 0.2, specular 1, power 20, global ambient 0; white lights
+// (ambient 0); point and spot lights with attenuation (1, 0.05, 0.01) and range 100, spotlights
+// theta 0.5, phi 1, falloff 1.
+FfInputs fvf_inputs(bool normal, bool diffuse, uint32_t texsets = 1) {
+    FfInputs in;
+    load(in, kDePosition, 3);
+    if (normal) load(in, kDeNormal, 3);
+    if (diffuse) load(in, kDeDiffuse, 4);
+    for (uint32_t t = 0; t < texsets; ++t) load(in, kDeTexcoord0 + t, 2);
+    return in;
+}
+FfState table_state() {
+    FfState s;
+    s.material.diffuse = {0.8f, 0.8f, 0.8f, 1};
+    s.material.ambient = {0.2f, 0.2f, 0.2f, 1};
+    s.material.specular = {1, 1, 1, 1};
+    s.material.power = 20;
+    return s;
+}
+Light table_light(LightType t, uint32_t i) {
+    Light l;
+    l.type = t;
+    l.diffuse = l.specular = {1, 1, 1, 1};
+    l.position = {float(i), 5, -5};
+    l.direction = {0.1f * float(i), -1, 1};
+    l.attenuation0 = 1;
+    l.attenuation1 = 0.05f;
+    l.attenuation2 = 0.01f;
+    l.range = 100;
+    l.theta = 0.5f;
+    l.phi = 1;
+    l.falloff = 1;
+    return l;
+}
+FfState lights_state(LightType t, uint32_t n, bool specular, bool local, bool cheap = false) {
+    FfState s = table_state();
+    for (uint32_t i = 0; i < n; ++i) {
+        Light l = table_light(t, i);
+        if (cheap) {  // attenuation (1, 0, 0), range sqrt(FLT_MAX): nothing to compute per vertex
+            l.attenuation1 = l.attenuation2 = 0;
+            l.range = std::sqrt(FLT_MAX);
+        }
+        s.lights[i] = {l, true};
+    }
+    s.rs.specularenable = specular;
+    s.rs.localviewer = local;
+    return s;
+}
+// "instructions (slots)", or "> 128 slots" when refused.
+std::string counts(const FfState& s, const FfInputs& in, const Caps& caps = Caps{}, uint32_t consts = 96) {
+    try {
+        const FfProgram p = compile(s, in, caps, consts);
+        return fmt::format("{} ({})", p.instructions, p.slots);
+    } catch (const FfError& e) {
+        const std::string w = e.what();
+        if (w.find("but vs.1.1 allows 128") == std::string::npos) throw;
+        return "> 128 slots";
+    }
+}
+
+std::string counts_table() {
+    std::string t = "| lights (instructions (slots)) | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 |\n|---|---|---|---|---|---|---|---|---|\n";
+    const FfInputs in = fvf_inputs(true, false);
+    const struct {
+        const char* name;
+        LightType type;
+        bool specular, local, cheap = false;
+    } rows[] = {
+        {"directional, diffuse", LightType::Directional, false, false},
+        {"directional, specular, non-local viewer", LightType::Directional, true, false},
+        {"directional, specular, local viewer", LightType::Directional, true, true},
+        {"point, diffuse", LightType::Point, false, false},
+        {"point, specular, non-local viewer", LightType::Point, true, false},
+        {"point, specular, local viewer", LightType::Point, true, true},
+        {"spot, diffuse", LightType::Spot, false, false},
+        {"spot, specular, non-local viewer", LightType::Spot, true, false},
+        {"spot, specular, local viewer", LightType::Spot, true, true},
+        {"point, diffuse, attenuation (1, 0, 0), no range", LightType::Point, false, false, true},
+        {"spot, diffuse, attenuation (1, 0, 0), no range", LightType::Spot, false, false, true},
+        {"spot, specular, local viewer, attenuation (1, 0, 0), no range", LightType::Spot, true, true, true},
+    };
+    for (const auto& r : rows) {
+        t += fmt::format("| {} |", r.name);
+        for (uint32_t n = 1; n <= 8; ++n)
+            t += " " + counts(lights_state(r.type, n, r.specular, r.local, r.cheap), in) + " |";
+        t += "\n";
+    }
+    t += "\n| configuration | instructions (slots) |\n|---|---|\n";
+    const auto row = [&](const std::string& name, const FfState& s, const FfInputs& i, const Caps& caps = Caps{}) {
+        t += fmt::format("| {} | {} |\n", name, counts(s, i, caps));
+    };
+    {
+        FfState s = table_state();
+        s.rs.lighting = false;
+        row("LIGHTING FALSE, XYZ, DIFFUSE, TEX1", s, fvf_inputs(false, true));
+    }
+    {
+        FfInputs pre;
+        load(pre, kDePosition, 4);
+        load(pre, kDeDiffuse, 4);
+        load(pre, kDeTexcoord0, 2);
+        pre.pretransformed = true;
+        row("XYZRHW, DIFFUSE, TEX1 (pre-transformed)", table_state(), pre);
+    }
+    row("lighting, no light enabled", table_state(), in);
+    const FfState one = lights_state(LightType::Directional, 1, false, false);
+    row("1 directional (the base of the rows below)", one, in);
+    {
+        FfState s = one;
+        s.rs.ambient = 0xFF202020;
+        s.material.emissive = {0.1f, 0, 0, 0};
+        row("+ global ambient and emissive", s, in);
+    }
+    {
+        FfState s = one;
+        s.rs.normalizenormals = true;
+        row("+ NORMALIZENORMALS", s, in);
+    }
+    {
+        FfState s = one;
+        s.rs.diffusematerialsource = MaterialSource::Color1;
+        s.rs.ambientmaterialsource = MaterialSource::Color1;
+        row("+ DIFFUSE in the vertex, DIFFUSE- and AMBIENTMATERIALSOURCE COLOR1", s, fvf_inputs(true, true));
+    }
+    const struct {
+        const char* name;
+        FogMode mode;
+        bool range;
+    } fogs[] = {{"LINEAR", FogMode::Linear, false}, {"EXP", FogMode::Exp, false}, {"EXP2", FogMode::Exp2, false},
+                {"LINEAR, RANGEFOGENABLE", FogMode::Linear, true}, {"EXP, RANGEFOGENABLE", FogMode::Exp, true},
+                {"EXP2, RANGEFOGENABLE", FogMode::Exp2, true}};
+    for (const auto& f : fogs) {
+        FfState s = one;
+        s.rs.fogenable = true;
+        s.rs.fogvertexmode = f.mode;
+        s.rs.rangefogenable = f.range;
+        s.rs.fogstart = 10;
+        s.rs.fogend = 100;
+        s.rs.fogdensity = 0.02f;
+        row(fmt::format("+ vertex fog {}", f.name), s, in);
+    }
+    const struct {
+        const char* name;
+        uint32_t tci, flags;
+    } gens[] = {{"CAMERASPACENORMAL", kTciCameraSpaceNormal, 0},
+                {"CAMERASPACEPOSITION", kTciCameraSpacePosition, 0},
+                {"CAMERASPACEREFLECTIONVECTOR", kTciCameraSpaceReflectionVector, 0},
+                {"CAMERASPACEREFLECTIONVECTOR, COUNT3 texture transform", kTciCameraSpaceReflectionVector, 3},
+                {"TEX1 passed through, COUNT2 texture transform", kTciPassthru, 2}};
+    for (const auto& g : gens) {
+        FfState s = one;
+        s.stages[0].texcoordindex = g.tci;
+        s.stages[0].texturetransformflags = g.flags;
+        row(fmt::format("+ stage 0 {}", g.name), s, in);
+    }
+    const struct {
+        const char* name;
+        VertexBlend vb;
+        int weights;
+        bool indexed;
+    } blends[] = {{"1WEIGHTS (2 matrices), XYZB1", VertexBlend::Weights1, 1, false},
+                  {"2WEIGHTS (3 matrices), XYZB2", VertexBlend::Weights2, 2, false},
+                  {"3WEIGHTS (4 matrices), XYZB3", VertexBlend::Weights3, 3, false},
+                  {"indexed 1WEIGHTS (2 of 9 matrices), XYZB2, LASTBETA_UBYTE4", VertexBlend::Weights1, 1, true},
+                  {"indexed 3WEIGHTS (4 of 9 matrices), XYZB4, LASTBETA_UBYTE4", VertexBlend::Weights3, 3, true},
+                  {"TWEENING (POSITION2, NORMAL2)", VertexBlend::Tweening, 0, false}};
+    for (const auto& b : blends) {
+        FfState s = one;
+        FfInputs i = in;
+        Caps caps;
+        s.rs.vertexblend = b.vb;
+        if (b.weights > 0) load(i, kDeBlendWeight, uint8_t(b.weights));
+        if (b.indexed) {
+            s.rs.indexedvertexblendenable = true;
+            caps.max_vertex_blend_matrix_index = 8;
+            load(i, kDeBlendIndices, 4);
+        }
+        if (b.vb == VertexBlend::Tweening) {
+            load(i, kDePosition2, 3);
+            load(i, kDeNormal2, 3);
+        }
+        row(fmt::format("+ {}", b.name), s, i, caps);
+    }
+    {
+        FfState s = table_state();
+        s.rs.lighting = false;
+        s.rs.pointscaleenable = true;
+        s.rs.pointscale_b = 0.1f;
+        FfInputs i = fvf_inputs(false, true, 0);
+        row("point sprites: LIGHTING FALSE, POINTSCALEENABLE, XYZ, DIFFUSE", s, i);
+        load(i, kDePSize, 1);
+        row("point sprites: LIGHTING FALSE, POINTSCALEENABLE, XYZ, PSIZE, DIFFUSE", s, i);
+    }
+    return t;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- equivalence
+
+TEST_CASE("ff program equals the reference processor on random states and vertices (interpreter and fast path)",
+          "[ff][compile][random]") {
+    SplitMix64 rng(test_seed("ff program vs reference"));
+    const Tolerance tol;
+    std::array<double, 5> worst{};
+    uint32_t pairs = 0, states = 0, refused = 0, redrawn = 0;
+    uint64_t slots = 0;
+    while (pairs < 12000) {
+        const Case c = rand_case(rng);
+        Runnable r;
+        try {
+            r = make_runnable(c.state, c.inputs, c.caps);
+        } catch (const FfError& e) {
+            // only the documented limits: MaxActiveLights is 8 here, so 128 slots or constants
+            const std::string what = e.what();
+            INFO(describe_case(c));
+            INFO(what);
+            REQUIRE((what.find("128") != std::string::npos || what.find("constant registers") != std::string::npos));
+            ++refused;
+            continue;
+        }
+        ++states;
+        slots += r.prog.slots;
+        INFO(format_program(r.prog));
+        REQUIRE(r.prog.shader.warnings.empty());  // (validation: compile() refuses any diagnostic)
+        REQUIRE(r.prog.slots <= 128);
+        constexpr size_t kVertices = 16;
+        std::vector<FfRegisters> verts;
+        std::vector<vs::Vec4> inputs;
+        for (size_t i = 0; i < kVertices; ++i) {
+            FfRegisters v = rand_vertex(rng, c);
+            for (int tries = 0; tries < 50 && near_edge(c, v); ++tries) {
+                v = rand_vertex(rng, c);
+                ++redrawn;
+            }
+            if (near_edge(c, v)) continue;
+            verts.push_back(v);
+            const auto in = program_inputs(r.prog, v);
+            inputs.insert(inputs.end(), in.begin(), in.end());
+        }
+        std::vector<vs::VertexOutputs> fast(verts.size());
+        vs::run_fast(r.fast, r.constants, inputs.data(), fast.data(), verts.size());
+        for (size_t i = 0; i < verts.size(); ++i) {
+            const FfRegisters& v = verts[i];
+            const vs::VertexOutputs want = process_vertex(c.state, c.inputs, v, c.caps);
+            const vs::VertexOutputs interp = vs::execute_reference(r.program, r.profile, program_inputs(r.prog, v), r.constants);
+            std::string vtxt;
+            for (uint32_t reg = 0; reg < kNumDe; ++reg)
+                if (c.inputs.has(reg)) vtxt += fmt::format("  v{} {}\n", reg, vtext(v[reg]));
+            INFO("state:\n" << describe_case(c) << "vertex:\n" << vtxt << "program:\n" << format_program(r.prog));
+            const std::string d1 = compare(want, interp, tol, worst);
+            INFO("reference: " << outputs_text(want) << "\nprogram:   " << outputs_text(interp));
+            INFO("interpreter: " << d1);
+            REQUIRE(d1.empty());
+            INFO("fast path vs interpreter: bit-identical");
+            REQUIRE(vs::same_bits(interp, fast[i]));
+            ++pairs;
+        }
+    }
+    std::cout << fmt::format("ff program vs reference: {} state x vertex pairs, {} states ({} refused for vs.1.1 limits), "
+                             "{} vertices redrawn near an edge, mean {:.1f} slots; worst error / tolerance: position {:.3f}, "
+                             "colours {:.3f}, fog {:.3f}, point size {:.3f}, texcoords {:.3f}\n",
+                             pairs, states, refused, redrawn, double(slots) / states, worst[0], worst[1], worst[2], worst[3],
+                             worst[4]);
+    CHECK(states > 500);
+    CHECK(refused < states / 5);  // 8 lights with specular, spotlights and every option pass 128 slots
+}
+
+// ---------------------------------------------------------------- instruction counts
+
+// PINNED-BEGIN
+const char* const kPinnedCounts = R"(| lights (instructions (slots)) | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 |
+|---|---|---|---|---|---|---|---|---|
+| directional, diffuse | 9 (14) | 12 (17) | 15 (20) | 18 (23) | 21 (26) | 24 (29) | 27 (32) | 30 (35) |
+| directional, specular, non-local viewer | 12 (17) | 17 (22) | 22 (27) | 27 (32) | 32 (37) | 37 (42) | 42 (47) | 47 (52) |
+| directional, specular, local viewer | 20 (27) | 29 (36) | 38 (45) | 47 (54) | 56 (63) | 65 (72) | 74 (81) | 83 (90) |
+| point, diffuse | 19 (26) | 31 (38) | 43 (50) | 55 (62) | 67 (74) | 79 (86) | 91 (98) | 103 (110) |
+| point, specular, non-local viewer | 26 (33) | 44 (51) | 62 (69) | 80 (87) | 98 (105) | 116 (123) | > 128 slots | > 128 slots |
+| point, specular, local viewer | 29 (36) | 47 (54) | 65 (72) | 83 (90) | 101 (108) | 119 (126) | > 128 slots | > 128 slots |
+| spot, diffuse | 23 (30) | 39 (46) | 55 (62) | 71 (78) | 87 (94) | 103 (110) | 119 (126) | > 128 slots |
+| spot, specular, non-local viewer | 31 (38) | 54 (61) | 77 (84) | 100 (107) | > 128 slots | > 128 slots | > 128 slots | > 128 slots |
+| spot, specular, local viewer | 34 (41) | 57 (64) | 80 (87) | 103 (110) | > 128 slots | > 128 slots | > 128 slots | > 128 slots |
+| point, diffuse, attenuation (1, 0, 0), no range | 14 (21) | 21 (28) | 28 (35) | 35 (42) | 42 (49) | 49 (56) | 56 (63) | 63 (70) |
+| spot, diffuse, attenuation (1, 0, 0), no range | 18 (25) | 29 (36) | 40 (47) | 51 (58) | 62 (69) | 73 (80) | 84 (91) | 95 (102) |
+| spot, specular, local viewer, attenuation (1, 0, 0), no range | 29 (36) | 47 (54) | 65 (72) | 83 (90) | 101 (108) | 119 (126) | > 128 slots | > 128 slots |
+
+| configuration | instructions (slots) |
+|---|---|
+| LIGHTING FALSE, XYZ, DIFFUSE, TEX1 | 5 (8) |
+| XYZRHW, DIFFUSE, TEX1 (pre-transformed) | 5 (5) |
+| lighting, no light enabled | 5 (8) |
+| 1 directional (the base of the rows below) | 9 (14) |
+| + global ambient and emissive | 10 (15) |
+| + NORMALIZENORMALS | 12 (17) |
+| + DIFFUSE in the vertex, DIFFUSE- and AMBIENTMATERIALSOURCE COLOR1 | 10 (15) |
+| + vertex fog LINEAR | 11 (16) |
+| + vertex fog EXP | 13 (18) |
+| + vertex fog EXP2 | 13 (18) |
+| + vertex fog LINEAR, RANGEFOGENABLE | 13 (20) |
+| + vertex fog EXP, RANGEFOGENABLE | 15 (22) |
+| + vertex fog EXP2, RANGEFOGENABLE | 13 (20) |
+| + stage 0 CAMERASPACENORMAL | 10 (15) |
+| + stage 0 CAMERASPACEPOSITION | 11 (18) |
+| + stage 0 CAMERASPACEREFLECTIONVECTOR | 16 (23) |
+| + stage 0 CAMERASPACEREFLECTIONVECTOR, COUNT3 texture transform | 17 (27) |
+| + stage 0 TEX1 passed through, COUNT2 texture transform | 9 (17) |
+| + 1WEIGHTS (2 matrices), XYZB1 | 16 (26) |
+| + 2WEIGHTS (3 matrices), XYZB2 | 20 (35) |
+| + 3WEIGHTS (4 matrices), XYZB3 | 24 (44) |
+| + indexed 1WEIGHTS (2 of 9 matrices), XYZB2, LASTBETA_UBYTE4 | 21 (32) |
+| + indexed 3WEIGHTS (4 of 9 matrices), XYZB4, LASTBETA_UBYTE4 | 31 (50) |
+| + TWEENING (POSITION2, NORMAL2) | 13 (18) |
+| point sprites: LIGHTING FALSE, POINTSCALEENABLE, XYZ, DIFFUSE | 12 (17) |
+| point sprites: LIGHTING FALSE, POINTSCALEENABLE, XYZ, PSIZE, DIFFUSE | 13 (18) |
+)";
+// PINNED-END
+
+TEST_CASE("ff program instruction counts: the table of docs/fixed-function.md", "[ff][compile][counts]") {
+    const std::string table = counts_table();
+    // VPSIM_FF_COUNTS_OUT=FILE writes the generated table (to update the pinned one and the docs
+    // after a deliberate change to the generator).
+    if (const char* out = std::getenv("VPSIM_FF_COUNTS_OUT")) std::ofstream(out) << table;
+    // The pinned table (also in docs/fixed-function.md, "Fixed function as vertex programs").
+    const std::string pinned = kPinnedCounts;
+    INFO("generated:\n" << table);
+    CHECK(table == pinned);
+    std::ifstream doc(std::string(VPSIM_SOURCE_DIR) + "/docs/fixed-function.md");
+    REQUIRE(doc.good());
+    std::stringstream text;
+    text << doc.rdbuf();
+    const std::string d = text.str();
+    const size_t section = d.find("## Fixed function as vertex programs");
+    REQUIRE(section != std::string::npos);
+    INFO("docs/fixed-function.md must hold the pinned table in its section \"Fixed function as vertex programs\"");
+    CHECK(d.find(pinned, section) != std::string::npos);
+}
+
+TEST_CASE("ff program instruction counts: directional lights by hand", "[ff][compile][counts]") {
+    // XYZ|NORMAL|TEX1, n directional lights, diffuse only, material colours, global ambient 0:
+    //   m4x4 oPos (4 slots), m3x3 N (3 slots), per light dp3 N.L, max, mad (the first a mul, the
+    //   last writing oD0.xyz), mov oD0.w (diffuse alpha), mov oD1 (SPECULARENABLE FALSE: the
+    //   vertex has no SPECULAR: 0), mov oFog (its alpha), mov oT0: 6 + 3n instructions, 11 + 3n slots.
+    for (uint32_t n = 1; n <= 8; ++n) {
+        const FfProgram p = compile(lights_state(LightType::Directional, n, false, false), fvf_inputs(true, false), Caps{}, 96);
+        const std::string text = format_program(p);
+        INFO(text);
+        CHECK(p.instructions == 6 + 3 * n);
+        CHECK(p.slots == 11 + 3 * n);
+        // the printed form ends with the counts
+        CHECK(text.size() > 40);
+        CHECK(text.substr(text.rfind(';')) == fmt::format("; {} instructions, {} slots\n", 6 + 3 * n, 11 + 3 * n));
+        CHECK(text.find("; light 0 (directional, index 0): N.L") != std::string::npos);
+    }
+    // Specular with a non-local viewer adds per light dp3 N.H (H constant), lit for max, the
+    // specular mad, and once mov r8.w (the power): 5n + 2 + 6 - 1 (oD1 from the specular sum,
+    // plus mov oD1.w) = 5n + 7.
+    for (uint32_t n = 1; n <= 8; ++n) {
+        const FfProgram p = compile(lights_state(LightType::Directional, n, true, false), fvf_inputs(true, false), Caps{}, 96);
+        INFO(format_program(p));
+        CHECK(p.instructions == 5 * n + 7);
+    }
+}
+
+// ---------------------------------------------------------------- refusals
+
+TEST_CASE("ff program refusals name the limit", "[ff][compile][refusal]") {
+    const FfInputs in = fvf_inputs(true, false);
+    SECTION("indexed blending: the palette does not fit the constant registers") {
+        FfState s = lights_state(LightType::Directional, 1, false, false);
+        s.rs.vertexblend = VertexBlend::Weights1;
+        s.rs.indexedvertexblendenable = true;
+        FfInputs i = in;
+        load(i, kDeBlendWeight, 1);
+        load(i, kDeBlendIndices, 4);
+        Caps caps;
+        caps.max_vertex_blend_matrix_index = 31;  // 32 matrices x 3 = 96 registers: no room for the rest
+        try {
+            compile(s, i, caps, 96);
+            FAIL("no refusal");
+        } catch (const FfError& e) {
+            const std::string w = e.what();
+            INFO(w);
+            CHECK(w.find("constant registers but the device has 96") != std::string::npos);
+            CHECK(w.find("MaxVertexBlendMatrixIndex + 1 = 32") != std::string::npos);
+        }
+        // 20 matrices (60 registers) fit in 96
+        caps.max_vertex_blend_matrix_index = 19;
+        const FfProgram p = compile(s, i, caps, 96);
+        CHECK(p.constants.size() <= 96);
+        // ... and not in a 64-register device
+        CHECK_THROWS_AS(compile(s, i, caps, 64), FfError);
+    }
+    SECTION("more than 128 instruction slots") {
+        try {
+            compile(lights_state(LightType::Spot, 8, true, true), in, Caps{}, 96);
+            FAIL("no refusal");
+        } catch (const FfError& e) {
+            const std::string w = e.what();
+            INFO(w);
+            CHECK(w.find("instruction slots") != std::string::npos);
+            CHECK(w.find("vs.1.1 allows 128") != std::string::npos);
+        }
+    }
+    SECTION("more lights than MaxActiveLights (check_drawable)") {
+        Caps caps;
+        caps.max_active_lights = 2;
+        CHECK_THROWS_WITH(compile(lights_state(LightType::Directional, 3, false, false), in, caps, 96),
+                          Catch::Contains("MaxActiveLights is 2"));
+    }
+    SECTION("tweening normals with all 16 input registers loaded: no register for NORMAL2") {
+        FfState s = lights_state(LightType::Directional, 1, false, false);
+        s.rs.vertexblend = VertexBlend::Tweening;
+        FfInputs i = in;
+        for (uint32_t r = 0; r < kNumDe; ++r) load(i, r, r == kDeBlendIndices ? 4 : 3);
+        CHECK_THROWS_WITH(compile(s, i, Caps{}, 96), Catch::Contains("NORMAL2") && Catch::Contains("all 16"));
+        // with a free register NORMAL2 is read from it
+        i.loaded &= ~(1u << 12);  // TEXCOORD5 (v12) absent
+        const FfProgram p = compile(s, i, Caps{}, 96);
+        CHECK(p.input_map[kDeNormal2] == 12);
+        CHECK(p.input_map[12] == -1);
+    }
+}
+
+
+// ---------------------------------------------------------------- hand-computed cases
+
+namespace {
+vs::VertexOutputs run_one(const FfState& s, const FfInputs& in, const FfRegisters& v) {
+    const Runnable r = make_runnable(s, in, Caps{});
+    INFO(format_program(r.prog));
+    return vs::execute_reference(r.program, r.profile, program_inputs(r.prog, v), r.constants);
+}
+}  // namespace
+
+TEST_CASE("ff program: a material power beyond lit's clamp gives (N.H)^P", "[ff][compile]") {
+    // Identity transforms, a directional light along +z (L = (0, 0, -1)), a non-local viewer
+    // (H = norm(L + (0, 0, -1)) = (0, 0, -1)), N = (0.14106736, 0, -0.99) (unit length), so
+    // N.L = N.H = 0.99. Specular = Ls * Cs * 0.99^200 = e^(200 ln 0.99) = 0.1339797 (lit's clamp at
+    // 127.9961 would give 0.99^127.9961 = 0.2763); diffuse = 0.99 * Cd * Ld.
+    FfState s;
+    Light l;
+    l.type = LightType::Directional;
+    l.direction = {0, 0, 1};
+    l.diffuse = {1, 1, 1, 1};
+    l.specular = {1, 0.5f, 1, 1};
+    s.lights[0] = {l, true};
+    s.material.diffuse = {0.5f, 0.25f, 1, 0.75f};
+    s.material.specular = {1, 1, 0.5f, 0.375f};
+    s.material.power = 200;
+    s.rs.specularenable = true;
+    s.rs.localviewer = false;
+    const FfInputs in = fvf_inputs(true, false, 0);
+    FfRegisters v{};
+    v[kDePosition] = {1, 2, 3, 1};
+    v[kDeNormal] = {0.14106736f, 0, -0.99f, 1};
+    const vs::VertexOutputs o = run_one(s, in, v);
+    CHECK(o.d1[0] == Approx(0.1339797).epsilon(1e-5));
+    CHECK(o.d1[1] == Approx(0.1339797 * 0.5).epsilon(1e-5));
+    CHECK(o.d1[2] == Approx(0.1339797 * 0.5).epsilon(1e-5));
+    CHECK(o.d1[3] == 0.375f);  // the specular source's alpha
+    CHECK(o.d0[0] == Approx(0.99 * 0.5).epsilon(1e-6));
+    CHECK(o.d0[1] == Approx(0.99 * 0.25).epsilon(1e-6));
+    CHECK(o.d0[2] == Approx(0.99).epsilon(1e-6));
+    CHECK(o.d0[3] == 0.75f);  // the diffuse source's alpha
+    CHECK(o.pos == vs::Vec4{1, 2, 3, 1});
+}
+
+TEST_CASE("ff program: vertex fog EXP and EXP2 through expp", "[ff][compile]") {
+    // Identity transforms: camera-space z = 10. EXP with density 0.1: e^-1 = 0.3678794;
+    // EXP2 with density 0.05: e^-(0.5^2) = 0.7788008; expp keeps 15 mantissa bits (1e-4).
+    FfState s;
+    s.rs.lighting = false;
+    s.rs.fogenable = true;
+    FfRegisters v{};
+    v[kDePosition] = {3, -4, 10, 1};
+    const FfInputs in = fvf_inputs(false, false, 0);
+    s.rs.fogvertexmode = FogMode::Exp;
+    s.rs.fogdensity = 0.1f;
+    CHECK(run_one(s, in, v).fog == Approx(0.3678794).margin(1e-4));
+    s.rs.fogvertexmode = FogMode::Exp2;
+    s.rs.fogdensity = 0.05f;
+    CHECK(run_one(s, in, v).fog == Approx(0.7788008).margin(1e-4));
+    // RANGEFOGENABLE: the distance is |P| = sqrt(9 + 16 + 100) = 11.18034: e^-(0.559017^2) = 0.7316156
+    s.rs.rangefogenable = true;
+    CHECK(run_one(s, in, v).fog == Approx(0.7316156).margin(1e-4));
+    // LINEAR 5..25 with |z| = 10: (25 - 10) / 20 = 0.75
+    s.rs.rangefogenable = false;
+    s.rs.fogvertexmode = FogMode::Linear;
+    s.rs.fogstart = 5;
+    s.rs.fogend = 25;
+    CHECK(run_one(s, in, v).fog == Approx(0.75).margin(1e-6));
+}

@@ -1,0 +1,331 @@
+// Fixed-function draws in the scene machine and the functional executor (docs/fixed-function.md,
+// "Fixed-function draws"): the generated program shades every vertex as the reference processor
+// does, programs and fixed function share the constant memory with the application's values
+// restored before a programmed draw, only changed registers are written, a state beyond the
+// device's caps is refused at the draw naming the cap, and equal states are compiled once.
+#include "model/ff/ff_reference.h"
+#include "model/ff/fvf.h"
+#include "model/scene/functional.h"
+#include "model/scene/scene_machine.h"
+#include "model/vs/vs_fetch.h"
+
+#include <catch2/catch.hpp>
+#include <fmt/format.h>
+
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <type_traits>
+#include <variant>
+
+using namespace vpsim;
+using namespace vpsim::scene;
+using Catch::Matchers::Contains;
+
+namespace {
+
+Scene inline_scene(const std::string& commands) {
+    return parse_scene(nlohmann::json::parse(
+                           R"({"buffers": {"vb": {"vertices": [[0, 0, 0, 0, 0, -1], [1, 0, 0, 0, 0.6, -0.8], [0, 1, 0, 0.6, 0, -0.8]],
+                                "layout": ["FLOAT3", "FLOAT3"]}}, "commands": [)" +
+                           commands + "]}"),
+                       "", "t.json");
+}
+
+// Runs a scene's commands through a SceneMachine; the DrawSetup of every draw, in order.
+std::vector<DrawSetup> draws_of(SceneMachine& m) {
+    std::vector<DrawSetup> out;
+    const Scene& sc = m.scene();
+    for (size_t i = 0; i < sc.commands.size(); ++i) {
+        const Command& c = sc.commands[i];
+        std::visit(
+            [&](const auto& b) {
+                using T = std::decay_t<decltype(b)>;
+                const std::string& p = c.pointer;
+                if constexpr (std::is_same_v<T, CreateVertexShader>) m.create(p, b);
+                else if constexpr (std::is_same_v<T, SetVertexShader>) m.set_shader(p, b);
+                else if constexpr (std::is_same_v<T, SetVertexShaderConstant>) m.set_constants(p, b);
+                else if constexpr (std::is_same_v<T, SetStreamSource>) m.set_stream(p, b);
+                else if constexpr (std::is_same_v<T, SetIndices>) m.set_indices(p, b);
+                else if constexpr (std::is_same_v<T, DeletePatch>) m.delete_patch(p, b);
+                else if constexpr (std::is_same_v<T, SetRenderState>) m.set_render_state(p, b);
+                else if constexpr (std::is_same_v<T, SetTransform>) m.set_transform(p, b);
+                else if constexpr (std::is_same_v<T, MultiplyTransform>) m.multiply_transform(p, b);
+                else if constexpr (std::is_same_v<T, SetLight>) m.set_light(p, b);
+                else if constexpr (std::is_same_v<T, LightEnable>) m.light_enable(p, b);
+                else if constexpr (std::is_same_v<T, SetViewport>) m.set_viewport(p, b);
+                else if constexpr (std::is_same_v<T, SetMaterial>) m.set_material(p, b);
+                else if constexpr (std::is_same_v<T, SetTextureStageState>) m.set_texture_stage_state(p, b);
+                else out.push_back(m.draw(i, p, b));
+            },
+            c.body);
+    }
+    return out;
+}
+
+// The tolerances tests/test_ff_compile.cpp states per output (docs/fixed-function.md).
+void require_close(const vs::VertexOutputs& want, const vs::VertexOutputs& got, const std::string& where) {
+    auto scale = [](const vs::Vec4& v) {
+        double m = 0;
+        for (float f : v) m = std::max(m, double(std::fabs(f)));
+        return 1 + m;
+    };
+    auto check = [&](const char* what, double a, double b, double tol) {
+        INFO(where << " " << what << ": reference " << a << ", program " << b);
+        CHECK(std::fabs(a - b) <= tol);
+    };
+    for (size_t i = 0; i < 4; ++i) {
+        check("oPos", want.pos[i], got.pos[i], 1e-5 * scale(want.pos));
+        check("oD0", want.d0[i], got.d0[i], 1e-4);
+        check("oD1", want.d1[i], got.d1[i], 1e-4);
+    }
+    check("oFog", want.fog, got.fog, 1e-4);
+    check("oPts", want.pts, got.pts, 2e-6 * (1 + std::fabs(want.pts)));
+    for (size_t t = 0; t < 8; ++t)
+        for (size_t i = 0; i < 4; ++i) check("oT", want.t[t][i], got.t[t][i], 1e-6 * scale(want.t[t]));
+}
+
+bool same_bits(const vs::Vec4& a, const vs::Vec4& b) { return std::memcmp(a.data(), b.data(), sizeof a) == 0; }
+
+}  // namespace
+
+TEST_CASE("ff draw: the functional executor's vertices of a fixed-function draw equal the reference processor's",
+          "[ff][draw]") {
+    // Every fixed-function draw of the example scenes (an FVF, a declaration without function over
+    // two streams, and draws between programs), every vertex, on the interpreter.
+    for (const char* name : {"ff_lit.json", "ff_declaration.json", "ff_mixed.json"}) {
+        INFO(name);
+        const Scene sc = load_scene(std::string(VPSIM_SOURCE_DIR) + "/examples/scenes/" + name);
+        const FunctionalResult r = run_functional(sc, vs::Profile::d3d8(), reference_shade());
+        // The state and inputs each draw carries (the scene machine's, tested in test_ff_scene.cpp).
+        SceneMachine m(sc, vs::Profile::d3d8());
+        const std::vector<DrawSetup> setups = draws_of(m);
+        REQUIRE(setups.size() == r.draws.size());
+        size_t ff_draws = 0;
+        for (size_t i = 0; i < setups.size(); ++i) {
+            const DrawSetup& s = setups[i];
+            const DrawResult& d = r.draws[i];
+            REQUIRE(s.fixed_function == bool(d.ff_program));
+            if (!s.fixed_function) continue;
+            ++ff_draws;
+            CHECK_THAT(d.shader, Contains(fmt::format("fixed function ({} instructions)", d.ff_program->instructions)));
+            REQUIRE(!s.ff_inputs.has(ff::kDeNormal2));  // registers in D3DVSDE numbering as fetched
+            for (size_t k = 0; k < d.vertices.size(); ++k) {
+                const auto in = vs::fetch_vertex(s.shader->decl, s.streams, d.indices[k]);
+                ff::FfRegisters regs{};
+                for (size_t j = 0; j < in.size() && j < regs.size(); ++j) regs[j] = in[j];
+                const vs::VertexOutputs want = ff::process_vertex(*s.ff_state, s.ff_inputs, regs, m.caps());
+                require_close(want, d.vertices[k], fmt::format("draw {} vertex {}", i, d.indices[k]));
+            }
+        }
+        CHECK(ff_draws > 0);
+    }
+}
+
+TEST_CASE("ff draw: constants the fixed-function draw overwrote are the application's again for the next program draw",
+          "[ff][draw]") {
+    // Program draw, fixed-function draw, program draw: the second program draw must shade as the
+    // first (same c0..c5, same vertices), whatever the fixed-function program loaded.
+    const Scene sc = load_scene(std::string(VPSIM_SOURCE_DIR) + "/examples/scenes/ff_mixed.json");
+    const FunctionalResult r = run_functional(sc, vs::Profile::d3d8(), reference_shade());
+    REQUIRE(r.draws.size() == 4);
+    REQUIRE(!r.draws[0].ff_program);
+    REQUIRE(r.draws[1].ff_program);
+    // The fixed-function program does use c0..c3 (else the test would prove nothing).
+    bool overlaps = false;
+    for (const auto& [reg, v] : r.draws[1].ff_program->constants) overlaps |= reg < 5;
+    REQUIRE(overlaps);
+    const DrawResult &a = r.draws[0], &b = r.draws[2];
+    REQUIRE(a.vertices.size() == b.vertices.size());
+    for (size_t k = 0; k < a.vertices.size(); ++k) {
+        INFO("vertex " << a.indices[k]);
+        REQUIRE(same_bits(a.vertices[k].pos, b.vertices[k].pos));
+        // oD0 = c5 * max(N.L, 0): c5 was (1, 0.5, 0.25, 1), then SetVertexShaderConstant made it (0.25, 1, 0.5, 1).
+        const float s = a.vertices[k].d0[3];  // c5.w = 1 times the factor
+        CHECK(b.vertices[k].d0[0] == Approx(0.25f * s).margin(1e-6));
+        CHECK(b.vertices[k].d0[1] == Approx(1.0f * s).margin(1e-6));
+        CHECK(b.vertices[k].d0[2] == Approx(0.5f * s).margin(1e-6));
+        CHECK(a.vertices[k].d0[0] == Approx(1.0f * s).margin(1e-6));
+    }
+}
+
+TEST_CASE("ff draw: the driver writes only registers whose value changes, and restores only what fixed function overwrote",
+          "[ff][draw]") {
+    const Scene sc = inline_scene(R"J(
+        {"op": "CreateVertexShader", "name": "p", "declaration": {"text": "D3DVSD_STREAM(0), D3DVSD_REG(0, D3DVSDT_FLOAT3), D3DVSD_END()"},
+         "function": {"asm": "vs.1.1\nm4x4 oPos, v0, c0"}},
+        {"op": "SetVertexShaderConstant", "register": 0, "values": [1,0,0,0, 0,1,0,0, 0,0,1,0, 0,0,0,1]},
+        {"op": "SetStreamSource", "stream": 0, "buffer": "vb", "stride": 24},
+        {"op": "SetVertexShader", "fvf": "D3DFVF_XYZ|D3DFVF_NORMAL"},
+        {"op": "SetTransform", "state": "VIEW", "matrix": [[1,0,0,0],[0,1,0,0],[0,0,1,0],[0,0,5,1]]},
+        {"op": "DrawPrimitive", "type": "trianglelist", "primitive_count": 1},
+        {"op": "DrawPrimitive", "type": "trianglelist", "primitive_count": 1},
+        {"op": "SetVertexShader", "shader": "p"},
+        {"op": "DrawPrimitive", "type": "trianglelist", "primitive_count": 1},
+        {"op": "DrawPrimitive", "type": "trianglelist", "primitive_count": 1})J");
+    SceneMachine m(sc, vs::Profile::d3d8());
+    const std::vector<DrawSetup> d = draws_of(m);
+    REQUIRE(d.size() == 4);
+    REQUIRE(d[0].fixed_function);
+    // First fixed-function draw: every program constant whose value differs from memory
+    // (c0..c3 held the identity: the world-view-projection rows with the view's z = 5 differ).
+    std::set<uint32_t> written;
+    for (const auto& w : d[0].constant_writes) written.insert(w.reg);
+    for (const auto& [reg, v] : d[0].ff_program->constants) {
+        const bool identity_row = reg < 4 && v == vs::Vec4{reg == 0 ? 1.f : 0.f, reg == 1 ? 1.f : 0.f, reg == 2 ? 1.f : 0.f,
+                                                           reg == 3 ? 1.f : 0.f};
+        const bool zero = reg >= 4 && v == vs::Vec4{};
+        CHECK(written.count(reg) == (identity_row || zero ? 0u : 1u));
+    }
+    // The same state again: nothing to write; the same program (compiled once).
+    CHECK(d[1].constant_writes.empty());
+    CHECK(d[1].ff_program == d[0].ff_program);
+    CHECK(m.ff_compiles() == 1);
+    // The program draw: exactly the overwritten registers, back to the application's values.
+    REQUIRE(!d[2].fixed_function);
+    std::set<uint32_t> restored;
+    for (const auto& w : d[2].constant_writes) {
+        restored.insert(w.reg);
+        const vs::Vec4 app = w.reg < 4 ? vs::Vec4{w.reg == 0 ? 1.f : 0.f, w.reg == 1 ? 1.f : 0.f, w.reg == 2 ? 1.f : 0.f,
+                                                  w.reg == 3 ? 1.f : 0.f}
+                                       : vs::Vec4{};
+        CHECK(same_bits(w.value, app));
+    }
+    CHECK(restored == written);
+    CHECK(d[3].constant_writes.empty());
+}
+
+TEST_CASE("ff draw: more enabled lights than MaxActiveLights is refused at the draw, naming the cap", "[ff][draw]") {
+    const Scene sc = inline_scene(R"J(
+        {"op": "SetVertexShader", "fvf": "D3DFVF_XYZ|D3DFVF_NORMAL"},
+        {"op": "LightEnable", "index": 0, "enable": true},
+        {"op": "LightEnable", "index": 5, "enable": true},
+        {"op": "LightEnable", "index": 9, "enable": true},
+        {"op": "SetStreamSource", "stream": 0, "buffer": "vb", "stride": 24},
+        {"op": "DrawPrimitive", "type": "trianglelist", "primitive_count": 1})J");
+    ff::Caps two;
+    two.max_active_lights = 2;
+    try {
+        run_functional(sc, vs::Profile::d3d8(), reference_shade(), {}, two);
+        FAIL("3 lights drawn with MaxActiveLights 2");
+    } catch (const SceneError& e) {
+        CHECK(e.pointer == "/commands/5");
+        CHECK_THAT(e.message, Contains("MaxActiveLights"));
+    }
+    ff::Caps three;
+    three.max_active_lights = 3;
+    const FunctionalResult r = run_functional(sc, vs::Profile::d3d8(), reference_shade(), {}, three);
+    REQUIRE(r.draws.size() == 1);
+    CHECK(r.draws[0].vertices.size() == 3);
+}
+
+TEST_CASE("ff draw: a state change compiles again, an unchanged state does not", "[ff][draw]") {
+    const Scene sc = inline_scene(R"J(
+        {"op": "SetVertexShader", "fvf": "D3DFVF_XYZ|D3DFVF_NORMAL"},
+        {"op": "SetStreamSource", "stream": 0, "buffer": "vb", "stride": 24},
+        {"op": "DrawPrimitive", "type": "trianglelist", "primitive_count": 1},
+        {"op": "SetRenderState", "state": "LIGHTING", "value": false},
+        {"op": "DrawPrimitive", "type": "trianglelist", "primitive_count": 1},
+        {"op": "DrawPrimitive", "type": "trianglelist", "primitive_count": 1})J");
+    SceneMachine m(sc, vs::Profile::d3d8());
+    const std::vector<DrawSetup> d = draws_of(m);
+    REQUIRE(d.size() == 3);
+    CHECK(m.ff_compiles() == 2);
+    CHECK(d[1].ff_program == d[2].ff_program);
+    CHECK(d[0].ff_program->assembly != d[1].ff_program->assembly);
+}
+
+TEST_CASE("ff draw: a declaration without function draws, and NORMAL2 (v16) reaches the program for tweening", "[ff][draw]") {
+    // One stream: POSITION, NORMAL, POSITION2, NORMAL2 (D3DVSDE 0, 3, 15, 16), 12 floats a vertex.
+    const float data[3][12] = {{0, 0, 0, 0, 0, -1, 1, 0, 0, 0, 1, 0},
+                               {1, 0, 0, 0, 0.6f, -0.8f, 1, 1, 0, 0.6f, 0, -0.8f},
+                               {0, 1, 0, 1, 0, 0, 0, 2, 0.5f, 0, 0, -1}};
+    nlohmann::json verts = nlohmann::json::array();
+    for (const auto& v : data) verts.push_back(std::vector<float>(v, v + 12));
+    nlohmann::json j = nlohmann::json::parse(R"J({"buffers": {"vb": {"layout": ["FLOAT3", "FLOAT3", "FLOAT3", "FLOAT3"]}},
+      "commands": [
+        {"op": "CreateVertexShader", "name": "tween",
+         "declaration": {"text": "D3DVSD_STREAM(0), D3DVSD_REG(D3DVSDE_POSITION, D3DVSDT_FLOAT3), D3DVSD_REG(D3DVSDE_NORMAL, D3DVSDT_FLOAT3), D3DVSD_REG(D3DVSDE_POSITION2, D3DVSDT_FLOAT3), D3DVSD_REG(D3DVSDE_NORMAL2, D3DVSDT_FLOAT3), D3DVSD_END()"},
+         "function": null},
+        {"op": "SetVertexShader", "shader": "tween"},
+        {"op": "SetRenderState", "state": "VERTEXBLEND", "value": "TWEENING"},
+        {"op": "SetRenderState", "state": "TWEENFACTOR", "value": 0.25},
+        {"op": "SetTransform", "state": "VIEW", "matrix": [[1,0,0,0],[0,1,0,0],[0,0,1,0],[0,0,4,1]]},
+        {"op": "SetLight", "index": 0, "light": {"type": "DIRECTIONAL", "diffuse": [1, 1, 1, 1], "direction": [0, 0, 1]}},
+        {"op": "LightEnable", "index": 0, "enable": true},
+        {"op": "SetMaterial", "material": {"diffuse": [1, 0.5, 0.25, 1]}},
+        {"op": "SetRenderState", "state": "DIFFUSEMATERIALSOURCE", "value": "MATERIAL"},
+        {"op": "SetStreamSource", "stream": 0, "buffer": "vb", "stride": 48},
+        {"op": "DrawPrimitive", "type": "trianglelist", "primitive_count": 1}]})J");
+    j["buffers"]["vb"]["vertices"] = verts;
+    const Scene sc = parse_scene(j, "", "tween.json");
+    const FunctionalResult r = run_functional(sc, vs::Profile::d3d8(), reference_shade());
+    REQUIRE(r.draws.size() == 1);
+    REQUIRE(r.draws[0].ff_program);
+    REQUIRE(r.draws[0].ff_program->input_map[ff::kDeNormal2] >= 0);  // the program reads NORMAL2
+    SceneMachine m(sc, vs::Profile::d3d8());
+    (void)draws_of(m);
+    for (uint32_t k = 0; k < 3; ++k) {
+        ff::FfRegisters regs{};
+        regs[ff::kDePosition] = {data[k][0], data[k][1], data[k][2], 1};
+        regs[ff::kDeNormal] = {data[k][3], data[k][4], data[k][5], 1};
+        regs[ff::kDePosition2] = {data[k][6], data[k][7], data[k][8], 1};
+        regs[ff::kDeNormal2] = {data[k][9], data[k][10], data[k][11], 1};
+        const vs::VertexOutputs want = ff::process_vertex(m.ff_state(), m.ff_inputs(), regs, m.caps());
+        require_close(want, r.draws[0].vertices[k], fmt::format("vertex {}", k));
+    }
+    // Hand-computed for vertex 1: the normal tweened (1 - 0.25) (0, 0.6, -0.8) + 0.25 (0.6, 0, -0.8) =
+    // (0.15, 0.45, -0.8); N.L with the light towards -z: 0.8; diffuse = (1, 0.5, 0.25) x 0.8.
+    CHECK(r.draws[0].vertices[1].d0[0] == Approx(0.8f).margin(1e-4));
+    CHECK(r.draws[0].vertices[1].d0[1] == Approx(0.4f).margin(1e-4));
+    CHECK(r.draws[0].vertices[1].d0[2] == Approx(0.2f).margin(1e-4));
+}
+
+TEST_CASE("ff draw: indexed blending draws within MaxVertexBlendMatrixIndex and refuses a vertex beyond it", "[ff][draw]") {
+    // XYZB2 | LASTBETA_UBYTE4: one weight and UBYTE4 indices; 1WEIGHTS blends two matrices.
+    auto scene_with = [](int index) {
+        nlohmann::json j = nlohmann::json::parse(R"J({"buffers": {"vb": {"layout": ["FLOAT3", "FLOAT1", "UBYTE4", "FLOAT3"]}},
+          "commands": [
+            {"op": "SetVertexShader", "fvf": "D3DFVF_XYZB2|D3DFVF_LASTBETA_UBYTE4|D3DFVF_NORMAL"},
+            {"op": "SetRenderState", "state": "VERTEXBLEND", "value": "1WEIGHTS"},
+            {"op": "SetRenderState", "state": "INDEXEDVERTEXBLENDENABLE", "value": true},
+            {"op": "SetTransform", "state": "WORLDMATRIX(5)", "matrix": [[1,0,0,0],[0,1,0,0],[0,0,1,0],[2,0,0,1]]},
+            {"op": "SetTransform", "state": "WORLDMATRIX(8)", "matrix": [[0,1,0,0],[-1,0,0,0],[0,0,1,0],[0,3,0,1]]},
+            {"op": "SetLight", "index": 0, "light": {"type": "DIRECTIONAL", "diffuse": [1, 1, 1, 1], "direction": [0, 0, 1]}},
+            {"op": "LightEnable", "index": 0, "enable": true},
+            {"op": "SetMaterial", "material": {"diffuse": [1, 1, 1, 1]}},
+            {"op": "SetRenderState", "state": "DIFFUSEMATERIALSOURCE", "value": "MATERIAL"},
+            {"op": "SetStreamSource", "stream": 0, "buffer": "vb", "stride": 32},
+            {"op": "DrawPrimitive", "type": "trianglelist", "primitive_count": 1}]})J");
+        j["buffers"]["vb"]["vertices"] = {{0, 0, 0, 0.25, 5, 8, 0, 0, 0, 0.6, -0.8},
+                                          {1, 0, 0, 0.5, 0, 5, 0, 0, 0, 0, -1},
+                                          {0, 1, 0, 1, index, 0, 0, 0, 0.6, 0, -0.8}};
+        return parse_scene(j, "", "indexed.json");
+    };
+    ff::Caps caps;
+    caps.max_vertex_blend_matrix_index = 8;
+    const Scene ok = scene_with(8);
+    const FunctionalResult r = run_functional(ok, vs::Profile::d3d8(), reference_shade(), {}, caps);
+    REQUIRE(r.draws.size() == 1);
+    SceneMachine m(ok, vs::Profile::d3d8(), {}, caps);
+    const std::vector<DrawSetup> d = draws_of(m);
+    for (size_t k = 0; k < 3; ++k) {
+        const auto in = vs::fetch_vertex(d[0].shader->decl, d[0].streams, uint32_t(k));
+        ff::FfRegisters regs{};
+        for (size_t j = 0; j < in.size(); ++j) regs[j] = in[j];
+        require_close(ff::process_vertex(*d[0].ff_state, d[0].ff_inputs, regs, caps), r.draws[0].vertices[k],
+                      fmt::format("vertex {}", k));
+    }
+    // Vertex 1 by hand: 0.5 x WORLDMATRIX(0) (identity) + 0.5 x WORLDMATRIX(5) (x + 2): (1, 0, 0) -> (2, 0, 0);
+    // VIEW and PROJECTION identity: oPos = (2, 0, 0, 1).
+    CHECK(r.draws[0].vertices[1].pos[0] == Approx(2.0f).margin(1e-5));
+    CHECK(r.draws[0].vertices[1].pos[1] == Approx(0.0f).margin(1e-5));
+    // Index 9 on a device whose MaxVertexBlendMatrixIndex is 8: refused at the draw, naming the vertex and the cap.
+    try {
+        run_functional(scene_with(9), vs::Profile::d3d8(), reference_shade(), {}, caps);
+        FAIL("a blend index beyond the cap was drawn");
+    } catch (const SceneError& e) {
+        CHECK(e.pointer == "/commands/10");
+        CHECK_THAT(e.message, Contains("vertex 2") && Contains("MaxVertexBlendMatrixIndex"));
+    }
+}
