@@ -102,8 +102,11 @@ std::string summary_text(const std::string& scene, const sc::RunResult& r, const
     for (size_t i = 0; i < r.top_stalls.size() && i < 3; ++i) {
         const auto& t = r.top_stalls[i];
         row(i ? "" : "top stalls",
-            fmt::format("{}.{}: {} cycles ({:.1f} %)", t.unit, t.reason, group_digits(t.cycles),
-                        r.cycles ? 100.0 * double(t.cycles) / double(r.cycles) : 0.0));
+            fmt::format("{}.{}: {} cycles ({:.1f} %), {}", t.unit, t.reason, group_digits(t.cycles),
+                        r.cycles ? 100.0 * double(t.cycles) / double(r.cycles) : 0.0,
+                        t.cls == "local"          ? std::string("local")
+                        : t.cls == "starvation"   ? "starved by " + t.by
+                                                  : "back-pressure from " + t.by));
     }
     if (r.top_stalls.empty()) row("top stalls", "none");
     row("bottleneck", r.bottleneck);
@@ -143,9 +146,20 @@ nlohmann::ordered_json summary_json(const std::string& scene, const sc::RunResul
     j["memory_bytes_per_cycle"] = r.memory_bytes_per_cycle;
     j["fetch_cache_hit_rate"] = r.fetch_cache_hit_rate;
     auto st = nlohmann::ordered_json::array();
-    for (const auto& t : r.top_stalls) st.push_back({{"unit", t.unit}, {"reason", t.reason}, {"cycles", t.cycles}});
+    for (const auto& t : r.top_stalls) {
+        nlohmann::ordered_json e = {{"unit", t.unit}, {"reason", t.reason}, {"cycles", t.cycles}, {"class", t.cls}};
+        if (!t.by.empty()) e["by"] = t.by;
+        st.push_back(std::move(e));
+    }
     j["stalls"] = st;
-    j["bottleneck"] = {{"unit", r.bottleneck_unit}, {"busy", r.bottleneck_busy}, {"text", r.bottleneck}};
+    auto chain = nlohmann::ordered_json::array();
+    for (const auto& c : r.bottleneck_chain) {
+        nlohmann::ordered_json e = {{"unit", c.unit}, {"reason", c.reason}, {"class", c.cls}, {"cycles", c.cycles}};
+        if (!c.by.empty()) e["by"] = c.by;
+        chain.push_back(std::move(e));
+    }
+    j["bottleneck"] = {{"unit", r.bottleneck_unit}, {"busy", r.bottleneck_busy}, {"reason", r.bottleneck_reason},
+                       {"text", r.bottleneck}, {"chain", chain}};
     j["tessellator"] = {{"patches", r.tess_patches},           {"npatch_draws", r.tess_npatch_draws},
                         {"generated_vertices", r.tess_vertices}, {"generated_triangles", r.tess_triangles},
                         {"handle_hits", r.tess_handle_hits},     {"control_points", r.tess_control_points},

@@ -50,7 +50,8 @@ VertexFetch::VertexFetch(const sc_core::sc_module_name& n, const VertexFetchPara
       hits_(stats_.counter("cache_hits", "lines", "look-ups that found the line (present or being filled)")),
       misses_(stats_.counter("cache_misses", "lines", "look-ups that read the line from memory")),
       prefetches_(stats_.counter("prefetches", "lines", "lines read ahead of their first request (prefetch_lines)")),
-      stall_buffer_(stats_.stall_reason("no_input_buffer", "a fetched vertex waits for a free input buffer")),
+      stall_buffer_(stats_.stall_reason("no_input_buffer", "a fetched vertex waits for a free input buffer",
+                                                   StallKind::back_pressure("credits"))),
       stall_misses_(stats_.stall_reason("miss_limit", "a request waits for a free miss register")),
       stall_memory_(stats_.stall_reason("memory_latency", "requests are issued; the unit waits for their data")),
       stall_window_(stats_.stall_reason("fetch_window_full", "a vertex waits: fetch_window vertices await their data")) {
