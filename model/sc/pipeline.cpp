@@ -385,6 +385,9 @@ RunResult Pipeline::result() const {
     r.bottleneck_reason = b.reason;
     r.bottleneck = b.text;
     r.bottleneck_chain = b.chain;
+    r.caps = find_caps(params_, r.stats["units"], end);
+    r.in_flight_mean = rate(alu_.stats(), "in_flight_per_engine");
+    r.in_flight_max = alu_.stats().get("max_in_flight");
     return r;
 }
 

@@ -16,6 +16,7 @@
 #include "model/common/params.h"
 #include "model/common/stats.h"
 #include "model/sc/bottleneck.h"
+#include "model/sc/caps.h"
 #include "model/sc/command_front_end.h"
 #include "model/sc/constant_loader.h"
 #include "model/sc/decl_decoder_pins.h"
@@ -133,6 +134,9 @@ struct RunResult {
     std::string bottleneck_reason;
     std::string bottleneck;
     std::vector<CauseStep> bottleneck_chain;
+    std::vector<CapWarning> caps;  // parameters capping another's effect (model/sc/caps.h)
+    double in_flight_mean = 0;     // vertices in flight per engine, mean over the run
+    uint64_t in_flight_max = 0;    // and the most in one engine
     std::vector<std::string> cycle_errors;  // units whose cycles do not add up (must be empty)
     std::vector<std::string> warnings;
     double host_seconds = 0;                // sc_start's wall time
