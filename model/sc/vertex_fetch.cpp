@@ -161,7 +161,16 @@ bool VertexFetch::access(Cycle now, uint32_t stream, uint64_t addr, uint32_t siz
         touch(l);
         if (l->ready > ready) ready = l->ready;
     }
-    if (p_.prefetch_lines) prefetch(now, stream, last);
+    // The stride detector: a stream whose requests keep ending in the same line or the next one
+    // is read sequentially; a jump (an indexed mesh's reuse order, a new draw) disarms it.
+    uint64_t& prev = last_line_[stream & 15];
+    uint32_t& adv = advances_[stream & 15];
+    if (first == prev + 1 || (first == prev && last == prev + 1))
+        ++adv;
+    else if (!(first == prev && last == prev))
+        adv = 0;
+    prev = last;
+    if (p_.prefetch_lines && adv >= kSequentialAdvances) prefetch(now, stream, last);
     return true;
 }
 
