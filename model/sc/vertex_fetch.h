@@ -91,7 +91,7 @@ private:
     // to the next line (the stride detector that arms the read-ahead).
     std::array<uint64_t, 16> last_line_{};
     std::array<uint32_t, 16> advances_{};
-    static constexpr uint32_t kSequentialAdvances = 2;  // advances in a row that arm the read-ahead
+    static constexpr uint32_t kSequentialAdvances = 3;  // advances in a row that arm the read-ahead
     std::unordered_set<uint64_t> footprint_;  // lines asked for by requests
     std::deque<Cycle> fills_;  // completion cycles of outstanding line fills (non-decreasing)
     const DrawState* elem_draw_ = nullptr;
