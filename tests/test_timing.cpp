@@ -731,3 +731,27 @@ TEST_CASE("Bottleneck: one output buffer behind an ALU that outpaces the output 
     CHECK(d.result.bottleneck_unit != "output");
     CHECK(d.result.cycles < c.result.cycles);
 }
+
+TEST_CASE("Caps: fewer input buffers than engines x contexts warn, with the in-flight statistics showing the cap",
+          "[timing][caps]") {
+    auto has = [](const sc::RunResult& r, const std::string& capping) {
+        for (const auto& c : r.caps)
+            if (c.capping == capping) return true;
+        return false;
+    };
+    // 2 x 4 = 8 contexts, 6 input buffers: at most 6 vertices are in the ALU.
+    const Captured capped = run(scene::default_scene(), {"vertex_alu.engines=2", "vertex_alu.contexts=4"});
+    CHECK(has(capped.result, "vertex_fetch.input_buffers"));
+    CHECK(capped.result.in_flight_max <= 4);  // 6 buffers over 2 engines, round robin: never all 4 of each
+    // Contexts 6: the same cycles (the cap), and still warned.
+    const Captured more = run(scene::default_scene(), {"vertex_alu.engines=2", "vertex_alu.contexts=6"});
+    CHECK(more.result.cycles == capped.result.cycles);
+    CHECK(has(more.result, "vertex_fetch.input_buffers"));
+    // 12 input buffers lift it: no warning, and more vertices in flight.
+    const Captured lifted = run(scene::default_scene(), {"vertex_alu.engines=2", "vertex_alu.contexts=4",
+                                                         "vertex_fetch.input_buffers=12", "output.buffers=12"});
+    CHECK(!has(lifted.result, "vertex_fetch.input_buffers"));
+    CHECK(lifted.result.in_flight_mean > capped.result.in_flight_mean);
+    // The defaults (1 engine x 3 contexts, 6 buffers) are not capped.
+    CHECK(!has(run(scene::default_scene()).result, "vertex_fetch.input_buffers"));
+}
