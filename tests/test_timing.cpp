@@ -692,3 +692,106 @@ TEST_CASE("The topology prints every channel and its DOT graph has an edge per l
     q.apply_set("vertex_fetch.input_buffers=13");
     CHECK_THAT(sc::topology_text(t, q), Catch::Contains(" 13 "));
 }
+
+// ---- The bottleneck traced to its cause (model/sc/bottleneck.h): configurations whose cause is
+// known by construction.
+
+bool chain_has(const sc::RunResult& r, const std::string& unit, const std::string& cls, const std::string& by) {
+    for (const auto& c : r.bottleneck_chain)
+        if (c.unit == unit && c.cls == cls && c.by == by) return true;
+    return false;
+}
+
+TEST_CASE("Bottleneck: a huge memory latency is named at the vertex fetch, with the ALU starved by it", "[timing][bottleneck]") {
+    const Captured c = run(scene::default_scene(), {"memory.latency=5000"});
+    INFO(c.result.bottleneck);
+    CHECK(c.result.bottleneck_unit == "vertex_fetch");
+    CHECK((c.result.bottleneck_reason == "miss_limit" || c.result.bottleneck_reason == "memory_latency"));
+    CHECK(chain_has(c.result, "vertex_alu", "starvation", "vertex_fetch"));
+    // The same scene with the default latency is not memory-bound: the test can tell.
+    const Captured d = run(scene::default_scene());
+    INFO(d.result.bottleneck);
+    CHECK(d.result.bottleneck_unit == "vertex_alu");
+}
+
+TEST_CASE("Bottleneck: a huge ALU latency is named at the ALU as a local dependency", "[timing][bottleneck]") {
+    const Captured c = run(scene::default_scene(),
+                           with_fast_fetch({"vertex_alu.vector_latency=64", "vertex_alu.scalar_latency=64",
+                                            "vertex_alu.dot_latency=64", "vertex_alu.rcp_rsq_latency=64"}));
+    INFO(c.result.bottleneck);
+    CHECK(c.result.bottleneck_unit == "vertex_alu");
+    CHECK((c.result.bottleneck_reason == "dependency" || c.result.bottleneck_reason == "result_latency"));
+    REQUIRE(!c.result.bottleneck_chain.empty());
+    CHECK(c.result.bottleneck_chain.back().cls == "local");
+}
+
+TEST_CASE("Bottleneck: a narrow memory bus is named as the memory bus, saturated", "[timing][bottleneck]") {
+    const Captured c = run(scene::default_scene(), {"memory.bytes_per_cycle=1"});
+    INFO(c.result.bottleneck);
+    CHECK(c.result.bottleneck_unit == "memory");
+    CHECK(c.result.bottleneck_reason == "busy");
+    CHECK(c.result.bottleneck_busy > 0.95);
+}
+
+TEST_CASE("Bottleneck: a one-reference order queue is named as the capacity that caps the work in flight",
+          "[timing][bottleneck]") {
+    const Captured c = run(scene::default_scene(), {"output.order_queue=1"});
+    INFO(c.result.bottleneck);
+    CHECK(c.result.bottleneck_reason == "capacity");
+    CHECK(c.result.bottleneck_unit == "output");
+    CHECK(chain_has(c.result, "index_fetch", "back_pressure", "output"));
+}
+
+TEST_CASE("Bottleneck: input buffers fewer than the contexts are named as the cap", "[timing][bottleneck]") {
+    // 4 engines x 3 contexts = 12 vertices could be in flight; 6 input buffers hold 6.
+    const Captured c = run(scene::default_scene(), {"vertex_alu.engines=4"});
+    INFO(c.result.bottleneck);
+    CHECK(c.result.bottleneck_reason == "capacity");
+    CHECK(chain_has(c.result, "vertex_fetch", "back_pressure", "vertex_alu"));
+    CHECK(c.result.bottleneck_unit == "vertex_alu");
+}
+
+TEST_CASE("Bottleneck: one output buffer behind an ALU that outpaces the output names the output, saturated",
+          "[timing][bottleneck]") {
+    // The default scene is indexed: about 4.8 references per shaded vertex, each a cycle of the
+    // output's; 8 engines with a fast fetch shade a vertex in fewer cycles than that.
+    const Captured c = run(scene::default_scene(),
+                           with_fast_fetch({"output.buffers=1", "vertex_alu.engines=8", "vertex_fetch.input_buffers=64",
+                                            "output.order_queue=1024", "vertex_fetch.prefetch_lines=0",
+                                            "index_fetch.indices_per_cycle=4"}));
+    INFO(c.result.bottleneck);
+    CHECK(c.result.bottleneck_unit == "output");
+    CHECK(c.result.bottleneck_reason == "busy");
+    // Two references a cycle out of the output: it is no longer the cause.
+    const Captured d = run(scene::default_scene(),
+                           with_fast_fetch({"output.buffers=1", "vertex_alu.engines=8", "vertex_fetch.input_buffers=64",
+                                            "output.order_queue=1024", "vertex_fetch.prefetch_lines=0",
+                                            "index_fetch.indices_per_cycle=4", "output.vertices_per_cycle=2"}));
+    INFO(d.result.bottleneck);
+    CHECK(d.result.bottleneck_unit != "output");
+    CHECK(d.result.cycles < c.result.cycles);
+}
+
+TEST_CASE("Caps: fewer input buffers than engines x contexts warn, with the in-flight statistics showing the cap",
+          "[timing][caps]") {
+    auto has = [](const sc::RunResult& r, const std::string& capping) {
+        for (const auto& c : r.caps)
+            if (c.capping == capping) return true;
+        return false;
+    };
+    // 2 x 4 = 8 contexts, 6 input buffers: at most 6 vertices are in the ALU.
+    const Captured capped = run(scene::default_scene(), {"vertex_alu.engines=2", "vertex_alu.contexts=4"});
+    CHECK(has(capped.result, "vertex_fetch.input_buffers"));
+    CHECK(capped.result.in_flight_max <= 4);  // 6 buffers over 2 engines, round robin: never all 4 of each
+    // Contexts 6: the same cycles (the cap), and still warned.
+    const Captured more = run(scene::default_scene(), {"vertex_alu.engines=2", "vertex_alu.contexts=6"});
+    CHECK(more.result.cycles == capped.result.cycles);
+    CHECK(has(more.result, "vertex_fetch.input_buffers"));
+    // 12 input buffers lift it: no warning, and more vertices in flight.
+    const Captured lifted = run(scene::default_scene(), {"vertex_alu.engines=2", "vertex_alu.contexts=4",
+                                                         "vertex_fetch.input_buffers=12", "output.buffers=12"});
+    CHECK(!has(lifted.result, "vertex_fetch.input_buffers"));
+    CHECK(lifted.result.in_flight_mean > capped.result.in_flight_mean);
+    // The defaults (1 engine x 3 contexts, 6 buffers) are not capped.
+    CHECK(!has(run(scene::default_scene()).result, "vertex_fetch.input_buffers"));
+}

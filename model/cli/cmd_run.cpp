@@ -102,11 +102,16 @@ std::string summary_text(const std::string& scene, const sc::RunResult& r, const
     for (size_t i = 0; i < r.top_stalls.size() && i < 3; ++i) {
         const auto& t = r.top_stalls[i];
         row(i ? "" : "top stalls",
-            fmt::format("{}.{}: {} cycles ({:.1f} %)", t.unit, t.reason, group_digits(t.cycles),
-                        r.cycles ? 100.0 * double(t.cycles) / double(r.cycles) : 0.0));
+            fmt::format("{}.{}: {} cycles ({:.1f} %), {}", t.unit, t.reason, group_digits(t.cycles),
+                        r.cycles ? 100.0 * double(t.cycles) / double(r.cycles) : 0.0,
+                        t.cls == "local"          ? std::string("local")
+                        : t.cls == "starvation"   ? "starved by " + t.by
+                                                  : "back-pressure from " + t.by));
     }
     if (r.top_stalls.empty()) row("top stalls", "none");
     row("bottleneck", r.bottleneck);
+    row("vertices in flight", fmt::format("{:.2f} per engine on average, {} at most", r.in_flight_mean, r.in_flight_max));
+    for (size_t i = 0; i < r.caps.size(); ++i) row(i ? "" : "caps", "warning: " + r.caps[i].text);
     if (r.tess_patches || r.tess_npatch_draws) {
         row("tessellator", fmt::format("{} patches, {} N-patch draws, {} handle hits", group_digits(r.tess_patches),
                                        group_digits(r.tess_npatch_draws), group_digits(r.tess_handle_hits)));
@@ -149,9 +154,30 @@ nlohmann::ordered_json summary_json(const std::string& scene, const sc::RunResul
     j["memory_bytes_per_cycle"] = r.memory_bytes_per_cycle;
     j["fetch_cache_hit_rate"] = r.fetch_cache_hit_rate;
     auto st = nlohmann::ordered_json::array();
-    for (const auto& t : r.top_stalls) st.push_back({{"unit", t.unit}, {"reason", t.reason}, {"cycles", t.cycles}});
+    for (const auto& t : r.top_stalls) {
+        nlohmann::ordered_json e = {{"unit", t.unit}, {"reason", t.reason}, {"cycles", t.cycles}, {"class", t.cls}};
+        if (!t.by.empty()) e["by"] = t.by;
+        st.push_back(std::move(e));
+    }
     j["stalls"] = st;
-    j["bottleneck"] = {{"unit", r.bottleneck_unit}, {"busy", r.bottleneck_busy}, {"text", r.bottleneck}};
+    auto chain = nlohmann::ordered_json::array();
+    for (const auto& c : r.bottleneck_chain) {
+        nlohmann::ordered_json e = {{"unit", c.unit}, {"reason", c.reason}, {"class", c.cls}, {"cycles", c.cycles}};
+        if (!c.by.empty()) e["by"] = c.by;
+        chain.push_back(std::move(e));
+    }
+    j["bottleneck"] = {{"unit", r.bottleneck_unit}, {"busy", r.bottleneck_busy}, {"reason", r.bottleneck_reason},
+                       {"text", r.bottleneck}, {"chain", chain}};
+    j["in_flight_per_engine"] = r.in_flight_mean;
+    j["max_in_flight_per_engine"] = r.in_flight_max;
+    auto caps = nlohmann::ordered_json::array();
+    std::string cap_keys;
+    for (const auto& c : r.caps) {
+        caps.push_back({{"capping", c.capping}, {"capped", c.capped}, {"text", c.text}});
+        cap_keys += (cap_keys.empty() ? "" : " ") + c.capping + ">" + c.capped;
+    }
+    j["caps"] = caps;
+    j["cap_warnings"] = cap_keys;  // one string: a sweep's results.csv column
     j["tessellator"] = {{"patches", r.tess_patches},           {"npatch_draws", r.tess_npatch_draws},
                         {"generated_vertices", r.tess_vertices}, {"generated_triangles", r.tess_triangles},
                         {"handle_hits", r.tess_handle_hits},     {"control_points", r.tess_control_points},
@@ -349,6 +375,7 @@ int run_run(const RunArgs& a) {
         return 2;
     }
     for (const auto& w : r.warnings) std::fprintf(stderr, "%s\n", w.c_str());
+    for (const auto& c : r.caps) std::fprintf(stderr, "vpsim run: warning: %s\n", c.text.c_str());
     if (!a.quiet) {
         const std::string s =
             a.json ? summary_json(sc.name, r, rtl_names).dump(2) + "\n" : summary_text(sc.name, r, rtl_names);

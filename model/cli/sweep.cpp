@@ -354,6 +354,15 @@ std::vector<Point> resolve_points(const Study& s, const std::string& out_dir, co
             throw StudyError(fmt::format("--tess-profile {}: {}", kv, e.what()));
         }
     }
+    // A point's parameters: the defaults, its preset (the `preset` axis's value, else the
+    // study's), the base --set list.
+    auto base_for = [&](const std::string& preset) {
+        if (preset == s.preset) return base;
+        ParamSet p = sc::default_params();
+        apply_preset(p, preset);
+        for (const auto& kv : s.sets) p.apply_set(kv);
+        return p;
+    };
     // Every axis key and value, on the base.
     std::set<std::string> seen;
     for (const Axis& a : s.axes) {
@@ -361,6 +370,14 @@ std::vector<Point> resolve_points(const Study& s, const std::string& out_dir, co
             if (!seen.insert(a.keys[k]).second)
                 throw StudyError(fmt::format("axis {}: the key is on two axes (zip them to vary them together)", a.keys[k]));
             if (a.values.empty()) throw StudyError(fmt::format("axis {}: no values (an empty axis)", a.keys[k]));
+            if (a.keys[k] == "preset") {
+                for (const auto& vs : a.values) try {
+                        base_for(vs[k]);
+                    } catch (const std::exception& e) {
+                        throw StudyError(fmt::format("axis preset: {}", e.what()));
+                    }
+                continue;
+            }
             for (const auto& vs : a.values) {
                 ParamSet p = base;
                 try {
@@ -393,12 +410,16 @@ std::vector<Point> resolve_points(const Study& s, const std::string& out_dir, co
                 idx[ai] = rest % s.axes[ai].values.size();
                 rest /= s.axes[ai].values.size();
             }
-            ParamSet params = base;
+            std::string preset = s.preset;
+            for (size_t ai = 0; ai < s.axes.size(); ++ai)
+                for (size_t k = 0; k < s.axes[ai].keys.size(); ++k)
+                    if (s.axes[ai].keys[k] == "preset") preset = s.axes[ai].values[idx[ai]][k];
+            ParamSet params = base_for(preset);
             std::vector<std::pair<std::string, std::string>> av;
             for (size_t ai = 0; ai < s.axes.size(); ++ai)
                 for (size_t k = 0; k < s.axes[ai].keys.size(); ++k) {
                     av.emplace_back(s.axes[ai].keys[k], s.axes[ai].values[idx[ai]][k]);
-                    params.apply_set(av.back().first + "=" + av.back().second);
+                    if (av.back().first != "preset") params.apply_set(av.back().first + "=" + av.back().second);
                 }
             for (unsigned r = 0; r < s.repeats; ++r) {
                 Point p;
@@ -406,7 +427,7 @@ std::vector<Point> resolve_points(const Study& s, const std::string& out_dir, co
                 p.scene = s.scenes[si];
                 p.repeat = r;
                 p.axis_values = av;
-                for (const auto& [k, v] : av) p.axis_json[k] = params.value(k);
+                for (const auto& [k, v] : av) p.axis_json[k] = k == "preset" ? nlohmann::json(v) : params.value(k);
                 Fnv f;
                 f.add("vpsim-sweep-point-1");
                 f.add(p.scene);
@@ -419,9 +440,10 @@ std::vector<Point> resolve_points(const Study& s, const std::string& out_dir, co
                 p.hash = fmt::format("{:016x}", f.h);
                 p.dir = (fs::path(out_dir) / "points" / p.hash).string();
                 p.argv = {exe, "run", p.scene, "--out", p.dir, "--quiet", "--no-progress"};
-                if (!s.preset.empty()) p.argv.insert(p.argv.end(), {"--preset", s.preset});
+                if (!preset.empty()) p.argv.insert(p.argv.end(), {"--preset", preset});
                 for (const auto& kv : s.sets) p.argv.insert(p.argv.end(), {"--set", kv});
-                for (const auto& [k, v] : av) p.argv.insert(p.argv.end(), {"--set", k + "=" + v});
+                for (const auto& [k, v] : av)
+                    if (k != "preset") p.argv.insert(p.argv.end(), {"--set", k + "=" + v});
                 for (const auto& x : s.profile) p.argv.insert(p.argv.end(), {"--profile", x});
                 for (const auto& x : s.tess_profile) p.argv.insert(p.argv.end(), {"--tess-profile", x});
                 pts.push_back(std::move(p));

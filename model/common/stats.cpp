@@ -42,11 +42,35 @@ const Counter& StatGroup::operator[](const std::string& name) const {
     return counters_[it->second];
 }
 
-StallReason StatGroup::stall_reason(const std::string& reason, const std::string& description) {
+const char* stall_class_name(StallClass c) {
+    switch (c) {
+    case StallClass::local: return "local";
+    case StallClass::back_pressure: return "back_pressure";
+    case StallClass::starvation: return "starvation";
+    }
+    return "?";
+}
+
+StallReason StatGroup::stall_reason(const std::string& reason, const std::string& description, StallKind kind) {
     for (const Counter& r : stalls_)
         if (r.name == reason) throw std::logic_error(fmt::format("{}: stall reason '{}' declared twice", unit_, reason));
+    if (kind.cls != StallClass::local && kind.port.empty())
+        throw std::logic_error(fmt::format("{}: stall reason '{}' names no port", unit_, reason));
     stalls_.push_back(Counter{reason, "cycles", description, 0});
+    kinds_.push_back(std::move(kind));
     return StallReason{&stalls_.back(), int(stalls_.size() - 1)};
+}
+
+const StallKind& StatGroup::stall_kind(const std::string& reason) const {
+    for (size_t i = 0; i < stalls_.size(); ++i)
+        if (stalls_[i].name == reason) return kinds_[i];
+    throw std::logic_error(fmt::format("{}: undeclared stall reason '{}'", unit_, reason));
+}
+
+std::vector<std::string> StatGroup::stall_reasons() const {
+    std::vector<std::string> v;
+    for (const Counter& r : stalls_) v.push_back(r.name);
+    return v;
 }
 
 void StatGroup::stall(const std::string& reason, uint64_t n) {
@@ -109,7 +133,11 @@ nlohmann::ordered_json StatGroup::to_json(uint64_t total_cycles) const {
         c["busy"] = busy_;
         c["idle"] = idle_;
         nlohmann::ordered_json st = nlohmann::ordered_json::object();
-        for (const Counter& r : stalls_) st[r.name] = {{"cycles", r.value}, {"description", r.description}};
+        for (size_t i = 0; i < stalls_.size(); ++i) {
+            const Counter& r = stalls_[i];
+            st[r.name] = {{"cycles", r.value}, {"description", r.description}, {"class", stall_class_name(kinds_[i].cls)}};
+            if (!kinds_[i].port.empty()) st[r.name]["port"] = kinds_[i].port;
+        }
         c["stalled"] = std::move(st);
         c["stalled_total"] = stalled_cycles();
         c["total"] = accounted_cycles();

@@ -31,6 +31,21 @@ struct Counter {
     }
 };
 
+// What a stall waits for (docs/stats.md, "Stall classes"): the unit's own resource (local), a
+// downstream unit that has no room (back-pressure) or an upstream unit that has nothing to give
+// (starvation). The other unit is named by the unit's own port through which it is felt; the
+// pipeline, which alone knows the topology, names the unit at the channel's other end.
+enum class StallClass { local, back_pressure, starvation };
+const char* stall_class_name(StallClass c);
+
+struct StallKind {
+    StallClass cls = StallClass::local;
+    std::string port;  // back-pressure / starvation: the port that channel is bound to
+    static StallKind local() { return {}; }
+    static StallKind back_pressure(std::string port) { return {StallClass::back_pressure, std::move(port)}; }
+    static StallKind starvation(std::string port) { return {StallClass::starvation, std::move(port)}; }
+};
+
 // A declared stall reason: its cycle counter and its index in the unit's declaration order
 // (the VCD draws a unit's state as 0 idle, 1 busy, 2 + index for this reason).
 struct StallReason {
@@ -59,7 +74,10 @@ public:
     // reasons, so every reason in stats.json is documented. The returned handle carries the
     // reason's cycle counter (unit "cycles") and its index: accounting through it is the same
     // as stall("reason") without the look-up.
-    StallReason stall_reason(const std::string& reason, const std::string& description);
+    // `kind` classifies it (local unless said otherwise).
+    StallReason stall_reason(const std::string& reason, const std::string& description, StallKind kind = {});
+    const StallKind& stall_kind(const std::string& reason) const;  // std::logic_error if undeclared
+    std::vector<std::string> stall_reasons() const;                // declaration order
 
     // Cycle accounting: call exactly one of these per clock of a timed unit.
     void busy(uint64_t n = 1) { busy_ += n; }
@@ -101,6 +119,7 @@ private:
     std::map<std::string, size_t> index_;
     uint64_t busy_ = 0, idle_ = 0;
     std::deque<Counter> stalls_;  // name, "cycles", description, cycles
+    std::deque<StallKind> kinds_;  // stalls_[i]'s class
     std::vector<Rate> rates_;
 };
 

@@ -28,9 +28,11 @@ CommandFrontEnd::CommandFrontEnd(const sc_module_name& n, const CommandFrontEndP
       commands_(stats_.counter("commands", "commands", "scene commands executed")),
       draw_count_(stats_.counter("draws", "draws", "draw commands sent to the tessellator (and on to the index fetch)")),
       decl_tokens_(stats_.counter("declaration_tokens", "tokens", "declaration tokens driven into the decoder")),
-      stall_draw_q_(stats_.stall_reason("draw_queue_full", "a draw waits for space in the tessellator's queue")),
+      stall_draw_q_(stats_.stall_reason("draw_queue_full", "a draw waits for space in the tessellator's queue",
+                                                      StallKind::back_pressure("draws"))),
       stall_const_q_(stats_.stall_reason("constant_queue_full",
-                                         "a constant batch waits for space in the constant loader's queue")) {
+                                         "a constant batch waits for space in the constant loader's queue",
+                                         StallKind::back_pressure("constants"))) {
     acct_.attach(probes, "front_end");
     if (probes) track_ = probes->track("front_end");
 }

@@ -23,7 +23,8 @@ ConstantLoader::ConstantLoader(const sc_core::sc_module_name& n, const ConstantL
       writes_(stats_.counter("writes", "vectors", "constant vectors written")),
       batches_(stats_.counter("batches", "batches", "SetVertexShader / SetVertexShaderConstant batches written")),
       stall_draw_(stats_.stall_reason("draw_in_flight",
-                                      "a batch waits for the draws issued before it to leave the vertex ALU")) {
+                                      "a batch waits for the draws issued before it to leave the vertex ALU",
+                                      StallKind::back_pressure("draws_done"))) {
     acct_.attach(probes, "constant_loader");
     if (probes) track_ = probes->track("constant_loader");
     stats_.rate("writes_per_cycle", "writes", "cycles", "vectors/cycle", "constant vectors written per cycle");

@@ -16,7 +16,8 @@ const ParamBindings<DelayStageParams>& DelayStageParams::bindings() {
 DelayStage::DelayStage(const sc_core::sc_module_name& n, const DelayStageParams& p, Probes* probes)
     : TimedUnit(n), p_(p), stats_(DelayStageParams::kUnit, "pass-through delay stage"), acct_(stats_),
       jobs_(stats_.counter("jobs", "vertices", "jobs passed through")),
-      stall_out_(stats_.stall_reason("output_full", "a job's latency is over but the downstream channel is full")) {
+      stall_out_(stats_.stall_reason("output_full", "a job's latency is over but the downstream channel is full",
+                                                StallKind::back_pressure("out"))) {
     acct_.attach(probes, basename());
 }
 

@@ -29,9 +29,12 @@ IndexFetch::IndexFetch(const sc_core::sc_module_name& n, const IndexFetchParams&
       misses_count_(stats_.counter("cache_misses", "vertices", "references sent to be fetched and shaded")),
       unique_(stats_.counter("unique_vertices", "vertices", "distinct vertices per draw, summed over draws")),
       index_bytes_(stats_.counter("index_bytes", "bytes", "index buffer bytes read")),
-      stall_fetch_(stats_.stall_reason("fetch_queue_full", "a reference waits for space in the vertex fetch queue")),
-      stall_order_(stats_.stall_reason("order_queue_full", "a reference waits for space in the output's order queue")),
-      stall_tess_(stats_.stall_reason("tessellator", "a reference names a generated vertex the tessellator has not produced yet")) {
+      stall_fetch_(stats_.stall_reason("fetch_queue_full", "a reference waits for space in the vertex fetch queue",
+                                                   StallKind::back_pressure("jobs"))),
+      stall_order_(stats_.stall_reason("order_queue_full", "a reference waits for space in the output's order queue",
+                                                   StallKind::back_pressure("order"))),
+      stall_tess_(stats_.stall_reason("tessellator", "a reference names a generated vertex the tessellator has not produced yet",
+                                                  StallKind::starvation("generated"))) {
     acct_.attach(probes, "index_fetch");
     if (probes) track_ = probes->track("index_fetch");
     stats_.rate("hit_rate", "cache_hits", "references", "fraction", "post-transform cache hits per reference");

@@ -31,7 +31,8 @@ OutputUnit::OutputUnit(const sc_core::sc_module_name& n, const OutputUnitParams&
       reused_(stats_.counter("reused", "vertices", "emitted references served from the post-transform cache")),
       primitives_(stats_.counter("primitives", "primitives", "primitives assembled")),
       draws_(stats_.counter("draws", "draws", "draws completed")),
-      stall_shading_(stats_.stall_reason("vertex_in_flight", "the next reference's vertex is still being shaded")) {
+      stall_shading_(stats_.stall_reason("vertex_in_flight", "the next reference's vertex is still being shaded",
+                                                     StallKind::starvation("shaded"))) {
     acct_.attach(probes, "output");
     if (probes) track_ = probes->track("output");
     stats_.rate("vertices_per_cycle", "vertices", "cycles", "vertices/cycle", "references emitted per cycle");

@@ -1,5 +1,7 @@
 #include "model/sc/pipeline.h"
 
+#include "model/sc/bottleneck.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -97,7 +99,6 @@ Topology default_topology() {
 
 namespace {
 
-void find_bottleneck(const StatsReport& rep, uint64_t end, RunResult& r);  // below
 
 // The units of the default pipeline, in the dispatcher's order (downstream first).
 const char* const kUnitOrder[] = {"output", "vertex_alu", "vertex_fetch", "index_fetch",
@@ -137,7 +138,7 @@ class Pipeline : public sc_module {
 public:
     Pipeline(const sc_module_name& n, const scene::Scene& s, const ParamSet& params, const vs::Profile& profile,
              const RunOptions& opt)
-        : sc_module(n), pp_(PipelineParams::from(params)), opt_(opt),
+        : sc_module(n), pp_(PipelineParams::from(params)), params_(params), opt_(opt),
           period_ps_(uint64_t(std::llround(1e6 / pp_.clock_mhz))),
           series_(opt.stats_interval ? std::make_unique<TimeSeries>(opt.stats_interval) : nullptr),
           probes_(opt.vcd_path.empty() && opt.trace_path.empty() && !series_
@@ -203,7 +204,14 @@ private:
     void dispatch();
 
     PipelineParams pp_;
+    ParamSet params_;
     RunOptions opt_;
+    struct Peer {
+        std::string unit;      // the unit at the channel's other end
+        std::string capacity;  // the channel's capacity: a parameter key, or a number
+        uint64_t slots = 0;    // resolved
+    };
+    std::map<std::string, Peer> peer_;  // "unit.port" -> the channel's other end
     uint64_t period_ps_;
     std::unique_ptr<TimeSeries> series_;  // --stats-interval (fed by probes_)
     std::unique_ptr<Probes> probes_;
@@ -255,6 +263,8 @@ void Pipeline::bind(const Topology& t, const ParamSet& params, const std::map<st
                                               uint32_t(l.bandwidth.resolve(params))));
         from.bind(*channels_.back());
         to.bind(*channels_.back());
+        peer_[l.from] = {to.owner().basename(), l.capacity.text(), l.capacity.resolve(params)};
+        peer_[l.to] = {from.owner().basename(), l.capacity.text(), l.capacity.resolve(params)};
         channels_.back()->attach(probes_.get());
     }
     for (const auto& [name, u] : units)
@@ -340,6 +350,17 @@ RunResult Pipeline::result() const {
     for (const auto& u : extra_) rep.add(u->stats());
     r.cycle_errors = rep.check_cycles_add_up(end);
     r.stats = rep.to_json(end);
+    // A directed stall names the unit at the other end of its port's channel.
+    for (auto& [unit, g] : r.stats["units"].items())
+        if (!g["cycles"].is_null())
+            for (auto& [reason, v] : g["cycles"]["stalled"].items())
+                if (v.contains("port")) {
+                    const auto it = peer_.find(unit + "." + v["port"].get<std::string>());
+                    if (it == peer_.end()) continue;
+                    v["by"] = it->second.unit;
+                    v["capacity"] = it->second.slots;
+                    v["capacity_key"] = it->second.capacity;
+                }
     if (series_) {
         // Each unit's stall reasons in declaration order: its state 2 + k is the k-th.
         std::map<std::string, std::vector<std::string>> reasons;
@@ -384,84 +405,23 @@ RunResult Pipeline::result() const {
     r.memory_bytes_per_cycle = rate(memory_.stats(), "bytes_per_cycle");
     for (const StatGroup* g : rep.groups()) {
         if (!g->timed()) continue;
-        const auto j = g->to_json(end);
-        for (const auto& [reason, v] : j["cycles"]["stalled"].items()) {
+        for (const auto& [reason, v] : r.stats["units"][g->unit()]["cycles"]["stalled"].items()) {
             const uint64_t c = v["cycles"].get<uint64_t>();
-            if (c) r.top_stalls.push_back({g->unit(), reason, c});
+            if (c) r.top_stalls.push_back({g->unit(), reason, c, v.value("class", "local"), v.value("by", "")});
         }
     }
     std::sort(r.top_stalls.begin(), r.top_stalls.end(),
               [](const TopStall& a, const TopStall& b) { return a.cycles > b.cycles; });
-    find_bottleneck(rep, end, r);
+    const Bottleneck b = trace_bottleneck(r.stats["units"], end, params_);
+    r.bottleneck_unit = b.unit;
+    r.bottleneck_busy = b.busy;
+    r.bottleneck_reason = b.reason;
+    r.bottleneck = b.text;
+    r.bottleneck_chain = b.chain;
+    r.caps = find_caps(params_, r.stats["units"], end);
+    r.in_flight_mean = rate(alu_.stats(), "in_flight_per_engine");
+    r.in_flight_max = alu_.stats().get("max_in_flight");
     return r;
-}
-
-}  // namespace
-
-namespace {
-
-// A unit's busy fraction of its capacity, and what that means in words.
-void find_bottleneck(const StatsReport& rep, uint64_t end, RunResult& r) {
-    struct Words {
-        const char* unit;
-        const char* name;
-        const char* busy;
-    };
-    static const Words words[] = {
-        {"front_end", "the command front end", "executing commands in {} of cycles"},
-        {"decl_decoder", "the declaration decoder", "decoding tokens in {} of cycles"},
-        {"constant_loader", "the constant loader", "writing constants in {} of cycles"},
-        {"tessellator", "the tessellator", "generating vertices in {} of cycles"},
-        {"index_fetch", "the index fetch", "reading indices in {} of cycles"},
-        {"vertex_fetch", "the vertex fetch", "requesting or sending vertices in {} of cycles"},
-        {"memory", "the memory bus", "carrying vertex data in {} of cycles"},
-        {"vertex_alu", "the vertex ALU", "issuing in {} of engine cycles"},
-        {"output", "the output", "emitting vertices in {} of cycles"},
-    };
-    if (end == 0) return;
-    const StatGroup* best = nullptr;
-    double best_busy = -1;
-    for (const StatGroup* g : rep.groups()) {
-        double busy;
-        if (g->unit() == "vertex_alu")
-            busy = g->rate_value("utilisation", end);
-        else if (g->unit() == "memory")
-            busy = g->rate_value("bus_utilisation", end);
-        else if (g->timed())
-            busy = double(g->busy_cycles()) / double(end);
-        else
-            continue;
-        if (std::isnan(busy) || busy <= best_busy) continue;
-        best_busy = busy;
-        best = g;
-    }
-    if (!best) return;
-    const Words* w = nullptr;
-    for (const Words& c : words)
-        if (best->unit() == c.unit) w = &c;
-    r.bottleneck_unit = best->unit();
-    r.bottleneck_busy = best_busy;
-    const std::string name = w ? w->name : "unit " + best->unit();
-    const std::string pct = fmt::format("{:.1f} %", 100 * best_busy);
-    if (best_busy >= 0.5) {
-        r.bottleneck = fmt::format("{}: {}", name, fmt::format(fmt::runtime(w ? w->busy : "busy in {} of cycles"), pct));
-        // What holds it back from the rest, when that is more than a little.
-        uint64_t most = 0;
-        std::string why;
-        for (const TopStall& t : r.top_stalls)
-            if (t.unit == best->unit() && t.cycles > most) most = t.cycles, why = t.reason;
-        if (best_busy < 0.95 && most * 20 > end)
-            r.bottleneck += fmt::format("; stalled on {} in {:.1f} % of cycles", why, 100.0 * double(most) / double(end));
-    } else {
-        // No unit is near its capacity: the run waits on latency (or is too short to fill).
-        r.bottleneck = fmt::format("none saturated: latency-bound (the busiest unit, {}, {:.1f} %)", name.substr(4),
-                                   100 * best_busy);
-        // The largest stalls say what the units wait for (the first is often a unit waiting on the
-        // next: read them together).
-        for (size_t i = 0; i < r.top_stalls.size() && i < 3; ++i)
-            r.bottleneck += fmt::format("{}{}.{}", i ? ", " : "; the largest stalls: ", r.top_stalls[i].unit,
-                                        r.top_stalls[i].reason);
-    }
 }
 
 }  // namespace

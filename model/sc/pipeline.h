@@ -15,6 +15,8 @@
 
 #include "model/common/params.h"
 #include "model/common/stats.h"
+#include "model/sc/bottleneck.h"
+#include "model/sc/caps.h"
 #include "model/sc/command_front_end.h"
 #include "model/sc/constant_loader.h"
 #include "model/sc/decl_decoder_pins.h"
@@ -124,6 +126,8 @@ struct RunOptions {
 struct TopStall {
     std::string unit, reason;
     uint64_t cycles = 0;
+    std::string cls;  // local, back_pressure, starvation
+    std::string by;   // back-pressure: the downstream unit that is full; starvation: the upstream one
 };
 
 struct RunResult {
@@ -142,9 +146,16 @@ struct RunResult {
     std::vector<TopStall> top_stalls;      // the largest stall reasons over all units
     // The bottleneck: the unit busiest for its capacity (the ALU: issue cycles per engine cycle;
     // the memory: bus cycles; any other unit: busy cycles per run cycle), and in words.
+    // Traced to its cause (model/sc/bottleneck.h): the unit where the chain of back-pressure and
+    // starvation ends, its reason ("busy" when saturated) and the chain followed to it.
     std::string bottleneck_unit;
     double bottleneck_busy = 0;
+    std::string bottleneck_reason;
     std::string bottleneck;
+    std::vector<CauseStep> bottleneck_chain;
+    std::vector<CapWarning> caps;  // parameters capping another's effect (model/sc/caps.h)
+    double in_flight_mean = 0;     // vertices in flight per engine, mean over the run
+    uint64_t in_flight_max = 0;    // and the most in one engine
     std::vector<std::string> cycle_errors;  // units whose cycles do not add up (must be empty)
     std::vector<std::string> warnings;
     double host_seconds = 0;                // sc_start's wall time

@@ -34,7 +34,8 @@ TessellatorUnit::TessellatorUnit(const sc_core::sc_module_name& n, const Tessell
       handle_hits_(stats_.counter("handle_hits", "patches", "patch draws that used a cached handle's control points")),
       reused_(stats_.counter("reused_tessellations", "patches", "handle hits that reused the cached tessellation")),
       approximated_(stats_.counter("approximated", "draws", "draws with the continuous edge style (approximated)")),
-      stall_out_(stats_.stall_reason("index_queue_full", "a draw waits for space in the index fetch's queue")) {
+      stall_out_(stats_.stall_reason("index_queue_full", "a draw waits for space in the index fetch's queue",
+                                                  StallKind::back_pressure("out"))) {
     acct_.attach(probes, "tessellator");
     if (probes) track_ = probes->track("tessellator");
     stats_.rate("vertices_per_cycle", "generated_vertices", "busy_cycles", "vertices/cycle",

@@ -246,13 +246,20 @@ VertexAlu::VertexAlu(const sc_core::sc_module_name& n, const VertexAluParams& p,
       issue_cycles_(stats_.counter("issue_cycles", "engine-cycles", "engine cycles that issued at least one slot")),
       coissue_cycles_(stats_.counter("coissue_cycles", "engine-cycles", "engine cycles that issued a vector and a scalar slot")),
       engine_cycles_(stats_.counter("engine_cycles", "engine-cycles", "cycles x engines")),
+      vertex_cycles_(stats_.counter("vertex_cycles", "vertex-cycles", "vertices in flight summed over the cycles, all engines")),
+      max_in_flight_(stats_.counter("max_in_flight", "vertices", "most vertices in flight in one engine at once")),
       st_dep_(stats_.stall_reason("dependency", "every vertex in flight waits for an operand or an earlier write")),
       st_scalar_(stats_.stall_reason("scalar_pipe", "the next slot needs the scalar pipe, still busy (rcp/rsq)")),
       st_output_(stats_.stall_reason("output_full", "the oldest vertex is done but the output buffers are full")),
       st_latency_(stats_.stall_reason("result_latency",
                                       "every slot is issued; the vertices wait for their last results or older vertices")),
       st_const_(stats_.stall_reason("constants_pending",
-                                    "the next vertex's draw waits for constant writes issued before it")) {
+                                    "the next vertex's draw waits for constant writes issued before it",
+                                    StallKind::starvation("constants_written"))),
+      st_starved_(stats_.stall_reason("starved",
+                                      "nothing issues, a context is free and no fetched vertex waits at the input",
+                                      StallKind::starvation("in"))),
+      in_flight_(p.engines, 0) {
     order_.slots.resize(size_t(p.engines) * p.contexts);
     for (uint32_t e = 0; e < p.engines; ++e) {
         engines_[e].ctx.resize(p.contexts);
@@ -269,6 +276,8 @@ VertexAlu::VertexAlu(const sc_core::sc_module_name& n, const VertexAluParams& p,
     stats_.rate("coissue_rate", "coissue_cycles", "issue_cycles", "fraction", "issuing cycles that co-issued a pair");
     stats_.rate("slots_per_cycle", "slots", "cycles", "slots/cycle", "slots issued per cycle, all engines");
     stats_.rate("cycles_per_vertex", "cycles", "vertices", "cycles/vertex", "run cycles per shaded vertex");
+    stats_.rate("in_flight_per_engine", "vertex_cycles", "engine_cycles", "vertices",
+                "mean vertices in flight per engine: `vertex_cycles / engine_cycles`");
 }
 
 const VertexAluProgram& VertexAlu::program_of(const DrawState& d) {
@@ -279,6 +288,19 @@ const VertexAluProgram& VertexAlu::program_of(const DrawState& d) {
         last_program_ = slot.get();
     }
     return *last_program_;
+}
+
+void VertexAlu::in_flight_change(uint32_t engine, int delta, Cycle now) {
+    uint64_t n = 0;
+    for (uint32_t k : in_flight_) n += k;
+    vertex_cycles_ += n * (now - in_flight_since_);
+    in_flight_since_ = now;
+    in_flight_[engine] = uint32_t(int(in_flight_[engine]) + delta);
+    max_in_flight_.value = std::max<uint64_t>(max_in_flight_.value, in_flight_[engine]);
+}
+
+bool VertexAlu::draw_in_progress() const {
+    return !progress_.empty();
 }
 
 void VertexAlu::draw_progress(Cycle now) {
@@ -420,6 +442,7 @@ Cycle VertexAlu::step(Cycle now) {
             ++progress_[j.draw->id].retired;
             draw_progress(now);
             c.active = false;
+            in_flight_change(ei, -1, now);
             order_.pop_front();
             if (probes_) probes_->vcd_change(sig_active_, now, order_.size());
             worked = true;
@@ -454,6 +477,7 @@ Cycle VertexAlu::step(Cycle now) {
                 }
                 j.outputs = function_->next(j);
                 j.t_alu = now;
+                progress_[j.draw->id];  // the draw is under way (its count comes at its end)
                 Context& c = *it;
                 const int track = c.track;
                 c = Context{};
@@ -465,6 +489,7 @@ Cycle VertexAlu::step(Cycle now) {
                 c.done_at = now + 1;
                 new_head(c);
                 order_.push_back({ei, uint32_t(it - ctxs.begin())});
+                in_flight_change(ei, +1, now);
                 next_engine_ = (ei + 1) % p_.engines;
                 worked = true;
                 if (probes_) probes_->vcd_change(sig_active_, now, order_.size());
@@ -521,7 +546,13 @@ Cycle VertexAlu::step(Cycle now) {
         }
         if (!reason) reason = &st_latency_;
     }
-    if (order_.size() < size_t(p_.engines) * p_.contexts && !const_wait) next = std::min(next, in_->next_pop(now));
+    const bool room = order_.size() < size_t(p_.engines) * p_.contexts;
+    if (room && !const_wait) next = std::min(next, in_->next_pop(now));
+    // The vertices in flight cannot issue and a context could take another vertex, but none
+    // waits at the input while a draw is under way: the fetch starves the ALU. (Not when the
+    // oldest vertex waits for an output buffer: that is back-pressure.)
+    if (room && !const_wait && reason != &st_output_ && !in_->can_pop(now) && draw_in_progress())
+        reason = &st_starved_;
     if (reason)
         acct_.stall(*reason, now);
     else if (const_wait)
@@ -533,6 +564,7 @@ Cycle VertexAlu::step(Cycle now) {
 
 void VertexAlu::finish(Cycle end) {
     acct_.finish(end);
+    in_flight_change(0, 0, end);
     engine_cycles_.value = end * p_.engines;
 }
 

@@ -221,7 +221,13 @@ private:
     StatGroup stats_;
     CycleAccount acct_;
     Counter &vertices_, &instructions_, &slots_, &vector_, &scalar_, &issue_cycles_, &coissue_cycles_, &engine_cycles_;
-    StallReason st_dep_, st_scalar_, st_output_, st_latency_, st_const_;
+    Counter &vertex_cycles_, &max_in_flight_;
+    StallReason st_dep_, st_scalar_, st_output_, st_latency_, st_const_, st_starved_;
+    // Vertices in flight per engine, integrated over time (vertex_cycles) and at most.
+    std::vector<uint32_t> in_flight_;
+    Cycle in_flight_since_ = 0;
+    void in_flight_change(uint32_t engine, int delta, Cycle now);
+    bool draw_in_progress() const;  // a draw has entered and not all its vertices have left
 };
 
 }  // namespace vpsim::sc

@@ -50,7 +50,13 @@ VertexFetch::VertexFetch(const sc_core::sc_module_name& n, const VertexFetchPara
       hits_(stats_.counter("cache_hits", "lines", "look-ups that found the line (present or being filled)")),
       misses_(stats_.counter("cache_misses", "lines", "look-ups that read the line from memory")),
       prefetches_(stats_.counter("prefetches", "lines", "lines read ahead of their first request (prefetch_lines)")),
-      stall_buffer_(stats_.stall_reason("no_input_buffer", "a fetched vertex waits for a free input buffer")),
+      prefetch_used_(stats_.counter("prefetch_used", "lines", "lines read ahead that a request then asked for")),
+      prefetch_evicted_(stats_.counter("prefetch_evicted_unused", "lines", "lines read ahead and evicted before any request asked for them")),
+      prefetch_unused_(stats_.counter("prefetch_unused_at_end", "lines", "lines read ahead still in the cache, never asked for, at the end of the run")),
+      fill_bytes_(stats_.counter("fill_bytes", "bytes", "bytes read from memory (line fills, demand and read-ahead)")),
+      footprint_bytes_(stats_.counter("footprint_bytes", "bytes", "distinct lines asked for by requests x line_bytes: the data the draws need")),
+      stall_buffer_(stats_.stall_reason("no_input_buffer", "a fetched vertex waits for a free input buffer",
+                                                   StallKind::back_pressure("credits"))),
       stall_misses_(stats_.stall_reason("miss_limit", "a request waits for a free miss register")),
       stall_memory_(stats_.stall_reason("memory_latency", "requests are issued; the unit waits for their data")),
       stall_window_(stats_.stall_reason("fetch_window_full", "a vertex waits: fetch_window vertices await their data")) {
@@ -61,6 +67,9 @@ VertexFetch::VertexFetch(const sc_core::sc_module_name& n, const VertexFetchPara
     stats_.rate("cache_hit_rate", "cache_hits", "cache_lookups", "fraction", "fetch cache hits per line look-up");
     stats_.rate("bytes_per_cycle", "bytes", "cycles", "bytes/cycle", "element bytes fetched per cycle of the run");
     stats_.rate("bytes_per_vertex", "bytes", "vertices", "bytes/vertex", "element bytes per fetched vertex");
+    stats_.rate("overfetch", "fill_bytes", "footprint_bytes", "fraction",
+                "bytes read from memory per byte of the lines the requests need (1: each line read once)");
+    stats_.rate("prefetch_accuracy", "prefetch_used", "prefetches", "fraction", "lines read ahead that were used");
 }
 
 const std::vector<VertexFetch::Element>& VertexFetch::elements_of(const DrawState& d) {
@@ -93,10 +102,13 @@ void VertexFetch::touch(Line* l) {
     recent_[0] = i;
 }
 
-Cycle VertexFetch::fill(Cycle now, uint64_t tag) {
+Cycle VertexFetch::fill(Cycle now, uint64_t tag, bool ahead) {
     Line* l = &lines_[0];
     for (auto& c : lines_)
         if (c.used < l->used) l = &c;
+    if (l->prefetched) ++prefetch_evicted_;
+    l->prefetched = ahead;
+    fill_bytes_ += p_.line_bytes;
     l->tag = tag;
     l->ready = mem_.read(now, p_.line_bytes);
     fills_.push_back(l->ready);
@@ -113,7 +125,7 @@ void VertexFetch::prefetch(Cycle now, uint32_t stream, uint64_t last) {
     while (ahead < last + p_.prefetch_lines && fills_.size() < p_.max_misses) {
         ++ahead;
         if (find_line(ahead)) continue;
-        fill(now, ahead);
+        fill(now, ahead, true);
         ++prefetches_;
     }
 }
@@ -132,6 +144,7 @@ bool VertexFetch::access(Cycle now, uint32_t stream, uint64_t addr, uint32_t siz
     ready = now + p_.hit_latency;
     for (size_t k = 0; k < n; ++k) {
         ++lookups_;
+        if (footprint_.insert(first + k).second) footprint_bytes_ += p_.line_bytes;
         Line* l = found[k];
         if (l && l->tag == first + k) {
             ++hits_;
@@ -141,11 +154,29 @@ bool VertexFetch::access(Cycle now, uint32_t stream, uint64_t addr, uint32_t siz
             if (r > ready) ready = r;
             continue;
         }
+        if (l->prefetched) {
+            ++prefetch_used_;
+            l->prefetched = false;
+        }
         touch(l);
         if (l->ready > ready) ready = l->ready;
     }
-    if (p_.prefetch_lines) prefetch(now, stream, last);
+    // The stride detector: a stream whose requests keep ending in the same line or the next one
+    // is read sequentially; a jump (an indexed mesh's reuse order, a new draw) disarms it.
+    uint64_t& prev = last_line_[stream & 15];
+    uint32_t& adv = advances_[stream & 15];
+    if (first == prev + 1 || (first == prev && last == prev + 1))
+        ++adv;
+    else if (!(first == prev && last == prev))
+        adv = 0;
+    prev = last;
+    if (p_.prefetch_lines && adv >= kSequentialAdvances) prefetch(now, stream, last);
     return true;
+}
+
+void VertexFetch::finish(Cycle end) {
+    acct_.finish(end);
+    for (const Line& l : lines_) prefetch_unused_ += l.prefetched;
 }
 
 Cycle VertexFetch::step(Cycle now) {

@@ -15,6 +15,10 @@
 #include "model/sc/memory_model.h"
 #include "model/sc/pipeline_types.h"
 
+#include <array>
+#include <deque>
+#include <unordered_set>
+
 namespace vpsim::sc {
 
 struct VertexFetchParams {
@@ -43,7 +47,7 @@ public:
                 Probes* probes);
 
     Cycle step(Cycle now) override;
-    void finish(Cycle end) override { acct_.finish(end); }
+    void finish(Cycle end) override;
     bool busy_with_work() const override { return !in_->empty() || has_current_ || !waiting_.empty(); }
     const StatGroup& stats() const override { return stats_; }
 
@@ -55,6 +59,7 @@ private:
         uint64_t tag = ~uint64_t(0);
         Cycle ready = 0;
         uint64_t used = 0;
+        bool prefetched = false;  // read ahead and not yet asked for
     };
     struct Waiting {
         uint32_t job;
@@ -65,7 +70,8 @@ private:
     // Looks up / fills the lines of [addr, addr + size); returns false (nothing changed) when
     // the misses would exceed max_misses. `ready` = when the data is there.
     bool access(Cycle now, uint32_t stream, uint64_t addr, uint32_t size, Cycle& ready);
-    Cycle fill(Cycle now, uint64_t tag);  // reads line `tag` into the LRU line; returns its ready cycle
+    // Reads line `tag` into the LRU line; returns its ready cycle. `ahead`: a read-ahead.
+    Cycle fill(Cycle now, uint64_t tag, bool ahead = false);
     void prefetch(Cycle now, uint32_t stream, uint64_t last);  // reads ahead of line `last`
 
     VertexFetchParams p_;
@@ -81,6 +87,12 @@ private:
     void touch(Line* l);
     uint64_t use_clock_ = 0;
     std::array<uint64_t, 16> ahead_{};  // per stream: the furthest line requested ahead
+    // Per stream: the last line a request ended in, and how many requests in a row advanced
+    // to the next line (the stride detector that arms the read-ahead).
+    std::array<uint64_t, 16> last_line_{};
+    std::array<uint32_t, 16> advances_{};
+    static constexpr uint32_t kSequentialAdvances = 3;  // advances in a row that arm the read-ahead
+    std::unordered_set<uint64_t> footprint_;  // lines asked for by requests
     std::deque<Cycle> fills_;  // completion cycles of outstanding line fills (non-decreasing)
     const DrawState* elem_draw_ = nullptr;
     std::vector<Element> elems_;
@@ -97,6 +109,7 @@ private:
     StatGroup stats_;
     CycleAccount acct_;
     Counter &vertices_, &requests_, &bytes_, &lookups_, &hits_, &misses_, &prefetches_;
+    Counter &prefetch_used_, &prefetch_evicted_, &prefetch_unused_, &fill_bytes_, &footprint_bytes_;
     StallReason stall_buffer_, stall_misses_, stall_memory_, stall_window_;
 };
 

@@ -1,0 +1,45 @@
+// The bottleneck traced to its cause (docs/calibration.md, "The bottleneck in words"): from the
+// unit busiest for its capacity, follow its largest stall while that stall is back-pressure
+// (to the downstream unit that is full) or starvation (to the upstream unit that is empty),
+// until a unit is saturated or stalls on a resource of its own. Works on stats.json's units
+// (every stall reason carries its class and, when directed, the unit `by` which it is felt), so
+// it knows no unit's code.
+#pragma once
+
+#include "model/common/params.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace vpsim::sc {
+
+// One step of the chain: `unit` stalls on `reason` (`cls`: local, back_pressure, starvation) in
+// `cycles` of the run, felt through the unit `by` (directed classes).
+struct CauseStep {
+    std::string unit, reason, cls, by;
+    uint64_t cycles = 0;
+};
+
+struct Bottleneck {
+    std::string unit;     // the cause: the unit where the chain ends
+    double busy = 0;      // its busy fraction of its capacity
+    std::string reason;   // its own stall reason that limits it, "busy" when it is saturated, or
+                          // "capacity" when a full channel into a starved unit caps the work in flight
+    std::string capacity_key;  // with "capacity": the channel's capacity (a parameter key)
+    std::string text;     // in words (the summary's "bottleneck")
+    std::vector<CauseStep> chain;  // the units followed to it (the first is the busiest unit)
+};
+
+// A unit's busy fraction of its capacity: the ALU issue cycles per engine cycle, the memory bus
+// cycles, the index fetch references per `indices_per_cycle` x cycles, the output references per
+// `vertices_per_cycle` x cycles, any other timed unit busy cycles per cycle. NaN for an untimed unit.
+double capacity_used(const std::string& unit, const nlohmann::ordered_json& group, uint64_t cycles, const ParamSet& p);
+
+// `units`: stats.json's "units" (with "by" filled in); `params`: the resolved parameters (the
+// words quote the fetch's miss registers and the memory latency).
+Bottleneck trace_bottleneck(const nlohmann::ordered_json& units, uint64_t cycles, const ParamSet& params);
+
+}  // namespace vpsim::sc

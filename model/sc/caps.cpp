@@ -1,0 +1,72 @@
+#include "model/sc/caps.h"
+
+#include <fmt/format.h>
+
+namespace vpsim::sc {
+
+namespace {
+
+uint64_t stalled(const nlohmann::ordered_json& units, const char* unit, const char* reason) {
+    if (!units.contains(unit) || units[unit]["cycles"].is_null()) return 0;
+    const auto& s = units[unit]["cycles"]["stalled"];
+    return s.contains(reason) ? s[reason]["cycles"].get<uint64_t>() : 0;
+}
+
+uint64_t counter(const nlohmann::ordered_json& units, const char* unit, const char* name) {
+    if (!units.contains(unit) || !units[unit]["counters"].contains(name)) return 0;
+    return units[unit]["counters"][name]["value"].get<uint64_t>();
+}
+
+std::string pct(uint64_t n, uint64_t d) { return fmt::format("{:.1f} %", d ? 100.0 * double(n) / double(d) : 0.0); }
+
+}  // namespace
+
+std::vector<CapWarning> find_caps(const ParamSet& p, const nlohmann::ordered_json& units, uint64_t cycles) {
+    std::vector<CapWarning> w;
+    const uint64_t engines = p.get_uint("vertex_alu.engines"), contexts = p.get_uint("vertex_alu.contexts");
+    const uint64_t slots = engines * contexts;
+    const uint64_t inputs = p.get_uint("vertex_fetch.input_buffers");
+    const uint64_t outputs = p.get_uint("output.buffers");
+    const uint64_t order = p.get_uint("output.order_queue");
+    const uint64_t window = p.get_uint("vertex_fetch.fetch_window"), misses = p.get_uint("vertex_fetch.max_misses");
+    const uint64_t max_in_flight = counter(units, "vertex_alu", "max_in_flight");
+    // A vertex holds its input buffer until the ALU finishes it: no more vertices than input
+    // buffers are ever in the ALU, whatever the contexts.
+    if (inputs < slots)
+        w.push_back({"vertex_fetch.input_buffers", "vertex_alu.engines x vertex_alu.contexts",
+                     fmt::format("vertex_fetch.input_buffers = {} caps the vertices in flight below vertex_alu.engines x "
+                                 "contexts = {} x {} = {} (at most {} in one engine in this run): more contexts or "
+                                 "engines cannot help until the input buffers grow",
+                                 inputs, engines, contexts, slots, max_in_flight)});
+    // Every vertex in flight has a reference in the order queue: it bounds the vertices in
+    // flight between the index fetch and the output.
+    if (order < slots + inputs)
+        w.push_back({"output.order_queue", "vertex_alu.engines x vertex_alu.contexts",
+                     fmt::format("output.order_queue = {} references bounds the vertices in flight below the ALU's {} "
+                                 "contexts plus {} input buffers (index_fetch.order_queue_full in {} of cycles)",
+                                 order, slots, inputs, pct(stalled(units, "index_fetch", "order_queue_full"), cycles))});
+    // A finished vertex keeps its context while the output buffers are full.
+    const uint64_t out_full = stalled(units, "vertex_alu", "output_full");
+    if (outputs < slots && out_full * 20 > cycles)
+        w.push_back({"output.buffers", "vertex_alu.engines x vertex_alu.contexts",
+                     fmt::format("output.buffers = {} are fewer than the {} contexts and full in {} of cycles "
+                                 "(vertex_alu.output_full): finished vertices hold contexts",
+                                 outputs, slots, pct(out_full, cycles))});
+    // The fetch window's vertices each need their lines: fewer miss registers than vertices in
+    // the window leave part of the window unused when the lines miss.
+    const uint64_t miss_stall = stalled(units, "vertex_fetch", "miss_limit");
+    if (misses < window && miss_stall * 20 > cycles)
+        w.push_back({"vertex_fetch.max_misses", "vertex_fetch.fetch_window",
+                     fmt::format("vertex_fetch.max_misses = {} caps the fetch window of {} vertices: every miss "
+                                 "register is busy in {} of cycles (vertex_fetch.miss_limit)",
+                                 misses, window, pct(miss_stall, cycles))});
+    const uint64_t prefetch = p.get_uint("vertex_fetch.prefetch_lines");
+    if (prefetch && miss_stall * 20 > cycles)
+        w.push_back({"vertex_fetch.max_misses", "vertex_fetch.prefetch_lines",
+                     fmt::format("read-ahead (vertex_fetch.prefetch_lines = {}) shares the {} miss registers with "
+                                 "demand misses, all busy in {} of cycles",
+                                 prefetch, misses, pct(miss_stall, cycles))});
+    return w;
+}
+
+}  // namespace vpsim::sc
