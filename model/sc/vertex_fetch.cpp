@@ -130,6 +130,14 @@ void VertexFetch::prefetch(Cycle now, uint32_t stream, uint64_t last) {
     }
 }
 
+bool VertexFetch::first_touch(uint64_t line) {
+    uint64_t& word = footprint_[line >> 12][(line >> 6) & 63];
+    const uint64_t bit = uint64_t(1) << (line & 63);
+    const bool first = !(word & bit);
+    word |= bit;
+    return first;
+}
+
 bool VertexFetch::access(Cycle now, uint32_t stream, uint64_t addr, uint32_t size, Cycle& ready) {
     const uint64_t first = addr / p_.line_bytes, last = (addr + size - 1) / p_.line_bytes;
     while (!fills_.empty() && fills_.front() <= now) fills_.pop_front();
@@ -144,7 +152,7 @@ bool VertexFetch::access(Cycle now, uint32_t stream, uint64_t addr, uint32_t siz
     ready = now + p_.hit_latency;
     for (size_t k = 0; k < n; ++k) {
         ++lookups_;
-        if (footprint_.insert(first + k).second) footprint_bytes_ += p_.line_bytes;
+        if (first_touch(first + k)) footprint_bytes_ += p_.line_bytes;
         Line* l = found[k];
         if (l && l->tag == first + k) {
             ++hits_;

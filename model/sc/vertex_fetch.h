@@ -17,7 +17,7 @@
 
 #include <array>
 #include <deque>
-#include <unordered_set>
+#include <unordered_map>
 
 namespace vpsim::sc {
 
@@ -92,7 +92,10 @@ private:
     std::array<uint64_t, 16> last_line_{};
     std::array<uint32_t, 16> advances_{};
     static constexpr uint32_t kSequentialAdvances = 3;  // advances in a row that arm the read-ahead
-    std::unordered_set<uint64_t> footprint_;  // lines asked for by requests
+    // Lines asked for by requests, one bit each in pages of 4096 lines (512 bytes a page): the
+    // footprint statistic costs 1/512 of the address span the draws touch, not a node per line.
+    std::unordered_map<uint64_t, std::array<uint64_t, 64>> footprint_;
+    bool first_touch(uint64_t line);
     std::deque<Cycle> fills_;  // completion cycles of outstanding line fills (non-decreasing)
     const DrawState* elem_draw_ = nullptr;
     std::vector<Element> elems_;
