@@ -11,6 +11,8 @@
 // terms that are zero by state are not generated at all.
 #include "model/ff/ff_compile.h"
 
+#include "model/ff/ff_math.h"
+
 #include "model/ff/ff_reference.h"
 #include "model/vs/vs_validate.h"
 
@@ -29,32 +31,6 @@ namespace {
 
 // ---------------------------------------------------------------- float32 algebra on the CPU
 
-Matrix mul(const Matrix& a, const Matrix& b) {
-    Matrix r;
-    for (int i = 0; i < 4; ++i)
-        for (int j = 0; j < 4; ++j)
-            r.m[size_t(i * 4 + j)] = a.at(i, 0) * b.at(0, j) + a.at(i, 1) * b.at(1, j) + a.at(i, 2) * b.at(2, j) +
-                                     a.at(i, 3) * b.at(3, j);
-    return r;
-}
-Vec4 mul(const Vec4& v, const Matrix& m) {
-    Vec4 r{};
-    for (int c = 0; c < 4; ++c)
-        r[size_t(c)] = v[0] * m.at(0, c) + v[1] * m.at(1, c) + v[2] * m.at(2, c) + v[3] * m.at(3, c);
-    return r;
-}
-Vec3 mul3(const Vec3& v, const Matrix& m) {
-    Vec3 r{};
-    for (int c = 0; c < 3; ++c) r[size_t(c)] = v[0] * m.at(0, c) + v[1] * m.at(1, c) + v[2] * m.at(2, c);
-    return r;
-}
-float dot(const Vec3& a, const Vec3& b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
-Vec3 normalize(const Vec3& a) {
-    const float l2 = dot(a, a);
-    if (!(l2 > 0.0f)) return {0, 0, 0};
-    const float s = 1.0f / std::sqrt(l2);
-    return {a[0] * s, a[1] * s, a[2] * s};
-}
 // Column j of a D3DMATRIX as a constant register: dp4(v, column) is component j of v * M.
 Vec4 column(const Matrix& m, int j) { return {m.at(0, j), m.at(1, j), m.at(2, j), m.at(3, j)}; }
 std::vector<Vec4> columns(const Matrix& m, int n) {

@@ -1,5 +1,7 @@
 #include "model/ff/ff_names.h"
 
+#include "model/ff/ff_math.h"
+
 #include "model/common/float_bits.h"
 
 #include <fmt/format.h>
@@ -182,16 +184,7 @@ Matrix* transform_matrix(FfState& s, uint32_t state) {
     return nullptr;
 }
 
-Matrix multiply(const Matrix& a, const Matrix& b) {
-    Matrix r;
-    for (int i = 0; i < 4; ++i)
-        for (int j = 0; j < 4; ++j) {
-            float acc = 0;
-            for (int k = 0; k < 4; ++k) acc += a.at(i, k) * b.at(k, j);
-            r.m[size_t(i * 4 + j)] = acc;
-        }
-    return r;
-}
+Matrix multiply(const Matrix& a, const Matrix& b) { return mul(a, b); }
 
 const std::vector<EnumName>& tci_names() {
     static const std::vector<EnumName> t = {{"PASSTHRU", kTciPassthru},

@@ -4,6 +4,8 @@
 // here name the page and the choice, not the reasons again.
 #include "model/ff/ff_reference.h"
 
+#include "model/ff/ff_math.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -17,37 +19,9 @@ namespace {
 
 Vec3 add(const Vec3& a, const Vec3& b) { return {a[0] + b[0], a[1] + b[1], a[2] + b[2]}; }
 Vec3 scale(const Vec3& a, float s) { return {a[0] * s, a[1] * s, a[2] * s}; }
-float dot(const Vec3& a, const Vec3& b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
 float length(const Vec3& a) { return std::sqrt(dot(a, a)); }
-// norm(): a zero vector stays zero (the dot products it feeds are then 0: no contribution).
-Vec3 normalize(const Vec3& a) {
-    const float l2 = dot(a, a);
-    if (!(l2 > 0.0f)) return {0, 0, 0};
-    return scale(a, 1.0f / std::sqrt(l2));
-}
 Vec3 xyz(const Vec4& v) { return {v[0], v[1], v[2]}; }
 
-// Row vector times D3DMATRIX: v' = v * M.
-Vec4 mul(const Vec4& v, const Matrix& m) {
-    Vec4 r{};
-    for (int c = 0; c < 4; ++c)
-        r[size_t(c)] = v[0] * m.at(0, c) + v[1] * m.at(1, c) + v[2] * m.at(2, c) + v[3] * m.at(3, c);
-    return r;
-}
-// A direction (w = 0) through the upper 3x3.
-Vec3 mul3(const Vec3& v, const Matrix& m) {
-    Vec3 r{};
-    for (int c = 0; c < 3; ++c) r[size_t(c)] = v[0] * m.at(0, c) + v[1] * m.at(1, c) + v[2] * m.at(2, c);
-    return r;
-}
-Matrix mul(const Matrix& a, const Matrix& b) {
-    Matrix r;
-    for (int i = 0; i < 4; ++i)
-        for (int j = 0; j < 4; ++j)
-            r.m[size_t(i * 4 + j)] = a.at(i, 0) * b.at(0, j) + a.at(i, 1) * b.at(1, j) + a.at(i, 2) * b.at(2, j) +
-                                     a.at(i, 3) * b.at(3, j);
-    return r;
-}
 
 // Saturation as vs::VertexOutputs has it (vs_interp.cpp): NaN -> +0, -0 -> +0.
 float saturate(float f) {
