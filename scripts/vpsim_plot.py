@@ -3,6 +3,7 @@
 
   vpsim_plot.py plot DIR --x AXIS --y METRIC [--hue AXIS] [--heatmap AXIS2] [--stalls] -o FILE.png
   vpsim_plot.py report DIR -o FILE.html
+  vpsim_plot.py correlate FIGURES.json -o FILE.png|.svg|.pdf   (`vpsim bench correlate --plot`)
   (both: [--base PARAMS.json], the base parameters {"unit": {"param": value}}: which columns
   of results.csv are parameters, and each point's difference from the base)
 
@@ -569,6 +570,54 @@ def cmd_report(a, base):
     write_atomic(a.out, text.encode())
 
 
+# ----------------------------------------------------------------------------- correlate command
+
+OK_COLOUR, OUT_COLOUR = "#1864ab", "#e8590c"  # blue / orange: told apart with any colour vision
+
+
+def cmd_correlate(a, _base):
+    """`vpsim bench correlate --json` as a chart: each figure's error against the published value,
+    its tolerance band, in bars coloured by whether the error is within it."""
+    doc = read_json(a.figures)
+    rows = doc.get("figures") if isinstance(doc, dict) else None
+    if not isinstance(rows, list) or not rows:
+        raise InputError(f"{a.figures}: no \"figures\" list (the output of vpsim bench correlate --json)")
+    ext = os.path.splitext(a.out)[1].lower().lstrip(".")
+    if ext not in ("png", "svg", "pdf"):
+        raise InputError(f"-o {a.out}: the plot is written as .png, .svg or .pdf")
+    labels, errors, tols, colours = [], [], [], []
+    for k, r in enumerate(rows):
+        try:
+            labels.append(f"{r['preset']}  {r['figure']}")
+            errors.append(100.0 * float(r["error"]))
+            tols.append(100.0 * float(r["tolerance"]))
+            colours.append(OK_COLOUR if r["within_tolerance"] else OUT_COLOUR)
+        except (KeyError, TypeError, ValueError) as e:
+            raise InputError(f"{a.figures}: /figures/{k}: {e}")
+    n = len(rows)
+    fig, ax = plt.subplots(figsize=(9, 1.2 + 0.3 * n))
+    ys = list(range(n))
+    ax.barh(ys, [2 * t for t in tols], left=[-t for t in tols], height=0.8, color="#e9ecef",
+            label="tolerance (± of the published value)")
+    ax.barh(ys, errors, height=0.5, color=colours)
+    ax.scatter(errors, ys, s=14, color=colours, zorder=3)  # a 0 % error (an exact figure) shows too
+    ax.axvline(0, color="#495057", linewidth=0.8)
+    span = max([abs(e) for e in errors] + tols + [1.0]) * 1.15
+    ax.set_xlim(-span, span)
+    ax.set_yticks(ys)
+    ax.set_yticklabels(labels, fontsize=8)
+    ax.invert_yaxis()
+    ax.set_xlabel("model against published (%)")
+    out = sum(1 for c in colours if c == OUT_COLOUR)
+    ax.set_title(f"vpsim bench correlate: {n} published figures, {out} outside tolerance "
+                 f"(blue within, orange outside)", fontsize=10)
+    ax.legend(loc="lower right", fontsize=8)
+    buf = io.BytesIO()
+    fig.savefig(buf, format=ext, dpi=100, bbox_inches="tight")
+    plt.close(fig)
+    write_atomic(a.out, buf.getvalue())
+
+
 class Parser(argparse.ArgumentParser):
     def error(self, message):
         sys.stderr.write(f"{PROG} {self.prog.split()[-1]}: {message}\n")
@@ -591,12 +640,16 @@ def main(argv):
     pr.add_argument("dir")
     pr.add_argument("-o", dest="out", required=True)
     pr.add_argument("--base")
+    pc = sub.add_parser("correlate")
+    pc.add_argument("figures")
+    pc.add_argument("-o", dest="out", required=True)
+    pc.add_argument("--base")
     a = p.parse_args(argv)
     try:
         base = flat_params(read_json(a.base)) if a.base else {}
-        (cmd_plot if a.cmd == "plot" else cmd_report)(a, base)
+        {"plot": cmd_plot, "report": cmd_report, "correlate": cmd_correlate}[a.cmd](a, base)
     except InputError as e:
-        sys.stderr.write(f"{PROG} {a.cmd}: {e}\n")
+        sys.stderr.write(f"{PROG} {'bench correlate' if a.cmd == 'correlate' else a.cmd}: {e}\n")
         return 2
     return 0
 

@@ -4,6 +4,8 @@
 // transform cache entries, engines, vertices in flight, clocks, bandwidth, lights ...) against the
 // value the model runs with after the preset and any --set (exact: tolerance 0).
 #include "model/cli/commands.h"
+#include "model/cli/run_common.h"
+#include "model/common/file_util.h"
 #include "model/common/params.h"
 #include "model/common/presets.h"
 #include "model/sc/calibration.h"
@@ -11,11 +13,14 @@
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
+#include <unistd.h>
 
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <memory>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -26,6 +31,7 @@ namespace {
 struct CorrelateArgs {
     std::vector<std::string> sets;
     bool json = false, markdown = false;
+    std::string plot;  // --plot FILE: the chart (.png, .svg, .pdf)
 };
 
 struct Row {
@@ -64,7 +70,7 @@ int run_correlate(const CorrelateArgs& a) {
     bool ok = true;
     for (const auto& r : rows) ok = ok && r.ok;
     auto num = [](double x) { return std::fabs(x) >= 1e5 ? fmt::format("{:.4g}", x) : fmt::format("{:g}", x); };
-    if (a.json) {
+    auto figures_json = [&] {
         nlohmann::ordered_json j;
         j["sets"] = a.sets;
         auto arr = nlohmann::ordered_json::array();
@@ -74,7 +80,26 @@ int run_correlate(const CorrelateArgs& a) {
                            {"source", r.source}});
         j["figures"] = arr;
         j["all_within_tolerance"] = ok;
-        std::cout << j.dump(2) << "\n";
+        return j;
+    };
+    if (!a.plot.empty()) {
+        // The chart is drawn by the plot script from the --json document, written to a temporary file.
+        const std::string tmp = (std::filesystem::temp_directory_path() /
+                                 fmt::format("vpsim-correlate-{}-{}.json", ::getpid(), std::random_device{}()))
+                                    .string();
+        int rc = 2;
+        try {
+            write_file_atomic(tmp, figures_json().dump(2) + "\n");
+            rc = run_plot_script("correlate", "", {tmp, "-o", a.plot});
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "vpsim bench correlate: %s\n", e.what());
+        }
+        std::error_code ec;
+        std::filesystem::remove(tmp, ec);
+        if (rc != 0) return rc;
+    }
+    if (a.json) {
+        std::cout << figures_json().dump(2) << "\n";
     } else if (a.markdown) {
         std::cout << "| preset | figure | published | model | error | tolerance | ok | source |\n"
                      "|---|---|---:|---:|---:|---:|---|---|\n";
@@ -108,6 +133,10 @@ void add_bench_correlate(CLI::App* bench, int& exit_code) {
         ->allow_extra_args(false);
     c->add_flag("--json", a->json, "One JSON object");
     c->add_flag("--markdown", a->markdown, "A Markdown table");
+    c->add_option("--plot", a->plot,
+                  "Also draw the figures as a chart (error against the published value, its tolerance band) into "
+                  "FILE: .png, .svg or .pdf (matplotlib, as vpsim plot)")
+        ->type_name("FILE");
     c->callback([a, &exit_code] { exit_code = run_correlate(*a); });
 }
 

@@ -56,8 +56,9 @@ ParamSet base_params(const std::string& dir) {
     return p;
 }
 
-// Runs the plot script with `args`; returns its exit status (2 when it cannot start).
-int run_script(const char* cmd, const std::string& dir, std::vector<std::string> args) {
+}  // namespace
+
+int run_plot_script(const char* cmd, const std::string& dir, std::vector<std::string> args) {
     const std::string script = data_path(kScript);
     if (script.empty()) {
         std::fprintf(stderr, "vpsim %s: %s\n", cmd, data_not_found(kScript).c_str());
@@ -69,7 +70,7 @@ int run_script(const char* cmd, const std::string& dir, std::vector<std::string>
         return 2;
     }
     std::string base_file;
-    try {
+    if (!dir.empty()) try {
         const ParamSet base = base_params(dir);
         base_file = (std::filesystem::temp_directory_path() /
                      ("vpsim-base-" + std::to_string(::getpid()) + "-" + std::to_string(std::random_device{}()) + ".json"))
@@ -80,8 +81,10 @@ int run_script(const char* cmd, const std::string& dir, std::vector<std::string>
         return 2;
     }
     args.insert(args.begin(), {kPython, script, cmd});
-    args.push_back("--base");
-    args.push_back(base_file);
+    if (!base_file.empty()) {
+        args.push_back("--base");
+        args.push_back(base_file);
+    }
     std::vector<char*> argv;
     for (std::string& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
@@ -90,7 +93,7 @@ int run_script(const char* cmd, const std::string& dir, std::vector<std::string>
     const pid_t pid = ::fork();
     if (pid < 0) {
         std::fprintf(stderr, "vpsim %s: cannot start %s: %s\n", cmd, kPython, std::strerror(errno));
-        std::filesystem::remove(base_file);
+        if (!base_file.empty()) std::filesystem::remove(base_file);
         return 2;
     }
     if (pid == 0) {
@@ -102,14 +105,12 @@ int run_script(const char* cmd, const std::string& dir, std::vector<std::string>
     while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
     std::error_code ec;
-    std::filesystem::remove(base_file, ec);
+    if (!base_file.empty()) std::filesystem::remove(base_file, ec);
     if (WIFEXITED(status) && (WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == 2)) return WEXITSTATUS(status);
     std::fprintf(stderr, "vpsim %s: %s %s failed (%s %d): an internal error\n", cmd, kPython, script.c_str(),
                  WIFEXITED(status) ? "exit status" : "signal", WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
     return 3;
 }
-
-}  // namespace
 
 void add_report_commands(CLI::App& app, int& exit_code) {
     auto p = std::make_shared<PlotArgs>();
@@ -135,7 +136,7 @@ void add_report_commands(CLI::App& app, int& exit_code) {
         if (!p->hue.empty()) args.insert(args.end(), {"--hue", p->hue});
         if (!p->heatmap.empty()) args.insert(args.end(), {"--heatmap", p->heatmap});
         if (p->stalls) args.push_back("--stalls");
-        exit_code = run_script("plot", p->dir, args);
+        exit_code = run_plot_script("plot", p->dir, args);
     });
 
     auto r = std::make_shared<PlotArgs>();
@@ -148,7 +149,7 @@ void add_report_commands(CLI::App& app, int& exit_code) {
         "or bad input (no output file), 3 internal error.");
     report->add_option("DIR", r->dir, "A sweep directory or a run's --out directory")->required();
     report->add_option("-o,--output", r->out, "The HTML file to write")->required()->type_name("FILE.html");
-    report->callback([r, &exit_code] { exit_code = run_script("report", r->dir, {r->dir, "-o", r->out}); });
+    report->callback([r, &exit_code] { exit_code = run_plot_script("report", r->dir, {r->dir, "-o", r->out}); });
 }
 
 }  // namespace vpsim::cli

@@ -10,6 +10,11 @@
 
 namespace vpsim::cli {
 
+// Runs scripts/vpsim_plot.py (with /usr/bin/python3) as `vpsim_plot.py CMD ARGS...`; with a non-empty
+// `dir` (a sweep or run directory) it also passes the directory's base parameters (--base). Returns
+// the script's exit status: 0, 2 (bad input, its message printed) or 3 (it failed: an internal error).
+int run_plot_script(const char* cmd, const std::string& dir, std::vector<std::string> args);
+
 struct LoadedScene {
     scene::Scene scene;
     std::string hash;  // "fnv1a64:<16 hex digits>" over the scene text and every buffer's bytes
