@@ -49,13 +49,7 @@ std::vector<DrawSetup> draws_of(SceneMachine& m) {
                 else if constexpr (std::is_same_v<T, SetIndices>) m.set_indices(p, b);
                 else if constexpr (std::is_same_v<T, DeletePatch>) m.delete_patch(p, b);
                 else if constexpr (std::is_same_v<T, SetRenderState>) m.set_render_state(p, b);
-                else if constexpr (std::is_same_v<T, SetTransform>) m.set_transform(p, b);
-                else if constexpr (std::is_same_v<T, MultiplyTransform>) m.multiply_transform(p, b);
-                else if constexpr (std::is_same_v<T, SetLight>) m.set_light(p, b);
-                else if constexpr (std::is_same_v<T, LightEnable>) m.light_enable(p, b);
-                else if constexpr (std::is_same_v<T, SetViewport>) m.set_viewport(p, b);
-                else if constexpr (std::is_same_v<T, SetMaterial>) m.set_material(p, b);
-                else if constexpr (std::is_same_v<T, SetTextureStageState>) m.set_texture_stage_state(p, b);
+                else if constexpr (is_ff_state_command_v<T>) m.apply_ff_state(p, c.body);
                 else out.push_back(m.draw(i, p, b));
             },
             c.body);

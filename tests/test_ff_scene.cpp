@@ -49,13 +49,7 @@ struct Machine {
                     if constexpr (std::is_same_v<T, CreateVertexShader>) m.create(p, b);
                     else if constexpr (std::is_same_v<T, SetVertexShader>) m.set_shader(p, b);
                     else if constexpr (std::is_same_v<T, SetRenderState>) m.set_render_state(p, b);
-                    else if constexpr (std::is_same_v<T, SetTransform>) m.set_transform(p, b);
-                    else if constexpr (std::is_same_v<T, MultiplyTransform>) m.multiply_transform(p, b);
-                    else if constexpr (std::is_same_v<T, SetLight>) m.set_light(p, b);
-                    else if constexpr (std::is_same_v<T, LightEnable>) m.light_enable(p, b);
-                    else if constexpr (std::is_same_v<T, SetViewport>) m.set_viewport(p, b);
-                    else if constexpr (std::is_same_v<T, SetMaterial>) m.set_material(p, b);
-                    else if constexpr (std::is_same_v<T, SetTextureStageState>) m.set_texture_stage_state(p, b);
+                    else if constexpr (is_ff_state_command_v<T>) m.apply_ff_state(p, c.body);
                     else FAIL("unexpected command");
                 },
                 c.body);
@@ -533,13 +527,7 @@ TEST_CASE("The state snapshot a fixed-function draw carries changes only with th
             [&](const auto& b) {
                 using T = std::decay_t<decltype(b)>;
                 if constexpr (std::is_same_v<T, SetRenderState>) m.set_render_state(c.pointer, b);
-                else if constexpr (std::is_same_v<T, SetTransform>) m.set_transform(c.pointer, b);
-                else if constexpr (std::is_same_v<T, MultiplyTransform>) m.multiply_transform(c.pointer, b);
-                else if constexpr (std::is_same_v<T, SetLight>) m.set_light(c.pointer, b);
-                else if constexpr (std::is_same_v<T, LightEnable>) m.light_enable(c.pointer, b);
-                else if constexpr (std::is_same_v<T, SetViewport>) m.set_viewport(c.pointer, b);
-                else if constexpr (std::is_same_v<T, SetMaterial>) m.set_material(c.pointer, b);
-                else if constexpr (std::is_same_v<T, SetTextureStageState>) m.set_texture_stage_state(c.pointer, b);
+                else if constexpr (is_ff_state_command_v<T>) m.apply_ff_state(c.pointer, c.body);
             },
             c.body);
     };

@@ -445,10 +445,8 @@ TEST_CASE("Fixed-function draws: the driver's constant writes go through the con
         else if (auto* ss = std::get_if<scene::SetStreamSource>(&c.body)) m.set_stream(c.pointer, *ss);
         else if (auto* si = std::get_if<scene::SetIndices>(&c.body)) m.set_indices(c.pointer, *si);
         else if (auto* rs = std::get_if<scene::SetRenderState>(&c.body)) m.set_render_state(c.pointer, *rs);
-        else if (auto* st = std::get_if<scene::SetTransform>(&c.body)) m.set_transform(c.pointer, *st);
-        else if (auto* sl = std::get_if<scene::SetLight>(&c.body)) m.set_light(c.pointer, *sl);
-        else if (auto* le = std::get_if<scene::LightEnable>(&c.body)) m.light_enable(c.pointer, *le);
-        else if (auto* sm = std::get_if<scene::SetMaterial>(&c.body)) m.set_material(c.pointer, *sm);
+        else if (m.apply_ff_state(c.pointer, c.body)) {
+        }
         else {
             const scene::DrawSetup d = std::holds_alternative<scene::DrawPrimitive>(c.body)
                                            ? m.draw(i, c.pointer, std::get<scene::DrawPrimitive>(c.body))

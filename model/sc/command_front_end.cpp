@@ -178,20 +178,7 @@ Cycle CommandFrontEnd::execute(Cycle now, const scene::Command& c) {
         machine_.delete_patch(c.pointer, *dl);
     } else if (auto* rs = std::get_if<scene::SetRenderState>(&c.body)) {
         machine_.set_render_state(c.pointer, *rs);
-    } else if (auto* st = std::get_if<scene::SetTransform>(&c.body)) {
-        machine_.set_transform(c.pointer, *st);
-    } else if (auto* mt = std::get_if<scene::MultiplyTransform>(&c.body)) {
-        machine_.multiply_transform(c.pointer, *mt);
-    } else if (auto* sl = std::get_if<scene::SetLight>(&c.body)) {
-        machine_.set_light(c.pointer, *sl);
-    } else if (auto* le = std::get_if<scene::LightEnable>(&c.body)) {
-        machine_.light_enable(c.pointer, *le);
-    } else if (auto* vp = std::get_if<scene::SetViewport>(&c.body)) {
-        machine_.set_viewport(c.pointer, *vp);
-    } else if (auto* sm = std::get_if<scene::SetMaterial>(&c.body)) {
-        machine_.set_material(c.pointer, *sm);
-    } else if (auto* ts = std::get_if<scene::SetTextureStageState>(&c.body)) {
-        machine_.set_texture_stage_state(c.pointer, *ts);
+    } else if (machine_.apply_ff_state(c.pointer, c.body)) {
     } else {
         if (first) {
             auto d = std::make_unique<DrawState>();

@@ -408,6 +408,23 @@ void SceneMachine::set_material(const std::string&, const SetMaterial& c) {
     ff_changed();
 }
 
+bool SceneMachine::apply_ff_state(const std::string& ptr, const CommandBody& c) {
+    return std::visit(
+        [&](const auto& b) {
+            using T = std::decay_t<decltype(b)>;
+            if constexpr (std::is_same_v<T, SetTransform>) set_transform(ptr, b);
+            else if constexpr (std::is_same_v<T, MultiplyTransform>) multiply_transform(ptr, b);
+            else if constexpr (std::is_same_v<T, SetLight>) set_light(ptr, b);
+            else if constexpr (std::is_same_v<T, LightEnable>) light_enable(ptr, b);
+            else if constexpr (std::is_same_v<T, SetViewport>) set_viewport(ptr, b);
+            else if constexpr (std::is_same_v<T, SetMaterial>) set_material(ptr, b);
+            else if constexpr (std::is_same_v<T, SetTextureStageState>) set_texture_stage_state(ptr, b);
+            else return false;
+            return true;
+        },
+        c);
+}
+
 void SceneMachine::set_texture_stage_state(const std::string& ptr, const SetTextureStageState& c) {
     if (c.stage >= ff_.stages.size()) fail(ptr + "/stage", fmt::format("texture stage {} is not 0..7", c.stage));
     if (c.state == ff::kTssTexCoordIndex) ff_.stages[c.stage].texcoordindex = c.value;

@@ -18,6 +18,7 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace vpsim::scene {
@@ -88,6 +89,13 @@ struct DrawSetup {
     }
 };
 
+// The fixed-function state commands (SceneMachine::apply_ff_state applies them).
+template <class T>
+inline constexpr bool is_ff_state_command_v =
+    std::is_same_v<T, SetTransform> || std::is_same_v<T, MultiplyTransform> || std::is_same_v<T, SetLight> ||
+    std::is_same_v<T, LightEnable> || std::is_same_v<T, SetViewport> || std::is_same_v<T, SetMaterial> ||
+    std::is_same_v<T, SetTextureStageState>;
+
 class SceneMachine {
 public:
     // `profile.const_count` is replaced by the scene's. `caps`: the device's fixed-function caps
@@ -127,6 +135,10 @@ public:
     void set_viewport(const std::string& ptr, const SetViewport& c);
     void set_material(const std::string& ptr, const SetMaterial& c);
     void set_texture_stage_state(const std::string& ptr, const SetTextureStageState& c);
+    // Applies `c` when it is one of the fixed-function state commands above (SetTransform ...
+    // SetTextureStageState) and returns true; false for any other command (nothing done). The one
+    // dispatch of those seven commands for the executors and tests.
+    bool apply_ff_state(const std::string& ptr, const CommandBody& c);
     const ff::FfState& ff_state() const { return ff_; }
     // A copy of ff_state() that stays as it is: the same object until a state command changes the
     // state (what a fixed-function DrawSetup carries).
