@@ -735,10 +735,18 @@ std::string replay_command(const Options& o, const Case& c) {
 
 namespace {
 
+std::atomic<int> checker_ids{0};
+
 struct Checker {
     std::unique_ptr<Pins> rtl;
     SideResult res;
-    explicit Checker(const Options& o) : rtl(o.rtl ? o.rtl() : builtin_vertex_fetch()) {}
+    std::string coverage_file;
+    explicit Checker(const Options& o) : rtl(o.rtl ? o.rtl() : builtin_vertex_fetch()) {
+        if (!o.coverage_file.empty()) coverage_file = fmt::format("{}.{}", o.coverage_file, checker_ids++);
+    }
+    ~Checker() {
+        if (!coverage_file.empty()) rtl->write_coverage(coverage_file);
+    }
     // The case from reset; "" when it passes.
     std::string check(const Case& c, Coverage* cov, uint64_t* vertex = nullptr, int* reg = nullptr) {
         rtl->reset();
@@ -889,9 +897,6 @@ Report run(const Options& o) {
         for (auto& m : rep.failures) m.replay = replay_command(o, m.c);
     }
     if (o.only < 0 && o.directed && !o.first_mismatch) rep.holes = rep.coverage.holes();
-    if (!o.coverage_file.empty()) {
-        // Each instance wrote its own file when it went; the caller merges them.
-    }
     return rep;
 }
 

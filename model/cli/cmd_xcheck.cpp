@@ -348,6 +348,14 @@ int run_mutants(const XcheckArgs& a, const tb::XcheckOptions& opt) {
     return survived == 0 && timed_out == 0 && not_built == 0 ? 0 : 1;
 }
 
+}  // namespace
+
+int xcheck_coverage_report(const std::string& dir, bool json, nlohmann::ordered_json* j) {
+    return coverage_report(dir, json, j);
+}
+
+namespace {
+
 int run_xcheck(XcheckArgs& a) {
     tb::XcheckOptions opt = a.opt;
     if (a.no_corpus) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 
 #include <cstdint>
 #include <string>
@@ -31,5 +32,7 @@ struct VfXcheckArgs {
 // Adds --unit and the vertex fetch options to `xcheck`.
 void add_vf_xcheck_options(CLI::App* c, VfXcheckArgs& a);
 int run_vf_xcheck(const VfXcheckArgs& a);
+// The --coverage report of cmd_xcheck.cpp (coverage.info, lcov HTML, holes.txt) for DIR/coverage.dat.
+int xcheck_coverage_report(const std::string& dir, bool json, nlohmann::ordered_json* j);
 
 }  // namespace vpsim::cli
