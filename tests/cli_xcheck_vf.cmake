@@ -54,3 +54,23 @@ expect(2 "vertex fetch unit.s port contract.*mem_req_words is 3 bits wide, the c
        xcheck --unit vertex_fetch --rtl ${V}/vertex_fetch_badports.sv ${CACHE} --random 10)
 # Bad timing options.
 expect(2 "latency-max 2 is less than --latency-min 5" xcheck --unit vertex_fetch --latency-min 5 --latency-max 2)
+
+# --mutants (short, CI): two yosys mutants of rtl/vertex_fetch.sv each get a verdict and the
+# summary adds up (the campaign is scripts/xcheck-vf-mutants.sh).
+find_program(YOSYS yosys)
+if(YOSYS)
+  execute_process(COMMAND ${VPSIM} xcheck --unit vertex_fetch --mutants 2 --mutant-seed 3 --random 300 ${CACHE}
+                          --mutants-dir ${WORK}/mut
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err WORKING_DIRECTORY ${WORK})
+  if(NOT (rc EQUAL 0 OR rc EQUAL 1) OR NOT out MATCHES "mutants: 2  equivalent \\(same netlist\\): ([0-9]+)  killed: ([0-9]+)  survived: ([0-9]+)  timed out: ([0-9]+)  not built: ([0-9]+)")
+    message(SEND_ERROR "xcheck --unit vertex_fetch --mutants 2: exit ${rc}\n${out}${err}")
+  else()
+    math(EXPR sum "${CMAKE_MATCH_1} + ${CMAKE_MATCH_2} + ${CMAKE_MATCH_3} + ${CMAKE_MATCH_4} + ${CMAKE_MATCH_5}")
+    if(NOT sum EQUAL 2)
+      message(SEND_ERROR "the mutant verdicts add up to ${sum}, not 2\n${out}")
+    endif()
+    message(STATUS "ok: --mutants 2: ${CMAKE_MATCH_2} killed, ${CMAKE_MATCH_3} survived, ${CMAKE_MATCH_1} equivalent")
+  endif()
+else()
+  message(STATUS "yosys not installed: the --mutants step is skipped (scripts/deps.sh yosys)")
+endif()
