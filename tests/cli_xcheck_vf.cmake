@@ -57,8 +57,11 @@ expect(2 "latency-max 2 is less than --latency-min 5" xcheck --unit vertex_fetch
 
 # --mutants (short, CI): two yosys mutants of rtl/vertex_fetch.sv each get a verdict and the
 # summary adds up (the campaign is scripts/xcheck-vf-mutants.sh).
-find_program(YOSYS yosys)
-if(YOSYS)
+execute_process(COMMAND bash ${SRC}/scripts/deps.sh yosys RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "scripts/deps.sh yosys failed (${rc})")
+endif()
+block()
   execute_process(COMMAND ${VPSIM} xcheck --unit vertex_fetch --mutants 2 --mutant-seed 3 --random 300 ${CACHE}
                           --mutants-dir ${WORK}/mut
                   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err WORKING_DIRECTORY ${WORK})
@@ -71,6 +74,4 @@ if(YOSYS)
     endif()
     message(STATUS "ok: --mutants 2: ${CMAKE_MATCH_2} killed, ${CMAKE_MATCH_3} survived, ${CMAKE_MATCH_1} equivalent")
   endif()
-else()
-  message(STATUS "yosys not installed: the --mutants step is skipped (scripts/deps.sh yosys)")
-endif()
+endblock()
