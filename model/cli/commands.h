@@ -31,6 +31,7 @@ void add_preset_option(CLI::App* c, std::string& preset);
 void add_run_command(CLI::App& app, int& exit_code);
 void add_report_commands(CLI::App& app, int& exit_code);  // vpsim plot, vpsim report
 void add_sweep_command(CLI::App& app, int& exit_code);  // vpsim sweep (docs/sweep.md)
+void add_compare_command(CLI::App& app, int& exit_code);  // vpsim compare (docs/run.md)
 void add_ff_program_command(CLI::App& app, int& exit_code);  // vpsim ff-program (docs/fixed-function.md)
 void add_import_command(CLI::App& app, int& exit_code);  // vpsim import (docs/import.md)
 
