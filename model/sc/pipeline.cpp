@@ -153,7 +153,9 @@ public:
           index_("index_fetch", IndexFetchParams::from(params), pipe::PostTransformCacheParams::from(params), pool_,
                  probes_.get()),
           memory_(MemoryModelParams::from(params), probes_.get()),
-          fetch_("vertex_fetch", VertexFetchParams::from(params), memory_, pool_, probes_.get()),
+          fetch_(opt.vertex_fetch ? opt.vertex_fetch(params, memory_, pool_, probes_.get())
+                                  : std::make_unique<VertexFetch>("vertex_fetch", VertexFetchParams::from(params), memory_,
+                                                                  pool_, probes_.get())),
           alu_("vertex_alu", VertexAluParams::from(params), machine_.profile(), pool_, probes_.get()),
           output_("output", OutputUnitParams::from(params), pipe::PostTransformCacheParams::from(params).entries,
                   pool_, probes_.get()) {
@@ -172,7 +174,7 @@ public:
 
         const Topology topo = opt.topology ? *opt.topology : default_topology();
         std::map<std::string, TimedUnit*> by_name = {{"output", &output_},         {"vertex_alu", &alu_},
-                                                     {"vertex_fetch", &fetch_},    {"index_fetch", &index_},
+                                                     {"vertex_fetch", fetch_.get()},    {"index_fetch", &index_},
                                                      {"tessellator", &tess_},      {"constant_loader", &loader_},
                                                      {"front_end", &front_}};
         for (const ExtraUnit& e : topo.extra) {
@@ -224,7 +226,7 @@ private:
     ConstantLoader loader_;
     IndexFetch index_;
     MemoryModel memory_;
-    VertexFetch fetch_;
+    std::unique_ptr<TimedUnit> fetch_;  // VertexFetch, or RunOptions::vertex_fetch's
     VertexAlu alu_;
     OutputUnit output_;
     std::vector<std::unique_ptr<TimedUnit>> extra_;
@@ -343,7 +345,7 @@ RunResult Pipeline::result() const {
     rep.add(tess_.stats());
     rep.add(index_.stats());
     rep.add(index_.cache().stats());
-    rep.add(fetch_.stats());
+    rep.add(fetch_->stats());
     rep.add(memory_.stats());
     rep.add(alu_.stats());
     rep.add(output_.stats());
@@ -400,8 +402,8 @@ RunResult Pipeline::result() const {
     r.ptc_hit_rate = rate(ix, "hit_rate");
     r.acmr = r.primitives ? double(r.shaded) / double(r.primitives) : 0.0;
     r.atvr = r.unique ? double(r.shaded) / double(r.unique) : 0.0;
-    r.fetch_bytes_per_cycle = rate(fetch_.stats(), "bytes_per_cycle");
-    r.fetch_cache_hit_rate = rate(fetch_.stats(), "cache_hit_rate");
+    r.fetch_bytes_per_cycle = rate(fetch_->stats(), "bytes_per_cycle");
+    r.fetch_cache_hit_rate = rate(fetch_->stats(), "cache_hit_rate");
     r.memory_bytes_per_cycle = rate(memory_.stats(), "bytes_per_cycle");
     for (const StatGroup* g : rep.groups()) {
         if (!g->timed()) continue;

@@ -121,6 +121,9 @@ struct RunOptions {
     // The declaration decoder behind the front end's pins; no `make`: the SystemC model
     // (model_decl_decoder()). `vpsim run --rtl decl_decoder` sets the RTL's (tb/rtl_in_loop.h).
     DeclDecoderImpl decl_decoder;
+    // The vertex fetch unit (named "vertex_fetch", with VertexFetch's ports); empty: the SystemC
+    // model VertexFetch. `vpsim run --rtl vertex_fetch` sets the RTL's (tb/vf_loop.h).
+    std::function<std::unique_ptr<TimedUnit>(const ParamSet&, MemoryModel&, VertexPool&, Probes*)> vertex_fetch;
 };
 
 struct TopStall {
