@@ -31,7 +31,7 @@ namespace vpsim::cli {
 namespace {
 
 struct RunArgs {
-    std::string scene, preset, config, out, vcd, trace, topology_dot, rtl_top, rtl_cache;
+    std::string scene, preset, config, out, vcd, trace, topology_dot, topology_file, rtl_top, rtl_cache;
     std::vector<std::string> sets, profile, tess_profile, rtl;
     bool vertices = false, json = false, quiet = false, no_progress = false, topology = false;
     uint64_t stats_interval = 0;  // --stats-interval N (0: off)
@@ -204,7 +204,19 @@ int run_run(const RunArgs& a) {
         std::fprintf(stderr, "vpsim run: %s\n", e.what());
         return 2;
     }
+    // The pipeline: the built-in topology, or --topology-file's (its unit types' parameter tables
+    // are the run's).
+    sc::Topology topology = sc::default_topology();
     ParamSet params = sc::default_params();
+    try {
+        if (!a.topology_file.empty()) {
+            topology = sc::load_topology_file(a.topology_file);
+            params = sc::default_params(topology);
+        }
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "vpsim run: %s\n", e.what());
+        return 2;
+    }
     vs::Profile profile = vs::Profile::d3d8();
     tess::TessProfile tess_profile;
     try {
@@ -273,11 +285,14 @@ int run_run(const RunArgs& a) {
     }
     if (a.topology || !a.topology_dot.empty()) {
         // The channels with the capacities, latencies and bandwidths these parameters give.
+        // Checked as a run would build it (every unit made, every link bound) before it is shown.
         try {
-            const sc::Topology t = sc::default_topology();
-            if (!a.topology_dot.empty()) write_file_atomic(a.topology_dot, sc::topology_dot(t, params));
+            sc::RunOptions check;
+            check.topology = &topology;
+            sc::check_topology(params, check);
+            if (!a.topology_dot.empty()) write_file_atomic(a.topology_dot, sc::topology_dot(topology, params));
             if (a.topology) {
-                const std::string text = sc::topology_text(t, params);
+                const std::string text = a.json ? topology.text : sc::topology_text(topology, params);
                 std::fwrite(text.data(), 1, text.size(), stdout);
             }
         } catch (const std::exception& e) {
@@ -326,6 +341,7 @@ int run_run(const RunArgs& a) {
         opt.stats_interval = a.stats_interval;
         opt.progress = !a.no_progress && !a.quiet && ::isatty(2);
         opt.tess_profile = tess_profile;
+        opt.topology = &topology;
         for (const tb::RtlUnit* u : rtl) u->use(opt);
         if (user_decoder) opt.decl_decoder = *user_decoder;
         if (vw) {
@@ -350,6 +366,7 @@ int run_run(const RunArgs& a) {
             cfg["profile"] = a.profile;
             cfg["tess_profile"] = a.tess_profile;
             if (!rtl_names.empty()) cfg["rtl"] = rtl_names;  // absent: every unit is its SystemC model
+            if (!a.topology_file.empty()) cfg["topology"] = a.topology_file;  // absent: the built-in one
             cfg["params"] = params.to_json();
             write_file_atomic(a.out + "/config.json", cfg.dump(2) + "\n");
             nlohmann::ordered_json st = r.stats;
@@ -416,9 +433,14 @@ void add_run_command(CLI::App& app, int& exit_code) {
         ->type_name("FILE");
     c->add_option("--trace", a->trace, "Write Chrome/Perfetto trace events: a track per unit, a span per vertex")
         ->type_name("FILE.json");
+    c->add_option("--topology-file", a->topology_file,
+                  "Run the pipeline this topology file describes (units and channels; docs/timing-model.md, \"The "
+                  "topology file\") instead of the built-in one; it is checked before the run")
+        ->type_name("T.json");
     c->add_flag("--topology", a->topology,
-                "Print the pipeline's channels (producer.port -> consumer.port, capacity, latency, bandwidth with "
-                "these parameters) and the dispatcher's step order, and exit without running");
+                "Print the topology in use (the built-in one or --topology-file's): its units, its channels "
+                "(producer.port -> consumer.port, capacity, latency, bandwidth with these parameters) and the "
+                "dispatcher's step order, and exit without running; with --json, the topology file itself");
     c->add_option("--topology-dot", a->topology_dot,
                   "Write the pipeline's channels as a Graphviz DOT graph to FILE and exit without running "
                   "(render: dot -Tsvg FILE)")
