@@ -259,6 +259,12 @@ Study load_study(const std::string& path) {
         if (!j["axes"].is_array()) throw StudyError(path + ": /axes: expected an array");
         for (size_t i = 0; i < j["axes"].size(); ++i)
             s.axes.push_back(axis_from_json(j["axes"][i], fmt::format("{}: /axes/{}", path, i)));
+        // Topology files, like scenes, are relative to the study file.
+        for (Axis& x : s.axes)
+            for (size_t k = 0; k < x.keys.size(); ++k)
+                if (x.keys[k] == "topology")
+                    for (auto& v : x.values)
+                        if (!fs::path(v[k]).is_absolute()) v[k] = (dir / v[k]).lexically_normal().string();
     }
     if (j.contains("repeats")) {
         if (!j["repeats"].is_number_unsigned() || j["repeats"].get<uint64_t>() < 1 || j["repeats"].get<uint64_t>() > 1000)
@@ -354,12 +360,23 @@ std::vector<Point> resolve_points(const Study& s, const std::string& out_dir, co
             throw StudyError(fmt::format("--tess-profile {}: {}", kv, e.what()));
         }
     }
-    // A point's parameters: the defaults, its preset (the `preset` axis's value, else the
-    // study's), the base --set list.
-    auto base_for = [&](const std::string& preset) {
-        if (preset == s.preset) return base;
-        ParamSet p = sc::default_params();
-        apply_preset(p, preset);
+    // The `topology` axis: topology files (vpsim run --topology-file), each loaded once; a point
+    // with one takes that topology's parameter tables.
+    std::map<std::string, sc::Topology> topologies;
+    for (const Axis& a : s.axes)
+        for (size_t k = 0; k < a.keys.size(); ++k)
+            if (a.keys[k] == "topology")
+                for (const auto& vs : a.values) try {
+                        if (!topologies.count(vs[k])) topologies.emplace(vs[k], sc::load_topology_file(vs[k]));
+                    } catch (const std::exception& e) {
+                        throw StudyError(fmt::format("axis topology: {}", e.what()));
+                    }
+    // A point's parameters: the defaults (of its topology), its preset (the `preset` axis's
+    // value, else the study's), the base --set list.
+    auto base_for = [&](const std::string& preset, const std::string& topology = "") {
+        if (preset == s.preset && topology.empty()) return base;
+        ParamSet p = topology.empty() ? sc::default_params() : sc::default_params(topologies.at(topology));
+        if (!preset.empty()) apply_preset(p, preset);
         for (const auto& kv : s.sets) p.apply_set(kv);
         return p;
     };
@@ -370,11 +387,14 @@ std::vector<Point> resolve_points(const Study& s, const std::string& out_dir, co
             if (!seen.insert(a.keys[k]).second)
                 throw StudyError(fmt::format("axis {}: the key is on two axes (zip them to vary them together)", a.keys[k]));
             if (a.values.empty()) throw StudyError(fmt::format("axis {}: no values (an empty axis)", a.keys[k]));
-            if (a.keys[k] == "preset") {
+            if (a.keys[k] == "preset" || a.keys[k] == "topology") {
                 for (const auto& vs : a.values) try {
-                        base_for(vs[k]);
+                        if (a.keys[k] == "preset")
+                            base_for(vs[k]);
+                        else
+                            base_for(s.preset, vs[k]);
                     } catch (const std::exception& e) {
-                        throw StudyError(fmt::format("axis preset: {}", e.what()));
+                        throw StudyError(fmt::format("axis {}: {}", a.keys[k], e.what()));
                     }
                 continue;
             }
@@ -410,16 +430,19 @@ std::vector<Point> resolve_points(const Study& s, const std::string& out_dir, co
                 idx[ai] = rest % s.axes[ai].values.size();
                 rest /= s.axes[ai].values.size();
             }
-            std::string preset = s.preset;
+            std::string preset = s.preset, topology;
             for (size_t ai = 0; ai < s.axes.size(); ++ai)
-                for (size_t k = 0; k < s.axes[ai].keys.size(); ++k)
+                for (size_t k = 0; k < s.axes[ai].keys.size(); ++k) {
                     if (s.axes[ai].keys[k] == "preset") preset = s.axes[ai].values[idx[ai]][k];
-            ParamSet params = base_for(preset);
+                    if (s.axes[ai].keys[k] == "topology") topology = s.axes[ai].values[idx[ai]][k];
+                }
+            ParamSet params = base_for(preset, topology);
             std::vector<std::pair<std::string, std::string>> av;
             for (size_t ai = 0; ai < s.axes.size(); ++ai)
                 for (size_t k = 0; k < s.axes[ai].keys.size(); ++k) {
                     av.emplace_back(s.axes[ai].keys[k], s.axes[ai].values[idx[ai]][k]);
-                    if (av.back().first != "preset") params.apply_set(av.back().first + "=" + av.back().second);
+                    if (av.back().first != "preset" && av.back().first != "topology")
+                        params.apply_set(av.back().first + "=" + av.back().second);
                 }
             for (unsigned r = 0; r < s.repeats; ++r) {
                 Point p;
@@ -427,12 +450,14 @@ std::vector<Point> resolve_points(const Study& s, const std::string& out_dir, co
                 p.scene = s.scenes[si];
                 p.repeat = r;
                 p.axis_values = av;
-                for (const auto& [k, v] : av) p.axis_json[k] = k == "preset" ? nlohmann::json(v) : params.value(k);
+                for (const auto& [k, v] : av)
+                    p.axis_json[k] = k == "preset" || k == "topology" ? nlohmann::json(v) : params.value(k);
                 Fnv f;
                 f.add("vpsim-sweep-point-1");
                 f.add(p.scene);
                 f.add(scene_hash[si]);
                 f.add(params.to_json().dump());
+                if (!topology.empty()) f.add("topology " + topologies.at(topology).text);
                 for (const auto& x : s.profile) f.add("profile " + x);
                 for (const auto& x : s.tess_profile) f.add("tess_profile " + x);
                 f.add(identity);
@@ -441,9 +466,10 @@ std::vector<Point> resolve_points(const Study& s, const std::string& out_dir, co
                 p.dir = (fs::path(out_dir) / "points" / p.hash).string();
                 p.argv = {exe, "run", p.scene, "--out", p.dir, "--quiet", "--no-progress"};
                 if (!preset.empty()) p.argv.insert(p.argv.end(), {"--preset", preset});
+                if (!topology.empty()) p.argv.insert(p.argv.end(), {"--topology-file", topology});
                 for (const auto& kv : s.sets) p.argv.insert(p.argv.end(), {"--set", kv});
                 for (const auto& [k, v] : av)
-                    if (k != "preset") p.argv.insert(p.argv.end(), {"--set", k + "=" + v});
+                    if (k != "preset" && k != "topology") p.argv.insert(p.argv.end(), {"--set", k + "=" + v});
                 for (const auto& x : s.profile) p.argv.insert(p.argv.end(), {"--profile", x});
                 for (const auto& x : s.tess_profile) p.argv.insert(p.argv.end(), {"--tess-profile", x});
                 pts.push_back(std::move(p));
