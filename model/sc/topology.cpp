@@ -106,12 +106,14 @@ public:
     }
     void keys(const nlohmann::json& o, const std::string& ptr, std::initializer_list<const char*> allowed) const {
         if (!o.is_object()) fail(ptr, fmt::format("expected an object, got {}", o.type_name()));
-        for (const auto& [k, v] : o.items())
-            if (std::find_if(allowed.begin(), allowed.end(), [&](const char* a) { return k == a; }) == allowed.end()) {
+        for (const auto& item : o.items()) {
+            const std::string& k = item.key();
+            if (std::find_if(allowed.begin(), allowed.end(), [&k](const char* a) { return k == a; }) == allowed.end()) {
                 std::string valid;
                 for (const char* a : allowed) valid += (valid.empty() ? "" : ", ") + std::string(a);
                 fail(ptr + "/" + k, fmt::format("unknown member \"{}\" (valid: {})", printable(k, 60), valid));
             }
+        }
     }
     std::string str(const nlohmann::json& o, const std::string& ptr, const char* key, bool required = true) const {
         if (!o.contains(key)) {
