@@ -14,19 +14,18 @@ void Dispatcher::sync(Cycle c) {
     }
 }
 
-Cycle Dispatcher::run() {
+template <bool OnePassPerCycle>
+Cycle Dispatcher::loop() {
     Cycle now = 0, last = 0;
     uint64_t iterations = 0;
     // The next cycle any unit wants: lowered by every step's answer and every wake-up, so one
     // pass over the units per simulated cycle does both the stepping and the search.
     Cycle next = 0;
     for (TimedUnit* u : units_) u->set_dispatcher_next(&next);
-    const bool one_pass = o_.one_pass_per_cycle;
-    bool first = true;
-    for (;;) {
+    for (bool first = true;; first = false) {
         if (next == kNever) break;
-        now = one_pass && !first ? std::max(next, now + 1) : std::max(next, now);
-        first = false;
+        // Strictly one pass per cycle: a unit woken for this cycle after its turn waits a cycle.
+        now = OnePassPerCycle && !first ? std::max(next, now + 1) : std::max(next, now);
         next = kNever;
         for (TimedUnit* u : units_) {
             if (u->wake_at() <= now)
@@ -43,7 +42,11 @@ Cycle Dispatcher::run() {
             throw std::logic_error(fmt::format("timing model deadlock at cycle {}: unit {} still holds work "
                                                "(internal error)",
                                                now, u->basename()));
-    const Cycle end = last + 1;
+    return last + 1;
+}
+
+Cycle Dispatcher::run() {
+    const Cycle end = o_.one_pass_per_cycle ? loop<true>() : loop<false>();
     sync(end);
     for (TimedUnit* u : units_) u->finish(end);
     return end;

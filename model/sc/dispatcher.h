@@ -40,6 +40,9 @@ public:
     const std::vector<TimedUnit*>& units() const { return units_; }
 
 private:
+    template <bool OnePassPerCycle>
+    Cycle loop();
+
     std::vector<TimedUnit*> units_;
     Options o_;
     Cycle synced_ = 0;
