@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <set>
 #include <stdexcept>
 #include <thread>
 
@@ -60,6 +61,22 @@ ff::Caps FixedFunctionParams::caps() const {
     c.max_point_size = float(max_point_size);
     return c;
 }
+
+std::vector<ParamTable> param_tables(const Topology& t, const UnitRegistry& r) {
+    std::vector<ParamTable> out = {PipelineParams::table(), FixedFunctionParams::table()};
+    std::set<std::string> types;
+    for (const UnitSpec& u : t.units) {
+        const UnitType* ty = r.find(u.type);
+        if (!ty) throw TopologyError(located(u.at, "type", fmt::format("unknown unit type {}; valid: {}", u.type, r.names())));
+        if (types.insert(u.type).second)
+            for (const ParamTable& p : ty->tables) out.push_back(p);
+    }
+    return out;
+}
+
+std::vector<ParamTable> param_tables() { return param_tables(default_topology()); }
+ParamSet default_params(const Topology& t, const UnitRegistry& r) { return ParamSet(param_tables(t, r)); }
+ParamSet default_params() { return ParamSet(param_tables()); }
 
 namespace {
 

@@ -50,6 +50,13 @@ struct FixedFunctionParams {
     ff::Caps caps() const;
 };
 
+// The parameter tables of the timing model with this topology: the pipeline's own, then each
+// unit type's in the order the units are listed (a type's tables once).
+std::vector<ParamTable> param_tables(const Topology& t, const UnitRegistry& r = builtin_units());
+std::vector<ParamTable> param_tables();  // of the default topology
+ParamSet default_params(const Topology& t, const UnitRegistry& r = builtin_units());
+ParamSet default_params();
+
 struct RunOptions {
     std::string vcd_path;    // --vcd
     std::string trace_path;  // --trace

@@ -3,7 +3,6 @@
 #include "model/common/file_util.h"
 #include "model/common/json_error.h"
 #include "model/common/printable.h"
-#include "model/sc/pipeline.h"
 
 #include <fmt/format.h>
 
@@ -320,22 +319,6 @@ std::vector<std::string> step_order(const Topology& t, const UnitRegistry& r, co
     }
     return order;
 }
-
-std::vector<ParamTable> param_tables(const Topology& t, const UnitRegistry& r) {
-    std::vector<ParamTable> out = {PipelineParams::table(), FixedFunctionParams::table()};
-    std::set<std::string> types;
-    for (const UnitSpec& u : t.units) {
-        const UnitType* ty = r.find(u.type);
-        if (!ty) throw TopologyError(located(u.at, "type", fmt::format("unknown unit type {}; valid: {}", u.type, r.names())));
-        if (types.insert(u.type).second)
-            for (const ParamTable& p : ty->tables) out.push_back(p);
-    }
-    return out;
-}
-
-std::vector<ParamTable> param_tables() { return param_tables(default_topology()); }
-ParamSet default_params(const Topology& t, const UnitRegistry& r) { return ParamSet(param_tables(t, r)); }
-ParamSet default_params() { return ParamSet(param_tables()); }
 
 std::string topology_text(const Topology& t, const ParamSet& p, const UnitRegistry& r) {
     std::string out = fmt::format("topology: {}\n\n", t.source);

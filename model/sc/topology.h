@@ -89,13 +89,6 @@ const std::string& default_topology_text();
 // Services (the memory) are not stepped and not listed.
 std::vector<std::string> step_order(const Topology& t, const UnitRegistry& r, const ParamSet& p);
 
-// The parameter tables of the timing model with this topology: the pipeline's own, then each
-// unit type's in the order the units are listed (a type's tables once).
-std::vector<ParamTable> param_tables(const Topology& t, const UnitRegistry& r = builtin_units());
-std::vector<ParamTable> param_tables();  // of the default topology
-ParamSet default_params(const Topology& t, const UnitRegistry& r = builtin_units());
-ParamSet default_params();
-
 // The table as text (resolved capacities) and as Graphviz DOT.
 std::string topology_text(const Topology& t, const ParamSet& p, const UnitRegistry& r = builtin_units());
 std::string topology_dot(const Topology& t, const ParamSet& p);
