@@ -11,7 +11,7 @@ namespace {
 
 const UnitWords* words(const UnitWordsMap& w, const std::string& unit) {
     const auto it = w.find(unit);
-    return it == w.end() ? nullptr : it->second;
+    return it == w.end() ? nullptr : it->second.words;
 }
 
 std::string name_of(const UnitWordsMap& w, const std::string& unit) {
@@ -27,7 +27,7 @@ std::string local_words(const UnitWordsMap& w, const std::string& unit, const st
                         const ParamSet& p) {
     const UnitWords* x = words(w, unit);
     if (x && x->stall) {
-        const std::string own = x->stall(unit, reason, frac, units, p);
+        const std::string own = x->stall(unit, reason, frac, units, p, w.at(unit).memory);
         if (!own.empty()) return own;
     }
     return fmt::format("{}: stalled on {} ({}) in {} of cycles", name_of(w, unit), reason, description, pct(frac));

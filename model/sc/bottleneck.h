@@ -35,8 +35,13 @@ struct Bottleneck {
     std::vector<CauseStep> chain;  // the units followed to it (the first is the busiest unit)
 };
 
-// The words of each unit (stats.json group name -> its type's words).
-using UnitWordsMap = std::map<std::string, const UnitWords*>;
+// The words of each unit (stats.json group name -> its type's words, and the memory unit its
+// memory port reads, "" if it has none).
+struct UnitWordsOf {
+    const UnitWords* words = nullptr;
+    std::string memory;
+};
+using UnitWordsMap = std::map<std::string, UnitWordsOf>;
 
 // A unit's busy fraction of its capacity: its type's UnitWords::capacity (the ALU issue cycles
 // per engine cycle, the memory bus cycles, the index fetch references per `indices_per_cycle` x

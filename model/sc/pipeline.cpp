@@ -328,7 +328,7 @@ RunResult Pipeline::result() const {
     UnitWordsMap words;
     for (size_t i = 0; i < units_.size(); ++i) {
         for (const StatGroup* g : units_[i]->stat_groups()) rep.add(*g);
-        words[units_[i]->basename()] = &types_[i]->words;
+        words[units_[i]->basename()] = {&types_[i]->words, topo_.units[i].memory};
     }
     r.cycle_errors = rep.check_cycles_add_up(end);
     r.stats = rep.to_json(end);

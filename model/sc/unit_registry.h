@@ -56,9 +56,10 @@ struct UnitWords {
     std::string busy;  // "requesting or sending vertices in {} of cycles" ({}: the busy percentage)
     // The busy fraction of its capacity from its stats.json group; empty: busy cycles per cycle.
     std::function<double(const nlohmann::ordered_json& group, uint64_t cycles, const ParamSet& p)> capacity;
-    // Words for a stall reason of its own (`frac` of the run); "" for the general words.
+    // Words for a stall reason of its own (`frac` of the run); "" for the general words. `memory`:
+    // the memory unit its memory port reads ("" when it has none).
     std::function<std::string(const std::string& unit, const std::string& reason, double frac,
-                              const nlohmann::ordered_json& units, const ParamSet& p)>
+                              const nlohmann::ordered_json& units, const ParamSet& p, const std::string& memory)>
         stall;
 };
 

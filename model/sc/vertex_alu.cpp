@@ -589,7 +589,8 @@ void register_unit_vertex_alu(UnitRegistry& r) {
     // Its capacity is its engines' issue slots: issue cycles per engine cycle.
     t.words.capacity = [utilisation](const nlohmann::ordered_json& g, uint64_t, const ParamSet&) { return utilisation(g); };
     t.words.stall = [utilisation](const std::string& unit, const std::string& reason, double frac,
-                                  const nlohmann::ordered_json& units, const ParamSet& p) -> std::string {
+                                  const nlohmann::ordered_json& units, const ParamSet& p,
+                                  const std::string&) -> std::string {
         if (reason != "dependency" && reason != "result_latency" && reason != "scalar_pipe") return "";
         return fmt::format("{}: issuing in {:.1f} % of engine cycles; stalled on {} in {:.1f} % of cycles with all {} "
                            "contexts per engine in use at most",

@@ -300,9 +300,9 @@ void register_unit_vertex_fetch(UnitRegistry& r) {
     t.words.noun = "the vertex fetch";
     t.words.busy = "requesting or sending vertices in {} of cycles";
     t.words.stall = [](const std::string& unit, const std::string& reason, double frac,
-                       const nlohmann::ordered_json& units, const ParamSet& p) -> std::string {
+                       const nlohmann::ordered_json& units, const ParamSet& p, const std::string& memory) -> std::string {
         const std::string n = unit == "vertex_fetch" ? "the vertex fetch" : "the vertex fetch " + unit;
-        const double bus = units.contains("memory") ? rate(units["memory"], "bus_utilisation") : NAN;
+        const double bus = units.contains(memory) ? rate(units[memory], "bus_utilisation") : NAN;
         const std::string mem = fmt::format("{}-cycle latency, bus busy {:.1f} %", p.get_uint("memory.latency"),
                                             100 * (std::isnan(bus) ? 0.0 : bus));
         if (reason == "miss_limit")
