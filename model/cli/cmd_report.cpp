@@ -6,19 +6,16 @@
 #include "model/cli/commands.h"
 #include "model/common/file_util.h"
 #include "model/common/presets.h"
+#include "model/common/process.h"
 #include "model/sc/pipeline.h"
 
 #include <nlohmann/json.hpp>
 
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <memory>
 #include <random>
 #include <string>
@@ -44,8 +41,10 @@ ParamSet base_params(const std::string& dir) {
     const std::filesystem::path study = std::filesystem::path(dir) / "study.json";
     std::error_code ec;
     if (!std::filesystem::is_regular_file(study, ec)) return p;
-    std::ifstream in(study);
-    nlohmann::json j = nlohmann::json::parse(in, nullptr, /*allow_exceptions*/ false);
+    std::string text, why;
+    if (!read_input_file(study.string(), text, why))
+        throw std::runtime_error(study.string() + ": cannot read the sweep's resolved study: " + why);
+    nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions*/ false);
     if (j.is_discarded() || !j.is_object())
         throw std::runtime_error(study.string() + ": not valid JSON (the sweep's resolved study)");
     const nlohmann::json& b = j.contains("base") && j["base"].is_object() ? j["base"] : j;
@@ -86,30 +85,21 @@ int run_plot_script(const char* cmd, const std::string& dir, std::vector<std::st
         args.push_back("--base");
         args.push_back(base_file);
     }
-    std::vector<char*> argv;
-    for (std::string& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    std::fflush(stdout);
-    std::fflush(stderr);
-    const pid_t pid = ::fork();
-    if (pid < 0) {
-        std::fprintf(stderr, "vpsim %s: cannot start %s: %s\n", cmd, kPython, std::strerror(errno));
-        if (!base_file.empty()) std::filesystem::remove(base_file);
+    ExitStatus status;
+    std::error_code ec;
+    try {
+        SpawnOptions o;
+        o.stdin_null = false;  // the script's input, output and messages are ours
+        status = *spawn(args, o).wait();
+    } catch (const ProcessError& e) {
+        std::fprintf(stderr, "vpsim %s: %s\n", cmd, e.what());
+        if (!base_file.empty()) std::filesystem::remove(base_file, ec);
         return 2;
     }
-    if (pid == 0) {
-        ::execv(kPython, argv.data());
-        std::fprintf(stderr, "vpsim %s: cannot run %s: %s\n", cmd, kPython, std::strerror(errno));
-        ::_exit(2);
-    }
-    int status = 0;
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
-    std::error_code ec;
     if (!base_file.empty()) std::filesystem::remove(base_file, ec);
-    if (WIFEXITED(status) && (WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == 2)) return WEXITSTATUS(status);
-    std::fprintf(stderr, "vpsim %s: %s %s failed (%s %d): an internal error\n", cmd, kPython, script.c_str(),
-                 WIFEXITED(status) ? "exit status" : "signal", WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+    if (status.exited && (status.code == 0 || status.code == 2)) return status.code;
+    std::fprintf(stderr, "vpsim %s: %s %s failed (%s): an internal error\n", cmd, kPython, script.c_str(),
+                 status.describe().c_str());
     return 3;
 }
 
