@@ -1,5 +1,7 @@
 #include "model/cli/run_common.h"
 
+#include "model/bench/exec_bench.h"
+
 #include "model/common/presets.h"
 #include "model/sc/pipeline.h"
 
@@ -16,11 +18,7 @@ ff::Caps preset_caps(const std::string& preset) {
     return sc::FixedFunctionParams::from(p).caps();
 }
 
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    const size_t m = v.size() / 2;
-    return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
-}
+double median(std::vector<double> v) { return bench::median(std::move(v)); }
 
 
 std::string group_digits(uint64_t v) {
