@@ -108,7 +108,8 @@ void add_report_commands(CLI::App& app, int& exit_code) {
     CLI::App* plot = app.add_subcommand(
         "plot",
         "Draw a sweep directory's results.csv (matplotlib, docs/report.md) as .png, .svg or .pdf, one panel per scene: "
-        "METRIC against AXIS (lines over a numeric axis, bars over a categorical one), one line per --hue value, "
+        "METRIC against AXIS (lines over a numeric axis, bars over a categorical one), one line (or bar) per --hue "
+        "value, "
         "total cycles beside a per-vertex metric when the shaded count changes; --heatmap AXIS2: a heatmap over AXIS "
         "x AXIS2; --stalls: --y names a unit (or `bottleneck`: each point's cause) and each value of AXIS gets a bar "
         "of its busy / stalled-by-reason / idle cycles. A title says when points are averaged and over what.\nExit "
@@ -121,7 +122,7 @@ void add_report_commands(CLI::App& app, int& exit_code) {
                      "The metric (a numeric column, e.g. cycles_per_vertex); with --stalls a unit, or bottleneck")
         ->required()
         ->type_name("METRIC");
-    plot->add_option("--hue", p->hue, "One line per value of this column")->type_name("AXIS");
+    plot->add_option("--hue", p->hue, "One line per value of this column (one bar per value at each AXIS value over a categorical AXIS)")->type_name("AXIS");
     plot->add_option("--heatmap", p->heatmap, "A heatmap of METRIC over AXIS x AXIS2")->type_name("AXIS2");
     plot->add_flag("--stalls", p->stalls, "A stacked bar of the unit's cycles (--y UNIT) per value of AXIS");
     plot->add_option("--where", p->where, "Only the points whose column KEY has VALUE (repeatable; scene: its file name)")
