@@ -1,7 +1,9 @@
 // Child processes: one place that forks, execs, connects the standard streams, waits, times out
 // and reports how a process ended (exit status or signal, wall time, CPU time, peak resident
 // memory from wait4's rusage). vpsim sweep's backends, vpsim plot / report (the plot script) and
-// bench run's memory children use it; nothing else in vpsim calls fork, popen or system.
+// bench run's memory children use it. The one fork/exec left is tb/user_rtl.cpp's run_process
+// (tb::run_command, used by xcheck and the mutation campaign), to move onto run() with a timeout
+// and own_process_group.
 //
 // A program that cannot be started (not found, not executable, a bad working directory) is a
 // ProcessError thrown by spawn() / run() in the parent ("cannot run NAME: No such file or
