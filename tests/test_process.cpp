@@ -141,7 +141,7 @@ TEST_CASE("process: stderr into stdout, streams to files and /dev/null") {
     std::filesystem::remove_all(dir);
 }
 
-TEST_CASE("process: wait_any returns each child as it ends; try_wait does not block") {
+TEST_CASE("process: wait_any returns each child as it ends and try_wait does not block") {
     Child slow = spawn({"sh", "-c", "sleep 0.4; exit 4"});
     Child fast = spawn({"sh", "-c", "exit 5"});
     CHECK_FALSE(slow.try_wait());
