@@ -1,0 +1,135 @@
+# The verification engineer's workflow (issue 25; docs/xcheck.md, "Replays", "Coverage you
+# control", "Triage", "Shrinking"): replays that reproduce, output folders, coverage exclusions
+# and waivers, triage of many mismatches, a shrinker that keeps the bug, --dump-arrays.
+# The RTL variants are Verilated into ${CACHE_DIR} (shared with the other workflow tests).
+include(${CMAKE_CURRENT_LIST_DIR}/cli_expect.cmake)
+file(REMOVE_RECURSE ${WORK})
+file(MAKE_DIRECTORY ${WORK})
+set(V ${SRC}/tests/rtl_variants)
+set(CACHE --rtl-cache ${CACHE_DIR})
+
+# Runs vpsim with ARGN in ${WORK}; the output (stdout + stderr) into ${var}, the exit status
+# into ${var}_rc.
+function(run var)
+  execute_process(COMMAND ${VPSIM} ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err
+                  WORKING_DIRECTORY ${WORK})
+  set(${var} "${out}${err}" PARENT_SCOPE)
+  set(${var}_rc ${rc} PARENT_SCOPE)
+  set(${var}_out "${out}" PARENT_SCOPE)
+endfunction()
+# A printed command line ("vpsim xcheck --rtl ... --out-ready 0.2 ...") as a list of arguments
+# after "vpsim" (the words have no quotes here: the paths have no spaces).
+function(words_of cmdline var)
+  string(REGEX REPLACE "^vpsim " "" rest "${cmdline}")
+  separate_arguments(w UNIX_COMMAND "${rest}")
+  set(${var} ${w} PARENT_SCOPE)
+endfunction()
+
+# --- Replays that reproduce: a bug only back-pressure shows (tests/rtl_variants/
+# decl_decoder_fsm_bpbug.sv), found with --out-ready 0.2; its printed replay carries
+# --out-ready (and --in-valid, --rtl, --no-corpus) and fails again; without --out-ready it passes,
+# which is what the replay printed before this work did.
+run(found xcheck --rtl ${V}/decl_decoder_fsm_bpbug.sv ${CACHE} --no-corpus --random 300 --seed 1 --out-ready 0.2
+    --in-valid 0.8 --show 1)
+string(REGEX MATCH "\n  replay: (vpsim xcheck [^\n]*)" m "${found}")
+set(replay "${CMAKE_MATCH_1}")
+if(NOT found_rc EQUAL 1 OR NOT replay MATCHES "--rtl [^ ]*decl_decoder_fsm_bpbug.sv --no-corpus --seed 1 --only [0-9]+ --out-ready 0.2 --in-valid 0.8$")
+  message(SEND_ERROR "the back-pressure bug: exit ${found_rc}, replay '${replay}'\n${found}")
+else()
+  words_of("${replay}" args)
+  list(APPEND args ${CACHE})
+  expect(1 "MISMATCH random array" ${args})
+  list(REMOVE_ITEM args --out-ready 0.2)  # the replay as it was printed before: 0 mismatches
+  list(REMOVE_ITEM args --in-valid 0.8)
+  expect(0 "mismatches: 0" ${args})
+endif()
+# The shrunk file went to the default folder under --out (created), and its header's "replay
+# this file" (--corpus FILE, its bp-seed line) fails again.
+string(REGEX MATCH "--only ([0-9]+)" m "${replay}")
+set(shrunk ${WORK}/xcheck-out/mismatches/xcheck-mismatch-seed1-${CMAKE_MATCH_1}-0.decl)
+if(NOT EXISTS ${shrunk})
+  message(SEND_ERROR "no shrunk file ${shrunk} in the default folder under --out")
+else()
+  file(STRINGS ${shrunk} line REGEX "^// replay this file: ")
+  string(REGEX REPLACE "^// replay this file: " "" line "${line}")
+  words_of("${line}" args)
+  if(NOT line MATCHES "--corpus [^ ]*xcheck-mismatch-seed1-[0-9]+-0.decl --random 0 --out-ready 0.2 --in-valid 0.8")
+    message(SEND_ERROR "the shrunk file's replay: '${line}'")
+  endif()
+  expect(1 "MISMATCH corpus xcheck-mismatch" ${args} ${CACHE})
+endif()
+file(GLOB stray ${WORK}/xcheck-mismatch-*)
+if(stray)
+  message(SEND_ERROR "shrunk files in the working directory: ${stray}")
+endif()
+# --mismatch-dir that does not exist yet is created; --corpus takes a file.
+file(WRITE ${WORK}/short4.decl "// expect: valid\nD3DVSD_STREAM(0), D3DVSD_REG(0, D3DVSDT_SHORT4), D3DVSD_REG(1, D3DVSDT_FLOAT1), D3DVSD_END()\n")
+expect(1 "shrunk to [0-9]+ tokens \\(same signature\\): [^ ]*new/dir/xcheck-mismatch"
+       xcheck --rtl ${V}/decl_decoder_fsm_bug.sv ${CACHE} --corpus ${WORK}/short4.decl --random 0
+       --mismatch-dir ${WORK}/new/dir)
+expect(2 "nothere.decl: no such file or directory" xcheck --corpus ${WORK}/nothere.decl --random 0)
+
+# --- Coverage you control. With -G CONST_COUNT=192 no CONST header breaks rule 12: its four
+# bins are excluded (listed with the reason), the run passes.
+expect(0 "coverage excluded: strict rule D12 \\(model\\) \\(unreachable: CONST_COUNT=192.*coverage: complete \\(4 excluded, 0 waived\\)"
+       xcheck --rtl ${V}/decl_decoder_fsm.sv ${CACHE} -G CONST_COUNT=192 --random 5000 --seed 3)
+# A directed run of one file passes (not gated) and says how to gate it; gated, it fails and
+# says how to waive.
+expect(0 "mismatches: 0.*coverage: [0-9]+ bins not hit, not gated"
+       xcheck --corpus ${SRC}/tb/corpus/valid_all_data_types.decl --random 0)
+expect(1 "coverage hole: token SKIP.*holes fail the run; waive bins .*--waive FILE"
+       xcheck --corpus ${SRC}/tb/corpus/valid_all_data_types.decl --random 0 --coverage-gate)
+# Waivers from a file: every hole of that run waived (with the reason in the summary and the
+# JUnit case); an unused waiver is reported; a malformed line names the file and line.
+file(WRITE ${WORK}/waivers.txt "# directed: one file\nwaive token * because one file\nwaive REG data type * because one file\n"
+  "waive event * because one file\nwaive strict rule * because one file\nwaive lenient rule * because one file\n"
+  "waive no such bin because nothing\n")
+expect(0 "coverage waived: token SKIP \\(one file\\).*coverage waiver unused: no such bin.*coverage: complete \\(0 excluded, [0-9]+ waived\\)"
+       xcheck --corpus ${SRC}/tb/corpus/valid_all_data_types.decl --random 0 --coverage-gate --waive ${WORK}/waivers.txt
+       --junit ${WORK}/waived.xml)
+file(READ ${WORK}/waived.xml junit)
+if(NOT junit MATCHES "<system-out>[^<]*waived: token SKIP \\(one file\\)")
+  message(SEND_ERROR "--junit: the waived bins are missing\n${junit}")
+endif()
+file(WRITE ${WORK}/bad_waivers.txt "waive token SKIP because ok\nwaive token NOP\n")
+expect(2 "bad_waivers.txt:2: expected `waive BIN because REASON`" xcheck --random 10 --waive ${WORK}/bad_waivers.txt)
+
+# --- Triage: every mismatch counted and grouped by signature; the first `--show` detailed.
+run(tri xcheck --rtl ${V}/decl_decoder_fsm_bug.sv ${CACHE} --no-corpus --random 4000 --seed 11 --show 2 --json
+    --out ${WORK}/tri)
+file(WRITE ${WORK}/tri.json "${tri_out}")
+execute_process(COMMAND python3 -c "import json, sys
+j = json.load(open(sys.argv[1]))
+g = j['mismatch_groups']
+assert sum(x['count'] for x in g) == j['mismatches'], 'groups do not add up'
+assert {x['signature'] for x in g} == {'event ELEMENT: value', 'event SKIP: value'}, g
+assert len(j['failures']) == 2, 'show 2'
+for f in j['failures']:
+    assert f['replay'].startswith('vpsim xcheck --rtl '), f
+    assert f['divergence'].startswith('on the shrunk array: first diverging cycle'), f
+print('groups', [(x['signature'], x['count']) for x in g])" ${WORK}/tri.json RESULT_VARIABLE rc OUTPUT_VARIABLE o ERROR_VARIABLE e)
+if(NOT rc EQUAL 0 OR NOT tri_rc EQUAL 1)
+  message(SEND_ERROR "triage: exit ${tri_rc}; ${o}${e}\n${tri}")
+else()
+  message(STATUS "ok: triage ${o}")
+endif()
+
+# --- The shrinker keeps the bug: every shrunk file of the planted bugs has the signature of its
+# original mismatch; with CONST and EXT payloads removed as one unit (no payload word is left to
+# parse as a token: the shrunk array decodes with as many token units as before the payload).
+file(GLOB tri_files ${WORK}/tri/mismatches/*.decl)
+foreach(f ${tri_files})
+  file(STRINGS ${f} sig REGEX "^// signature: ")
+  file(STRINGS ${f} shr REGEX "^// shrunk: ")
+  if(NOT sig MATCHES "event (ELEMENT|SKIP): value" OR NOT shr MATCHES "model (ELEMENT|SKIP).* \\| rtl (ELEMENT|SKIP)")
+    message(SEND_ERROR "${f}: the shrunk array lost the bug: ${sig} / ${shr}")
+  endif()
+endforeach()
+
+# --- --dump-arrays: the run's arrays with the golden events, for other testbenches.
+expect(0 "wrote 1002 arrays" xcheck --dump-arrays ${WORK}/dump --corpus ${SRC}/tb/corpus/valid_all_data_types.decl --random 1000 --seed 5)
+file(STRINGS ${WORK}/dump/arrays.txt a_lines REGEX "^A ")
+list(LENGTH a_lines na)
+if(NOT na EQUAL 1002)
+  message(SEND_ERROR "--dump-arrays: ${na} arrays in arrays.txt, expected 1002")
+endif()
