@@ -93,7 +93,7 @@ same_run(${WORK}/run_model ${WORK}/run_fsm "run --rtl decl_decoder=decl_decoder_
 expect(0 "RTL in the loop +decl_decoder=[^ ]*decl_decoder_fsm.sv" run ${SCN} --rtl decl_decoder=${V}/decl_decoder_fsm.sv ${CACHE})
 # The front end checks every declaration's events against the golden decoder: the planted bug is
 # a finding about the user's RTL (exit 1, the first differing event), and no stats.json is written.
-expect(1 "--rtl decl_decoder=[^ ]*decl_decoder_fsm_bug.sv: declaration decoder: [0-9]+ events where the golden decoder gives [0-9]+; event [0-9]+: decoder ELEMENT.* \\| golden ELEMENT"
+expect(1 "--rtl decl_decoder=[^ ]*decl_decoder_fsm_bug.sv: /commands/[0-9]+: CreateVertexShader: the declaration decoder differs from the model .* event [0-9]+: model ELEMENT.* \\| rtl ELEMENT.*the declaration: [^ ]*run_bug/decl-decoder-mismatch_commands_[0-9]+.decl"
        run ${SCN} --rtl decl_decoder=${V}/decl_decoder_fsm_bug.sv ${CACHE} --out ${WORK}/run_bug --quiet)
 if(EXISTS ${WORK}/run_bug/stats.json)
   message(SEND_ERROR "run --rtl decl_decoder=decl_decoder_fsm_bug.sv wrote stats.json")

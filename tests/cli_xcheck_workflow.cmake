@@ -133,3 +133,33 @@ list(LENGTH a_lines na)
 if(NOT na EQUAL 1002)
   message(SEND_ERROR "--dump-arrays: ${na} arrays in arrays.txt, expected 1002")
 endif()
+
+# --- vpsim run --rtl decl_decoder=FILE.sv against the model: the front end checks the pins
+# against the cycle contract's model cycle by cycle. A decoder whose events are right but whose
+# timing is not (tests/rtl_variants/decl_decoder_fsm_slow.sv) fails, naming the scene command and
+# the first diverging cycle; the declaration is written next to the run and its replay fails too.
+set(SCN ${SRC}/examples/scenes)
+run(slow run ${SCN}/strip.json --rtl decl_decoder=${V}/decl_decoder_fsm_slow.sv ${CACHE} --out ${WORK}/run_slow --quiet)
+if(NOT slow_rc EQUAL 1 OR NOT slow MATCHES "/commands/0: CreateVertexShader: the declaration decoder differs from the model [^\n]* at cycle 1 of the decode: in_ready model 1 \\| rtl 0")
+  message(SEND_ERROR "run --rtl decl_decoder_fsm_slow.sv: exit ${slow_rc}\n${slow}")
+else()
+  string(REGEX MATCH "replay: (vpsim xcheck [^\n]*)" m "${slow}")
+  words_of("${CMAKE_MATCH_1}" args)
+  expect(1 "cycles: model [0-9]+ \\| rtl [0-9]+.*signature: cycles.*first diverging cycle 1 .*in_ready model 1 \\| rtl 0" ${args} ${CACHE}
+         --out ${WORK}/slow_replay)
+endif()
+if(EXISTS ${WORK}/run_slow/stats.json OR NOT EXISTS ${WORK}/run_slow/decl-decoder-mismatch_commands_0.decl)
+  message(SEND_ERROR "run --rtl decl_decoder_fsm_slow.sv: stats.json written, or no declaration file")
+endif()
+# A SKIP bug (decl_decoder_fsm_skipbug.sv): no other scene has a SKIP; examples/scenes/decl_tokens.json does.
+expect(1 "CreateVertexShader: the declaration decoder differs from the model .* event [0-9]+: model ELEMENT .* \\| rtl ELEMENT"
+       run ${SCN}/decl_tokens.json --rtl decl_decoder=${V}/decl_decoder_fsm_skipbug.sv ${CACHE} --out ${WORK}/run_skip --quiet)
+# A lenient-mode bug (decl_decoder_fsm_lenbug.sv): every scene passes (the pipeline decodes
+# strictly); --compare-model's directed arrays find it, with a replay command.
+expect(0 "-" run ${SCN}/strip.json --rtl decl_decoder=${V}/decl_decoder_fsm_lenbug.sv ${CACHE} --quiet)
+expect(1 "compare-model: pipeline: cycles model [0-9]+ \\| rtl [0-9]+, statistics equal.*differ in event ELEMENT: stream; first: corpus rule07_[^ ]*.decl \\(lenient mode\\).*replay: vpsim xcheck --rtl [^ ]*decl_decoder_fsm_lenbug.sv"
+       run ${SCN}/strip.json --rtl decl_decoder=${V}/decl_decoder_fsm_lenbug.sv ${CACHE} --compare-model --compare-random 2000
+       --out ${WORK}/run_len)
+expect(0 "compare-model: pipeline: cycles model [0-9]+ \\| rtl [0-9]+, statistics equal.*mismatches 0"
+       run ${SCN}/decl_tokens.json --rtl decl_decoder=${V}/decl_decoder_fsm.sv ${CACHE} --compare-model --compare-random 2000)
+expect(2 "--compare-model compares your decoder RTL with the model: it needs --rtl decl_decoder=FILE.sv" run --compare-model)

@@ -46,6 +46,27 @@ void CommandFrontEnd::clock_decoder() {
     pins_.clk.write(false);
 }
 
+// Before a clock edge, with the inputs driven and settled: the decoder's outputs (in_ready, the
+// output register) must be the model's; then the model takes the same edge.
+void CommandFrontEnd::check_beside(bool in_valid, uint32_t token, bool last) {
+    decl::DeclDecoderTiming& m = *beside_;
+    std::string d;
+    auto pin = [&](const char* name, bool model, bool rtl) {
+        if (model != rtl) d += fmt::format("{}{} model {} | rtl {}", d.empty() ? "" : "; ", name, int(model), int(rtl));
+    };
+    pin("in_ready", m.in_ready(true), pins_.in_ready.read());
+    pin("out_valid", m.out_valid(), pins_.out_valid.read());
+    if (d.empty() && m.out_valid() && m.out() != pins_.event())
+        d = fmt::format("event {}: model {} | rtl {}", events_.size(), decl::to_string(m.out()), decl::to_string(pins_.event()));
+    if (!d.empty())
+        throw DeclDecoderMismatch(fmt::format("{}: CreateVertexShader: the declaration decoder differs from the model "
+                                              "(the cycle contract, docs/decl-decoder.md) at cycle {} of the decode: {}",
+                                              cmd_pointer_, decode_clocks_, d),
+                                  cmd_pointer_, tokens_);
+    m.tick(in_valid, token, last, false, true);
+    ++decode_clocks_;
+}
+
 // One clock of the declaration decoder, in kernel time: drive the token, raise the clock, let
 // the unit's processes run, collect the event it delivers.
 Cycle CommandFrontEnd::decode_cycle(Cycle now) {
@@ -63,6 +84,7 @@ Cycle CommandFrontEnd::decode_cycle(Cycle now) {
         // The front end takes the END (or ERROR) event at this edge; the decode is over.
         pins_.drive(false, 0u, false, false, true);
         wait(SC_ZERO_TIME);
+        check_beside(false, 0u, false);
         clock_decoder();
         ++decoder_clocks_;
         decoding_ = false;
@@ -76,6 +98,7 @@ Cycle CommandFrontEnd::decode_cycle(Cycle now) {
     const bool offer = token_pos_ < tokens_.size();
     pins_.drive(offer, offer ? tokens_[token_pos_] : 0u, offer && token_pos_ + 1 == tokens_.size(), false, true);
     wait(SC_ZERO_TIME);
+    check_beside(offer, offer ? tokens_[token_pos_] : 0u, offer && token_pos_ + 1 == tokens_.size());
     const bool fire = offer && pins_.in_ready.read();
     clock_decoder();
     ++decoder_clocks_;
@@ -92,10 +115,13 @@ Cycle CommandFrontEnd::decode_cycle(Cycle now) {
             size_t i = 0;
             while (i < events_.size() && i < expected_.size() && events_[i] == expected_[i]) ++i;
             if (i < events_.size() || i < expected_.size())
-                throw DeclDecoderMismatch(fmt::format(
-                    "declaration decoder: {} events where the golden decoder gives {}; event {}: decoder {} | golden {}",
-                    events_.size(), expected_.size(), i, i < events_.size() ? decl::to_string(events_[i]) : "none",
-                    i < expected_.size() ? decl::to_string(expected_[i]) : "none"));
+                throw DeclDecoderMismatch(
+                    fmt::format("{}: CreateVertexShader: the declaration decoder gives {} events, the model {}; event {}: "
+                                "model {} | rtl {}",
+                                cmd_pointer_, events_.size(), expected_.size(), i,
+                                i < expected_.size() ? decl::to_string(expected_[i]) : "none",
+                                i < events_.size() ? decl::to_string(events_[i]) : "none"),
+                    cmd_pointer_, tokens_);
         }
     }
     return now + 1;
@@ -157,6 +183,8 @@ Cycle CommandFrontEnd::execute(Cycle now, const scene::Command& c) {
         o.const_count = decoder_.params().const_count;
         o.max_length = decoder_.params().max_length;
         expected_ = decl::decode(cv->declaration, o).events;
+        beside_.emplace(o);
+        decode_clocks_ = 0;
         cmd_pointer_ = c.pointer;
         tokens_ = cv->declaration;
         token_pos_ = 0;

@@ -18,11 +18,13 @@
 
 #include "model/common/params.h"
 #include "model/common/stats.h"
+#include "model/decl/decl_decoder_timing.h"
 #include "model/sc/decl_decoder_pins.h"
 #include "model/sc/pipeline_types.h"
 
 #include <functional>
 #include <map>
+#include <optional>
 
 namespace vpsim::sc {
 
@@ -86,6 +88,11 @@ private:
     std::vector<uint32_t> tokens_;
     size_t token_pos_ = 0;
     std::vector<decl::Event> events_, expected_;
+    // The cycle contract's model (model/decl/decl_decoder_timing.h) in lockstep with the pins: the
+    // decoder behind them (the SystemC unit, the RTL, a user's RTL) must match it cycle for cycle.
+    std::optional<decl::DeclDecoderTiming> beside_;
+    uint64_t decode_clocks_ = 0;  // clocks of the current decode
+    void check_beside(bool in_valid, uint32_t token, bool last);
     uint64_t decoder_clocks_ = 0;
     int track_ = -1;
 
