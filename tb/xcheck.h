@@ -132,6 +132,7 @@ struct XcheckOptions {
     double progress_seconds = 30;
     RtlFactory rtl;               // the RTL side; empty = the built-in rtl/decl_decoder.sv
     std::string rtl_name = "rtl/decl_decoder.sv";  // for the report
+    std::string rtl_build;        // --rtl: the cache entry the design was loaded from (for the report)
     std::vector<std::string> replay_args;  // the design's options in replay commands (--rtl, --top, -G)
     decl::DecoderOptions model;   // the golden side's CONST_COUNT / MAX_LENGTH (the RTL's parameters)
     std::string coverage_file;    // an RTL built with coverage: write Verilator's coverage.dat here

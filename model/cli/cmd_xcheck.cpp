@@ -141,6 +141,7 @@ bool load_user_rtl(const XcheckArgs& a, tb::XcheckOptions& opt) {
         *field = uint32_t(v);
     }
     opt.rtl = [rtl] { return rtl->make_dut(); };
+    opt.rtl_build = rtl->dir();
     opt.rtl_name = spec.sources.front() + (spec.sources.size() > 1 ? fmt::format(" (+{} files)", spec.sources.size() - 1) : "") +
                    fmt::format(", top {}, {} build {}", rtl->top(), rtl->was_cached() ? "cached" : "new", rtl->dir());
     for (const auto& f : a.rtl) opt.replay_args.insert(opt.replay_args.end(), {"--rtl", f});
@@ -479,6 +480,7 @@ int run_xcheck(XcheckArgs& a) {
         nlohmann::ordered_json j;
         j["bench"] = opt.systemc ? "systemc" : "fast";
         j["rtl"] = opt.rtl_name;
+        j["rtl_build"] = opt.rtl_build;  // --rtl: the cache entry (model.so: the design behind a C ABI)
         j["seed"] = opt.seed;
         j["random"] = opt.random;
         j["corpus"] = opt.corpus;
