@@ -161,5 +161,29 @@ expect(1 "compare-model: pipeline: cycles model [0-9]+ \\| rtl [0-9]+, statistic
        run ${SCN}/strip.json --rtl decl_decoder=${V}/decl_decoder_fsm_lenbug.sv ${CACHE} --compare-model --compare-random 2000
        --out ${WORK}/run_len)
 expect(0 "compare-model: pipeline: cycles model [0-9]+ \\| rtl [0-9]+, statistics equal.*mismatches 0"
-       run ${SCN}/decl_tokens.json --rtl decl_decoder=${V}/decl_decoder_fsm.sv ${CACHE} --compare-model --compare-random 2000)
+       run ${SCN}/decl_tokens.json --rtl decl_decoder=${SRC}/rtl/decl_decoder.sv ${CACHE} --compare-model --compare-random 2000)
 expect(2 "--compare-model compares your decoder RTL with the model: it needs --rtl decl_decoder=FILE.sv" run --compare-model)
+
+# --- --mutants on a design yosys 0.23 cannot read (a function returning a struct): the error says
+# why and what to do (only where yosys is installed; cli: xcheck --mutants installs it).
+find_program(YOSYS yosys)
+if(YOSYS)
+  file(WRITE ${WORK}/structfn.sv "module structfn (input logic clk, input logic [3:0] a, output logic [3:0] y);\n"
+    "  typedef struct packed { logic [1:0] p; logic [1:0] q; } s_t;\n"
+    "  function automatic s_t f(logic [3:0] v);\n    s_t r;\n    r.p = v[1:0];\n    r.q = v[3:2];\n    return r;\n  endfunction\n"
+    "  s_t s;\n  always_comb s = f(a);\n  always_ff @(posedge clk) y <= {s.q, s.p};\nendmodule\n")
+  expect(2 "yosys could not list mutations of [^ ]*structfn.sv.*needs a netlist yosys can read: \\(1\\) mutate a yosys-readable"
+         xcheck --mutants 2 --rtl ${WORK}/structfn.sv --top structfn ${CACHE} --mutants-dir ${WORK}/mut)
+endif()
+
+# --- The waveform of a failure carries the expected pins: the traced build wraps the design in a
+# harness (scope dut) with the model's pins (golden: in_ready, out_valid and the event fields).
+expect(1 "waveform of the shrunk replay \\([0-9]+ cycles, the expected pins in scope golden\\): [^ ]*wave/xcheck-fail-seed2-[0-9]+.fst"
+       xcheck --rtl ${V}/decl_decoder_fsm_bug.sv ${CACHE} --no-corpus --random 3000 --seed 2 --show 1 --wave-on-fail ${WORK}/wave
+       --out ${WORK}/wave_out)
+file(GLOB fst ${WORK}/wave/*.fst)
+execute_process(COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/fst_hierarchy.py ${fst} OUTPUT_VARIABLE names RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0 OR NOT names MATCHES "(^|\n)dut\n" OR NOT names MATCHES "(^|\n)golden \\[174:0\\]\n"
+   OR NOT names MATCHES "golden_value \\[23:0\\]" OR NOT names MATCHES "(^|\n)out_value \\[23:0\\]")
+  message(SEND_ERROR "the FST ${fst} lacks the dut scope or the golden pins:\n${names}")
+endif()
