@@ -3,8 +3,11 @@
 # into build-fuzz/, collects seed inputs from examples/ and tb/corpus, runs every harness, and
 # runs every regression input of tests/fuzz/regressions/<harness>/.
 #
-#   scripts/fuzz.sh --ci                  CI: each harness for 15 s (fresh corpus), then the
-#                                         regressions; fails on any finding
+#   scripts/fuzz.sh --ci                  CI: each harness from a fresh corpus with a fixed seed (1)
+#                                         and a fixed number of executions (about 15 s each here;
+#                                         the table ci_runs), so a CI run is the same every time
+#                                         and a finding replays; then the regressions; fails on any
+#                                         finding
 #   scripts/fuzz.sh [--time S] [--jobs N] [--work DIR] [HARNESS...]
 #                                         a campaign: S seconds per harness (default 600), N
 #                                         parallel jobs each (default 1); the corpus of each
@@ -27,6 +30,10 @@ build="$root/build-fuzz"
 own_build=1
 harnesses=(decl_tokens decl_text bytecode asm scene params tess)
 declare -A max_len=([decl_tokens]=4097 [decl_text]=8192 [bytecode]=4097 [asm]=8192 [scene]=16384 [params]=4096 [tess]=385)
+# --ci: executions per harness, about 15 s each in the sanitizer tree on this 2-core machine
+# (the executions the 15 s runs of CI made on 2 December 2026); 60 s is a safety cap on a slower machine.
+declare -A ci_runs=([decl_tokens]=17000 [decl_text]=54000 [bytecode]=640000 [asm]=375000 [scene]=24000 [params]=12400 [tess]=25000)
+ci_seed=1
 
 mode=campaign
 seconds=600
@@ -139,6 +146,10 @@ if [ "$mode" = ci ] || [ "$mode" = campaign ]; then
     log="$logs/$h.log"
     args=(-max_total_time="$seconds" -max_len="${max_len[$h]}" -timeout=10 -rss_limit_mb=2048
           -print_final_stats=1 -artifact_prefix="$art/")
+    if [ "$mode" = ci ]; then
+      args=(-seed="$ci_seed" -runs="${ci_runs[$h]}" -max_total_time=60 -max_len="${max_len[$h]}" -timeout=10
+            -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$art/")
+    fi
     t0=$(date +%s)
     set +e
     jobdir="$logs/$h.jobs"  # -jobs: libFuzzer writes fuzz-N.log per job into its working directory
@@ -161,6 +172,8 @@ if [ "$mode" = ci ] || [ "$mode" = campaign ]; then
       failed=1
       echo "fuzz.sh: $h: FINDING — see $log and $art" >&2
       grep -h -E 'ERROR|property failed|SUMMARY|Test unit written' "$log" "$jobdir"/fuzz-*.log 2>/dev/null | head -20 >&2
+      [ "$mode" = ci ] && echo "fuzz.sh: $h: the same run again: scripts/fuzz.sh --ci --build $build $h" \
+        "(seed $ci_seed, ${ci_runs[$h]} executions from the seed inputs); the finding alone: $build/fuzz_$h $art/crash-*" >&2
     fi
   done
 fi

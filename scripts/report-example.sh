@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Regenerates docs/report-example.png: the HTML report (vpsim report, docs/report.md) of one
 # `vpsim run --stats-interval` of examples/scenes/skinning.json, screenshotted by headless
-# Chromium at 1200x1600.
+# Chromium at 1200x1600; and docs/report-sweep-example.png: the report of the 3-scene sweep of
+# tests/cli_report_panels.cmake, checked (a panel per scene, each drawn) and screenshotted by
+# tests/report_panels_check.py.
 #   scripts/report-example.sh [BUILD_DIR]     (default BUILD_DIR: build; built when it has no vpsim)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -22,3 +24,12 @@ chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run --d
 cp "$work/report.png" "$root/docs/.report-example.png.tmp"
 mv "$root/docs/.report-example.png.tmp" "$root/docs/report-example.png"
 echo "wrote $root/docs/report-example.png"
+w="$root/examples/workloads"
+"$build/vpsim" sweep --scene "$w/point_light.json" --scene "$w/toon.json" --scene "$w/skin4.json" \
+  --axis vertex_alu.engines=1,2 --axis vertex_alu.coissue=off,window --quiet --out "$work/sweep"
+"$build/vpsim" report "$work/sweep" -o "$work/sweep.html"
+/usr/bin/python3 "$root/tests/report_panels_check.py" chromium "$work/sweep.html" "$work/sweep.png" \
+  point_light.json,toon.json,skin4.json 6
+cp "$work/sweep.png" "$root/docs/.report-sweep-example.png.tmp"
+mv "$root/docs/.report-sweep-example.png.tmp" "$root/docs/report-sweep-example.png"
+echo "wrote $root/docs/report-sweep-example.png"

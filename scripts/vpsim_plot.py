@@ -1,15 +1,22 @@
 #!/usr/bin/python3
 """vpsim's plots and HTML reports (docs/report.md), run by `vpsim plot` and `vpsim report`.
 
-  vpsim_plot.py plot DIR --x AXIS --y METRIC [--hue AXIS] [--heatmap AXIS2] [--stalls] -o FILE.png
-  vpsim_plot.py report DIR -o FILE.html
+  vpsim_plot.py plot DIR --x AXIS --y METRIC [--hue AXIS] [--heatmap AXIS2] [--stalls]
+                [--where KEY=VALUE]... [--facet scene|none] [--zoom] -o FILE.png|.svg|.pdf
+  vpsim_plot.py report DIR [--where KEY=VALUE]... -o FILE.html
   vpsim_plot.py correlate FIGURES.json -o FILE.png|.svg|.pdf   (`vpsim bench correlate --plot`)
-  (both: [--base PARAMS.json], the base parameters {"unit": {"param": value}}: which columns
-  of results.csv are parameters, and each point's difference from the base)
+  (plot, report: [--base PARAMS.json], the base parameters {"unit": {"param": value}}: which
+  columns of results.csv are parameters, and each point's difference from the base)
 
 DIR is a sweep directory (results.csv) or, for `report`, a `vpsim run --out` directory
 (stats.json, config.json, timeseries.csv when the run had --stats-interval). Bad input: a
 message on stderr naming the file, column or option, exit 2, and no output file.
+
+Honest by construction: one panel per scene (small multiples) unless --facet none; a plot that
+averages points says so in its title and names what it averages over; y axes start at zero
+(--zoom: they do not, and the break is marked); categorical axes are bars; a per-vertex metric
+gets total cycles beside it when the shaded count changes; the colours are Okabe and Ito's
+colour-blind-safe palette, busy (blue) told apart from stalled (warm colours, hatched by class).
 """
 import argparse
 import base64
@@ -27,7 +34,10 @@ try:
     import matplotlib
 
     matplotlib.use("Agg")
+    matplotlib.rcParams["svg.fonttype"] = "none"  # SVG text stays text (searchable, smaller)
+    matplotlib.rcParams["svg.hashsalt"] = "vpsim"  # reproducible SVG ids
     import matplotlib.pyplot as plt
+    from cycler import cycler
 except ImportError as missing:
     sys.stderr.write(f"vpsim: the plots need matplotlib ({missing}); install Debian's python3-matplotlib "
                      "(scripts/deps.sh python3-matplotlib) and run with /usr/bin/python3\n")
@@ -35,10 +45,19 @@ except ImportError as missing:
 
 PROG = "vpsim"
 UNIT_CYCLES = re.compile(r"^([A-Za-z0-9_]+)\.(busy|idle|stalled\.[A-Za-z0-9_]+)$")
-# Colours: busy, idle, then the stall reasons.
-BUSY, IDLE = "#2b8a3e", "#ced4da"
-STALL_COLOURS = ["#e8590c", "#c92a2a", "#862e9c", "#1864ab", "#f08c00", "#74b816", "#0b7285", "#a61e4d",
-                 "#5f3dc4", "#ffd43b", "#364fc7", "#d6336c", "#087f5b", "#e67700", "#495057", "#66d9e8"]
+# Okabe & Ito's palette (colour-blind safe) for lines and bars, each with its own marker too.
+PALETTE = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#000000", "#F0E442"]
+MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*"]
+# Cycle breakdowns: busy is blue, idle light grey, every stall reason a warm colour, hatched by
+# its class, so busy and stalled differ in hue, lightness and texture.
+BUSY, IDLE = "#0072B2", "#DDDDDD"
+STALL_COLOURS = ["#D55E00", "#E69F00", "#CC79A7", "#F0E442", "#882255", "#DDCC77", "#AA4499", "#661100",
+                 "#EE7733", "#999933", "#CC6677", "#EE3377"]
+CLASS_HATCH = {"local": "", "back_pressure": "///", "starvation": "...", "": "xx"}
+CLASS_WORD = {"local": "local", "back_pressure": "back-pressure", "starvation": "starvation", "": "class unknown"}
+FORMATS = ("png", "svg", "pdf")
+# Any other line plot (the time series) cycles through the palette, then the same with dashes.
+matplotlib.rcParams["axes.prop_cycle"] = cycler(linestyle=["-", "--"]) * cycler(color=PALETTE)
 
 
 class InputError(Exception):
@@ -117,17 +136,37 @@ def ordered(values):
     return sorted(vs, key=order_key(vs))
 
 
-class Sweep:
-    """A sweep directory's results.csv (docs/report.md, "results.csv")."""
+def parse_where(items):
+    """--where KEY=VALUE, repeatable: [(key, value)]."""
+    out = []
+    for w in items or []:
+        if "=" not in w or w.startswith("="):
+            raise InputError(f"--where {w}: expected KEY=VALUE (a column of results.csv and the value to keep)")
+        k, v = w.split("=", 1)
+        out.append((k, v))
+    return out
 
-    def __init__(self, directory, base):
+
+class Sweep:
+    """A sweep directory's results.csv (docs/report.md, "results.csv"), filtered by --where."""
+
+    def __init__(self, directory, base, where=()):
         self.dir = directory
         self.path = os.path.join(directory, "results.csv")
         self.header, self.rows = read_csv(self.path)
         if not self.rows:
             raise InputError(f"{self.path}: no points (only a header)")
         self.base = base
-        self.axes = [c for c in self.header if c in base]
+        self.where = list(where)
+        for k, v in self.where:
+            if k not in self.header:
+                raise InputError(f"--where {k}={v}: {self.path} has no column {k}; its columns: " + ", ".join(self.header))
+            keep = [r for r in self.rows if same_value(r[k], v) or (k == "scene" and os.path.basename(r[k]) == v)]
+            if not keep:
+                raise InputError(f"--where {k}={v}: no point of {self.path} has it; its values: "
+                                 + ", ".join(ordered(r[k] for r in self.rows)))
+            self.rows = keep
+        self.axes = [c for c in self.header if c in base or c == "preset"]
         self.unit_cols = [c for c in self.header if UNIT_CYCLES.match(c)]
         self.metrics = [c for c in self.header
                         if c not in self.axes and c not in ("scene", "point", "repeat") and c not in self.unit_cols
@@ -147,6 +186,7 @@ class Sweep:
         if os.path.isfile(study):
             named = read_json(study).get("metrics") or []
             self.study_metrics = [m for m in named if isinstance(m, str) and m in self.metrics]
+        self._point_stats = {}
 
     def column(self, name, what, option):
         if name not in self.header:
@@ -178,7 +218,53 @@ class Sweep:
 
     def diff(self, row):
         """The point's parameter values that differ from the base."""
-        return [f"{a}={row[a]}" for a in self.axes if not same_value(row[a], self.base[a])]
+        return [f"{a}={row[a]}" for a in self.axes if a in self.base and not same_value(row[a], self.base[a])]
+
+    def point_stats(self, row):
+        """The point's stats.json (DIR/points/<point>/stats.json) when the sweep kept it, else None."""
+        h = row.get("point", "")
+        if not re.fullmatch(r"[0-9a-f]{16}", h or ""):
+            return None
+        if h not in self._point_stats:
+            path = os.path.join(self.dir, "points", h, "stats.json")
+            self._point_stats[h] = read_json(path) if os.path.isfile(path) else None
+        return self._point_stats[h]
+
+    def stall_class(self, unit, reason):
+        """A stall reason's class (local, back_pressure, starvation) from a point's stats.json."""
+        for r in self.rows:
+            st = self.point_stats(r)
+            if st:
+                info = st.get("units", {}).get(unit, {}).get("cycles", {}).get("stalled", {}).get(reason, {})
+                return info.get("class", "")
+        return ""
+
+    def cause(self, row):
+        """The bottleneck's cause of a point: (unit, reason, sentence, chain text)."""
+        unit, reason = row.get("bottleneck.unit", ""), row.get("bottleneck.reason", "")
+        text = row.get("bottleneck.text", "")
+        chain = ""
+        st = self.point_stats(row)
+        if st:
+            b = st.get("summary", {}).get("bottleneck", {})
+            unit, reason, text = b.get("unit", unit), b.get("reason", reason), b.get("text", text)
+            steps = []
+            for c in b.get("chain", []):
+                by = f" by {c['by']}" if c.get("by") else ""
+                steps.append(f"{c.get('unit')}: {c.get('reason')} ({CLASS_WORD.get(c.get('class', ''), c.get('class'))}{by})")
+            chain = " → ".join(steps)
+        return unit, reason, text, chain
+
+    def panels(self, facet):
+        """[(title, rows)]: one per scene (facet "scene"), or one of every row ("none")."""
+        if facet == "scene" and len(self.scenes) > 1:
+            return [(f"scene: {s}", [r for r in self.rows if r.get("scene") == s]) for s in self.scenes]
+        only = f"scene: {self.scenes[0]}" if len(self.scenes) == 1 else (
+            f"all {len(self.scenes)} scenes" if self.scenes else "")
+        return [(only, self.rows)]
+
+    def where_text(self):
+        return ("; where " + ", ".join(f"{k}={v}" for k, v in self.where)) if self.where else ""
 
 
 # ----------------------------------------------------------------------------- plots
@@ -188,49 +274,103 @@ def mean(vs):
     return sum(vs) / len(vs)
 
 
-def plot_lines(ax, sw, x, y, hue):
-    xs = ordered(r[x] for r in sw.rows)
-    numeric_x = all(number(v) is not None for v in xs)
-    hues = ordered(r[hue] for r in sw.rows) if hue else [None]
-    most = 1
-    for h in hues:
+def averaged_over(sw, rows, shown):
+    """What points sharing every shown column differ in: "" when no two do, else e.g.
+    "mean over vertex_alu.window (2, 4, 8)" or "mean over 3 scenes"."""
+    keys = [c for c in ["scene"] + sw.axes + ["repeat"] if c in sw.header and c not in shown]
+    groups = {}
+    for r in rows:
+        groups.setdefault(tuple(r[c] for c in shown), []).append(r)
+    if all(len(g) == 1 for g in groups.values()):
+        return ""
+    varying = []
+    for c in keys:
+        vals = ordered(r[c] for r in rows)
+        if len(vals) > 1:
+            if c == "scene":
+                varying.append(f"{len(vals)} scenes")
+            elif c == "repeat":
+                varying.append(f"{len(vals)} repeats")
+            else:
+                varying.append(f"{c} ({', '.join(vals[:6])}{', ...' if len(vals) > 6 else ''})")
+    most = max(len(g) for g in groups.values())
+    return f"mean of up to {most} points over " + (" and ".join(varying) if varying else "identical points")
+
+
+def y_from_zero(ax, values, zoom):
+    """A y axis from zero, or (zoom) from near the data with the break marked on the axis."""
+    finite = [v for v in values if v is not None and not math.isnan(v)]
+    if not finite:
+        return
+    lo, hi = min(finite), max(finite)
+    if not zoom or lo <= 0:
+        if lo >= 0:
+            ax.set_ylim(0, hi * 1.08 if hi > 0 else 1)
+        return
+    pad = (hi - lo) * 0.15 or abs(hi) * 0.05 or 1
+    bottom = max(0.0, lo - pad)
+    ax.set_ylim(bottom, hi + pad)
+    if bottom > 0:
+        # Two short slanted strokes across the y axis near its foot: the axis is broken.
+        kw = dict(transform=ax.transAxes, color="k", clip_on=False, linewidth=1)
+        for dy in (0.0, 0.025):
+            ax.plot((-0.02, 0.02), (0.02 + dy, 0.045 + dy), **kw)
+        ax.set_ylabel(ax.get_ylabel() + f"\n(axis broken: starts at {bottom:.4g}, not 0)")
+
+
+def draw_metric(ax, sw, rows, x, y, hue, zoom, title):
+    """y against x in one panel: lines over a numeric x, grouped bars over a categorical one."""
+    xs = ordered(r[x] for r in rows)
+    numeric_x = all(number(v) is not None for v in xs) and x not in ("scene", "preset")
+    hues = ordered(r[hue] for r in rows) if hue else [None]
+    allv = []
+    width = 0.8 / max(1, len(hues))
+    for k, h in enumerate(hues):
         px, py = [], []
-        for xv in xs:
-            vals = [sw.value(r, y) for r in sw.rows if r[x] == xv and (hue is None or r[hue] == h)]
+        for i, xv in enumerate(xs):
+            vals = [sw.value(r, y) for r in rows if r[x] == xv and (hue is None or r[hue] == h)]
             if vals:
-                most = max(most, len(vals))
-                px.append(number(xv) if numeric_x else xs.index(xv))
+                px.append(number(xv) if numeric_x else i)
                 py.append(mean(vals))
-        ax.plot(px, py, marker="o", label=f"{hue} = {h}" if hue else y)
+        allv += py
+        label = f"{hue.split('.')[-1]} = {h}" if hue else y
+        colour, marker = PALETTE[k % len(PALETTE)], MARKERS[k % len(MARKERS)]
+        if numeric_x:
+            ax.plot(px, py, marker=marker, color=colour, label=label)
+        else:
+            ax.bar([p - 0.4 + width * (k + 0.5) for p in px], py, width=width * 0.95, color=colour, label=label,
+                   edgecolor="white", linewidth=0.5)
     if not numeric_x:
         ax.set_xticks(range(len(xs)))
-        ax.set_xticklabels(xs, rotation=30, ha="right")
+        ax.set_xticklabels(xs, rotation=20 if len(xs) > 3 else 0, ha="right" if len(xs) > 3 else "center", fontsize=8)
     elif len(xs) <= 16:
         ax.set_xticks([number(v) for v in xs])
-        ax.set_xticklabels(xs)
+        ax.set_xticklabels(xs, fontsize=8)
     ax.set_xlabel(x)
-    ax.set_ylabel(y + (f" (mean of up to {most} points)" if most > 1 else ""))
-    ax.grid(True, alpha=0.3)
-    if hue:
-        ax.legend(fontsize=8)
-    ax.set_title(f"{y} against {x}" + (f" by {hue}" if hue else ""))
+    ax.set_ylabel(y)
+    y_from_zero(ax, allv, zoom)
+    ax.grid(True, axis="y", alpha=0.3)
+    if hue and len(hues) > 1:
+        ax.legend(fontsize=7)
+    ax.set_title(title, fontsize=9)
+    return averaged_over(sw, rows, [c for c in (x, hue) if c])
 
 
-def plot_heatmap(fig, ax, sw, x, x2, y):
-    xs, ys = ordered(r[x] for r in sw.rows), ordered(r[x2] for r in sw.rows)
+def draw_heatmap(fig, ax, sw, rows, x, x2, y, title):
+    xs, ys = ordered(r[x] for r in rows), ordered(r[x2] for r in rows)
     grid = []
     for yv in ys:
         line = []
         for xv in xs:
-            vals = [sw.value(r, y) for r in sw.rows if r[x] == xv and r[x2] == yv]
+            vals = [sw.value(r, y) for r in rows if r[x] == xv and r[x2] == yv]
             line.append(mean(vals) if vals else float("nan"))
         grid.append(line)
     im = ax.imshow(grid, origin="lower", aspect="auto", cmap="viridis")
     fig.colorbar(im, ax=ax, label=y)
     ax.set_xticks(range(len(xs)))
-    ax.set_xticklabels(xs)
+    ax.set_xticklabels(xs, fontsize=8)
     ax.set_yticks(range(len(ys)))
-    ax.set_yticklabels(ys)
+    ax.set_yticklabels(ys, fontsize=8)
     ax.set_xlabel(x)
     ax.set_ylabel(x2)
     finite = [v for line in grid for v in line if not math.isnan(v)]
@@ -238,20 +378,23 @@ def plot_heatmap(fig, ax, sw, x, x2, y):
     for i, line in enumerate(grid):
         for j, v in enumerate(line):
             if not math.isnan(v):
-                ax.text(j, i, f"{v:.3g}", ha="center", va="center", fontsize=8,
+                ax.text(j, i, f"{v:.3g}", ha="center", va="center", fontsize=7,
                         color="white" if v < mid else "black")
-    ax.set_title(f"{y} over {x} x {x2}")
+    ax.set_title(title, fontsize=9)
+    return averaged_over(sw, rows, [x, x2])
 
 
 def stack_bars(ax, labels, parts, horizontal=False):
-    """parts: [(name, colour, [value per label])], stacked."""
+    """parts: [(name, colour, hatch, [value per label])], stacked."""
     acc = [0.0] * len(labels)
     pos = list(range(len(labels)))
-    for name, colour, vals in parts:
+    for name, colour, hatch, vals in parts:
+        kw = dict(color=colour, label=name, hatch=hatch or None, edgecolor="#333333" if hatch else colour,
+                  linewidth=0.3)
         if horizontal:
-            ax.barh(pos, vals, left=acc, color=colour, label=name)
+            ax.barh(pos, vals, left=acc, **kw)
         else:
-            ax.bar(pos, vals, bottom=acc, color=colour, label=name)
+            ax.bar(pos, vals, bottom=acc, **kw)
         acc = [a + v for a, v in zip(acc, vals)]
     if horizontal:
         ax.set_yticks(pos)
@@ -259,51 +402,90 @@ def stack_bars(ax, labels, parts, horizontal=False):
         ax.invert_yaxis()
     else:
         ax.set_xticks(pos)
-        ax.set_xticklabels(labels, rotation=30, ha="right", fontsize=8)
+        ax.set_xticklabels(labels, rotation=30, ha="right", fontsize=7)
 
 
-def part_colour(part, k):
-    return BUSY if part == "busy" else IDLE if part == "idle" else STALL_COLOURS[k % len(STALL_COLOURS)]
+class Colours:
+    """A stall reason keeps its colour across every panel of a report."""
+
+    def __init__(self):
+        self.seen = {}
+
+    def part(self, part, cls=""):
+        if part == "busy":
+            return "busy", BUSY, ""
+        if part == "idle":
+            return "idle", IDLE, ""
+        reason = part.replace("stalled.", "")
+        k = self.seen.setdefault(reason, len(self.seen))
+        return (f"stalled ({CLASS_WORD.get(cls, cls)}): {reason}", STALL_COLOURS[k % len(STALL_COLOURS)],
+                CLASS_HATCH.get(cls, "xx"))
 
 
-def plot_stalls(ax, sw, x, unit):
+def point_label(sw, r, skip=("scene",)):
+    g = [k for k in sw.grouping() if k not in skip]
+    return ", ".join(f"{k.split('.')[-1]}={r[k]}" for k in g) or "the point"
+
+
+def draw_stalls(ax, sw, rows, x, unit, colours, title):
     """A unit's busy / stalled / idle cycles per value of x (mean over the other points)."""
     cols = sw.unit_parts(unit)
-    xs = ordered(r[x] for r in sw.rows)
+    xs = ordered(r[x] for r in rows)
     parts = []
-    for k, c in enumerate(cols):
+    for c in cols:
         part = UNIT_CYCLES.match(c).group(2)
-        vals = [mean([sw.value(r, c) for r in sw.rows if r[x] == xv]) for xv in xs]
-        parts.append((part.replace("stalled.", "stalled: "), part_colour(part, k), vals))
-    stack_bars(ax, [f"{x}={v}" for v in xs], parts)
+        name, colour, hatch = colours.part(part, sw.stall_class(unit, part[8:]) if part.startswith("stalled.") else "")
+        vals = [mean([sw.value(r, c) for r in rows if r[x] == xv]) for xv in xs]
+        if any(vals):
+            parts.append((name, colour, hatch, vals))
+    stack_bars(ax, [f"{x.split('.')[-1]}={v}" for v in xs], parts)
     ax.set_ylabel(f"{unit} cycles")
-    ax.set_title(f"{unit}: busy, idle and stalled cycles by {x}")
-    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    ax.set_ylim(bottom=0)
+    ax.set_title(title, fontsize=9)
+    ax.legend(fontsize=6, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    return averaged_over(sw, rows, [x])
 
 
-def point_labels(sw):
-    g = sw.grouping()
-    return [", ".join(f"{k.split('.')[-1]}={r[k]}" for k in g) or f"point {i}" for i, r in enumerate(sw.rows)]
+def draw_causes(ax, sw, rows, colours, title):
+    """Per point, the bottleneck's cause unit (where the chain of back-pressure and starvation
+    ends): its busy, stalled-by-reason and idle fractions of the run, the bar named unit: reason."""
+    labels, per_part, legend_parts = [], {}, {}
+    order = []
+    for i, r in enumerate(rows):
+        unit, reason, _, _ = sw.cause(r)
+        labels.append(point_label(sw, r) + f"\n{unit}: {reason}")
+        total = sw.value(r, "cycles") if "cycles" in sw.header else None
+        if not unit or unit not in sw.units or not total:
+            continue
+        for c in sw.unit_parts(unit):
+            part = UNIT_CYCLES.match(c).group(2)
+            key = (part if part in ("busy", "idle") else part)
+            cls = sw.stall_class(unit, part[8:]) if part.startswith("stalled.") else ""
+            legend_parts[key] = colours.part(part, cls)
+            if key not in per_part:
+                per_part[key] = [0.0] * len(rows)
+                order.append(key)
+            per_part[key][i] += sw.value(r, c) / total
+    # busy first, idle last, the stalls between
+    keys = [k for k in order if k == "busy"] + [k for k in order if k not in ("busy", "idle")] + \
+           [k for k in order if k == "idle"]
+    parts = [legend_parts[k] + (per_part[k],) for k in keys if any(per_part[k])]
+    stack_bars(ax, labels, parts)
+    ax.set_ylim(0, 1.0)
+    ax.set_ylabel("fraction of the run's cycles")
+    ax.set_title(title, fontsize=9)
+    ax.legend(fontsize=6, loc="upper left", bbox_to_anchor=(1.0, 1.0))
 
 
-def plot_stalls_per_point(ax, sw, unit):
-    cols = sw.unit_parts(unit)
-    parts = []
-    for k, c in enumerate(cols):
-        part = UNIT_CYCLES.match(c).group(2)
-        vals = [sw.value(r, c) for r in sw.rows]
-        parts.append((part.replace("stalled.", "stalled: "), part_colour(part, k), vals))
-    stack_bars(ax, point_labels(sw), parts)
-    ax.set_ylabel(f"{unit} cycles")
-    ax.set_title(f"{unit}: busy, idle and stalled cycles per point")
-    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+def fig_bytes(fig, fmt):
+    buf = io.BytesIO()
+    fig.savefig(buf, format=fmt, dpi=100, bbox_inches="tight", metadata={"Date": None} if fmt == "svg" else None)
+    plt.close(fig)
+    return buf.getvalue()
 
 
 def png_bytes(fig):
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=100, bbox_inches="tight")
-    plt.close(fig)
-    return buf.getvalue()
+    return fig_bytes(fig, "png")
 
 
 def write_atomic(path, data):
@@ -323,6 +505,86 @@ def write_atomic(path, data):
         raise InputError(f"{path}: cannot write: {e.strerror}")
 
 
+def needs_total(sw, rows, y):
+    """A per-vertex metric hides how much work changed when the shaded count does: then total
+    cycles go beside it."""
+    return ("per_vertex" in y and "cycles" in sw.metrics and y != "cycles" and "shaded" in sw.header
+            and len(set(r["shaded"] for r in rows)) > 1)
+
+
+class Figure:
+    """One figure: a row of panels per drawn metric, a panel per scene (small multiples)."""
+
+    def __init__(self, sw, kind, facet, **kw):
+        self.sw, self.kind, self.facet, self.kw = sw, kind, facet, kw
+        self.panels = sw.panels(facet)
+        self.rows_of = [kw["y"]] if kind == "metric" else [kind]
+        if kind == "metric" and any(needs_total(sw, rows, kw["y"]) for _, rows in self.panels):
+            self.rows_of.append("cycles")
+        self.colours = Colours()
+        self.notes = []
+
+    def title(self):
+        kw, sw = self.kw, self.sw
+        if self.kind == "metric":
+            t = f"{kw['y']} against {kw['x']}" + (f", one line per {kw['hue']}" if kw.get("hue") else "")
+            if len(self.rows_of) > 1:
+                t += "; total cycles beside it (the shaded count changes)"
+        elif self.kind == "heatmap":
+            t = f"{kw['y']} over {kw['x']} x {kw['x2']}"
+        elif self.kind == "stalls":
+            t = f"{kw['unit']}: busy, stalled and idle cycles by {kw['x']}"
+        else:
+            t = "The bottleneck's cause per point: its unit's busy, stalled and idle cycles"
+        if len(self.panels) > 1:
+            t += "; one panel per scene"
+        notes = sorted(set(n for n in self.notes if n))
+        if notes:
+            t += "; " + "; ".join(notes)
+        return t + sw.where_text()
+
+    def draw(self, fig, ax, panel, metric):
+        title, rows = self.panels[panel]
+        kw, sw = self.kw, self.sw
+        if self.kind == "metric":
+            self.notes.append(draw_metric(ax, sw, rows, kw["x"], metric, kw.get("hue"), kw.get("zoom"), title))
+        elif self.kind == "heatmap":
+            self.notes.append(draw_heatmap(fig, ax, sw, rows, kw["x"], kw["x2"], kw["y"], title))
+        elif self.kind == "stalls":
+            self.notes.append(draw_stalls(ax, sw, rows, kw["x"], kw["unit"], self.colours, title))
+        else:
+            draw_causes(ax, sw, rows, self.colours, title)
+
+    def single(self):
+        """Every panel in one matplotlib figure (vpsim plot)."""
+        n = len(self.panels)
+        ncols = min(n, 3)
+        prow = (n + ncols - 1) // ncols
+        nrows = prow * len(self.rows_of)
+        wide = 6.5 if self.kind in ("stalls", "causes") else 5.0
+        fig, axes = plt.subplots(nrows, ncols, figsize=(wide * ncols, 3.8 * nrows), squeeze=False)
+        for m, metric in enumerate(self.rows_of):
+            for p in range(n):
+                self.draw(fig, axes[m * prow + p // ncols][p % ncols], p, metric)
+            for p in range(n, prow * ncols):
+                axes[m * prow + p // ncols][p % ncols].set_visible(False)
+        fig.suptitle(self.title(), fontsize=10)
+        fig.tight_layout()
+        return fig
+
+    def separate(self):
+        """[(panel title, metric, figure)]: one figure per panel (the report's small multiples)."""
+        out = []
+        for metric in self.rows_of:
+            for p, (title, _) in enumerate(self.panels):
+                wide = 6.0 if self.kind in ("stalls", "causes") else 4.6
+                fig, ax = plt.subplots(figsize=(wide, 3.5))
+                self.draw(fig, ax, p, metric)
+                fig.tight_layout()
+                out.append((title, metric, fig))
+        return out
+
+
 # ----------------------------------------------------------------------------- plot command
 
 
@@ -330,7 +592,13 @@ def cmd_plot(a, base):
     if not os.path.isfile(os.path.join(a.dir, "results.csv")):
         raise InputError(f"{a.dir}: no results.csv (vpsim plot reads a sweep directory; "
                          "vpsim report also takes a single run's --out directory)")
-    sw = Sweep(a.dir, base)
+    ext = os.path.splitext(a.out)[1].lower().lstrip(".")
+    if ext not in FORMATS:
+        raise InputError(f"-o {a.out}: the plot is written as .png, .svg or .pdf (name it FILE.png, FILE.svg or "
+                         "FILE.pdf)")
+    if a.facet not in ("scene", "none"):
+        raise InputError(f"--facet {a.facet}: expected scene (one panel per scene, the default) or none")
+    sw = Sweep(a.dir, base, parse_where(a.where))
     sw.column(a.x, "axis", "--x")
     if a.hue:
         sw.column(a.hue, "axis", "--hue")
@@ -340,21 +608,25 @@ def cmd_plot(a, base):
         raise InputError("--heatmap and --hue: a heatmap has no hue (give one of them)")
     if a.stalls and (a.heatmap or a.hue):
         raise InputError("--stalls: a stall breakdown takes neither --hue nor --heatmap")
-    if not a.stalls:
+    if a.stalls:
+        if a.y == "bottleneck":
+            if "bottleneck.unit" not in sw.header:
+                raise InputError(f"--y bottleneck: {sw.path} has no bottleneck.unit column (a sweep's results.csv "
+                                 "has it unless its metrics leave it out)")
+            f = Figure(sw, "causes", a.facet)
+        else:
+            sw.unit_parts(a.y)
+            f = Figure(sw, "stalls", a.facet, x=a.x, unit=a.y)
+    else:
         sw.column(a.y, "metric", "--y")
         if a.y not in sw.metrics and a.y not in sw.unit_cols:
             raise InputError(f"--y {a.y}: not a numeric metric column of {sw.path}; metrics: "
                              + ", ".join(sw.metrics + sw.unit_cols))
-    if not a.out.lower().endswith(".png"):
-        raise InputError(f"-o {a.out}: the plot is a PNG file (name it FILE.png)")
-    fig, ax = plt.subplots(figsize=(8, 5))
-    if a.stalls:
-        plot_stalls(ax, sw, a.x, a.y)
-    elif a.heatmap:
-        plot_heatmap(fig, ax, sw, a.x, a.heatmap, a.y)
-    else:
-        plot_lines(ax, sw, a.x, a.y, a.hue)
-    write_atomic(a.out, png_bytes(fig))
+        if a.heatmap:
+            f = Figure(sw, "heatmap", a.facet, x=a.x, x2=a.heatmap, y=a.y)
+        else:
+            f = Figure(sw, "metric", a.facet, x=a.x, y=a.y, hue=a.hue, zoom=a.zoom)
+    write_atomic(a.out, fig_bytes(f.single(), ext))
 
 
 # ----------------------------------------------------------------------------- report command
@@ -366,13 +638,35 @@ table { border-collapse: collapse; font-size: 12px; margin: 8px 0; }
 th, td { border: 1px solid #dee2e6; padding: 3px 6px; text-align: right; }
 th { background: #f1f3f5; } td.t, th.t { text-align: left; }
 img.plot { max-width: 100%; display: block; margin: 8px 0; }
+h3 { font-size: 14px; margin: 18px 0 4px 0; font-weight: normal; }
+.panels { display: flex; flex-wrap: wrap; gap: 4px; align-items: flex-start; }
+img.panel { display: block; }
 .note { color: #495057; font-size: 13px; }
 """
 
 
-def img(png, alt):
+def img(fig, alt):
+    """A figure as an embedded SVG image."""
     return (f'<img class="plot" alt="{html.escape(alt)}" '
-            f'src="data:image/png;base64,{base64.b64encode(png).decode()}">')
+            f'src="data:image/svg+xml;base64,{base64.b64encode(fig_bytes(fig, "svg")).decode()}">')
+
+
+def panels_html(f):
+    """A Figure's small multiples: a heading that states the panels and any averaging, then one
+    embedded SVG per panel (data-panel: the scene), rows of up to three."""
+    figs = f.separate()
+    per_row = min(3, len(f.panels))
+    width = min(1140 // per_row - 6, 760) if f.kind not in ("stalls", "causes") or per_row > 1 else 900
+    out = [f'<div class="figure" data-kind="{f.kind}" data-panels="{len(f.panels)}">',
+           f"<h3>{html.escape(f.title())}</h3>", '<div class="panels">']
+    for title, metric, fig in figs:
+        data = base64.b64encode(fig_bytes(fig, "svg")).decode()
+        scene = title[len("scene: "):] if title.startswith("scene: ") else title
+        out.append(f'<img class="panel" data-panel="{html.escape(scene)}" data-metric="{html.escape(metric)}" '
+                   f'style="width:{width}px" alt="{html.escape(metric + " " + title)}" '
+                   f'src="data:image/svg+xml;base64,{data}">')
+    out.append("</div></div>")
+    return "\n".join(out)
 
 
 def fmt_cell(text):
@@ -401,37 +695,48 @@ def page(title, body):
 
 
 def sweep_report(a, base):
-    sw = Sweep(a.dir, base)
+    sw = Sweep(a.dir, base, parse_where(a.where))
     main_metric = next((m for m in sw.study_metrics + ["cycles_per_vertex", "cycles"] if m in sw.metrics),
                        sw.metrics[0] if sw.metrics else None)
-    plotted = ([main_metric] + [m for m in sw.study_metrics if m != main_metric][:2] if sw.study_metrics
-               else [main_metric] + [m for m in ("alu_utilisation",) if m in sw.metrics and m != main_metric])
     if main_metric is None:
         raise InputError(f"{sw.path}: no numeric metric column to plot")
+    plotted = ([main_metric] + [m for m in sw.study_metrics if m != main_metric][:2] if sw.study_metrics
+               else [main_metric] + [m for m in ("alu_utilisation",) if m in sw.metrics and m != main_metric])
     axes = sw.varying_axes()
     body = [f'<p class="note">{len(sw.rows)} points from {html.escape(sw.path)}'
             + (f"; scenes: {html.escape(', '.join(sw.scenes))}" if sw.scenes else "")
-            + (f"; axes: {html.escape(', '.join(axes))}" if axes else "; no parameter varies") + "</p>"]
+            + (f"; axes: {html.escape(', '.join(axes))}" if axes else "; no parameter varies")
+            + html.escape(sw.where_text()) + ". Each scene has its own panel; a panel that averages points says "
+            "over what in its heading; y axes start at zero.</p>"]
     body.append("<h2>Plots</h2>")
-    hue_default = "scene" if len(sw.scenes) > 1 else None
-    for i, x in enumerate(axes):
+    for x in axes:
         others = [o for o in axes if o != x]
-        hue = others[0] if others else hue_default
+        hue = others[0] if others else None
         for metric in plotted:
-            fig, ax = plt.subplots(figsize=(8, 4.5))
-            plot_lines(ax, sw, x, metric, hue)
-            body.append(img(png_bytes(fig), f"{metric} against {x}"))
+            body.append(panels_html(Figure(sw, "metric", "scene", x=x, y=metric, hue=hue, zoom=False)))
+    if not axes and len(sw.scenes) > 1 and "scene" in sw.header:
+        body.append(panels_html(Figure(sw, "metric", "none", x="scene", y=main_metric, hue=None, zoom=False)))
     if len(axes) >= 2:
-        fig, ax = plt.subplots(figsize=(8, 5))
-        plot_heatmap(fig, ax, sw, axes[0], axes[1], main_metric)
-        body.append(img(png_bytes(fig), f"{main_metric} heatmap"))
-    # The stall breakdown of the units that stall most over the sweep.
+        body.append(panels_html(Figure(sw, "heatmap", "scene", x=axes[0], x2=axes[1], y=main_metric)))
+    # The bottleneck's cause per point: the unit where the chain of back-pressure and starvation
+    # ends, with the chain followed to it.
+    if "bottleneck.unit" in sw.header and "cycles" in sw.header:
+        body.append("<h2>The bottleneck's cause</h2>")
+        body.append(panels_html(Figure(sw, "causes", "scene")))
+        crow = []
+        for i, r in enumerate(sw.rows):
+            unit, reason, text, chain = sw.cause(r)
+            crow.append([str(i)] + ([r["scene"]] if sw.scenes else []) + [point_label(sw, r), f"{unit}: {reason}",
+                                                                          chain or text])
+        body.append(table(["point"] + (["scene"] if sw.scenes else []) + ["parameters", "cause",
+                                                                          "chain followed (or the sentence)"], crow))
+    # The breakdown of the units that stall most over the sweep (victims as well as causes).
     stalled = {u: sum(sw.value(r, c) for r in sw.rows for c in sw.unit_parts(u) if ".stalled." in c) for u in sw.units}
-    for u in sorted(stalled, key=lambda k: -stalled[k])[:2]:
-        if stalled[u] > 0:
-            fig, ax = plt.subplots(figsize=(9, 4.5))
-            plot_stalls_per_point(ax, sw, u)
-            body.append(img(png_bytes(fig), f"{u} stall breakdown"))
+    top = [u for u in sorted(stalled, key=lambda k: -stalled[k])[:2] if stalled[u] > 0]
+    if top and axes:
+        body.append("<h2>The units that stall most</h2>")
+        for u in top:
+            body.append(panels_html(Figure(sw, "stalls", "scene", x=axes[0], unit=u)))
     body.append("<h2>Each point's difference from the base</h2>")
     body.append(table(["point"] + (["scene"] if sw.scenes else []) + ["parameters that differ from the base"],
                       [[str(i)] + ([r["scene"]] if sw.scenes else []) + [", ".join(sw.diff(r)) or "(the base)"]
@@ -457,19 +762,27 @@ def run_report(a, base):
     scene = summary.get("scene", "")
     body.append(f'<p class="note">Scene {html.escape(str(scene))}: {cycles:,} cycles; '
                 f"{html.escape(str(summary.get('bottleneck', {}).get('text', '')))}</p>")
+    chain = summary.get("bottleneck", {}).get("chain", [])
+    if chain:
+        body.append("<h2>The bottleneck traced to its cause</h2>")
+        body.append(table(["step", "unit", "reason", "class", "by", "cycles"],
+                          [[str(i + 1), c.get("unit", ""), c.get("reason", ""),
+                            CLASS_WORD.get(c.get("class", ""), c.get("class", "")), c.get("by", "-"),
+                            str(c.get("cycles", ""))] for i, c in enumerate(chain)]))
     # Per-unit busy / stalled / idle bars, as fractions of the run's cycles.
     units = [(u, g["cycles"]) for u, g in st["units"].items() if isinstance(g, dict) and g.get("cycles")]
     reasons = []
     for _, c in units:
-        for r in c.get("stalled", {}):
-            if r not in reasons:
-                reasons.append(r)
-    parts = [("busy", BUSY, [c["busy"] / cycles if cycles else 0 for _, c in units])]
-    for k, r in enumerate(reasons):
+        for r, info in c.get("stalled", {}).items():
+            if (r, info.get("class", "")) not in reasons:
+                reasons.append((r, info.get("class", "")))
+    colours = Colours()
+    parts = [("busy", BUSY, "", [c["busy"] / cycles if cycles else 0 for _, c in units])]
+    for r, cls in reasons:
         vals = [c.get("stalled", {}).get(r, {}).get("cycles", 0) / cycles if cycles else 0 for _, c in units]
         if any(vals):
-            parts.append((f"stalled: {r}", STALL_COLOURS[k % len(STALL_COLOURS)], vals))
-    parts.append(("idle", IDLE, [c["idle"] / cycles if cycles else 0 for _, c in units]))
+            parts.append(colours.part("stalled." + r, cls) + (vals,))
+    parts.append(("idle", IDLE, "", [c["idle"] / cycles if cycles else 0 for _, c in units]))
     fig, ax = plt.subplots(figsize=(10, 0.45 * len(units) + 1.5))
     stack_bars(ax, [u for u, _ in units], parts, horizontal=True)
     ax.set_xlabel("fraction of the run's cycles")
@@ -477,7 +790,7 @@ def run_report(a, base):
     ax.set_title("Each unit's busy, stalled and idle cycles")
     ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     body.append("<h2>Units</h2>")
-    body.append(img(png_bytes(fig), "per-unit busy, stalled and idle cycles"))
+    body.append(img(fig, "per-unit busy, stalled and idle cycles"))
     ts_path = os.path.join(a.dir, "timeseries.csv")
     if os.path.isfile(ts_path):
         header, rows = read_csv(ts_path)
@@ -507,7 +820,7 @@ def run_report(a, base):
             ax.grid(True, alpha=0.3)
             ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
             body.append("<h2>Over time</h2>")
-            body.append(img(png_bytes(fig), "utilisation over time"))
+            body.append(img(fig, "utilisation over time"))
             stall_cols = [c for c in header if ".stalled." in c and any(number(r[c]) for r in rows)]
             if stall_cols:
                 fig, ax = plt.subplots(figsize=(10, 4.5))
@@ -519,7 +832,7 @@ def run_report(a, base):
                 ax.set_title("Stalls over time")
                 ax.grid(True, alpha=0.3)
                 ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
-                body.append(img(png_bytes(fig), "stalls over time"))
+                body.append(img(fig, "stalls over time"))
             occ = [c for c in header if c.endswith(".occupancy")]
             if occ:
                 fig, ax = plt.subplots(figsize=(10, 4.5))
@@ -530,7 +843,7 @@ def run_report(a, base):
                 ax.set_title("Channel occupancy over time")
                 ax.grid(True, alpha=0.3)
                 ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
-                body.append(img(png_bytes(fig), "channel occupancy over time"))
+                body.append(img(fig, "channel occupancy over time"))
     else:
         body.append('<p class="note">No timeseries.csv: run with --stats-interval N for utilisation over time.</p>')
     body.append("<h2>Summary</h2>")
@@ -559,6 +872,8 @@ def run_report(a, base):
 def cmd_report(a, base):
     if not os.path.isdir(a.dir):
         raise InputError(f"{a.dir}: no such directory")
+    if a.where and not os.path.isfile(os.path.join(a.dir, "results.csv")):
+        raise InputError(f"--where: {a.dir} is not a sweep directory (no results.csv); a run has one point")
     if not a.out.lower().endswith((".html", ".htm")):
         raise InputError(f"-o {a.out}: the report is an HTML file (name it FILE.html)")
     if os.path.isfile(os.path.join(a.dir, "results.csv")):
@@ -634,10 +949,14 @@ def main(argv):
     pp.add_argument("--hue")
     pp.add_argument("--heatmap")
     pp.add_argument("--stalls", action="store_true")
+    pp.add_argument("--where", action="append", default=[])
+    pp.add_argument("--facet", default="scene")
+    pp.add_argument("--zoom", action="store_true")
     pp.add_argument("-o", dest="out", required=True)
     pp.add_argument("--base")
     pr = sub.add_parser("report")
     pr.add_argument("dir")
+    pr.add_argument("--where", action="append", default=[])
     pr.add_argument("-o", dest="out", required=True)
     pr.add_argument("--base")
     pc = sub.add_parser("correlate")

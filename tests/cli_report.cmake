@@ -90,7 +90,7 @@ for p in sys.argv[1:]:
 expect(0 "-" report ${SW} -o ${SW}/report.html)
 file(READ ${SW}/report.html html)
 foreach(s "vertex_alu.engines=2, vertex_alu.coissue=pairs" "<td class=\"t\">vertex_alu.coissue=off</td>" "cycles_per_vertex against vertex_alu.engines"
-          "heatmap" "stall breakdown")
+          "data-kind=\"heatmap\"" "busy, stalled and idle cycles by" "The bottleneck's cause")
   if(NOT html MATCHES "${s}")
     message(SEND_ERROR "sweep report.html has no '${s}'")
   endif()
@@ -119,7 +119,8 @@ expect(2 "--y output: .*no cycle columns|--y nosuchunit: .*no cycle columns"
        plot ${SW} --x vertex_alu.engines --y nosuchunit --stalls -o ${WORK}/bad3.png)
 expect(2 "no results.csv" plot ${WORK}/ts --x vertex_alu.engines --y cycles -o ${WORK}/bad4.png)
 absent(${WORK}/bad4.png "plot on a run directory")
-expect(2 "FILE.png" plot ${SW} --x vertex_alu.engines --y cycles -o ${WORK}/bad5.svg)
+expect(2 "written as .png, .svg or .pdf" plot ${SW} --x vertex_alu.engines --y cycles -o ${WORK}/bad5.gif)
+absent(${WORK}/bad5.gif "plot -o .gif")
 file(MAKE_DIRECTORY ${WORK}/empty)
 expect(2 "neither a sweep directory" report ${WORK}/empty -o ${WORK}/bad6.html)
 absent(${WORK}/bad6.html "report on an empty directory")

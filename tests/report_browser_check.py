@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Test helper for tests/cli_report.cmake: opens an HTML report in headless Chromium and checks
-that it loads with no console error, that its DOM has at least MIN_IMAGES embedded PNG plots, and
+that it loads with no console error, that its DOM has at least MIN_IMAGES embedded plots (PNG or SVG), and
 that its screenshot is a PNG of the window's size that is not one colour.
 
   report_browser_check.py CHROMIUM REPORT.html SHOT.png MIN_IMAGES
@@ -37,9 +37,9 @@ def main(browser, report, shot, min_images):
     errors = [line for line in console if "Uncaught" in line or "rror" in line]
     if errors:
         problems.append("console errors:\n  " + "\n  ".join(errors))
-    images = re.findall(r'<img[^>]+src="data:image/png;base64,[A-Za-z0-9+/=]{100,}"', dom)
+    images = re.findall(r'<img[^>]+src="data:image/(?:png|svg\+xml);base64,[A-Za-z0-9+/=]{100,}"', dom)
     if len(images) < min_images:
-        problems.append(f"{len(images)} embedded PNG <img> elements in the DOM, expected at least {min_images}")
+        problems.append(f"{len(images)} embedded PNG/SVG <img> elements in the DOM, expected at least {min_images}")
     if os.path.exists(shot):
         os.unlink(shot)
     rc, _, log = chromium(browser, [f"--screenshot={os.path.abspath(shot)}"], url)

@@ -26,6 +26,9 @@ def main(out, keys, dirs):
         for k, v in st["summary"].items():
             if isinstance(v, (int, float)) and not isinstance(v, bool) and k not in ("host_seconds", "cycles_per_host_second"):
                 row[k] = v
+        b = st["summary"].get("bottleneck", {})
+        for k in ("unit", "reason", "text"):
+            row[f"bottleneck.{k}"] = b.get(k, "")
         for unit, g in st["units"].items():
             c = g.get("cycles")
             if not c:

@@ -1061,13 +1061,14 @@ void add_bench_dispatch(CLI::App* bench, int& exit_code) {
 }  // namespace
 
 void add_bench_command(CLI::App& app, int& exit_code) {
-    CLI::App* bench = app.add_subcommand("bench", "Performance measurements and studies (subcommands: exec, run, dispatch, calibrate, coissue, reference, xcheck)");
+    CLI::App* bench = app.add_subcommand("bench", "Performance measurements and studies (subcommands: exec, run, dispatch, calibrate, coissue, reference, metamorphic, correlate, xcheck)");
     bench->require_subcommand(1);
     add_bench_exec(bench, exit_code);
     add_bench_run(bench, exit_code);
     add_bench_dispatch(bench, exit_code);
     add_bench_calibrate(bench, exit_code);
     add_bench_suite(bench, exit_code);
+    add_bench_metamorphic(bench, exit_code);
     add_bench_correlate(bench, exit_code);
     add_bench_xcheck(bench, exit_code);
 }

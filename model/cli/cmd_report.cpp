@@ -32,8 +32,9 @@ constexpr const char* kPython = "/usr/bin/python3";
 constexpr const char* kScript = "scripts/vpsim_plot.py";
 
 struct PlotArgs {
-    std::string dir, x, y, hue, heatmap, out;
-    bool stalls = false;
+    std::string dir, x, y, hue, heatmap, out, facet;
+    std::vector<std::string> where;  // --where KEY=VALUE: only the points with that value
+    bool stalls = false, zoom = false;
 };
 
 // The base a sweep's points differ from: the defaults, then study.json's preset and --sets
@@ -116,40 +117,59 @@ void add_report_commands(CLI::App& app, int& exit_code) {
     auto p = std::make_shared<PlotArgs>();
     CLI::App* plot = app.add_subcommand(
         "plot",
-        "Draw a sweep directory's results.csv as a PNG (matplotlib, docs/report.md): METRIC against AXIS, one line "
-        "per --hue value; --heatmap AXIS2: a heatmap over AXIS x AXIS2; --stalls: --y names a unit and each value of "
-        "AXIS gets a bar of its busy / stalled-by-reason / idle cycles.\nExit status: 0 ok, 2 usage or bad input "
-        "(no output file), 3 internal error.");
+        "Draw a sweep directory's results.csv (matplotlib, docs/report.md) as .png, .svg or .pdf, one panel per scene: "
+        "METRIC against AXIS (lines over a numeric axis, bars over a categorical one), one line per --hue value, "
+        "total cycles beside a per-vertex metric when the shaded count changes; --heatmap AXIS2: a heatmap over AXIS "
+        "x AXIS2; --stalls: --y names a unit (or `bottleneck`: each point's cause) and each value of AXIS gets a bar "
+        "of its busy / stalled-by-reason / idle cycles. A title says when points are averaged and over what.\nExit "
+        "status: 0 ok, 2 usage or bad input (no output file), 3 internal error.");
     plot->add_option("DIR", p->dir, "A sweep directory (its results.csv)")->required();
     plot->add_option("--x", p->x, "The x axis: a column of results.csv (a parameter, e.g. vertex_alu.engines)")
         ->required()
         ->type_name("AXIS");
-    plot->add_option("--y", p->y, "The metric (a numeric column, e.g. cycles_per_vertex); with --stalls a unit")
+    plot->add_option("--y", p->y,
+                     "The metric (a numeric column, e.g. cycles_per_vertex); with --stalls a unit, or bottleneck")
         ->required()
         ->type_name("METRIC");
     plot->add_option("--hue", p->hue, "One line per value of this column")->type_name("AXIS");
     plot->add_option("--heatmap", p->heatmap, "A heatmap of METRIC over AXIS x AXIS2")->type_name("AXIS2");
     plot->add_flag("--stalls", p->stalls, "A stacked bar of the unit's cycles (--y UNIT) per value of AXIS");
-    plot->add_option("-o,--output", p->out, "The PNG to write")->required()->type_name("FILE.png");
+    plot->add_option("--where", p->where, "Only the points whose column KEY has VALUE (repeatable; scene: its file name)")
+        ->allow_extra_args(false)
+        ->type_name("KEY=VALUE");
+    plot->add_option("--facet", p->facet, "scene (default: one panel per scene) or none (every scene in one panel, "
+                                          "averaged, as its title says)");
+    plot->add_flag("--zoom", p->zoom, "Zoom the y axis to the data (the axis break is marked); default: from zero");
+    plot->add_option("-o,--output", p->out, "The file to write: .png, .svg or .pdf")->required()->type_name("FILE");
     plot->callback([p, &exit_code] {
         std::vector<std::string> args = {p->dir, "--x", p->x, "--y", p->y, "-o", p->out};
         if (!p->hue.empty()) args.insert(args.end(), {"--hue", p->hue});
         if (!p->heatmap.empty()) args.insert(args.end(), {"--heatmap", p->heatmap});
         if (p->stalls) args.push_back("--stalls");
+        for (const auto& w : p->where) args.insert(args.end(), {"--where", w});
+        if (!p->facet.empty()) args.insert(args.end(), {"--facet", p->facet});
+        if (p->zoom) args.push_back("--zoom");
         exit_code = run_plot_script("plot", p->dir, args);
     });
 
     auto r = std::make_shared<PlotArgs>();
     CLI::App* report = app.add_subcommand(
         "report",
-        "Write a self-contained HTML report (plots embedded as PNG, docs/report.md) of a sweep directory (results.csv: "
-        "plots per axis, a heatmap, stall breakdowns, the table, each point's difference from the base) or of a "
+        "Write a self-contained HTML report (plots embedded as SVG, docs/report.md) of a sweep directory (results.csv: "
+        "one panel per scene: plots per axis, a heatmap, the bottleneck's cause per point, stall breakdowns, the table, each point's difference from the base) or of a "
         "`vpsim run --out` directory (per-unit busy / stalled / idle bars, utilisation over time from "
         "timeseries.csv, the summary, the parameters that differ from the defaults).\nExit status: 0 ok, 2 usage "
         "or bad input (no output file), 3 internal error.");
     report->add_option("DIR", r->dir, "A sweep directory or a run's --out directory")->required();
+    report->add_option("--where", r->where, "A sweep: only the points whose column KEY has VALUE (repeatable)")
+        ->allow_extra_args(false)
+        ->type_name("KEY=VALUE");
     report->add_option("-o,--output", r->out, "The HTML file to write")->required()->type_name("FILE.html");
-    report->callback([r, &exit_code] { exit_code = run_plot_script("report", r->dir, {r->dir, "-o", r->out}); });
+    report->callback([r, &exit_code] {
+        std::vector<std::string> args = {r->dir, "-o", r->out};
+        for (const auto& w : r->where) args.insert(args.end(), {"--where", w});
+        exit_code = run_plot_script("report", r->dir, args);
+    });
 }
 
 }  // namespace vpsim::cli

@@ -136,6 +136,8 @@ std::string summary_text(const std::string& scene, const sc::RunResult& r, const
     return s;
 }
 
+}  // namespace
+
 nlohmann::ordered_json summary_json(const std::string& scene, const sc::RunResult& r, const std::vector<std::string>& rtl) {
     nlohmann::ordered_json j;
     j["scene"] = scene;
@@ -195,6 +197,8 @@ nlohmann::ordered_json summary_json(const std::string& scene, const sc::RunResul
     j["cycles_per_host_second"] = r.host_seconds > 0 ? double(r.cycles) / r.host_seconds : 0.0;
     return j;
 }
+
+namespace {
 
 int run_run(const RunArgs& a) {
     scene::Scene sc;

@@ -7,6 +7,7 @@
 // line so a change shows as a diff); `--check FILE` compares a fresh run with them and lists
 // every value that moved (exit 1).
 #include "model/cli/commands.h"
+#include "model/cli/suite.h"
 #include "model/common/file_util.h"
 #include "model/common/presets.h"
 #include "model/sc/pipeline.h"
@@ -30,13 +31,6 @@
 
 namespace vpsim::cli {
 
-namespace {
-
-struct Workload {
-    std::string name;  // file name without .json
-    scene::Scene scene;
-};
-
 std::vector<Workload> load_suite(const std::string& dir) {
     namespace fs = std::filesystem;
     std::error_code ec;
@@ -51,22 +45,15 @@ std::vector<Workload> load_suite(const std::string& dir) {
     return v;
 }
 
-sc::RunResult run_one(const Workload& w, const std::string& preset, const std::vector<std::string>& sets) {
+sc::RunResult run_one(const Workload& w, const std::string& preset, const std::vector<std::string>& sets,
+                      const sc::RunOptions& options) {
     ParamSet p = sc::default_params();
     apply_preset(p, preset);
     for (const auto& s : sets) p.apply_set(s);
-    sc::RunResult r = sc::run_pipeline(w.scene, p, vs::Profile::d3d8());
+    sc::RunResult r = sc::run_pipeline(w.scene, p, vs::Profile::d3d8(), options);
     if (!r.cycle_errors.empty()) throw std::logic_error(w.name + ": statistics do not add up (internal error)");
     return r;
 }
-
-// A workload that a preset's caps refuse (a fixed-function draw needing more than the device's
-// D3DCAPS8 allow, docs/fixed-function.md "What cannot be drawn") is not a failure of the suite:
-// it is reported as refused, with the message naming the cap. Any other scene error still is.
-struct Outcome {
-    sc::RunResult result;
-    std::string refused;  // "/json/pointer: message" of the refusal (naming the cap); empty: it ran
-};
 
 const char* refusing_cap(const std::string& message) {
     for (const char* cap : {"MaxActiveLights", "MaxVertexBlendMatrixIndex", "MaxVertexBlendMatrices", "MaxPointSize"})
@@ -74,16 +61,19 @@ const char* refusing_cap(const std::string& message) {
     return nullptr;
 }
 
-Outcome run_or_refuse(const Workload& w, const std::string& preset, const std::vector<std::string>& sets) {
+Outcome run_or_refuse(const Workload& w, const std::string& preset, const std::vector<std::string>& sets,
+                      const sc::RunOptions& options) {
     Outcome o;
     try {
-        o.result = run_one(w, preset, sets);
+        o.result = run_one(w, preset, sets, options);
     } catch (const scene::SceneError& e) {
         if (!refusing_cap(e.message)) throw;
         o.refused = e.pointer + ": " + e.message;  // without the file: the same from any working directory
     }
     return o;
 }
+
+namespace {
 
 // Runs `f`, turning what it throws into the exit status: 2 a bad parameter or input, 1 a scene
 // command that failed, 3 an internal error; 0 when it returns.

@@ -22,6 +22,7 @@ void add_scene_exec_command(CLI::App& app, int& exit_code);
 void add_params_command(CLI::App& app, int& exit_code);
 void add_bench_calibrate(CLI::App* bench, int& exit_code);  // vpsim bench calibrate
 void add_bench_suite(CLI::App* bench, int& exit_code);      // vpsim bench coissue, bench reference
+void add_bench_metamorphic(CLI::App* bench, int& exit_code);  // vpsim bench metamorphic (cmd_metamorphic.cpp)
 void add_bench_correlate(CLI::App* bench, int& exit_code);  // vpsim bench correlate (cmd_correlate.cpp)
 void add_bench_xcheck(CLI::App* bench, int& exit_code);     // vpsim bench xcheck (cmd_xcheck.cpp)
 void add_presets_command(CLI::App& app, int& exit_code);  // vpsim presets
@@ -30,6 +31,7 @@ void add_preset_option(CLI::App* c, std::string& preset);
 void add_run_command(CLI::App& app, int& exit_code);
 void add_report_commands(CLI::App& app, int& exit_code);  // vpsim plot, vpsim report
 void add_sweep_command(CLI::App& app, int& exit_code);  // vpsim sweep (docs/sweep.md)
+void add_compare_command(CLI::App& app, int& exit_code);  // vpsim compare (docs/run.md)
 void add_ff_program_command(CLI::App& app, int& exit_code);  // vpsim ff-program (docs/fixed-function.md)
 void add_import_command(CLI::App& app, int& exit_code);  // vpsim import (docs/import.md)
 

@@ -4,11 +4,21 @@
 
 #include "model/scene/scene.h"
 
+#include <nlohmann/json.hpp>
+
 #include <cstdint>
 #include <string>
 #include <vector>
 
+namespace vpsim::sc {
+struct RunResult;
+}
+
 namespace vpsim::cli {
+
+// The run summary as `vpsim run --json` prints it and stats.json's "summary" holds (docs/stats.md);
+// `rtl`: the units that ran as Verilated RTL. Defined in cmd_run.cpp; vpsim compare uses it too.
+nlohmann::ordered_json summary_json(const std::string& scene, const sc::RunResult& r, const std::vector<std::string>& rtl);
 
 // Runs scripts/vpsim_plot.py (with /usr/bin/python3) as `vpsim_plot.py CMD ARGS...`; with a non-empty
 // `dir` (a sweep or run directory) it also passes the directory's base parameters (--base). Returns

@@ -400,18 +400,22 @@ int VertexAlu::issue_from(Engine& e, Context& c, Cycle now) {
 int VertexAlu::try_issue(uint32_t ei, Engine& e, Cycle now) {
     if (oldest_first_) {
         // The oldest vertex of this engine that can issue goes first (entry order = retire order).
-        for (size_t k = 0; k < order_.size(); ++k) {
+        for (size_t k = 0, n = order_.size(); k < n; ++k) {
             const auto [en, ci] = order_.at(k);
             if (en != ei) continue;
-            if (const int n = issue_from(e, e.ctx[ci], now)) return n;
+            Context& c = e.ctx[ci];
+            if (!c.active || finished(c) || head_earliest(c, e) > now) continue;  // issue_from's own first test
+            if (const int n = issue_from(e, c, now)) return n;
         }
         return 0;
     }
     const uint32_t K = uint32_t(e.ctx.size());
-    for (uint32_t i = 0; i < K; ++i) {
-        const uint32_t ci = (e.rr + i) % K;
+    uint32_t ci = e.rr;
+    for (uint32_t i = 0; i < K; ++i, ci = ci + 1 == K ? 0 : ci + 1) {
+        const Context& c = e.ctx[ci];
+        if (!c.active || finished(c) || head_earliest(c, e) > now) continue;  // issue_from's own first test
         if (const int n = issue_from(e, e.ctx[ci], now)) {
-            e.rr = (ci + 1) % K;
+            e.rr = ci + 1 == K ? 0 : ci + 1;
             return n;
         }
     }
@@ -478,13 +482,14 @@ Cycle VertexAlu::step(Cycle now) {
                 j.outputs = function_->next(j);
                 j.t_alu = now;
                 progress_[j.draw->id];  // the draw is under way (its count comes at its end)
-                Context& c = *it;
-                const int track = c.track;
-                c = Context{};
-                c.track = track;
+                Context& c = *it;  // reset in place (a Context{} temporary is ~1 KB to build and copy)
                 c.active = true;
                 c.job = h;
                 c.prog = &prog;
+                c.nslots = uint32_t(prog.slots().size());
+                c.pc = 0;
+                c.issued = 0;
+                c.ready.fill(0);
                 c.from = now + 1;
                 c.done_at = now + 1;
                 new_head(c);

@@ -137,6 +137,8 @@ private:
         Cycle from = 0;       // first cycle it may issue
         Cycle done_at = 0;    // every result written
         Cycle head_at = 0;    // earliest_ops of slot pc: changes only when this vertex issues
+        uint32_t nslots = 0;  // prog->slots().size(), kept here so the per-cycle checks stay in the context
+        bool head_scalar = false;  // slot pc goes to the scalar pipe
         std::array<Cycle, VertexAluProgram::kRegs * 4> ready{};
         int track = -1;
     };
@@ -155,13 +157,17 @@ private:
     Cycle earliest_ops(const Context& c, const AluSlot& s) const;
     // earliest() of the head slot (pc), from the cached head_at.
     Cycle head_earliest(const Context& c, const Engine& e) const {
-        return c.prog->slots()[c.pc].pipe == AluSlot::Scalar ? std::max(c.head_at, e.scalar_free) : c.head_at;
+        return c.head_scalar ? std::max(c.head_at, e.scalar_free) : c.head_at;
     }
     void new_head(Context& c) const {
-        if (!finished(c)) c.head_at = earliest_ops(c, c.prog->slots()[c.pc]);
+        if (!finished(c)) {
+            const AluSlot& s = c.prog->slots()[c.pc];
+            c.head_at = earliest_ops(c, s);
+            c.head_scalar = s.pipe == AluSlot::Scalar;
+        }
     }
     void issue(Context& c, const AluSlot& s, Engine& e, Cycle now);
-    bool finished(const Context& c) const { return c.pc >= c.prog->slots().size(); }
+    bool finished(const Context& c) const { return c.pc >= c.nslots; }
     int try_issue(uint32_t ei, Engine& e, Cycle now);  // 0 nothing, 1 one slot, 2 a co-issued pair
     int issue_from(Engine& e, Context& c, Cycle now);   // the same, from one vertex
 

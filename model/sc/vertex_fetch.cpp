@@ -131,7 +131,11 @@ void VertexFetch::prefetch(Cycle now, uint32_t stream, uint64_t last) {
 }
 
 bool VertexFetch::first_touch(uint64_t line) {
-    uint64_t& word = footprint_[line >> 12][(line >> 6) & 63];
+    if ((line >> 12) != footprint_key_) {
+        footprint_key_ = line >> 12;
+        footprint_page_ = &footprint_[footprint_key_];
+    }
+    uint64_t& word = (*footprint_page_)[(line >> 6) & 63];
     const uint64_t bit = uint64_t(1) << (line & 63);
     const bool first = !(word & bit);
     word |= bit;

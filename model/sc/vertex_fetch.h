@@ -95,6 +95,8 @@ private:
     // Lines asked for by requests, one bit each in pages of 4096 lines (512 bytes a page): the
     // footprint statistic costs 1/512 of the address span the draws touch, not a node per line.
     std::unordered_map<uint64_t, std::array<uint64_t, 64>> footprint_;
+    uint64_t footprint_key_ = ~uint64_t(0);            // the page first_touch used last
+    std::array<uint64_t, 64>* footprint_page_ = nullptr;  // (element pointers survive rehashing)
     bool first_touch(uint64_t line);
     std::deque<Cycle> fills_;  // completion cycles of outstanding line fills (non-decreasing)
     const DrawState* elem_draw_ = nullptr;

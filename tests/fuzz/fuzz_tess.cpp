@@ -1,7 +1,7 @@
 // The tessellator (model/tess): sequences of DrawRectPatch / DrawTriPatch (handle 0, a new
 // handle, a cached handle redrawn with NULL info), DeletePatch and N-patch draws, on control
 // points taken from the input. Properties: only TessError escapes; every triangle indexes a
-// generated vertex; one vertex per domain point; segment counts within the profile's maximum;
+// generated vertex; one vertex per domain point; segment counts within the profile's maximum per span;
 // a cached redraw gives the same vertices (bits) and triangles as drawing the cached info
 // afresh; an N-patch draw gives n^2 triangles and at most (n+1)(n+2)/2 vertices per triangle.
 //
@@ -16,6 +16,7 @@
 #include "model/decl/decl_tokens.h"
 #include "model/tess/npatch.h"
 #include "model/tess/patch_cache.h"
+#include "model/tess/tess_basis.h"
 #include "model/tess/tessellator.h"
 
 #include <cmath>
@@ -37,12 +38,16 @@ bool same_vertices(const std::vector<Registers>& a, const std::vector<Registers>
     return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(Registers)) == 0);
 }
 
-void check_output(const TessOutput& t, const TessProfile& prof, const char* what) {
+// spans: the spans of each edge's direction (rect edges 0 and 2 run along u, 1 and 3 along v; a tri
+// patch has one span). The profile's maximum clamps the count per span (docs/tessellation.md, choice 5).
+void check_output(const TessOutput& t, const TessProfile& prof, const char* what, const uint32_t spans[4]) {
     FUZZ_CHECK(t.vertices.size() == t.domain.points.size(), "%s: %zu vertices for %zu points", what,
                t.vertices.size(), t.domain.points.size());
     for (const Triangle& tri : t.domain.triangles)
         for (uint32_t i : tri) FUZZ_CHECK(i < t.vertices.size(), "%s: index %u of %zu", what, i, t.vertices.size());
-    for (uint32_t s : t.segments) FUZZ_CHECK(s <= prof.max_segments, "%s: %u segments", what, s);
+    for (int e = 0; e < 4; ++e)
+        FUZZ_CHECK(uint64_t(t.segments[e]) <= uint64_t(prof.max_segments) * spans[e], "%s: edge %d: %u segments, %u spans",
+                   what, e, t.segments[e], spans[e]);
 }
 
 Declaration patch_decl(bool normal) {
@@ -104,8 +109,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                 info.basis = Basis(b[6] % 3);
                 info.order = kOrders[(b[6] >> 2) & 3];
                 const float* sp = with_segs ? segs : nullptr;
+                const RectPatchInfo* ci0 = cache.rect_info(handle);
+                const RectPatchInfo used = (with_info || !ci0) ? info : *ci0;
                 const TessOutput t = cache.draw_rect(handle, sp, with_info ? &info : nullptr, d, streams, st);
-                check_output(t, prof, what);
+                const uint32_t su = span_count(used.basis, uint32_t(used.order), used.width),
+                               sv = span_count(used.basis, uint32_t(used.order), used.height);
+                const uint32_t spans[4] = {su, sv, su, sv};
+                check_output(t, prof, what, spans);
                 if (const RectPatchInfo* ci = cache.rect_info(handle); ci && handle != 0) {
                     const TessOutput f = draw_patch(d, streams, *ci, sp, st, prof);
                     FUZZ_CHECK(same_vertices(t.vertices, f.vertices) && t.domain.triangles == f.domain.triangles,
@@ -122,7 +132,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                 info.order = kOrders[(b[6] >> 2) & 3];
                 const float* sp = with_segs ? segs : nullptr;
                 const TessOutput t = cache.draw_tri(handle, sp, with_info ? &info : nullptr, d, streams, st);
-                check_output(t, prof, what);
+                const uint32_t spans[4] = {1, 1, 1, 1};
+                check_output(t, prof, what, spans);
                 if (const TriPatchInfo* ci = cache.tri_info(handle); ci && handle != 0) {
                     const TessOutput f = draw_patch(d, streams, *ci, sp, st, prof);
                     FUZZ_CHECK(same_vertices(t.vertices, f.vertices) && t.domain.triangles == f.domain.triangles,
