@@ -168,8 +168,20 @@ int coverage_report(const std::string& dir, bool json, nlohmann::ordered_json* j
     }
     out.clear();
     tb::run_command({"verilator_coverage", "--annotate", dir + "/annotated", "--annotate-min", "1", dat}, "", out);
+    try {
+        // Branch records for the branch and toggle points (verilator_coverage writes lines only).
+        std::ifstream in(dir + "/coverage.info");
+        std::ostringstream text;
+        text << in.rdbuf();
+        write_file_atomic(dir + "/coverage.info", tb::add_branch_records(text.str(), cs.points));
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "vpsim xcheck: %s/coverage.info: %s\n", dir.c_str(), e.what());
+        return 2;
+    }
     out.clear();
-    const int gh = tb::run_command({"genhtml", "--quiet", "--output-directory", dir + "/html", dir + "/coverage.info"}, "", out);
+    const int gh = tb::run_command({"genhtml", "--quiet", "--branch-coverage", "--output-directory", dir + "/html",
+                                    dir + "/coverage.info"},
+                                   "", out);
     if (gh != 0) {
         std::fprintf(stderr, "vpsim xcheck: genhtml %s (the HTML report needs Debian's lcov: scripts/deps.sh lcov)%s%s\n",
                      gh == 127 ? "is not installed" : "failed", gh == 127 ? "" : ":\n", gh == 127 ? "" : out.c_str());
@@ -188,8 +200,10 @@ int coverage_report(const std::string& dir, bool json, nlohmann::ordered_json* j
             }
     }
     const double da_pct = da_lines ? 100.0 * double(da_hit) / double(da_lines) : 100.0;
+    // Holes with each bus's contiguous bits as one range (offset_q[23:18]).
+    const std::vector<tb::CoveragePoint> grouped = tb::group_bit_ranges(cs.holes);
     std::string holes;
-    for (const auto& h : cs.holes)
+    for (const auto& h : grouped)
         holes += fmt::format("{}:{}: {} {} ({})\n", h.file, h.line, h.kind, h.comment, h.hier);
     write_file_atomic(dir + "/holes.txt", holes);
     if (j) {
@@ -208,11 +222,12 @@ int coverage_report(const std::string& dir, bool json, nlohmann::ordered_json* j
         std::cout << fmt::format("  {:<8} {:>6} / {:<6} {:6.2f} %   (source lines with a point, lcov)\n", "lines",
                                  da_hit, da_lines, da_pct);
         size_t shown = 0;
-        for (const auto& h : cs.holes) {
+        for (const auto& h : grouped) {
             if (++shown > 20) break;
             std::cout << fmt::format("  not hit: {}:{}: {} {}\n", h.file, h.line, h.kind, h.comment);
         }
-        if (cs.holes.size() > 20) std::cout << fmt::format("  ... {} points not hit in all: {}/holes.txt\n", cs.holes.size(), dir);
+        if (grouped.size() > 20)
+            std::cout << fmt::format("  ... {} points not hit in all ({} lines): {}/holes.txt\n", cs.holes.size(), grouped.size(), dir);
         std::cout << fmt::format("coverage data: {}  report: {}/html/index.html  annotated: {}/annotated\n", dat, dir, dir);
     }
     return 0;
