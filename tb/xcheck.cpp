@@ -497,6 +497,7 @@ struct ChunkResult {
     };
     uint64_t first = 0, checked = 0, tokens = 0, events = 0, cycles = 0;
     Coverage coverage;
+    UserCoverage user;
     std::vector<Seen> mismatches;
 };
 
@@ -517,6 +518,7 @@ void check_chunk(Checker& k, const XcheckOptions& opt, uint64_t first, uint64_t 
         out.coverage.count_tokens(k.c.tokens);
         out.coverage.count_events(0, k.exp.events, k.c.lenient);
         out.coverage.count_events(1, k.act.events, k.c.lenient);
+        if (opt.user_bins) out.user.count(*opt.user_bins, k.c.tokens, k.exp.events, k.c.lenient);
         Difference diff = difference(k.exp, k.act);
         if (diff.empty()) continue;
         ChunkResult::Seen m;
@@ -667,6 +669,7 @@ XcheckReport run_xcheck(const XcheckOptions& opt) {
         rep.coverage.count_tokens(c.tokens);
         rep.coverage.count_events(0, exp.events, c.lenient);
         rep.coverage.count_events(1, act.events, c.lenient);
+        if (opt.user_bins) rep.user.count(*opt.user_bins, c.tokens, exp.events, c.lenient);
         if (!diff.empty()) on_mismatch(c, exp, act, diff);
     };
     // A chunk of random arrays, merged in array order.
@@ -694,6 +697,7 @@ XcheckReport run_xcheck(const XcheckOptions& opt) {
         rep.events += r.events;
         rep.cycles += r.cycles;
         rep.coverage.add(r.coverage);
+        rep.user.add(r.user);
         for (auto& m : r.mismatches) {
             if (stop) break;
             Difference d;
@@ -850,6 +854,10 @@ XcheckReport run_xcheck(const XcheckOptions& opt) {
     }
     rep.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     rep.holes = rep.coverage.holes();
+    if (opt.user_bins) {
+        const auto uh = rep.user.holes(*opt.user_bins);
+        rep.holes.insert(rep.holes.end(), uh.begin(), uh.end());
+    }
     rep.groups = triage.groups();
     return rep;
 }

@@ -6,6 +6,7 @@
 #include "model/decl/decl_decoder.h"
 #include "tb/coverage_gate.h"
 #include "tb/triage.h"
+#include "tb/user_bins.h"
 
 #include <array>
 #include <cstdint>
@@ -134,6 +135,7 @@ struct XcheckOptions {
     std::string rtl_name = "rtl/decl_decoder.sv";  // for the report
     std::string rtl_build;        // --rtl: the cache entry the design was loaded from (for the report)
     std::vector<std::string> replay_args;  // the design's options in replay commands (--rtl, --top, -G)
+    std::shared_ptr<const UserCoverageSpec> user_bins;  // --bins FILE: user-defined bins and crosses
     decl::DecoderOptions model;   // the golden side's CONST_COUNT / MAX_LENGTH (the RTL's parameters)
     std::string coverage_file;    // an RTL built with coverage: write Verilator's coverage.dat here
     bool first_mismatch = false;  // stop at the first mismatch, unshrunk, nothing written (mutants)
@@ -165,6 +167,7 @@ struct XcheckReport {
     uint64_t mismatches = 0;
     double seconds = 0;
     Coverage coverage;
+    UserCoverage user;               // with XcheckOptions::user_bins
     std::vector<Mismatch> failures;  // the first few, shrunk
     std::vector<std::string> holes;
     std::vector<CaseRecord> cases;   // with XcheckOptions::case_batch

@@ -187,3 +187,15 @@ if(NOT rc EQUAL 0 OR NOT names MATCHES "(^|\n)dut\n" OR NOT names MATCHES "(^|\n
    OR NOT names MATCHES "golden_value \\[23:0\\]" OR NOT names MATCHES "(^|\n)out_value \\[23:0\\]")
   message(SEND_ERROR "the FST ${fst} lacks the dut scope or the golden pins:\n${names}")
 endif()
+
+# --- User-defined bins and crosses (--bins FILE): counted, a bin never hit is a hole like the
+# built-in ones (gated, waivable).
+file(WRITE ${WORK}/bins.txt "bin short4 token 0xE00F0000 0x40070000\nbin skip15 event SKIP code=15\n"
+  "bin ext31 token 0xFF000000 0xBF000000\ncross short4_skip15 short4 skip15\n"
+  "bin tess_normal_lenient event TESS code=1 lenient\nbin impossible event ELEMENT reg=17\n")
+expect(1 "user bin short4 +[1-9][0-9]* +\\(tokens\\).*user cross short4_skip15 +[1-9][0-9]* +\\(arrays\\).*coverage hole: user bin impossible"
+       xcheck --random 3000 --seed 4 --bins ${WORK}/bins.txt)
+expect(0 "coverage waived: user bin impossible \\(registers above 16 are rule D6 errors\\).*coverage: complete"
+       xcheck --random 3000 --seed 4 --bins ${WORK}/bins.txt --waive-bin "user bin impossible because registers above 16 are rule D6 errors")
+file(WRITE ${WORK}/bad_bins.txt "bin a token 0xF 0x10\n")
+expect(2 "--bins: [^ ]*bad_bins.txt:1: bin a: VALUE has bits outside MASK" xcheck --random 10 --bins ${WORK}/bad_bins.txt)

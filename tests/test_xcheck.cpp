@@ -11,6 +11,7 @@
 
 #include <atomic>
 #include <filesystem>
+#include <fstream>
 #include <random>
 #include <thread>
 
@@ -485,4 +486,45 @@ TEST_CASE("Coverage gate: unreachable bins excluded, waivers with reasons, unuse
     CHECK(g.fails());
     CHECK_FALSE(apply_gate({"token EXT"}, {}, {}, false).fails());
     CHECK_THROWS_WITH(parse_waiver("waive token SKIP", "f:4"), Catch::Contains("f:4: expected `waive BIN because REASON`"));
+}
+
+TEST_CASE("User-defined bins and crosses: tokens, events, modes, crosses; holes; malformed lines") {
+    const std::string f = (std::filesystem::temp_directory_path() / "vpsim_test_bins.txt").string();
+    {
+        std::ofstream o(f);
+        o << "# tokens and events\n"
+             "bin short4 token 0xE00F0000 0x40070000\n"
+             "bin skip15 event SKIP code=15 lenient\n"
+             "bin end event END\n"
+             "bin never token 0xFFFFFFFF 0x12345678\n"
+             "cross short4_end short4 end\n";
+    }
+    const UserCoverageSpec spec = load_user_bins(f);
+    REQUIRE(spec.bins.size() == 4);
+    REQUIRE(spec.crosses.size() == 1);
+    const std::vector<uint32_t> t = {decl::D3DVSD_STREAM(0), decl::D3DVSD_REG(0, decl::D3DVSDT_SHORT4), decl::D3DVSD_SKIP(15),
+                                     decl::D3DVSD_CONST(0, 1), decl::D3DVSD_REG(1, decl::D3DVSDT_SHORT4), 0, 0, 0,
+                                     decl::D3DVSD_END()};
+    UserCoverage u;
+    u.count(spec, t, decl::decode(t).events, false);  // strict: the lenient-only bin is not counted
+    CHECK(u.bins == std::vector<uint64_t>{1, 0, 1, 0});  // the REG in the CONST payload is no token
+    CHECK(u.crosses == std::vector<uint64_t>{1});
+    u.count(spec, t, decl::decode(t, {true}).events, true);
+    CHECK(u.bins == std::vector<uint64_t>{2, 1, 2, 0});
+    CHECK(u.holes(spec) == std::vector<std::string>{"user bin never"});
+    auto bad = [&](const std::string& text) {
+        std::ofstream(f) << text;
+        try {
+            load_user_bins(f);
+        } catch (const std::exception& e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    CHECK_THAT(bad("bin a token 0xF 0x10\n"), Catch::Contains(":1: bin a: VALUE has bits outside MASK"));
+    CHECK_THAT(bad("bin a event NOPE\n"), Catch::Contains(":1: bin a: unknown event kind NOPE"));
+    CHECK_THAT(bad("bin a event END\ncross c a b\n"), Catch::Contains(":2: cross c: no bin b defined before it"));
+    CHECK_THAT(bad("binx a\n"), Catch::Contains(":1: a line starts with `bin` or `cross`"));
+    CHECK_THAT(bad("bin a event ELEMENT colour=3\n"), Catch::Contains("unknown field colour"));
+    std::filesystem::remove(f);
 }

@@ -51,6 +51,7 @@ struct XcheckArgs {
     std::vector<std::string> waive_bin;  // --waive-bin "BIN because REASON"
     bool gate = false, no_gate = false;  // --coverage-gate / --no-coverage-gate
     std::string dump_arrays;          // --dump-arrays DIR
+    std::string bins;                 // --bins FILE
 };
 
 std::string xml_escape(const std::string& in) {
@@ -407,6 +408,14 @@ int run_xcheck(XcheckArgs& a) {
         std::fprintf(stderr, "vpsim xcheck: %s\n", e.what());
         return 2;
     }
+    if (!a.bins.empty()) {
+        try {
+            opt.user_bins = std::make_shared<const tb::UserCoverageSpec>(tb::load_user_bins(a.bins));
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "vpsim xcheck: --bins: %s\n", e.what());
+            return 2;
+        }
+    }
     XcheckArgs la = a;
     if (!a.coverage.empty()) {
         std::error_code ec;
@@ -513,6 +522,14 @@ int run_xcheck(XcheckArgs& a) {
         for (const auto& [bin, why] : gate.excluded) j["coverage_excluded"].push_back({{"bin", bin}, {"reason", why}});
         j["coverage_waived"] = nlohmann::ordered_json::array();
         for (const auto& [bin, why] : gate.waived) j["coverage_waived"].push_back({{"bin", bin}, {"reason", why}});
+        if (opt.user_bins) {
+            j["user_bins"] = nlohmann::ordered_json::object();
+            for (size_t i = 0; i < opt.user_bins->bins.size(); ++i)
+                j["user_bins"][opt.user_bins->bins[i].name] = i < r.user.bins.size() ? r.user.bins[i] : 0;
+            j["user_crosses"] = nlohmann::ordered_json::object();
+            for (size_t i = 0; i < opt.user_bins->crosses.size(); ++i)
+                j["user_crosses"][opt.user_bins->crosses[i].name] = i < r.user.crosses.size() ? r.user.crosses[i] : 0;
+        }
         j["mismatch_groups"] = nlohmann::ordered_json::array();
         for (const auto& g : r.groups)
             j["mismatch_groups"].push_back({{"signature", g.signature},
@@ -544,6 +561,7 @@ int run_xcheck(XcheckArgs& a) {
         std::cout << j.dump(2) << "\n";
     } else {
         std::cout << r.coverage.table();
+        if (opt.user_bins) std::cout << r.user.table(*opt.user_bins);
         std::cout << fmt::format("bench: {} ({})\n", opt.systemc ? "SystemC (RTL in SystemC mode vs DeclDecoderUnit)"
                                                                 : "fast (Verilated RTL in C++ mode vs golden model)",
                                  opt.corpus.empty() ? fmt::format("{} random arrays, seed {}", opt.random, opt.seed)
@@ -775,6 +793,10 @@ void add_xcheck_command(CLI::App& app, int& exit_code) {
         ->allow_extra_args(false);
     c->add_option("--waive-bin", a->waive_bin, "One coverage waiver: \"BIN because REASON\" (repeatable)")
         ->allow_extra_args(false);
+    c->add_option("--bins", a->bins,
+                  "User-defined coverage: a file of `bin NAME token MASK VALUE`, `bin NAME event KIND [stream=N] "
+                  "[value=N] [code=N] [reg=N]` (each optionally `strict` or `lenient`) and `cross NAME BIN BIN...` "
+                  "lines; a bin or cross never hit is a hole like the built-in ones");
     c->add_flag("--coverage-gate", a->gate,
                 "Fail the run on coverage holes even when it is directed (--only, --random 0); by default only runs "
                 "with random arrays are gated");
