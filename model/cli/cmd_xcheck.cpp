@@ -507,7 +507,7 @@ int run_xcheck(XcheckArgs& a) {
         j["rtl_build"] = opt.rtl_build;  // --rtl: the cache entry (model.so: the design behind a C ABI)
         j["seed"] = opt.seed;
         j["random"] = opt.random;
-        j["corpus"] = opt.corpus;
+        j["corpus"] = fmt::format("{}", fmt::join(opt.corpus, " "));  // the paths given, space-separated ("" none)
         j["arrays"] = r.arrays;
         j["tokens"] = r.tokens;
         j["events"] = r.events;
