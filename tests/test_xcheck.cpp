@@ -488,7 +488,7 @@ TEST_CASE("Coverage gate: unreachable bins excluded, waivers with reasons, unuse
     CHECK_THROWS_WITH(parse_waiver("waive token SKIP", "f:4"), Catch::Contains("f:4: expected `waive BIN because REASON`"));
 }
 
-TEST_CASE("User-defined bins and crosses: tokens, events, modes, crosses; holes; malformed lines") {
+TEST_CASE("User-defined bins and crosses: tokens, events, modes, crosses, holes and malformed lines") {
     const std::string f = (std::filesystem::temp_directory_path() / "vpsim_test_bins.txt").string();
     {
         std::ofstream o(f);
