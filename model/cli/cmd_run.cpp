@@ -3,6 +3,7 @@
 // --trace record the pipeline; a progress line on stderr for runs longer than ~2 s.
 #include "model/cli/commands.h"
 #include "model/cli/run_common.h"
+#include "model/cli/run_compare.h"
 #include "model/cli/vertex_format.h"
 #include "model/common/file_util.h"
 #include "model/common/presets.h"
@@ -35,6 +36,8 @@ struct RunArgs {
     std::vector<std::string> sets, profile, tess_profile, rtl;
     bool vertices = false, json = false, quiet = false, no_progress = false, topology = false;
     uint64_t stats_interval = 0;  // --stats-interval N (0: off)
+    bool compare_model = false;   // --compare-model (with --rtl decl_decoder=FILE)
+    uint64_t compare_random = 20000;
 };
 
 // The vertices a run emits, in the `vpsim scene-exec --json` format (engine "timing").
@@ -236,6 +239,8 @@ int run_run(const RunArgs& a) {
     std::vector<const tb::RtlUnit*> rtl;  // --rtl, each unit once, in the order given
     std::vector<std::string> rtl_names;
     std::optional<sc::DeclDecoderImpl> user_decoder;  // --rtl decl_decoder=FILE.sv[,FILE...]
+    auto user_built = std::make_shared<std::shared_ptr<tb::UserRtl>>();  // that design, as built for the run
+    std::vector<std::string> user_rtl_args;  // its --rtl/--top options for replay commands
     for (const std::string& arg : a.rtl) {
         const size_t eq = arg.find('=');
         const std::string name = arg.substr(0, eq);
@@ -263,7 +268,9 @@ int run_run(const RunArgs& a) {
                 std::fprintf(stderr, "vpsim run: --rtl %s: decl_decoder is given twice\n", arg.c_str());
                 return 2;
             }
-            user_decoder = tb::user_decl_decoder(spec);
+            user_decoder = tb::user_decl_decoder(spec, user_built);
+            for (const auto& f : spec.sources) user_rtl_args.insert(user_rtl_args.end(), {"--rtl", f});
+            if (!spec.top.empty()) user_rtl_args.insert(user_rtl_args.end(), {"--top", spec.top});
             rtl_names.push_back("decl_decoder=" + fmt::format("{}", fmt::join(spec.sources, ",")));
             continue;
         }
@@ -304,6 +311,11 @@ int run_run(const RunArgs& a) {
             return 2;
         }
         return 0;
+    }
+    if (a.compare_model && !user_decoder) {
+        std::fprintf(stderr, "vpsim run: --compare-model compares your decoder RTL with the model: it needs --rtl "
+                             "decl_decoder=FILE.sv\n");
+        return 2;
     }
     if (a.stats_interval && a.out.empty()) {
         std::fprintf(stderr, "vpsim run: --stats-interval writes DIR/timeseries.csv: it needs --out DIR\n");
@@ -360,6 +372,17 @@ int run_run(const RunArgs& a) {
             for (const auto& e : r.cycle_errors) m += "\n  " + e;
             throw std::logic_error(m);
         }
+        if (a.compare_model) {
+            // The model's pipeline beside the RTL's, then directed arrays on the same build.
+            sc::RunOptions mo;
+            mo.tess_profile = tess_profile;
+            CompareModel cm;
+            cm.random = a.compare_random;
+            cm.mismatch_dir = (a.out.empty() ? std::string("vpsim-run-mismatches") : a.out + "/decl-mismatches");
+            cm.rtl_args = user_rtl_args;
+            const int rc = compare_with_model(sc, params, profile, mo, r, **user_built, cm);
+            if (rc) return rc;
+        }
         if (vw) vw->commit();
         if (!a.out.empty()) {
             if (a.stats_interval) write_file_atomic(a.out + "/timeseries.csv", r.timeseries_csv);
@@ -381,9 +404,21 @@ int run_run(const RunArgs& a) {
         std::fprintf(stderr, "vpsim run: %s\n", e.what());
         return 1;
     } catch (const sc::DeclDecoderMismatch& e) {
-        if (user_decoder) {  // the user's RTL disagrees with the golden decoder: a finding, not our error
-            std::fprintf(stderr, "vpsim run: --rtl %s: %s (check it with vpsim xcheck --rtl)\n", rtl_names.back().c_str(),
-                         e.what());
+        if (user_decoder) {  // the user's RTL disagrees with the model: a finding, not our error
+            std::fprintf(stderr, "vpsim run: --rtl %s: %s\n", rtl_names.back().c_str(), e.what());
+            try {
+                // The declaration next to the run, ready for the cross-check (the pipeline drives
+                // every token at once and takes every event: --out-ready 1 --in-valid 1, strict).
+                const std::string f = write_mismatch_declaration(e, a.out.empty() ? "vpsim-run-mismatches" : a.out);
+                std::vector<std::string> replay = {"vpsim", "xcheck"};
+                replay.insert(replay.end(), user_rtl_args.begin(), user_rtl_args.end());
+                replay.insert(replay.end(), {"--corpus", f, "--random", "0", "--out-ready", "1", "--in-valid", "1"});
+                std::string cmd;
+                for (const auto& w : replay) cmd += (cmd.empty() ? "" : " ") + w;
+                std::fprintf(stderr, "vpsim run: the declaration: %s\n  replay: %s\n", f.c_str(), cmd.c_str());
+            } catch (const std::exception& w) {
+                std::fprintf(stderr, "vpsim run: could not write the declaration: %s\n", w.what());
+            }
             return 1;
         }
         std::fprintf(stderr, "vpsim run: %s (internal error)\n", e.what());
@@ -455,6 +490,12 @@ void add_run_command(CLI::App& app, int& exit_code) {
     rtl_help += "; or decl_decoder=FILE.sv[,FILE.sv...]: your own decoder RTL, Verilated at run time into the RTL cache "
                 "(docs/xcheck.md, \"Your own RTL\"), with the run's CONST_COUNT and MAX_LENGTH";
     c->add_option("--rtl", a->rtl, rtl_help)->type_name("UNIT[=FILE.sv]")->allow_extra_args(false);
+    c->add_flag("--compare-model", a->compare_model,
+                "With --rtl decl_decoder=FILE.sv: also run the model's pipeline and require the same cycles and unit "
+                "statistics, then cross-check the same build on the directed corpus (strict and lenient) and "
+                "--compare-random arrays; any difference exits 1 with a replay command");
+    c->add_option("--compare-random", a->compare_random, "With --compare-model: random arrays after the corpus (default 20000)")
+        ->check(CLI::Range(uint64_t(0), uint64_t(1) << 32));
     c->add_option("--rtl-top", a->rtl_top, "With --rtl decl_decoder=FILE: the top module (default: Verilator's choice)");
     c->add_option("--rtl-cache", a->rtl_cache,
                   "With --rtl decl_decoder=FILE: the directory of Verilated builds (default $VPSIM_RTL_CACHE, else "

@@ -53,10 +53,13 @@ Cycle CommandFrontEnd::decoded(Cycle now) {
     size_t i = 0;
     while (i < events.size() && i < expected_.size() && events[i] == expected_[i]) ++i;
     if (i < events.size() || i < expected_.size())
-        throw DeclDecoderMismatch(fmt::format(
-            "declaration decoder: {} events where the golden decoder gives {}; event {}: decoder {} | golden {}",
-            events.size(), expected_.size(), i, i < events.size() ? decl::to_string(events[i]) : "none",
-            i < expected_.size() ? decl::to_string(expected_[i]) : "none"));
+        throw DeclDecoderMismatch(
+            fmt::format("{}: CreateVertexShader: the declaration decoder gives {} events, the model {}; event {}: "
+                        "model {} | rtl {}",
+                        cmd_pointer_, events.size(), expected_.size(), i,
+                        i < expected_.size() ? decl::to_string(expected_[i]) : "none",
+                        i < events.size() ? decl::to_string(events[i]) : "none"),
+            cmd_pointer_, tokens_);
     if (events.back().kind == decl::EventKind::Error)
         throw machine_.scene().error(cmd_pointer_, fmt::format("the declaration decoder rejected the declaration: {}",
                                                                decl::to_string(events.back())));
@@ -119,9 +122,11 @@ Cycle CommandFrontEnd::execute(Cycle now, const scene::Command& c) {
         o.max_length = decoder_.max_length;
         expected_ = decl::decode(cv->declaration, o).events;
         cmd_pointer_ = c.pointer;
+        tokens_ = cv->declaration;
         // (The decoder takes one declaration at a time and the front end waits for it: the
-        // channel to it always has room.)
-        declarations_->push(DeclRequest{cv->declaration}, now);
+        // channel to it always has room.) The slot checks the decoder's pins against the cycle
+        // contract's model with the same options, cycle by cycle.
+        declarations_->push(DeclRequest{cv->declaration, c.pointer, o}, now);
         decoding_ = true;
         acct_.busy(now);
         return kNever;  // the decoder's events wake us

@@ -24,6 +24,7 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 
 namespace vpsim::sc {
 
@@ -75,6 +76,7 @@ private:
     bool decoding_ = false;  // a declaration is with the decoder
     std::string cmd_pointer_;
     std::vector<decl::Event> expected_;
+    std::vector<uint32_t> tokens_;  // the declaration with the decoder (written out on a mismatch)
     int track_ = -1;
 
     StatGroup stats_;

@@ -1,5 +1,7 @@
 #include "model/sc/decl_decoder_slot.h"
 
+#include <fmt/format.h>
+
 #include <stdexcept>
 
 namespace vpsim::sc {
@@ -30,6 +32,26 @@ void DeclDecoderSlot::clock_decoder() {
     pins_.clk.write(false);
 }
 
+void DeclDecoderSlot::check_beside(bool in_valid, uint32_t token, bool last) {
+    decl::DeclDecoderTiming& m = *beside_;
+    std::string d;
+    auto pin = [&](const char* name, bool model, bool rtl) {
+        if (model != rtl) d += fmt::format("{}{} model {} | rtl {}", d.empty() ? "" : "; ", name, int(model), int(rtl));
+    };
+    pin("in_ready", m.in_ready(true), pins_.in_ready.read());
+    pin("out_valid", m.out_valid(), pins_.out_valid.read());
+    if (d.empty() && m.out_valid() && m.out() != pins_.event())
+        d = fmt::format("event {}: model {} | rtl {}", result_.events.size(), decl::to_string(m.out()),
+                        decl::to_string(pins_.event()));
+    if (!d.empty())
+        throw DeclDecoderMismatch(fmt::format("{}: CreateVertexShader: the declaration decoder differs from the model "
+                                              "(the cycle contract, docs/decl-decoder.md) at cycle {} of the decode: {}",
+                                              pointer_, decode_clocks_, d),
+                                  pointer_, tokens_);
+    m.tick(in_valid, token, last, false, true);
+    ++decode_clocks_;
+}
+
 // One clock of the decoder, in kernel time: drive the token, raise the clock, let the decoder's
 // processes run, collect the event it delivers.
 Cycle DeclDecoderSlot::decode_cycle(Cycle now) {
@@ -47,6 +69,7 @@ Cycle DeclDecoderSlot::decode_cycle(Cycle now) {
         // The END (or ERROR) event is taken at this edge; the decode is over.
         pins_.drive(false, 0u, false, false, true);
         wait(SC_ZERO_TIME);
+        check_beside(false, 0u, false);
         clock_decoder();
         ++clocks_;
         decoding_ = false;
@@ -57,6 +80,7 @@ Cycle DeclDecoderSlot::decode_cycle(Cycle now) {
     const bool offer = token_pos_ < tokens_.size();
     pins_.drive(offer, offer ? tokens_[token_pos_] : 0u, offer && token_pos_ + 1 == tokens_.size(), false, true);
     wait(SC_ZERO_TIME);
+    check_beside(offer, offer ? tokens_[token_pos_] : 0u, offer && token_pos_ + 1 == tokens_.size());
     const bool fire = offer && pins_.in_ready.read();
     clock_decoder();
     ++clocks_;
@@ -76,7 +100,11 @@ Cycle DeclDecoderSlot::step(Cycle now) {
     if (!decoding_) {
         if (!in_->can_pop(now)) return in_->next_pop(now);
         // The front end waits for one declaration at a time: the result channel has room.
-        tokens_ = in_->pop(now).tokens;
+        DeclRequest r = in_->pop(now);
+        tokens_ = std::move(r.tokens);
+        pointer_ = std::move(r.pointer);
+        beside_.emplace(r.options);
+        decode_clocks_ = 0;
         token_pos_ = 0;
         result_ = DeclResult{};
         decoding_ = true;

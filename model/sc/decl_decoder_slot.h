@@ -13,12 +13,15 @@
 #pragma once
 
 #include "model/decl/decl_decoder.h"
+#include "model/decl/decl_decoder_timing.h"
 #include "model/sc/decl_decoder_pins.h"
 #include "model/sc/pipeline_types.h"
 #include "model/sc/unit_registry.h"
 
 #include <functional>
 #include <memory>
+#include <optional>
+#include <string>
 #include <vector>
 
 namespace vpsim::sc {
@@ -26,6 +29,8 @@ namespace vpsim::sc {
 // A declaration to decode, and what the decoder gave for it.
 struct DeclRequest {
     std::vector<uint32_t> tokens;
+    std::string pointer;           // the scene command (for a mismatch's message)
+    decl::DecoderOptions options;  // the golden decoder's options: the cycle contract's model runs with them
 };
 struct DeclResult {
     std::vector<decl::Event> events;  // ends with END or ERROR
@@ -50,6 +55,11 @@ public:
 
 private:
     Cycle decode_cycle(Cycle now);  // one clock of the decoder
+    // Before a clock edge, with the inputs driven and settled: the decoder's outputs (in_ready,
+    // out_valid, the output register) must be the cycle contract's model's (docs/decl-decoder.md,
+    // model/decl/decl_decoder_timing.h); then the model takes the same edge. Whatever sits behind
+    // the pins (the SystemC unit, the RTL, a user's RTL) must match it cycle for cycle.
+    void check_beside(bool in_valid, uint32_t token, bool last);
     void clock_decoder();           // one rising and falling edge, in delta cycles
 
     DeclDecoderPins pins_;
@@ -64,6 +74,9 @@ private:
     size_t token_pos_ = 0;
     DeclResult result_;
     uint64_t clocks_ = 0;
+    std::string pointer_;
+    std::optional<decl::DeclDecoderTiming> beside_;
+    uint64_t decode_clocks_ = 0;  // clocks of the current decode
 };
 
 // A variant of the unit type "decl_decoder" with another decoder behind the pins (the RTL's).
