@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Renders the timing model's topology (the channel table of model/sc/pipeline.cpp, as
+# Renders the timing model's topology (model/sc/topology.json, or --topology-file T.json, as
 # `vpsim run --topology-dot` writes it) to docs/timing-model-topology.svg with Graphviz.
 # Installs graphviz if missing and builds vpsim if needed. Arguments go to `vpsim run`
 # (e.g. --set vertex_fetch.input_buffers=12 to draw other capacities).

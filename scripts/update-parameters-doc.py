@@ -45,14 +45,14 @@ def main():
     by_name = {u["unit"]: u for u in units}
     seen = set()
     while i < len(lines):
-        m = re.match(r"^### `([a-z_]+)` \(stage (\d+)\): (.*)$", lines[i])
+        m = re.match(r"^### `([a-z_]+)`(?: \(stage \d+\))?: (.*)$", lines[i])
         if not m or m.group(1) not in by_name:
             out.append(lines[i])
             i += 1
             continue
         u = by_name[m.group(1)]
         seen.add(u["unit"])
-        head = f"### `{u['unit']}` (stage {u['stage']}): {u['description']}"
+        head = f"### `{u['unit']}`: {u['description']}"
         out += [head, ""]
         i += 1
         while i < len(lines) and lines[i].strip() == "":

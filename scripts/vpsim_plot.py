@@ -318,10 +318,15 @@ def y_from_zero(ax, values, zoom):
         ax.set_ylabel(ax.get_ylabel() + f"\n(axis broken: starts at {bottom:.4g}, not 0)")
 
 
+def categorical(rows, x):
+    """True when x is drawn as bars: a column whose values are not all numbers, or scene/preset."""
+    return x in ("scene", "preset") or not all(number(v) is not None for v in ordered(r[x] for r in rows))
+
+
 def draw_metric(ax, sw, rows, x, y, hue, zoom, title):
     """y against x in one panel: lines over a numeric x, grouped bars over a categorical one."""
     xs = ordered(r[x] for r in rows)
-    numeric_x = all(number(v) is not None for v in xs) and x not in ("scene", "preset")
+    numeric_x = not categorical(rows, x)
     hues = ordered(r[hue] for r in rows) if hue else [None]
     allv = []
     width = 0.8 / max(1, len(hues))
@@ -527,7 +532,12 @@ class Figure:
     def title(self):
         kw, sw = self.kw, self.sw
         if self.kind == "metric":
-            t = f"{kw['y']} against {kw['x']}" + (f", one line per {kw['hue']}" if kw.get("hue") else "")
+            # The heading names the marks the chart draws: lines over a numeric axis, bars over a
+            # categorical one (categorical() decides both).
+            bars = any(categorical(rows, kw["x"]) for _, rows in self.panels)
+            t = f"{kw['y']} against {kw['x']}"
+            if kw.get("hue"):
+                t += f", one bar per {kw['hue']} at each {kw['x']}" if bars else f", one line per {kw['hue']}"
             if len(self.rows_of) > 1:
                 t += "; total cycles beside it (the shaded count changes)"
         elif self.kind == "heatmap":

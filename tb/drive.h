@@ -31,6 +31,15 @@ void drive_array(Side& side, const std::vector<uint32_t>& tokens, bool lenient, 
         const bool in_valid = pos < n && uint32_t(draw) <= p_in;
         const bool out_ready = uint32_t(draw >> 32) <= p_out;
         side.set_inputs(in_valid, in_valid ? tokens[pos] : 0u, in_valid && pos + 1 == n, lenient, out_ready);
+        if (r.trace) {
+            CycleSample c;
+            c.in_valid = in_valid;
+            c.out_ready = out_ready;
+            c.in_ready = side.in_ready();
+            c.out_valid = side.out_valid();
+            if (c.out_valid) c.event = side.event();
+            r.trace->push_back(c);
+        }
         if (side.out_valid() && out_ready) {
             r.events.push_back(side.event());
             final_seen = final_seen || is_final(r.events.back());

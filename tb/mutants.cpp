@@ -31,6 +31,24 @@ int run_yosys(const MutationSpec& spec, const std::string& script_name, const st
 }
 }  // namespace
 
+// What to do when yosys cannot read a design that Verilator accepts (its SystemVerilog front end
+// is a subset): the constructs seen to fail, and the way around.
+std::string yosys_advice(const std::string& out) {
+    std::string why;
+    if (out.find("Latch inferred") != std::string::npos)
+        why = "yosys infers a latch where Verilator sees combinational logic: typically an always_comb that assigns a "
+              "struct through a function returning it, or a variable not assigned on every path in yosys' reading. ";
+    else if (out.find("syntax error") != std::string::npos)
+        why = "yosys 0.23's SystemVerilog front end does not know a construct Verilator accepts (seen: functions "
+              "returning packed structs, struct literals, interfaces, packages with types). ";
+    return "\n" + why +
+           "--mutants needs a netlist yosys can read: (1) mutate a yosys-readable Verilog netlist of the same design "
+           "written by another front end (e.g. sv2v, or your synthesis tool's gate-level Verilog), passed as the one "
+           "--rtl file with --top; or (2) avoid those constructs in the source (return a logic vector from functions "
+           "and unpack it, assign every struct field in always_comb before any branch). The cross-check itself "
+           "(vpsim xcheck --rtl) does not need yosys.";
+}
+
 std::string yosys_prefix(const MutationSpec& spec) {
     std::string s = "read_verilog -sv " + spec.source + "\n";
     for (const auto& [n, v] : spec.params) s += fmt::format("chparam -set {} {} {}\n", n, v, spec.top);
@@ -42,7 +60,7 @@ std::vector<Mutation> list_mutations(const MutationSpec& spec, int n, uint64_t s
     std::string out;
     const std::string list = spec.work_dir + "/mutations.ys";
     if (run_yosys(spec, "list.ys", yosys_prefix(spec) + fmt::format("mutate -list {} -seed {} -o {}\n", n, seed, list), out) != 0)
-        throw RtlBuildError("yosys could not list mutations of " + spec.source + ":\n" + tail(out));
+        throw RtlBuildError("yosys could not list mutations of " + spec.source + ":\n" + tail(out) + yosys_advice(out));
     std::ifstream in(list);
     std::vector<Mutation> ms;
     std::string line;
@@ -79,7 +97,7 @@ std::string unmutated_netlist(const MutationSpec& spec) {
     std::string out;
     const std::string file = spec.work_dir + "/unmutated.norename.v";
     if (run_yosys(spec, "unmutated.ys", yosys_prefix(spec) + "write_verilog -noattr -norename " + file + "\n", out) != 0)
-        throw RtlBuildError("yosys could not read " + spec.source + ":\n" + tail(out));
+        throw RtlBuildError("yosys could not read " + spec.source + ":\n" + tail(out) + yosys_advice(out));
     std::ifstream in(file);
     std::ostringstream ss;
     ss << in.rdbuf();

@@ -26,6 +26,9 @@ struct MutationSpec {
 
 // The yosys script that reads the design up to the point where mutations apply.
 std::string yosys_prefix(const MutationSpec& spec);
+// Appended to an error when yosys cannot read the design: the construct it likely tripped on
+// (from yosys' output) and the ways around it.
+std::string yosys_advice(const std::string& yosys_output);
 
 // `mutate -list n -seed seed`; throws RtlBuildError (yosys missing, yosys' own error).
 std::vector<Mutation> list_mutations(const MutationSpec& spec, int n, uint64_t seed);

@@ -41,6 +41,7 @@ CoverageSummary read_coverage_dat(const std::string& file) {
             i = next == std::string::npos ? key.size() : next;
         }
         if (p.kind.rfind("v_", 0) == 0) p.kind = p.kind.substr(2);
+        s.points.push_back(p);
         auto& k = s.kinds[p.kind];
         ++k.points;
         if (p.count) ++k.hit;
@@ -50,6 +51,83 @@ CoverageSummary read_coverage_dat(const std::string& file) {
         return std::tie(a.file, a.line) < std::tie(b.file, b.line);
     });
     return s;
+}
+
+namespace {
+// "name[12]" -> ("name", 12); false for anything else.
+bool bit_of(const std::string& c, std::string& name, long& bit) {
+    if (c.size() < 4 || c.back() != ']') return false;
+    const size_t open = c.rfind('[');
+    if (open == std::string::npos || open == 0 || c.find(':', open) != std::string::npos) return false;
+    char* end = nullptr;
+    bit = std::strtol(c.c_str() + open + 1, &end, 10);
+    if (end != c.c_str() + c.size() - 1) return false;
+    name = c.substr(0, open);
+    return true;
+}
+}  // namespace
+
+std::vector<CoveragePoint> group_bit_ranges(const std::vector<CoveragePoint>& holes) {
+    // Toggle holes keyed by (file, line, hier, signal): their bits, then runs of contiguous bits.
+    std::map<std::tuple<std::string, int, std::string, std::string>, std::vector<long>> bits;
+    std::vector<CoveragePoint> out;
+    std::vector<std::tuple<std::string, int, std::string, std::string>> order;
+    for (const auto& h : holes) {
+        std::string name;
+        long b = 0;
+        if (h.kind == "toggle" && bit_of(h.comment, name, b)) {
+            auto key = std::make_tuple(h.file, h.line, h.hier, name);
+            auto& v = bits[key];
+            if (v.empty()) order.push_back(key);
+            v.push_back(b);
+            continue;
+        }
+        out.push_back(h);
+    }
+    for (const auto& key : order) {
+        auto v = bits[key];
+        std::sort(v.begin(), v.end());
+        for (size_t i = 0; i < v.size();) {
+            size_t j = i;
+            while (j + 1 < v.size() && v[j + 1] == v[j] + 1) ++j;
+            CoveragePoint p;
+            p.kind = "toggle";
+            std::tie(p.file, p.line, p.hier, p.comment) = key;
+            p.comment += i == j ? "[" + std::to_string(v[i]) + "]" : "[" + std::to_string(v[j]) + ":" + std::to_string(v[i]) + "]";
+            out.push_back(p);
+            i = j + 1;
+        }
+    }
+    std::stable_sort(out.begin(), out.end(), [](const CoveragePoint& a, const CoveragePoint& b) {
+        return std::tie(a.file, a.line) < std::tie(b.file, b.line);
+    });
+    return out;
+}
+
+std::string add_branch_records(const std::string& info, const std::vector<CoveragePoint>& points) {
+    std::string out, file, line;
+    size_t i = 0;
+    while (i < info.size()) {
+        const size_t nl = info.find('\n', i);
+        line = info.substr(i, (nl == std::string::npos ? info.size() : nl) - i);
+        i = nl == std::string::npos ? info.size() : nl + 1;
+        if (line.rfind("SF:", 0) == 0) file = line.substr(3);
+        if (line == "end_of_record") {
+            // This file's branch and toggle points: BRDA:<line>,<block>,<branch>,<taken>.
+            std::map<int, int> next;  // per line, the next branch number
+            uint64_t found = 0, hit = 0;
+            for (const auto& p : points) {
+                if (p.file != file || (p.kind != "branch" && p.kind != "toggle")) continue;
+                out += "BRDA:" + std::to_string(p.line) + "," + (p.kind == "branch" ? "0" : "1") + "," +
+                       std::to_string(next[p.line]++) + "," + std::to_string(p.count) + "\n";
+                ++found;
+                hit += p.count ? 1 : 0;
+            }
+            if (found) out += "BRF:" + std::to_string(found) + "\nBRH:" + std::to_string(hit) + "\n";
+        }
+        out += line + "\n";
+    }
+    return out;
 }
 
 }  // namespace vpsim::tb

@@ -25,7 +25,17 @@ struct CoverageSummary {
     };
     std::map<std::string, Kind> kinds;   // by kind
     std::vector<CoveragePoint> holes;    // points with count 0, in file order
+    std::vector<CoveragePoint> points;   // every point, in the file's order
 };
+
+// Holes with the bits of one bus merged: toggle points of the same file, line, instance and signal
+// whose bits are contiguous become one, "offset_q[23:18]" (count 0).
+std::vector<CoveragePoint> group_bit_ranges(const std::vector<CoveragePoint>& holes);
+
+// lcov's tracefile (verilator_coverage --write-info: line records only) with branch records added
+// for Verilator's branch points and its toggle points (each signal bit a branch of its declaration's
+// line, "taken" = toggled), so genhtml --branch-coverage shows both, toggle holes included.
+std::string add_branch_records(const std::string& info, const std::vector<CoveragePoint>& points);
 
 // Reads coverage.dat; throws std::runtime_error naming the file on a malformed one.
 CoverageSummary read_coverage_dat(const std::string& file);

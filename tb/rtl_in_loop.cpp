@@ -85,7 +85,7 @@ const std::vector<RtlUnit>& rtl_units() {
          [](sc::RunOptions& o) { o.decl_decoder = rtl_decl_decoder(); }},
         {"vertex_fetch", "the Verilated rtl/vertex_fetch.sv in place of the SystemC model VertexFetch, every vertex "
                          "checked against the golden fetch",
-         [](sc::RunOptions& o) { o.vertex_fetch = vf::builtin_loop_unit(); }},
+         [](sc::RunOptions& o) { vf::use_loop(o, vf::builtin_loop_registry()); }},
     };
     return units;
 }

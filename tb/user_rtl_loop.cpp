@@ -83,8 +83,8 @@ uint64_t param_or(const UserRtl& rtl, const std::string& name, uint64_t fallback
 
 }  // namespace
 
-sc::DeclDecoderImpl user_decl_decoder(const UserRtlSpec& spec) {
-    auto built = std::make_shared<std::shared_ptr<UserRtl>>();
+sc::DeclDecoderImpl user_decl_decoder(const UserRtlSpec& spec, std::shared_ptr<std::shared_ptr<UserRtl>> built) {
+    if (!built) built = std::make_shared<std::shared_ptr<UserRtl>>();
     const std::string file = spec.sources.empty() ? "" : spec.sources.front();
     sc::DeclDecoderImpl r;
     r.cannot_build = [spec, built, file](const sc::DeclDecoderParams& p) -> std::string {

@@ -7,6 +7,7 @@
 #include "model/sc/decl_decoder_pins.h"
 #include "tb/user_rtl.h"
 
+#include <memory>
 #include <string>
 
 namespace vpsim::tb {
@@ -16,6 +17,9 @@ namespace vpsim::tb {
 // Verilates it again with -G for them; a design without one of the parameters keeps the
 // contract's default (96, 4096) and cannot run with another. The answer names the file and
 // the values. Build errors (ports, Verilator's messages) come back the same way.
-sc::DeclDecoderImpl user_decl_decoder(const UserRtlSpec& spec);
+// `built`, when given, receives the design as built for the run (with the run's parameters), for
+// checks beside the run (vpsim run --compare-model runs directed arrays on it).
+sc::DeclDecoderImpl user_decl_decoder(const UserRtlSpec& spec,
+                                      std::shared_ptr<std::shared_ptr<UserRtl>> built = nullptr);
 
 }  // namespace vpsim::tb

@@ -88,10 +88,10 @@ struct DrawInfo {
 
 class LoopUnit : public sc::TimedUnit {
 public:
-    LoopUnit(const sc::VertexFetchParams& p, sc::MemoryModel& mem, sc::VertexPool& pool, sc::Probes* probes,
-             std::unique_ptr<Pins> rtl, std::string name)
-        : TimedUnit("vertex_fetch"), p_(p), mem_(mem), pool_(pool), rtl_(std::move(rtl)),
-          name_(std::move(name)), stats_(sc::VertexFetchParams::kUnit, "vertex fetch unit (RTL " + name_ + ")"),
+    LoopUnit(const std::string& unit, const sc::VertexFetchParams& p, sc::MemoryModel& mem, sc::VertexPool& pool,
+             sc::Probes* probes, std::unique_ptr<Pins> rtl, std::string name)
+        : TimedUnit(unit.c_str()), p_(p), mem_(mem), pool_(pool), rtl_(std::move(rtl)), name_(std::move(name)),
+          stats_(basename(), "vertex fetch unit (RTL " + name_ + ")"),
           acct_(stats_), vertices_(stats_.counter("vertices", "vertices", "vertices fetched and converted")),
           requests_(stats_.counter("requests", "requests", "element requests (one per declared element per vertex)")),
           bytes_(stats_.counter("bytes", "bytes", "element bytes requested")),
@@ -107,7 +107,7 @@ public:
           stall_memory_(stats_.stall_reason("memory_latency",
                                             "vertices are inside the RTL and none moves: memory data, conversion, or "
                                             "room in its FIFOs")) {
-        acct_.attach(probes, "vertex_fetch");
+        acct_.attach(probes, basename());
         stats_.rate("cache_hit_rate", "cache_hits", "cache_lookups", "fraction", "words taken from the held word per word spanned");
         stats_.rate("bytes_per_cycle", "bytes", "cycles", "bytes/cycle", "element bytes fetched per cycle of the run");
         stats_.rate("bytes_per_vertex", "bytes", "vertices", "bytes/vertex", "element bytes per fetched vertex");
@@ -132,7 +132,7 @@ private:
     };
     const DrawInfo& info(const sc::DrawState& d);
     void word_data(const Pending& w, uint32_t out[4]) const;
-    void check(uint32_t job, const Outputs& o) const;
+    void check(sc::Job job, const Outputs& o) const;
     std::string where(const sc::VertexJob& j) const {
         return fmt::format("draw {} ({}), vertex {}", j.draw->id, j.draw->setup.pointer, j.index);
     }
@@ -143,15 +143,15 @@ private:
     sc::VertexPool& pool_;
     std::unique_ptr<Pins> rtl_;
     std::string name_;
-    sc::In<uint32_t> in_{*this, "in"};
-    sc::Out<uint32_t> out_{*this, "out"};
-    sc::In<uint32_t> credits_{*this, "credits"};
+    sc::In<sc::Job> in_{*this, "in"};
+    sc::Out<sc::Job> out_{*this, "out"};
+    sc::In<sc::Credit> credits_{*this, "credits"};
     std::unordered_map<const sc::DrawState*, DrawInfo> draws_;
     const DrawInfo* presented_ = nullptr;  // the layout on the pins
     const DrawInfo* issuing_ = nullptr;    // the draw of the vertex accepted last (its requests)
     Inputs in_pins_;
     Outputs out_pins_;
-    std::deque<uint32_t> inflight_;  // jobs accepted and not yet out, in order
+    std::deque<sc::Job> inflight_;   // jobs accepted and not yet out, in order
     std::deque<Pending> pending_;    // words requested and not yet answered, in order
     sc::Cycle last_due_ = 0;
     uint32_t buffers_ = 0;
@@ -202,7 +202,7 @@ void LoopUnit::word_data(const Pending& w, uint32_t out[4]) const {
     for (int k = 0; k < 4; ++k) std::memcpy(&out[k], b + 4 * k, 4);
 }
 
-void LoopUnit::check(uint32_t job, const Outputs& o) const {
+void LoopUnit::check(sc::Job job, const Outputs& o) const {
     const sc::VertexJob& j = pool_[job];
     const DrawInfo& i = draws_.at(j.draw);
     if (o.out_index != j.index)
@@ -240,7 +240,7 @@ bool LoopUnit::first_touch(uint64_t word) {
 }
 
 sc::Cycle LoopUnit::step(sc::Cycle now) {
-    while (credits_->can_pop(now)) buffers_ -= credits_->pop(now);
+    while (credits_->can_pop(now)) buffers_ -= credits_->pop(now).buffers;
     Inputs& in = in_pins_;
     // The next vertex job, with its draw's layout and streams.
     const bool job = in_->can_pop(now);
@@ -275,7 +275,7 @@ sc::Cycle LoopUnit::step(sc::Cycle now) {
         if (inflight_.empty())
             throw LoopMismatch(fmt::format("RTL vertex_fetch ({}): cycle {}: a vertex came out, but none is inside", name_, now));
         rtl_->outputs(o, true);
-        const uint32_t h = inflight_.front();
+        const sc::Job h = inflight_.front();
         check(h, o);
         inflight_.pop_front();
         ++vertices_;
@@ -305,7 +305,7 @@ sc::Cycle LoopUnit::step(sc::Cycle now) {
     }
     if (in.mem_resp_valid) pending_.pop_front();
     if (take) {
-        const uint32_t h = in_->pop(now);
+        const sc::Job h = in_->pop(now);
         sc::VertexJob& j = pool_[h];
         j.t_fetch = now;
         inflight_.push_back(h);
@@ -341,11 +341,11 @@ sc::Cycle LoopUnit::step(sc::Cycle now) {
 
 }  // namespace
 
-std::function<std::unique_ptr<sc::TimedUnit>(const ParamSet&, sc::MemoryModel&, sc::VertexPool&, sc::Probes*)>
-loop_unit(std::function<std::unique_ptr<Pins>()> make, std::string name) {
-    return [make = std::move(make), name = std::move(name)](const ParamSet& params, sc::MemoryModel& mem,
-                                                           sc::VertexPool& pool, sc::Probes* probes) {
-        return std::make_unique<LoopUnit>(sc::VertexFetchParams::from(params), mem, pool, probes, make(), name);
+sc::UnitFactory loop_unit(std::function<std::unique_ptr<Pins>()> make, std::string name) {
+    return [make = std::move(make), name = std::move(name)](const sc::UnitContext& c) -> std::unique_ptr<sc::TimedUnit> {
+        if (!c.memory) throw std::logic_error("RTL vertex_fetch " + c.name + ": no memory port");
+        return std::make_unique<LoopUnit>(c.name, sc::VertexFetchParams::from(c.params), *c.memory, c.pool, c.probes,
+                                          make(), name);
     };
 }
 
@@ -358,9 +358,21 @@ const std::vector<std::string>& rtl_timing_params() {
     return p;
 }
 
-std::function<std::unique_ptr<sc::TimedUnit>(const ParamSet&, sc::MemoryModel&, sc::VertexPool&, sc::Probes*)>
-builtin_loop_unit() {
-    return loop_unit([] { return builtin_vertex_fetch(); }, "rtl/vertex_fetch.sv");
+std::shared_ptr<const sc::UnitRegistry> loop_registry(sc::UnitFactory make) {
+    auto r = std::make_shared<sc::UnitRegistry>(sc::builtin_units());
+    r->add_variant("vertex_fetch", "rtl", std::move(make));
+    return r;
+}
+
+const sc::UnitRegistry& builtin_loop_registry() {
+    static const std::shared_ptr<const sc::UnitRegistry> r =
+        loop_registry(loop_unit([] { return builtin_vertex_fetch(); }, "rtl/vertex_fetch.sv"));
+    return *r;
+}
+
+void use_loop(sc::RunOptions& o, const sc::UnitRegistry& registry) {
+    o.registry = &registry;
+    o.variants["vertex_fetch"] = "rtl";
 }
 
 }  // namespace vpsim::tb::vf

@@ -9,6 +9,7 @@
 
 #include "model/decl/decl_decoder.h"
 #include "model/sc/pipeline.h"
+#include "model/sc/unit_registry.h"
 #include "tb/vf_pins.h"
 
 #include <cstdint>
@@ -37,20 +38,24 @@ std::vector<uint32_t> loop_layout(const decl::Declaration& d);
 // The registers an element of the declaration loads (out_loaded).
 uint32_t loop_loaded(const decl::Declaration& d);
 
-// The pipeline's vertex fetch factory for a design: `make` one instance (on the simulation
-// thread), `name` for messages ("rtl/vertex_fetch.sv" or the user's files).
-std::function<std::unique_ptr<sc::TimedUnit>(const ParamSet&, sc::MemoryModel&, sc::VertexPool&, sc::Probes*)>
-loop_unit(std::function<std::unique_ptr<Pins>()> make, std::string name);
+// The unit type vertex_fetch's variant for a design (sc::UnitType::variants): `make` one instance
+// per unit (on the simulation thread), `name` for messages ("rtl/vertex_fetch.sv" or the user's
+// files). Each vertex_fetch unit of the topology gets its own instance, on its memory port.
+sc::UnitFactory loop_unit(std::function<std::unique_ptr<Pins>()> make, std::string name);
 
 // The model unit's parameters (unit.param=value, for ParamSet::apply_set or `vpsim run --set`)
 // with which the SystemC model VertexFetch has the built-in RTL's timing cycle for cycle: a
 // one-word tag (one 16-byte line, no read-ahead), one element issued and one converted per cycle,
 // a response register (fill_latency 1), ELEM_DEPTH 64 and RESP_DEPTH 32, and no vertex limit of
-// its own (the RTL holds at most 66 vertices). docs/vertex-fetch-rtl.md, "In the loop".
+// its own (the RTL holds at most 65 issued vertices). docs/vertex-fetch-rtl.md, "In the loop".
 const std::vector<std::string>& rtl_timing_params();
 
-// The built-in rtl/vertex_fetch.sv (plain C++ Verilated model).
-std::function<std::unique_ptr<sc::TimedUnit>(const ParamSet&, sc::MemoryModel&, sc::VertexPool&, sc::Probes*)>
-builtin_loop_unit();
+// The built-in units with vertex_fetch's variant "rtl" = `make` (RunOptions::registry, with
+// RunOptions::variants["vertex_fetch"] = "rtl").
+std::shared_ptr<const sc::UnitRegistry> loop_registry(sc::UnitFactory make);
+// ... with the built-in rtl/vertex_fetch.sv (plain C++ Verilated model): made once.
+const sc::UnitRegistry& builtin_loop_registry();
+// Makes a run use `registry`'s RTL vertex fetch.
+void use_loop(sc::RunOptions& o, const sc::UnitRegistry& registry);
 
 }  // namespace vpsim::tb::vf

@@ -210,8 +210,7 @@ std::function<std::unique_ptr<Pins>()> factory(std::shared_ptr<UserRtl> rtl) {
     return [rtl, api]() -> std::unique_ptr<Pins> { return std::make_unique<DynPins>(rtl, api); };
 }
 
-std::function<std::unique_ptr<sc::TimedUnit>(const ParamSet&, sc::MemoryModel&, sc::VertexPool&, sc::Probes*)>
-user_loop_unit(const UserRtlSpec& spec) {
+sc::UnitFactory user_loop_unit(const UserRtlSpec& spec) {
     auto rtl = build(spec);
     std::string name;
     for (const auto& s : spec.sources) name += (name.empty() ? "" : ",") + s;

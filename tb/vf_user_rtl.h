@@ -24,7 +24,6 @@ std::function<std::unique_ptr<Pins>()> factory(std::shared_ptr<UserRtl> rtl);
 
 // The design in the pipeline (`vpsim run --rtl vertex_fetch=FILE.sv`, tb/vf_loop.h): Verilated
 // now (or found in the cache), its ports checked against the contract first. Throws RtlBuildError.
-std::function<std::unique_ptr<sc::TimedUnit>(const ParamSet&, sc::MemoryModel&, sc::VertexPool&, sc::Probes*)>
-user_loop_unit(const UserRtlSpec& spec);
+sc::UnitFactory user_loop_unit(const UserRtlSpec& spec);
 
 }  // namespace vpsim::tb::vf

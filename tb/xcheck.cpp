@@ -6,11 +6,14 @@
 #include "model/decl/decl_text.h"
 #include "tb/decl_gen.h"
 #include "tb/drive.h"
+#include "tb/replay.h"
+#include "tb/shrink.h"
 #include "tb/user_rtl.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -59,33 +62,99 @@ SideResult run_model(const std::vector<uint32_t>& tokens, bool lenient, uint64_t
     return r;
 }
 
-std::string compare(const SideResult& exp, const SideResult& act) {
-    if (act.assertion_failed) return "an RTL assertion failed";
-    if (exp.timed_out != act.timed_out)
-        return exp.timed_out ? "the model did not finish the array" : "the RTL did not finish the array";
-    const size_t n = std::min(exp.events.size(), act.events.size());
-    // The event in words, and with every field when the words do not tell the two apart (a
-    // field the kind does not use, which must be 0, or out_data on a non-CONST event).
+namespace {
+// An event's kind for a signature: ERROR with its rule ("ERROR D9"), the others by name.
+std::string kind_sig(const Event& e) {
+    std::string k = decl::event_kind_name(e.kind);
+    if (e.kind == EventKind::Error) k += " " + decl::rule_id(e.code);
+    return k;
+}
+// The first field in which two events differ.
+const char* first_field(const Event& a, const Event& b) {
+    if (a.kind != b.kind) return "kind";
+    if (a.kind == EventKind::Error && a.code != b.code) return "rule";
+    if (a.stream != b.stream) return "stream";
+    if (a.value != b.value) return "value";
+    if (a.code != b.code) return "code";
+    if (a.reg != b.reg) return "reg";
+    return "data";
+}
+// Two events in words, each with every field when the words do not tell them apart (a field
+// the kind does not use, which must be 0, or out_data on a non-CONST event).
+std::pair<std::string, std::string> event_texts(const Event& a, const Event& b) {
     auto raw = [](const Event& e) {
         return fmt::format("[kind {} stream {} value {} code {} reg {} data {:08x} {:08x} {:08x} {:08x}]", unsigned(e.kind),
                            e.stream, e.value, e.code, e.reg, e.data[0], e.data[1], e.data[2], e.data[3]);
     };
+    std::string m = decl::to_string(a), r = decl::to_string(b);
+    if (m == r && a != b) {
+        m += " " + raw(a);
+        r += " " + raw(b);
+    }
+    return {m, r};
+}
+}  // namespace
+
+Difference difference(const SideResult& exp, const SideResult& act) {
+    Difference d;
+    if (act.assertion_failed) {
+        d.text = "an RTL assertion failed";
+        d.signature = "assertion";
+        return d;
+    }
+    if (exp.timed_out != act.timed_out) {
+        d.text = exp.timed_out ? "the model did not finish the array" : "the RTL did not finish the array";
+        d.signature = exp.timed_out ? "timeout (model)" : "timeout (rtl)";
+        return d;
+    }
+    const size_t n = std::min(exp.events.size(), act.events.size());
     for (size_t i = 0; i < n; ++i)
         if (exp.events[i] != act.events[i]) {
-            std::string m = decl::to_string(exp.events[i]), r = decl::to_string(act.events[i]);
-            if (m == r) {
-                m += " " + raw(exp.events[i]);
-                r += " " + raw(act.events[i]);
-            }
-            return fmt::format("event {}: model {} | rtl {}", i, m, r);
+            const auto [m, r] = event_texts(exp.events[i], act.events[i]);
+            d.text = fmt::format("event {}: model {} | rtl {}", i, m, r);
+            const std::string km = kind_sig(exp.events[i]), kr = kind_sig(act.events[i]);
+            d.signature = fmt::format("event {}: {}", km == kr ? km : km + " | " + kr, first_field(exp.events[i], act.events[i]));
+            return d;
         }
     if (exp.events.size() != act.events.size()) {
         const bool model_longer = exp.events.size() > act.events.size();
         const Event& extra = model_longer ? exp.events[n] : act.events[n];
-        return fmt::format("event {}: {} has {} | {} has none", n, model_longer ? "model" : "rtl",
-                           decl::to_string(extra), model_longer ? "rtl" : "model");
+        d.text = fmt::format("event {}: {} has {} | {} has none", n, model_longer ? "model" : "rtl", decl::to_string(extra),
+                             model_longer ? "rtl" : "model");
+        d.signature = fmt::format("{} event {} in rtl", model_longer ? "missing" : "extra", kind_sig(extra));
+        return d;
     }
-    if (exp.cycles != act.cycles) return fmt::format("cycles: model {} | rtl {}", exp.cycles, act.cycles);
+    if (exp.cycles != act.cycles) {
+        d.text = fmt::format("cycles: model {} | rtl {}", exp.cycles, act.cycles);
+        d.signature = "cycles";
+        d.cycles_only = true;
+    }
+    return d;
+}
+
+std::string compare(const SideResult& exp, const SideResult& act) { return difference(exp, act).text; }
+
+std::string first_divergence(const std::vector<CycleSample>& m, const std::vector<CycleSample>& r) {
+    const size_t n = std::min(m.size(), r.size());
+    for (size_t c = 0; c < n; ++c) {
+        const CycleSample &a = m[c], &b = r[c];
+        std::string d;
+        auto pin = [&](const char* name, bool x, bool y) {
+            if (x != y) d += fmt::format("{}{} model {} | rtl {}", d.empty() ? "" : "; ", name, int(x), int(y));
+        };
+        pin("in_valid", a.in_valid, b.in_valid);
+        pin("in_ready", a.in_ready, b.in_ready);
+        pin("out_valid", a.out_valid, b.out_valid);
+        if (a.out_valid && b.out_valid && a.event != b.event) {
+            const auto [em, er] = event_texts(a.event, b.event);
+            d += fmt::format("{}event model {} | rtl {}", d.empty() ? "" : "; ", em, er);
+        }
+        if (!d.empty())
+            return fmt::format("first diverging cycle {} (of model {} | rtl {}): {}", c, m.size(), r.size(), d);
+    }
+    if (m.size() != r.size())
+        return fmt::format("the pins agree for {} cycles; then the {} goes on for {} more", n,
+                           m.size() > r.size() ? "model" : "rtl", (m.size() > r.size() ? m.size() : r.size()) - n);
     return "";
 }
 
@@ -184,32 +253,48 @@ std::string Coverage::table() const {
 }
 
 // ---------------------------------------------------------------------------------------
-std::vector<uint32_t> shrink(std::vector<uint32_t> tokens, const std::function<bool(const std::vector<uint32_t>&)>& fails) {
-    // ddmin-style: remove chunks of decreasing size while the failure persists, then try to
-    // zero single tokens' low bits (simpler values), bounded in work.
-    size_t chunk = std::max<size_t>(1, tokens.size() / 2);
-    int budget = 4000;
-    while (chunk >= 1 && budget > 0) {
-        bool removed = false;
-        for (size_t start = 0; start < tokens.size() && budget > 0;) {
-            std::vector<uint32_t> t;
-            t.reserve(tokens.size());
-            t.insert(t.end(), tokens.begin(), tokens.begin() + long(start));
-            t.insert(t.end(), tokens.begin() + long(std::min(tokens.size(), start + chunk)), tokens.end());
-            --budget;
-            if (!t.empty() && fails(t)) {
-                tokens.swap(t);
-                removed = true;
-            } else {
-                start += chunk;
-            }
-        }
-        if (!removed) {
-            if (chunk == 1) break;
-            chunk /= 2;
-        }
+std::vector<std::pair<size_t, size_t>> token_units(const std::vector<uint32_t>& tokens) {
+    std::vector<std::pair<size_t, size_t>> u;
+    for (size_t i = 0; i < tokens.size();) {
+        const uint32_t t = tokens[i];
+        size_t payload = 0;
+        if (decl::token_type(t) == decl::TokenType::ConstMem)
+            payload = 4 * ((t & decl::kConstCountMask) >> decl::kConstCountShift);
+        else if (decl::token_type(t) == decl::TokenType::Ext)
+            payload = (t & decl::kExtCountMask) >> decl::kExtCountShift;
+        const size_t end = std::min(tokens.size(), i + 1 + payload);
+        u.emplace_back(i, end);
+        i = end;
     }
-    return tokens;
+    return u;
+}
+
+std::vector<std::vector<uint32_t>> simpler_arrays(const std::vector<uint32_t>& tokens) {
+    std::vector<std::vector<uint32_t>> out;
+    for (const auto& [first, last] : token_units(tokens)) {
+        const uint32_t t = tokens[first];
+        const bool is_const = decl::token_type(t) == decl::TokenType::ConstMem;
+        const bool is_ext = decl::token_type(t) == decl::TokenType::Ext;
+        if (!is_const && !is_ext) continue;
+        const uint32_t mask = is_const ? decl::kConstCountMask : decl::kExtCountMask;
+        const uint32_t shift = is_const ? decl::kConstCountShift : decl::kExtCountShift;
+        const uint32_t count = (t & mask) >> shift;
+        const size_t words = is_const ? 4 : 1;
+        if (count == 0 || last - first < 1 + words * count) continue;  // cut by the array's end: leave it
+        std::vector<uint32_t> c(tokens.begin(), tokens.begin() + long(first));
+        c.push_back((t & ~mask) | ((count - 1) << shift));
+        c.insert(c.end(), tokens.begin() + long(first + 1), tokens.begin() + long(last - words));
+        c.insert(c.end(), tokens.begin() + long(last), tokens.end());
+        out.push_back(std::move(c));
+    }
+    return out;
+}
+
+std::vector<uint32_t> shrink(std::vector<uint32_t> tokens, const std::function<bool(const std::vector<uint32_t>&)>& keeps) {
+    ShrinkSpec<uint32_t> spec;
+    spec.units = token_units;
+    spec.simplify = simpler_arrays;
+    return shrink_keeping<uint32_t>(std::move(tokens), keeps, spec);
 }
 
 namespace {
@@ -238,39 +323,99 @@ void random_case(uint64_t seed, uint64_t index, ArrayCase& c, GenScratch& scratc
     c.bp_seed = rng.next();
 }
 
-std::vector<ArrayCase> load_corpus(const std::string& dir) {
+std::vector<ArrayCase> load_corpus(const std::vector<std::string>& paths) {
     std::vector<std::filesystem::path> files;
-    for (const auto& entry : std::filesystem::directory_iterator(dir)) {
-        const auto ext = entry.path().extension().string();
-        if (entry.is_regular_file() && (ext == ".decl" || ext == ".hex" || ext == ".bin")) files.push_back(entry.path());
+    for (const auto& p : paths) {
+        std::error_code ec;
+        if (std::filesystem::is_directory(p, ec)) {
+            std::vector<std::filesystem::path> in_dir;
+            for (const auto& entry : std::filesystem::directory_iterator(p)) {
+                const auto ext = entry.path().extension().string();
+                if (entry.is_regular_file() && (ext == ".decl" || ext == ".hex" || ext == ".bin"))
+                    in_dir.push_back(entry.path());
+            }
+            if (in_dir.empty()) throw decl::InputError(p, "no .decl, .hex or .bin token arrays in this directory");
+            std::sort(in_dir.begin(), in_dir.end());
+            files.insert(files.end(), in_dir.begin(), in_dir.end());
+        } else if (std::filesystem::exists(p, ec)) {
+            files.emplace_back(p);  // a file given by name: any format decl::load_tokens reads
+        } else {
+            throw decl::InputError(p, "no such file or directory (--corpus takes token array files and directories)");
+        }
     }
-    if (files.empty()) throw decl::InputError(dir, "no .decl, .hex or .bin token arrays in this directory");
-    std::sort(files.begin(), files.end());
     std::vector<ArrayCase> out;
     uint64_t i = 0;
     for (const auto& f : files) {
         auto tokens = decl::load_tokens(f.string());
         if (tokens.empty()) continue;  // nothing to drive
+        // A shrunk file's back-pressure pattern: `// bp-seed: N` (text forms only).
+        std::optional<uint64_t> bp;
+        if (decl::format_for_path(f.string()) != decl::TokenFormat::Binary) {
+            std::ifstream in(f);
+            std::string line;
+            while (std::getline(in, line))
+                if (line.rfind("// bp-seed: ", 0) == 0) bp = std::strtoull(line.c_str() + 12, nullptr, 0);
+        }
         for (bool lenient : {false, true}) {
             ArrayCase c;
             c.tokens = tokens;
             c.lenient = lenient;
             c.origin = f.filename().string();
+            c.path = f.string();
             c.index = i;
-            c.bp_seed = derive_seed(0xC0DEC0DE, i++);
+            c.bp_seed = bp ? *bp : derive_seed(0xC0DEC0DE, i);
+            ++i;
             out.push_back(std::move(c));
         }
     }
     return out;
 }
 
+std::vector<ArrayCase> load_corpus(const std::string& path) { return load_corpus(std::vector<std::string>{path}); }
+
+std::vector<Exclusion> unreachable_bins(const decl::DecoderOptions& model) {
+    // Rule 12 (a CONST past the constant registers): try every CONST header, address 0..127 and
+    // count 0..15, with its payload and END, in both modes.
+    std::vector<Exclusion> out;
+    for (bool lenient : {false, true}) {
+        decl::DecoderOptions o = model;
+        o.lenient = lenient;
+        o.diagnostics = false;
+        bool reachable = false;
+        for (uint32_t addr = 0; addr <= decl::kConstAddressMask && !reachable; ++addr)
+            for (uint32_t count = 0; count <= 15 && !reachable; ++count) {
+                std::vector<uint32_t> t = {decl::D3DVSD_CONST(addr, count)};
+                t.resize(1 + 4 * count, 0x3F800000u);
+                t.push_back(decl::D3DVSD_END());
+                for (const Event& e : decl::decode(t, o).events)
+                    if (e.kind == EventKind::Error && e.code == 12) reachable = true;
+            }
+        if (!reachable)
+            out.push_back({fmt::format("{} rule D12 (*)", lenient ? "lenient" : "strict"),
+                           fmt::format("CONST_COUNT={}: every CONST header (address <= {}, count <= 15) stays in range",
+                                       model.const_count, decl::kConstAddressMask)});
+    }
+    return out;
+}
+
 // ---------------------------------------------------------------------------------------
+std::string replay_command(const ArrayCase& c, const XcheckOptions& opt) {
+    ReplayCommand r({"vpsim", "xcheck"});
+    r.args(opt.replay_args);
+    if (opt.systemc) r.arg("--systemc");
+    if (c.origin == "random")
+        r.arg("--no-corpus").opt("--seed", (unsigned long long)opt.seed).opt("--only", (unsigned long long)c.index);
+    else
+        r.opt("--corpus", c.path.empty() ? c.origin : c.path).opt("--random", 0);
+    r.opt("--out-ready", opt.bp.out_ready).opt("--in-valid", opt.bp.in_valid);
+    return r.str();
+}
+
 namespace {
 
-std::string describe(const ArrayCase& c, uint64_t seed, const std::string& replay_args = "") {
+std::string describe(const ArrayCase& c, uint64_t seed) {
     if (c.origin == "random")
-        return fmt::format("random array {} of --seed {} ({} mode; replay: vpsim xcheck{} --seed {} --only {})", c.index,
-                           seed, c.lenient ? "lenient" : "strict", replay_args, seed, c.index);
+        return fmt::format("random array {} of --seed {} ({} mode)", c.index, seed, c.lenient ? "lenient" : "strict");
     return fmt::format("corpus {} ({} mode)", c.origin, c.lenient ? "lenient" : "strict");
 }
 
@@ -290,22 +435,32 @@ std::string expect_line(const std::vector<uint32_t>& tokens) {
 
 void report_mismatch(Mismatch& m, const XcheckOptions& opt, int number) {
     const auto& c = m.array;
-    std::fprintf(stderr, "MISMATCH %s\n  %s\n", describe(c, opt.seed, opt.replay_args).c_str(), m.first_difference.c_str());
+    std::fprintf(stderr, "MISMATCH %s\n  %s\n  signature: %s\n  replay: %s\n", describe(c, opt.seed).c_str(),
+                 m.first_difference.c_str(), m.signature.c_str(), m.replay.c_str());
+    if (!m.divergence.empty()) std::fprintf(stderr, "  %s\n", m.divergence.c_str());
     std::fprintf(stderr, "  array (%zu tokens):", c.tokens.size());
     for (size_t i = 0; i < c.tokens.size() && i < 64; ++i) std::fprintf(stderr, " %08X", c.tokens[i]);
     std::fprintf(stderr, "%s\n", c.tokens.size() > 64 ? " ..." : "");
     const std::string name = fmt::format("{}/xcheck-mismatch-seed{}-{}-{}.decl", opt.mismatch_dir, opt.seed,
                                          c.origin == "random" ? fmt::format("{}", c.index) : c.origin, number);
-    // Ready for tb/corpus/: line 2 states the golden model's verdict (tests/test_corpus.cpp).
+    // Ready for tb/corpus/: line 2 states the golden model's verdict (tests/test_corpus.cpp). The
+    // header has the replay of the original array, and the shrunk file's own replay carries its
+    // back-pressure pattern (bp-seed) and the options that shaped the run.
+    XcheckOptions as_corpus = opt;
+    ArrayCase self = c;
+    self.origin = name;
+    self.path = name;
     std::string text = fmt::format(
-        "// vpsim xcheck mismatch ({} mode), shrunk from {} ({} tokens to {})\n{}\n// shrunk: {}\n// original: {}\n",
-        c.lenient ? "lenient" : "strict", describe(c, opt.seed, opt.replay_args), c.tokens.size(), m.shrunk.size(),
-        expect_line(m.shrunk), m.shrunk_difference, m.first_difference);
+        "// vpsim xcheck mismatch ({} mode), shrunk from {} ({} tokens to {})\n{}\n// shrunk: {}\n"
+        "// signature: {}\n// original: {}\n// replay original: {}\n// replay this file: {}\n// bp-seed: {:#x}\n",
+        c.lenient ? "lenient" : "strict", describe(c, opt.seed), c.tokens.size(), m.shrunk.size(), expect_line(m.shrunk),
+        m.shrunk_difference, m.signature, m.first_difference, m.replay, replay_command(self, as_corpus), c.bp_seed);
     text += decl::to_text(m.shrunk);
     try {
+        std::filesystem::create_directories(opt.mismatch_dir);
         write_file_atomic(name, text);
         m.written_to = name;
-        std::fprintf(stderr, "  shrunk to %zu tokens: %s\n", m.shrunk.size(), name.c_str());
+        std::fprintf(stderr, "  shrunk to %zu tokens (same signature): %s\n", m.shrunk.size(), name.c_str());
     } catch (const std::exception& e) {
         std::fprintf(stderr, "  could not write the shrunk array: %s\n", e.what());
     }
@@ -334,13 +489,15 @@ struct Checker {
 struct ChunkResult {
     struct Seen {
         uint64_t index = 0;
-        std::string diff;
+        std::string diff, signature;
+        bool lenient = false;
         bool full = false;
         ArrayCase c;
         SideResult exp, act;
     };
     uint64_t first = 0, checked = 0, tokens = 0, events = 0, cycles = 0;
     Coverage coverage;
+    UserCoverage user;
     std::vector<Seen> mismatches;
 };
 
@@ -361,12 +518,15 @@ void check_chunk(Checker& k, const XcheckOptions& opt, uint64_t first, uint64_t 
         out.coverage.count_tokens(k.c.tokens);
         out.coverage.count_events(0, k.exp.events, k.c.lenient);
         out.coverage.count_events(1, k.act.events, k.c.lenient);
-        std::string diff = compare(k.exp, k.act);
+        if (opt.user_bins) out.user.count(*opt.user_bins, k.c.tokens, k.exp.events, k.c.lenient);
+        Difference diff = difference(k.exp, k.act);
         if (diff.empty()) continue;
         ChunkResult::Seen m;
         m.index = i;
-        m.diff = std::move(diff);
-        if (out.mismatches.size() < 5) {  // the report keeps the first five mismatches overall
+        m.diff = std::move(diff.text);
+        m.signature = std::move(diff.signature);
+        m.lenient = k.c.lenient;
+        if (out.mismatches.size() < opt.show) {  // the report details the first `show` mismatches overall
             m.full = true;
             m.c = k.c;
             m.exp = k.exp;
@@ -423,47 +583,69 @@ XcheckReport run_xcheck(const XcheckOptions& opt) {
     auto case_clock = std::chrono::steady_clock::now();
     auto case_failure = [&](CaseRecord* cr, const ArrayCase& c, const std::string& d) {
         if (cr->mismatches++ == 0)
-            cr->failure = fmt::format("{}: {}\nreplay: {}", describe(c, opt.seed, opt.replay_args), d,
-                                      c.origin == "random"
-                                          ? fmt::format("vpsim xcheck{} --seed {} --only {}", opt.replay_args, opt.seed, c.index)
-                                          : fmt::format("vpsim xcheck{} --corpus {} --random 0", opt.replay_args, opt.corpus));
+            cr->failure = fmt::format("{}: {}\nreplay: {}", describe(c, opt.seed), d, replay_command(c, opt));
     };
+    Triage triage;
     // A mismatch, in array order: kept for the report (the first five, shrunk) or, with
     // first_mismatch, the end of the check.
-    auto on_mismatch = [&](const ArrayCase& c, const SideResult& exp, const SideResult& act, const std::string& diff) {
+    auto on_mismatch = [&](const ArrayCase& c, const SideResult& exp, const SideResult& act, const Difference& diff) {
         ++rep.mismatches;
-        if (opt.first_mismatch) {
-            stop = true;
-            Mismatch m;
-            m.array = c;
-            m.expected = exp;
-            m.actual = act;
-            m.first_difference = diff;
-            rep.failures.push_back(std::move(m));
-            return;
-        }
-        if (rep.failures.size() >= 5) return;
+        const std::string replay = replay_command(c, opt);
+        triage.add(diff.signature, describe(c, opt.seed), diff.text, replay);
         Mismatch m;
         m.array = c;
         m.expected = exp;
         m.actual = act;
-        m.first_difference = diff;
+        m.first_difference = diff.text;
+        m.signature = diff.signature;
+        m.replay = replay;
+        if (opt.first_mismatch) {
+            stop = true;
+            rep.failures.push_back(std::move(m));
+            return;
+        }
+        if (rep.failures.size() >= opt.show) return;
         dut->reset();  // shrinking starts from a reset decoder, whatever ran before (any --jobs)
-        m.shrunk = shrink(c.tokens, [&](const std::vector<uint32_t>& t) { return !compare(model(t, c), rtl(t, c)).empty(); });
+        // The shrunk array must show the same bug: the same signature of the first difference.
+        m.shrunk = shrink(c.tokens, [&](const std::vector<uint32_t>& t) {
+            return difference(model(t, c), rtl(t, c)).signature == diff.signature;
+        });
         m.shrunk_difference = compare(model(m.shrunk, c), rtl(m.shrunk, c));
+        {
+            // Where the pins first part, on the shrunk array.
+            std::vector<CycleSample> tm, tr;
+            ModelSide side(opt.model);
+            SideResult rm, rr;
+            rm.trace = &tm;
+            rr.trace = &tr;
+            drive_array(side, m.shrunk, c.lenient, c.bp_seed, opt.bp, rm);
+            dut->run_into(m.shrunk, c.lenient, c.bp_seed, opt.bp, rr);
+            const std::string d = first_divergence(tm, tr);
+            if (!d.empty()) m.divergence = "on the shrunk array: " + d;
+        }
         report_mismatch(m, opt, int(rep.failures.size()));
         if (rep.failures.empty() && !opt.wave_dir.empty() && opt.wave_rtl) {
-            // The first failure's shrunk replay again, on a model built with FST tracing.
+            // The first failure's shrunk replay again, on a model built with FST tracing; the
+            // golden side's pins go into the same file (scope `golden`) when the design allows it.
             const std::string f = fmt::format("{}/xcheck-fail-seed{}-{}.fst", opt.wave_dir, opt.seed,
                                               c.origin == "random" ? fmt::format("{}", c.index) : c.origin);
             try {
                 std::unique_ptr<RtlDut> w = opt.wave_rtl();
+                std::vector<CycleSample> golden;
+                {
+                    ModelSide side(opt.model);
+                    SideResult rm;
+                    rm.trace = &golden;
+                    drive_array(side, m.shrunk, c.lenient, c.bp_seed, opt.bp, rm);
+                }
+                const bool with_golden = w->set_golden(&golden);
                 if (!w->trace_open(f)) throw std::runtime_error("cannot open " + f);
                 const SideResult replay = w->run(m.shrunk, c.lenient, c.bp_seed, opt.bp);
                 w->trace_close();
+                w->set_golden(nullptr);
                 m.wave = f;
-                std::fprintf(stderr, "  waveform of the shrunk replay (%llu cycles): %s\n", (unsigned long long)replay.cycles,
-                             f.c_str());
+                std::fprintf(stderr, "  waveform of the shrunk replay (%llu cycles%s): %s\n", (unsigned long long)replay.cycles,
+                             with_golden ? ", the expected pins in scope golden" : "", f.c_str());
             } catch (const std::exception& e) {
                 std::fprintf(stderr, "  no waveform: %s\n", e.what());
             }
@@ -472,13 +654,13 @@ XcheckReport run_xcheck(const XcheckOptions& opt) {
     };
     // One array checked one by one (corpus, --only, the SystemC bench, the per-array path).
     auto check_results = [&](const ArrayCase& c, const SideResult& exp, const SideResult& act) {
-        std::string diff = compare(exp, act);
+        const Difference diff = difference(exp, act);
         if (CaseRecord* cr = case_of(c)) {
             const auto now = std::chrono::steady_clock::now();
             cr->seconds += std::chrono::duration<double>(now - case_clock).count();
             case_clock = now;
             ++cr->arrays;
-            if (!diff.empty()) case_failure(cr, c, diff);
+            if (!diff.empty()) case_failure(cr, c, diff.text);
         }
         ++rep.arrays;
         rep.tokens += c.tokens.size();
@@ -487,6 +669,7 @@ XcheckReport run_xcheck(const XcheckOptions& opt) {
         rep.coverage.count_tokens(c.tokens);
         rep.coverage.count_events(0, exp.events, c.lenient);
         rep.coverage.count_events(1, act.events, c.lenient);
+        if (opt.user_bins) rep.user.count(*opt.user_bins, c.tokens, exp.events, c.lenient);
         if (!diff.empty()) on_mismatch(c, exp, act, diff);
     };
     // A chunk of random arrays, merged in array order.
@@ -504,7 +687,7 @@ XcheckReport run_xcheck(const XcheckOptions& opt) {
                 // case_failure describes only the batch's first mismatch: its mode is needed then.
                 if (cr->mismatches == 0 && !m.full) {
                     probe.index = m.index;
-                    probe.lenient = random_case(opt.seed, m.index).lenient;
+                    probe.lenient = m.lenient;
                 }
                 case_failure(cr, m.full ? m.c : probe, m.diff);
             }
@@ -514,12 +697,22 @@ XcheckReport run_xcheck(const XcheckOptions& opt) {
         rep.events += r.events;
         rep.cycles += r.cycles;
         rep.coverage.add(r.coverage);
+        rep.user.add(r.user);
         for (auto& m : r.mismatches) {
             if (stop) break;
+            Difference d;
+            d.text = m.diff;
+            d.signature = m.signature;
             if (m.full) {
-                on_mismatch(m.c, m.exp, m.act, m.diff);
+                on_mismatch(m.c, m.exp, m.act, d);
             } else {
-                ++rep.mismatches;  // beyond the first five of its chunk: only counted
+                // Beyond the first `show` of its chunk: counted and grouped.
+                ArrayCase probe;
+                probe.origin = "random";
+                probe.index = m.index;
+                probe.lenient = m.lenient;
+                ++rep.mismatches;
+                triage.add(m.signature, describe(probe, opt.seed), m.diff, replay_command(probe, opt));
                 if (opt.first_mismatch) stop = true;
             }
         }
@@ -661,7 +854,59 @@ XcheckReport run_xcheck(const XcheckOptions& opt) {
     }
     rep.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     rep.holes = rep.coverage.holes();
+    if (opt.user_bins) {
+        const auto uh = rep.user.holes(*opt.user_bins);
+        rep.holes.insert(rep.holes.end(), uh.begin(), uh.end());
+    }
+    rep.groups = triage.groups();
     return rep;
+}
+
+}  // namespace vpsim::tb
+
+namespace vpsim::tb {
+
+uint64_t dump_arrays(const XcheckOptions& opt, const std::string& dir) {
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec) throw OutputError(fmt::format("{}: cannot create the directory ({})", dir, ec.message()));
+    std::vector<ArrayCase> arrays;
+    if (!opt.corpus.empty()) arrays = load_corpus(opt.corpus);
+    AtomicOutput out(dir + "/arrays.txt");
+    uint64_t n = 0;
+    auto put = [&](const ArrayCase& c) {
+        SideResult r = run_model(c.tokens, c.lenient, c.bp_seed, opt.bp, opt.model);
+        std::string s = fmt::format("A {} {} {} {} {:016x} {}\n", c.tokens.size(), c.lenient ? 1 : 0, r.events.size(), r.cycles,
+                                    c.bp_seed, c.origin == "random" ? fmt::format("random:{}", c.index) : c.origin);
+        for (uint32_t t : c.tokens) s += fmt::format("T {:08x}\n", t);
+        for (const Event& e : r.events)
+            s += fmt::format("E {} {} {:06x} {} {} {:08x} {:08x} {:08x} {:08x}\n", unsigned(e.kind), e.stream, e.value, e.code,
+                             e.reg, e.data[0], e.data[1], e.data[2], e.data[3]);
+        out.write(s);
+        ++n;
+    };
+    for (const auto& c : arrays) put(c);
+    if (opt.only >= 0) {
+        put(random_case(opt.seed, uint64_t(opt.only)));
+    } else {
+        ArrayCase c;
+        GenScratch scratch;
+        for (uint64_t i = 0; i < opt.random; ++i) {
+            random_case(opt.seed, i, c, scratch);
+            put(c);
+        }
+    }
+    out.commit();
+    std::string corpus;
+    for (const auto& p : opt.corpus) corpus += (corpus.empty() ? "" : " ") + p;
+    write_file_atomic(dir + "/arrays.info",
+                      fmt::format("vpsim xcheck --dump-arrays: {} arrays in arrays.txt (format: docs/dpi.md, \"Exported arrays\")\n"
+                                  "corpus: {}\nrandom: {} (seed {})\nCONST_COUNT {} MAX_LENGTH {}\n"
+                                  "back-pressure: --out-ready {} --in-valid {} (the cycles column)\n",
+                                  n, corpus.empty() ? "(none)" : corpus, opt.only >= 0 ? 1 : opt.random, opt.seed,
+                                  opt.model.const_count, opt.model.max_length, exact_number(opt.bp.out_ready),
+                                  exact_number(opt.bp.in_valid)));
+    return n;
 }
 
 }  // namespace vpsim::tb

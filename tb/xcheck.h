@@ -4,6 +4,9 @@
 #pragma once
 
 #include "model/decl/decl_decoder.h"
+#include "tb/coverage_gate.h"
+#include "tb/triage.h"
+#include "tb/user_bins.h"
 
 #include <array>
 #include <cstdint>
@@ -19,17 +22,25 @@ namespace vpsim::tb {
 struct ArrayCase {
     std::vector<uint32_t> tokens;
     bool lenient = false;
-    std::string origin;     // corpus file, or "random"
+    std::string origin;     // corpus file name, or "random"
+    std::string path;       // corpus: the file as given or found (for its replay command)
     uint64_t index = 0;     // random: array number under --seed
     uint64_t bp_seed = 0;   // back-pressure pattern
 };
 
 // What one side (RTL or model) did with an array.
+// One cycle of a side as the handshake loop saw it (for the first diverging cycle).
+struct CycleSample {
+    bool in_valid = false, in_ready = false, out_ready = false, out_valid = false;
+    decl::Event event;  // the output fields while out_valid
+};
+
 struct SideResult {
     std::vector<decl::Event> events;
     uint64_t cycles = 0;     // from the first offered token to the final event delivered
     bool timed_out = false;
     bool assertion_failed = false;  // an RTL immediate assertion fired
+    std::vector<CycleSample>* trace = nullptr;  // when set, every cycle is appended here
 };
 
 // Per-cycle handshake randomness, drawn identically for both sides.
@@ -56,6 +67,11 @@ struct Coverage {
     static const char* token_kind_name(int k);
 };
 
+// Bins of Coverage::holes() that no array can hit with these parameters (e.g. rule D12 when
+// CONST_COUNT >= 142: CONST's largest register, address 127 + count 15, is in range), found by
+// decoding every CONST header with the golden model; with the reason, for tb/coverage_gate.h.
+std::vector<Exclusion> unreachable_bins(const decl::DecoderOptions& model);
+
 // The RTL side of the fast path: one instance of a Verilated decoder (its own model and
 // context), reused from array to array. The built-in rtl/decl_decoder.sv (builtin_rtl()) and a
 // user's design Verilated at run time (tb/user_rtl.h) both come as one.
@@ -80,6 +96,10 @@ public:
     // Designs built with FST tracing: every following cycle goes into FILE until trace_close.
     virtual bool trace_open(const std::string&) { return false; }
     virtual void trace_close() {}
+    // Designs built with tracing and the golden harness: the expected pins per cycle (from the
+    // model's run of the same array) go into the waveform beside the design's, scope `golden`.
+    // False when the design cannot show them.
+    virtual bool set_golden(const std::vector<CycleSample>*) { return false; }
 };
 using RtlFactory = std::function<std::unique_ptr<RtlDut>()>;
 std::unique_ptr<RtlDut> builtin_rtl();
@@ -88,6 +108,9 @@ struct Mismatch {
     ArrayCase array;
     SideResult expected, actual;  // golden/SystemC model, RTL
     std::string first_difference;
+    std::string signature;          // what differs (tb/triage.h), kept by the shrinker
+    std::string divergence;         // the first cycle where the two sides' pins differ
+    std::string replay;             // the command that replays the array
     std::vector<uint32_t> shrunk;
     std::string shrunk_difference;  // the first difference on the shrunk array
     std::string written_to;       // the shrunk array's file
@@ -98,9 +121,10 @@ struct XcheckOptions {
     uint64_t random = 0;          // random arrays
     uint64_t seed = 1;
     int64_t only = -1;            // check just this random array number
-    std::string corpus;           // directory of .decl/.hex/.bin arrays (each run strict and lenient)
+    std::vector<std::string> corpus;  // files and directories of .decl/.hex/.bin arrays (each run strict and lenient)
     bool systemc = false;         // SystemC bench (RTL in SystemC mode vs SystemC unit) instead of the fast path
-    std::string mismatch_dir = "."; // where shrunk failing arrays are written
+    std::string mismatch_dir = "xcheck-out/mismatches";  // where shrunk failing arrays go (created when needed)
+    size_t show = 5;              // mismatches detailed and shrunk (all are counted and grouped)
     std::string vcd;              // SystemC bench: waveform file prefix
     Backpressure bp;
     // Progress on stderr for long random runs: 0 none; 1 a terminal line rewritten every 2 s;
@@ -109,7 +133,9 @@ struct XcheckOptions {
     double progress_seconds = 30;
     RtlFactory rtl;               // the RTL side; empty = the built-in rtl/decl_decoder.sv
     std::string rtl_name = "rtl/decl_decoder.sv";  // for the report
-    std::string replay_args;      // appended to replay commands (e.g. the --rtl options)
+    std::string rtl_build;        // --rtl: the cache entry the design was loaded from (for the report)
+    std::vector<std::string> replay_args;  // the design's options in replay commands (--rtl, --top, -G)
+    std::shared_ptr<const UserCoverageSpec> user_bins;  // --bins FILE: user-defined bins and crosses
     decl::DecoderOptions model;   // the golden side's CONST_COUNT / MAX_LENGTH (the RTL's parameters)
     std::string coverage_file;    // an RTL built with coverage: write Verilator's coverage.dat here
     bool first_mismatch = false;  // stop at the first mismatch, unshrunk, nothing written (mutants)
@@ -141,9 +167,11 @@ struct XcheckReport {
     uint64_t mismatches = 0;
     double seconds = 0;
     Coverage coverage;
+    UserCoverage user;               // with XcheckOptions::user_bins
     std::vector<Mismatch> failures;  // the first few, shrunk
     std::vector<std::string> holes;
     std::vector<CaseRecord> cases;   // with XcheckOptions::case_batch
+    std::vector<TriageGroup> groups; // every mismatch, grouped by signature
     bool ok() const { return mismatches == 0 && holes.empty(); }
 };
 
@@ -152,18 +180,50 @@ SideResult run_rtl(const std::vector<uint32_t>& tokens, bool lenient, uint64_t b
 SideResult run_model(const std::vector<uint32_t>& tokens, bool lenient, uint64_t bp_seed, const Backpressure& bp,
                      const decl::DecoderOptions& model = {});
 
-// Compares two sides: "" when equal, else a description of the first difference.
+// The first difference between two sides: its text ("event 2: model ELEMENT ... | rtl ELEMENT
+// ...") and its signature, what differs without the values ("event ELEMENT: value", "event
+// ERROR D9 | STREAM: kind", "missing event END in rtl", "cycles", "timeout (rtl)"): mismatches
+// with one signature are most likely one bug (triage), and a shrunk array must keep it.
+struct Difference {
+    std::string text, signature;
+    bool cycles_only = false;  // the events agree, the cycle counts do not
+    bool empty() const { return text.empty(); }
+};
+Difference difference(const SideResult& expected, const SideResult& actual);
+// difference(...).text: "" when equal.
 std::string compare(const SideResult& expected, const SideResult& actual);
+// The first cycle where the two sides' traces differ: "cycle 5: in_ready model 1 | rtl 0;
+// out_valid ..." ("" when equal over the shorter one's length and the lengths are equal).
+std::string first_divergence(const std::vector<CycleSample>& model, const std::vector<CycleSample>& rtl);
 
-// Shrinks a failing array: the smallest array found for which `fails` still holds.
-std::vector<uint32_t> shrink(std::vector<uint32_t> tokens, const std::function<bool(const std::vector<uint32_t>&)>& fails);
+// A token array's units for shrinking: each token with its payload (a CONST header with its 4 x
+// count DWORDs, an EXT header with its count DWORDs, cut at the array's end).
+std::vector<std::pair<size_t, size_t>> token_units(const std::vector<uint32_t>& tokens);
+// Simpler variants of an array: a CONST with one vector fewer, an EXT with one DWORD fewer.
+std::vector<std::vector<uint32_t>> simpler_arrays(const std::vector<uint32_t>& tokens);
+// Shrinks a failing array by units (tb/shrink.h): the smallest array found for which `keeps`
+// still holds.
+std::vector<uint32_t> shrink(std::vector<uint32_t> tokens, const std::function<bool(const std::vector<uint32_t>&)>& keeps);
 
 // The array of random number `index` under `seed` (replayable one by one).
 ArrayCase random_case(uint64_t seed, uint64_t index);
 // The same array into `c`, reusing its buffers and `scratch`'s.
 struct GenScratch;
 void random_case(uint64_t seed, uint64_t index, ArrayCase& c, GenScratch& scratch);
-std::vector<ArrayCase> load_corpus(const std::string& dir);
+// Files and directories (every .decl/.hex/.bin in it, sorted) as corpus cases, strict and lenient.
+// A text file's `// bp-seed: N` line sets its back-pressure pattern (shrunk files carry the
+// failing array's, so they replay under the same handshakes).
+std::vector<ArrayCase> load_corpus(const std::vector<std::string>& paths);
+std::vector<ArrayCase> load_corpus(const std::string& path);
+
+// The replay command of one array under these options ("vpsim xcheck --rtl ... --seed S --only I
+// --no-corpus --out-ready P --in-valid Q"; a corpus file: "--corpus FILE --random 0 ...").
+std::string replay_command(const ArrayCase& c, const XcheckOptions& opt);
+
+// --dump-arrays DIR: every array of the run (corpus, then random) with the golden model's events
+// and cycles under its back-pressure, into DIR/arrays.txt (format in docs/dpi.md). Returns the
+// number of arrays written.
+uint64_t dump_arrays(const XcheckOptions& opt, const std::string& dir);
 
 XcheckReport run_xcheck(const XcheckOptions& opt);
 

@@ -27,7 +27,7 @@ expect(0 "-" run ${SCENE} --quiet --out ${WORK}/ts --stats-interval 500)
 absent(${WORK}/plain/timeseries.csv "no --stats-interval")
 file(STRINGS ${WORK}/ts/timeseries.csv ts_lines)
 list(GET ts_lines 0 ts_header)
-if(NOT ts_header MATCHES "^interval_begin,interval_end,front_end.busy,front_end.idle,front_end.stalled.draw_queue_full,front_end.stalled.constant_queue_full,tessellator.busy,.*,output.stalled.vertex_in_flight,.*vertex_fetch_to_alu.occupancy,vertex_fetch_to_alu.full,vertex_fetch_to_alu.pushes")
+if(NOT ts_header MATCHES "^interval_begin,interval_end,front_end.busy,front_end.idle,front_end.stalled.draw_queue_full,front_end.stalled.constant_queue_full,constant_loader.busy,.*,tessellator.busy,.*,output.stalled.vertex_in_flight,.*vertex_fetch_to_alu.occupancy,vertex_fetch_to_alu.full,vertex_fetch_to_alu.pushes")
   message(SEND_ERROR "timeseries.csv header: ${ts_header}")
 endif()
 python("stats.json equal with and without --stats-interval" -c "

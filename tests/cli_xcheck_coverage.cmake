@@ -25,9 +25,24 @@ if(NOT pages)
 endif()
 # The holes file lists exactly the points never hit; offset bit 0 can never toggle (every
 # offset is a multiple of 4), so it is always there.
+# A bus's contiguous bits are one line: offset_q[1:0].
 file(STRINGS ${WORK}/cov/holes.txt holes)
-if(NOT holes MATCHES "toggle offset_q\\[0\\]")
-  message(SEND_ERROR "holes.txt lacks the unreachable offset_q[0] toggle")
+if(NOT holes MATCHES "toggle offset_q\\[1:0\\]")
+  message(SEND_ERROR "holes.txt lacks the unreachable offset_q[1:0] toggles as one range")
+endif()
+# The lcov tracefile has branch records (Verilator's branch points and the toggle bits), and
+# genhtml's page shows them: a toggle hole is a branch not taken.
+file(STRINGS ${WORK}/cov/coverage.info brda REGEX "^BRDA:")
+file(STRINGS ${WORK}/cov/coverage.info brda_zero REGEX "^BRDA:[0-9]+,1,[0-9]+,0$")
+list(LENGTH brda nbrda)
+list(LENGTH brda_zero nzero)
+if(nbrda LESS 100 OR nzero EQUAL 0)
+  message(SEND_ERROR "coverage.info: ${nbrda} branch records, ${nzero} toggle holes among them")
+endif()
+list(GET pages 0 page1)
+file(READ ${page1} page)
+if(NOT page MATCHES "[Bb]ranch")
+  message(SEND_ERROR "the lcov page of decl_decoder.sv shows no branch data")
 endif()
 # --jobs 2: the two threads' instances are merged (verilator_coverage --write): the same holes
 # as one thread, and no part files left behind.

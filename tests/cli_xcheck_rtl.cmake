@@ -18,7 +18,7 @@ expect(0 "new build.*mismatches: 0.*coverage: complete" xcheck --rtl ${V}/decl_d
 
 # The planted bug: caught on random arrays, reported with the seed, the array number and the
 # replay command, shrunk and written for the corpus.
-expect(1 "MISMATCH random array [0-9]+ of --seed 11 .*replay: vpsim xcheck --rtl [^ ]*decl_decoder_fsm_bug.sv --seed 11 --only [0-9]+.*shrunk to [0-9]+ tokens"
+expect(1 "MISMATCH random array [0-9]+ of --seed 11 .*replay: vpsim xcheck --rtl [^ ]*decl_decoder_fsm_bug.sv --no-corpus --seed 11 --only [0-9]+ --out-ready 0.7 --in-valid 0.9.*shrunk to [0-9]+ tokens"
        xcheck --rtl ${V}/decl_decoder_fsm_bug.sv ${CACHE} --no-corpus --random 20000 --seed 11 --mismatch-dir ${WORK}/mm)
 file(GLOB shrunk ${WORK}/mm/xcheck-mismatch-seed11-*.decl)
 list(LENGTH shrunk n)
@@ -93,7 +93,7 @@ same_run(${WORK}/run_model ${WORK}/run_fsm "run --rtl decl_decoder=decl_decoder_
 expect(0 "RTL in the loop +decl_decoder=[^ ]*decl_decoder_fsm.sv" run ${SCN} --rtl decl_decoder=${V}/decl_decoder_fsm.sv ${CACHE})
 # The front end checks every declaration's events against the golden decoder: the planted bug is
 # a finding about the user's RTL (exit 1, the first differing event), and no stats.json is written.
-expect(1 "--rtl decl_decoder=[^ ]*decl_decoder_fsm_bug.sv: declaration decoder: [0-9]+ events where the golden decoder gives [0-9]+; event [0-9]+: decoder ELEMENT.* \\| golden ELEMENT"
+expect(1 "--rtl decl_decoder=[^ ]*decl_decoder_fsm_bug.sv: /commands/[0-9]+: CreateVertexShader: the declaration decoder differs from the model .* event [0-9]+: model ELEMENT.* \\| rtl ELEMENT.*the declaration: [^ ]*run_bug/decl-decoder-mismatch_commands_[0-9]+.decl"
        run ${SCN} --rtl decl_decoder=${V}/decl_decoder_fsm_bug.sv ${CACHE} --out ${WORK}/run_bug --quiet)
 if(EXISTS ${WORK}/run_bug/stats.json)
   message(SEND_ERROR "run --rtl decl_decoder=decl_decoder_fsm_bug.sv wrote stats.json")
@@ -146,13 +146,13 @@ foreach(x pass:${want_pass}:0 fail:4:3)
   endif()
 endforeach()
 file(READ ${WORK}/fail.xml fail)
-if(NOT fail MATCHES "name=\"random arrays 0-9999 \\(seed 2\\)\"" OR NOT fail MATCHES "replay: vpsim xcheck --rtl [^ ]*decl_decoder_fsm_bug.sv --seed 2 --only [0-9]+</failure>")
+if(NOT fail MATCHES "name=\"random arrays 0-9999 \\(seed 2\\)\"" OR NOT fail MATCHES "replay: vpsim xcheck --rtl [^ ]*decl_decoder_fsm_bug.sv --no-corpus --seed 2 --only [0-9]+ --out-ready 0.7 --in-valid 0.9</failure>")
   message(SEND_ERROR "--junit: the failing random batch or its replay command is missing\n${fail}")
 endif()
 
 # --wave-on-fail: the first failure's shrunk replay as an FST waveform, from a model Verilated
 # with --trace-fst when it is needed (an FST file starts with its header block, type 0).
-expect(1 "waveform of the shrunk replay \\([0-9]+ cycles\\): [^ ]*/wave/xcheck-fail-seed2-[0-9]+.fst"
+expect(1 "waveform of the shrunk replay \\([0-9]+ cycles[^)]*\\): [^ ]*/wave/xcheck-fail-seed2-[0-9]+.fst"
        xcheck --rtl ${V}/decl_decoder_fsm_bug.sv ${CACHE} --no-corpus --random 3000 --seed 2
        --wave-on-fail ${WORK}/wave --mismatch-dir ${WORK}/mm)
 file(GLOB fst ${WORK}/wave/*.fst)

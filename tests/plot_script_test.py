@@ -89,6 +89,15 @@ def main(script, work):
                  zoom=False)
     m.plt.close(f.single())
     check(len(f.panels) == 1 and "over 3 scenes" in f.title(), f"--facet none states the blend: {f.title()}")
+    check("one line per vertex_alu.coissue" in f.title(), f"lines over a numeric axis are named lines: {f.title()}")
+    # Bars over a categorical axis with a hue: the heading says bars, never "one line per".
+    f = m.Figure(sw, "metric", "scene", x="vertex_alu.coissue", y="cycles_per_vertex", hue="vertex_alu.engines",
+                 zoom=False)
+    fig = f.single()
+    check("one bar per vertex_alu.engines at each vertex_alu.coissue" in f.title() and "line" not in f.title(),
+          f"bars over a categorical axis are named bars: {f.title()}")
+    check(len(fig.axes[0].patches) >= 2 and not fig.axes[0].lines, "and the chart draws bars")
+    m.plt.close(fig)
 
     # --where: one scene, only engines=2; no averaging left with a hue.
     sw2 = m.Sweep(sw_dir, base, m.parse_where(["scene=a.json", "vertex_alu.engines=2"]))

@@ -18,13 +18,20 @@ t0="$(date +%s.%N)"
 # Slurm and munge are not in deps.sh's default list: this test installs them itself.
 "$src/scripts/deps.sh" slurm-wlm munge
 
+# The test cluster's directory and ports are fixed, so two checkouts testing at once on one machine
+# would stop each other's daemons: a machine-wide lock makes the second wait (up to 10 minutes).
+exec 9> /var/tmp/vpsim-slurm-tests.lock
+if ! flock -n 9; then
+  echo "waiting for another checkout's Slurm test to end (/var/tmp/vpsim-slurm-tests.lock)"
+  flock -w 600 9 || { echo "FAIL: another checkout's Slurm test held the lock for 10 minutes" >&2; exit 1; }
+fi
 # A test cluster of its own (directory and ports), so a local cluster someone started with
 # scripts/slurm-local.sh is not the one this test stops.
 export VPSIM_SLURM_DIR=/var/tmp/vpsim-slurm-test
 export VPSIM_SLURM_PORT=16827
 export VPSIM_SLURM_POLL=1
 trap '"$src/scripts/slurm-local.sh" stop || true' EXIT
-"$src/scripts/slurm-local.sh" start
+"$src/scripts/slurm-local.sh" start 9>&-  # (the daemons must not hold the lock)
 export SLURM_CONF="$VPSIM_SLURM_DIR/slurm.conf"
 t1="$(date +%s.%N)"
 

@@ -1,10 +1,10 @@
-// Hardware presets and calibration (model/common/presets.h, model/sc/calibration.h,
+// Hardware presets and calibration (model/common/presets.h, model/bench/calibration.h,
 // docs/calibration.md): the presets' values and sources, the published vertex rates, and the
 // mechanisms the rates rest on (read-ahead in the vertex fetch, oldest-first issue), each shown
 // by switching it off.
 #include "model/common/params.h"
 #include "model/common/presets.h"
-#include "model/sc/calibration.h"
+#include "model/bench/calibration.h"
 #include "model/sc/pipeline.h"
 #include "model/scene/scene.h"
 
@@ -22,7 +22,7 @@ using namespace vpsim;
 namespace {
 
 scene::Scene transform_only(uint32_t vertices = 30000) {
-    return scene::parse_scene(nlohmann::json::parse(sc::transform_only_scene_json(vertices).dump()), "", "<transform>");
+    return scene::parse_scene(nlohmann::json::parse(bench::transform_only_scene_json(vertices).dump()), "", "<transform>");
 }
 
 sc::RunResult run_with(const scene::Scene& s, const std::string& preset, const std::vector<std::string>& sets = {}) {
@@ -115,7 +115,7 @@ TEST_CASE("A preset value without a source, or an unknown preset, is refused and
 }
 
 TEST_CASE("Each preset reproduces its chip's published vertex rate on the transform-only workload", "[presets][calibration]") {
-    const auto rows = sc::calibrate();
+    const auto rows = bench::calibrate();
     REQUIRE(rows.size() == 3);
     for (const auto& r : rows) {
         INFO(fmt::format("{}: published {:.1f} M, model {:.1f} M, error {:+.1f} %, {}", r.preset, r.published / 1e6,

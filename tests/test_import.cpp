@@ -4,6 +4,7 @@
 // analysis of the file's own triangle order (read here through Assimp) against the ACMR the
 // timing model reports; bad input.
 #include "model/common/params.h"
+#include "model/common/process.h"
 #include "model/import/assimp_import.h"
 #include "model/sc/pipeline.h"
 #include "model/scene/functional.h"
@@ -51,14 +52,13 @@ std::string slurp(const fs::path& p) {
 
 // `assimp info FILE`: its "Vertices:" and "Faces:" lines.
 std::pair<uint64_t, uint64_t> assimp_info(const std::string& model) {
-    const std::string cmd = "assimp info '" + model + "' 2>/dev/null";
-    std::FILE* p = ::popen(cmd.c_str(), "r");
-    REQUIRE(p != nullptr);
-    std::string out;
-    char buf[4096];
-    size_t n;
-    while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-    ::pclose(p);
+    vpsim::RunOptions o;
+    o.out = vpsim::Stream::Capture;
+    o.err = vpsim::Stream::Null;
+    const vpsim::RunResult r = vpsim::run({"assimp", "info", model}, o);
+    INFO("assimp info " << model << ": " << r.describe());
+    REQUIRE(r.ok());
+    const std::string& out = r.out;
     std::smatch mv, mf, mt;
     REQUIRE(std::regex_search(out, mt, std::regex("\\nPrimitive Types:\\s+(\\S+)")));
     REQUIRE(mt[1] == "triangles");

@@ -16,7 +16,7 @@ using Catch::Matchers::Contains;
 namespace {
 
 ParamTable demo_table() {
-    return ParamTable("demo", "a unit for the tests", 5)
+    return ParamTable("demo", "a unit for the tests")
         .add_bool("enabled", true, "switch", "assumed")
         .add_uint("entries", "entries", 24, "FIFO size", "GeForce3", 0, 1024)
         .add_int("bias", "cycles", -2, "signed offset", "assumed", -100, 100)
@@ -25,7 +25,7 @@ ParamTable demo_table() {
 }
 
 ParamTable other_table() {
-    return ParamTable("other", "a second unit", 2).add_uint("width", "bytes/cycle", 16, "port width", "assumed");
+    return ParamTable("other", "a second unit").add_uint("width", "bytes/cycle", 16, "port width", "assumed");
 }
 
 ParamSet demo_set() { return ParamSet({demo_table(), other_table()}); }
@@ -49,9 +49,10 @@ TEST_CASE("Defaults are the table's defaults, read through typed getters", "[par
     CHECK(p.get_double("demo.clock") == 200.0);
     CHECK(p.get_enum("demo.policy") == "fifo");
     CHECK(p.is_default("demo.entries"));
-    // Tables are in pipeline order (stage), not registration order.
+    // Tables are in the order given (the timing model gives them in its topology's order).
     REQUIRE(p.tables().size() == 2);
-    CHECK(p.tables()[0].unit == "other");
+    CHECK(p.tables()[0].unit == "demo");
+    CHECK(p.tables()[1].unit == "other");
     // A getter of the wrong type is an error naming the parameter's type.
     CHECK_THAT(error_of([&] { p.get_int("demo.entries"); }), Contains("uint"));
 }
@@ -73,7 +74,7 @@ TEST_CASE("An unknown unit is an error that lists the valid units", "[params]") 
     for (const std::string& e : {error_of([&] { p.apply_set("dmeo.entries=1"); }),
                                  error_of([&] { p.apply_json(nlohmann::json::parse(R"({"dmeo": {}})")); }),
                                  error_of([&] { p.apply_set("entries=1"); })}) {
-        CHECK_THAT(e, Contains("valid units: other, demo"));
+        CHECK_THAT(e, Contains("valid units: demo, other"));
     }
     CHECK_THAT(error_of([&] { p.apply_set("demo.entries"); }), Contains("unit.param=value"));
 }
@@ -168,8 +169,8 @@ TEST_CASE("to_json holds every resolved value and round-trips through apply_json
 
 TEST_CASE("Table definitions are checked: duplicate units and bad defaults are rejected", "[params]") {
     CHECK_THROWS_AS(ParamSet({demo_table(), demo_table()}), std::logic_error);
-    CHECK_THROWS_AS(ParamSet({ParamTable("u", "", 1).add_uint("a", "", 5, "", "", 0, 4)}), std::logic_error);
-    CHECK_THROWS_AS(ParamSet({ParamTable("u", "", 1).add_uint("a", "", 1, "", "").add_bool("a", true, "", "")}),
+    CHECK_THROWS_AS(ParamSet({ParamTable("u", "").add_uint("a", "", 5, "", "", 0, 4)}), std::logic_error);
+    CHECK_THROWS_AS(ParamSet({ParamTable("u", "").add_uint("a", "", 1, "", "").add_bool("a", true, "", "")}),
                     std::logic_error);
 }
 
@@ -180,7 +181,7 @@ struct BoundParams {
     bool on = true;
     std::string mode = "fifo";
     static const ParamBindings<BoundParams>& bindings() {
-        static const auto b = ParamBindings<BoundParams>("bound", "a unit declared once", 3)
+        static const auto b = ParamBindings<BoundParams>("bound", "a unit declared once")
                                   .uint("depth", "entries", &BoundParams::depth, "queue depth", "assumed", 1, 64)
                                   .real("rate", "items/cycle", &BoundParams::rate, "rate", "assumed", 0.0, 10.0)
                                   .boolean("on", &BoundParams::on, "enabled", "assumed")

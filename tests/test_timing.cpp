@@ -2,7 +2,6 @@
 // example scene, timing behaviours with known answers, and the statistics' bookkeeping.
 #include "model/common/params.h"
 #include "model/pipe/post_transform_cache.h"
-#include "model/sc/delay_stage.h"
 #include "model/sc/pipeline.h"
 #include "model/scene/default_scene.h"
 #include "model/scene/functional.h"
@@ -576,32 +575,27 @@ TEST_CASE("The timing model lists every unit's table, the post-transform cache w
 
 namespace {
 
-// The default topology with a DelayStage between the vertex fetch and the vertex ALU: only the
-// table changes (one link re-pointed, one added) and the stage is listed as an extra unit.
-sc::Topology with_delay_stage() {
-    sc::Topology t = sc::default_topology();
-    bool found = false;
-    for (sc::LinkSpec& l : t.links)
-        if (l.from == "vertex_fetch.out") {
-            l.to = "delay_stage.in";
-            found = true;
-        }
-    REQUIRE(found);
-    t.links.push_back({"delay_stage_to_alu", "delay_stage.out", "vertex_alu.in", "delay_stage.depth", 1, 1,
-                       "delayed vertex jobs"});
-    t.extra.push_back({"delay_stage", "vertex_alu",
-                       [](const sc_core::sc_module_name& n, const ParamSet& p, sc::VertexPool&, sc::Probes* probes) {
-                           return std::make_unique<sc::DelayStage>(n, sc::DelayStageParams::from(p), probes);
-                       }});
-    return t;
+std::string topology_path(const std::string& name) {
+    return std::string(VPSIM_SOURCE_DIR) + "/examples/topologies/" + name;
 }
 
-Captured run_topology(const scene::Scene& s, const sc::Topology* topo, const std::vector<std::string>& sets) {
-    ParamSet p = sc::default_params({sc::DelayStageParams::table()});
+// Runs `s` on `topo` (null: the built-in one) with the parameters of the delay-stage topology
+// (a superset), so one list of settings serves both.
+Captured run_topology(const scene::Scene& s, const sc::Topology* topo, const std::vector<std::string>& sets,
+                      const sc::UnitRegistry* registry = nullptr, std::map<std::string, std::string> variants = {}) {
+    static const sc::Topology delayed = sc::load_topology_file(topology_path("delay_stage.json"));
+    static const sc::Topology two = sc::load_topology_file(topology_path("two_vertex_fetch.json"));
+    std::vector<ParamTable> tables = sc::param_tables(delayed);
+    for (const ParamTable& t : sc::param_tables(two))
+        if (std::none_of(tables.begin(), tables.end(), [&](const ParamTable& x) { return x.unit == t.unit; }))
+            tables.push_back(t);
+    ParamSet p(tables);
     for (const auto& kv : sets) p.apply_set(kv);
     Captured c;
     sc::RunOptions opt;
     opt.topology = topo;
+    opt.registry = registry;
+    opt.variants = std::move(variants);
     opt.sink = [&c](const sc::DrawState& d, uint64_t, uint32_t index, const vs::VertexOutputs& o) {
         if (c.indices.size() <= d.id) c.indices.resize(d.id + 1), c.vertices.resize(d.id + 1);
         c.indices[d.id].push_back(index);
@@ -623,11 +617,43 @@ void check_same_vertices(const Captured& a, const Captured& b) {
     }
 }
 
+// The message a topology text gives when it is built (parsed, units made, links bound, ordered).
+std::string topology_error(const std::string& text) {
+    try {
+        const sc::Topology t = sc::parse_topology(text, "T.json");
+        sc::RunOptions opt;
+        opt.topology = &t;
+        sc::check_topology(sc::default_params(t), opt);
+    } catch (const sc::TopologyError& e) {
+        return e.what();
+    }
+    return "";
+}
+
+// The built-in topology's text with one replacement (which must apply).
+std::string edited(const std::string& from, const std::string& to) {
+    std::string t = sc::default_topology_text();
+    const size_t at = t.find(from);
+    REQUIRE(at != std::string::npos);
+    return t.replace(at, from.size(), to);
+}
+
+// "T.json:L:C: " of the first occurrence of `what` in `text` (`plus` characters on).
+std::string where(const std::string& text, const std::string& what, size_t plus = 0) {
+    const size_t at = text.find(what) + plus;
+    REQUIRE(text.find(what) != std::string::npos);
+    size_t line = 1, col = 1;
+    for (size_t i = 0; i < at; ++i) text[i] == '\n' ? (++line, col = 1) : ++col;
+    return fmt::format("T.json:{}:{}: ", line, col);
+}
+
 }  // namespace
 
 TEST_CASE("A pass-through stage inserted between the vertex fetch and the ALU keeps every vertex and adds its latency",
           "[timing][topology]") {
-    const sc::Topology delayed = with_delay_stage();
+    // examples/topologies/delay_stage.json: the built-in topology with the stage's unit row, its
+    // link to the ALU, and the fetch's link re-pointed to it; nothing else.
+    const sc::Topology delayed = sc::load_topology_file(topology_path("delay_stage.json"));
     // One vertex: nothing overlaps, so the stage adds its latency plus the one extra channel hop
     // (delay_stage.in -> out -> vertex_alu.in: latency-1 channels on both sides).
     const scene::Scene one = point_scene(1, "vs.1.1\nm4x4 oPos, v0, c0\n");
@@ -661,31 +687,154 @@ TEST_CASE("A pass-through stage inserted between the vertex fetch and the ALU ke
     }
 }
 
-TEST_CASE("A topology naming a missing port, a type mismatch or an unconnected port is rejected before the run",
+TEST_CASE("Two vertex fetch units, each with its own memory, share the jobs and keep every vertex",
           "[timing][topology]") {
-    const scene::Scene one = point_scene(1, "vs.1.1\nmov oPos, v0\n");
-    sc::Topology t = sc::default_topology();
-    t.links[0].to = "constant_loader.nope";
-    CHECK_THROWS_WITH(run_topology(one, &t, {}), Catch::Contains("names no port constant_loader.nope"));
-    t = sc::default_topology();
-    t.links.pop_back();  // leaves two ports unconnected
-    CHECK_THROWS_WITH(run_topology(one, &t, {}), Catch::Contains("is not connected"));
-    t = with_delay_stage();
-    for (sc::LinkSpec& l : t.links)
-        if (l.name == "delay_stage_to_alu") l.to = "constant_loader.draws_done";  // uint64_t, not a job handle
-    CHECK_THROWS_WITH(run_topology(one, &t, {}), Catch::Contains("carry different types"));
+    const sc::Topology two = sc::load_topology_file(topology_path("two_vertex_fetch.json"));
+    for (const auto& s : example_scenes()) {
+        INFO("scene " << s.name);
+        const Captured a = run_topology(s, nullptr, {});
+        const Captured b = run_topology(s, &two, {});
+        REQUIRE(b.result.cycle_errors.empty());
+        check_same_vertices(a, b);
+        // Each instance has its own statistics; the jobs alternate between the two.
+        const auto& u = b.result.stats["units"];
+        const uint64_t v0 = u["vertex_fetch_0"]["counters"]["vertices"]["value"].get<uint64_t>();
+        const uint64_t v1 = u["vertex_fetch_1"]["counters"]["vertices"]["value"].get<uint64_t>();
+        CHECK(v0 + v1 == a.result.stats["units"]["vertex_fetch"]["counters"]["vertices"]["value"].get<uint64_t>());
+        CHECK(v0 - v1 <= 1);  // v0 takes the first job of each pair
+        CHECK(u.contains("memory_0"));
+        CHECK(u.contains("memory_1"));
+        CHECK_FALSE(u.contains("vertex_fetch"));
+    }
+    // A fetch-bound scene (one line per vertex, a slow memory): two fetch units with a memory
+    // each take fewer cycles.
+    const scene::Scene fetch_bound = point_scene(400, "vs.1.1\nmov oPos, v0\n");
+    const std::vector<std::string> slow = {"memory.latency=200", "vertex_fetch.fetch_window=2",
+                                           "vertex_fetch.prefetch_lines=0", "vertex_fetch.line_bytes=16"};
+    const Captured one_unit = run_topology(fetch_bound, nullptr, slow);
+    const Captured two_units = run_topology(fetch_bound, &two, slow);
+    check_same_vertices(one_unit, two_units);
+    INFO("one fetch unit: " << one_unit.result.cycles << " cycles, two: " << two_units.result.cycles);
+    CHECK(two_units.result.cycles * 10 < one_unit.result.cycles * 6);
+}
+
+TEST_CASE("A unit type's variant (another implementation of it) is built when a run asks for it", "[timing][topology]") {
+    sc::UnitRegistry r = sc::builtin_units();
+    int built = 0;
+    const sc::UnitFactory model = r.find("vertex_fetch")->make;
+    r.add_variant("vertex_fetch", "counted", [&built, model](const sc::UnitContext& c) {
+        ++built;
+        return model(c);
+    });
+    const scene::Scene one = point_scene(3, "vs.1.1\nmov oPos, v0\n");
+    const sc::Topology two = sc::load_topology_file(topology_path("two_vertex_fetch.json"));
+    const Captured base = run_topology(one, &two, {}, &r);
+    CHECK(built == 0);
+    const Captured v = run_topology(one, &two, {}, &r, {{"vertex_fetch", "counted"}});
+    CHECK(built == 2);  // both instances
+    check_same_vertices(base, v);
+    CHECK_THROWS_WITH(run_topology(one, &two, {}, &r, {{"vertex_fetch", "rtl"}}),
+                      Catch::Contains("unit type vertex_fetch has no variant rtl"));
+}
+
+TEST_CASE("The topology file is refused before the run, each error located in the file", "[timing][topology]") {
+    // The built-in topology builds.
+    CHECK(topology_error(sc::default_topology_text()).empty());
+    {  // Not JSON.
+        const std::string t = edited("\"units\": [", "\"units\": [,");
+        CHECK_THAT(topology_error(t), Catch::StartsWith(where(t, "[,", 1)) && Catch::Contains("not valid JSON"));
+    }
+    {  // An unknown member.
+        const std::string t = edited("{\"name\": \"output\", \"type\": \"output\"}",
+                                     "{\"name\": \"output\", \"type\": \"output\", \"colour\": 1}");
+        CHECK_THAT(topology_error(t), Catch::StartsWith(where(t, "1}")) && Catch::Contains("unknown member \"colour\""));
+    }
+    {  // An unknown unit type.
+        const std::string t = edited("\"type\": \"tessellator\"", "\"type\": \"tesselator\"");
+        CHECK_THAT(topology_error(t), Catch::StartsWith(where(t, "\"tesselator\"")) &&
+                                          Catch::Contains("unknown unit type tesselator; valid: front_end"));
+    }
+    {  // A unit named twice.
+        const std::string t = edited("{\"name\": \"output\", \"type\": \"output\"}",
+                                     "{\"name\": \"output\", \"type\": \"output\"}, {\"name\": \"output\", \"type\": \"output\"}");
+        CHECK_THAT(topology_error(t), Catch::Contains("unit output is named twice"));
+    }
+    {  // A link naming a port that does not exist.
+        const std::string t = edited("\"to\": \"constant_loader.in\"", "\"to\": \"constant_loader.nope\"");
+        CHECK_THAT(topology_error(t), Catch::StartsWith(where(t, "\"constant_loader.nope\"")) &&
+                                          Catch::Contains("names no port constant_loader.nope; the ports of "
+                                                          "constant_loader: in (in), draws_done (in), written (out)"));
+    }
+    {  // A link naming a unit that does not exist.
+        const std::string t = edited("\"to\": \"constant_loader.in\"", "\"to\": \"loader.in\"");
+        CHECK_THAT(topology_error(t), Catch::StartsWith(where(t, "\"loader.in\"")) && Catch::Contains("names no unit"));
+    }
+    {  // An input where an output belongs (and the other way round).
+        const std::string t = edited("\"from\": \"front_end.constants\"", "\"from\": \"constant_loader.in\"");
+        CHECK_THAT(topology_error(t), Catch::StartsWith(where(t, "\"constant_loader.in\"")) &&
+                                          Catch::Contains("constant_loader.in is an input port; \"from\" needs an output port"));
+        const std::string u = edited("\"to\": \"constant_loader.in\"", "\"to\": \"front_end.draws\"");
+        CHECK_THAT(topology_error(u), Catch::Contains("front_end.draws is an output port; \"to\" needs an input port"));
+    }
+    {  // Two ports that carry different things: a credit into a job port, draws done into
+       // constants written (both counts once were uint64_t), a job into a draw port.
+        const std::string t = edited("\"to\": \"vertex_fetch.credits\"", "\"to\": \"vertex_fetch.in\"");
+        CHECK_THAT(topology_error(t), Catch::Contains("vertex_alu.credits and vertex_fetch.in carry different things"));
+        const std::string u = edited("\"to\": \"constant_loader.draws_done\"", "\"to\": \"vertex_alu.constants_written\"");
+        CHECK_THAT(topology_error(u), Catch::StartsWith(where(u, "\"vertex_alu.constants_written\"")) &&
+                                          Catch::Contains("carry different things"));
+        const std::string v = edited("\"to\": \"vertex_fetch.in\"", "\"to\": \"tessellator.in\"");
+        CHECK_THAT(topology_error(v), Catch::Contains("index_fetch.jobs and tessellator.in carry different things"));
+    }
+    {  // A port left unconnected (the link removed): located at its unit.
+        const std::string t = edited(R"(,
+    {"name": "constants_written", "from": "constant_loader.written", "to": "vertex_alu.constants_written",
+     "capacity": 4, "latency": 1, "bandwidth": 4, "carries": "count of constant vectors written"})", "");
+        CHECK_THAT(topology_error(t), Catch::StartsWith(where(t, "\"constant_loader\", \"type\"")) &&
+                                          Catch::Contains("port constant_loader.written (out) is not connected"));
+    }
+    {  // A port connected twice.
+        const std::string t = edited("\"to\": \"output.shaded\"", "\"to\": \"vertex_alu.in\"");
+        CHECK_THAT(topology_error(t), Catch::StartsWith(where(t, "\"vertex_alu.in\",\n     \"capacity\": \"output")) &&
+                                          Catch::Contains("port vertex_alu.in is connected twice"));
+    }
+    {  // Latency-0 links the dispatcher cannot order: the loader would have to be stepped both
+       // before and after the ALU in the same cycle.
+        const std::string t = edited("\"capacity\": 4, \"latency\": 1, \"bandwidth\": 4, \"carries\": \"count of constant",
+                                     "\"capacity\": 4, \"latency\": 0, \"bandwidth\": 4, \"carries\": \"count of constant");
+        CHECK_THAT(topology_error(t), Catch::StartsWith(where(t, "0, \"bandwidth\": 4, \"carries\": \"count of constant")) &&
+                                          Catch::Contains("latency-0 links form a cycle the dispatcher cannot order "
+                                                          "(constants_written, alu_draws_done)"));
+    }
+    {  // A parameter key that does not exist in an amount.
+        const std::string t = edited("\"capacity\": \"output.buffers\"", "\"capacity\": \"output.bufers\"");
+        CHECK_THAT(topology_error(t), Catch::StartsWith(where(t, "\"output.bufers\"")) && Catch::Contains("output.bufers"));
+    }
+    {  // A memory port left unconnected, or naming a unit that is not a memory.
+        const std::string t = edited(", \"memory\": \"memory\"}", "}");
+        CHECK_THAT(topology_error(t), Catch::Contains("unit vertex_fetch: its memory port is not connected"));
+        const std::string u = edited(", \"memory\": \"memory\"}", ", \"memory\": \"output\"}");
+        CHECK_THAT(topology_error(u), Catch::StartsWith(where(u, "\"output\"}")) &&
+                                          Catch::Contains("\"memory\" names no memory unit (output)"));
+        const std::string v = edited("{\"name\": \"output\", \"type\": \"output\"}",
+                                     "{\"name\": \"output\", \"type\": \"output\", \"memory\": \"memory\"}");
+        CHECK_THAT(topology_error(v), Catch::Contains("unit output (type output) has no memory port"));
+    }
 }
 
 TEST_CASE("The topology prints every channel and its DOT graph has an edge per link", "[timing][topology]") {
     const ParamSet p = sc::default_params();
-    const sc::Topology t = sc::default_topology();
+    const sc::Topology& t = sc::default_topology();
     const std::string text = sc::topology_text(t, p);
     const std::string dot = sc::topology_dot(t, p);
     for (const sc::LinkSpec& l : t.links) {
         CHECK_THAT(text, Catch::Contains(l.name));
         CHECK_THAT(dot, Catch::Contains("label=\"" + l.name));
     }
-    CHECK_THAT(text, Catch::Contains("step order (downstream first): output, vertex_alu, vertex_fetch"));
+    // The step order comes from the links: downstream first, the decoder after the front end
+    // that sends it declarations in the same cycle.
+    CHECK_THAT(text, Catch::Contains("step order (downstream first): output, vertex_alu, vertex_fetch, index_fetch, "
+                                     "tessellator, constant_loader, front_end, decl_decoder\n"));
     ParamSet q = p;
     q.apply_set("vertex_fetch.input_buffers=13");
     CHECK_THAT(sc::topology_text(t, q), Catch::Contains(" 13 "));

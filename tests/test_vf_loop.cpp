@@ -8,11 +8,13 @@
 //     the same cycle count, every other unit's statistics the same, and the vertex fetch counters
 //     both count (requests, bytes, words looked up, hit, read, footprint) the same;
 //   * the same under random memory latency, bus width, input buffers, job queue and engines
-//     (seeded: VPSIM_TEST_SEED replays), and with the RTL declaration decoder in the loop too;
+//     (seeded: VPSIM_TEST_SEED replays), with the RTL declaration decoder in the loop too, and
+//     in a topology with two vertex fetch units (an RTL instance each);
 //   * a design that gets one register of one vertex wrong stops the run naming the draw, the
 //     vertex and the register.
 #include "model/common/params.h"
 #include "model/sc/pipeline.h"
+#include "model/sc/topology.h"
 #include "model/scene/default_scene.h"
 #include "model/scene/scene.h"
 #include "tb/rtl_in_loop.h"
@@ -49,7 +51,7 @@ enum class Fetch { model, model_rtl_timing, rtl };
 
 // A scene's run with the given vertex fetch; `sets` after the scene's own.
 Captured run(const scene::Scene& s, Fetch f, std::vector<std::string> sets = {}, bool rtl_decoder = false,
-             decltype(sc::RunOptions::vertex_fetch) unit = {}) {
+             const sc::UnitRegistry* units = nullptr, const sc::Topology* topology = nullptr) {
     ParamSet p = sc::default_params();
     if (f == Fetch::model_rtl_timing)
         for (const auto& kv : tb::vf::rtl_timing_params()) p.apply_set(kv);
@@ -59,8 +61,9 @@ Captured run(const scene::Scene& s, Fetch f, std::vector<std::string> sets = {},
     opt.sink = [&c](const sc::DrawState& d, uint64_t ref, uint32_t index, const vs::VertexOutputs& o) {
         c.vertices.push_back({d.id, ref, index, o});
     };
-    if (f == Fetch::rtl) opt.vertex_fetch = unit ? unit : tb::vf::builtin_loop_unit();
+    if (f == Fetch::rtl) tb::vf::use_loop(opt, units ? *units : tb::vf::builtin_loop_registry());
     if (rtl_decoder) opt.decl_decoder = tb::rtl_decl_decoder();
+    opt.topology = topology;
     c.result = sc::run_pipeline(s, p, vs::Profile::d3d8(), opt);
     return c;
 }
@@ -228,13 +231,38 @@ TEST_CASE("RTL decl_decoder and vertex_fetch in the pipeline together: the model
     same_vertices(eq, both);
 }
 
+TEST_CASE("RTL vertex_fetch in a pipeline with two vertex fetch units: an RTL instance each, the model's timing equal",
+          "[vf]") {
+    const sc::Topology two =
+        sc::load_topology_file(std::string(VPSIM_SOURCE_DIR) + "/examples/topologies/two_vertex_fetch.json");
+    const scene::Scene s = scene::load_scene(std::string(VPSIM_SOURCE_DIR) + "/examples/scenes/skinning.json");
+    const Captured rtl = run(s, Fetch::rtl, {}, false, nullptr, &two);
+    const Captured eq = run(s, Fetch::model_rtl_timing, {}, false, nullptr, &two);
+    REQUIRE(rtl.result.cycles == eq.result.cycles);
+    size_t rtl_groups = 0;
+    for (const auto& [unit, g] : rtl.result.stats["units"].items()) {
+        INFO("unit " << unit);
+        if (g["description"].get<std::string>().find("RTL rtl/vertex_fetch.sv") != std::string::npos) {
+            ++rtl_groups;
+            CHECK(g["counters"]["requests"]["value"] == eq.result.stats["units"][unit]["counters"]["requests"]["value"]);
+            CHECK(g["counters"]["cache_misses"]["value"] ==
+                  eq.result.stats["units"][unit]["counters"]["cache_misses"]["value"]);
+        } else {
+            CHECK(g == eq.result.stats["units"][unit]);
+        }
+    }
+    CHECK(rtl_groups == 2);
+    same_vertices(eq, rtl);
+}
+
 TEST_CASE("RTL vertex_fetch in the pipeline: a wrong register stops the run naming the draw, vertex and register",
           "[vf]") {
     const scene::Scene s = scene::load_scene(std::string(VPSIM_SOURCE_DIR) + "/examples/scenes/skinning.json");
     // Vertex 37 out of the unit, v2's y (word 4 * 2 + 1).
-    auto unit = tb::vf::loop_unit([] { return std::make_unique<OneWrongBit>(37, 9); }, "one wrong bit");
-    CHECK_THROWS_AS(run(s, Fetch::rtl, {}, false, unit), tb::vf::LoopMismatch);
-    CHECK_THROWS_WITH(run(s, Fetch::rtl, {}, false, unit),
+    const auto units = tb::vf::loop_registry(
+        tb::vf::loop_unit([] { return std::make_unique<OneWrongBit>(37, 9); }, "one wrong bit"));
+    CHECK_THROWS_AS(run(s, Fetch::rtl, {}, false, units.get()), tb::vf::LoopMismatch);
+    CHECK_THROWS_WITH(run(s, Fetch::rtl, {}, false, units.get()),
                       Catch::Contains("RTL vertex_fetch (one wrong bit): draw 0 (/commands/") &&
                           Catch::Contains("v2 is (") && Catch::Contains("the golden fetch_vertex gives"));
 }

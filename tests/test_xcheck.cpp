@@ -2,6 +2,7 @@
 // bench (Verilated SystemC RTL vs the SystemC unit), on the corpus and on seeded random arrays.
 #include "model/decl/decl_decoder.h"
 #include "tb/decl_gen.h"
+#include "tb/replay.h"
 #include "tb/xcheck.h"
 #include "tests/test_seed.h"
 
@@ -10,6 +11,7 @@
 
 #include <atomic>
 #include <filesystem>
+#include <fstream>
 #include <random>
 #include <thread>
 
@@ -28,7 +30,7 @@ void require_clean(const XcheckReport& r) {
 
 TEST_CASE("Fast path: the RTL matches the golden model on the whole corpus, strict and lenient") {
     XcheckOptions o;
-    o.corpus = kCorpus;
+    o.corpus = {kCorpus};
     const auto r = run_xcheck(o);
     require_clean(r);
     INFO("holes: " << r.holes.size() << (r.holes.empty() ? "" : " first: " + r.holes.front()));
@@ -331,4 +333,198 @@ TEST_CASE("User RTL: -G arguments are NAME=VALUE with an identifier and a plain 
     CHECK_THROWS_AS(parse_param("=3"), RtlBuildError);
     CHECK_THROWS_AS(parse_param("1X=3"), RtlBuildError);
     CHECK_THROWS_AS(parse_param("X=$(rm -rf)"), RtlBuildError);
+}
+
+// ---------------------------------------------------------------------------------------
+// The verification workflow's generic parts (issue 25): replay commands, triage, the shrinker
+// that keeps the bug, the coverage gate.
+
+TEST_CASE("Replay commands quote what needs quoting and keep probabilities exact") {
+    ReplayCommand r({"vpsim", "xcheck"});
+    r.opt("--rtl", "my dir/dec.sv").opt("-G", "CONST_COUNT=192").opt("--out-ready", 0.2).opt("--in-valid", 0.9).opt("--seed",
+                                                                                                                 18446744073709551615ull);
+    CHECK(r.str() == "vpsim xcheck --rtl 'my dir/dec.sv' -G CONST_COUNT=192 --out-ready 0.2 --in-valid 0.9 --seed 18446744073709551615");
+    CHECK(exact_number(0.1 + 0.2) == "0.30000000000000004");  // reads back to the same double
+    CHECK(shell_quote("it's") == "'it'\\''s'");
+}
+
+TEST_CASE("A random array's replay command carries every option that shaped the run") {
+    XcheckOptions o;
+    o.seed = 7;
+    o.bp.out_ready = 0.25;
+    o.bp.in_valid = 0.5;
+    o.replay_args = {"--rtl", "a.sv", "--top", "t", "-G", "MAX_LENGTH=2048"};
+    const ArrayCase c = random_case(7, 46);
+    CHECK(replay_command(c, o) ==
+          "vpsim xcheck --rtl a.sv --top t -G MAX_LENGTH=2048 --no-corpus --seed 7 --only 46 --out-ready 0.25 --in-valid 0.5");
+    ArrayCase f = c;
+    f.origin = "x.decl";
+    f.path = "dir/x.decl";
+    CHECK(replay_command(f, o) == "vpsim xcheck --rtl a.sv --top t -G MAX_LENGTH=2048 --corpus dir/x.decl --random 0 --out-ready 0.25 --in-valid 0.5");
+}
+
+TEST_CASE("difference() names what differs: event kind and field, the rule, missing events, cycles") {
+    SideResult a, b;
+    decl::Event e;
+    e.kind = decl::EventKind::Element;
+    e.value = 8;
+    a.events = {e, decl::Event{}};
+    b.events = a.events;
+    b.events[0].value = 12;
+    CHECK(difference(a, b).signature == "event ELEMENT: value");
+    b.events[0] = e;
+    b.events[0].kind = decl::EventKind::Error;
+    b.events[0].code = 9;
+    CHECK(difference(a, b).signature == "event ELEMENT | ERROR D9: kind");
+    b.events = {e};
+    CHECK(difference(a, b).signature == "missing event STREAM in rtl");
+    b.events = a.events;
+    b.cycles = 3;
+    const Difference d = difference(a, b);
+    CHECK(d.signature == "cycles");
+    CHECK(d.cycles_only);
+    CHECK(d.text == "cycles: model 0 | rtl 3");
+}
+
+TEST_CASE("first_divergence() gives the first cycle where the pins differ") {
+    std::vector<CycleSample> m(5), r(5);
+    for (auto& c : m) c.in_ready = true;
+    r = m;
+    CHECK(first_divergence(m, r).empty());
+    r[3].in_ready = false;
+    r[3].out_valid = true;
+    CHECK(first_divergence(m, r) == "first diverging cycle 3 (of model 5 | rtl 5): in_ready model 1 | rtl 0; out_valid model 0 | rtl 1");
+    r = m;
+    r.push_back(m.back());
+    CHECK(first_divergence(m, r) == "the pins agree for 5 cycles; then the rtl goes on for 1 more");
+}
+
+TEST_CASE("The shrinker removes a CONST or EXT header with its payload, and keeps the same bug") {
+    // The "bug": a SHORT4 element followed by another element (the planted bug's trigger). The
+    // EXT's 13 payload words and the CONST's 4 look like tokens of every kind; removing a header
+    // without its payload would make them parse as tokens.
+    std::vector<uint32_t> t = {decl::D3DVSD_STREAM(0), decl::D3DVSD_EXT(13, 5)};
+    for (int i = 0; i < 13; ++i) t.push_back(decl::D3DVSD_REG(uint32_t(i), decl::D3DVSDT_SHORT4));
+    t.push_back(decl::D3DVSD_CONST(0, 1));
+    for (int i = 0; i < 4; ++i) t.push_back(decl::D3DVSD_REG(1, decl::D3DVSDT_FLOAT1));
+    t.insert(t.end(), {decl::D3DVSD_REG(2, decl::D3DVSDT_SHORT4), decl::D3DVSD_REG(3, decl::D3DVSDT_FLOAT2), decl::D3DVSD_END()});
+    auto keeps = [](const std::vector<uint32_t>& a) {
+        const auto units = token_units(a);
+        for (size_t u = 0; u + 1 < units.size(); ++u)
+            if (a[units[u].first] == decl::D3DVSD_REG(2, decl::D3DVSDT_SHORT4) &&
+                decl::token_type(a[units[u + 1].first]) == decl::TokenType::StreamData)
+                return true;
+        return false;
+    };
+    REQUIRE(keeps(t));
+    const auto units = token_units(t);
+    REQUIRE(units.size() == 6);  // STREAM, EXT + 13, CONST + 4, REG, REG, END
+    CHECK(units[1] == std::make_pair(size_t(1), size_t(15)));
+    const auto s = shrink(t, keeps);
+    CHECK(s == std::vector<uint32_t>{decl::D3DVSD_REG(2, decl::D3DVSDT_SHORT4), decl::D3DVSD_REG(3, decl::D3DVSDT_FLOAT2)});
+    // A CONST or EXT header cut by the array's end stays one unit up to the end.
+    CHECK(token_units({decl::D3DVSD_CONST(0, 2), 1, 2}) == std::vector<std::pair<size_t, size_t>>{{0, 3}});
+    // Simpler variants: one vector fewer, one payload word fewer.
+    const auto simpler = simpler_arrays({decl::D3DVSD_CONST(0, 2), 1, 2, 3, 4, 5, 6, 7, 8, decl::D3DVSD_EXT(1, 0), 9});
+    REQUIRE(simpler.size() == 2);
+    CHECK(simpler[0] == std::vector<uint32_t>{decl::D3DVSD_CONST(0, 1), 1, 2, 3, 4, decl::D3DVSD_EXT(1, 0), 9});
+    CHECK(simpler[1] == std::vector<uint32_t>{decl::D3DVSD_CONST(0, 2), 1, 2, 3, 4, 5, 6, 7, 8, decl::D3DVSD_EXT(0, 0)});
+}
+
+TEST_CASE("The shrinker keeps the signature: a smaller array with another difference is not taken") {
+    // Two "bugs": any type-6 token (signature A) and a trailing type-7 non-END (signature B).
+    auto sig = [](const std::vector<uint32_t>& a) -> std::string {
+        for (uint32_t w : a)
+            if ((w >> 29) == 6) return "A";
+        for (uint32_t w : a)
+            if ((w >> 29) == 7 && w != decl::D3DVSD_END()) return "B";
+        return "";
+    };
+    std::vector<uint32_t> t = {0xC0000000u, decl::D3DVSD_STREAM(0), decl::D3DVSD_REG(0, 2), 0xE0000001u, decl::D3DVSD_END()};
+    REQUIRE(sig(t) == "A");
+    const auto any = shrink(t, [&](const std::vector<uint32_t>& a) { return !sig(a).empty(); });
+    const auto same = shrink(t, [&](const std::vector<uint32_t>& a) { return sig(a) == "A"; });
+    CHECK(any == std::vector<uint32_t>{0xE0000001u});  // "some difference": it traded bug A for bug B
+    CHECK(same == std::vector<uint32_t>{0xC0000000u});
+}
+
+TEST_CASE("Triage groups mismatches by signature, largest group first, with the first of each") {
+    Triage t;
+    t.add("event ELEMENT: value", "array 1", "d1", "r1");
+    t.add("cycles", "array 2", "d2", "r2");
+    t.add("cycles", "array 3", "d3", "r3");
+    const auto g = t.groups();
+    REQUIRE(g.size() == 2);
+    CHECK(g[0].signature == "cycles");
+    CHECK(g[0].count == 2);
+    CHECK(g[0].first_where == "array 2");
+    CHECK(g[1].first_replay == "r1");
+    CHECK(t.total() == 3);
+}
+
+TEST_CASE("Coverage gate: unreachable bins excluded, waivers with reasons, unused waivers, malformed lines") {
+    decl::DecoderOptions m;
+    CHECK(unreachable_bins(m).empty());  // CONST_COUNT 96: rule 12 reachable
+    m.const_count = 141;
+    CHECK(unreachable_bins(m).empty());  // CONST(127, 15) ends at 142 > 141
+    m.const_count = 142;
+    REQUIRE(unreachable_bins(m).size() == 2);
+    m.const_count = 192;
+    const auto ex = unreachable_bins(m);
+    REQUIRE(ex.size() == 2);
+    CHECK(bin_matches(ex[0].pattern, "strict rule D12 (rtl)"));
+    CHECK(bin_matches(ex[1].pattern, "lenient rule D12 (model)"));
+    CHECK_FALSE(bin_matches(ex[0].pattern, "strict rule D1 (rtl)"));
+    const std::vector<Waiver> w = {parse_waiver("waive token SKIP because directed", "t:1"),
+                                   parse_waiver("event * (rtl) because x", "t:2"), parse_waiver("nothing because y", "t:3")};
+    const GateResult g = apply_gate({"strict rule D12 (rtl)", "token SKIP", "event END (rtl)", "token EXT"}, ex, w, true);
+    CHECK(g.excluded.size() == 1);
+    CHECK(g.waived == std::vector<std::pair<std::string, std::string>>{{"token SKIP", "directed"}, {"event END (rtl)", "x"}});
+    CHECK(g.holes == std::vector<std::string>{"token EXT"});
+    REQUIRE(g.unused.size() == 1);
+    CHECK(g.unused[0].where == "t:3");
+    CHECK(g.fails());
+    CHECK_FALSE(apply_gate({"token EXT"}, {}, {}, false).fails());
+    CHECK_THROWS_WITH(parse_waiver("waive token SKIP", "f:4"), Catch::Contains("f:4: expected `waive BIN because REASON`"));
+}
+
+TEST_CASE("User-defined bins and crosses: tokens, events, modes, crosses, holes and malformed lines") {
+    const std::string f = (std::filesystem::temp_directory_path() / "vpsim_test_bins.txt").string();
+    {
+        std::ofstream o(f);
+        o << "# tokens and events\n"
+             "bin short4 token 0xE00F0000 0x40070000\n"
+             "bin skip15 event SKIP code=15 lenient\n"
+             "bin end event END\n"
+             "bin never token 0xFFFFFFFF 0x12345678\n"
+             "cross short4_end short4 end\n";
+    }
+    const UserCoverageSpec spec = load_user_bins(f);
+    REQUIRE(spec.bins.size() == 4);
+    REQUIRE(spec.crosses.size() == 1);
+    const std::vector<uint32_t> t = {decl::D3DVSD_STREAM(0), decl::D3DVSD_REG(0, decl::D3DVSDT_SHORT4), decl::D3DVSD_SKIP(15),
+                                     decl::D3DVSD_CONST(0, 1), decl::D3DVSD_REG(1, decl::D3DVSDT_SHORT4), 0, 0, 0,
+                                     decl::D3DVSD_END()};
+    UserCoverage u;
+    u.count(spec, t, decl::decode(t).events, false);  // strict: the lenient-only bin is not counted
+    CHECK(u.bins == std::vector<uint64_t>{1, 0, 1, 0});  // the REG in the CONST payload is no token
+    CHECK(u.crosses == std::vector<uint64_t>{1});
+    u.count(spec, t, decl::decode(t, {true}).events, true);
+    CHECK(u.bins == std::vector<uint64_t>{2, 1, 2, 0});
+    CHECK(u.holes(spec) == std::vector<std::string>{"user bin never"});
+    auto bad = [&](const std::string& text) {
+        std::ofstream(f) << text;
+        try {
+            load_user_bins(f);
+        } catch (const std::exception& e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    CHECK_THAT(bad("bin a token 0xF 0x10\n"), Catch::Contains(":1: bin a: VALUE has bits outside MASK"));
+    CHECK_THAT(bad("bin a event NOPE\n"), Catch::Contains(":1: bin a: unknown event kind NOPE"));
+    CHECK_THAT(bad("bin a event END\ncross c a b\n"), Catch::Contains(":2: cross c: no bin b defined before it"));
+    CHECK_THAT(bad("binx a\n"), Catch::Contains(":1: a line starts with `bin` or `cross`"));
+    CHECK_THAT(bad("bin a event ELEMENT colour=3\n"), Catch::Contains("unknown field colour"));
+    std::filesystem::remove(f);
 }

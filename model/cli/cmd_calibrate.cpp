@@ -1,7 +1,7 @@
 // vpsim bench calibrate: the timing model against the chips' published vertex rates, on the
-// transform-only workload with every preset (model/sc/calibration.h, docs/calibration.md).
+// transform-only workload with every preset (model/bench/calibration.h, docs/calibration.md).
 #include "model/cli/commands.h"
-#include "model/sc/calibration.h"
+#include "model/bench/calibration.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -23,9 +23,9 @@ struct CalibrateArgs {
 };
 
 int run_bench_calibrate(const CalibrateArgs& a) {
-    std::vector<sc::CalibrationRow> rows;
+    std::vector<bench::CalibrationRow> rows;
     try {
-        rows = sc::calibrate(a.sets);
+        rows = bench::calibrate(a.sets);
     } catch (const ParamError& e) {
         std::fprintf(stderr, "vpsim bench calibrate: %s\n", e.what());
         return 2;

@@ -8,7 +8,7 @@
 #include "model/common/file_util.h"
 #include "model/common/params.h"
 #include "model/common/presets.h"
-#include "model/sc/calibration.h"
+#include "model/bench/calibration.h"
 #include "model/sc/pipeline.h"
 
 #include <fmt/format.h>
@@ -43,7 +43,7 @@ struct Row {
 int run_correlate(const CorrelateArgs& a) {
     std::vector<Row> rows;
     try {
-        for (const auto& c : sc::calibrate(a.sets))
+        for (const auto& c : bench::calibrate(a.sets))
             rows.push_back({c.preset, "vertices per second (transform-only workload)", c.source, c.published, c.model,
                             c.error, c.tolerance, c.ok});
         for (const Preset& p : presets()) {

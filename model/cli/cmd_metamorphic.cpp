@@ -13,6 +13,7 @@
 //
 // Default (CI): for each workload, one preset and one step of each property drawn from --seed
 // (printed; the same seed gives the same checks). --all: every preset and every step.
+#include "model/bench/ptc_replay.h"
 #include "model/cli/commands.h"
 #include "model/cli/suite.h"
 #include "model/common/presets.h"
@@ -24,13 +25,10 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <deque>
 #include <iostream>
-#include <list>
 #include <map>
 #include <memory>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 namespace vpsim::cli {
@@ -67,47 +65,7 @@ struct MetaArgs {
     bool all = false, json = false;
 };
 
-// A draw's references as the index fetch reads them (for the FIFO / LRU replays).
-struct DrawRefs {
-    bool indexed = false;
-    uint64_t primitives = 0;
-    std::vector<uint32_t> refs;
-};
-
-// Vertices shaded by a FIFO (lru = false) or an LRU of `entries` over the draws, flushed at every
-// draw and every `batch_reset` look-ups, as the post-transform cache does (docs/run.md).
-uint64_t replay_shaded(const std::vector<DrawRefs>& draws, uint32_t entries, uint32_t batch_reset, bool lru) {
-    uint64_t shaded = 0;
-    for (const DrawRefs& d : draws) {
-        if (!d.indexed || entries == 0) {
-            shaded += d.refs.size();
-            continue;
-        }
-        std::list<uint32_t> order;  // front: next to evict
-        std::unordered_map<uint32_t, std::list<uint32_t>::iterator> where;
-        uint64_t since = 0;
-        for (uint32_t v : d.refs) {
-            auto it = where.find(v);
-            if (it != where.end()) {
-                if (lru) order.splice(order.end(), order, it->second);  // a hit refreshes only an LRU
-            } else {
-                ++shaded;
-                if (order.size() == entries) {
-                    where.erase(order.front());
-                    order.pop_front();
-                }
-                order.push_back(v);
-                where[v] = std::prev(order.end());
-            }
-            if (batch_reset && ++since == batch_reset) {
-                order.clear();
-                where.clear();
-                since = 0;
-            }
-        }
-    }
-    return shaded;
-}
+using bench::DrawRefs;
 
 struct Check {
     std::string property, workload, preset, key, from, to, metric;
@@ -192,22 +150,14 @@ int run_bench_metamorphic(const MetaArgs& a) {
                         if (!c.ok && p.metric == "acmr") {
                             // Belady's anomaly? The same rise from a FIFO replay of the draws, and
                             // none from an LRU of the same sizes.
-                            uint32_t reset = 0;
                             ParamSet ps = sc::default_params();
                             apply_preset(ps, preset);
-                            reset = uint32_t(ps.get_uint("post_transform_cache.batch_reset"));
-                            const uint64_t f0 = replay_shaded(draws, uint32_t(std::stoul(from)), reset, false);
-                            const uint64_t f1 = replay_shaded(draws, uint32_t(std::stoul(to)), reset, false);
-                            const uint64_t l0 = replay_shaded(draws, uint32_t(std::stoul(from)), reset, true);
-                            const uint64_t l1 = replay_shaded(draws, uint32_t(std::stoul(to)), reset, true);
-                            if (f0 == r0->shaded && f1 == r1->shaded && f1 > f0 && l1 <= l0) {
-                                c.ok = true;
-                                c.note = fmt::format("Belady's anomaly: a FIFO replay shades {} -> {}, an LRU {} -> {}", f0,
-                                                     f1, l0, l1);
-                            } else {
-                                c.note = fmt::format("not Belady's anomaly: FIFO replay {} -> {} (model {} -> {}), LRU {} -> {}",
-                                                     f0, f1, r0->shaded, r1->shaded, l0, l1);
-                            }
+                            const auto reset = uint32_t(ps.get_uint("post_transform_cache.batch_reset"));
+                            const bench::BeladyVerdict v =
+                                bench::belady_anomaly(draws, uint32_t(std::stoul(from)), uint32_t(std::stoul(to)), reset,
+                                                      r0->shaded, r1->shaded);
+                            c.ok = v.shown;
+                            c.note = v.note;
                         }
                         checks.push_back(c);
                     }

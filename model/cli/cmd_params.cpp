@@ -20,12 +20,18 @@ namespace {
 struct ParamsArgs {
     bool json = false;
     bool config_only = false;
-    std::string preset, config;
+    std::string preset, config, topology_file;
     std::vector<std::string> sets;
 };
 
 int run_params(const ParamsArgs& a) {
     ParamSet p = sc::default_params();
+    try {
+        if (!a.topology_file.empty()) p = sc::default_params(sc::load_topology_file(a.topology_file));
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "vpsim params: %s\n", e.what());
+        return 2;
+    }
     try {
         if (!a.preset.empty()) apply_preset(p, a.preset);
         if (!a.config.empty()) p.apply_config_file(a.config);
@@ -60,6 +66,10 @@ void add_params_command(CLI::App& app, int& exit_code) {
         ->excludes(json_flag);
     add_preset_option(c, a->preset);
     c->add_option("--config", a->config, "JSON file {\"unit\": {\"param\": value}} overriding defaults");
+    c->add_option("--topology-file", a->topology_file,
+                  "The tables of the unit types this topology file names (vpsim run --topology-file), not the "
+                  "built-in topology's")
+        ->type_name("T.json");
     c->add_option("--set", a->sets, "Override one parameter, unit.param=value (repeatable; applied after --config)")
         ->allow_extra_args(false);
     c->callback([a, &exit_code] { exit_code = run_params(*a); });

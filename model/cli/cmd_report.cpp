@@ -6,19 +6,16 @@
 #include "model/cli/commands.h"
 #include "model/common/file_util.h"
 #include "model/common/presets.h"
+#include "model/common/process.h"
 #include "model/sc/pipeline.h"
 
 #include <nlohmann/json.hpp>
 
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <memory>
 #include <random>
 #include <string>
@@ -44,8 +41,10 @@ ParamSet base_params(const std::string& dir) {
     const std::filesystem::path study = std::filesystem::path(dir) / "study.json";
     std::error_code ec;
     if (!std::filesystem::is_regular_file(study, ec)) return p;
-    std::ifstream in(study);
-    nlohmann::json j = nlohmann::json::parse(in, nullptr, /*allow_exceptions*/ false);
+    std::string text, why;
+    if (!read_input_file(study.string(), text, why))
+        throw std::runtime_error(study.string() + ": cannot read the sweep's resolved study: " + why);
+    nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions*/ false);
     if (j.is_discarded() || !j.is_object())
         throw std::runtime_error(study.string() + ": not valid JSON (the sweep's resolved study)");
     const nlohmann::json& b = j.contains("base") && j["base"].is_object() ? j["base"] : j;
@@ -86,30 +85,21 @@ int run_plot_script(const char* cmd, const std::string& dir, std::vector<std::st
         args.push_back("--base");
         args.push_back(base_file);
     }
-    std::vector<char*> argv;
-    for (std::string& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    std::fflush(stdout);
-    std::fflush(stderr);
-    const pid_t pid = ::fork();
-    if (pid < 0) {
-        std::fprintf(stderr, "vpsim %s: cannot start %s: %s\n", cmd, kPython, std::strerror(errno));
-        if (!base_file.empty()) std::filesystem::remove(base_file);
+    ExitStatus status;
+    std::error_code ec;
+    try {
+        SpawnOptions o;
+        o.stdin_null = false;  // the script's input, output and messages are ours
+        status = *spawn(args, o).wait();
+    } catch (const ProcessError& e) {
+        std::fprintf(stderr, "vpsim %s: %s\n", cmd, e.what());
+        if (!base_file.empty()) std::filesystem::remove(base_file, ec);
         return 2;
     }
-    if (pid == 0) {
-        ::execv(kPython, argv.data());
-        std::fprintf(stderr, "vpsim %s: cannot run %s: %s\n", cmd, kPython, std::strerror(errno));
-        ::_exit(2);
-    }
-    int status = 0;
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
-    std::error_code ec;
     if (!base_file.empty()) std::filesystem::remove(base_file, ec);
-    if (WIFEXITED(status) && (WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == 2)) return WEXITSTATUS(status);
-    std::fprintf(stderr, "vpsim %s: %s %s failed (%s %d): an internal error\n", cmd, kPython, script.c_str(),
-                 WIFEXITED(status) ? "exit status" : "signal", WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+    if (status.exited && (status.code == 0 || status.code == 2)) return status.code;
+    std::fprintf(stderr, "vpsim %s: %s %s failed (%s): an internal error\n", cmd, kPython, script.c_str(),
+                 status.describe().c_str());
     return 3;
 }
 
@@ -118,7 +108,8 @@ void add_report_commands(CLI::App& app, int& exit_code) {
     CLI::App* plot = app.add_subcommand(
         "plot",
         "Draw a sweep directory's results.csv (matplotlib, docs/report.md) as .png, .svg or .pdf, one panel per scene: "
-        "METRIC against AXIS (lines over a numeric axis, bars over a categorical one), one line per --hue value, "
+        "METRIC against AXIS (lines over a numeric axis, bars over a categorical one), one line (or bar) per --hue "
+        "value, "
         "total cycles beside a per-vertex metric when the shaded count changes; --heatmap AXIS2: a heatmap over AXIS "
         "x AXIS2; --stalls: --y names a unit (or `bottleneck`: each point's cause) and each value of AXIS gets a bar "
         "of its busy / stalled-by-reason / idle cycles. A title says when points are averaged and over what.\nExit "
@@ -131,7 +122,7 @@ void add_report_commands(CLI::App& app, int& exit_code) {
                      "The metric (a numeric column, e.g. cycles_per_vertex); with --stalls a unit, or bottleneck")
         ->required()
         ->type_name("METRIC");
-    plot->add_option("--hue", p->hue, "One line per value of this column")->type_name("AXIS");
+    plot->add_option("--hue", p->hue, "One line per value of this column (one bar per value at each AXIS value over a categorical AXIS)")->type_name("AXIS");
     plot->add_option("--heatmap", p->heatmap, "A heatmap of METRIC over AXIS x AXIS2")->type_name("AXIS2");
     plot->add_flag("--stalls", p->stalls, "A stacked bar of the unit's cycles (--y UNIT) per value of AXIS");
     plot->add_option("--where", p->where, "Only the points whose column KEY has VALUE (repeatable; scene: its file name)")

@@ -3,6 +3,7 @@
 // --trace record the pipeline; a progress line on stderr for runs longer than ~2 s.
 #include "model/cli/commands.h"
 #include "model/cli/run_common.h"
+#include "model/cli/run_compare.h"
 #include "model/cli/vertex_format.h"
 #include "model/common/file_util.h"
 #include "model/common/presets.h"
@@ -32,10 +33,12 @@ namespace vpsim::cli {
 namespace {
 
 struct RunArgs {
-    std::string scene, preset, config, out, vcd, trace, topology_dot, rtl_top, rtl_cache;
+    std::string scene, preset, config, out, vcd, trace, topology_dot, topology_file, rtl_top, rtl_cache;
     std::vector<std::string> sets, profile, tess_profile, rtl;
     bool vertices = false, json = false, quiet = false, no_progress = false, topology = false;
     uint64_t stats_interval = 0;  // --stats-interval N (0: off)
+    bool compare_model = false;   // --compare-model (with --rtl decl_decoder=FILE)
+    uint64_t compare_random = 20000;
 };
 
 // The vertices a run emits, in the `vpsim scene-exec --json` format (engine "timing").
@@ -209,7 +212,19 @@ int run_run(const RunArgs& a) {
         std::fprintf(stderr, "vpsim run: %s\n", e.what());
         return 2;
     }
+    // The pipeline: the built-in topology, or --topology-file's (its unit types' parameter tables
+    // are the run's).
+    sc::Topology topology = sc::default_topology();
     ParamSet params = sc::default_params();
+    try {
+        if (!a.topology_file.empty()) {
+            topology = sc::load_topology_file(a.topology_file);
+            params = sc::default_params(topology);
+        }
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "vpsim run: %s\n", e.what());
+        return 2;
+    }
     vs::Profile profile = vs::Profile::d3d8();
     tess::TessProfile tess_profile;
     try {
@@ -225,8 +240,10 @@ int run_run(const RunArgs& a) {
     std::vector<const tb::RtlUnit*> rtl;  // --rtl, each unit once, in the order given
     std::vector<std::string> rtl_names;
     std::optional<sc::DeclDecoderImpl> user_decoder;  // --rtl decl_decoder=FILE.sv[,FILE...]
-    std::string user_fetch_name;                      // --rtl vertex_fetch=FILE.sv[,FILE...]
-    decltype(sc::RunOptions::vertex_fetch) user_fetch;
+    auto user_built = std::make_shared<std::shared_ptr<tb::UserRtl>>();  // that design, as built for the run
+    std::vector<std::string> user_rtl_args;  // its --rtl/--top options for replay commands
+    std::string user_fetch_name;                               // --rtl vertex_fetch=FILE.sv[,FILE...]
+    std::shared_ptr<const sc::UnitRegistry> user_fetch;        // the units with that design as vertex_fetch's "rtl"
     // UNIT,UNIT,... names several units; UNIT=FILE,FILE,... one unit's sources.
     std::vector<std::string> rtl_args;
     for (const std::string& arg : a.rtl) {
@@ -275,10 +292,12 @@ int run_run(const RunArgs& a) {
             spec.verbose = !a.quiet;
             const std::string named = name + "=" + fmt::format("{}", fmt::join(spec.sources, ","));
             if (name == "decl_decoder") {
-                user_decoder = tb::user_decl_decoder(spec);
+                user_decoder = tb::user_decl_decoder(spec, user_built);
+                for (const auto& f : spec.sources) user_rtl_args.insert(user_rtl_args.end(), {"--rtl", f});
+                if (!spec.top.empty()) user_rtl_args.insert(user_rtl_args.end(), {"--top", spec.top});
             } else {
                 try {
-                    user_fetch = tb::vf::user_loop_unit(spec);  // Verilated now: its ports are checked first
+                    user_fetch = tb::vf::loop_registry(tb::vf::user_loop_unit(spec));  // Verilated now: ports checked first
                 } catch (const tb::RtlBuildError& e) {
                     std::fprintf(stderr, "vpsim run: --rtl %s: %s\n", arg.c_str(), e.what());
                     return 2;
@@ -304,11 +323,14 @@ int run_run(const RunArgs& a) {
     }
     if (a.topology || !a.topology_dot.empty()) {
         // The channels with the capacities, latencies and bandwidths these parameters give.
+        // Checked as a run would build it (every unit made, every link bound) before it is shown.
         try {
-            const sc::Topology t = sc::default_topology();
-            if (!a.topology_dot.empty()) write_file_atomic(a.topology_dot, sc::topology_dot(t, params));
+            sc::RunOptions check;
+            check.topology = &topology;
+            sc::check_topology(params, check);
+            if (!a.topology_dot.empty()) write_file_atomic(a.topology_dot, sc::topology_dot(topology, params));
             if (a.topology) {
-                const std::string text = sc::topology_text(t, params);
+                const std::string text = a.json ? topology.text : sc::topology_text(topology, params);
                 std::fwrite(text.data(), 1, text.size(), stdout);
             }
         } catch (const std::exception& e) {
@@ -316,6 +338,11 @@ int run_run(const RunArgs& a) {
             return 2;
         }
         return 0;
+    }
+    if (a.compare_model && !user_decoder) {
+        std::fprintf(stderr, "vpsim run: --compare-model compares your decoder RTL with the model: it needs --rtl "
+                             "decl_decoder=FILE.sv\n");
+        return 2;
     }
     if (a.stats_interval && a.out.empty()) {
         std::fprintf(stderr, "vpsim run: --stats-interval writes DIR/timeseries.csv: it needs --out DIR\n");
@@ -357,9 +384,10 @@ int run_run(const RunArgs& a) {
         opt.stats_interval = a.stats_interval;
         opt.progress = !a.no_progress && !a.quiet && ::isatty(2);
         opt.tess_profile = tess_profile;
+        opt.topology = &topology;
         for (const tb::RtlUnit* u : rtl) u->use(opt);
         if (user_decoder) opt.decl_decoder = *user_decoder;
-        if (user_fetch) opt.vertex_fetch = user_fetch;
+        if (user_fetch) tb::vf::use_loop(opt, *user_fetch);
         if (vw) {
             opt.sink = [&vw](const sc::DrawState& d, uint64_t, uint32_t index, const vs::VertexOutputs& o) {
                 vw->vertex(d, index, o);
@@ -372,6 +400,17 @@ int run_run(const RunArgs& a) {
             for (const auto& e : r.cycle_errors) m += "\n  " + e;
             throw std::logic_error(m);
         }
+        if (a.compare_model) {
+            // The model's pipeline beside the RTL's, then directed arrays on the same build.
+            sc::RunOptions mo;
+            mo.tess_profile = tess_profile;
+            CompareModel cm;
+            cm.random = a.compare_random;
+            cm.mismatch_dir = (a.out.empty() ? std::string("vpsim-run-mismatches") : a.out + "/decl-mismatches");
+            cm.rtl_args = user_rtl_args;
+            const int rc = compare_with_model(sc, params, profile, mo, r, **user_built, cm);
+            if (rc) return rc;
+        }
         if (vw) vw->commit();
         if (!a.out.empty()) {
             if (a.stats_interval) write_file_atomic(a.out + "/timeseries.csv", r.timeseries_csv);
@@ -382,6 +421,7 @@ int run_run(const RunArgs& a) {
             cfg["profile"] = a.profile;
             cfg["tess_profile"] = a.tess_profile;
             if (!rtl_names.empty()) cfg["rtl"] = rtl_names;  // absent: every unit is its SystemC model
+            if (!a.topology_file.empty()) cfg["topology"] = a.topology_file;  // absent: the built-in one
             cfg["params"] = params.to_json();
             write_file_atomic(a.out + "/config.json", cfg.dump(2) + "\n");
             nlohmann::ordered_json st = r.stats;
@@ -400,9 +440,21 @@ int run_run(const RunArgs& a) {
         std::fprintf(stderr, "vpsim run: %s (internal error)\n", e.what());
         return 3;
     } catch (const sc::DeclDecoderMismatch& e) {
-        if (user_decoder) {  // the user's RTL disagrees with the golden decoder: a finding, not our error
-            std::fprintf(stderr, "vpsim run: --rtl %s: %s (check it with vpsim xcheck --rtl)\n", rtl_names.back().c_str(),
-                         e.what());
+        if (user_decoder) {  // the user's RTL disagrees with the model: a finding, not our error
+            std::fprintf(stderr, "vpsim run: --rtl %s: %s\n", rtl_names.back().c_str(), e.what());
+            try {
+                // The declaration next to the run, ready for the cross-check (the pipeline drives
+                // every token at once and takes every event: --out-ready 1 --in-valid 1, strict).
+                const std::string f = write_mismatch_declaration(e, a.out.empty() ? "vpsim-run-mismatches" : a.out);
+                std::vector<std::string> replay = {"vpsim", "xcheck"};
+                replay.insert(replay.end(), user_rtl_args.begin(), user_rtl_args.end());
+                replay.insert(replay.end(), {"--corpus", f, "--random", "0", "--out-ready", "1", "--in-valid", "1"});
+                std::string cmd;
+                for (const auto& w : replay) cmd += (cmd.empty() ? "" : " ") + w;
+                std::fprintf(stderr, "vpsim run: the declaration: %s\n  replay: %s\n", f.c_str(), cmd.c_str());
+            } catch (const std::exception& w) {
+                std::fprintf(stderr, "vpsim run: could not write the declaration: %s\n", w.what());
+            }
             return 1;
         }
         std::fprintf(stderr, "vpsim run: %s (internal error)\n", e.what());
@@ -456,9 +508,14 @@ void add_run_command(CLI::App& app, int& exit_code) {
         ->type_name("FILE");
     c->add_option("--trace", a->trace, "Write Chrome/Perfetto trace events: a track per unit, a span per vertex")
         ->type_name("FILE.json");
+    c->add_option("--topology-file", a->topology_file,
+                  "Run the pipeline this topology file describes (units and channels; docs/timing-model.md, \"The "
+                  "topology file\") instead of the built-in one; it is checked before the run")
+        ->type_name("T.json");
     c->add_flag("--topology", a->topology,
-                "Print the pipeline's channels (producer.port -> consumer.port, capacity, latency, bandwidth with "
-                "these parameters) and the dispatcher's step order, and exit without running");
+                "Print the topology in use (the built-in one or --topology-file's): its units, its channels "
+                "(producer.port -> consumer.port, capacity, latency, bandwidth with these parameters) and the "
+                "dispatcher's step order, and exit without running; with --json, the topology file itself");
     c->add_option("--topology-dot", a->topology_dot,
                   "Write the pipeline's channels as a Graphviz DOT graph to FILE and exit without running "
                   "(render: dot -Tsvg FILE)")
@@ -471,6 +528,12 @@ void add_run_command(CLI::App& app, int& exit_code) {
                 "(docs/xcheck.md, \"Your own RTL\"), with the run's CONST_COUNT and MAX_LENGTH; or "
                 "vertex_fetch=FILE.sv[,FILE.sv...]: your own vertex fetch RTL (docs/vertex-fetch-rtl.md)";
     c->add_option("--rtl", a->rtl, rtl_help)->type_name("UNIT[=FILE.sv]")->allow_extra_args(false);
+    c->add_flag("--compare-model", a->compare_model,
+                "With --rtl decl_decoder=FILE.sv: also run the model's pipeline and require the same cycles and unit "
+                "statistics, then cross-check the same build on the directed corpus (strict and lenient) and "
+                "--compare-random arrays; any difference exits 1 with a replay command");
+    c->add_option("--compare-random", a->compare_random, "With --compare-model: random arrays after the corpus (default 20000)")
+        ->check(CLI::Range(uint64_t(0), uint64_t(1) << 32));
     c->add_option("--rtl-top", a->rtl_top, "With --rtl UNIT=FILE: the top module (default: Verilator's choice)");
     c->add_option("--rtl-cache", a->rtl_cache,
                   "With --rtl UNIT=FILE: the directory of Verilated builds (default $VPSIM_RTL_CACHE, else "

@@ -20,11 +20,9 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <memory>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -242,15 +240,13 @@ int run_bench_reference(const ReferenceArgs& a) {
     }
     nlohmann::json old;
     {
-        std::ifstream in(a.check, std::ios::binary);
-        if (!in) {
-            std::fprintf(stderr, "%s: %s: cannot read the reference statistics\n", me, a.check.c_str());
+        std::string text, why;
+        if (!read_input_file(a.check, text, why)) {
+            std::fprintf(stderr, "%s: %s: cannot read the reference statistics: %s\n", me, a.check.c_str(), why.c_str());
             return 2;
         }
-        std::stringstream ss;
-        ss << in.rdbuf();
         try {
-            old = nlohmann::json::parse(ss.str());
+            old = nlohmann::json::parse(text);
             if (old.value("schema", "") != "vpsim-reference-stats-1" || !old.contains("rows") || !old["rows"].is_array())
                 throw std::runtime_error("expected {\"schema\": \"vpsim-reference-stats-1\", \"rows\": [...]}");
         } catch (const std::exception& e) {

@@ -1,7 +1,11 @@
 // vpsim sweep: a study of scenes x parameter axes, one `vpsim run` process per point, resumable,
 // on a local pool or through GNU parallel; results.csv / results.jsonl / study.json (docs/sweep.md).
 #include "model/cli/commands.h"
-#include "model/cli/sweep.h"
+#include "model/study/backend.h"
+#include "model/study/points.h"
+#include "model/study/results.h"
+#include "model/study/slurm.h"
+#include "model/study/study.h"
 #include "model/common/file_util.h"
 
 #include <fmt/format.h>
@@ -26,7 +30,7 @@ struct SweepArgs {
     std::vector<std::string> scenes, axes, sets, profile, tess_profile;
     unsigned repeats = 0, jobs = 0;
     std::vector<std::string> metrics;
-    sweep::SlurmOptions slurm;
+    study::SlurmOptions slurm;
     bool quiet = false, list = false;
 };
 
@@ -35,7 +39,7 @@ struct CollectArgs {
     bool quiet = false;
 };
 
-std::string point_label(const sweep::Point& p) {
+std::string point_label(const study::Point& p) {
     std::string s = p.scene;
     for (const auto& [k, v] : p.axis_values) s += " " + k + "=" + v;
     if (p.repeat) s += fmt::format(" repeat={}", p.repeat);
@@ -43,8 +47,8 @@ std::string point_label(const sweep::Point& p) {
 }
 
 // Each point of `pts` that did not end with its statistics: "  label: why (where)".
-std::vector<std::string> point_failures(const std::vector<const sweep::Point*>& pts) {
-    using namespace sweep;
+std::vector<std::string> point_failures(const std::vector<const study::Point*>& pts) {
+    using namespace study;
     std::vector<std::string> failures;
     for (const Point* p : pts) {
         int status = 0;
@@ -60,7 +64,7 @@ std::vector<std::string> point_failures(const std::vector<const sweep::Point*>& 
 }
 
 // The end of a sweep or a collect: the failures named (exit 1, no results table), or the table.
-int finish(const std::string& out, const sweep::Study& s, const std::vector<sweep::Point>& points,
+int finish(const std::string& out, const study::Study& s, const std::vector<study::Point>& points,
            const std::vector<std::string>& failures, bool quiet) {
     if (!failures.empty()) {
         std::fprintf(stderr, "vpsim sweep: %zu of %zu points failed; no results table (run again to retry them):\n",
@@ -69,7 +73,7 @@ int finish(const std::string& out, const sweep::Study& s, const std::vector<swee
         return 1;
     }
     try {
-        sweep::write_results(out, s, points);
+        study::write_results(out, s, points);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "vpsim sweep: %s\n", e.what());
         return 2;
@@ -79,7 +83,7 @@ int finish(const std::string& out, const sweep::Study& s, const std::vector<swee
 }
 
 int run_sweep(const SweepArgs& a) {
-    using namespace sweep;
+    using namespace study;
     Study s;
     std::vector<Point> points;
     std::unique_ptr<Backend> backend;
@@ -203,7 +207,7 @@ int run_sweep(const SweepArgs& a) {
 
 // vpsim sweep collect DIR: the results of a sweep whose points ran elsewhere (Slurm --no-wait).
 int run_collect(const CollectArgs& a) {
-    using namespace sweep;
+    using namespace study;
     Study s;
     std::vector<Point> points;
     try {

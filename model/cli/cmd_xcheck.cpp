@@ -4,12 +4,15 @@
 #include "model/cli/xcheck_vf.h"
 #include "model/common/file_util.h"
 #include "tb/decl_gen.h"
+#include "tb/coverage_gate.h"
 #include "tb/mutants.h"
+#include "tb/replay.h"
 #include "tb/rtl_coverage.h"
 #include "tb/user_rtl.h"
 #include "tb/xcheck.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -43,6 +46,13 @@ struct XcheckArgs {
     std::string mutants_dir = "xcheck-mutants";
     std::string junit;                // --junit FILE
     std::string wave_on_fail;         // --wave-on-fail DIR
+    std::string out = "xcheck-out";   // --out DIR: the run's files (mismatches/ unless --mismatch-dir)
+    bool mismatch_dir_given = false;
+    std::vector<std::string> waive;   // --waive FILE
+    std::vector<std::string> waive_bin;  // --waive-bin "BIN because REASON"
+    bool gate = false, no_gate = false;  // --coverage-gate / --no-coverage-gate
+    std::string dump_arrays;          // --dump-arrays DIR
+    std::string bins;                 // --bins FILE
     VfXcheckArgs vf;                  // --unit vertex_fetch (model/cli/cmd_xcheck_vf.cpp)
 };
 
@@ -63,10 +73,11 @@ std::string xml_escape(const std::string& in) {
 
 // --junit FILE: one testcase per corpus file and per random batch; a failure carries the first
 // mismatch and its replay command; the functional coverage is one more testcase.
-void write_junit(const std::string& file, const tb::XcheckReport& r, bool check_coverage) {
+void write_junit(const std::string& file, const tb::XcheckReport& r, const tb::GateResult& gate) {
+    const bool check_coverage = gate.gated;
     size_t failures = 0;
     for (const auto& c : r.cases) failures += c.mismatches ? 1 : 0;
-    const bool cov_fail = check_coverage && !r.holes.empty();
+    const bool cov_fail = gate.fails();
     std::string x = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
     const size_t tests = r.cases.size() + (check_coverage ? 1 : 0);
     x += fmt::format("<testsuites name=\"vpsim xcheck\" tests=\"{}\" failures=\"{}\" time=\"{:.6f}\">\n", tests,
@@ -85,28 +96,22 @@ void write_junit(const std::string& file, const tb::XcheckReport& r, bool check_
                          c.mismatches, c.arrays, xml_escape(first), xml_escape(c.failure));
     }
     if (check_coverage) {
-        x += fmt::format("    <testcase classname=\"xcheck.coverage\" name=\"functional coverage\" time=\"0\"");
-        if (!cov_fail) {
-            x += "/>\n";
-        } else {
+        x += fmt::format("    <testcase classname=\"xcheck.coverage\" name=\"functional coverage\" time=\"0\">\n");
+        if (cov_fail) {
             std::string holes;
-            for (const auto& h : r.holes) holes += h + "\n";
-            x += fmt::format(">\n      <failure message=\"{} coverage holes\" type=\"coverage\">{}</failure>\n    </testcase>\n",
-                             r.holes.size(), xml_escape(holes));
+            for (const auto& h : gate.holes) holes += h + "\n";
+            x += fmt::format("      <failure message=\"{} coverage holes\" type=\"coverage\">{}</failure>\n", gate.holes.size(),
+                             xml_escape(holes));
         }
+        // Excluded (unreachable with these parameters) and waived bins, with their reasons.
+        std::string notes;
+        for (const auto& [bin, why] : gate.excluded) notes += fmt::format("excluded: {} (unreachable: {})\n", bin, why);
+        for (const auto& [bin, why] : gate.waived) notes += fmt::format("waived: {} ({})\n", bin, why);
+        if (!notes.empty()) x += fmt::format("      <system-out>{}</system-out>\n", xml_escape(notes));
+        x += "    </testcase>\n";
     }
     x += "  </testsuite>\n</testsuites>\n";
     write_file_atomic(file, x);
-}
-
-// Shell-quotes an argument for a replay command line (only when it needs it).
-std::string quote(const std::string& a) {
-    if (!a.empty() && a.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./=+:,") ==
-                          std::string::npos)
-        return a;
-    std::string q = "'";
-    for (char c : a) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return q + "'";
 }
 
 // --rtl: Verilate (or find in the cache) and load the user's design; the golden side takes
@@ -139,11 +144,12 @@ bool load_user_rtl(const XcheckArgs& a, tb::XcheckOptions& opt) {
         *field = uint32_t(v);
     }
     opt.rtl = [rtl] { return rtl->make_dut(); };
+    opt.rtl_build = rtl->dir();
     opt.rtl_name = spec.sources.front() + (spec.sources.size() > 1 ? fmt::format(" (+{} files)", spec.sources.size() - 1) : "") +
                    fmt::format(", top {}, {} build {}", rtl->top(), rtl->was_cached() ? "cached" : "new", rtl->dir());
-    for (const auto& f : a.rtl) opt.replay_args += " --rtl " + quote(f);
-    if (!a.top.empty()) opt.replay_args += " --top " + quote(a.top);
-    for (const auto& g : a.params) opt.replay_args += " -G " + quote(g);
+    for (const auto& f : a.rtl) opt.replay_args.insert(opt.replay_args.end(), {"--rtl", f});
+    if (!a.top.empty()) opt.replay_args.insert(opt.replay_args.end(), {"--top", a.top});
+    for (const auto& g : a.params) opt.replay_args.insert(opt.replay_args.end(), {"-G", g});
     return true;
 }
 
@@ -165,8 +171,20 @@ int coverage_report(const std::string& dir, bool json, nlohmann::ordered_json* j
     }
     out.clear();
     tb::run_command({"verilator_coverage", "--annotate", dir + "/annotated", "--annotate-min", "1", dat}, "", out);
+    try {
+        // Branch records for the branch and toggle points (verilator_coverage writes lines only).
+        std::ifstream in(dir + "/coverage.info");
+        std::ostringstream text;
+        text << in.rdbuf();
+        write_file_atomic(dir + "/coverage.info", tb::add_branch_records(text.str(), cs.points));
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "vpsim xcheck: %s/coverage.info: %s\n", dir.c_str(), e.what());
+        return 2;
+    }
     out.clear();
-    const int gh = tb::run_command({"genhtml", "--quiet", "--output-directory", dir + "/html", dir + "/coverage.info"}, "", out);
+    const int gh = tb::run_command({"genhtml", "--quiet", "--branch-coverage", "--output-directory", dir + "/html",
+                                    dir + "/coverage.info"},
+                                   "", out);
     if (gh != 0) {
         std::fprintf(stderr, "vpsim xcheck: genhtml %s (the HTML report needs Debian's lcov: scripts/deps.sh lcov)%s%s\n",
                      gh == 127 ? "is not installed" : "failed", gh == 127 ? "" : ":\n", gh == 127 ? "" : out.c_str());
@@ -185,8 +203,10 @@ int coverage_report(const std::string& dir, bool json, nlohmann::ordered_json* j
             }
     }
     const double da_pct = da_lines ? 100.0 * double(da_hit) / double(da_lines) : 100.0;
+    // Holes with each bus's contiguous bits as one range (offset_q[23:18]).
+    const std::vector<tb::CoveragePoint> grouped = tb::group_bit_ranges(cs.holes);
     std::string holes;
-    for (const auto& h : cs.holes)
+    for (const auto& h : grouped)
         holes += fmt::format("{}:{}: {} {} ({})\n", h.file, h.line, h.kind, h.comment, h.hier);
     write_file_atomic(dir + "/holes.txt", holes);
     if (j) {
@@ -205,11 +225,12 @@ int coverage_report(const std::string& dir, bool json, nlohmann::ordered_json* j
         std::cout << fmt::format("  {:<8} {:>6} / {:<6} {:6.2f} %   (source lines with a point, lcov)\n", "lines",
                                  da_hit, da_lines, da_pct);
         size_t shown = 0;
-        for (const auto& h : cs.holes) {
+        for (const auto& h : grouped) {
             if (++shown > 20) break;
             std::cout << fmt::format("  not hit: {}:{}: {} {}\n", h.file, h.line, h.kind, h.comment);
         }
-        if (cs.holes.size() > 20) std::cout << fmt::format("  ... {} points not hit in all: {}/holes.txt\n", cs.holes.size(), dir);
+        if (grouped.size() > 20)
+            std::cout << fmt::format("  ... {} points not hit in all ({} lines): {}/holes.txt\n", cs.holes.size(), grouped.size(), dir);
         std::cout << fmt::format("coverage data: {}  report: {}/html/index.html  annotated: {}/annotated\n", dat, dir, dir);
     }
     return 0;
@@ -257,11 +278,11 @@ int run_mutants(const XcheckArgs& a, const tb::XcheckOptions& opt) {
                                       "--in-valid", fmt::format("{}", opt.bp.in_valid)};
     if (opt.jobs > 1) check.insert(check.end(), {"--jobs", std::to_string(opt.jobs)});
     if (opt.corpus.empty()) check.push_back("--no-corpus");
-    else check.insert(check.end(), {"--corpus", opt.corpus});
+    for (const auto& p : opt.corpus) check.insert(check.end(), {"--corpus", p});
     if (!a.rtl_cache.empty()) check.insert(check.end(), {"--rtl-cache", a.rtl_cache});
     std::printf("mutants of %s (yosys mutate -list %d -seed %llu), each against corpus %s + %llu random arrays (seed %llu)\n",
                 ms.source.c_str(), a.mutants, (unsigned long long)a.mutant_seed,
-                opt.corpus.empty() ? "(none)" : opt.corpus.c_str(), (unsigned long long)opt.random,
+                opt.corpus.empty() ? "(none)" : fmt::format("{}", fmt::join(opt.corpus, " ")).c_str(), (unsigned long long)opt.random,
                 (unsigned long long)opt.seed);
     std::printf("%4s  %-6s  %-22s  %-9s  %s\n", "#", "mode", "where", "result", "detail");
     int killed = 0, survived = 0, timed_out = 0, not_built = 0, equivalent = 0;
@@ -361,7 +382,9 @@ int run_xcheck(XcheckArgs& a) {
     if (a.no_corpus) {
         opt.corpus.clear();
     } else if (!a.corpus_given) {
-        opt.corpus = data_path("tb/corpus");
+        const std::string dir = data_path("tb/corpus");
+        opt.corpus.clear();
+        if (!dir.empty()) opt.corpus.push_back(dir);
         if (opt.corpus.empty()) {
             std::fprintf(stderr, "vpsim xcheck: the directed corpus %s; or pass --corpus DIR or --no-corpus\n",
                          data_not_found("tb/corpus").c_str());
@@ -369,8 +392,39 @@ int run_xcheck(XcheckArgs& a) {
         }
     }
     if (a.mutants > 0) {
-        if (!a.no_corpus && !a.corpus_given) opt.corpus = data_path("tb/corpus");
         return run_mutants(a, opt);
+    }
+    // Output folders: an explicit --mismatch-dir is created now (an impossible one is an error
+    // before anything runs); the default, <--out>/mismatches, only when a mismatch is written.
+    if (a.mismatch_dir_given) {
+        std::error_code ec;
+        std::filesystem::create_directories(opt.mismatch_dir, ec);
+        if (ec || !std::filesystem::is_directory(opt.mismatch_dir)) {
+            std::fprintf(stderr, "vpsim xcheck: --mismatch-dir %s: cannot create the directory%s%s\n", opt.mismatch_dir.c_str(),
+                         ec ? ": " : "", ec ? ec.message().c_str() : "");
+            return 2;
+        }
+    } else {
+        opt.mismatch_dir = a.out + "/mismatches";
+    }
+    std::vector<tb::Waiver> waivers;
+    try {
+        for (const auto& f : a.waive) {
+            auto w = tb::load_waivers(f);
+            waivers.insert(waivers.end(), w.begin(), w.end());
+        }
+        for (const auto& w : a.waive_bin) waivers.push_back(tb::parse_waiver(w, "--waive-bin"));
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "vpsim xcheck: %s\n", e.what());
+        return 2;
+    }
+    if (!a.bins.empty()) {
+        try {
+            opt.user_bins = std::make_shared<const tb::UserCoverageSpec>(tb::load_user_bins(a.bins));
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "vpsim xcheck: --bins: %s\n", e.what());
+            return 2;
+        }
     }
     XcheckArgs la = a;
     if (!a.coverage.empty()) {
@@ -420,6 +474,18 @@ int run_xcheck(XcheckArgs& a) {
         };
         opt.wave_dir = a.wave_on_fail;
     }
+    if (!a.dump_arrays.empty()) {
+        // Export only: the arrays with the golden model's events (with -G: the design's parameters).
+        try {
+            const uint64_t n = tb::dump_arrays(opt, a.dump_arrays);
+            std::printf("wrote %llu arrays with their expected events to %s/arrays.txt (%s/arrays.info)\n",
+                        (unsigned long long)n, a.dump_arrays.c_str(), a.dump_arrays.c_str());
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "vpsim xcheck: --dump-arrays: %s\n", e.what());
+            return 2;
+        }
+        return 0;
+    }
     opt.progress = isatty(2) && !a.json ? 1 : 2;
     if (!a.junit.empty()) opt.case_batch = 10000;
     tb::XcheckReport r;
@@ -429,10 +495,15 @@ int run_xcheck(XcheckArgs& a) {
         std::fprintf(stderr, "vpsim xcheck: %s\n", e.what());
         return 2;
     }
-    const bool check_coverage = opt.only < 0;
+    // The coverage gate: on for runs with random arrays, off for directed runs (--only, or
+    // --random 0), unless said otherwise; bins these parameters make unreachable are excluded,
+    // waived bins are reported with their reasons.
+    const bool gated = a.gate || (!a.no_gate && opt.only < 0 && opt.random > 0);
+    const tb::GateResult gate = tb::apply_gate(r.holes, tb::unreachable_bins(opt.model), waivers, gated);
+    const bool check_coverage = gated;
     if (!a.junit.empty()) {
         try {
-            write_junit(a.junit, r, check_coverage);
+            write_junit(a.junit, r, gate);
         } catch (const std::exception& e) {
             std::fprintf(stderr, "vpsim xcheck: --junit: %s\n", e.what());
             return 2;
@@ -443,9 +514,10 @@ int run_xcheck(XcheckArgs& a) {
         nlohmann::ordered_json j;
         j["bench"] = opt.systemc ? "systemc" : "fast";
         j["rtl"] = opt.rtl_name;
+        j["rtl_build"] = opt.rtl_build;  // --rtl: the cache entry (model.so: the design behind a C ABI)
         j["seed"] = opt.seed;
         j["random"] = opt.random;
-        j["corpus"] = opt.corpus;
+        j["corpus"] = fmt::format("{}", fmt::join(opt.corpus, " "));  // the paths given, space-separated ("" none)
         j["arrays"] = r.arrays;
         j["tokens"] = r.tokens;
         j["events"] = r.events;
@@ -453,13 +525,37 @@ int run_xcheck(XcheckArgs& a) {
         j["mismatches"] = r.mismatches;
         j["seconds"] = r.seconds;
         j["arrays_per_second"] = rate;
-        j["coverage_holes"] = check_coverage ? r.holes : std::vector<std::string>{};
+        j["coverage_gate"] = gated;
+        j["coverage_holes"] = check_coverage ? gate.holes : std::vector<std::string>{};
+        j["coverage_holes_not_gated"] = check_coverage ? std::vector<std::string>{} : gate.holes;
+        j["coverage_excluded"] = nlohmann::ordered_json::array();
+        for (const auto& [bin, why] : gate.excluded) j["coverage_excluded"].push_back({{"bin", bin}, {"reason", why}});
+        j["coverage_waived"] = nlohmann::ordered_json::array();
+        for (const auto& [bin, why] : gate.waived) j["coverage_waived"].push_back({{"bin", bin}, {"reason", why}});
+        if (opt.user_bins) {
+            j["user_bins"] = nlohmann::ordered_json::object();
+            for (size_t i = 0; i < opt.user_bins->bins.size(); ++i)
+                j["user_bins"][opt.user_bins->bins[i].name] = i < r.user.bins.size() ? r.user.bins[i] : 0;
+            j["user_crosses"] = nlohmann::ordered_json::object();
+            for (size_t i = 0; i < opt.user_bins->crosses.size(); ++i)
+                j["user_crosses"][opt.user_bins->crosses[i].name] = i < r.user.crosses.size() ? r.user.crosses[i] : 0;
+        }
+        j["mismatch_groups"] = nlohmann::ordered_json::array();
+        for (const auto& g : r.groups)
+            j["mismatch_groups"].push_back({{"signature", g.signature},
+                                            {"count", g.count},
+                                            {"first", g.first_where},
+                                            {"first_difference", g.first_detail},
+                                            {"replay", g.first_replay}});
         j["failures"] = nlohmann::ordered_json::array();
         for (const auto& m : r.failures)
             j["failures"].push_back({{"origin", m.array.origin},
                                      {"index", m.array.index},
                                      {"lenient", m.array.lenient},
                                      {"first_difference", m.first_difference},
+                                     {"signature", m.signature},
+                                     {"replay", m.replay},
+                                     {"divergence", m.divergence},
                                      {"shrunk_tokens", m.shrunk.size()},
                                      {"file", m.written_to},
                                      {"wave", m.wave}});
@@ -475,20 +571,34 @@ int run_xcheck(XcheckArgs& a) {
         std::cout << j.dump(2) << "\n";
     } else {
         std::cout << r.coverage.table();
+        if (opt.user_bins) std::cout << r.user.table(*opt.user_bins);
         std::cout << fmt::format("bench: {} ({})\n", opt.systemc ? "SystemC (RTL in SystemC mode vs DeclDecoderUnit)"
                                                                 : "fast (Verilated RTL in C++ mode vs golden model)",
                                  opt.corpus.empty() ? fmt::format("{} random arrays, seed {}", opt.random, opt.seed)
-                                                    : fmt::format("corpus {} + {} random arrays, seed {}", opt.corpus,
-                                                                  opt.random, opt.seed));
+                                                    : fmt::format("corpus {} + {} random arrays, seed {}",
+                                                                  fmt::join(opt.corpus, " "), opt.random, opt.seed));
         std::cout << fmt::format("rtl: {}\n", opt.rtl_name);
         std::cout << fmt::format("arrays checked: {}  tokens: {}  events: {}  cycles: {}\n", r.arrays, r.tokens,
                                  r.events, r.cycles);
         std::cout << fmt::format("mismatches: {}\n", r.mismatches);
+        if (r.mismatches) {
+            std::string table;
+            table = fmt::format("mismatch groups ({} mismatches, {} signatures; a signature is what differs):\n",
+                                r.mismatches, r.groups.size());
+            for (const auto& g : r.groups)
+                table += fmt::format("  {:>8}  {}\n            first: {}: {}\n            replay: {}\n", g.count, g.signature,
+                                     g.first_where, g.first_detail, g.first_replay);
+            std::cout << table;
+        }
         if (check_coverage) {
-            if (r.holes.empty())
-                std::cout << "coverage: complete\n";
-            else
-                for (const auto& h : r.holes) std::cout << "coverage hole: " << h << "\n";
+            std::cout << gate.text("waive bins that cannot be hit with --waive FILE (lines `waive BIN because REASON`, "
+                                   "BIN may use *) or --waive-bin, or turn the gate off with --no-coverage-gate");
+        } else if (!gate.holes.empty()) {
+            std::cout << fmt::format("coverage: {} bins not hit, not gated (a directed run: --only or --random 0; "
+                                     "--coverage-gate gates it)\n",
+                                     gate.holes.size());
+        } else {
+            std::cout << "coverage: complete\n";
         }
         std::cout << fmt::format("time: {:.3f} s  arrays/s: {:.0f}\n", r.seconds, rate);
         if (!a.coverage.empty()) {
@@ -496,7 +606,7 @@ int run_xcheck(XcheckArgs& a) {
             if (rc) return rc;
         }
     }
-    return r.mismatches == 0 && (!check_coverage || r.holes.empty()) ? 0 : 1;
+    return r.mismatches == 0 && !gate.fails() ? 0 : 1;
 }
 
 }  // namespace
@@ -668,15 +778,44 @@ void add_xcheck_command(CLI::App& app, int& exit_code) {
     c->add_option("--only", a->opt.only, "Check only random array number N of --seed (replay a reported mismatch)")
         ->check(CLI::NonNegativeNumber);
     c->add_option("--corpus", a->opt.corpus,
-                  "Directory of token arrays (.decl/.hex/.bin), each run in strict and lenient mode "
-                  "(default: tb/corpus in vpsim's data directory, <build>/share/vpsim)")
+                  "Token arrays: a file (any format vpsim decl reads) or a directory of .decl/.hex/.bin files "
+                  "(repeatable), each array run in strict and lenient mode (default: tb/corpus in vpsim's data "
+                  "directory, <build>/share/vpsim)")
+        ->allow_extra_args(false)
         ->each([a](const std::string&) { a->corpus_given = true; });
     c->add_flag("--no-corpus", a->no_corpus, "Skip the corpus")->excludes("--corpus");
     c->add_flag("--systemc", a->opt.systemc,
                 "Run the SystemC bench (Verilated RTL in SystemC mode against the SystemC unit, event lists and "
                 "cycle counts) instead of the fast path");
-    c->add_option("--mismatch-dir", a->opt.mismatch_dir, "Where shrunk failing arrays are written (default .)")
-        ->check(CLI::ExistingDirectory);
+    c->add_option("--mismatch-dir", a->opt.mismatch_dir,
+                  "Where shrunk failing arrays are written, created if missing (default: OUT/mismatches of --out)")
+        ->each([a](const std::string&) { a->mismatch_dir_given = true; });
+    c->add_option("--out", a->out,
+                  "The run's output directory (default xcheck-out): shrunk failing arrays go to OUT/mismatches/ "
+                  "unless --mismatch-dir; nothing is created when nothing is written");
+    c->add_option("--show", a->opt.show,
+                  "Mismatches detailed, shrunk and written (default 5); every mismatch is counted and grouped by "
+                  "signature (what differs)")
+        ->check(CLI::Range(size_t(0), size_t(1000000)));
+    c->add_option("--waive", a->waive,
+                  "Coverage waivers: a file of `waive BIN because REASON` lines (BIN may use *), for bins that "
+                  "cannot be hit; waived bins are listed with their reasons (repeatable)")
+        ->allow_extra_args(false);
+    c->add_option("--waive-bin", a->waive_bin, "One coverage waiver: \"BIN because REASON\" (repeatable)")
+        ->allow_extra_args(false);
+    c->add_option("--bins", a->bins,
+                  "User-defined coverage: a file of `bin NAME token MASK VALUE`, `bin NAME event KIND [stream=N] "
+                  "[value=N] [code=N] [reg=N]` (each optionally `strict` or `lenient`) and `cross NAME BIN BIN...` "
+                  "lines; a bin or cross never hit is a hole like the built-in ones");
+    c->add_flag("--coverage-gate", a->gate,
+                "Fail the run on coverage holes even when it is directed (--only, --random 0); by default only runs "
+                "with random arrays are gated");
+    c->add_flag("--no-coverage-gate", a->no_gate, "Coverage holes are reported but never fail the run")
+        ->excludes("--coverage-gate");
+    c->add_option("--dump-arrays", a->dump_arrays,
+                  "Export the run's arrays (corpus, then --random/--only) with the golden model's events and cycles "
+                  "into DIR/arrays.txt (format: docs/dpi.md) and exit without checking; with --rtl -G the "
+                  "design's CONST_COUNT / MAX_LENGTH apply");
     c->add_option("--vcd", a->opt.vcd, "With --systemc: write waveforms PREFIX_model.vcd and PREFIX_rtl.vcd")
         ->needs("--systemc");
     c->add_option("--out-ready", a->opt.bp.out_ready, "Probability that the event sink is ready in a cycle (default 0.7)")

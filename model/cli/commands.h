@@ -17,7 +17,10 @@ void add_xcheck_command(CLI::App& app, int& exit_code);
 void add_asm_commands(CLI::App& app, int& exit_code);   // asm, disasm
 void add_check_command(CLI::App& app, int& exit_code);
 void add_exec_command(CLI::App& app, int& exit_code);
-void add_bench_command(CLI::App& app, int& exit_code);  // bench exec, bench run
+void add_bench_command(CLI::App& app, int& exit_code);  // vpsim bench and its subcommands (cmd_bench.cpp)
+void add_bench_exec(CLI::App* bench, int& exit_code);      // vpsim bench exec (cmd_bench_exec.cpp)
+void add_bench_run(CLI::App* bench, int& exit_code);       // vpsim bench run (cmd_bench_run.cpp)
+void add_bench_dispatch(CLI::App* bench, int& exit_code);  // vpsim bench dispatch (cmd_bench_dispatch.cpp)
 void add_scene_exec_command(CLI::App& app, int& exit_code);
 void add_params_command(CLI::App& app, int& exit_code);
 void add_bench_calibrate(CLI::App* bench, int& exit_code);  // vpsim bench calibrate

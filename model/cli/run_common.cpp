@@ -1,17 +1,13 @@
 #include "model/cli/run_common.h"
 
-#include "model/common/file_util.h"
+#include "model/bench/exec_bench.h"
 
-#include "model/common/fnv.h"
 #include "model/common/presets.h"
 #include "model/sc/pipeline.h"
-#include "model/scene/default_scene.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 
 namespace vpsim::cli {
@@ -22,33 +18,8 @@ ff::Caps preset_caps(const std::string& preset) {
     return sc::FixedFunctionParams::from(p).caps();
 }
 
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    const size_t m = v.size() / 2;
-    return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
-}
+double median(std::vector<double> v) { return bench::median(std::move(v)); }
 
-
-LoadedScene load_run_scene(const std::string& path) {
-    LoadedScene r;
-    std::string text;
-    if (path.empty()) {
-        r.scene = scene::default_scene();
-        text = scene::default_scene_json().dump();
-    } else {
-        r.scene = scene::load_scene(path);  // reads the file (regular, size-limited) and checks it
-        std::string why;
-        if (!read_input_file(path, text, why)) throw std::runtime_error(path + ": cannot read the scene file: " + why);
-    }
-    Fnv f;
-    f.add(text);
-    for (const auto& [name, b] : r.scene.buffers) {
-        f.add(name);
-        f.add(b.bytes.data(), b.bytes.size());
-    }
-    r.hash = fmt::format("fnv1a64:{:016x}", f.h);
-    return r;
-}
 
 std::string group_digits(uint64_t v) {
     const std::string s = std::to_string(v);

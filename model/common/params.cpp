@@ -254,9 +254,6 @@ nlohmann::json parse_param_text(const ParamDef& def, const std::string& text, co
 // ---- ParamSet -----------------------------------------------------------------------------
 
 ParamSet::ParamSet(std::vector<ParamTable> tables) : tables_(std::move(tables)) {
-    std::stable_sort(tables_.begin(), tables_.end(), [](const ParamTable& a, const ParamTable& b) {
-        return a.stage != b.stage ? a.stage < b.stage : a.unit < b.unit;
-    });
     std::set<std::string> units;
     for (const ParamTable& t : tables_) {
         if (t.unit.empty() || t.unit.find('.') != std::string::npos || !units.insert(t.unit).second)
@@ -434,7 +431,7 @@ std::string value_text(const nlohmann::json& v) { return v.is_string() ? v.get<s
 std::string ParamSet::text() const {
     std::string out;
     for (const ParamTable& t : tables_) {
-        out += fmt::format("{} (stage {}): {}\n", t.unit, t.stage, t.description);
+        out += fmt::format("{}: {}\n", t.unit, t.description);
         std::vector<std::array<std::string, 7>> rows{{"name", "type", "unit", "value", "default", "description", "source"}};
         for (const ParamDef& d : t.params) {
             const std::string key = t.unit + "." + d.name;
@@ -465,7 +462,6 @@ nlohmann::ordered_json ParamSet::tables_json() const {
         nlohmann::ordered_json u;
         u["unit"] = t.unit;
         u["description"] = t.description;
-        u["stage"] = t.stage;
         nlohmann::ordered_json ps = nlohmann::ordered_json::array();
         for (const ParamDef& d : t.params) {
             nlohmann::ordered_json p;

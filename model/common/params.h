@@ -49,16 +49,15 @@ struct ParamDef {
     std::string type_text() const;
 };
 
-// A unit's table. `stage` orders the tables in pipeline order when printed (1 = command
-// front end ... 8 = output, docs/parameters.md); ties are broken by unit name.
+// A unit's table. A ParamSet keeps its tables in the order it is given them (the timing
+// model's: the pipeline's own, then each unit type's in the order the topology lists them).
 struct ParamTable {
     std::string unit;
     std::string description;
-    int stage = 0;
     std::vector<ParamDef> params;
 
-    ParamTable(std::string unit_name, std::string unit_description, int pipeline_stage)
-        : unit(std::move(unit_name)), description(std::move(unit_description)), stage(pipeline_stage) {}
+    ParamTable(std::string unit_name, std::string unit_description)
+        : unit(std::move(unit_name)), description(std::move(unit_description)) {}
 
     // Builders: each appends one row and returns *this.
     ParamTable& add_bool(std::string name, bool def, std::string description, std::string source);
@@ -141,7 +140,7 @@ nlohmann::json parse_param_text(const ParamDef& def, const std::string& text, co
 template <class P>
 class ParamBindings {
 public:
-    ParamBindings(std::string unit, std::string description, int stage) : table_(unit, std::move(description), stage) {}
+    ParamBindings(std::string unit, std::string description) : table_(unit, std::move(description)) {}
 
     template <class U>
     ParamBindings& uint(std::string name, std::string unit, U P::*m, std::string description, std::string source,

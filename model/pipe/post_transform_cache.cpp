@@ -7,7 +7,7 @@
 namespace vpsim::pipe {
 
 const ParamBindings<PostTransformCacheParams>& PostTransformCacheParams::bindings() {
-    static const auto b = ParamBindings<PostTransformCacheParams>(kUnit, "index fetch + post-transform vertex cache (FIFO keyed by vertex index)", 4)
+    static const auto b = ParamBindings<PostTransformCacheParams>(kUnit, "index fetch + post-transform vertex cache (FIFO keyed by vertex index)")
         .uint("entries", "entries", &PostTransformCacheParams::entries, "shaded vertices the FIFO holds; 0 turns the cache off",
                   "GeForce3 (NVIDIA stripifier documentation: 24 entries, plans for 18); GeForce 1/2: 16", 0, 4096)
         .uint("batch_reset", "indices", &PostTransformCacheParams::batch_reset,
@@ -21,9 +21,12 @@ PostTransformCacheParams PostTransformCacheParams::from(const ParamSet& p) {
 }
 
 PostTransformCache::PostTransformCache(const PostTransformCacheParams& p)
+    : PostTransformCache(p, PostTransformCacheParams::kUnit) {}
+
+PostTransformCache::PostTransformCache(const PostTransformCacheParams& p, std::string stats_group)
     : params_(p),
       ring_(p.entries),
-      stats_(PostTransformCacheParams::kUnit, "index fetch + post-transform vertex cache", false),
+      stats_(std::move(stats_group), "index fetch + post-transform vertex cache", false),
       lookups_(stats_.counter("lookups", "indices", "indices looked up (one per index of the draw)")),
       hits_(stats_.counter("hits", "indices", "lookups that found the shaded vertex: fetch and shading skipped")),
       misses_(stats_.counter("misses", "vertices", "lookups that missed: the vertex is fetched and shaded")),

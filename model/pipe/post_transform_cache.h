@@ -26,6 +26,8 @@ struct PostTransformCacheParams {
 class PostTransformCache {
 public:
     explicit PostTransformCache(const PostTransformCacheParams& p = {});
+    // The same with its statistics group named `stats_group` (a second index fetch's cache).
+    PostTransformCache(const PostTransformCacheParams& p, std::string stats_group);
 
     // One index of the draw; true on a hit. A miss inserts the index (unless the cache is off).
     // With batch_reset = N, the cache is flushed before every N-th index after the first.

@@ -9,90 +9,49 @@ namespace vpsim::sc {
 
 namespace {
 
-struct Words {
-    const char* unit;
-    const char* name;
-    const char* busy;
-};
-const Words kWords[] = {
-    {"front_end", "the command front end", "executing commands in {} of cycles"},
-    {"decl_decoder", "the declaration decoder", "decoding tokens in {} of cycles"},
-    {"constant_loader", "the constant loader", "writing constants in {} of cycles"},
-    {"tessellator", "the tessellator", "generating vertices in {} of cycles"},
-    {"index_fetch", "the index fetch", "reading indices in {} of cycles"},
-    {"vertex_fetch", "the vertex fetch", "requesting or sending vertices in {} of cycles"},
-    {"memory", "the memory bus", "carrying vertex data in {} of cycles"},
-    {"vertex_alu", "the vertex ALU", "issuing in {} of engine cycles"},
-    {"output", "the output", "emitting vertices in {} of cycles"},
-};
-
-const Words* words(const std::string& unit) {
-    for (const Words& w : kWords)
-        if (unit == w.unit) return &w;
-    return nullptr;
+const UnitWords* words(const UnitWordsMap& w, const std::string& unit) {
+    const auto it = w.find(unit);
+    return it == w.end() ? nullptr : it->second.words;
 }
 
-std::string name_of(const std::string& unit) {
-    const Words* w = words(unit);
-    return w ? w->name : "unit " + unit;
+std::string name_of(const UnitWordsMap& w, const std::string& unit) {
+    const UnitWords* x = words(w, unit);
+    return x ? x->noun : "unit " + unit;
 }
 
 std::string pct(double f) { return fmt::format("{:.1f} %", 100 * f); }
 
-double rate(const nlohmann::ordered_json& g, const char* name) {
-    if (!g.contains("rates") || !g["rates"].contains(name) || g["rates"][name]["value"].is_null()) return NAN;
-    return g["rates"][name]["value"].get<double>();
-}
-
-// The words for a unit held back by a stall of its own.
-std::string local_words(const std::string& unit, const std::string& reason, const std::string& description,
-                        double frac, const nlohmann::ordered_json& units, const ParamSet& p) {
-    const std::string n = name_of(unit);
-    if (unit == "vertex_fetch") {
-        const double bus = units.contains("memory") ? rate(units["memory"], "bus_utilisation") : NAN;
-        const std::string mem = fmt::format("{}-cycle latency, bus busy {}", p.get_uint("memory.latency"),
-                                            pct(std::isnan(bus) ? 0.0 : bus));
-        if (reason == "miss_limit")
-            return fmt::format("{}: waiting on memory with all {} miss registers busy ({}) in {} of cycles", n,
-                               p.get_uint("vertex_fetch.max_misses"), mem, pct(frac));
-        if (reason == "memory_latency")
-            return fmt::format("{}: waiting for memory data ({}) in {} of cycles", n, mem, pct(frac));
-        if (reason == "fetch_window_full")
-            return fmt::format("{}: all {} vertices of its fetch window await memory data ({}) in {} of cycles", n,
-                               p.get_uint("vertex_fetch.fetch_window"), mem, pct(frac));
+// The words for a unit held back by a stall of its own: the unit's own words when it has them.
+std::string local_words(const UnitWordsMap& w, const std::string& unit, const std::string& reason,
+                        const std::string& description, double frac, const nlohmann::ordered_json& units,
+                        const ParamSet& p) {
+    const UnitWords* x = words(w, unit);
+    if (x && x->stall) {
+        const std::string own = x->stall(unit, reason, frac, units, p, w.at(unit).memory);
+        if (!own.empty()) return own;
     }
-    if (unit == "vertex_alu" && (reason == "dependency" || reason == "result_latency" || reason == "scalar_pipe"))
-        return fmt::format("{}: issuing in {} of engine cycles; stalled on {} in {} of cycles with all {} contexts "
-                           "per engine in use at most",
-                           n, pct(rate(units[unit], "utilisation")), reason, pct(frac),
-                           p.get_uint("vertex_alu.contexts"));
-    return fmt::format("{}: stalled on {} ({}) in {} of cycles", n, reason, description, pct(frac));
+    return fmt::format("{}: stalled on {} ({}) in {} of cycles", name_of(w, unit), reason, description, pct(frac));
 }
 
 }  // namespace
 
-double capacity_used(const std::string& unit, const nlohmann::ordered_json& g, uint64_t cycles, const ParamSet& p) {
-    if (unit == "vertex_alu") return rate(g, "utilisation");
-    if (unit == "memory") return rate(g, "bus_utilisation");
-    // Units that can do several items a cycle: the items over the most they could have done.
-    if (unit == "index_fetch" && cycles)
-        return double(g["counters"]["references"]["value"].get<uint64_t>()) /
-               (double(cycles) * double(p.get_uint("index_fetch.indices_per_cycle")));
-    if (unit == "output" && cycles)
-        return double(g["counters"]["vertices"]["value"].get<uint64_t>()) /
-               (double(cycles) * double(p.get_uint("output.vertices_per_cycle")));
+double capacity_used(const UnitWordsMap& w, const std::string& unit, const nlohmann::ordered_json& g, uint64_t cycles,
+                     const ParamSet& p) {
+    const UnitWords* x = words(w, unit);
+    if (x && x->capacity) return x->capacity(g, cycles, p);
     if (g["cycles"].is_null() || cycles == 0) return NAN;
     return double(g["cycles"]["busy"].get<uint64_t>()) / double(cycles);
 }
 
-Bottleneck trace_bottleneck(const nlohmann::ordered_json& units, uint64_t cycles, const ParamSet& params) {
+Bottleneck trace_bottleneck(const nlohmann::ordered_json& units, uint64_t cycles, const ParamSet& params,
+                            const UnitWordsMap& w) {
     Bottleneck b;
     if (cycles == 0) return b;
     // 1. The unit busiest for its capacity.
     std::string start;
     double best = -1;
     for (const auto& [unit, g] : units.items()) {
-        const double c = capacity_used(unit, g, cycles, params);
+        const double c = capacity_used(w, unit, g, cycles, params);
         if (std::isnan(c) || c <= best) continue;
         best = c;
         start = unit;
@@ -115,7 +74,7 @@ Bottleneck trace_bottleneck(const nlohmann::ordered_json& units, uint64_t cycles
     for (;;) {
         seen.insert(u);
         const auto& g = units[u];
-        const double used = capacity_used(u, g, cycles, params);
+        const double used = capacity_used(w, u, g, cycles, params);
         if (used >= 0.95 || g["cycles"].is_null()) break;
         std::string reason;
         uint64_t most = 0;
@@ -143,20 +102,20 @@ Bottleneck trace_bottleneck(const nlohmann::ordered_json& units, uint64_t cycles
             if (vmost * 20 > cycles && vs[vr].value("class", "") == "starvation") {
                 b.chain.push_back({step.by, vr, "starvation", vs[vr].value("by", ""), vmost});
                 b.unit = step.by;
-                b.busy = capacity_used(step.by, units[step.by], cycles, params);
+                b.busy = capacity_used(w, step.by, units[step.by], cycles, params);
                 if (std::isnan(b.busy)) b.busy = 0;
                 b.reason = "capacity";
                 b.capacity_key = s.value("capacity_key", "");
                 b.text = fmt::format("the capacity between {} and {} ({} = {}) caps the work in flight: {} is "
                                      "back-pressured {} of its cycles by {}, which is starved {} of its cycles by {}",
-                                     name_of(u), name_of(step.by), b.capacity_key, s.value("capacity", uint64_t(0)),
-                                     name_of(u), pct(double(most) / double(cycles)), name_of(step.by),
-                                     pct(double(vmost) / double(cycles)), name_of(vs[vr].value("by", "")));
+                                     name_of(w, u), name_of(w, step.by), b.capacity_key, s.value("capacity", uint64_t(0)),
+                                     name_of(w, u), pct(double(most) / double(cycles)), name_of(w, step.by),
+                                     pct(double(vmost) / double(cycles)), name_of(w, vs[vr].value("by", "")));
                 for (size_t i = b.chain.size() - 2; i-- > 0;)
                     if (b.chain[i].unit != b.chain.back().unit || b.chain[i].reason != b.chain.back().reason)
-                        b.text += fmt::format("; {} is {} {} of its cycles by {}", name_of(b.chain[i].unit),
+                        b.text += fmt::format("; {} is {} {} of its cycles by {}", name_of(w, b.chain[i].unit),
                                           b.chain[i].cls == "starvation" ? "starved" : "back-pressured",
-                                          pct(double(b.chain[i].cycles) / double(cycles)), name_of(b.chain[i].by));
+                                          pct(double(b.chain[i].cycles) / double(cycles)), name_of(w, b.chain[i].by));
                 return b;
             }
         }
@@ -164,7 +123,7 @@ Bottleneck trace_bottleneck(const nlohmann::ordered_json& units, uint64_t cycles
             // A loop (a unit waits on one that waits on it): the cause is the busiest of the loop.
             double top = -1;
             for (const CauseStep& c : b.chain) {
-                const double x = capacity_used(c.unit, units[c.unit], cycles, params);
+                const double x = capacity_used(w, c.unit, units[c.unit], cycles, params);
                 if (!std::isnan(x) && x > top) top = x, u = c.unit;
             }
             while (!b.chain.empty() && b.chain.back().unit != u) b.chain.pop_back();
@@ -174,23 +133,24 @@ Bottleneck trace_bottleneck(const nlohmann::ordered_json& units, uint64_t cycles
         u = step.by;
     }
     b.unit = u;
-    b.busy = capacity_used(u, units[u], cycles, params);
+    b.busy = capacity_used(w, u, units[u], cycles, params);
     if (std::isnan(b.busy)) b.busy = 0;
     if (!local_reason.empty() && b.chain.back().unit == u) {
         b.reason = local_reason;
-        b.text = local_words(u, local_reason, local_desc, double(local_cycles) / double(cycles), units, params);
+        b.text = local_words(w, u, local_reason, local_desc, double(local_cycles) / double(cycles), units, params);
     } else {
         b.reason = "busy";
-        const Words* w = words(u);
-        b.text = fmt::format("{}: {}", name_of(u), fmt::format(fmt::runtime(w ? w->busy : "busy in {} of cycles"), pct(b.busy)));
+        const UnitWords* x = words(w, u);
+        b.text = fmt::format("{}: {}", name_of(w, u),
+                             fmt::format(fmt::runtime(x && !x->busy.empty() ? x->busy : "busy in {} of cycles"), pct(b.busy)));
         if (b.busy < 0.5) b.text += " (none saturated: latency-bound)";
     }
     // 3. The victims, nearest first.
     for (auto it = b.chain.rbegin(); it != b.chain.rend(); ++it) {
         if (it->cls == "local") continue;
-        b.text += fmt::format("; {} is {} {} of its cycles by {}", name_of(it->unit),
+        b.text += fmt::format("; {} is {} {} of its cycles by {}", name_of(w, it->unit),
                               it->cls == "starvation" ? "starved" : "back-pressured",
-                              pct(double(it->cycles) / double(cycles)), it->by == u ? "it" : name_of(it->by));
+                              pct(double(it->cycles) / double(cycles)), it->by == u ? "it" : name_of(w, it->by));
     }
     return b;
 }

@@ -3,14 +3,16 @@
 // (to the downstream unit that is full) or starvation (to the upstream unit that is empty),
 // until a unit is saturated or stalls on a resource of its own. Works on stats.json's units
 // (every stall reason carries its class and, when directed, the unit `by` which it is felt), so
-// it knows no unit's code.
+// it knows no unit's code: the words for each unit are its type's (UnitType::words).
 #pragma once
 
 #include "model/common/params.h"
+#include "model/sc/unit_registry.h"
 
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -33,13 +35,23 @@ struct Bottleneck {
     std::vector<CauseStep> chain;  // the units followed to it (the first is the busiest unit)
 };
 
-// A unit's busy fraction of its capacity: the ALU issue cycles per engine cycle, the memory bus
-// cycles, the index fetch references per `indices_per_cycle` x cycles, the output references per
-// `vertices_per_cycle` x cycles, any other timed unit busy cycles per cycle. NaN for an untimed unit.
-double capacity_used(const std::string& unit, const nlohmann::ordered_json& group, uint64_t cycles, const ParamSet& p);
+// The words of each unit (stats.json group name -> its type's words, and the memory unit its
+// memory port reads, "" if it has none).
+struct UnitWordsOf {
+    const UnitWords* words = nullptr;
+    std::string memory;
+};
+using UnitWordsMap = std::map<std::string, UnitWordsOf>;
+
+// A unit's busy fraction of its capacity: its type's UnitWords::capacity (the ALU issue cycles
+// per engine cycle, the memory bus cycles, the index fetch references per `indices_per_cycle` x
+// cycles, ...), else busy cycles per cycle. NaN for an untimed unit.
+double capacity_used(const UnitWordsMap& w, const std::string& unit, const nlohmann::ordered_json& group,
+                     uint64_t cycles, const ParamSet& p);
 
 // `units`: stats.json's "units" (with "by" filled in); `params`: the resolved parameters (the
 // words quote the fetch's miss registers and the memory latency).
-Bottleneck trace_bottleneck(const nlohmann::ordered_json& units, uint64_t cycles, const ParamSet& params);
+Bottleneck trace_bottleneck(const nlohmann::ordered_json& units, uint64_t cycles, const ParamSet& params,
+                            const UnitWordsMap& words);
 
 }  // namespace vpsim::sc

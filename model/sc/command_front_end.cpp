@@ -9,7 +9,7 @@ namespace vpsim::sc {
 using namespace sc_core;
 
 const ParamBindings<CommandFrontEndParams>& CommandFrontEndParams::bindings() {
-    static const auto b = ParamBindings<CommandFrontEndParams>(kUnit, "command front end: executes the scene's D3D8 commands in order", 1)
+    static const auto b = ParamBindings<CommandFrontEndParams>(kUnit, "command front end: executes the scene's D3D8 commands in order")
         .uint("command_cycles", "cycles", &CommandFrontEndParams::command_cycles,
                   "cycles per state command (SetStreamSource, SetIndices, SetVertexShader, ...)", "assumed", 1, 1000000);
     return b;
@@ -21,10 +21,9 @@ CommandFrontEndParams CommandFrontEndParams::from(const ParamSet& p) {
 }
 
 CommandFrontEnd::CommandFrontEnd(const sc_module_name& n, const CommandFrontEndParams& p, scene::SceneMachine& machine,
-                                 DeclDecoderPins& pins, DeclDecoderBlock& decoder, std::function<void(Cycle)> sync,
-                                 Probes* probes)
-    : TimedUnit(n), p_(p), machine_(machine), pins_(pins), decoder_(decoder), sync_(std::move(sync)),
-      probes_(probes), constants_now_(machine.scene().const_count, vs::Vec4{}), stats_(CommandFrontEndParams::kUnit, "command front end"), acct_(stats_),
+                                 const DeclDecoderParams& decoder, Probes* probes)
+    : TimedUnit(n), p_(p), machine_(machine), decoder_(decoder), probes_(probes),
+      constants_now_(machine.scene().const_count, vs::Vec4{}), stats_(basename(), "command front end"), acct_(stats_),
       commands_(stats_.counter("commands", "commands", "scene commands executed")),
       draw_count_(stats_.counter("draws", "draws", "draw commands sent to the tessellator (and on to the index fetch)")),
       decl_tokens_(stats_.counter("declaration_tokens", "tokens", "declaration tokens driven into the decoder")),
@@ -33,72 +32,42 @@ CommandFrontEnd::CommandFrontEnd(const sc_module_name& n, const CommandFrontEndP
       stall_const_q_(stats_.stall_reason("constant_queue_full",
                                          "a constant batch waits for space in the constant loader's queue",
                                          StallKind::back_pressure("constants"))) {
-    acct_.attach(probes, "front_end");
-    if (probes) track_ = probes->track("front_end");
+    acct_.attach(probes, basename());
+    if (probes) track_ = probes->track(basename());
+    // Modelled addresses: each buffer at its own 4 KiB-aligned place.
+    uint64_t next = 0x10000;
+    for (const auto& [name, b] : machine.scene().buffers) {
+        address_[b.bytes.data()] = next;
+        next += (b.bytes.size() + 0xFFF) & ~uint64_t(0xFFF);
+        next += 0x1000;
+    }
 }
 
-// One rising and falling clock edge of the declaration decoder, in delta cycles: its processes
-// run on the rising edge, and its outputs have settled when this returns.
-void CommandFrontEnd::clock_decoder() {
-    pins_.clk.write(true);
-    wait(SC_ZERO_TIME);
-    wait(SC_ZERO_TIME);
-    pins_.clk.write(false);
-}
-
-// One clock of the declaration decoder, in kernel time: drive the token, raise the clock, let
-// the unit's processes run, collect the event it delivers.
-Cycle CommandFrontEnd::decode_cycle(Cycle now) {
-    sync_(now);
-    if (!decoder_reset_) {
-        // A synchronous reset before the first token, in delta cycles: no cycle of the run.
-        pins_.rst.write(true);
-        wait(SC_ZERO_TIME);
-        clock_decoder();
-        pins_.rst.write(false);
-        wait(SC_ZERO_TIME);
-        decoder_reset_ = true;
-    }
-    if (final_seen_) {
-        // The front end takes the END (or ERROR) event at this edge; the decode is over.
-        pins_.drive(false, 0u, false, false, true);
-        wait(SC_ZERO_TIME);
-        clock_decoder();
-        ++decoder_clocks_;
-        decoding_ = false;
-        final_seen_ = false;
-        if (events_.back().kind == decl::EventKind::Error)
-            throw machine_.scene().error(
-                cmd_pointer_, fmt::format("the declaration decoder rejected the declaration: {}",
-                                          decl::to_string(events_.back())));
-        return now + 1;
-    }
-    const bool offer = token_pos_ < tokens_.size();
-    pins_.drive(offer, offer ? tokens_[token_pos_] : 0u, offer && token_pos_ + 1 == tokens_.size(), false, true);
-    wait(SC_ZERO_TIME);
-    const bool fire = offer && pins_.in_ready.read();
-    clock_decoder();
-    ++decoder_clocks_;
-    if (fire) {
-        ++token_pos_;
-        ++decl_tokens_;
-    }
-    if (pins_.out_valid.read()) {
-        const decl::Event e = pins_.event();
-        events_.push_back(e);
-        if (e.kind == decl::EventKind::End || e.kind == decl::EventKind::Error) {
-            final_seen_ = true;
-            // The decoder and the golden decoder must agree event for event.
-            size_t i = 0;
-            while (i < events_.size() && i < expected_.size() && events_[i] == expected_[i]) ++i;
-            if (i < events_.size() || i < expected_.size())
-                throw DeclDecoderMismatch(fmt::format(
-                    "declaration decoder: {} events where the golden decoder gives {}; event {}: decoder {} | golden {}",
-                    events_.size(), expected_.size(), i, i < events_.size() ? decl::to_string(events_[i]) : "none",
-                    i < expected_.size() ? decl::to_string(expected_[i]) : "none"));
-        }
-    }
-    return now + 1;
+// The decoder's events for the declaration sent: they must be the golden decoder's, event for
+// event; an ERROR event fails the command. The command is over.
+Cycle CommandFrontEnd::decoded(Cycle now) {
+    const DeclResult r = decoded_->pop(now);
+    decl_tokens_ += r.tokens;
+    decoding_ = false;
+    const auto& events = r.events;
+    size_t i = 0;
+    while (i < events.size() && i < expected_.size() && events[i] == expected_[i]) ++i;
+    if (i < events.size() || i < expected_.size())
+        throw DeclDecoderMismatch(
+            fmt::format("{}: CreateVertexShader: the declaration decoder gives {} events, the model {}; event {}: "
+                        "model {} | rtl {}",
+                        cmd_pointer_, events.size(), expected_.size(), i,
+                        i < expected_.size() ? decl::to_string(expected_[i]) : "none",
+                        i < events.size() ? decl::to_string(events[i]) : "none"),
+            cmd_pointer_, tokens_);
+    if (events.back().kind == decl::EventKind::Error)
+        throw machine_.scene().error(cmd_pointer_, fmt::format("the declaration decoder rejected the declaration: {}",
+                                                               decl::to_string(events.back())));
+    if (probes_) probes_->span(track_, cmd_start_, now, "CreateVertexShader");
+    ++commands_;
+    ++next_;
+    started_ = false;
+    return now;
 }
 
 // The function of a constant command (once): constant memory as the next draw sees it, and the
@@ -123,15 +92,10 @@ bool CommandFrontEnd::push_constants(Cycle now) {
 
 Cycle CommandFrontEnd::step(Cycle now) {
     if (decoding_) {
-        acct_.busy(now);
-        const Cycle next = decode_cycle(now);
-        if (!decoding_) {
-            if (probes_) probes_->span(track_, cmd_start_, now + 1, "CreateVertexShader");
-            ++commands_;
-            ++next_;
-            started_ = false;
-        }
-        return next;
+        // Busy until the decoder's events come back (their push wakes us); then the next command
+        // begins in the same cycle.
+        if (!decoded_->can_pop(now)) return kNever;
+        decoded(now);
     }
     const auto& cmds = machine_.scene().commands;
     if (next_ >= cmds.size()) {
@@ -152,18 +116,20 @@ Cycle CommandFrontEnd::execute(Cycle now, const scene::Command& c) {
     const char* name = scene::command_name(c.body);
     if (auto* cv = std::get_if<scene::CreateVertexShader>(&c.body)) {
         machine_.create(c.pointer, *cv);
-        // The golden decoder with the SystemC unit's options: the two must agree event for event.
+        // The golden decoder with the decoder's options: the two must agree event for event.
         decl::DecoderOptions o;
-        o.const_count = decoder_.params().const_count;
-        o.max_length = decoder_.params().max_length;
+        o.const_count = decoder_.const_count;
+        o.max_length = decoder_.max_length;
         expected_ = decl::decode(cv->declaration, o).events;
         cmd_pointer_ = c.pointer;
         tokens_ = cv->declaration;
-        token_pos_ = 0;
-        events_.clear();
+        // (The decoder takes one declaration at a time and the front end waits for it: the
+        // channel to it always has room.) The slot checks the decoder's pins against the cycle
+        // contract's model with the same options, cycle by cycle.
+        declarations_->push(DeclRequest{cv->declaration, c.pointer, o}, now);
         decoding_ = true;
         acct_.busy(now);
-        return decode_cycle(now);
+        return kNever;  // the decoder's events wake us
     } else if (auto* sv = std::get_if<scene::SetVertexShader>(&c.body)) {
         if (first) queue_constants(machine_.set_shader(c.pointer, *sv), "SetVertexShader");
         complete = push_constants(now);
@@ -224,10 +190,19 @@ Cycle CommandFrontEnd::execute(Cycle now, const scene::Command& c) {
     return now + cost;
 }
 
-void CommandFrontEnd::finish(Cycle end) {
-    acct_.finish(end);
-    // The decoder's clock runs only while it decodes; the rest of the run it is idle.
-    decoder_.finish(end - decoder_clocks_);
+void CommandFrontEnd::finish(Cycle end) { acct_.finish(end); }
+
+void register_unit_command_front_end(UnitRegistry& r) {
+    UnitType t;
+    t.name = "front_end";
+    t.what = "command front end: executes the scene's D3D8 commands in order";
+    t.tables = {CommandFrontEndParams::table()};
+    t.words = {"the command front end", "executing commands in {} of cycles", {}, {}};
+    t.make = [](const UnitContext& c) {
+        return std::make_unique<CommandFrontEnd>(c.name.c_str(), CommandFrontEndParams::from(c.params), c.machine,
+                                                 decl_decoder_params(c.params, c.machine.scene()), c.probes);
+    };
+    r.add(std::move(t));
 }
 
 }  // namespace vpsim::sc

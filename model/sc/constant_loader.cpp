@@ -5,7 +5,7 @@
 namespace vpsim::sc {
 
 const ParamBindings<ConstantLoaderParams>& ConstantLoaderParams::bindings() {
-    static const auto b = ParamBindings<ConstantLoaderParams>(kUnit, "constant memory loader: the write port of constant memory", 3)
+    static const auto b = ParamBindings<ConstantLoaderParams>(kUnit, "constant memory loader: the write port of constant memory")
         .uint("vectors_per_cycle", "vectors/cycle", &ConstantLoaderParams::vectors_per_cycle,
                   "constant vectors (4 x 32 bits) written per cycle", "assumed (one 128-bit write port)", 1, 64)
         .uint("queue", "batches", &ConstantLoaderParams::queue, "write batches buffered from the front end", "assumed", 1, 1024);
@@ -17,21 +17,21 @@ ConstantLoaderParams ConstantLoaderParams::from(const ParamSet& p) {
     return bindings().from(p);
 }
 
-ConstantLoader::ConstantLoader(const sc_core::sc_module_name& n, const ConstantLoaderParams& p, uint32_t const_count,
+ConstantLoader::ConstantLoader(const sc_core::sc_module_name& n, const ConstantLoaderParams& p, vs::Constants& memory,
                                Probes* probes)
-    : TimedUnit(n), p_(p), probes_(probes), mem_(const_count, vs::Vec4{}), stats_(ConstantLoaderParams::kUnit, "constant memory loader"), acct_(stats_),
+    : TimedUnit(n), p_(p), probes_(probes), mem_(memory), stats_(basename(), "constant memory loader"), acct_(stats_),
       writes_(stats_.counter("writes", "vectors", "constant vectors written")),
       batches_(stats_.counter("batches", "batches", "SetVertexShader / SetVertexShaderConstant batches written")),
       stall_draw_(stats_.stall_reason("draw_in_flight",
                                       "a batch waits for the draws issued before it to leave the vertex ALU",
                                       StallKind::back_pressure("draws_done"))) {
-    acct_.attach(probes, "constant_loader");
-    if (probes) track_ = probes->track("constant_loader");
+    acct_.attach(probes, basename());
+    if (probes) track_ = probes->track(basename());
     stats_.rate("writes_per_cycle", "writes", "cycles", "vectors/cycle", "constant vectors written per cycle");
 }
 
 Cycle ConstantLoader::step(Cycle now) {
-    while (draws_done_->can_pop(now)) draws_left_alu_ = draws_done_->pop(now);
+    while (draws_done_->can_pop(now)) draws_left_alu_ = draws_done_->pop(now).draws;
     if (!in_->can_pop(now)) {
         acct_.idle(now);
         return in_->next_pop(now);
@@ -52,8 +52,21 @@ Cycle ConstantLoader::step(Cycle now) {
     in_->pop(now);
     pos_ = 0;
     ++batches_;
-    written_->push(writes_.value, now);
+    written_->push(ConstantsWritten{writes_.value}, now);
     return now + 1;
+}
+
+void register_unit_constant_loader(UnitRegistry& r) {
+    UnitType t;
+    t.name = "constant_loader";
+    t.what = "constant memory loader: the write port of constant memory";
+    t.tables = {ConstantLoaderParams::table()};
+    t.words = {"the constant loader", "writing constants in {} of cycles", {}, {}};
+    t.make = [](const UnitContext& c) {
+        return std::make_unique<ConstantLoader>(c.name.c_str(), ConstantLoaderParams::from(c.params), c.constant_memory,
+                                                c.probes);
+    };
+    r.add(std::move(t));
 }
 
 }  // namespace vpsim::sc

@@ -5,12 +5,14 @@
 // (its vertices may still read the old values: port `draws_done` counts the draws that have);
 // a draw's vertices wait until every batch issued before the draw is written (port `written`
 // tells the ALU the vectors written so far, which it compares with the draw's epoch). The
-// memory itself is a read-only view the ALU is given.
+// memory itself is the pipeline's (UnitContext::constant_memory): the loader is its one writer,
+// the ALU reads it.
 #pragma once
 
 #include "model/common/params.h"
 #include "model/common/stats.h"
 #include "model/sc/pipeline_types.h"
+#include "model/sc/unit_registry.h"
 
 namespace vpsim::sc {
 
@@ -26,11 +28,9 @@ struct ConstantLoaderParams {
 
 class ConstantLoader : public TimedUnit {
 public:
-    ConstantLoader(const sc_core::sc_module_name& n, const ConstantLoaderParams& p, uint32_t const_count,
+    // `memory`: the constant memory it writes.
+    ConstantLoader(const sc_core::sc_module_name& n, const ConstantLoaderParams& p, vs::Constants& memory,
                    Probes* probes);
-
-    // The constant memory, as a read-only view for the vertex ALU.
-    const vs::Constants& memory() const { return mem_; }
 
     Cycle step(Cycle now) override;
     void finish(Cycle end) override { acct_.finish(end); }
@@ -41,10 +41,10 @@ private:
     ConstantLoaderParams p_;
     Probes* probes_;
     In<ConstantBatch> in_{*this, "in"};
-    In<uint64_t> draws_done_{*this, "draws_done"};
-    Out<uint64_t> written_{*this, "written"};
+    In<DrawsDone> draws_done_{*this, "draws_done"};
+    Out<ConstantsWritten> written_{*this, "written"};
     uint64_t draws_left_alu_ = 0;  // the latest count from draws_done
-    vs::Constants mem_;
+    vs::Constants& mem_;
     size_t pos_ = 0;  // next write of the front batch
     Cycle batch_start_ = 0;
     int track_ = -1;

@@ -121,6 +121,10 @@ DeclDecoderImpl model_decl_decoder();
 // --rtl decl_decoder=FILE) a finding about that RTL.
 struct DeclDecoderMismatch : std::logic_error {
     using std::logic_error::logic_error;
+    DeclDecoderMismatch(const std::string& what, std::string cmd, std::vector<uint32_t> decl)
+        : std::logic_error(what), command(std::move(cmd)), declaration(std::move(decl)) {}
+    std::string command;                 // the scene's CreateVertexShader (its JSON pointer)
+    std::vector<uint32_t> declaration;   // the declaration it decoded
 };
 
 }  // namespace vpsim::sc

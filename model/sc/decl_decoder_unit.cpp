@@ -7,7 +7,7 @@ namespace vpsim::sc {
 using namespace sc_core;
 
 const ParamBindings<DeclDecoderParams>& DeclDecoderParams::bindings() {
-    static const auto b = ParamBindings<DeclDecoderParams>(kUnit, "declaration decoder: token array to stream/element/tessellator/constant events", 2)
+    static const auto b = ParamBindings<DeclDecoderParams>(kUnit, "declaration decoder: token array to stream/element/tessellator/constant events")
         .uint("const_count", "registers", &DeclDecoderParams::const_count,
                   "constant registers of the device; CONST beyond them breaks rule 12",
                   "D3DVS_CONSTREG_MAX_V1_1 = 96 (vs.1.1 minimum); NV2A has 192", 1, 8192)

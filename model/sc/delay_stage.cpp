@@ -6,7 +6,7 @@ namespace vpsim::sc {
 
 const ParamBindings<DelayStageParams>& DelayStageParams::bindings() {
     static const auto b =
-        ParamBindings<DelayStageParams>(kUnit, "pass-through stage: jobs leave after a fixed latency", 6)
+        ParamBindings<DelayStageParams>(kUnit, "pass-through stage: jobs leave after a fixed latency")
             .uint("latency", "cycles", &DelayStageParams::latency, "cycles from a job's entry to its exit",
                   "assumed (a stage an architect inserts)", 0, 1u << 20)
             .uint("depth", "jobs", &DelayStageParams::depth, "jobs the stage holds at once", "assumed", 1, 1u << 16);
@@ -14,7 +14,7 @@ const ParamBindings<DelayStageParams>& DelayStageParams::bindings() {
 }
 
 DelayStage::DelayStage(const sc_core::sc_module_name& n, const DelayStageParams& p, Probes* probes)
-    : TimedUnit(n), p_(p), stats_(DelayStageParams::kUnit, "pass-through delay stage"), acct_(stats_),
+    : TimedUnit(n), p_(p), stats_(basename(), "pass-through delay stage"), acct_(stats_),
       jobs_(stats_.counter("jobs", "vertices", "jobs passed through")),
       stall_out_(stats_.stall_reason("output_full", "a job's latency is over but the downstream channel is full",
                                                 StallKind::back_pressure("out"))) {
@@ -53,6 +53,18 @@ Cycle DelayStage::step(Cycle now) {
     Cycle next = held_.size() < p_.depth ? in_->next_pop(now) : kNever;
     if (!held_.empty() && !blocked) next = std::min(next, std::max(held_.front().leaves, now + 1));
     return next;
+}
+
+void register_unit_delay_stage(UnitRegistry& r) {
+    UnitType t;
+    t.name = "delay_stage";
+    t.what = "pass-through stage: vertex jobs leave after a fixed latency";
+    t.tables = {DelayStageParams::table()};
+    t.words = {"the delay stage", "holding jobs in {} of cycles", {}, {}};
+    t.make = [](const UnitContext& c) {
+        return std::make_unique<DelayStage>(c.name.c_str(), DelayStageParams::from(c.params), c.probes);
+    };
+    r.add(std::move(t));
 }
 
 }  // namespace vpsim::sc

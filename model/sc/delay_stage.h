@@ -1,8 +1,8 @@
 // A pass-through stage: vertex jobs leave it `latency` cycles after they enter, in order, at
 // most `depth` inside and one per cycle each way. It does nothing to the values; it is the
 // smallest complete unit (parameters declared once, ports, statistics, cycle accounting) and
-// the worked example of docs/timing-model.md, "Adding a unit": the test that inserts it between
-// the vertex fetch and the vertex ALU touches only the topology table and this file pair.
+// the worked example of docs/timing-model.md, "Adding a unit": a topology file that inserts it
+// between the vertex fetch and the vertex ALU (tests/topologies/delay_stage.json) runs it.
 //
 // Ports: `in` vertex jobs (pool handles) from upstream, `out` the same jobs downstream.
 #pragma once
@@ -10,6 +10,7 @@
 #include "model/common/params.h"
 #include "model/common/stats.h"
 #include "model/sc/pipeline_types.h"
+#include "model/sc/unit_registry.h"
 
 #include <deque>
 
@@ -37,11 +38,11 @@ public:
 private:
     struct Held {
         Cycle leaves;
-        uint32_t job;
+        Job job;
     };
     DelayStageParams p_;
-    In<uint32_t> in_{*this, "in"};
-    Out<uint32_t> out_{*this, "out"};
+    In<Job> in_{*this, "in"};
+    Out<Job> out_{*this, "out"};
     std::deque<Held> held_;
     StatGroup stats_;
     CycleAccount acct_;

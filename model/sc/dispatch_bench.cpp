@@ -1,6 +1,7 @@
 #include "model/sc/dispatch_bench.h"
 
 #include "model/common/stats.h"
+#include "model/sc/dispatcher.h"
 #include "model/sc/sc_context.h"
 #include "model/sc/timed_unit.h"
 
@@ -198,11 +199,11 @@ private:
     bool have_ = false;
 };
 
-// Pipeline::dispatch's loop and quantum keeper, for a list of units in stepping order, with
-// one difference: strictly one pass over the units per cycle. A unit woken for the current cycle
+// The timing model's Dispatcher (model/sc/dispatcher.h) in an SC_THREAD, over the units in
+// stepping order, strictly one pass over the units per cycle: a unit woken for the current cycle
 // after its turn in the pass (a pop from its full output by the unit after it) steps at the next
-// cycle, where Pipeline::dispatch would pass over the cycle again; with the units stepped
-// upstream first, that is sc_fifo's "a slot freed at t is writable from t + 1".
+// cycle; with the units stepped upstream first, that is sc_fifo's "a slot freed at t is
+// writable from t + 1".
 struct BenchDispatcher : sc_module {
     std::vector<TimedUnit*> units;
     uint64_t quantum = 100000;
@@ -212,45 +213,18 @@ struct BenchDispatcher : sc_module {
     SC_HAS_PROCESS(BenchDispatcher);
     explicit BenchDispatcher(const sc_module_name& n) : sc_module(n) { SC_THREAD(dispatch); }
 
-    void sync(Cycle c) {
-        if (c > synced_) {
-            wait(sc_time(double((c - synced_) * kPeriodPs), SC_PS));
-            synced_ = c;
-        }
-    }
     void dispatch() {
         try {
-            Cycle now = 0, last = 0, next = 0;
-            bool first = true;
-            for (TimedUnit* u : units) u->set_dispatcher_next(&next);
-            for (;;) {
-                if (next == kNever) break;
-                now = first ? next : std::max(next, now + 1);
-                first = false;
-                next = kNever;
-                for (TimedUnit* u : units) {
-                    if (u->wake_at() <= now)
-                        u->run_step(now);
-                    else if (u->wake_at() < next)
-                        next = u->wake_at();
-                }
-                last = now;
-                if (now - synced_ >= quantum) sync(now);
-            }
-            for (TimedUnit* u : units)
-                if (u->busy_with_work())
-                    throw std::logic_error(fmt::format("deadlock at cycle {}: {} still holds work", now, u->basename()));
-            end = last + 1;
-            sync(end);
-            for (TimedUnit* u : units) u->finish(end);
+            Dispatcher::Options o;
+            o.quantum = quantum;
+            o.period_ps = kPeriodPs;
+            o.one_pass_per_cycle = true;
+            end = Dispatcher(units, o).run();
         } catch (const std::exception& e) {
             error = e.what();
         }
         sc_stop();
     }
-
-private:
-    Cycle synced_ = 0;
 };
 
 double thread_cpu_seconds() {

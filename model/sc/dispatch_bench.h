@@ -14,8 +14,9 @@
 //   sc_fifo ports with nb_read / nb_write and one wait() per edge, wait(n) for its service time.
 // * SC_METHOD + sc_fifo: each stage an SC_METHOD run at every rising edge (a state machine).
 // * dispatcher + Channel: each stage a TimedUnit with In / Out ports bound to vpsim's
-//   Channel<T> (latency 1), stepped by a copy of Pipeline::dispatch's event-skipping loop with
-//   its quantum keeper. The stages are stepped upstream first and strictly once per cycle (a
+//   Channel<T> (latency 1), stepped by the timing model's own Dispatcher (model/sc/dispatcher.h,
+//   the pipeline's loop and quantum keeper). The stages are stepped upstream first and strictly
+//   once per cycle (Dispatcher::Options::one_pass_per_cycle: a
 //   wake-up for the current cycle after the unit's turn is served at the next cycle), which
 //   gives sc_fifo's "a freed slot is writable from the next cycle". The pipeline steps
 //   downstream first, so that a slot freed in a cycle is usable upstream in the same cycle:

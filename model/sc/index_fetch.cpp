@@ -3,11 +3,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
 namespace vpsim::sc {
 
 const ParamBindings<IndexFetchParams>& IndexFetchParams::bindings() {
-    static const auto b = ParamBindings<IndexFetchParams>(kUnit, "index fetch: reads a draw's references and looks them up in the post-transform cache", 4)
+    static const auto b = ParamBindings<IndexFetchParams>(kUnit, "index fetch: reads a draw's references and looks them up in the post-transform cache")
         .uint("indices_per_cycle", "indices/cycle", &IndexFetchParams::indices_per_cycle,
                   "references read and looked up per cycle", "assumed (one vertex per cycle, as ATTILA's streamer)", 1,
                   64)
@@ -22,8 +23,14 @@ IndexFetchParams IndexFetchParams::from(const ParamSet& p) {
 
 IndexFetch::IndexFetch(const sc_core::sc_module_name& n, const IndexFetchParams& p,
                        const pipe::PostTransformCacheParams& cache, VertexPool& pool, Probes* probes)
-    : TimedUnit(n), p_(p), cache_(cache), pool_(pool), probes_(probes),
-      stats_(IndexFetchParams::kUnit, "index fetch and post-transform cache look-up"), acct_(stats_),
+    : TimedUnit(n), p_(p),
+      // The cache's group: "post_transform_cache", or "<instance>.post_transform_cache" for an
+      // index fetch named otherwise (a second one).
+      cache_(cache, basename() == std::string(IndexFetchParams::kUnit)
+                        ? std::string(pipe::PostTransformCacheParams::kUnit)
+                        : basename() + std::string(".") + pipe::PostTransformCacheParams::kUnit),
+      pool_(pool), probes_(probes),
+      stats_(basename(), "index fetch and post-transform cache look-up"), acct_(stats_),
       refs_(stats_.counter("references", "indices", "vertex references read (draw order)")),
       hits_(stats_.counter("cache_hits", "indices", "references found in the post-transform cache")),
       misses_count_(stats_.counter("cache_misses", "vertices", "references sent to be fetched and shaded")),
@@ -35,8 +42,8 @@ IndexFetch::IndexFetch(const sc_core::sc_module_name& n, const IndexFetchParams&
                                                    StallKind::back_pressure("order"))),
       stall_tess_(stats_.stall_reason("tessellator", "a reference names a generated vertex the tessellator has not produced yet",
                                                   StallKind::starvation("generated"))) {
-    acct_.attach(probes, "index_fetch");
-    if (probes) track_ = probes->track("index_fetch");
+    acct_.attach(probes, basename());
+    if (probes) track_ = probes->track(basename());
     stats_.rate("hit_rate", "cache_hits", "references", "fraction", "post-transform cache hits per reference");
     stats_.rate("indices_per_cycle", "references", "cycles", "indices/cycle", "references per cycle of the run");
 }
@@ -80,7 +87,7 @@ Cycle IndexFetch::step(Cycle now) {
         if (pos_ == s.refs) {
             // The draw's end marker tells the output to finish its primitives.
             if (!order_->can_push(now)) return blocked(stall_order_);
-            order_->push(OrderRef{OrderRef::DrawEnd, &d, 0, 0, pos_}, now);
+            order_->push(OrderRef{OrderRef::DrawEnd, &d, 0, Job{}, pos_}, now);
             // (The ALU takes every draw end the cycle after it is sent: this never waits.)
             draw_end_->push(DrawEnd{d.id, jobs_}, now);
             generated_ready_.erase(d.id);
@@ -105,10 +112,10 @@ Cycle IndexFetch::step(Cycle now) {
         const bool hit = s.indexed && cache_.lookup(v);
         if (hit) {
             ++hits_;
-            order_->push(OrderRef{OrderRef::Hit, &d, v, 0, pos_}, now);
+            order_->push(OrderRef{OrderRef::Hit, &d, v, Job{}, pos_}, now);
         } else {
             ++misses_count_;
-            const uint32_t h = pool_.alloc();
+            const Job h = pool_.alloc();
             VertexJob& j = pool_[h];
             j.seq = seq_++;
             j.draw = &d;
@@ -126,6 +133,26 @@ Cycle IndexFetch::step(Cycle now) {
     }
     acct_.busy(now);
     return now + 1;
+}
+
+void register_unit_index_fetch(UnitRegistry& r) {
+    UnitType t;
+    t.name = "index_fetch";
+    t.what = "index fetch and post-transform cache look-up";
+    t.tables = {IndexFetchParams::table(), pipe::PostTransformCacheParams::table()};
+    t.words.noun = "the index fetch";
+    t.words.busy = "reading indices in {} of cycles";
+    // It can read several references a cycle: the references over the most it could have read.
+    t.words.capacity = [](const nlohmann::ordered_json& g, uint64_t cycles, const ParamSet& p) {
+        return cycles ? double(g["counters"]["references"]["value"].get<uint64_t>()) /
+                            (double(cycles) * double(p.get_uint("index_fetch.indices_per_cycle")))
+                      : NAN;
+    };
+    t.make = [](const UnitContext& c) {
+        return std::make_unique<IndexFetch>(c.name.c_str(), IndexFetchParams::from(c.params),
+                                            pipe::PostTransformCacheParams::from(c.params), c.pool, c.probes);
+    };
+    r.add(std::move(t));
 }
 
 }  // namespace vpsim::sc

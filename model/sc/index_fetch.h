@@ -17,6 +17,7 @@
 #include "model/common/stats.h"
 #include "model/pipe/post_transform_cache.h"
 #include "model/sc/pipeline_types.h"
+#include "model/sc/unit_registry.h"
 
 #include <map>
 
@@ -41,7 +42,8 @@ public:
     void finish(Cycle end) override { acct_.finish(end); }
     bool busy_with_work() const override { return !in_->empty(); }
     const StatGroup& stats() const override { return stats_; }
-    const pipe::PostTransformCache& cache() const { return cache_; }
+    // Its statistics and its post-transform cache's.
+    std::vector<const StatGroup*> stat_groups() const override { return {&stats_, &cache_.stats()}; }
 
 private:
     void start_draw(const DrawState& d);  // the draw's look-ups, once
@@ -52,7 +54,7 @@ private:
     Probes* probes_;
     In<const DrawState*> in_{*this, "in"};
     In<GeneratedReady> generated_{*this, "generated"};
-    Out<uint32_t> jobs_out_{*this, "jobs"};
+    Out<Job> jobs_out_{*this, "jobs"};
     Out<OrderRef> order_{*this, "order"};
     Out<DrawEnd> draw_end_{*this, "draw_end"};
     std::map<uint32_t, uint64_t> generated_ready_;  // tessellated draws: vertices that exist

@@ -1,9 +1,11 @@
 #include "model/sc/memory_model.h"
 
+#include <cmath>
+
 namespace vpsim::sc {
 
 const ParamBindings<MemoryModelParams>& MemoryModelParams::bindings() {
-    static const auto b = ParamBindings<MemoryModelParams>(kUnit, "memory behind the vertex fetch cache: latency and bus bandwidth", 5)
+    static const auto b = ParamBindings<MemoryModelParams>(kUnit, "memory behind the vertex fetch cache: latency and bus bandwidth")
         .uint("latency", "cycles", &MemoryModelParams::latency, "cycles from a line request to its data",
                   "assumed (DDR at 230 MHz behind the memory controller, ~400 ns)", 0, 100000)
         .uint("bytes_per_cycle", "bytes/cycle", &MemoryModelParams::bytes_per_cycle, "bus bytes per core cycle for vertex reads",
@@ -17,13 +19,13 @@ MemoryModelParams MemoryModelParams::from(const ParamSet& p) {
     return bindings().from(p);
 }
 
-MemoryModel::MemoryModel(const MemoryModelParams& p, Probes* probes)
-    : p_(p), probes_(probes),
-      stats_(MemoryModelParams::kUnit, "memory behind the vertex fetch cache"),
+MemoryModel::MemoryModel(const sc_core::sc_module_name& n, const MemoryModelParams& p, Probes* probes)
+    : TimedUnit(n), p_(p), probes_(probes),
+      stats_(basename(), "memory behind the vertex fetch cache"),
       requests_(stats_.counter("requests", "requests", "line reads")),
       bytes_(stats_.counter("bytes", "bytes", "bytes read")),
       bus_cycles_(stats_.counter("bus_cycles", "cycles", "cycles the bus carried data (the busy cycles)")) {
-    if (probes) sig_requests_ = probes->vcd_signal("memory", "requests", 32);
+    if (probes) sig_requests_ = probes->vcd_signal(basename(), "requests", 32);
     stats_.rate("bytes_per_cycle", "bytes", "cycles", "bytes/cycle", "bandwidth used over the run");
     stats_.rate("bus_utilisation", "busy_cycles", "cycles", "fraction", "bus busy cycles over the run's cycles");
 }
@@ -46,6 +48,27 @@ void MemoryModel::finish(Cycle end) {
     const uint64_t busy = bus_cycles_.value < end ? bus_cycles_.value : end;
     stats_.busy(busy);
     stats_.idle(end - busy);
+}
+
+void register_unit_memory_model(UnitRegistry& r) {
+    UnitType t;
+    t.name = "memory";
+    t.what = "memory behind the vertex fetch cache: latency and bus bandwidth (a service: memory ports read it)";
+    t.tables = {MemoryModelParams::table()};
+    t.stepped = false;
+    t.is_memory = true;
+    t.words.noun = "the memory bus";
+    t.words.busy = "carrying vertex data in {} of cycles";
+    t.words.capacity = [](const nlohmann::ordered_json& g, uint64_t, const ParamSet&) {
+        if (!g.contains("rates") || !g["rates"].contains("bus_utilisation") ||
+            g["rates"]["bus_utilisation"]["value"].is_null())
+            return double(NAN);
+        return g["rates"]["bus_utilisation"]["value"].get<double>();
+    };
+    t.make = [](const UnitContext& c) {
+        return std::make_unique<MemoryModel>(c.name.c_str(), MemoryModelParams::from(c.params), c.probes);
+    };
+    r.add(std::move(t));
 }
 
 }  // namespace vpsim::sc

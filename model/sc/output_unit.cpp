@@ -2,12 +2,13 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <stdexcept>
 
 namespace vpsim::sc {
 
 const ParamBindings<OutputUnitParams>& OutputUnitParams::bindings() {
-    static const auto b = ParamBindings<OutputUnitParams>(kUnit, "output: shaded vertices leave in draw order; primitive assembly counts primitives", 8)
+    static const auto b = ParamBindings<OutputUnitParams>(kUnit, "output: shaded vertices leave in draw order; primitive assembly counts primitives")
         .uint("buffers", "vertices", &OutputUnitParams::buffers, "output buffers between the ALU and the output",
                   "NV20: 6 copies of the per-vertex output buffers (pipeline.md)", 1, 1024)
         .uint("order_queue", "references", &OutputUnitParams::order_queue,
@@ -25,7 +26,7 @@ OutputUnitParams OutputUnitParams::from(const ParamSet& p) {
 
 OutputUnit::OutputUnit(const sc_core::sc_module_name& n, const OutputUnitParams& p, uint32_t recent_entries,
                        VertexPool& pool, Probes* probes)
-    : TimedUnit(n), p_(p), pool_(pool), probes_(probes), recent_(recent_entries ? recent_entries : 1), stats_(OutputUnitParams::kUnit, "output and primitive assembly"),
+    : TimedUnit(n), p_(p), pool_(pool), probes_(probes), recent_(recent_entries ? recent_entries : 1), stats_(basename(), "output and primitive assembly"),
       acct_(stats_), refs_(stats_.counter("vertices", "vertices", "vertex references emitted in draw order")),
       shaded_count_(stats_.counter("shaded", "vertices", "emitted references shaded for them (cache misses)")),
       reused_(stats_.counter("reused", "vertices", "emitted references served from the post-transform cache")),
@@ -33,8 +34,8 @@ OutputUnit::OutputUnit(const sc_core::sc_module_name& n, const OutputUnitParams&
       draws_(stats_.counter("draws", "draws", "draws completed")),
       stall_shading_(stats_.stall_reason("vertex_in_flight", "the next reference's vertex is still being shaded",
                                                      StallKind::starvation("shaded"))) {
-    acct_.attach(probes, "output");
-    if (probes) track_ = probes->track("output");
+    acct_.attach(probes, basename());
+    if (probes) track_ = probes->track(basename());
     stats_.rate("vertices_per_cycle", "vertices", "cycles", "vertices/cycle", "references emitted per cycle");
     stats_.rate("acmr", "shaded", "primitives", "vertices/primitive",
                 "average cache miss ratio: shaded vertices per primitive (all primitive types)");
@@ -102,6 +103,28 @@ Cycle OutputUnit::step(Cycle now) {
     }
     acct_.idle(now);
     return order_->next_pop(now);
+}
+
+void register_unit_output_unit(UnitRegistry& r) {
+    UnitType t;
+    t.name = "output";
+    t.what = "output: shaded vertices leave in draw order; primitive assembly";
+    t.tables = {OutputUnitParams::table()};
+    t.words.noun = "the output";
+    t.words.busy = "emitting vertices in {} of cycles";
+    t.words.capacity = [](const nlohmann::ordered_json& g, uint64_t cycles, const ParamSet& p) {
+        return cycles ? double(g["counters"]["vertices"]["value"].get<uint64_t>()) /
+                            (double(cycles) * double(p.get_uint("output.vertices_per_cycle")))
+                      : NAN;
+    };
+    t.make = [](const UnitContext& c) {
+        auto u = std::make_unique<OutputUnit>(c.name.c_str(), OutputUnitParams::from(c.params),
+                                              pipe::PostTransformCacheParams::from(c.params).entries, c.pool, c.probes);
+        u->set_sink(c.sink);
+        if (c.draw_done) u->on_draw_done([f = c.draw_done](const DrawState& d, Cycle) { f(d); });
+        return u;
+    };
+    r.add(std::move(t));
 }
 
 }  // namespace vpsim::sc

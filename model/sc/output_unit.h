@@ -9,6 +9,7 @@
 #include "model/common/stats.h"
 #include "model/pipe/primitive_assembly.h"
 #include "model/sc/pipeline_types.h"
+#include "model/sc/unit_registry.h"
 
 #include <functional>
 #include <optional>
@@ -25,10 +26,6 @@ struct OutputUnitParams {
     static ParamTable table();
     static OutputUnitParams from(const ParamSet& p);
 };
-
-// Receives every emitted reference: the draw, the reference's position, its vertex index and
-// the shaded outputs.
-using VertexSink = std::function<void(const DrawState&, uint64_t ref, uint32_t index, const vs::VertexOutputs&)>;
 
 class OutputUnit : public TimedUnit {
 public:
@@ -50,7 +47,7 @@ private:
     VertexPool& pool_;
     Probes* probes_;
     In<OrderRef> order_{*this, "order"};
-    In<uint32_t> shaded_{*this, "shaded"};
+    In<Job> shaded_{*this, "shaded"};
     VertexSink sink_;
     std::function<void(const DrawState&, Cycle)> draw_done_;
     // The last `recent` shaded vertices emitted (index, outputs), newest at head_ - 1.

@@ -1,6 +1,10 @@
 #include "model/sc/pipeline.h"
 
 #include "model/sc/bottleneck.h"
+#include "model/sc/decl_decoder_slot.h"
+#include "model/sc/dispatcher.h"
+#include "model/sc/memory_model.h"
+#include "model/sc/timeseries.h"
 
 #include <fmt/format.h>
 
@@ -8,6 +12,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <set>
 #include <stdexcept>
 #include <thread>
 
@@ -16,7 +21,7 @@ namespace vpsim::sc {
 using namespace sc_core;
 
 const ParamBindings<PipelineParams>& PipelineParams::bindings() {
-    static const auto b = ParamBindings<PipelineParams>(kUnit, "the timing model as a whole: clock and kernel synchronisation", 0)
+    static const auto b = ParamBindings<PipelineParams>(kUnit, "the timing model as a whole: clock and kernel synchronisation")
         .real("clock_mhz", "MHz", &PipelineParams::clock_mhz, "modelled core clock (vertices/s and trace times)",
                     "GeForce3 (NV20) core clock: 200 MHz (pipeline.md)", 1.0, 100000.0)
         .uint("quantum", "cycles", &PipelineParams::quantum,
@@ -32,7 +37,7 @@ PipelineParams PipelineParams::from(const ParamSet& p) {
 
 const ParamBindings<FixedFunctionParams>& FixedFunctionParams::bindings() {
     static const auto b =
-        ParamBindings<FixedFunctionParams>(kUnit, "the device's fixed-function caps (D3DCAPS8): what a fixed-function draw may use", 0)
+        ParamBindings<FixedFunctionParams>(kUnit, "the device's fixed-function caps (D3DCAPS8): what a fixed-function draw may use")
             .uint("max_active_lights", "lights", &FixedFunctionParams::max_active_lights,
                   "D3DCAPS8.MaxActiveLights: lights enabled at once in a fixed-function draw",
                   "D3D8 documentation's example figure (8); assumed", 0, 1024)
@@ -57,157 +62,72 @@ ff::Caps FixedFunctionParams::caps() const {
     return c;
 }
 
-std::vector<ParamTable> param_tables() {
-    return {PipelineParams::table(),          FixedFunctionParams::table(),         CommandFrontEndParams::table(), DeclDecoderParams::table(),
-            ConstantLoaderParams::table(),   TessellatorParams::table(),     IndexFetchParams::table(),
-            pipe::PostTransformCacheParams::table(), MemoryModelParams::table(), VertexFetchParams::table(),
-            VertexAluParams::table(),        OutputUnitParams::table()};
+std::vector<ParamTable> param_tables(const Topology& t, const UnitRegistry& r) {
+    std::vector<ParamTable> out = {PipelineParams::table(), FixedFunctionParams::table()};
+    std::set<std::string> types;
+    for (const UnitSpec& u : t.units) {
+        const UnitType* ty = r.find(u.type);
+        if (!ty) throw TopologyError(located(u.at, "type", fmt::format("unknown unit type {}; valid: {}", u.type, r.names())));
+        if (types.insert(u.type).second)
+            for (const ParamTable& p : ty->tables) out.push_back(p);
+    }
+    return out;
 }
 
-ParamSet default_params(std::vector<ParamTable> extra) {
-    std::vector<ParamTable> t = param_tables();
-    for (auto& e : extra) t.push_back(std::move(e));
-    return ParamSet(std::move(t));
-}
-
-Topology default_topology() {
-    Topology t;
-    t.links = {
-        {"front_end_to_constant_loader", "front_end.constants", "constant_loader.in", "constant_loader.queue", 1, 1,
-         "constant batches"},
-        {"front_end_to_tessellator", "front_end.draws", "tessellator.in", "tessellator.queue", 1, 1, "draws"},
-        {"tessellator_to_index_fetch", "tessellator.out", "index_fetch.in", "index_fetch.draw_queue", 1, 1, "draws"},
-        {"tessellator_generated", "tessellator.generated", "index_fetch.generated", 4, 1, 4,
-         "count of generated vertices that exist"},
-        {"index_fetch_to_vertex_fetch", "index_fetch.jobs", "vertex_fetch.in", "vertex_fetch.queue", 1, 1,
-         "vertex jobs (cache misses)"},
-        {"index_fetch_to_output", "index_fetch.order", "output.order", "output.order_queue", 1,
-         "output.vertices_per_cycle", "every reference, in draw order"},
-        {"index_fetch_draw_end", "index_fetch.draw_end", "vertex_alu.draw_end", 4, 1, 4, "a draw's job count"},
-        {"vertex_fetch_to_alu", "vertex_fetch.out", "vertex_alu.in", "vertex_fetch.input_buffers", 1, 1,
-         "fetched vertices (each holds an input buffer)"},
-        {"alu_input_credits", "vertex_alu.credits", "vertex_fetch.credits", "vertex_fetch.input_buffers", 0,
-         "vertex_fetch.input_buffers", "freed input buffers"},
-        {"alu_to_output", "vertex_alu.out", "output.shaded", "output.buffers", 1, 1, "shaded vertices"},
-        {"alu_draws_done", "vertex_alu.draws_done", "constant_loader.draws_done", 4, 0, 4,
-         "count of draws that left the ALU"},
-        {"constants_written", "constant_loader.written", "vertex_alu.constants_written", 4, 1, 4,
-         "count of constant vectors written"},
-    };
-    return t;
-}
+std::vector<ParamTable> param_tables() { return param_tables(default_topology()); }
+ParamSet default_params(const Topology& t, const UnitRegistry& r) { return ParamSet(param_tables(t, r)); }
+ParamSet default_params() { return ParamSet(param_tables()); }
 
 namespace {
 
-
-// The units of the default pipeline, in the dispatcher's order (downstream first).
-const char* const kUnitOrder[] = {"output", "vertex_alu", "vertex_fetch", "index_fetch",
-                                  "tessellator", "constant_loader", "front_end"};
-// Read-only views and services, which are not channels (for the printed topology).
-struct Side {
-    const char *from, *to, *what;
-    bool both_ways;
-};
-const Side kSides[] = {{"constant_loader", "vertex_alu", "constant memory (read-only view)", false},
-                       {"memory", "vertex_fetch", "line reads (analytical memory service)", false},
-                       {"front_end", "decl_decoder", "pins: tokens in, events out (SystemC signals)", true}};
-
-std::vector<std::string> step_order(const Topology& t) {
-    std::vector<std::string> order(std::begin(kUnitOrder), std::end(kUnitOrder));
-    for (const ExtraUnit& e : t.extra) {
-        auto it = std::find(order.begin(), order.end(), e.step_after);
-        if (it == order.end())
-            throw std::logic_error(fmt::format("unit {}: step_after names no unit ({})", e.name, e.step_after));
-        order.insert(it + 1, e.name);
-    }
-    return order;
-}
-
-DeclDecoderParams decoder_params(const ParamSet& p, const scene::Scene& s) {
-    DeclDecoderParams d = DeclDecoderParams::from(p);
-    d.const_count = s.const_count;  // the device the scene describes, as the golden decoder sees it
-    return d;
-}
-
-std::unique_ptr<DeclDecoderBlock> make_decoder(const DeclDecoderImpl& impl, const DeclDecoderParams& p,
-                                               DeclDecoderPins& pins) {
-    return (impl.make ? impl.make : model_decl_decoder().make)("decl_decoder", p, pins);
-}
-
+// The units of a topology, built, bound and stepped.
 class Pipeline : public sc_module {
 public:
     Pipeline(const sc_module_name& n, const scene::Scene& s, const ParamSet& params, const vs::Profile& profile,
              const RunOptions& opt)
         : sc_module(n), pp_(PipelineParams::from(params)), params_(params), opt_(opt),
+          topo_(opt.topology ? *opt.topology : default_topology()),
+          registry_(opt.registry ? *opt.registry : builtin_units()),
           period_ps_(uint64_t(std::llround(1e6 / pp_.clock_mhz))),
           series_(opt.stats_interval ? std::make_unique<TimeSeries>(opt.stats_interval) : nullptr),
           probes_(opt.vcd_path.empty() && opt.trace_path.empty() && !series_
                       ? nullptr
                       : std::make_unique<Probes>(opt.vcd_path, opt.trace_path, period_ps_, series_.get())),
           machine_(s, profile, opt.tess_profile, FixedFunctionParams::from(params).caps()),
-          decoder_(make_decoder(opt.decl_decoder, decoder_params(params, s), decl_pins_)),
-          front_("front_end", CommandFrontEndParams::from(params), machine_, decl_pins_, *decoder_,
-                 [this](Cycle c) { sync(c); }, probes_.get()),
-          tess_("tessellator", TessellatorParams::from(params), probes_.get()),
-          loader_("constant_loader", ConstantLoaderParams::from(params), s.const_count, probes_.get()),
-          index_("index_fetch", IndexFetchParams::from(params), pipe::PostTransformCacheParams::from(params), pool_,
-                 probes_.get()),
-          memory_(MemoryModelParams::from(params), probes_.get()),
-          fetch_(opt.vertex_fetch ? opt.vertex_fetch(params, memory_, pool_, probes_.get())
-                                  : std::make_unique<VertexFetch>("vertex_fetch", VertexFetchParams::from(params), memory_,
-                                                                  pool_, probes_.get())),
-          alu_("vertex_alu", VertexAluParams::from(params), machine_.profile(), pool_, probes_.get()),
-          output_("output", OutputUnitParams::from(params), pipe::PostTransformCacheParams::from(params).entries,
-                  pool_, probes_.get()) {
-        // Modelled addresses: each buffer at its own 4 KiB-aligned place.
-        std::map<const uint8_t*, uint64_t> addr;
-        uint64_t next = 0x10000;
-        for (const auto& [name, b] : s.buffers) {
-            addr[b.bytes.data()] = next;
-            next += (b.bytes.size() + 0xFFF) & ~uint64_t(0xFFF);
-            next += 0x1000;
-        }
-        front_.set_buffer_addresses(std::move(addr));
-        output_.set_sink(opt.sink);
-        if (opt.draw_done) output_.on_draw_done([f = opt.draw_done](const DrawState& d, Cycle) { f(d); });
-        alu_.view_constants(loader_.memory());
-
-        const Topology topo = opt.topology ? *opt.topology : default_topology();
-        std::map<std::string, TimedUnit*> by_name = {{"output", &output_},         {"vertex_alu", &alu_},
-                                                     {"vertex_fetch", fetch_.get()},    {"index_fetch", &index_},
-                                                     {"tessellator", &tess_},      {"constant_loader", &loader_},
-                                                     {"front_end", &front_}};
-        for (const ExtraUnit& e : topo.extra) {
-            if (by_name.count(e.name)) throw std::logic_error(fmt::format("unit {} exists already", e.name));
-            extra_.push_back(e.make(e.name.c_str(), params, pool_, probes_.get()));
-            by_name[e.name] = extra_.back().get();
-        }
-        bind(topo, params, by_name);
-        for (const std::string& u : step_order(topo)) units_.push_back(by_name.at(u));
+          constant_memory_(s.const_count, vs::Vec4{}) {
+        build();
+        bind();
+        std::vector<TimedUnit*> stepped;
+        for (const std::string& u : step_order(topo_, registry_, params_)) stepped.push_back(by_name_.at(u));
+        Dispatcher::Options o;
+        o.quantum = pp_.quantum;
+        o.period_ps = period_ps_;
+        if (opt_.progress) o.progress = [this](Cycle now) { progress(now, false); };
+        dispatcher_ = std::make_unique<Dispatcher>(std::move(stepped), std::move(o));
         SC_HAS_PROCESS(Pipeline);
         SC_THREAD(dispatch);
     }
 
-std::exception_ptr error;
+    std::exception_ptr error;
     Cycle end = 0;
     double host_seconds = 0;
 
     RunResult result() const;
 
 private:
-    void bind(const Topology& t, const ParamSet& params, const std::map<std::string, TimedUnit*>& units);
-    void sync(Cycle c) {
-        if (c > synced_) {
-            wait(sc_time(double((c - synced_) * period_ps_), SC_PS));
-            synced_ = c;
-        }
-    }
+    void build();
+    void bind();
     void progress(Cycle now, bool final_line);
     void dispatch();
+    // The stats.json group of the first unit of `type` (null when the topology has none).
+    const StatGroup* group_of(const std::string& type) const;
+    uint64_t sum(const std::string& type, const char* counter) const;  // over the units of `type`
 
     PipelineParams pp_;
     ParamSet params_;
     RunOptions opt_;
+    Topology topo_;
+    const UnitRegistry& registry_;
     struct Peer {
         std::string unit;      // the unit at the channel's other end
         std::string capacity;  // the channel's capacity: a parameter key, or a number
@@ -219,59 +139,137 @@ private:
     std::unique_ptr<Probes> probes_;
     scene::SceneMachine machine_;
     VertexPool pool_;
-    DeclDecoderPins decl_pins_{"decl"};  // the front end drives them
-    std::unique_ptr<DeclDecoderBlock> decoder_;
-    CommandFrontEnd front_;
-    TessellatorUnit tess_;
-    ConstantLoader loader_;
-    IndexFetch index_;
-    MemoryModel memory_;
-    std::unique_ptr<TimedUnit> fetch_;  // VertexFetch, or RunOptions::vertex_fetch's
-    VertexAlu alu_;
-    OutputUnit output_;
-    std::vector<std::unique_ptr<TimedUnit>> extra_;
+    vs::Constants constant_memory_;  // the loader writes it, the ALU reads it
+    std::vector<std::unique_ptr<TimedUnit>> units_;  // as listed in the topology
+    std::vector<const UnitType*> types_;             // of units_
+    std::map<std::string, TimedUnit*> by_name_;
     std::vector<std::unique_ptr<ChannelBase>> channels_;
-    std::vector<TimedUnit*> units_;
-    Cycle synced_ = 0;
+    std::unique_ptr<Dispatcher> dispatcher_;
+    std::vector<std::pair<uint32_t, uint32_t>> ff_programs_;  // (instructions, slots), first use first
+    uint64_t ff_draws_ = 0;
     std::chrono::steady_clock::time_point t0_, last_progress_;
     bool progress_shown_ = false;
 };
 
-PortBase& find_port(const std::map<std::string, TimedUnit*>& units, const std::string& path, bool input,
-                    const std::string& link) {
+void Pipeline::build() {
+    // Memories first (the units with a memory port are given theirs), then the rest, each in the
+    // order listed.
+    std::vector<std::pair<const UnitSpec*, const UnitType*>> specs;
+    for (const UnitSpec& u : topo_.units) {
+        const UnitType* t = registry_.find(u.type);
+        if (!t)
+            throw TopologyError(located(u.at, "type", fmt::format("unknown unit type {}; valid: {}", u.type, registry_.names())));
+        specs.push_back({&u, t});
+    }
+    std::map<std::string, std::unique_ptr<TimedUnit>> made;
+    std::map<std::string, const UnitType*> type_of;
+    for (const auto& [u, t] : specs) type_of[u->name] = t;
+    for (int memories = 1; memories >= 0; --memories)
+        for (const auto& [u, t] : specs) {
+            if (t->is_memory != bool(memories)) continue;
+            MemoryModel* memory = nullptr;
+            if (t->memory_port) {
+                if (u->memory.empty())
+                    throw TopologyError(located(u->at, "", fmt::format("unit {}: its memory port is not connected (give "
+                                                                       "\"memory\": the name of a memory unit)",
+                                                                       u->name)));
+                const auto it = type_of.find(u->memory);
+                if (it == type_of.end() || !it->second->is_memory)
+                    throw TopologyError(located(u->at, "memory", fmt::format("unit {}: \"memory\" names no memory unit ({})",
+                                                                             u->name, u->memory)));
+                memory = static_cast<MemoryModel*>(made.at(u->memory).get());
+            } else if (!u->memory.empty()) {
+                throw TopologyError(located(u->at, "memory", fmt::format("unit {} (type {}) has no memory port", u->name,
+                                                                         u->type)));
+            }
+            UnitContext c{u->name, params_, pool_, machine_, constant_memory_, memory, probes_.get(), {}, {}, {}};
+            c.sync = [this](Cycle at) { dispatcher_->sync(at); };
+            c.sink = opt_.sink;
+            c.draw_done = [this](const DrawState& d) {
+                if (d.setup.fixed_function && d.setup.ff_program) {
+                    ++ff_draws_;
+                    const std::pair<uint32_t, uint32_t> p{d.setup.ff_program->instructions, d.setup.ff_program->slots};
+                    if (std::find(ff_programs_.begin(), ff_programs_.end(), p) == ff_programs_.end())
+                        ff_programs_.push_back(p);
+                }
+                if (opt_.draw_done) opt_.draw_done(d);
+            };
+            UnitFactory make = t->make;
+            if (t->name == "decl_decoder" && opt_.decl_decoder.make) make = decl_decoder_factory(opt_.decl_decoder);
+            const auto v = opt_.variants.find(t->name);
+            if (v != opt_.variants.end()) {
+                const auto f = t->variants.find(v->second);
+                if (f == t->variants.end())
+                    throw TopologyError(fmt::format("unit type {} has no variant {}", t->name, v->second));
+                make = f->second;
+            }
+            made[u->name] = make(c);
+            if (made[u->name]->basename() != u->name)
+                throw std::logic_error(fmt::format("unit type {}: its factory named the unit {}, not {}", t->name,
+                                                   made[u->name]->basename(), u->name));
+        }
+    for (const auto& [u, t] : specs) {
+        by_name_[u->name] = made.at(u->name).get();
+        units_.push_back(std::move(made.at(u->name)));
+        types_.push_back(t);
+    }
+}
+
+PortBase& find_port(const std::map<std::string, TimedUnit*>& units, const LinkSpec& l, bool input) {
+    const std::string& path = input ? l.to : l.from;
+    const char* field = input ? "to" : "from";
     const size_t dot = path.find('.');
     const auto it = units.find(path.substr(0, dot));
-    PortBase* p = it == units.end() || dot == std::string::npos ? nullptr : it->second->port(path.substr(dot + 1));
-    if (!p) throw std::logic_error(fmt::format("topology: link {} names no port {}", link, path));
+    if (it == units.end() || dot == std::string::npos)
+        throw TopologyError(located(l.at, field, fmt::format("link {}: {} names no unit (\"unit.port\")", l.name, path)));
+    PortBase* p = it->second->port(path.substr(dot + 1));
+    if (!p) {
+        std::string valid;
+        for (const PortBase* q : it->second->ports())
+            valid += fmt::format("{}{} ({})", valid.empty() ? "" : ", ", q->name(), q->input() ? "in" : "out");
+        throw TopologyError(located(l.at, field, fmt::format("link {} names no port {}; the ports of {}: {}", l.name, path,
+                                                             it->first, valid.empty() ? "none" : valid)));
+    }
     if (p->input() != input)
-        throw std::logic_error(fmt::format("topology: link {}: {} is an {} port", link, path, p->input() ? "input" : "output"));
+        throw TopologyError(located(l.at, field, fmt::format("link {}: {} is an {} port; \"{}\" needs an {} port", l.name,
+                                                             path, p->input() ? "input" : "output", field,
+                                                             input ? "input" : "output")));
     return *p;
 }
 
-void Pipeline::bind(const Topology& t, const ParamSet& params, const std::map<std::string, TimedUnit*>& units) {
-    const std::vector<std::string> order = step_order(t);
-    auto position = [&](const TimedUnit& u) { return std::find(order.begin(), order.end(), u.basename()) - order.begin(); };
-    for (const LinkSpec& l : t.links) {
-        PortBase& from = find_port(units, l.from, false, l.name);
-        PortBase& to = find_port(units, l.to, true, l.name);
+void Pipeline::bind() {
+    for (const LinkSpec& l : topo_.links) {
+        PortBase& from = find_port(by_name_, l, false);
+        PortBase& to = find_port(by_name_, l, true);
         if (from.type() != to.type())
-            throw std::logic_error(fmt::format("topology: link {}: {} and {} carry different types", l.name, l.from, l.to));
-        const uint64_t latency = l.latency.resolve(params);
-        // A same-cycle channel must go to a unit the dispatcher steps later in the cycle.
-        if (latency == 0 && position(from.owner()) > position(to.owner()))
-            throw std::logic_error(fmt::format("topology: link {} has latency 0 but {} is stepped after {}", l.name,
-                                               from.owner().basename(), to.owner().basename()));
-        channels_.push_back(from.make_channel(l.name, uint32_t(l.capacity.resolve(params)), uint32_t(latency),
-                                              uint32_t(l.bandwidth.resolve(params))));
+            throw TopologyError(located(l.at, "to", fmt::format("link {}: {} and {} carry different things", l.name,
+                                                                l.from, l.to)));
+        if (from.bound() || to.bound())
+            throw TopologyError(located(l.at, from.bound() ? "from" : "to",
+                                        fmt::format("link {}: port {} is connected twice", l.name,
+                                                    from.bound() ? l.from : l.to)));
+        auto resolve = [&](const Amount& a, const char* field) {
+            try {
+                return a.resolve(params_);
+            } catch (const ParamError& e) {
+                throw TopologyError(located(l.at, field, fmt::format("link {}: {}", l.name, e.what())));
+            }
+        };
+        const uint64_t capacity = resolve(l.capacity, "capacity"), latency = resolve(l.latency, "latency"),
+                       bandwidth = resolve(l.bandwidth, "bandwidth");
+        channels_.push_back(from.make_channel(l.name, uint32_t(capacity), uint32_t(latency), uint32_t(bandwidth)));
         from.bind(*channels_.back());
         to.bind(*channels_.back());
-        peer_[l.from] = {to.owner().basename(), l.capacity.text(), l.capacity.resolve(params)};
-        peer_[l.to] = {from.owner().basename(), l.capacity.text(), l.capacity.resolve(params)};
+        peer_[l.from] = {to.owner().basename(), l.capacity.text(), capacity};
+        peer_[l.to] = {from.owner().basename(), l.capacity.text(), capacity};
         channels_.back()->attach(probes_.get());
     }
-    for (const auto& [name, u] : units)
-        for (const PortBase* p : u->ports())
-            if (!p->bound()) throw std::logic_error(fmt::format("topology: port {} is not connected", p->full_name()));
+    for (size_t i = 0; i < units_.size(); ++i)
+        for (const PortBase* p : units_[i]->ports())
+            if (!p->bound())
+                throw TopologyError(located(topo_.units[i].at, "name",
+                                            fmt::format("port {} ({}) is not connected: no link names it", p->full_name(),
+                                                        p->input() ? "in" : "out")));
 }
 
 void Pipeline::progress(Cycle now, bool final_line) {
@@ -282,8 +280,8 @@ void Pipeline::progress(Cycle now, bool final_line) {
     last_progress_ = t;
     progress_shown_ = true;
     std::fprintf(stderr, "\rvpsim run: %llu cycles, %llu vertices, %llu/%llu draws, %.1f M cycles/s%s",
-                 (unsigned long long)now, (unsigned long long)output_.emitted(),
-                 (unsigned long long)output_.stats().get("draws"), (unsigned long long)front_.draws_issued(),
+                 (unsigned long long)now, (unsigned long long)sum("output", "vertices"),
+                 (unsigned long long)sum("output", "draws"), (unsigned long long)sum("front_end", "draws"),
                  s > 0 ? double(now) / s / 1e6 : 0.0, final_line ? "\n" : "   ");
     std::fflush(stderr);
 }
@@ -291,35 +289,10 @@ void Pipeline::progress(Cycle now, bool final_line) {
 void Pipeline::dispatch() {
     t0_ = last_progress_ = std::chrono::steady_clock::now();
     try {
-        Cycle now = 0, last = 0;
-        uint64_t iterations = 0;
-        // The next cycle any unit wants: lowered by every step's answer and every wake-up, so one
-        // pass over the units per simulated cycle does both the stepping and the search.
-        Cycle next = 0;
-        for (TimedUnit* u : units_) u->set_dispatcher_next(&next);
-        for (;;) {
-            if (next == kNever) break;
-            now = std::max(next, now);
-            next = kNever;
-            for (TimedUnit* u : units_) {
-                if (u->wake_at() <= now)
-                    u->run_step(now);
-                else if (u->wake_at() < next)
-                    next = u->wake_at();
-            }
-            last = now;
-            if (now - synced_ >= pp_.quantum) sync(now);
-            if (opt_.progress && (++iterations & 0xFFFF) == 0) progress(now, false);
-        }
-        for (TimedUnit* u : units_)
-            if (u->busy_with_work())
-                throw std::logic_error(fmt::format("timing model deadlock at cycle {}: unit {} still holds work "
-                                                   "(internal error)",
-                                                   now, u->basename()));
-        end = last + 1;
-        sync(end);
-        for (TimedUnit* u : units_) u->finish(end);
-        memory_.finish(end);
+        end = dispatcher_->run();
+        // The services (the memory) close their accounting too.
+        for (size_t i = 0; i < units_.size(); ++i)
+            if (!types_[i]->stepped) units_[i]->finish(end);
         if (opt_.progress) progress(end, true);
         if (probes_) probes_->commit(end);
     } catch (const DrawFetchError& e) {
@@ -332,6 +305,19 @@ void Pipeline::dispatch() {
     sc_stop();
 }
 
+const StatGroup* Pipeline::group_of(const std::string& type) const {
+    for (size_t i = 0; i < units_.size(); ++i)
+        if (types_[i]->name == type) return &units_[i]->stats();
+    return nullptr;
+}
+
+uint64_t Pipeline::sum(const std::string& type, const char* counter) const {
+    uint64_t n = 0;
+    for (size_t i = 0; i < units_.size(); ++i)
+        if (types_[i]->name == type) n += units_[i]->stats().get(counter);
+    return n;
+}
+
 RunResult Pipeline::result() const {
     RunResult r;
     r.cycles = end;
@@ -339,17 +325,11 @@ RunResult Pipeline::result() const {
     r.host_seconds = host_seconds;
     r.warnings = machine_.warnings();
     StatsReport rep;
-    rep.add(front_.stats());
-    rep.add(decoder_->stats());
-    rep.add(loader_.stats());
-    rep.add(tess_.stats());
-    rep.add(index_.stats());
-    rep.add(index_.cache().stats());
-    rep.add(fetch_->stats());
-    rep.add(memory_.stats());
-    rep.add(alu_.stats());
-    rep.add(output_.stats());
-    for (const auto& u : extra_) rep.add(u->stats());
+    UnitWordsMap words;
+    for (size_t i = 0; i < units_.size(); ++i) {
+        for (const StatGroup* g : units_[i]->stat_groups()) rep.add(*g);
+        words[units_[i]->basename()] = {&types_[i]->words, topo_.units[i].memory};
+    }
     r.cycle_errors = rep.check_cycles_add_up(end);
     r.stats = rep.to_json(end);
     // A directed stall names the unit at the other end of its port's channel.
@@ -369,42 +349,52 @@ RunResult Pipeline::result() const {
         for (const auto& [unit, g] : r.stats["units"].items())
             if (!g["cycles"].is_null())
                 for (const auto& [reason, v] : g["cycles"]["stalled"].items()) reasons[unit].push_back(reason);
-        for (const TimedUnit* u : units_) reasons[u->basename()];  // units without stall reasons too
+        for (const TimedUnit* u : dispatcher_->units()) reasons[u->basename()];  // units without stall reasons too
         r.timeseries_csv = series_->csv(reasons);
     }
-    const StatGroup& o = output_.stats();
-    const StatGroup& ix = index_.stats();
-    for (const auto& d : front_.draws()) {
-        if (!d->setup.fixed_function || !d->setup.ff_program) continue;
-        ++r.ff_draws;
-        const std::pair<uint32_t, uint32_t> p{d->setup.ff_program->instructions, d->setup.ff_program->slots};
-        if (std::find(r.ff_programs.begin(), r.ff_programs.end(), p) == r.ff_programs.end()) r.ff_programs.push_back(p);
-    }
-    r.draws = o.get("draws");
-    r.references = o.get("vertices");
-    r.shaded = o.get("shaded");
-    r.primitives = o.get("primitives");
-    r.unique = ix.get("unique_vertices");
-    const StatGroup& t = tess_.stats();
-    r.tess_patches = t.get("patches");
-    r.tess_npatch_draws = t.get("npatch_draws");
-    r.tess_vertices = t.get("generated_vertices");
-    r.tess_triangles = t.get("generated_triangles");
-    r.tess_handle_hits = t.get("handle_hits");
-    r.tess_control_points = t.get("control_points");
-    r.tess_busy_cycles = t.busy_cycles();
-    auto rate = [&](const StatGroup& g, const char* name) {
-        const double v = g.rate_value(name, end);
+    r.ff_draws = ff_draws_;
+    r.ff_programs = ff_programs_;
+    // The summary's figures, from the units of each type (counts summed over a type's units).
+    auto rate = [&](const StatGroup* g, const char* name) {
+        const double v = g ? g->rate_value(name, end) : NAN;
         return std::isnan(v) ? 0.0 : v;
     };
-    r.alu_utilisation = rate(alu_.stats(), "utilisation");
-    r.coissue_rate = rate(alu_.stats(), "coissue_rate");
+    r.draws = sum("output", "draws");
+    r.references = sum("output", "vertices");
+    r.shaded = sum("output", "shaded");
+    r.primitives = sum("output", "primitives");
+    r.unique = sum("index_fetch", "unique_vertices");
+    r.tess_patches = sum("tessellator", "patches");
+    r.tess_npatch_draws = sum("tessellator", "npatch_draws");
+    r.tess_vertices = sum("tessellator", "generated_vertices");
+    r.tess_triangles = sum("tessellator", "generated_triangles");
+    r.tess_handle_hits = sum("tessellator", "handle_hits");
+    r.tess_control_points = sum("tessellator", "control_points");
+    for (size_t i = 0; i < units_.size(); ++i)
+        if (types_[i]->name == "tessellator") r.tess_busy_cycles += units_[i]->stats().busy_cycles();
+    const StatGroup* alu = group_of("vertex_alu");
+    const StatGroup* ix = group_of("index_fetch");
+    r.alu_utilisation = rate(alu, "utilisation");
+    r.coissue_rate = rate(alu, "coissue_rate");
     r.ptc_hit_rate = rate(ix, "hit_rate");
     r.acmr = r.primitives ? double(r.shaded) / double(r.primitives) : 0.0;
     r.atvr = r.unique ? double(r.shaded) / double(r.unique) : 0.0;
-    r.fetch_bytes_per_cycle = rate(fetch_->stats(), "bytes_per_cycle");
-    r.fetch_cache_hit_rate = rate(fetch_->stats(), "cache_hit_rate");
-    r.memory_bytes_per_cycle = rate(memory_.stats(), "bytes_per_cycle");
+    // The fetch and the memory: one unit's rates, or the sums over several.
+    size_t fetches = 0, memories = 0;
+    for (size_t i = 0; i < units_.size(); ++i) fetches += types_[i]->name == "vertex_fetch", memories += types_[i]->is_memory;
+    if (fetches <= 1) {
+        r.fetch_bytes_per_cycle = rate(group_of("vertex_fetch"), "bytes_per_cycle");
+        r.fetch_cache_hit_rate = rate(group_of("vertex_fetch"), "cache_hit_rate");
+    } else {
+        const uint64_t lookups = sum("vertex_fetch", "cache_lookups");
+        r.fetch_bytes_per_cycle = end ? double(sum("vertex_fetch", "bytes")) / double(end) : 0.0;
+        r.fetch_cache_hit_rate = lookups ? double(sum("vertex_fetch", "cache_hits")) / double(lookups) : 0.0;
+    }
+    if (memories <= 1) {
+        r.memory_bytes_per_cycle = rate(group_of("memory"), "bytes_per_cycle");
+    } else {
+        r.memory_bytes_per_cycle = end ? double(sum("memory", "bytes")) / double(end) : 0.0;
+    }
     for (const StatGroup* g : rep.groups()) {
         if (!g->timed()) continue;
         for (const auto& [reason, v] : r.stats["units"][g->unit()]["cycles"]["stalled"].items()) {
@@ -414,16 +404,36 @@ RunResult Pipeline::result() const {
     }
     std::sort(r.top_stalls.begin(), r.top_stalls.end(),
               [](const TopStall& a, const TopStall& b) { return a.cycles > b.cycles; });
-    const Bottleneck b = trace_bottleneck(r.stats["units"], end, params_);
+    const Bottleneck b = trace_bottleneck(r.stats["units"], end, params_, words);
     r.bottleneck_unit = b.unit;
     r.bottleneck_busy = b.busy;
     r.bottleneck_reason = b.reason;
     r.bottleneck = b.text;
     r.bottleneck_chain = b.chain;
     r.caps = find_caps(params_, r.stats["units"], end);
-    r.in_flight_mean = rate(alu_.stats(), "in_flight_per_engine");
-    r.in_flight_max = alu_.stats().get("max_in_flight");
+    r.in_flight_mean = rate(alu, "in_flight_per_engine");
+    r.in_flight_max = alu ? alu->get("max_in_flight") : 0;
     return r;
+}
+
+// Runs `f` on a thread of its own in a fresh SystemC context and rethrows its error here, after
+// it has ended: SystemC's coroutines switch stacks behind AddressSanitizer's back, and an
+// exception thrown later on the same thread trips a false "stack-use-after-scope" report.
+template <class F>
+void on_sim_thread(F&& f) {
+    std::exception_ptr error;
+    std::thread sim([&] {
+        try {
+            sc_fresh_context();
+            sc_report_handler::set_actions(SC_WARNING, SC_DO_NOTHING);
+            sc_report_handler::set_actions(SC_INFO, SC_DO_NOTHING);
+            f();
+        } catch (...) {
+            error = std::current_exception();
+        }
+    });
+    sim.join();
+    if (error) std::rethrow_exception(error);
 }
 
 }  // namespace
@@ -433,70 +443,22 @@ RunResult run_pipeline(const scene::Scene& scene, const ParamSet& params, const 
     // A decoder implementation that cannot take these parameters (a Verilated RTL's fixed
     // parameters) is refused before anything is built.
     if (options.decl_decoder.cannot_build) {
-        const std::string why = options.decl_decoder.cannot_build(decoder_params(params, scene));
+        const std::string why = options.decl_decoder.cannot_build(decl_decoder_params(params, scene));
         if (!why.empty()) throw ParamError(why);
     }
-    // The simulation runs on a thread of its own and any error is rethrown here, after it has
-    // ended: SystemC's coroutines switch stacks behind AddressSanitizer's back, and an exception
-    // thrown later on the same thread trips a false "stack-use-after-scope" report.
     RunResult result;
-    std::exception_ptr error;
-    std::thread sim([&] {
-        try {
-            sc_fresh_context();
-            sc_report_handler::set_actions(SC_WARNING, SC_DO_NOTHING);
-            sc_report_handler::set_actions(SC_INFO, SC_DO_NOTHING);
-            auto top = std::make_unique<Pipeline>("vpsim", scene, params, profile, options);
-            sc_start();
-            if (top->error)
-                error = top->error;
-            else
-                result = top->result();
-        } catch (...) {
-            error = std::current_exception();
-        }
+    on_sim_thread([&] {
+        auto top = std::make_unique<Pipeline>("vpsim", scene, params, profile, options);
+        sc_start();
+        if (top->error) std::rethrow_exception(top->error);
+        result = top->result();
     });
-    sim.join();
-    if (error) std::rethrow_exception(error);
     return result;
 }
 
-std::string topology_text(const Topology& t, const ParamSet& p) {
-    std::string out = fmt::format("{:<30} {:<29} {:<32} {:>8} {:>7} {:>9}  {}\n", "channel", "from", "to", "capacity",
-                                  "latency", "bandwidth", "carries");
-    auto shown = [&](const Amount& a) {
-        return a.key.empty() ? std::to_string(a.value) : fmt::format("{}", p.get_uint(a.key));
-    };
-    for (const LinkSpec& l : t.links)
-        out += fmt::format("{:<30} {:<29} {:<32} {:>8} {:>7} {:>9}  {}\n", l.name, l.from, l.to, shown(l.capacity),
-                           shown(l.latency), shown(l.bandwidth), l.carries);
-    out += "\nnot channels:\n";
-    for (const Side& v : kSides) out += fmt::format("  {} -> {}: {}\n", v.from, v.to, v.what);
-    out += "\nparameters behind the amounts (vpsim params; --set changes them):\n";
-    std::vector<std::string> keys;
-    for (const LinkSpec& l : t.links)
-        for (const Amount* a : {&l.capacity, &l.latency, &l.bandwidth})
-            if (!a->key.empty() && std::find(keys.begin(), keys.end(), a->key) == keys.end()) keys.push_back(a->key);
-    for (const std::string& k : keys) out += "  " + k + "\n";
-    out += "\nstep order (downstream first): ";
-    const auto order = step_order(t);
-    for (size_t i = 0; i < order.size(); ++i) out += (i ? ", " : "") + order[i];
-    return out + "\n";
-}
-
-std::string topology_dot(const Topology& t, const ParamSet& p) {
-    std::string out =
-        "digraph vpsim {\n  rankdir=LR;\n  node [shape=box, style=rounded, fontname=\"Helvetica\"];\n"
-        "  edge [fontname=\"Helvetica\", fontsize=9];\n";
-    auto unit = [](const std::string& path) { return path.substr(0, path.find('.')); };
-    for (const LinkSpec& l : t.links)
-        out += fmt::format("  \"{}\" -> \"{}\" [label=\"{}\\ncap {} lat {} bw {}\"{}];\n", unit(l.from),
-                           unit(l.to), l.name, l.capacity.resolve(p), l.latency.resolve(p), l.bandwidth.resolve(p),
-                           l.latency.resolve(p) == 0 ? ", style=dashed" : "");
-    for (const Side& v : kSides)
-        out += fmt::format("  \"{}\" -> \"{}\" [label=\"{}\", style=dotted{}];\n", v.from, v.to, v.what,
-                           v.both_ways ? ", dir=both" : "");
-    return out + "}\n";
+void check_topology(const ParamSet& params, const RunOptions& options) {
+    const scene::Scene empty;
+    on_sim_thread([&] { Pipeline("vpsim", empty, params, vs::Profile::d3d8(), options); });
 }
 
 namespace {

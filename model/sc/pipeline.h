@@ -1,39 +1,25 @@
-// The timing model's top level: the units wired by bounded channels, and the clocked
-// dispatcher that steps them (docs/timing-model.md).
-//
-// One SC_THREAD runs the cycle loop: each iteration jumps to the earliest cycle any unit asked
-// for (idle and waiting cycles are skipped, not ticked) and steps the units that are due,
-// downstream first, so space freed in a cycle is usable upstream in the same cycle. The
-// SystemC kernel's time follows the loop through a quantum keeper: the thread waits (letting
-// the kernel advance) every `quantum` cycles, and exactly to the cycle whenever a unit needs
-// kernel time (the declaration decoder, clocked through its pins).
-//
-// pipeline.cpp is the only file that knows the topology: default_topology() is the table of
-// channels (producer.port -> consumer.port, capacity, latency, bandwidth), and the pipeline
-// creates each channel from it and binds it to the two ports. `vpsim run --topology` prints it.
+// The timing model's top level (docs/timing-model.md): the units a topology names, built by
+// their types' factories (model/sc/unit_registry.h), wired by bounded channels from its links,
+// and stepped by the clocked dispatcher (model/sc/dispatcher.h) in the order the topology gives.
+// This file knows no unit: everything about the pipeline's shape is in the topology
+// (model/sc/topology.json by default, or `vpsim run --topology-file`).
 #pragma once
 
 #include "model/common/params.h"
 #include "model/common/stats.h"
 #include "model/sc/bottleneck.h"
 #include "model/sc/caps.h"
-#include "model/sc/command_front_end.h"
-#include "model/sc/constant_loader.h"
 #include "model/sc/decl_decoder_pins.h"
-#include "model/sc/decl_decoder_unit.h"
-#include "model/sc/index_fetch.h"
-#include "model/sc/memory_model.h"
-#include "model/sc/output_unit.h"
 #include "model/sc/sc_context.h"
-#include "model/sc/tessellator_unit.h"
-#include "model/sc/vertex_alu.h"
-#include "model/sc/vertex_fetch.h"
+#include "model/sc/topology.h"
+#include "model/sc/unit_registry.h"
 #include "model/scene/scene.h"
 
 #include <nlohmann/json.hpp>
 
 #include <exception>
 #include <functional>
+#include <map>
 #include <memory>
 
 namespace vpsim::sc {
@@ -64,50 +50,12 @@ struct FixedFunctionParams {
     ff::Caps caps() const;
 };
 
-// A channel's capacity, latency or bandwidth: a number, or the value of a parameter.
-struct Amount {
-    uint64_t value = 0;
-    std::string key;  // "unit.param" when the amount is a parameter
-    Amount(uint64_t v) : value(v) {}  // NOLINT: a plain number
-    Amount(int v) : value(uint64_t(v)) {}  // NOLINT: a plain number (0 is not a key)
-    Amount(const char* k) : key(k) {}  // NOLINT: a parameter key
-    uint64_t resolve(const ParamSet& p) const { return key.empty() ? value : p.get_uint(key); }
-    std::string text() const { return key.empty() ? std::to_string(value) : key; }
-};
-
-// One channel of the topology.
-struct LinkSpec {
-    std::string name;      // the channel's name (its VCD scope)
-    std::string from, to;  // "unit.port" of the producer's Out port and the consumer's In port
-    Amount capacity, latency, bandwidth;
-    std::string carries;   // what flows, for the printed table
-};
-
-// A unit added to the pipeline (an architect's own stage, or a test's): made from the resolved
-// parameters, stepped right after the unit `step_after` (the dispatcher steps downstream
-// first), wired by the links that name its ports.
-struct ExtraUnit {
-    std::string name;
-    std::string step_after;
-    std::function<std::unique_ptr<TimedUnit>(const sc_core::sc_module_name&, const ParamSet&, VertexPool&, Probes*)>
-        make;
-};
-
-struct Topology {
-    std::vector<LinkSpec> links;
-    std::vector<ExtraUnit> extra;
-};
-
-// The pipeline's channels (docs/timing-model.md has the picture).
-Topology default_topology();
-// The table as text (resolved capacities) and as Graphviz DOT.
-std::string topology_text(const Topology& t, const ParamSet& p);
-std::string topology_dot(const Topology& t, const ParamSet& p);
-
-// Every unit's parameter table, listed explicitly, and a ParamSet of their defaults. `extra`
-// adds the tables of units a Topology adds.
-std::vector<ParamTable> param_tables();
-ParamSet default_params(std::vector<ParamTable> extra = {});
+// The parameter tables of the timing model with this topology: the pipeline's own, then each
+// unit type's in the order the units are listed (a type's tables once).
+std::vector<ParamTable> param_tables(const Topology& t, const UnitRegistry& r = builtin_units());
+std::vector<ParamTable> param_tables();  // of the default topology
+ParamSet default_params(const Topology& t, const UnitRegistry& r = builtin_units());
+ParamSet default_params();
 
 struct RunOptions {
     std::string vcd_path;    // --vcd
@@ -118,12 +66,13 @@ struct RunOptions {
     bool progress = false;   // a progress line on stderr after ~2 s
     tess::TessProfile tess_profile;  // the tessellator's choices (docs/tessellation.md)
     const Topology* topology = nullptr;  // null: default_topology()
-    // The declaration decoder behind the front end's pins; no `make`: the SystemC model
-    // (model_decl_decoder()). `vpsim run --rtl decl_decoder` sets the RTL's (tb/rtl_in_loop.h).
+    const UnitRegistry* registry = nullptr;  // null: builtin_units()
+    // Unit type -> the variant its units are built with (UnitType::variants; e.g. an RTL block).
+    std::map<std::string, std::string> variants;
+    // The declaration decoder behind the decoder slot's pins (units of type decl_decoder); no
+    // `make`: the SystemC model (model_decl_decoder()). `vpsim run --rtl decl_decoder` sets the
+    // RTL's (tb/rtl_in_loop.h).
     DeclDecoderImpl decl_decoder;
-    // The vertex fetch unit (named "vertex_fetch", with VertexFetch's ports); empty: the SystemC
-    // model VertexFetch. `vpsim run --rtl vertex_fetch` sets the RTL's (tb/vf_loop.h).
-    std::function<std::unique_ptr<TimedUnit>(const ParamSet&, MemoryModel&, VertexPool&, Probes*)> vertex_fetch;
 };
 
 struct TopStall {
@@ -167,10 +116,16 @@ struct RunResult {
 };
 
 // Runs a scene on the timing model in a fresh SystemC context. Throws scene::SceneError (a
-// command failed), ParamError, OutputError (a probe file), std::logic_error (an internal error
-// such as a deadlock or a primitive count mismatch).
+// command failed), ParamError, TopologyError (a topology that cannot be built, located in its
+// file), OutputError (a probe file), std::logic_error (an internal error such as a deadlock or a
+// primitive count mismatch).
 RunResult run_pipeline(const scene::Scene& scene, const ParamSet& params, const vs::Profile& profile,
                        const RunOptions& options = {});
+
+// Builds the pipeline of `options.topology` (units, channels, step order) without running it,
+// in a fresh SystemC context: throws what run_pipeline would before its first cycle
+// (TopologyError for a topology that cannot be built).
+void check_topology(const ParamSet& params, const RunOptions& options = {});
 
 // A bare sc_clock with one module counting its rising edges, for `vpsim bench run`: returns the
 // host seconds to simulate `cycles` cycles (fresh SystemC context).

@@ -61,6 +61,25 @@ private:
     uint64_t ref_ = 0;
 };
 
+// What the channels carry besides draws (`const DrawState*`), constant batches, references and
+// the counts below: each thing its own type, so a link between two ports that carry different
+// things (a credit into a job port, draws done into constants written) is refused when the
+// pipeline binds it (model/sc/timed_unit.h, PortBase::bind).
+struct Job {  // a vertex job, by its handle in the VertexPool
+    uint32_t handle = 0;
+    bool operator==(const Job& o) const { return handle == o.handle; }
+    bool operator!=(const Job& o) const { return handle != o.handle; }
+};
+struct Credit {  // input buffers the vertex ALU has freed
+    uint32_t buffers = 0;
+};
+struct DrawsDone {  // draws that have left the vertex ALU, so far (a running count)
+    uint64_t draws = 0;
+};
+struct ConstantsWritten {  // constant vectors the loader has written, so far (a running count)
+    uint64_t vectors = 0;
+};
+
 struct VertexJob {
     uint64_t seq = 0;  // shading order over the run
     const DrawState* draw = nullptr;
@@ -74,18 +93,18 @@ struct VertexJob {
 // Jobs by handle; the handles in use are bounded by the output's order queue.
 class VertexPool {
 public:
-    uint32_t alloc() {
+    Job alloc() {
         if (free_.empty()) {
             jobs_.emplace_back();
-            return uint32_t(jobs_.size() - 1);
+            return Job{uint32_t(jobs_.size() - 1)};
         }
         const uint32_t h = free_.back();
         free_.pop_back();
         jobs_[h] = VertexJob{};
-        return h;
+        return Job{h};
     }
-    void release(uint32_t h) { free_.push_back(h); }
-    VertexJob& operator[](uint32_t h) { return jobs_[h]; }
+    void release(Job j) { free_.push_back(j.handle); }
+    VertexJob& operator[](Job j) { return jobs_[j.handle]; }
 
 private:
     std::deque<VertexJob> jobs_;  // stable references
@@ -97,7 +116,7 @@ struct OrderRef {
     enum Kind : uint8_t { Miss, Hit, DrawEnd } kind = Miss;
     const DrawState* draw = nullptr;
     uint32_t index = 0;  // vertex index (Hit: looked up in the output's recent vertices)
-    uint32_t job = 0;    // Miss: its job
+    Job job;             // Miss: its job
     uint64_t ref = 0;    // position in the draw
 };
 

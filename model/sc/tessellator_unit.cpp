@@ -5,7 +5,7 @@
 namespace vpsim::sc {
 
 const ParamBindings<TessellatorParams>& TessellatorParams::bindings() {
-    static const auto b = ParamBindings<TessellatorParams>(kUnit, "tessellator and tessellator input: patches and N-patches to generated vertices", 6)
+    static const auto b = ParamBindings<TessellatorParams>(kUnit, "tessellator and tessellator input: patches and N-patches to generated vertices")
         .uint("queue", "draws", &TessellatorParams::queue, "draws buffered from the front end", "assumed", 1, 1024)
         .uint("control_points_per_cycle", "points/cycle", &TessellatorParams::control_points_per_cycle,
                   "patch control points read per cycle (skipped on a patch handle hit)", "assumed", 1, 64)
@@ -24,7 +24,7 @@ TessellatorParams TessellatorParams::from(const ParamSet& p) {
 
 TessellatorUnit::TessellatorUnit(const sc_core::sc_module_name& n, const TessellatorParams& p, Probes* probes)
     : TimedUnit(n), p_(p), probes_(probes),
-      stats_(TessellatorParams::kUnit, "tessellator and tessellator input"), acct_(stats_),
+      stats_(basename(), "tessellator and tessellator input"), acct_(stats_),
       draws_(stats_.counter("draws", "draws", "draws passed on (tessellated or not)")),
       patches_(stats_.counter("patches", "patches", "rect and tri patches tessellated")),
       npatch_draws_(stats_.counter("npatch_draws", "draws", "triangle draws tessellated as N-patches")),
@@ -36,8 +36,8 @@ TessellatorUnit::TessellatorUnit(const sc_core::sc_module_name& n, const Tessell
       approximated_(stats_.counter("approximated", "draws", "draws with the continuous edge style (approximated)")),
       stall_out_(stats_.stall_reason("index_queue_full", "a draw waits for space in the index fetch's queue",
                                                   StallKind::back_pressure("out"))) {
-    acct_.attach(probes, "tessellator");
-    if (probes) track_ = probes->track("tessellator");
+    acct_.attach(probes, basename());
+    if (probes) track_ = probes->track(basename());
     stats_.rate("vertices_per_cycle", "generated_vertices", "busy_cycles", "vertices/cycle",
                 "generated vertices per busy cycle");
 }
@@ -107,6 +107,18 @@ Cycle TessellatorUnit::step(Cycle now) {
     }
     made_ = 0;
     return control_done_;
+}
+
+void register_unit_tessellator_unit(UnitRegistry& r) {
+    UnitType t;
+    t.name = "tessellator";
+    t.what = "tessellator and its input stage: patches and N-patches to generated vertices";
+    t.tables = {TessellatorParams::table()};
+    t.words = {"the tessellator", "generating vertices in {} of cycles", {}, {}};
+    t.make = [](const UnitContext& c) {
+        return std::make_unique<TessellatorUnit>(c.name.c_str(), TessellatorParams::from(c.params), c.probes);
+    };
+    r.add(std::move(t));
 }
 
 }  // namespace vpsim::sc

@@ -17,6 +17,7 @@
 #include "model/common/params.h"
 #include "model/common/stats.h"
 #include "model/sc/pipeline_types.h"
+#include "model/sc/unit_registry.h"
 
 namespace vpsim::sc {
 

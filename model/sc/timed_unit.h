@@ -48,8 +48,10 @@ public:
     virtual void finish(Cycle end) = 0;
     // True while the unit holds work (for the dispatcher's end-of-run and deadlock checks).
     virtual bool busy_with_work() const = 0;
-    // The unit's statistics (its group in stats.json).
+    // The unit's statistics (its group in stats.json, named after the instance).
     virtual const StatGroup& stats() const = 0;
+    // Every group it owns, in stats.json order (a unit with a sub-block's own group adds it).
+    virtual std::vector<const StatGroup*> stat_groups() const { return {&stats()}; }
 
     // The unit's ports, in declaration order (the ports register themselves).
     const std::vector<PortBase*>& ports() const { return ports_; }
@@ -174,16 +176,54 @@ protected:
     uint64_t pushes_ = 0, pops_ = 0;
 };
 
+template <class T>
+class Channel;
+
+// The two ends of a channel: a consumer's In port reaches only the pop side, a producer's Out
+// port only the push side (a unit cannot push into its input or pop its output).
+template <class T>
+class PopEnd {
+public:
+    // The front item is visible and this cycle's pop bandwidth is not used up.
+    bool can_pop(Cycle now) const { return ch().can_pop_(now); }
+    // When the consumer should look again: the front item's visibility, or the next cycle if the
+    // bandwidth was the limit; kNever when empty.
+    Cycle next_pop(Cycle now) const { return ch().next_pop_(now); }
+    T& front() { return ch().q_.front().v; }
+    const T& front() const { return ch().q_.front().v; }
+    T pop(Cycle now) { return ch().pop_(now); }
+    bool empty() const { return ch().q_.empty(); }
+
+private:
+    Channel<T>& ch() { return static_cast<Channel<T>&>(*this); }
+    const Channel<T>& ch() const { return static_cast<const Channel<T>&>(*this); }
+};
+
+template <class T>
+class PushEnd {
+public:
+    bool can_push(Cycle now) const { return ch().can_push_(now); }
+    void push(T v, Cycle now) { ch().push_(std::move(v), now); }
+
+private:
+    Channel<T>& ch() { return static_cast<Channel<T>&>(*this); }
+    const Channel<T>& ch() const { return static_cast<const Channel<T>&>(*this); }
+};
+
 // A bounded channel. Items pushed at cycle t can be popped from t + latency.
 template <class T>
-class Channel final : public ChannelBase {
+class Channel final : public ChannelBase, public PopEnd<T>, public PushEnd<T> {
 public:
     using ChannelBase::ChannelBase;
 
     size_t size() const override { return q_.size(); }
 
-    bool can_push(Cycle now) const { return q_.size() < cap_ && !(push_cycle_ == now && pushes_now_ >= bw_); }
-    void push(T v, Cycle now) {
+private:
+    friend class PopEnd<T>;
+    friend class PushEnd<T>;
+
+    bool can_push_(Cycle now) const { return q_.size() < cap_ && !(push_cycle_ == now && pushes_now_ >= bw_); }
+    void push_(T v, Cycle now) {
         count(push_cycle_, pushes_now_, now);
         q_.push_back({now + lat_, std::move(v)});
         ++pushes_;
@@ -194,20 +234,15 @@ public:
             probes_->vcd_change(sig_push_, now, pushes_);
         }
     }
-    // The front item is visible and this cycle's pop bandwidth is not used up.
-    bool can_pop(Cycle now) const {
+    bool can_pop_(Cycle now) const {
         return !q_.empty() && q_.front().ready <= now && !(pop_cycle_ == now && pops_now_ >= bw_);
     }
-    // When the consumer should look again: the front item's visibility, or the next cycle if the
-    // bandwidth was the limit; kNever when empty.
-    Cycle next_pop(Cycle now) const {
+    Cycle next_pop_(Cycle now) const {
         if (q_.empty()) return kNever;
         if (q_.front().ready > now) return q_.front().ready;
         return now + 1;
     }
-    T& front() { return q_.front().v; }
-    const T& front() const { return q_.front().v; }
-    T pop(Cycle now) {
+    T pop_(Cycle now) {
         const bool was_full = full();
         count(pop_cycle_, pops_now_, now);
         T v = std::move(q_.front().v);
@@ -222,7 +257,6 @@ public:
         return v;
     }
 
-private:
     struct Item {
         Cycle ready;
         T v;
@@ -288,21 +322,28 @@ public:
                                               uint32_t per_cycle) const override {
         return std::make_unique<Channel<T>>(std::move(name), capacity, latency, per_cycle);
     }
-    Channel<T>* operator->() const { return static_cast<Channel<T>*>(channel_); }
-    Channel<T>& operator*() const { return *static_cast<Channel<T>*>(channel_); }
+
+protected:
+    Channel<T>* channel() const { return static_cast<Channel<T>*>(channel_); }
 
 private:
     const std::type_info& channel_type() const override { return typeid(Channel<T>); }
 };
 
-// An input port (the unit pops) and an output port (the unit pushes).
+// An input port: the unit only pops (`in_->pop(now)`); an output port: the unit only pushes.
 template <class T>
-struct In : Port<T> {
+class In : public Port<T> {
+public:
     In(TimedUnit& owner, std::string name) : Port<T>(owner, std::move(name), true) {}
+    PopEnd<T>* operator->() const { return this->channel(); }
+    PopEnd<T>& operator*() const { return *this->channel(); }
 };
 template <class T>
-struct Out : Port<T> {
+class Out : public Port<T> {
+public:
     Out(TimedUnit& owner, std::string name) : Port<T>(owner, std::move(name), false) {}
+    PushEnd<T>* operator->() const { return this->channel(); }
+    PushEnd<T>& operator*() const { return *this->channel(); }
 };
 
 inline PortBase* TimedUnit::port(const std::string& name) const {

@@ -5,11 +5,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
 namespace vpsim::sc {
 
 const ParamBindings<VertexAluParams>& VertexAluParams::bindings() {
-    static const auto b = ParamBindings<VertexAluParams>(kUnit, "vertex ALU: engines of co-issuing vector + scalar pipes, several vertices in flight", 7)
+    static const auto b = ParamBindings<VertexAluParams>(kUnit, "vertex ALU: engines of co-issuing vector + scalar pipes, several vertices in flight")
         .uint("engines", "engines", &VertexAluParams::engines, "vertex engines",
                   "NV20 (GeForce3) has one; NV2A and NV25 two (pipeline.md)", 1, 64)
         .uint("contexts", "vertices", &VertexAluParams::contexts, "vertices in flight per engine",
@@ -232,12 +233,12 @@ const vs::VertexOutputs& DrawFunction::next(const VertexJob& j) {
 // ---------------------------------------------------------------- the unit
 
 VertexAlu::VertexAlu(const sc_core::sc_module_name& n, const VertexAluParams& p, const vs::Profile& profile,
-                     VertexPool& pool, Probes* probes)
+                     VertexPool& pool, const vs::Constants& constants, Probes* probes)
     : TimedUnit(n), p_(p),
       mode_(p.coissue == "off" ? Coissue::Off : p.coissue == "pairs" ? Coissue::Pairs : Coissue::Window),
       oldest_first_(p.schedule == "oldest"),
-      profile_(profile), pool_(pool), probes_(probes), engines_(p.engines),
-      stats_(VertexAluParams::kUnit, "vertex ALU"), acct_(stats_),
+      profile_(profile), pool_(pool), probes_(probes), constants_(&constants), engines_(p.engines),
+      stats_(basename(), "vertex ALU"), acct_(stats_),
       vertices_(stats_.counter("vertices", "vertices", "vertices shaded")),
       instructions_(stats_.counter("instructions", "instructions", "program instructions executed")),
       slots_(stats_.counter("slots", "slots", "instruction slots issued (macros expanded)")),
@@ -264,14 +265,14 @@ VertexAlu::VertexAlu(const sc_core::sc_module_name& n, const VertexAluParams& p,
     for (uint32_t e = 0; e < p.engines; ++e) {
         engines_[e].ctx.resize(p.contexts);
         if (probes) {
-            engines_[e].sig_issue = probes->vcd_signal(fmt::format("vertex_alu.e{}", e), "issue", 2);
+            engines_[e].sig_issue = probes->vcd_signal(fmt::format("{}.e{}", basename(), e), "issue", 2);
             if (probes->trace_on())
                 for (uint32_t c = 0; c < p.contexts; ++c)
-                    engines_[e].ctx[c].track = probes->track(fmt::format("vertex_alu.e{}.ctx{}", e, c));
+                    engines_[e].ctx[c].track = probes->track(fmt::format("{}.e{}.ctx{}", basename(), e, c));
         }
     }
-    if (probes) sig_active_ = probes->vcd_signal("vertex_alu", "vertices_in_flight", 8);
-    acct_.attach(probes, "vertex_alu");
+    if (probes) sig_active_ = probes->vcd_signal(basename(), "vertices_in_flight", 8);
+    acct_.attach(probes, basename());
     stats_.rate("utilisation", "issue_cycles", "engine_cycles", "fraction", "engine cycles that issued a slot");
     stats_.rate("coissue_rate", "coissue_cycles", "issue_cycles", "fraction", "issuing cycles that co-issued a pair");
     stats_.rate("slots_per_cycle", "slots", "cycles", "slots/cycle", "slots issued per cycle, all engines");
@@ -310,7 +311,7 @@ void VertexAlu::draw_progress(Cycle now) {
         ++draws_left_;
         moved = true;
     }
-    if (moved) draws_done_->push(draws_left_, now);
+    if (moved) draws_done_->push(DrawsDone{draws_left_}, now);
 }
 
 const vs::FastShader& VertexAlu::fast_of(const DrawState& d) {
@@ -423,7 +424,7 @@ int VertexAlu::try_issue(uint32_t ei, Engine& e, Cycle now) {
 }
 
 Cycle VertexAlu::step(Cycle now) {
-    while (written_->can_pop(now)) constants_written_ = written_->pop(now);
+    while (written_->can_pop(now)) constants_written_ = written_->pop(now).vectors;
     bool progress = false;
     while (draw_end_->can_pop(now)) {
         const DrawEnd e = draw_end_->pop(now);
@@ -442,7 +443,7 @@ Cycle VertexAlu::step(Cycle now) {
                                        fmt::format("\"draw\": {}, \"seq\": {}", j.draw->id, j.seq));
             out_->push(c.job, now);
             ++vertices_;
-            credits_->push(1, now);
+            credits_->push(Credit{1}, now);
             ++progress_[j.draw->id].retired;
             draw_progress(now);
             c.active = false;
@@ -456,7 +457,7 @@ Cycle VertexAlu::step(Cycle now) {
     bool const_wait = false;
     const bool free_ctx = order_.size() < size_t(p_.engines) * p_.contexts;
     if (free_ctx && in_->can_pop(now)) {
-        const uint32_t h = in_->front();
+        const Job h = in_->front();
         VertexJob& j = pool_[h];
         if (constants_written_ < j.draw->const_epoch) {
             const_wait = true;
@@ -571,6 +572,36 @@ void VertexAlu::finish(Cycle end) {
     acct_.finish(end);
     in_flight_change(0, 0, end);
     engine_cycles_.value = end * p_.engines;
+}
+
+void register_unit_vertex_alu(UnitRegistry& r) {
+    UnitType t;
+    t.name = "vertex_alu";
+    t.what = "vertex ALU: engines of co-issuing vector + scalar pipes, several vertices in flight";
+    t.tables = {VertexAluParams::table()};
+    t.words.noun = "the vertex ALU";
+    t.words.busy = "issuing in {} of engine cycles";
+    auto utilisation = [](const nlohmann::ordered_json& g) {
+        if (!g.contains("rates") || !g["rates"].contains("utilisation") || g["rates"]["utilisation"]["value"].is_null())
+            return double(NAN);
+        return g["rates"]["utilisation"]["value"].get<double>();
+    };
+    // Its capacity is its engines' issue slots: issue cycles per engine cycle.
+    t.words.capacity = [utilisation](const nlohmann::ordered_json& g, uint64_t, const ParamSet&) { return utilisation(g); };
+    t.words.stall = [utilisation](const std::string& unit, const std::string& reason, double frac,
+                                  const nlohmann::ordered_json& units, const ParamSet& p,
+                                  const std::string&) -> std::string {
+        if (reason != "dependency" && reason != "result_latency" && reason != "scalar_pipe") return "";
+        return fmt::format("{}: issuing in {:.1f} % of engine cycles; stalled on {} in {:.1f} % of cycles with all {} "
+                           "contexts per engine in use at most",
+                           unit == "vertex_alu" ? "the vertex ALU" : "the vertex ALU " + unit,
+                           100 * utilisation(units[unit]), reason, 100 * frac, p.get_uint("vertex_alu.contexts"));
+    };
+    t.make = [](const UnitContext& c) {
+        return std::make_unique<VertexAlu>(c.name.c_str(), VertexAluParams::from(c.params), c.machine.profile(), c.pool,
+                                           c.constant_memory, c.probes);
+    };
+    r.add(std::move(t));
 }
 
 }  // namespace vpsim::sc

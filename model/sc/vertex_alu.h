@@ -28,6 +28,7 @@
 #include "model/common/params.h"
 #include "model/common/stats.h"
 #include "model/sc/pipeline_types.h"
+#include "model/sc/unit_registry.h"
 #include "model/vs/vs_fast.h"
 
 #include <map>
@@ -115,10 +116,9 @@ private:
 
 class VertexAlu : public TimedUnit {
 public:
+    // `constants`: the constant memory the vertices read (a read-only view; the loader writes it).
     VertexAlu(const sc_core::sc_module_name& n, const VertexAluParams& p, const vs::Profile& profile, VertexPool& pool,
-              Probes* probes);
-    // The constant memory the vertices read (a read-only view, bound by the pipeline).
-    void view_constants(const vs::Constants& memory) { constants_ = &memory; }
+              const vs::Constants& constants, Probes* probes);
 
     Cycle step(Cycle now) override;
     void finish(Cycle end) override;
@@ -130,7 +130,7 @@ private:
     enum class Coissue { Off, Pairs, Window };
     struct Context {
         bool active = false;
-        uint32_t job = 0;
+        Job job;
         const VertexAluProgram* prog = nullptr;
         uint32_t pc = 0;
         uint64_t issued = 0;  // bit i: slot pc + i issued
@@ -178,12 +178,12 @@ private:
     VertexPool& pool_;
     Probes* probes_;
     const vs::Constants* constants_ = nullptr;
-    In<uint32_t> in_{*this, "in"};
-    Out<uint32_t> out_{*this, "out"};
-    Out<uint32_t> credits_{*this, "credits"};
+    In<Job> in_{*this, "in"};
+    Out<Job> out_{*this, "out"};
+    Out<Credit> credits_{*this, "credits"};
     In<DrawEnd> draw_end_{*this, "draw_end"};
-    In<uint64_t> written_{*this, "constants_written"};
-    Out<uint64_t> draws_done_{*this, "draws_done"};
+    In<ConstantsWritten> written_{*this, "constants_written"};
+    Out<DrawsDone> draws_done_{*this, "draws_done"};
     uint64_t constants_written_ = 0;
     // Draws not yet left: jobs (known at its DrawEnd) and jobs retired, by draw id.
     struct Progress {

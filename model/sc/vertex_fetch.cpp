@@ -4,10 +4,12 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+
 namespace vpsim::sc {
 
 const ParamBindings<VertexFetchParams>& VertexFetchParams::bindings() {
-    static const auto b = ParamBindings<VertexFetchParams>(kUnit, "vertex fetch unit: element requests, fetch cache, type conversion, input buffers", 5)
+    static const auto b = ParamBindings<VertexFetchParams>(kUnit, "vertex fetch unit: element requests, fetch cache, type conversion, input buffers")
         .uint("input_buffers", "vertices", &VertexFetchParams::input_buffers,
                   "input buffers: a vertex holds one from its data's arrival until the ALU finishes it",
                   "NV20: 6 copies of the per-vertex input buffers (pipeline.md)", 1, 1024)
@@ -54,7 +56,7 @@ VertexFetch::VertexFetch(const sc_core::sc_module_name& n, const VertexFetchPara
                          VertexPool& pool, Probes* probes)
     : TimedUnit(n), p_(p), mem_(memory), pool_(pool), probes_(probes), lines_(p.cache_lines),
       slot_used_(p.fetch_window),
-      stats_(VertexFetchParams::kUnit, "vertex fetch unit"), acct_(stats_),
+      stats_(basename(), "vertex fetch unit"), acct_(stats_),
       vertices_(stats_.counter("vertices", "vertices", "vertices fetched and converted")),
       requests_(stats_.counter("requests", "requests", "element requests (one per declared element per vertex)")),
       bytes_(stats_.counter("bytes", "bytes", "element bytes requested")),
@@ -73,10 +75,10 @@ VertexFetch::VertexFetch(const sc_core::sc_module_name& n, const VertexFetchPara
       stall_memory_(stats_.stall_reason("memory_latency", "requests are issued; the unit waits for their data")),
       stall_window_(stats_.stall_reason("fetch_window_full", "a vertex waits: fetch_window vertices await their data")),
       stall_queue_(stats_.stall_reason("element_queue_full", "a request waits: element_queue elements await conversion")) {
-    acct_.attach(probes, "vertex_fetch");
-    if (probes) sig_requests_ = probes->vcd_signal("vertex_fetch", "requests", 32);
+    acct_.attach(probes, basename());
+    if (probes) sig_requests_ = probes->vcd_signal(basename(), "requests", 32);
     if (probes && probes->trace_on())
-        for (uint32_t b = 0; b < p.fetch_window; ++b) tracks_.push_back(probes->track(fmt::format("vertex_fetch.slot{}", b)));
+        for (uint32_t b = 0; b < p.fetch_window; ++b) tracks_.push_back(probes->track(fmt::format("{}.slot{}", basename(), b)));
     stats_.rate("cache_hit_rate", "cache_hits", "cache_lookups", "fraction", "fetch cache hits per line look-up");
     stats_.rate("bytes_per_cycle", "bytes", "cycles", "bytes/cycle", "element bytes fetched per cycle of the run");
     stats_.rate("bytes_per_vertex", "bytes", "vertices", "bytes/vertex", "element bytes per fetched vertex");
@@ -234,7 +236,7 @@ Cycle VertexFetch::conversion_next(Cycle now) const {
 }
 
 Cycle VertexFetch::step(Cycle now) {
-    while (credits_->can_pop(now)) buffers_ -= credits_->pop(now);
+    while (credits_->can_pop(now)) buffers_ -= credits_->pop(now).buffers;
     const bool staged = p_.convert_per_cycle != 0;
     bool worked = false, no_buffer = false;
     // Vertices whose data has arrived (or that are converted) leave in order, each into a free
@@ -335,6 +337,46 @@ Cycle VertexFetch::step(Cycle now) {
     }
     acct_.idle(now);
     return in_->next_pop(now);
+}
+
+namespace {
+
+double rate(const nlohmann::ordered_json& g, const char* name) {
+    if (!g.contains("rates") || !g["rates"].contains(name) || g["rates"][name]["value"].is_null()) return NAN;
+    return g["rates"][name]["value"].get<double>();
+}
+
+}  // namespace
+
+void register_unit_vertex_fetch(UnitRegistry& r) {
+    UnitType t;
+    t.name = "vertex_fetch";
+    t.what = "vertex fetch: element requests through a fetch cache to its memory port, input buffers";
+    t.tables = {VertexFetchParams::table()};
+    t.memory_port = true;
+    t.words.noun = "the vertex fetch";
+    t.words.busy = "requesting or sending vertices in {} of cycles";
+    t.words.stall = [](const std::string& unit, const std::string& reason, double frac,
+                       const nlohmann::ordered_json& units, const ParamSet& p, const std::string& memory) -> std::string {
+        const std::string n = unit == "vertex_fetch" ? "the vertex fetch" : "the vertex fetch " + unit;
+        const double bus = units.contains(memory) ? rate(units[memory], "bus_utilisation") : NAN;
+        const std::string mem = fmt::format("{}-cycle latency, bus busy {:.1f} %", p.get_uint("memory.latency"),
+                                            100 * (std::isnan(bus) ? 0.0 : bus));
+        if (reason == "miss_limit")
+            return fmt::format("{}: waiting on memory with all {} miss registers busy ({}) in {:.1f} % of cycles", n,
+                               p.get_uint("vertex_fetch.max_misses"), mem, 100 * frac);
+        if (reason == "memory_latency")
+            return fmt::format("{}: waiting for memory data ({}) in {:.1f} % of cycles", n, mem, 100 * frac);
+        if (reason == "fetch_window_full")
+            return fmt::format("{}: all {} vertices of its fetch window await memory data ({}) in {:.1f} % of cycles", n,
+                               p.get_uint("vertex_fetch.fetch_window"), mem, 100 * frac);
+        return "";
+    };
+    t.make = [](const UnitContext& c) {
+        return std::make_unique<VertexFetch>(c.name.c_str(), VertexFetchParams::from(c.params), *c.memory, c.pool,
+                                             c.probes);
+    };
+    r.add(std::move(t));
 }
 
 }  // namespace vpsim::sc

@@ -22,6 +22,7 @@
 #include "model/common/stats.h"
 #include "model/sc/memory_model.h"
 #include "model/sc/pipeline_types.h"
+#include "model/sc/unit_registry.h"
 
 #include <array>
 #include <deque>
@@ -53,7 +54,8 @@ class VertexFetch : public TimedUnit {
 public:
     // Ports: `in` vertex jobs from the index fetch; `out` fetched vertices to the vertex ALU,
     // each holding an input buffer; `credits` input buffers the ALU has freed.
-    // `memory`: the analytical memory model behind the fetch cache (a service, not a channel).
+    // `memory`: the analytical memory model behind the fetch cache (its memory port: a service,
+    // not a channel).
     VertexFetch(const sc_core::sc_module_name& n, const VertexFetchParams& p, MemoryModel& memory, VertexPool& pool,
                 Probes* probes);
 
@@ -73,7 +75,7 @@ private:
         bool prefetched = false;  // read ahead and not yet asked for
     };
     struct Waiting {
-        uint32_t job;
+        Job job;
         Cycle ready;
         int slot;
     };
@@ -90,9 +92,9 @@ private:
     MemoryModel& mem_;
     VertexPool& pool_;
     Probes* probes_;
-    In<uint32_t> in_{*this, "in"};
-    Out<uint32_t> out_{*this, "out"};
-    In<uint32_t> credits_{*this, "credits"};
+    In<Job> in_{*this, "in"};
+    Out<Job> out_{*this, "out"};
+    In<Credit> credits_{*this, "credits"};
     std::vector<Line> lines_;
     std::array<uint32_t, 4> recent_{~0u, ~0u, ~0u, ~0u};  // most recently used lines, newest first
     Line* find_line(uint64_t tag);
@@ -126,7 +128,7 @@ private:
     std::vector<Element> elems_;
     uint32_t buffers_ = 0;
     bool has_current_ = false;
-    uint32_t cur_ = 0;
+    Job cur_;
     size_t cur_elem_ = 0;
     Cycle cur_ready_ = 0;
     int cur_slot_ = 0;

@@ -23,18 +23,18 @@ namespace {
 
 std::vector<ParamTable> tables() {
     std::vector<ParamTable> t;
-    t.push_back(ParamTable("vertex_alu", "ALU", 6)
+    t.push_back(ParamTable("vertex_alu", "ALU")
                     .add_bool("coissue", true, "co-issue", "assumed")
                     .add_uint("engines", "", 2, "engines", "assumed", 1, 16)
                     .add_enum("policy", {"fifo", "lru", "random"}, "fifo", "policy", "assumed")
                     .add_double("clock", "MHz", 200.0, "clock", "assumed", 1.0, 2000.0));
-    t.push_back(ParamTable("memory", "memory", 7)
+    t.push_back(ParamTable("memory", "memory")
                     .add_uint("latency", "cycles", 100, "latency", "assumed")
                     .add_int("bias", "cycles", -2, "bias", "assumed", -100, 100)
                     .add_int("offset", "", 0, "any int", "assumed")
                     .add_double("ratio", "", 0.5, "unbounded", "assumed")
                     .add_double("fraction", "", 0.25, "0..1", "assumed", 0.0, 1.0));
-    t.push_back(ParamTable("cache", "cache", 3).add_uint("entries", "entries", 24, "entries", "assumed", 0, 4096));
+    t.push_back(ParamTable("cache", "cache").add_uint("entries", "entries", 24, "entries", "assumed", 0, 4096));
     return t;
 }
 

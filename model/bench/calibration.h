@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-namespace vpsim::sc {
+namespace vpsim::bench {
 
 // The transform-only workload as a scene (docs/scenes.md), `vertices` a multiple of 3.
 nlohmann::ordered_json transform_only_scene_json(uint32_t vertices = 30000);
@@ -34,4 +34,4 @@ struct CalibrationRow {
 // Runs the workload with each preset (then the `sets`, unit.param=value, on top of each).
 std::vector<CalibrationRow> calibrate(const std::vector<std::string>& sets = {});
 
-}  // namespace vpsim::sc
+}  // namespace vpsim::bench

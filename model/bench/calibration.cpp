@@ -1,4 +1,4 @@
-#include "model/sc/calibration.h"
+#include "model/bench/calibration.h"
 
 #include "model/sc/pipeline.h"
 #include "model/scene/scene.h"
@@ -8,7 +8,9 @@
 #include <cmath>
 #include <stdexcept>
 
-namespace vpsim::sc {
+namespace vpsim::bench {
+
+using namespace vpsim::sc;
 
 nlohmann::ordered_json transform_only_scene_json(uint32_t vertices) {
     if (vertices == 0 || vertices % 3) throw std::invalid_argument("transform-only workload: vertices must be a multiple of 3");
@@ -71,4 +73,4 @@ std::vector<CalibrationRow> calibrate(const std::vector<std::string>& sets) {
     return rows;
 }
 
-}  // namespace vpsim::sc
+}  // namespace vpsim::bench

@@ -1,0 +1,103 @@
+/* vpsim's golden model as a library: a small C ABI over the pure C++ golden model (no SystemC,
+ * no Verilator). libvpsim_golden_c.so; the rules (types, memory ownership, threads, errors) are in
+ * docs/dpi.md. The SystemVerilog DPI-C package over it is vpsim_golden_pkg.sv, the Python module
+ * vpsim_golden.py (ctypes).
+ *
+ *   - declaration decoding: the token-at-a-time stepper (vpsim_decl_stepper_*), a whole array
+ *     (vpsim_decl_decode), and the decoder's cycle contract (vpsim_decl_timing_*:
+ *     docs/decl-decoder.md, "The cycle contract");
+ *   - the vertex fetch of one vertex (vpsim_fetch_vertex);
+ *   - vs.1.1 execution of one vertex (vpsim_shader_*), the reference interpreter, D3D8 profile.
+ *
+ * Every function is noexcept: C++ exceptions never cross this interface; a failure is a return
+ * value and, where a buffer is given, a message. */
+#ifndef VPSIM_GOLDEN_H
+#define VPSIM_GOLDEN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define VPSIM_GOLDEN_ABI 1
+
+/* VPSIM_GOLDEN_ABI of the library (check it against the header's at start-up). */
+int vpsim_golden_abi(void);
+/* vpsim's version, e.g. "0.1.0" (static storage). */
+const char* vpsim_golden_version(void);
+
+/* One decoder event (docs/decl-decoder.md, "Events"); fields a kind does not use are 0.
+ * kind: 0 STREAM, 1 ELEMENT, 2 SKIP, 3 TESS, 4 CONST, 5 EXT, 6 END, 7 ERROR. */
+typedef struct vpsim_event {
+    uint32_t kind, stream, value, code, reg;
+    uint32_t data[4]; /* CONST: x, y, z, w bits */
+} vpsim_event;
+
+/* The event in words ("ELEMENT stream=0 offset=12 type=SHORT4 v3"), snprintf-style: writes at most
+ * `size` bytes (NUL included), returns the length of the whole text. */
+int vpsim_event_text(const vpsim_event* e, char* buf, size_t size);
+
+/* ---- Declaration decoding: the golden stepper. const_count: constant registers (rule 12, 1 ..
+ * 2^24-1, default 96); max_length: tokens within which END must come (rule 14, default 4096).
+ * NULL on a bad argument. Free with vpsim_decl_stepper_free. */
+typedef struct vpsim_decl_stepper vpsim_decl_stepper;
+vpsim_decl_stepper* vpsim_decl_stepper_new(uint32_t const_count, uint32_t max_length);
+void vpsim_decl_stepper_free(vpsim_decl_stepper* s);
+void vpsim_decl_stepper_reset(vpsim_decl_stepper* s);
+/* One token (`last`: the array's last token; `lenient`: lenient mode for this token). Writes 0, 1
+ * or 2 events into out[0..1] and returns how many. After `last` the stepper starts a new array. */
+int vpsim_decl_stepper_step(vpsim_decl_stepper* s, uint32_t token, int last, int lenient, vpsim_event out[2]);
+
+/* A whole array: the events of decoding tokens[0..n-1] (the last one marked last). Writes at most
+ * `capacity` events and returns how many there are (call again with more room if larger), or -1 on
+ * a bad argument. */
+long vpsim_decl_decode(const uint32_t* tokens, size_t n, int lenient, uint32_t const_count, uint32_t max_length,
+                       vpsim_event* events, size_t capacity);
+
+/* ---- The decoder's cycle contract: what a cycle-accurate decoder's pins do. Per cycle: read the
+ * combinational outputs (in_ready for this cycle's out_ready, out_valid, out), then tick with the
+ * cycle's inputs (the rising edge). */
+typedef struct vpsim_decl_timing vpsim_decl_timing;
+vpsim_decl_timing* vpsim_decl_timing_new(uint32_t const_count, uint32_t max_length);
+void vpsim_decl_timing_free(vpsim_decl_timing* t);
+void vpsim_decl_timing_reset(vpsim_decl_timing* t);
+int vpsim_decl_timing_in_ready(const vpsim_decl_timing* t, int out_ready);
+int vpsim_decl_timing_out_valid(const vpsim_decl_timing* t);
+void vpsim_decl_timing_out(const vpsim_decl_timing* t, vpsim_event* e);
+/* The clock edge; returns 1 when the token was accepted. */
+int vpsim_decl_timing_tick(vpsim_decl_timing* t, int in_valid, uint32_t token, int last, int lenient, int out_ready);
+
+/* ---- The vertex fetch of one vertex: v0..v15 from the bound streams, as D3D8 expands each
+ * element to four floats (registers the declaration does not load are 0). The declaration must be
+ * valid (strict). Returns 0, or -1 with a message in err (err may be NULL). */
+typedef struct vpsim_stream {
+    const void* data; /* the vertex buffer (not copied; read during the call only) */
+    size_t size;      /* its bytes */
+    uint32_t stride;  /* SetStreamSource's stride */
+    int bound;        /* 0: not bound */
+} vpsim_stream;
+int vpsim_fetch_vertex(const uint32_t* decl, size_t n, const vpsim_stream streams[16], uint32_t index, float v[16][4],
+                       char* err, size_t err_size);
+
+/* ---- vs.1.1 on one vertex: the reference interpreter (docs/vs-semantics.md, D3D8 profile).
+ * vpsim_shader_new decodes and validates the shader's bytecode (version token to END); NULL on an
+ * error (message in err). The handle owns its copy. */
+typedef struct vpsim_shader vpsim_shader;
+vpsim_shader* vpsim_shader_new(const uint32_t* bytecode, size_t n, char* err, size_t err_size);
+void vpsim_shader_free(vpsim_shader* s);
+typedef struct vpsim_vertex_out {
+    float pos[4], d0[4], d1[4];
+    float fog, pts;
+    float t[8][4];
+} vpsim_vertex_out;
+/* inputs: v0..v15; constants: `const_count` registers c0.. (fewer than 96: the rest read 0). */
+int vpsim_shader_run(const vpsim_shader* s, const float inputs[16][4], const float (*constants)[4], uint32_t const_count,
+                     vpsim_vertex_out* out, char* err, size_t err_size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,225 @@
+"""vpsim's golden model from Python: ctypes over libvpsim_golden_c.so (model/capi/vpsim_golden.h).
+
+For cocotb-style and other Python testbenches: the golden declaration decoder (a whole array, or
+token by token), the decoder's cycle contract, the vertex fetch of one vertex and vs.1.1 execution
+of one vertex. The library is found through $VPSIM_GOLDEN_LIB, else next to this file
+(../../lib or ../lib, the build and install layouts), else the loader's search path.
+Rules (types, ownership, threads): docs/dpi.md.
+
+    import vpsim_golden as g
+    events = g.decode([0x20000000, 0x40020000, 0xFFFFFFFF])   # [Event(kind=0, ...), ...]
+    print(g.event_text(events[1]))                            # ELEMENT stream=0 offset=0 type=FLOAT3 v0
+"""
+import ctypes
+import os
+from collections import namedtuple
+
+ABI = 1
+KINDS = ("STREAM", "ELEMENT", "SKIP", "TESS", "CONST", "EXT", "END", "ERROR")
+Event = namedtuple("Event", "kind stream value code reg data")
+
+
+class _CEvent(ctypes.Structure):
+    _fields_ = [("kind", ctypes.c_uint32), ("stream", ctypes.c_uint32), ("value", ctypes.c_uint32),
+                ("code", ctypes.c_uint32), ("reg", ctypes.c_uint32), ("data", ctypes.c_uint32 * 4)]
+
+
+class _CStream(ctypes.Structure):
+    _fields_ = [("data", ctypes.c_void_p), ("size", ctypes.c_size_t), ("stride", ctypes.c_uint32), ("bound", ctypes.c_int)]
+
+
+class _CVertexOut(ctypes.Structure):
+    _fields_ = [("pos", ctypes.c_float * 4), ("d0", ctypes.c_float * 4), ("d1", ctypes.c_float * 4),
+                ("fog", ctypes.c_float), ("pts", ctypes.c_float), ("t", (ctypes.c_float * 4) * 8)]
+
+
+def _find_library():
+    env = os.environ.get("VPSIM_GOLDEN_LIB")
+    if env:
+        return env
+    here = os.path.dirname(os.path.abspath(__file__))
+    for rel in ("../../../lib", "../../lib", "../lib", "lib", "../../build/lib"):
+        p = os.path.join(here, rel, "libvpsim_golden_c.so")
+        if os.path.exists(p):
+            return p
+    return "libvpsim_golden_c.so"
+
+
+_lib = ctypes.CDLL(_find_library())
+_u32, _int, _sz, _p = ctypes.c_uint32, ctypes.c_int, ctypes.c_size_t, ctypes.c_void_p
+_EP = ctypes.POINTER(_CEvent)
+
+
+def _sig(name, res, *args):
+    f = getattr(_lib, name)
+    f.restype, f.argtypes = res, list(args)
+    return f
+
+
+_abi = _sig("vpsim_golden_abi", _int)
+if _abi() != ABI:
+    raise ImportError("libvpsim_golden_c ABI %d, this module's %d" % (_abi(), ABI))
+_version = _sig("vpsim_golden_version", ctypes.c_char_p)
+_text = _sig("vpsim_event_text", _int, _EP, ctypes.c_char_p, _sz)
+_st_new = _sig("vpsim_decl_stepper_new", _p, _u32, _u32)
+_st_free = _sig("vpsim_decl_stepper_free", None, _p)
+_st_reset = _sig("vpsim_decl_stepper_reset", None, _p)
+_st_step = _sig("vpsim_decl_stepper_step", _int, _p, _u32, _int, _int, _EP)
+_decode = _sig("vpsim_decl_decode", ctypes.c_long, ctypes.POINTER(_u32), _sz, _int, _u32, _u32, _EP, _sz)
+_tm_new = _sig("vpsim_decl_timing_new", _p, _u32, _u32)
+_tm_free = _sig("vpsim_decl_timing_free", None, _p)
+_tm_reset = _sig("vpsim_decl_timing_reset", None, _p)
+_tm_in_ready = _sig("vpsim_decl_timing_in_ready", _int, _p, _int)
+_tm_out_valid = _sig("vpsim_decl_timing_out_valid", _int, _p)
+_tm_out = _sig("vpsim_decl_timing_out", None, _p, _EP)
+_tm_tick = _sig("vpsim_decl_timing_tick", _int, _p, _int, _u32, _int, _int, _int)
+_fetch = _sig("vpsim_fetch_vertex", _int, ctypes.POINTER(_u32), _sz, ctypes.POINTER(_CStream), _u32,
+              ctypes.POINTER(ctypes.c_float * 4), ctypes.c_char_p, _sz)
+_sh_new = _sig("vpsim_shader_new", _p, ctypes.POINTER(_u32), _sz, ctypes.c_char_p, _sz)
+_sh_free = _sig("vpsim_shader_free", None, _p)
+_sh_run = _sig("vpsim_shader_run", _int, _p, ctypes.POINTER(ctypes.c_float * 4), ctypes.POINTER(ctypes.c_float * 4), _u32,
+               ctypes.POINTER(_CVertexOut), ctypes.c_char_p, _sz)
+
+
+class GoldenError(RuntimeError):
+    pass
+
+
+def version():
+    return _version().decode()
+
+
+def _event(c):
+    return Event(c.kind, c.stream, c.value, c.code, c.reg, tuple(c.data))
+
+
+def _cevent(e):
+    c = _CEvent(e.kind, e.stream, e.value, e.code, e.reg)
+    for i in range(4):
+        c.data[i] = e.data[i]
+    return c
+
+
+def event_text(e):
+    """The event in words, as vpsim prints it."""
+    c = _cevent(e)
+    n = _text(ctypes.byref(c), None, 0)
+    buf = ctypes.create_string_buffer(n + 1)
+    _text(ctypes.byref(c), buf, n + 1)
+    return buf.value.decode()
+
+
+def _tokens(tokens):
+    arr = (_u32 * max(1, len(tokens)))(*[t & 0xFFFFFFFF for t in tokens])
+    return arr
+
+
+def decode(tokens, lenient=False, const_count=96, max_length=4096):
+    """Every event of decoding the array (its last token marked last)."""
+    arr = _tokens(tokens)
+    cap = len(tokens) + 4
+    while True:
+        out = (_CEvent * cap)()
+        n = _decode(arr, len(tokens), int(lenient), const_count, max_length, out, cap)
+        if n < 0:
+            raise GoldenError("vpsim_decl_decode: bad argument (const_count %d, max_length %d)" % (const_count, max_length))
+        if n <= cap:
+            return [_event(out[i]) for i in range(n)]
+        cap = n
+
+
+class Stepper:
+    """The golden decoder token by token: step() returns the 0, 1 or 2 events of one token."""
+
+    def __init__(self, const_count=96, max_length=4096):
+        self._h = _st_new(const_count, max_length)
+        if not self._h:
+            raise GoldenError("bad const_count %d or max_length %d" % (const_count, max_length))
+        self._out = (_CEvent * 2)()
+
+    def step(self, token, last=False, lenient=False):
+        n = _st_step(self._h, token & 0xFFFFFFFF, int(last), int(lenient), self._out)
+        return [_event(self._out[i]) for i in range(n)]
+
+    def reset(self):
+        _st_reset(self._h)
+
+    def __del__(self):
+        if getattr(self, "_h", None):
+            _st_free(self._h)
+            self._h = None
+
+
+class Timing:
+    """The decoder's cycle contract: read in_ready(out_ready), out_valid(), out(); then tick() at the edge."""
+
+    def __init__(self, const_count=96, max_length=4096):
+        self._h = _tm_new(const_count, max_length)
+        if not self._h:
+            raise GoldenError("bad const_count %d or max_length %d" % (const_count, max_length))
+
+    def in_ready(self, out_ready):
+        return bool(_tm_in_ready(self._h, int(out_ready)))
+
+    def out_valid(self):
+        return bool(_tm_out_valid(self._h))
+
+    def out(self):
+        c = _CEvent()
+        _tm_out(self._h, ctypes.byref(c))
+        return _event(c)
+
+    def tick(self, in_valid, token, last, lenient, out_ready):
+        return bool(_tm_tick(self._h, int(in_valid), token & 0xFFFFFFFF, int(last), int(lenient), int(out_ready)))
+
+    def reset(self):
+        _tm_reset(self._h)
+
+    def __del__(self):
+        if getattr(self, "_h", None):
+            _tm_free(self._h)
+            self._h = None
+
+
+def fetch_vertex(declaration, streams, index):
+    """v0..v15 (lists of 4 floats) of vertex `index`; streams: {stream number: (bytes, stride)}."""
+    cs = (_CStream * 16)()
+    keep = []
+    for s, (data, stride) in streams.items():
+        buf = ctypes.create_string_buffer(bytes(data), len(data))
+        keep.append(buf)
+        cs[s] = _CStream(ctypes.cast(buf, _p), len(data), stride, 1)
+    v = ((ctypes.c_float * 4) * 16)()
+    err = ctypes.create_string_buffer(512)
+    if _fetch(_tokens(declaration), len(declaration), cs, index, v, err, 512) != 0:
+        raise GoldenError(err.value.decode())
+    return [list(v[r]) for r in range(16)]
+
+
+class Shader:
+    """A validated vs.1.1 shader (its bytecode, version token to END); run() executes one vertex."""
+
+    def __init__(self, bytecode):
+        err = ctypes.create_string_buffer(512)
+        self._h = _sh_new(_tokens(bytecode), len(bytecode), err, 512)
+        if not self._h:
+            raise GoldenError(err.value.decode())
+
+    def run(self, inputs, constants=()):
+        v = ((ctypes.c_float * 4) * 16)()
+        for r, x in enumerate(inputs):
+            v[r] = (ctypes.c_float * 4)(*x)
+        k = ((ctypes.c_float * 4) * max(1, len(constants)))()
+        for r, x in enumerate(constants):
+            k[r] = (ctypes.c_float * 4)(*x)
+        o = _CVertexOut()
+        err = ctypes.create_string_buffer(512)
+        if _sh_run(self._h, v, k, len(constants), ctypes.byref(o), err, 512) != 0:
+            raise GoldenError(err.value.decode())
+        return {"pos": list(o.pos), "d0": list(o.d0), "d1": list(o.d1), "fog": o.fog, "pts": o.pts,
+                "t": [list(o.t[i]) for i in range(8)]}
+
+    def __del__(self):
+        if getattr(self, "_h", None):
+            _sh_free(self._h)
+            self._h = None
