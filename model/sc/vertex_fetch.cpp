@@ -370,6 +370,10 @@ void register_unit_vertex_fetch(UnitRegistry& r) {
         if (reason == "fetch_window_full")
             return fmt::format("{}: all {} vertices of its fetch window await memory data ({}) in {:.1f} % of cycles", n,
                                p.get_uint("vertex_fetch.fetch_window"), mem, 100 * frac);
+        if (reason == "element_queue_full")
+            return fmt::format("{}: all {} elements of its queue await conversion ({} a cycle) in {:.1f} % of cycles", n,
+                               p.get_uint("vertex_fetch.element_queue"), p.get_uint("vertex_fetch.convert_per_cycle"),
+                               100 * frac);
         return "";
     };
     t.make = [](const UnitContext& c) {
