@@ -50,18 +50,60 @@ uint32_t addr_of(const Case& c, const decl::Event& e, uint32_t index) {
     return c.base[e.stream] + c.stride[e.stream] * index + e.value;  // mod 2^32 (the contract)
 }
 
-// Bytes [a, a + n) of the case's memory (addresses mod 2^32).
-void mem_bytes(uint64_t mem_seed, uint32_t a, uint32_t n, uint8_t* out) {
+// The memory's content after `version` flushed vertices: a vertex with idx_flush says memory may
+// have changed, and here it has (every word), so a design that reuses a word read before it reads
+// stale data. Version 0 is the case's memory_seed (the counting pattern for seed 0).
+uint64_t version_seed(uint64_t mem_seed, uint32_t version) {
+    return version == 0 ? mem_seed : splitmix(mem_seed ^ (uint64_t(version) * 0xA0761D6478BD642Full)) | 1;
+}
+
+// mem_word with the words used last kept (a case reads each word several times: the golden side,
+// the coverage and the responses); direct-mapped, per thread.
+class WordCache {
+public:
+    void get(uint64_t seed, uint32_t word, uint8_t out[16]) {
+        Entry& e = e_[(word ^ (word >> 7) ^ uint32_t(seed)) & (kEntries - 1)];
+        if (!e.valid || e.word != word || e.seed != seed) {
+            mem_word(seed, word, e.bytes);
+            e.word = word;
+            e.seed = seed;
+            e.valid = true;
+        }
+        std::memcpy(out, e.bytes, 16);
+    }
+
+private:
+    static constexpr uint32_t kEntries = 256;
+    struct Entry {
+        uint64_t seed = 0;
+        uint32_t word = 0;
+        bool valid = false;
+        uint8_t bytes[16];
+    };
+    Entry e_[kEntries];
+};
+thread_local WordCache words;
+
+// Bytes [a, a + n) of the memory `seed` (addresses mod 2^32).
+void mem_bytes(uint64_t seed, uint32_t a, uint32_t n, uint8_t* out) {
     uint8_t w[16];
     uint32_t cur = ~0u;
     for (uint32_t k = 0; k < n; ++k) {
         const uint32_t addr = a + k;
         if ((addr >> 4) != cur || k == 0) {
             cur = addr >> 4;
-            mem_word(mem_seed, cur, w);
+            words.get(seed, cur, w);
         }
         out[k] = w[addr & 15];
     }
+}
+
+// Each vertex's memory version: the flushed vertices up to and including it.
+std::vector<uint32_t> versions(const Case& c) {
+    std::vector<uint32_t> v(c.indices.size());
+    uint32_t n = 0;
+    for (size_t i = 0; i < v.size(); ++i) v[i] = n += (i < c.flush.size() && c.flush[i]);
+    return v;
 }
 
 bool is_float_type(uint32_t t) { return t <= decl::D3DVSDT_FLOAT4; }
@@ -311,6 +353,11 @@ std::vector<Case> directed_cases() {
         {D3DVSD_STREAM(0), D3DVSD_REG(0, D3DVSDT_FLOAT3), D3DVSD_REG(16, D3DVSDT_FLOAT2), D3DVSD_SKIP(2),
          D3DVSD_REG(0, D3DVSDT_SHORT4), D3DVSD_REG(7, D3DVSDT_FLOAT1), D3DVSD_STREAM_TESS(), D3DVSD_TESSUV(7), D3DVSD_END()},
         {{0x2001, 48}}, 0, 20, 5, Timing{2, 6, 0.8, 0.8, 1});
+    // idx_flush on every other vertex of a packed stream (four vertices a word): each flushed
+    // vertex starts in the held word and must read it again (the memory changed).
+    add("flush", {D3DVSD_STREAM(0), D3DVSD_REG(2, D3DVSDT_FLOAT1), D3DVSD_END()}, {{0x3000, 4}}, 0, 24, 23,
+        Timing{2, 5, 1, 1, 1});
+    for (size_t i = 1; i < out.back().flush.size(); i += 2) out.back().flush[i] = 1;
     // No element: every register is zero.
     add("no element", {D3DVSD_STREAM(0), D3DVSD_SKIP(2), D3DVSD_END()}, {{0, 8}}, 0, 6, 3);
     // MAX_ELEMS elements (lenient: registers loaded again).
@@ -342,6 +389,7 @@ std::vector<Vertex> golden(const Case& c) {
             need[e.stream] = std::max(need[e.stream], e.value + decl::data_type_size(e.code));
     std::array<std::vector<uint8_t>, 16> buf;
     const uint32_t loaded = expected_loaded(c.decl);
+    const auto ver = versions(c);
     for (size_t i = 0; i < c.indices.size(); ++i) {
         // Each stream's bytes of this vertex, from base + stride * index (mod 2^32): the golden
         // fetch reads them at its offsets (stride 0, vertex 0).
@@ -349,7 +397,7 @@ std::vector<Vertex> golden(const Case& c) {
         for (uint32_t s = 0; s < 16; ++s) {
             if (!need[s]) continue;
             buf[s].resize(need[s]);
-            mem_bytes(c.mem_seed, c.base[s] + c.stride[s] * c.indices[i], need[s], buf[s].data());
+            mem_bytes(version_seed(c.mem_seed, ver[i]), c.base[s] + c.stride[s] * c.indices[i], need[s], buf[s].data());
             st[s] = vs::StreamBinding{buf[s].data(), buf[s].size(), 0, true};
         }
         const auto v = vs::fetch_vertex(c.decl, st, 0);
@@ -386,10 +434,15 @@ void run_case(Pins& rtl, const Case& c, SideResult& r, Coverage* cov) {
     struct Pending {
         uint64_t due;
         uint32_t word;
+        uint64_t seed;  // the memory as it was when the word was asked for
     };
     std::deque<Pending> pending;
     uint64_t last_due = 0;
     size_t k = 0;
+    // A request belongs to the vertex taken last (in the cycle a vertex is taken, to that one):
+    // it reads the memory of that vertex's version (tb: versions()).
+    const auto ver = versions(c);
+    uint64_t taken_seed = c.mem_seed;
     Outputs o;
     bool first = true;
     for (uint64_t cyc = 0;; ++cyc) {
@@ -407,7 +460,7 @@ void run_case(Pins& rtl, const Case& c, SideResult& r, Coverage* cov) {
         in.mem_resp_valid = !pending.empty() && pending.front().due <= cyc;
         if (in.mem_resp_valid) {
             uint8_t w[16];
-            mem_word(c.mem_seed, pending.front().word, w);
+            words.get(pending.front().seed, pending.front().word, w);
             for (int q = 0; q < 4; ++q)
                 in.mem_resp_data[q] = uint32_t(w[4 * q]) | uint32_t(w[4 * q + 1]) << 8 | uint32_t(w[4 * q + 2]) << 16 |
                                       uint32_t(w[4 * q + 3]) << 24;
@@ -430,10 +483,11 @@ void run_case(Pins& rtl, const Case& c, SideResult& r, Coverage* cov) {
                 break;
             }
             const uint32_t span = c.timing.lat_max - c.timing.lat_min + 1;
+            const uint64_t seed = in.idx_valid && o.idx_ready ? version_seed(c.mem_seed, ver[k]) : taken_seed;
             for (uint32_t w = 0; w < o.mem_req_words; ++w) {
                 const uint64_t lat = c.timing.lat_min + uint32_t((d2 >> 32) % span);
                 const uint64_t due = std::max(cyc + std::max<uint64_t>(lat, 1), last_due + 1);
-                pending.push_back({due, (o.mem_req_addr >> 4) + w});
+                pending.push_back({due, (o.mem_req_addr >> 4) + w, seed});
                 last_due = due;
                 if (cov) ++cov->pressure[lat <= 1 ? 3 : lat < 10 ? 4 : 5];
             }
@@ -446,7 +500,7 @@ void run_case(Pins& rtl, const Case& c, SideResult& r, Coverage* cov) {
             if (k < n && o.idx_ready && !in.idx_valid) ++cov->pressure[2];
         }
         if (in.mem_resp_valid) pending.pop_front();
-        if (in.idx_valid && o.idx_ready) ++k;
+        if (in.idx_valid && o.idx_ready) taken_seed = version_seed(c.mem_seed, ver[k++]);
         rtl.clock();
         ++r.cycles;
         if (r.vertices.size() > n) break;
@@ -536,6 +590,7 @@ void count_case(const Case& c, Coverage& cov) {
     }
     uint32_t tag = 0;
     bool tag_valid = false;
+    const auto ver = versions(c);
     uint8_t b[16];
     for (size_t i = 0; i < c.indices.size(); ++i) {
         bool first_elem = true;
@@ -548,11 +603,12 @@ void count_case(const Case& c, Coverage& cov) {
             const uint32_t w0 = a >> 4, w1 = (a + size - 1) >> 4;
             if (w0 != w1) ++cov.span2[e.code & 7];
             const bool hit = tag_valid && !(first_elem && c.flush[i]) && tag == w0;
+            if (tag_valid && first_elem && c.flush[i] && tag == w0) ++cov.hit[2];  // flushed: read again
             ++cov.hit[hit ? 0 : 1];
             tag = w1;
             tag_valid = true;
             first_elem = false;
-            mem_bytes(c.mem_seed, a, size, b);
+            mem_bytes(version_seed(c.mem_seed, ver[i]), a, size, b);
             if (is_float_type(e.code)) {
                 for (uint32_t q = 0; q < size / 4; ++q) {
                     uint32_t u;
@@ -620,6 +676,7 @@ std::vector<std::string> Coverage::holes() const {
         if (!span2[t] && decl::data_type_size(uint32_t(t)) > 1) h.push_back(fmt::format("{} across two words", kTypeNames[t]));
     if (!hit[0]) h.push_back("element starting in the held word");
     if (!hit[1]) h.push_back("element starting in a word read from memory");
+    if (!hit[2]) h.push_back("flushed vertex starting in the held word (read again: memory changed)");
     for (int i = 0; i < 5; ++i)
         if (!stride[i]) h.push_back(kStrideNames[i]);
     for (int i = 0; i < 6; ++i)
@@ -644,7 +701,7 @@ std::string Coverage::table() const {
     for (int b = 0; b < 16; ++b) s += fmt::format(" {}", start_byte[b]);
     s += "\nelements across two words by type:";
     for (int t = 0; t < 8; ++t) s += fmt::format(" {}={}", kTypeNames[t], span2[t]);
-    s += fmt::format("\nfirst word held / read: {} / {}\n", hit[0], hit[1]);
+    s += fmt::format("\nfirst word held / read / held but flushed: {} / {} / {}\n", hit[0], hit[1], hit[2]);
     for (int i = 0; i < 5; ++i) s += fmt::format("{}: {}\n", kStrideNames[i], stride[i]);
     for (int i = 0; i < 6; ++i) s += fmt::format("{}: {}\n", kPressureNames[i], pressure[i]);
     for (int i = 0; i < 12; ++i) s += fmt::format("{}: {}\n", kDataNames[i], data[i]);

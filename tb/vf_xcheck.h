@@ -36,7 +36,7 @@ struct Case {
     std::array<uint32_t, 16> base{}, stride{};
     std::vector<uint32_t> indices;      // the vertices, in order
     std::vector<uint8_t> flush;         // per vertex: idx_flush
-    uint64_t mem_seed = 0;              // memory content (mem_word)
+    uint64_t mem_seed = 0;              // memory content (mem_word); each flushed vertex changes it (versions)
     Timing timing;
     uint64_t bp_seed = 0;               // per-cycle draws
     uint64_t seed = 0, index = 0;       // random case `index` under `seed`
@@ -67,7 +67,7 @@ struct Coverage {
     std::array<std::array<uint64_t, 16>, 8> type_stream{};  // elements fetched [type][stream]
     std::array<uint64_t, 16> start_byte{};                  // element start address mod 16
     std::array<uint64_t, 8> span2{};                        // per type: element across two words
-    std::array<uint64_t, 2> hit{};                          // first word reused (held) / read
+    std::array<uint64_t, 3> hit{};                          // first word reused (held) / read / held but flushed (read again)
     std::array<uint64_t, 5> stride{};                       // packed, padded, not a multiple of 4, >= 64 KiB, wraps 2^32
     std::array<uint64_t, 6> pressure{};                     // req stalled, out stalled, idx idle, lat 1, lat 2-9, lat >= 10
     std::array<uint64_t, 12> data{};                        // NaN, +inf, -inf, denormal, -0 (float types); short -32768, 32767, -1;

@@ -181,7 +181,7 @@ module vertex_fetch #(
   assign s_flush  = take ? idx_flush : cur_flush_q;
   assign s_count  = take ? lay_count : cur_count_q;
   assign s_e      = take ? '0 : cur_e_q;
-  assign s_elem   = take ? lay_elems[32*s_e +: 32] : cur_elems_q[32*s_e +: 32];
+  assign s_elem   = take ? lay_elems[{s_e, 5'd0} +: 32] : cur_elems_q[{s_e, 5'd0} +: 32];
 
   logic [2:0]  e_type;
   logic [4:0]  e_reg;
@@ -191,8 +191,8 @@ module vertex_fetch #(
   assign e_reg    = s_elem[7:3];
   assign e_stream = s_elem[11:8];
   assign e_off    = s_elem[31:12];
-  assign s_base   = take ? str_base[32*e_stream +: 32]   : cur_base_q[32*e_stream +: 32];
-  assign s_stride = take ? str_stride[32*e_stream +: 32] : cur_stride_q[32*e_stream +: 32];
+  assign s_base   = take ? str_base[{e_stream, 5'd0} +: 32]   : cur_base_q[{e_stream, 5'd0} +: 32];
+  assign s_stride = take ? str_stride[{e_stream, 5'd0} +: 32] : cur_stride_q[{e_stream, 5'd0} +: 32];
 
   logic        active;     // a vertex to issue this cycle
   logic        has_elem;   // ... with an element (else its marker)
@@ -340,18 +340,20 @@ module vertex_fetch #(
   assign eq_pop   = d_go;
   assign d_used   = d_go ? d_need : 2'd0;
 
-  // Assembly of the vertex whose elements are being converted.
-  logic [2047:0] asm_q;
-  logic [15:0]   asm_loaded_q;
-  logic [2047:0] asm_next;
-  logic [15:0]   loaded_next;
-  always_comb begin
-    asm_next    = asm_q;
-    loaded_next = asm_loaded_q;
-    if (d_has && !d_reg[4]) begin
-      asm_next[128*d_reg[3:0] +: 128] = d_value;
-      loaded_next[d_reg[3:0]]         = 1'b1;
-    end
+  // Assembly of the vertex whose elements are being converted: a 128-bit register per input
+  // register, written by the element that loads it. asm_loaded_q says which hold this vertex's
+  // values; the others keep an earlier vertex's and are read as 0, so they need no reset.
+  logic [127:0] asm_q [16];
+  logic [15:0]  asm_loaded_q;
+  logic         d_write;      // the head element loads one of v0..v15 this cycle
+  logic [15:0]  d_onehot;     // ... that one
+  logic [15:0]  loaded_next;
+  assign d_write     = d_go && d_has && !d_reg[4];
+  assign d_onehot    = d_write ? 16'd1 << d_reg[3:0] : 16'd0;
+  assign loaded_next = asm_loaded_q | d_onehot;
+
+  always_ff @(posedge clk) begin
+    if (d_write) asm_q[d_reg[3:0]] <= d_value;
   end
 
   logic [31:0]   out_index_q;
@@ -361,7 +363,6 @@ module vertex_fetch #(
   always_ff @(posedge clk) begin
     if (rst) begin
       held_q       <= 128'd0;
-      asm_q        <= 2048'd0;
       asm_loaded_q <= 16'd0;
       out_valid_q  <= 1'b0;
       out_index_q  <= 32'd0;
@@ -370,17 +371,15 @@ module vertex_fetch #(
     end else begin
       if (d_go && d_has) held_q <= d_span2 ? w1 : w0;
       if (d_go && d_last) begin
-        asm_q        <= 2048'd0;
+        // The vertex's last element: the assembly, with this element's register, to the output.
         asm_loaded_q <= 16'd0;
         out_valid_q  <= 1'b1;
         out_index_q  <= d_index;
         out_loaded_q <= loaded_next;
-        out_regs_q   <= asm_next;
+        for (int r = 0; r < 16; r++)
+          out_regs_q[128*r +: 128] <= d_onehot[r] ? d_value : (asm_loaded_q[r] ? asm_q[r] : 128'd0);
       end else begin
-        if (d_go) begin
-          asm_q        <= asm_next;
-          asm_loaded_q <= loaded_next;
-        end
+        if (d_go) asm_loaded_q <= loaded_next;
         if (out_ready) out_valid_q <= 1'b0;
       end
     end
