@@ -193,6 +193,7 @@ bool decode_case(Case& c) {
     decl::DecoderOptions o;
     o.lenient = true;
     o.diagnostics = false;
+    o.max_length = 1u << 16;  // long layouts: runs of SKIPs put elements far into the vertex
     c.decl = decl::decode(c.tokens, o);
     return c.decl.valid;
 }
@@ -200,7 +201,10 @@ bool decode_case(Case& c) {
 void gen_layout(Rng& rng, std::vector<uint32_t>& t) {
     using namespace decl;
     t.clear();
-    const uint32_t nstreams = rng.chance(0.1) ? rng.range(5, 16) : rng.range(1, 4);
+    // Sometimes a long layout: 12-20 elements (the layout bus's later entries), some of them far
+    // into the vertex after a run of SKIP(15)s (offsets up to ~2^20: every offset bit).
+    const bool long_layout = rng.chance(0.04);
+    const uint32_t nstreams = long_layout ? rng.range(1, 3) : rng.chance(0.1) ? rng.range(5, 16) : rng.range(1, 4);
     uint32_t used = 0, elems = 0, loaded_mem = 0;
     for (uint32_t k = 0; k < nstreams; ++k) {
         uint32_t s;
@@ -208,12 +212,25 @@ void gen_layout(Rng& rng, std::vector<uint32_t>& t) {
         while (used >> s & 1);
         used |= 1u << s;
         t.push_back(D3DVSD_STREAM(s));
-        const uint32_t n = rng.range(1, nstreams > 4 ? 2 : 6);
+        uint32_t off = 0;  // this stream's next offset (the layout bus holds offsets below 2^20)
+        const uint32_t n = long_layout ? rng.range(12 / nstreams, 20 / nstreams) : rng.range(1, nstreams > 4 ? 2 : 6);
         for (uint32_t e = 0; e < n && elems < kMaxElems; ++e) {
-            if (rng.chance(0.12)) t.push_back(D3DVSD_SKIP(rng.range(1, 3)));
+            if (long_layout && rng.chance(0.25)) {
+                const uint32_t b = rng.below(14);
+                const uint32_t room = off + 128 < (1u << 20) ? ((1u << 20) - 128 - off) / 60 : 0;
+                const uint32_t run = std::min(room, rng.range(1u << b, (2u << b) - 1));  // 60 x run bytes
+                t.insert(t.end(), run, D3DVSD_SKIP(15));
+                off += 60 * run;
+            }
+            if (rng.chance(0.12)) {
+                const uint32_t d = rng.range(1, 3);
+                t.push_back(D3DVSD_SKIP(d));
+                off += 4 * d;
+            }
             uint32_t reg = rng.chance(0.05) ? 16 : rng.below(16);
             const uint32_t type = rng.below(8);
             t.push_back(D3DVSD_REG(reg, type));
+            off += decl::data_type_size(type);
             if (reg < 16) loaded_mem |= 1u << reg;
             ++elems;
         }
@@ -387,19 +404,23 @@ std::vector<Vertex> golden(const Case& c) {
     for (const auto& e : c.decl.events)
         if (e.kind == EventKind::Element)
             need[e.stream] = std::max(need[e.stream], e.value + decl::data_type_size(e.code));
-    std::array<std::vector<uint8_t>, 16> buf;
+    // Each stream's bytes of a vertex, from base + stride * index (mod 2^32): the golden fetch reads
+    // them at its offsets (stride 0, vertex 0). Only the elements' bytes are filled (a long
+    // layout's vertex is up to a megabyte, mostly skipped).
+    thread_local std::array<std::vector<uint8_t>, 16> buf;
+    for (uint32_t s = 0; s < 16; ++s)
+        if (buf[s].size() < need[s]) buf[s].resize(need[s]);
     const uint32_t loaded = expected_loaded(c.decl);
     const auto ver = versions(c);
     for (size_t i = 0; i < c.indices.size(); ++i) {
-        // Each stream's bytes of this vertex, from base + stride * index (mod 2^32): the golden
-        // fetch reads them at its offsets (stride 0, vertex 0).
+        const uint64_t seed = version_seed(c.mem_seed, ver[i]);
         vs::Streams st{};
-        for (uint32_t s = 0; s < 16; ++s) {
-            if (!need[s]) continue;
-            buf[s].resize(need[s]);
-            mem_bytes(version_seed(c.mem_seed, ver[i]), c.base[s] + c.stride[s] * c.indices[i], need[s], buf[s].data());
-            st[s] = vs::StreamBinding{buf[s].data(), buf[s].size(), 0, true};
-        }
+        for (uint32_t s = 0; s < 16; ++s)
+            if (need[s]) st[s] = vs::StreamBinding{buf[s].data(), need[s], 0, true};
+        for (const auto& e : c.decl.events)
+            if (e.kind == EventKind::Element)
+                mem_bytes(seed, c.base[e.stream] + c.stride[e.stream] * c.indices[i] + e.value,
+                          decl::data_type_size(e.code), buf[e.stream].data() + e.value);
         const auto v = vs::fetch_vertex(c.decl, st, 0);
         Vertex& o = out[i];
         o.index = c.indices[i];
@@ -574,6 +595,11 @@ void count_case(const Case& c, Coverage& cov) {
     cov.layout[1] += tess;
     cov.layout[2] += dup;
     cov.layout[3] += !any;
+    uint32_t nelem = 0, max_off = 0;
+    for (const auto& e : c.decl.events)
+        if (e.kind == EventKind::Element) ++nelem, max_off = std::max(max_off, e.value);
+    cov.layout[4] += nelem >= 16;
+    cov.layout[5] += max_off >= (1u << 18);
     for (uint32_t s = 0; s < 16; ++s) {
         const uint32_t size = stream_size(c.decl, s);
         if (!size) continue;
@@ -661,8 +687,9 @@ const char* const kPressureNames[6] = {"memory request stalled (mem_req_ready lo
 const char* const kDataNames[12] = {"float NaN", "float +inf", "float -inf", "float denormal", "float -0",
                                     "short -32768", "short 32767", "short -1", "UBYTE4 byte 0", "UBYTE4 byte 255",
                                     "D3DCOLOR byte 0", "D3DCOLOR byte 255"};
-const char* const kLayoutNames[4] = {"register 16 (fetched, dropped)", "register zeroed by the tessellator stream",
-                                     "register loaded twice (lenient)", "vertex without elements"};
+const char* const kLayoutNames[6] = {"register 16 (fetched, dropped)", "register zeroed by the tessellator stream",
+                                     "register loaded twice (lenient)", "vertex without elements",
+                                     "16 elements or more", "element offset of 2^18 bytes or more"};
 }  // namespace
 
 std::vector<std::string> Coverage::holes() const {
@@ -683,7 +710,7 @@ std::vector<std::string> Coverage::holes() const {
         if (!pressure[i]) h.push_back(kPressureNames[i]);
     for (int i = 0; i < 12; ++i)
         if (!data[i]) h.push_back(kDataNames[i]);
-    for (int i = 0; i < 4; ++i)
+    for (int i = 0; i < 6; ++i)
         if (!layout[i]) h.push_back(kLayoutNames[i]);
     return h;
 }
@@ -705,7 +732,7 @@ std::string Coverage::table() const {
     for (int i = 0; i < 5; ++i) s += fmt::format("{}: {}\n", kStrideNames[i], stride[i]);
     for (int i = 0; i < 6; ++i) s += fmt::format("{}: {}\n", kPressureNames[i], pressure[i]);
     for (int i = 0; i < 12; ++i) s += fmt::format("{}: {}\n", kDataNames[i], data[i]);
-    for (int i = 0; i < 4; ++i) s += fmt::format("{}: {}\n", kLayoutNames[i], layout[i]);
+    for (int i = 0; i < 6; ++i) s += fmt::format("{}: {}\n", kLayoutNames[i], layout[i]);
     return s;
 }
 

@@ -72,7 +72,8 @@ struct Coverage {
     std::array<uint64_t, 6> pressure{};                     // req stalled, out stalled, idx idle, lat 1, lat 2-9, lat >= 10
     std::array<uint64_t, 12> data{};                        // NaN, +inf, -inf, denormal, -0 (float types); short -32768, 32767, -1;
                                                             // byte 0, 255 (UBYTE4), color 0, 255
-    std::array<uint64_t, 4> layout{};                       // register 16 dropped, tess-zeroed register, register loaded twice, no element
+    std::array<uint64_t, 6> layout{};                       // register 16 dropped, tess-zeroed register, register loaded twice, no element,
+                                                            // >= 16 elements, an offset >= 2^18
     void add(const Coverage& o);
     std::vector<std::string> holes() const;
     std::string table() const;
