@@ -431,10 +431,44 @@ std::vector<Vertex> golden(const Case& c) {
     return out;
 }
 
+std::vector<Request> expected_requests(const Case& c) {
+    std::vector<Request> out;
+    const auto lay = layout_words(c.decl);
+    uint32_t tag = 0;
+    bool tag_valid = false;
+    for (size_t i = 0; i < c.indices.size(); ++i)
+        for (size_t k = 0; k < lay.size(); ++k) {
+            const uint32_t e = lay[k], stream = e >> 8 & 15;
+            const uint32_t a = c.base[stream] + c.stride[stream] * c.indices[i] + (e >> 12);
+            const uint32_t w0 = a >> 4, w1 = (a + decl::data_type_size(e & 7) - 1) >> 4;
+            const bool hit = tag_valid && !(k == 0 && c.flush[i]) && tag == w0;
+            const uint32_t words = (w1 != w0 ? 2 : 1) - (hit ? 1 : 0);
+            if (words) out.push_back({(hit ? w0 + 1 : w0) << 4, words});
+            tag = w1;
+            tag_valid = true;
+        }
+    return out;
+}
+
+std::string compare_requests(const std::vector<Request>& exp, const std::vector<Request>& act) {
+    for (size_t k = 0; k < std::max(exp.size(), act.size()); ++k) {
+        if (k < exp.size() && k < act.size() && exp[k] == act[k]) continue;
+        auto text = [](const std::vector<Request>& v, size_t k) {
+            return k < v.size() ? fmt::format("{} word{} at 0x{:08x}", v[k].words, v[k].words == 1 ? "" : "s", v[k].addr)
+                                : std::string("none");
+        };
+        return fmt::format("memory request #{}: rtl/vertex_fetch.sv's one-word tag asks for {}, the RTL asked for {} "
+                           "(the values were right; --no-check-traffic skips this)",
+                           k, text(exp, k), text(act, k));
+    }
+    return {};
+}
+
 // ---- The RTL side ----
 
 void run_case(Pins& rtl, const Case& c, SideResult& r, Coverage* cov) {
     r.vertices.clear();
+    r.requests_made.clear();
     r.cycles = r.requests = r.words = 0;
     r.timed_out = r.assertion_failed = false;
     r.protocol.clear();
@@ -514,6 +548,7 @@ void run_case(Pins& rtl, const Case& c, SideResult& r, Coverage* cov) {
             }
             ++r.requests;
             r.words += o.mem_req_words;
+            r.requests_made.push_back({o.mem_req_addr, o.mem_req_words});
         }
         if (cov) {
             if (o.mem_req_valid && !in.mem_req_ready) ++cov->pressure[0];
@@ -825,7 +860,8 @@ struct Checker {
     std::unique_ptr<Pins> rtl;
     SideResult res;
     std::string coverage_file;
-    explicit Checker(const Options& o) : rtl(o.rtl ? o.rtl() : builtin_vertex_fetch()) {
+    bool traffic;
+    explicit Checker(const Options& o) : rtl(o.rtl ? o.rtl() : builtin_vertex_fetch()), traffic(o.check_traffic) {
         if (!o.coverage_file.empty()) coverage_file = fmt::format("{}.{}", o.coverage_file, checker_ids++);
     }
     ~Checker() {
@@ -836,7 +872,9 @@ struct Checker {
         rtl->reset();
         const auto exp = golden(c);
         run_case(*rtl, c, res, cov);
-        return compare(c, exp, res, vertex, reg);
+        std::string what = compare(c, exp, res, vertex, reg);
+        if (what.empty() && traffic) what = compare_requests(expected_requests(c), res.requests_made);
+        return what;
     }
 };
 

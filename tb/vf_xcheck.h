@@ -55,8 +55,15 @@ struct Vertex {
     std::array<uint32_t, kRegs * 4> regs{};
 };
 
+// One memory request: the byte address of its first word and its words (1 or 2).
+struct Request {
+    uint32_t addr = 0, words = 0;
+    bool operator==(const Request& o) const { return addr == o.addr && words == o.words; }
+};
+
 struct SideResult {
     std::vector<Vertex> vertices;
+    std::vector<Request> requests_made;  // in order
     uint64_t cycles = 0, requests = 0, words = 0;
     bool timed_out = false, assertion_failed = false;
     std::string protocol;  // a broken port rule (request of 0 or 3 words, misaligned address)
@@ -102,6 +109,10 @@ struct Options {
     std::function<std::unique_ptr<Pins>()> rtl;   // empty: the built-in RTL
     std::string replay_args;   // the options that shaped the run (--rtl ..., -G ...) for replay commands
     std::string coverage_file; // an RTL built with coverage: coverage.dat here
+    // The requests must be exactly those of rtl/vertex_fetch.sv's one-word tag, in order
+    // (expected_requests): on for the built-in RTL and its mutants, off for a user's design
+    // (which may read memory its own way) unless asked for.
+    bool check_traffic = true;
     int progress = 0;          // 0 none, 1 terminal, 2 a line every 30 s
 };
 
@@ -123,6 +134,12 @@ void apply_timing(const Options& o, Case& c);
 
 // The golden vertices of a case (vs::fetch_vertex on each vertex's bytes).
 std::vector<Vertex> golden(const Case& c);
+// The requests rtl/vertex_fetch.sv makes for a case (docs/vertex-fetch-rtl.md, "Cycle
+// behaviour"): per element, in layout order, the words first..last of its bytes, less the first
+// when it is the word the previous element ended in (not for a flushed vertex's first element).
+std::vector<Request> expected_requests(const Case& c);
+// "" when equal, else the first request that differs.
+std::string compare_requests(const std::vector<Request>& expected, const std::vector<Request>& actual);
 // Drives a case into the design; `cov` (may be null) counts the pin-side bins.
 void run_case(Pins& rtl, const Case& c, SideResult& out, Coverage* cov);
 // "" when equal, else the first difference; sets vertex/register.
