@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <cstring>
 #include <deque>
+#include <map>
 #include <mutex>
 #include <stdexcept>
 #include <thread>
@@ -195,7 +196,28 @@ bool decode_case(Case& c) {
     o.diagnostics = false;
     o.max_length = 1u << 16;  // long layouts: runs of SKIPs put elements far into the vertex
     c.decl = decl::decode(c.tokens, o);
-    return c.decl.valid;
+    if (!c.decl.valid) return false;
+    // Offsets moved off their DWORD (Case::skew): the layout bus carries byte offsets, which no
+    // declaration makes, so they are put into the decoded declaration (events and streams alike).
+    std::map<uint32_t, uint32_t> by_token;  // element token -> bytes added
+    size_t k = 0;
+    for (size_t i = 0; i < c.decl.events.size(); ++i) {
+        decl::Event& e = c.decl.events[i];
+        if (e.kind != EventKind::Element) continue;
+        const uint32_t add = k < c.skew.size() ? c.skew[k] : 0;
+        ++k;
+        if (!add || e.value + add >= (1u << 20)) continue;
+        e.value += add;
+        by_token[c.decl.event_index[i]] = add;
+    }
+    for (auto& st : c.decl.streams)
+        for (auto& el : st.elements) {
+            const auto it = by_token.find(el.token_index);
+            if (it == by_token.end()) continue;
+            el.offset += it->second;
+            st.size = std::max(st.size, el.offset + el.size);
+        }
+    return true;
 }
 
 void gen_layout(Rng& rng, std::vector<uint32_t>& t) {
@@ -315,6 +337,11 @@ Case random_case(uint64_t seed, uint64_t index) {
     c.origin = "random";
     do gen_layout(rng, c.tokens);
     while (!decode_case(c));
+    if (rng.chance(0.05)) {  // byte offsets: each element moved by 0-3 bytes
+        for (const auto& e : c.decl.events)
+            if (e.kind == EventKind::Element) c.skew.push_back(uint8_t(rng.below(4)));
+        decode_case(c);
+    }
     gen_streams(rng, c);
     gen_indices(rng, c);
     c.mem_seed = rng.next() | 1;
@@ -375,6 +402,20 @@ std::vector<Case> directed_cases() {
     add("flush", {D3DVSD_STREAM(0), D3DVSD_REG(2, D3DVSDT_FLOAT1), D3DVSD_END()}, {{0x3000, 4}}, 0, 24, 23,
         Timing{2, 5, 1, 1, 1});
     for (size_t i = 1; i < out.back().flush.size(); i += 2) out.back().flush[i] = 1;
+    // The FIFOs full, the output almost never taken. Elements: four FLOAT1 in one word and every
+    // vertex at the same address (stride 0), so all but the first are hits and the element FIFO's
+    // 64 entries fill; responses: twenty FLOAT4 a vertex, each its own word, so the 32 words of
+    // the response FIFO fill.
+    add("element FIFO full",
+        {D3DVSD_STREAM(0), D3DVSD_REG(0, D3DVSDT_FLOAT1), D3DVSD_REG(1, D3DVSDT_FLOAT1), D3DVSD_REG(2, D3DVSDT_FLOAT1),
+         D3DVSD_REG(3, D3DVSDT_FLOAT1), D3DVSD_END()},
+        {{0x5000, 0}}, 0, 40, 29, Timing{2, 9, 1, 0.05, 1});
+    {
+        std::vector<uint32_t> t = {D3DVSD_STREAM(1)};
+        for (uint32_t k = 0; k < kMaxElems; ++k) t.push_back(D3DVSD_REG(k % 16, D3DVSDT_FLOAT4));
+        t.push_back(D3DVSD_END());
+        add("response FIFO full", t, {{0, 0}, {0x8000, 16 * kMaxElems}}, 0, 40, 31, Timing{2, 6, 1, 0.02, 1});
+    }
     // No element: every register is zero.
     add("no element", {D3DVSD_STREAM(0), D3DVSD_SKIP(2), D3DVSD_END()}, {{0, 8}}, 0, 6, 3);
     // MAX_ELEMS elements (lenient: registers loaded again).
@@ -635,6 +676,11 @@ void count_case(const Case& c, Coverage& cov) {
         if (e.kind == EventKind::Element) ++nelem, max_off = std::max(max_off, e.value);
     cov.layout[4] += nelem >= 16;
     cov.layout[5] += max_off >= (1u << 18);
+    for (const auto& e : c.decl.events)
+        if (e.kind == EventKind::Element && (e.value & 3)) {
+            ++cov.layout[6];
+            break;
+        }
     for (uint32_t s = 0; s < 16; ++s) {
         const uint32_t size = stream_size(c.decl, s);
         if (!size) continue;
@@ -722,9 +768,10 @@ const char* const kPressureNames[6] = {"memory request stalled (mem_req_ready lo
 const char* const kDataNames[12] = {"float NaN", "float +inf", "float -inf", "float denormal", "float -0",
                                     "short -32768", "short 32767", "short -1", "UBYTE4 byte 0", "UBYTE4 byte 255",
                                     "D3DCOLOR byte 0", "D3DCOLOR byte 255"};
-const char* const kLayoutNames[6] = {"register 16 (fetched, dropped)", "register zeroed by the tessellator stream",
+const char* const kLayoutNames[7] = {"register 16 (fetched, dropped)", "register zeroed by the tessellator stream",
                                      "register loaded twice (lenient)", "vertex without elements",
-                                     "16 elements or more", "element offset of 2^18 bytes or more"};
+                                     "16 elements or more", "element offset of 2^18 bytes or more",
+                                     "element offset not a multiple of 4 (a byte offset)"};
 }  // namespace
 
 std::vector<std::string> Coverage::holes() const {
@@ -745,7 +792,7 @@ std::vector<std::string> Coverage::holes() const {
         if (!pressure[i]) h.push_back(kPressureNames[i]);
     for (int i = 0; i < 12; ++i)
         if (!data[i]) h.push_back(kDataNames[i]);
-    for (int i = 0; i < 6; ++i)
+    for (int i = 0; i < 7; ++i)
         if (!layout[i]) h.push_back(kLayoutNames[i]);
     return h;
 }
@@ -767,7 +814,7 @@ std::string Coverage::table() const {
     for (int i = 0; i < 5; ++i) s += fmt::format("{}: {}\n", kStrideNames[i], stride[i]);
     for (int i = 0; i < 6; ++i) s += fmt::format("{}: {}\n", kPressureNames[i], pressure[i]);
     for (int i = 0; i < 12; ++i) s += fmt::format("{}: {}\n", kDataNames[i], data[i]);
-    for (int i = 0; i < 6; ++i) s += fmt::format("{}: {}\n", kLayoutNames[i], layout[i]);
+    for (int i = 0; i < 7; ++i) s += fmt::format("{}: {}\n", kLayoutNames[i], layout[i]);
     return s;
 }
 
@@ -796,7 +843,12 @@ Case shrink(Case c, const std::function<bool(const Case&)>& fails) {
         t.tokens.erase(t.tokens.begin() + long(at));
         if (!decode_case(t) || !try_case(std::move(t))) ++at;
     }
-    // Simpler timing, then no flush.
+    // Offsets back on their DWORDs, simpler timing, then no flush.
+    if (!c.skew.empty()) {
+        Case t = c;
+        t.skew.clear();
+        if (decode_case(t)) try_case(std::move(t));
+    }
     {
         Case t = c;
         t.timing = Timing{};
@@ -828,6 +880,11 @@ std::string describe(const Case& c) {
         if (e.kind == EventKind::Element || e.kind == EventKind::Tess) s += "    " + decl::to_string(e) + "\n";
     for (uint32_t st = 0; st < 16; ++st)
         if (stream_size(c.decl, st)) s += fmt::format("  stream {}: base 0x{:08x}, stride {}\n", st, c.base[st], c.stride[st]);
+    if (!c.skew.empty()) {
+        s += "  element offsets moved by (bytes, in element order):";
+        for (uint8_t b : c.skew) s += fmt::format(" {}", b);
+        s += "\n";
+    }
     s += "  vertices:";
     for (size_t i = 0; i < c.indices.size(); ++i) s += fmt::format(" {}{}", c.indices[i], c.flush[i] ? "(flush)" : "");
     s += fmt::format("\n  memory seed {}, latency {}..{}, mem_req_ready {}, out_ready {}, idx_valid {}\n", c.mem_seed,

@@ -32,6 +32,7 @@ struct Timing {
 
 struct Case {
     std::vector<uint32_t> tokens;       // the declaration (decoded lenient)
+    std::vector<uint8_t> skew;          // bytes added to element k's offset (byte offsets no declaration makes)
     decl::Declaration decl;
     std::array<uint32_t, 16> base{}, stride{};
     std::vector<uint32_t> indices;      // the vertices, in order
@@ -79,8 +80,8 @@ struct Coverage {
     std::array<uint64_t, 6> pressure{};                     // req stalled, out stalled, idx idle, lat 1, lat 2-9, lat >= 10
     std::array<uint64_t, 12> data{};                        // NaN, +inf, -inf, denormal, -0 (float types); short -32768, 32767, -1;
                                                             // byte 0, 255 (UBYTE4), color 0, 255
-    std::array<uint64_t, 6> layout{};                       // register 16 dropped, tess-zeroed register, register loaded twice, no element,
-                                                            // >= 16 elements, an offset >= 2^18
+    std::array<uint64_t, 7> layout{};                       // register 16 dropped, tess-zeroed register, register loaded twice, no element,
+                                                            // >= 16 elements, an offset >= 2^18, a byte offset (not a multiple of 4)
     void add(const Coverage& o);
     std::vector<std::string> holes() const;
     std::string table() const;

@@ -52,6 +52,7 @@ nlohmann::ordered_json case_json(const tb::vf::Case& c) {
     j["seed"] = c.seed;
     j["index"] = c.index;
     j["declaration"] = c.tokens;
+    if (!c.skew.empty()) j["offset_skew"] = c.skew;
     nlohmann::ordered_json s = nlohmann::ordered_json::array();
     for (uint32_t k = 0; k < 16; ++k) s.push_back({{"base", c.base[k]}, {"stride", c.stride[k]}});
     j["streams"] = s;

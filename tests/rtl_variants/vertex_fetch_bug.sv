@@ -217,12 +217,13 @@ module vertex_fetch #(
   // The layout entry and the stream's base and stride: multiplexers, one comparison a word (no
   // index arithmetic that could select past the end). A vertex taken this cycle issues its first
   // element, from the pins.
+  logic [31:0] cur_elem;  // the accepted vertex's entry cur_e_q
   always_comb begin
-    s_elem = lay_elems[31:0];
-    if (!take)
-      for (int k = 0; k < MAX_ELEMS; k++)
-        if (cur_e_q == EW'(k)) s_elem = cur_elems_q[32*k +: 32];
+    cur_elem = 32'd0;
+    for (int k = 0; k < MAX_ELEMS; k++)
+      if (cur_e_q == EW'(k)) cur_elem = cur_elems_q[32*k +: 32];
   end
+  assign s_elem = take ? lay_elems[31:0] : cur_elem;
 
   logic [2:0]  e_type;
   logic [4:0]  e_reg;
@@ -270,37 +271,32 @@ module vertex_fetch #(
 
   always_ff @(posedge clk) begin
     if (rst) begin
-      cur_valid_q  <= 1'b0;
-      cur_index_q  <= 32'd0;
-      cur_flush_q  <= 1'b0;
-      cur_count_q  <= 6'd0;
-      cur_elems_q  <= '0;
-      cur_base_q   <= 512'd0;
-      cur_stride_q <= 512'd0;
-      cur_e_q      <= '0;
-      tag_valid_q  <= 1'b0;
-      tag_q        <= 28'd0;
+      cur_valid_q <= 1'b0;
+      cur_e_q     <= '0;
+      tag_valid_q <= 1'b0;
     end else begin
-      if (take) begin
-        cur_index_q  <= idx_index;
-        cur_flush_q  <= idx_flush;
-        cur_count_q  <= lay_count;
-        cur_elems_q  <= lay_elems;
-        cur_base_q   <= str_base;
-        cur_stride_q <= str_stride;
-      end
       if (issue) begin
         cur_valid_q <= !last_step;
         cur_e_q     <= s_e + EW'(1);
-        if (has_elem) begin
-          tag_valid_q <= 1'b1;
-          tag_q       <= w_last;
-        end
+        if (has_elem) tag_valid_q <= 1'b1;
       end else if (take) begin
         cur_valid_q <= 1'b1;
         cur_e_q     <= '0;
       end
     end
+  end
+  // Data registers have no reset: the vertex's while cur_valid_q says it is there, the tag's while
+  // tag_valid_q does.
+  always_ff @(posedge clk) begin
+    if (take) begin
+      cur_index_q  <= idx_index;
+      cur_flush_q  <= idx_flush;
+      cur_count_q  <= lay_count;
+      cur_elems_q  <= lay_elems;
+      cur_base_q   <= str_base;
+      cur_stride_q <= str_stride;
+    end
+    if (issue && has_elem) tag_q <= w_last;
   end
 
   // ------------------------------------------------------------------------------------
@@ -410,26 +406,26 @@ module vertex_fetch #(
 
   always_ff @(posedge clk) begin
     if (rst) begin
-      held_q       <= 128'd0;
       asm_loaded_q <= 16'd0;
       out_valid_q  <= 1'b0;
-      out_index_q  <= 32'd0;
-      out_loaded_q <= 16'd0;
-      out_regs_q   <= 2048'd0;
+    end else if (d_go && d_last) begin
+      asm_loaded_q <= 16'd0;
+      out_valid_q  <= 1'b1;
     end else begin
-      if (d_go && d_has) held_q <= d_span2 ? w1 : w0;
-      if (d_go && d_last) begin
-        // The vertex's last element: the assembly, with this element's register, to the output.
-        asm_loaded_q <= 16'd0;
-        out_valid_q  <= 1'b1;
-        out_index_q  <= d_index;
-        out_loaded_q <= loaded_next;
-        for (int r = 0; r < 16; r++)
-          out_regs_q[128*r +: 128] <= d_onehot[r] ? d_value : (asm_loaded_q[r] ? asm_q[r] : 128'd0);
-      end else begin
-        if (d_go) asm_loaded_q <= loaded_next;
-        if (out_ready) out_valid_q <= 1'b0;
-      end
+      if (d_go) asm_loaded_q <= loaded_next;
+      if (out_ready) out_valid_q <= 1'b0;
+    end
+  end
+  // Data registers have no reset: held_q is read by a hit, after the element before it wrote it;
+  // the output's while out_valid_q says they are there.
+  always_ff @(posedge clk) begin
+    if (d_go && d_has) held_q <= d_span2 ? w1 : w0;
+    if (d_go && d_last) begin
+      // The vertex's last element: the assembly, with this element's register, to the output.
+      out_index_q  <= d_index;
+      out_loaded_q <= loaded_next;
+      for (int r = 0; r < 16; r++)
+        out_regs_q[128*r +: 128] <= d_onehot[r] ? d_value : (asm_loaded_q[r] ? asm_q[r] : 128'd0);
     end
   end
 
