@@ -42,7 +42,17 @@ struct Case {
     uint64_t bp_seed = 0;               // per-cycle draws
     uint64_t seed = 0, index = 0;       // random case `index` under `seed`
     std::string origin;                 // "random" / "directed NAME"
+    // Later draws, after this one's vertices: each its own declaration, streams and vertices (the
+    // layout and streams change between two vertices, as between a pipeline's draws); only their
+    // tokens, skew, decl, base, stride, indices, flush and reset_before are used.
+    std::vector<Case> then;
+    bool reset_before = false;          // (a later draw) rst is asserted before it, once every vertex before it is out
 };
+
+// The case's draws in order: the case itself, then `then`.
+std::vector<const Case*> draws(const Case& c);
+// Its vertices, all draws.
+size_t vertex_count(const Case& c);
 
 // The 16 bytes of memory word `word` (byte address word * 16) under `mem_seed`: four DWORDs,
 // each random or one of the special patterns (NaN, infinity, denormal, -0, extreme shorts,
@@ -80,8 +90,10 @@ struct Coverage {
     std::array<uint64_t, 6> pressure{};                     // req stalled, out stalled, idx idle, lat 1, lat 2-9, lat >= 10
     std::array<uint64_t, 12> data{};                        // NaN, +inf, -inf, denormal, -0 (float types); short -32768, 32767, -1;
                                                             // byte 0, 255 (UBYTE4), color 0, 255
-    std::array<uint64_t, 7> layout{};                       // register 16 dropped, tess-zeroed register, register loaded twice, no element,
-                                                            // >= 16 elements, an offset >= 2^18, a byte offset (not a multiple of 4)
+    std::array<uint64_t, 10> layout{};                      // register 16 dropped, tess-zeroed register, register loaded twice, no element,
+                                                            // >= 16 elements, an offset >= 2^18, a byte offset (not a multiple of 4),
+                                                            // layout changed between vertices, reset between vertices,
+                                                            // a later draw's first element in the word the one before it ended in
     void add(const Coverage& o);
     std::vector<std::string> holes() const;
     std::string table() const;

@@ -63,6 +63,22 @@ nlohmann::ordered_json case_json(const tb::vf::Case& c) {
     j["req_ready"] = c.timing.req_ready;
     j["out_ready"] = c.timing.out_ready;
     j["idx_valid"] = c.timing.idx_valid;
+    if (!c.then.empty()) {  // later draws
+        nlohmann::ordered_json t = nlohmann::ordered_json::array();
+        for (const auto& d : c.then) {
+            nlohmann::ordered_json x;
+            x["reset_before"] = d.reset_before;
+            x["declaration"] = d.tokens;
+            if (!d.skew.empty()) x["offset_skew"] = d.skew;
+            nlohmann::ordered_json ds = nlohmann::ordered_json::array();
+            for (uint32_t k = 0; k < 16; ++k) ds.push_back({{"base", d.base[k]}, {"stride", d.stride[k]}});
+            x["streams"] = ds;
+            x["vertices"] = d.indices;
+            x["flush"] = d.flush;
+            t.push_back(x);
+        }
+        j["then"] = t;
+    }
     return j;
 }
 
@@ -407,8 +423,11 @@ int run_vf_xcheck(const VfXcheckArgs& a) {
                         (unsigned long long)m.c.seed, m.what.c_str());
             std::printf("  replay: %s\n%s", m.replay.c_str(), tb::vf::describe(m.c).c_str());
             if (!m.shrunk.indices.empty()) {
-                std::printf("  shrunk to %zu vertices, %zu declaration tokens: %s\n%s", m.shrunk.indices.size(),
-                            m.shrunk.tokens.size(), m.shrunk_what.c_str(), tb::vf::describe(m.shrunk).c_str());
+                size_t tokens = 0;
+                for (const auto* d : tb::vf::draws(m.shrunk)) tokens += d->tokens.size();
+                std::printf("  shrunk to %zu vertices in %zu draw(s), %zu declaration tokens: %s\n%s",
+                            tb::vf::vertex_count(m.shrunk), 1 + m.shrunk.then.size(), tokens, m.shrunk_what.c_str(),
+                            tb::vf::describe(m.shrunk).c_str());
             }
         }
         if (o.only < 0 && o.directed && !o.first_mismatch) {

@@ -278,7 +278,10 @@ module vertex_fetch #(
       if (issue) begin
         cur_valid_q <= !last_step;
         cur_e_q     <= s_e + EW'(1);
-        if (has_elem) tag_valid_q <= 1'b1;
+        if (has_elem)
+          tag_valid_q <= 1'b1;
+        else if (s_flush)
+          tag_valid_q <= 1'b0;  // a flushed vertex without elements: memory changed, forget the word
       end else if (take) begin
         cur_valid_q <= 1'b1;
         cur_e_q     <= '0;
