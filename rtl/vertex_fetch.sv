@@ -142,12 +142,17 @@ module vertex_fetch #(
     logic [7:0]  n;
     logic [2:0]  p;
     logic [22:0] m;
+    logic [31:0] unorm, fl;
     {p, n} = norm8(b);
     m = {n[6:0], n, n} + 23'd1;  // the hidden bit n[7] dropped
-    byte_to_f32[31:0] = (b == 8'd0) ? 32'd0 : {1'b0, 8'(8'd127 + {5'd0, p}), n[6:0], 16'd0};
-    if (b == 8'd0)       byte_to_f32[63:32] = 32'd0;
-    else if (b == 8'hFF) byte_to_f32[63:32] = F_ONE;
-    else                 byte_to_f32[63:32] = {1'b0, 8'(8'd119 + {5'd0, p}), m};
+    fl    = {1'b0, 8'(8'd127 + {5'd0, p}), n[6:0], 16'd0};
+    unorm = {1'b0, 8'(8'd119 + {5'd0, p}), m};
+    if (b == 8'hFF) unorm = F_ONE;  // exactly 1.0
+    if (b == 8'd0) begin
+      fl    = 32'd0;
+      unorm = 32'd0;
+    end
+    byte_to_f32 = {unorm, fl};
   endfunction
 
   // The eight types: 16 element bytes (byte i at [8i+7:8i]) to x [31:0], y, z, w [127:96]. Every
@@ -217,8 +222,8 @@ module vertex_fetch #(
   // element, from the pins.
   logic [31:0] cur_elem;  // the accepted vertex's entry cur_e_q
   always_comb begin
-    cur_elem = 32'd0;
-    for (int k = 0; k < MAX_ELEMS; k++)
+    cur_elem = cur_elems_q[31:0];
+    for (int k = 1; k < MAX_ELEMS; k++)
       if (cur_e_q == EW'(k)) cur_elem = cur_elems_q[32*k +: 32];
   end
   assign s_elem = take ? lay_elems[31:0] : cur_elem;
@@ -232,9 +237,9 @@ module vertex_fetch #(
   assign e_stream = s_elem[11:8];
   assign e_off    = s_elem[31:12];
   always_comb begin
-    s_base   = 32'd0;
-    s_stride = 32'd0;
-    for (int k = 0; k < 16; k++)
+    s_base   = take ? str_base[31:0] : cur_base_q[31:0];
+    s_stride = take ? str_stride[31:0] : cur_stride_q[31:0];
+    for (int k = 1; k < 16; k++)
       if (e_stream == 4'(k)) begin
         s_base   = take ? str_base[32*k +: 32] : cur_base_q[32*k +: 32];
         s_stride = take ? str_stride[32*k +: 32] : cur_stride_q[32*k +: 32];
@@ -253,8 +258,8 @@ module vertex_fetch #(
   assign last_step = !has_elem || ({{(6 - EW > 0 ? 6 - EW : 0){1'b0}}, s_e} + 6'd1 == s_count);
   assign addr      = s_base + s_stride * s_index + {12'd0, e_off};
   assign w_first   = addr[31:4];
-  assign w_last    = w_first + 28'({1'b0, addr[3:0]} + {1'b0, size_m1(e_type)} > 5'd15);
-  assign span2     = w_first != w_last;
+  assign span2     = {1'b0, addr[3:0]} + {1'b0, size_m1(e_type)} > 5'd15;  // its bytes cross into the next word
+  assign w_last    = span2 ? w_first + 28'd1 : w_first;
   assign hit       = tag_valid_q && !(s_flush && s_e == '0) && tag_q == w_first;
   assign nwords    = has_elem ? (span2 ? (hit ? 2'd1 : 2'd2) : (hit ? 2'd0 : 2'd1)) : 2'd0;
 
