@@ -48,10 +48,16 @@ std::string port_text(const PortInfo& p) {
 }  // namespace
 
 std::string check_ports(const std::vector<PortInfo>& found, const std::string& top) {
+    return check_ports(found, top, contract_ports(),
+                       "the decoder's port contract (docs/decl-decoder.md, \"The cycle contract\")");
+}
+
+std::string check_ports(const std::vector<PortInfo>& found, const std::string& top, const std::vector<PortInfo>& contract,
+                        const std::string& what) {
     std::map<std::string, const PortInfo*> by_name;
     for (const auto& p : found) by_name[p.name] = &p;
     std::vector<std::string> problems;
-    for (const auto& e : contract_ports()) {
+    for (const auto& e : contract) {
         auto it = by_name.find(e.name);
         if (it == by_name.end()) {
             problems.push_back(fmt::format("missing port {} ({} [{}])", e.name, e.dir, e.width));
@@ -66,17 +72,15 @@ std::string check_ports(const std::vector<PortInfo>& found, const std::string& t
                                            e.width, f.where));
     }
     for (const auto& f : found) {
-        const bool known = std::any_of(contract_ports().begin(), contract_ports().end(),
+        const bool known = std::any_of(contract.begin(), contract.end(),
                                        [&](const PortInfo& e) { return e.name == f.name; });
         if (!known) problems.push_back(fmt::format("port {} is not in the contract ({})", f.name, f.where));
     }
     if (problems.empty()) return "";
-    std::string s = fmt::format("the ports of top module {} do not match the decoder's port contract "
-                                "(docs/decl-decoder.md, \"The cycle contract\"):\n",
-                                top);
+    std::string s = fmt::format("the ports of top module {} do not match {}:\n", top, what);
     for (const auto& p : problems) s += "  - " + p + "\n";
     s += "  expected:\n";
-    for (const auto& e : contract_ports()) s += "    " + port_text(e) + "\n";
+    for (const auto& e : contract) s += "    " + port_text(e) + "\n";
     s += "  found:\n";
     for (const auto& f : found) s += "    " + port_text(f) + (f.where.empty() ? "" : "   " + f.where) + "\n";
     return s;
@@ -550,6 +554,8 @@ UserRtl::~UserRtl() {
     // destructors live in it (unloading it before the threads end would leave them dangling).
 }
 
+void* UserRtl::symbol(const char* name) const { return handle_ ? dlsym(handle_, name) : nullptr; }
+
 std::unique_ptr<RtlDut> UserRtl::make_dut() const { return std::make_unique<DynDut>(*api_, coverage_, trace_); }
 
 namespace {
@@ -644,7 +650,8 @@ std::shared_ptr<UserRtl> build_user_rtl(const UserRtlSpec& spec) {
     // The key: everything that goes into the shared object.
     Fnv key;
     key.add("vpsim user rtl, abi 1");
-    key.add(kWrapper);
+    const char* const wrapper = spec.wrapper ? spec.wrapper : kWrapper;
+    key.add(wrapper);
     key.add(spec.vpsim_version);
     std::string vversion;
     if (run_process({"verilator", "--version"}, "", vversion) != 0)
@@ -700,7 +707,10 @@ std::shared_ptr<UserRtl> build_user_rtl(const UserRtlSpec& spec) {
                 throw RtlBuildError(fmt::format("-G {}={}: top module {} has no parameter {} (its parameters: {})", n, v,
                                                 top.top, n, have.empty() ? "none" : have));
             }
-        if (std::string bad = check_ports(top.ports, top.top); !bad.empty()) throw RtlBuildError(bad);
+        if (std::string bad = spec.contract ? check_ports(top.ports, top.top, *spec.contract, spec.contract_name)
+                                            : check_ports(top.ports, top.top);
+            !bad.empty())
+            throw RtlBuildError(bad);
 
         // 2. Verilate into C++.
         std::vector<std::string> cc = {"verilator", "--cc", "--prefix", "Vdut", "--Mdir", tmp + "/obj", "-O3",
@@ -746,7 +756,7 @@ std::shared_ptr<UserRtl> build_user_rtl(const UserRtlSpec& spec) {
         if (run_process({"verilator", "--getenv", "VERILATOR_ROOT"}, "", root) != 0)
             throw RtlBuildError("verilator --getenv VERILATOR_ROOT failed: " + trim(root));
         root = trim(root);
-        write_file_atomic(tmp + "/obj/vpsim_wrapper.cpp", kWrapper);
+        write_file_atomic(tmp + "/obj/vpsim_wrapper.cpp", wrapper);
         // The run-time files this model needs, as Verilator lists them. They are compiled once
         // per Verilator and build options into <cache>/runtime-<hash>/ (same publish-by-rename
         // as the designs), so a second design (a mutant, a variant) compiles only its own code.
@@ -840,6 +850,7 @@ std::shared_ptr<UserRtl> build_user_rtl(const UserRtlSpec& spec) {
     }
     rtl->handle_ = dlopen((dir + "/model.so").c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!rtl->handle_) throw RtlBuildError(fmt::format("{}/model.so: cannot load ({})", dir, dlerror()));
+    if (spec.wrapper) return rtl;  // another unit's wrapper: its caller looks up its entry points
     rtl->api_ = std::make_unique<UserRtl::Api>();
     auto sym = [&](const char* n) {
         void* s = dlsym(rtl->handle_, n);

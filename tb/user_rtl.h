@@ -30,6 +30,12 @@ struct UserRtlSpec {
     bool trace = false;             // verilator --trace-fst (waveforms of replays)
     bool verbose = false;           // say on stderr whether the build was cached
     bool show_warnings = true;      // print Verilator's warnings (mutants: yosys netlists are noisy)
+    // Another unit's design (tb/vf_user_rtl.cpp): its C ABI wrapper source (part of the cache
+    // key), its port contract and the contract's name for the error text. Null: the decoder's.
+    // With a wrapper, the decoder's entry points are not looked up: use UserRtl::symbol.
+    const char* wrapper = nullptr;
+    const std::vector<struct PortInfo>* contract = nullptr;
+    std::string contract_name;
 };
 
 // One contract port (docs/decl-decoder.md, "The cycle contract") or one port found in a design.
@@ -45,6 +51,9 @@ const std::vector<PortInfo>& contract_ports();
 // Compares a design's ports with the contract: "" when they match, else a listing of the
 // expected and the found ports with every difference marked.
 std::string check_ports(const std::vector<PortInfo>& found, const std::string& top);
+// The same against another contract; `what` names it ("the vertex fetch unit's port contract (docs/...)").
+std::string check_ports(const std::vector<PortInfo>& found, const std::string& top, const std::vector<PortInfo>& contract,
+                        const std::string& what);
 
 // The top module's ports and parameters from Verilator's --xml-only output (the XML text).
 struct XmlTop {
@@ -83,6 +92,7 @@ public:
     // A new instance for pin-level evaluation (its own Verilated context; not reset).
     std::unique_ptr<RtlPinInstance> make_pin_instance() const;
     const std::string& dir() const { return dir_; }   // the cache entry
+    void* symbol(const char* name) const;             // an entry point of the loaded object (null: none)
     const std::string& top() const { return top_; }
     bool was_cached() const { return cached_; }
     bool coverage() const { return coverage_; }

@@ -1,6 +1,7 @@
 // vpsim xcheck: the token-array cross-check of the RTL declaration decoder against the model.
 #include "model/cli/commands.h"
 #include "model/cli/run_common.h"
+#include "model/cli/xcheck_vf.h"
 #include "model/common/file_util.h"
 #include "tb/decl_gen.h"
 #include "tb/coverage_gate.h"
@@ -52,6 +53,7 @@ struct XcheckArgs {
     bool gate = false, no_gate = false;  // --coverage-gate / --no-coverage-gate
     std::string dump_arrays;          // --dump-arrays DIR
     std::string bins;                 // --bins FILE
+    VfXcheckArgs vf;                  // --unit vertex_fetch (model/cli/cmd_xcheck_vf.cpp)
 };
 
 std::string xml_escape(const std::string& in) {
@@ -366,6 +368,14 @@ int run_mutants(const XcheckArgs& a, const tb::XcheckOptions& opt) {
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), ms.work_dir.c_str());
     return survived == 0 && timed_out == 0 && not_built == 0 ? 0 : 1;
 }
+
+}  // namespace
+
+int xcheck_coverage_report(const std::string& dir, bool json, nlohmann::ordered_json* j) {
+    return coverage_report(dir, json, j);
+}
+
+namespace {
 
 int run_xcheck(XcheckArgs& a) {
     tb::XcheckOptions opt = a.opt;
@@ -858,7 +868,31 @@ void add_xcheck_command(CLI::App& app, int& exit_code) {
         ->check(CLI::Range(1, 256))
         ->excludes("--systemc");
     c->add_flag("--json", a->json, "Print one JSON object instead of the table");
-    c->callback([a, &exit_code] { exit_code = run_xcheck(*a); });
+    add_vf_xcheck_options(c, a->vf);
+    c->callback([a, c, &exit_code] {
+        if (a->vf.unit == "vertex_fetch") {
+            VfXcheckArgs& v = a->vf;
+            v.random = c->count("--random") ? a->opt.random : 10000;
+            v.seed = a->opt.seed;
+            v.only = a->opt.only;
+            v.jobs = a->opt.jobs;
+            v.first_mismatch = a->opt.first_mismatch;
+            v.json = a->json;
+            v.rtl = a->rtl;
+            v.params = a->params;
+            v.top = a->top;
+            v.rtl_cache = a->rtl_cache;
+            v.coverage = a->coverage;
+            v.mutants = a->mutants;
+            v.mutant_seed = a->mutant_seed;
+            v.mutant_timeout = a->mutant_timeout;
+            v.mutants_dir = a->mutants_dir;
+            if (c->count("--out-ready")) v.out_ready = a->opt.bp.out_ready;
+            exit_code = run_vf_xcheck(v);
+            return;
+        }
+        exit_code = run_xcheck(*a);
+    });
 }
 
 }  // namespace vpsim::cli

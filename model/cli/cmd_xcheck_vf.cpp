@@ -1,0 +1,342 @@
+// vpsim xcheck --unit vertex_fetch: the vertex fetch RTL against the golden vertex fetch
+// (tb/vf_xcheck.h, docs/vertex-fetch-rtl.md).
+#include "model/cli/commands.h"
+#include "model/cli/xcheck_vf.h"
+#include "tb/mutants.h"
+#include "tb/vf_user_rtl.h"
+#include "tb/vf_xcheck.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
+
+namespace vpsim::cli {
+
+void add_vf_xcheck_options(CLI::App* c, VfXcheckArgs& a) {
+    c->add_option("--unit", a.unit,
+                  "The unit to cross-check: decl_decoder (default) or vertex_fetch (rtl/vertex_fetch.sv against the "
+                  "golden vertex fetch: random layouts x vertex data x memory latency and back-pressure; "
+                  "docs/vertex-fetch-rtl.md). With vertex_fetch, --random counts cases (default 10000)")
+        ->check(CLI::IsMember({"decl_decoder", "vertex_fetch"}));
+    c->add_option("--latency-min", a.lat_min, "With --unit vertex_fetch: the memory latency's minimum in cycles (default: drawn per case)")
+        ->check(CLI::Range(int64_t(1), int64_t(100000)));
+    c->add_option("--latency-max", a.lat_max, "With --unit vertex_fetch: the memory latency's maximum in cycles (default: drawn per case)")
+        ->check(CLI::Range(int64_t(1), int64_t(100000)));
+    c->add_option("--req-ready", a.req_ready,
+                  "With --unit vertex_fetch: probability that the memory takes a request in a cycle (default: drawn per case)")
+        ->check(CLI::Range(0.05, 1.0));
+    c->add_option("--idx-valid", a.idx_valid,
+                  "With --unit vertex_fetch: probability that a vertex index is offered in a cycle (default: drawn per case)")
+        ->check(CLI::Range(0.05, 1.0));
+    c->add_flag("--no-directed", a.no_directed, "With --unit vertex_fetch: skip the directed cases");
+}
+
+namespace {
+
+nlohmann::ordered_json case_json(const tb::vf::Case& c) {
+    nlohmann::ordered_json j;
+    j["origin"] = c.origin;
+    j["seed"] = c.seed;
+    j["index"] = c.index;
+    j["declaration"] = c.tokens;
+    nlohmann::ordered_json s = nlohmann::ordered_json::array();
+    for (uint32_t k = 0; k < 16; ++k) s.push_back({{"base", c.base[k]}, {"stride", c.stride[k]}});
+    j["streams"] = s;
+    j["vertices"] = c.indices;
+    j["flush"] = c.flush;
+    j["memory_seed"] = c.mem_seed;
+    j["latency"] = {c.timing.lat_min, c.timing.lat_max};
+    j["req_ready"] = c.timing.req_ready;
+    j["out_ready"] = c.timing.out_ready;
+    j["idx_valid"] = c.timing.idx_valid;
+    return j;
+}
+
+}  // namespace
+
+namespace {
+
+// --mutants N for the vertex fetch RTL: yosys mutate's list, each mutant Verilated through the
+// cache and cross-checked by a child `vpsim xcheck --unit vertex_fetch --rtl mutant.v
+// --first-mismatch` (tb/mutants.h; the decoder's campaign in cmd_xcheck.cpp works the same way).
+int run_vf_mutants(const VfXcheckArgs& a) {
+    tb::MutationSpec ms;
+    if (a.rtl.size() > 1) {
+        std::fprintf(stderr, "vpsim xcheck: --mutants works on one source file (got %zu --rtl files)\n", a.rtl.size());
+        return 2;
+    }
+    ms.source = a.rtl.empty() ? data_path("rtl/vertex_fetch.sv") : std::filesystem::absolute(a.rtl.front()).string();
+    if (ms.source.empty()) {
+        std::fprintf(stderr, "vpsim xcheck: --mutants: the RTL source %s\n", data_not_found("rtl/vertex_fetch.sv").c_str());
+        return 2;
+    }
+    ms.top = a.rtl.empty() ? "vertex_fetch" : a.top;
+    if (ms.top.empty()) {
+        std::fprintf(stderr, "vpsim xcheck: --mutants with --rtl needs --top NAME (yosys' hierarchy -top)\n");
+        return 2;
+    }
+    std::error_code ec;
+    std::filesystem::create_directories(a.mutants_dir, ec);
+    if (ec) {
+        std::fprintf(stderr, "vpsim xcheck: --mutants-dir %s: cannot create (%s)\n", a.mutants_dir.c_str(), ec.message().c_str());
+        return 2;
+    }
+    ms.work_dir = std::filesystem::absolute(a.mutants_dir).string();
+    std::vector<tb::Mutation> list;
+    std::string unmutated;
+    try {
+        for (const auto& g : a.params) ms.params.push_back(tb::parse_param(g));
+        list = tb::list_mutations(ms, a.mutants, a.mutant_seed);
+        unmutated = tb::unmutated_netlist(ms);
+    } catch (const tb::RtlBuildError& e) {
+        std::fprintf(stderr, "vpsim xcheck: %s\n", e.what());
+        return 2;
+    }
+    std::vector<std::string> check = {"xcheck", "--unit", "vertex_fetch", "--first-mismatch", "--json",
+                                      "--random", std::to_string(a.random), "--seed", std::to_string(a.seed)};
+    if (a.jobs > 1) check.insert(check.end(), {"--jobs", std::to_string(a.jobs)});
+    if (a.no_directed) check.push_back("--no-directed");
+    if (!a.rtl_cache.empty()) check.insert(check.end(), {"--rtl-cache", a.rtl_cache});
+    std::printf("mutants of %s (yosys mutate -list %d -seed %llu), each against the directed cases + %llu random cases (seed %llu)\n",
+                ms.source.c_str(), a.mutants, (unsigned long long)a.mutant_seed, (unsigned long long)a.random,
+                (unsigned long long)a.seed);
+    std::printf("%4s  %-6s  %-22s  %-9s  %s\n", "#", "mode", "where", "result", "detail");
+    int killed = 0, survived = 0, timed_out = 0, not_built = 0, equivalent = 0;
+    std::vector<std::string> survivors;
+    const auto t0 = std::chrono::steady_clock::now();
+    for (size_t i = 0; i < list.size(); ++i) {
+        const tb::Mutation& m = list[i];
+        const std::string file = fmt::format("{}/mutant-{}.v", ms.work_dir, i + 1);
+        std::string result, detail;
+        try {
+            const std::string nr = fmt::format("{}/mutant-{}.norename.v", ms.work_dir, i + 1);
+            tb::write_mutant(ms, m, file, nr);
+            std::ifstream nrin(nr);
+            std::ostringstream nrs;
+            nrs << nrin.rdbuf();
+            if (nrs.str() == unmutated) {
+                std::printf("%4zu  %-6s  %-22s  %-9s  %s\n", i + 1, m.mode.c_str(), m.where.c_str(), "equiv.",
+                            "the mutated netlist is the unmutated one (a bit forced to the value it has)");
+                ++equivalent;
+                continue;
+            }
+            tb::UserRtlSpec spec;
+            spec.sources = {file};
+            spec.cache_dir = a.rtl_cache;
+            spec.vpsim_version = VPSIM_VERSION;
+            spec.show_warnings = false;
+            tb::vf::build(spec);  // into the cache; the child finds it there
+            std::vector<std::string> argv = {"/proc/self/exe"};
+            argv.insert(argv.end(), check.begin(), check.end());
+            argv.insert(argv.end(), {"--rtl", file});
+            std::string out;
+            const int rc = tb::run_command(argv, "", out, a.mutant_timeout);
+            if (rc == -1) {
+                result = "timed out";
+                detail = fmt::format("no verdict within {} s", a.mutant_timeout);
+                ++timed_out;
+            } else if (rc == 0) {
+                result = "SURVIVED";
+                ++survived;
+                survivors.push_back(fmt::format("{}: {} at {} on {}  ({})", i + 1, m.mode, m.where, m.signal, m.command));
+            } else if (rc == 1) {
+                result = "killed";
+                ++killed;
+                const size_t brace = out.find("\n{") == std::string::npos ? out.find('{') : out.find("\n{") + 1;
+                try {
+                    const auto j = nlohmann::json::parse(out.substr(brace == std::string::npos ? 0 : brace));
+                    if (!j["failures"].empty()) {
+                        const auto& f = j["failures"][0];
+                        detail = fmt::format("{} #{}: {}", f["origin"].get<std::string>(), f["index"].get<uint64_t>(),
+                                             f["first_difference"].get<std::string>());
+                    }
+                } catch (const std::exception&) {
+                    detail = "(no report)";
+                }
+            } else if (rc == 2 || rc == 126 || rc == 127) {
+                result = "error";
+                detail = out.substr(0, out.find('\n'));
+                ++not_built;
+            } else {
+                result = "killed";
+                detail = rc > 128 ? fmt::format("the simulation died (signal {})", rc - 128) : fmt::format("exit {}", rc);
+                ++killed;
+            }
+        } catch (const tb::RtlBuildError& e) {
+            result = "not built";
+            detail = std::string(e.what()).substr(0, std::string(e.what()).find('\n'));
+            ++not_built;
+        }
+        if (detail.size() > 110) detail = detail.substr(0, 107) + "...";
+        std::printf("%4zu  %-6s  %-22s  %-9s  %s\n", i + 1, m.mode.c_str(), m.where.c_str(), result.c_str(), detail.c_str());
+        std::fflush(stdout);
+    }
+    const int ran = killed + survived + timed_out;
+    std::printf("mutants: %zu  equivalent (same netlist): %d  killed: %d  survived: %d  timed out: %d  not built: %d  "
+                "kill rate: %.1f %% (%d / %d)\n",
+                list.size(), equivalent, killed, survived, timed_out, not_built, ran ? 100.0 * killed / ran : 0.0, killed, ran);
+    for (const auto& s : survivors) std::printf("survivor %s\n", s.c_str());
+    std::printf("time: %.1f s  mutants in %s\n", std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),
+                ms.work_dir.c_str());
+    return survived == 0 && timed_out == 0 && not_built == 0 ? 0 : 1;
+}
+
+}  // namespace
+
+int run_vf_xcheck(const VfXcheckArgs& a) {
+    if (a.mutants > 0) return run_vf_mutants(a);
+    if (a.lat_min >= 0 && a.lat_max >= 0 && a.lat_max < a.lat_min) {
+        std::fprintf(stderr, "vpsim xcheck: --latency-max %lld is less than --latency-min %lld\n", (long long)a.lat_max,
+                     (long long)a.lat_min);
+        return 2;
+    }
+    tb::vf::Options o;
+    o.random = a.random;
+    o.seed = a.seed;
+    o.only = a.only;
+    o.directed = !a.no_directed;
+    o.jobs = a.jobs;
+    o.first_mismatch = a.first_mismatch;
+    o.lat_min = a.lat_min;
+    o.lat_max = a.lat_max;
+    o.req_ready = a.req_ready;
+    o.out_ready = a.out_ready;
+    o.idx_valid = a.idx_valid;
+    o.progress = a.json ? 0 : (isatty(2) ? 1 : 2);
+    std::string rtl_name = "rtl/vertex_fetch.sv";
+    std::vector<std::string> sources = a.rtl;
+    if (!a.coverage.empty()) {
+        std::error_code ec;
+        std::filesystem::create_directories(a.coverage, ec);
+        if (ec) {
+            std::fprintf(stderr, "vpsim xcheck: --coverage %s: cannot create the directory (%s)\n", a.coverage.c_str(),
+                         ec.message().c_str());
+            return 2;
+        }
+        if (sources.empty()) {  // the built-in RTL, Verilated again with coverage
+            const std::string sv = data_path("rtl/vertex_fetch.sv");
+            if (sv.empty()) {
+                std::fprintf(stderr, "vpsim xcheck: --coverage: the RTL source %s\n", data_not_found("rtl/vertex_fetch.sv").c_str());
+                return 2;
+            }
+            sources = {sv};
+        }
+        o.coverage_file = a.coverage + "/coverage.dat";
+    }
+    if (!sources.empty()) {
+        tb::UserRtlSpec spec;
+        spec.sources = sources;
+        spec.top = a.top;
+        spec.cache_dir = a.rtl_cache;
+        spec.vpsim_version = VPSIM_VERSION;
+        spec.coverage = !a.coverage.empty();
+        spec.verbose = !a.json;
+        try {
+            for (const auto& g : a.params) spec.params.push_back(tb::parse_param(g));
+            auto rtl = tb::vf::build(spec);
+            o.rtl = tb::vf::factory(rtl);
+            if (!a.json && rtl->was_cached()) std::fprintf(stderr, "vpsim: %s: cached build %s\n", sources.front().c_str(), rtl->dir().c_str());
+        } catch (const tb::RtlBuildError& e) {
+            std::fprintf(stderr, "vpsim xcheck: %s\n", e.what());
+            return 2;
+        }
+        if (!a.rtl.empty()) {
+            rtl_name = fmt::format("{}", fmt::join(a.rtl, ", "));
+            for (const auto& f : a.rtl) o.replay_args += " --rtl " + f;
+            if (!a.top.empty()) o.replay_args += " --top " + a.top;
+            for (const auto& g : a.params) o.replay_args += " -G " + g;
+            if (!a.rtl_cache.empty()) o.replay_args += " --rtl-cache " + a.rtl_cache;
+            o.replay_args = o.replay_args.substr(1);
+        }
+    }
+    tb::vf::Report r;
+    try {
+        r = tb::vf::run(o);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "vpsim xcheck: %s\n", e.what());
+        return 2;
+    }
+    nlohmann::ordered_json cov_json;
+    if (!a.coverage.empty()) {
+        // Each RTL instance wrote coverage.dat.N; verilator_coverage sums them.
+        std::vector<std::string> merge = {"verilator_coverage", "--write", o.coverage_file};
+        for (const auto& e : std::filesystem::directory_iterator(a.coverage)) {
+            const std::string f = e.path().filename().string();
+            if (f.rfind("coverage.dat.", 0) == 0) merge.push_back(e.path().string());
+        }
+        std::string out;
+        if (merge.size() == 3 || tb::run_command(merge, "", out) != 0) {
+            std::fprintf(stderr, "vpsim xcheck: verilator_coverage --write failed:\n%s\n", out.c_str());
+            return 2;
+        }
+        for (size_t k = 3; k < merge.size(); ++k) std::filesystem::remove(merge[k]);
+    }
+    const double vps = r.seconds > 0 ? double(r.vertices) / r.seconds : 0;
+    if (a.json) {
+        nlohmann::ordered_json j;
+        j["unit"] = "vertex_fetch";
+        j["rtl"] = rtl_name;
+        j["seed"] = a.seed;
+        j["cases"] = r.cases;
+        j["vertices"] = r.vertices;
+        j["elements"] = r.elements;
+        j["cycles"] = r.cycles;
+        j["mismatches"] = r.mismatches;
+        j["seconds"] = r.seconds;
+        j["vertices_per_second"] = vps;
+        j["jobs"] = a.jobs;
+        nlohmann::ordered_json f = nlohmann::ordered_json::array();
+        for (const auto& m : r.failures) {
+            nlohmann::ordered_json x;
+            x["origin"] = m.c.origin;
+            x["index"] = m.c.index;
+            x["vertex"] = m.vertex;
+            x["register"] = m.reg;
+            x["first_difference"] = m.what;
+            x["replay"] = m.replay;
+            x["case"] = case_json(m.c);
+            if (!m.shrunk.indices.empty()) {
+                x["shrunk"] = case_json(m.shrunk);
+                x["shrunk_difference"] = m.shrunk_what;
+            }
+            f.push_back(x);
+        }
+        j["failures"] = f;
+        j["coverage_holes"] = r.holes;
+        if (!a.coverage.empty() && xcheck_coverage_report(a.coverage, true, &j) != 0) return 2;
+        std::printf("%s\n", j.dump(2).c_str());
+    } else {
+        std::printf("vertex fetch cross-check: %s against the golden vertex fetch (vs::fetch_vertex)\n", rtl_name.c_str());
+        std::printf("cases: %llu  vertices: %llu  elements: %llu  RTL cycles: %llu  mismatches: %llu\n",
+                    (unsigned long long)r.cases, (unsigned long long)r.vertices, (unsigned long long)r.elements,
+                    (unsigned long long)r.cycles, (unsigned long long)r.mismatches);
+        std::printf("time: %.2f s  (%.0f vertices/s, --jobs %d)\n", r.seconds, vps, a.jobs);
+        for (const auto& m : r.failures) {
+            std::printf("\nMISMATCH %s case %llu (seed %llu): %s\n", m.c.origin.c_str(), (unsigned long long)m.c.index,
+                        (unsigned long long)m.c.seed, m.what.c_str());
+            std::printf("  replay: %s\n%s", m.replay.c_str(), tb::vf::describe(m.c).c_str());
+            if (!m.shrunk.indices.empty()) {
+                std::printf("  shrunk to %zu vertices, %zu declaration tokens: %s\n%s", m.shrunk.indices.size(),
+                            m.shrunk.tokens.size(), m.shrunk_what.c_str(), tb::vf::describe(m.shrunk).c_str());
+            }
+        }
+        if (o.only < 0 && o.directed && !o.first_mismatch) {
+            std::printf("\nfunctional coverage:\n%s", r.coverage.table().c_str());
+            if (r.holes.empty())
+                std::printf("coverage: every bin hit\n");
+            else
+                for (const auto& h : r.holes) std::printf("coverage hole: %s\n", h.c_str());
+        }
+        std::fflush(stdout);
+        if (!a.coverage.empty() && xcheck_coverage_report(a.coverage, false, nullptr) != 0) return 2;
+    }
+    return r.ok() ? 0 : 1;
+}
+
+}  // namespace vpsim::cli

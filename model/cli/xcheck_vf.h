@@ -1,0 +1,38 @@
+// vpsim xcheck --unit vertex_fetch: the options only the vertex fetch cross-check has, and its
+// run (model/cli/cmd_xcheck_vf.cpp). cmd_xcheck.cpp registers them and dispatches on --unit.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace vpsim::cli {
+
+struct VfXcheckArgs {
+    std::string unit = "decl_decoder";  // --unit
+    int64_t lat_min = -1, lat_max = -1;  // --latency-min/--latency-max (-1: drawn per case)
+    double req_ready = -1, idx_valid = -1, out_ready = -1;
+    bool no_directed = false;
+    // Shared with the decoder's cross-check (copied from its options by cmd_xcheck.cpp).
+    uint64_t random = 0, seed = 1;
+    int64_t only = -1;
+    int jobs = 1;
+    bool first_mismatch = false, json = false;
+    std::vector<std::string> rtl, params;
+    std::string top, rtl_cache, coverage;
+    int mutants = 0;
+    uint64_t mutant_seed = 1;
+    double mutant_timeout = 60;
+    std::string mutants_dir = "xcheck-mutants";
+};
+
+// Adds --unit and the vertex fetch options to `xcheck`.
+void add_vf_xcheck_options(CLI::App* c, VfXcheckArgs& a);
+int run_vf_xcheck(const VfXcheckArgs& a);
+// The --coverage report of cmd_xcheck.cpp (coverage.info, lcov HTML, holes.txt) for DIR/coverage.dat.
+int xcheck_coverage_report(const std::string& dir, bool json, nlohmann::ordered_json* j);
+
+}  // namespace vpsim::cli

@@ -1,0 +1,62 @@
+// The pins of rtl/vertex_fetch.sv (docs/vertex-fetch-rtl.md) as plain C++ values, and the
+// interface every implementation of them offers to the cross-check and to the pipeline: the
+// built-in Verilated model (tb/vf_rtl_cc.cpp) and a user's design Verilated at run time
+// (tb/vf_user_rtl.cpp). No Verilated header here.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace vpsim::tb::vf {
+
+inline constexpr unsigned kMaxElems = 20;   // the contract's MAX_ELEMS: lay_elems is 20 x 32 bits
+inline constexpr unsigned kWordBytes = 16;  // memory word
+inline constexpr unsigned kRegs = 16;       // v0..v15
+
+struct Inputs {
+    bool rst = false;
+    bool idx_valid = false;
+    uint32_t idx_index = 0;
+    bool idx_flush = false;
+    uint32_t lay_count = 0;
+    uint32_t lay_elems[kMaxElems] = {};
+    uint32_t str_base[16] = {};
+    uint32_t str_stride[16] = {};
+    bool mem_req_ready = false;
+    bool mem_resp_valid = false;
+    uint32_t mem_resp_data[4] = {};
+    bool out_ready = false;
+};
+
+struct Outputs {
+    bool idx_ready = false;
+    bool mem_req_valid = false;
+    uint32_t mem_req_addr = 0;
+    uint32_t mem_req_words = 0;
+    bool out_valid = false;
+    uint32_t out_index = 0;
+    uint32_t out_loaded = 0;
+    uint32_t out_regs[kRegs * 4] = {};  // v_r's x, y, z, w at [4r .. 4r+3]
+};
+
+// One instance of a vertex fetch design, used by the thread that made it.
+class Pins {
+public:
+    virtual ~Pins() = default;
+    // clk low, every input, one evaluation (the outputs settle). `layout_changed`: lay_*,
+    // str_* differ from the last call (the others are copied every cycle).
+    virtual void set_inputs(const Inputs& in, bool layout_changed) = 0;
+    // The outputs after set_inputs; out_regs only when `regs` (they are wide).
+    virtual void outputs(Outputs& out, bool regs) const = 0;
+    virtual void clock() = 0;  // the rising edge
+    // rst high for two cycles, every other input low.
+    virtual void reset() = 0;
+    virtual bool broken() const = 0;  // an immediate assertion of the design failed
+    virtual void clear_error() = 0;
+    virtual bool write_coverage(const std::string&) { return false; }
+};
+
+std::unique_ptr<Pins> builtin_vertex_fetch();
+
+}  // namespace vpsim::tb::vf

@@ -1,0 +1,89 @@
+// The built-in rtl/vertex_fetch.sv, Verilated in plain C++ mode (library vf_rtl_cc), behind the
+// vf::Pins interface: the cross-check and the pipeline's RTL unit clock it themselves.
+#include "tb/vf_pins.h"
+
+#include "Vvertex_fetch.h"
+#include "verilated.h"
+
+namespace vpsim::tb::vf {
+
+namespace {
+
+class BuiltinPins : public Pins {
+public:
+    BuiltinPins() : ctx_(std::make_unique<VerilatedContext>()) {
+        ctx_->fatalOnError(false);  // an assertion failure is reported, not an abort
+        top_ = std::make_unique<Vvertex_fetch>(ctx_.get(), "vertex_fetch");
+        reset();
+    }
+    ~BuiltinPins() override {
+        use();
+        top_->final();
+        top_.reset();
+    }
+    // Verilator keeps one current context per thread (docs/xcheck.md, "Verilator's current context").
+    void use() {
+        if (Verilated::threadContextp() != ctx_.get()) Verilated::threadContextp(ctx_.get());
+    }
+    void set_inputs(const Inputs& in, bool layout_changed) override {
+        use();
+        Vvertex_fetch& t = *top_;
+        t.clk = 0;
+        t.rst = in.rst;
+        t.idx_valid = in.idx_valid;
+        t.idx_index = in.idx_index;
+        t.idx_flush = in.idx_flush;
+        if (layout_changed) {
+            t.lay_count = uint8_t(in.lay_count);
+            for (unsigned k = 0; k < kMaxElems; ++k) t.lay_elems[k] = in.lay_elems[k];
+            for (unsigned s = 0; s < 16; ++s) {
+                t.str_base[s] = in.str_base[s];
+                t.str_stride[s] = in.str_stride[s];
+            }
+        }
+        t.mem_req_ready = in.mem_req_ready;
+        t.mem_resp_valid = in.mem_resp_valid;
+        for (unsigned k = 0; k < 4; ++k) t.mem_resp_data[k] = in.mem_resp_data[k];
+        t.out_ready = in.out_ready;
+        t.eval();
+    }
+    void outputs(Outputs& o, bool regs) const override {
+        const Vvertex_fetch& t = *top_;
+        o.idx_ready = t.idx_ready;
+        o.mem_req_valid = t.mem_req_valid;
+        o.mem_req_addr = t.mem_req_addr;
+        o.mem_req_words = t.mem_req_words;
+        o.out_valid = t.out_valid;
+        o.out_index = t.out_index;
+        o.out_loaded = t.out_loaded;
+        if (regs)
+            for (unsigned k = 0; k < kRegs * 4; ++k) o.out_regs[k] = t.out_regs[k];
+    }
+    void clock() override {
+        top_->clk = 1;
+        top_->eval();
+    }
+    void reset() override {
+        use();
+        Inputs in;
+        in.rst = true;
+        for (int i = 0; i < 2; ++i) {
+            set_inputs(in, true);
+            clock();
+        }
+        in.rst = false;
+        set_inputs(in, true);
+    }
+    bool broken() const override { return ctx_->gotError(); }
+    void clear_error() override { ctx_->gotError(false); }
+
+private:
+    std::unique_ptr<VerilatedContext> ctx_;
+    std::unique_ptr<Vvertex_fetch> top_;
+};
+
+}  // namespace
+
+std::unique_ptr<Pins> builtin_vertex_fetch() { return std::make_unique<BuiltinPins>(); }
+
+}  // namespace vpsim::tb::vf

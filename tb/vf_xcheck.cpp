@@ -1,0 +1,903 @@
+// The vertex fetch cross-check (tb/vf_xcheck.h, docs/vertex-fetch-rtl.md).
+#include "tb/vf_xcheck.h"
+
+#include "model/decl/decl_text.h"
+#include "model/vs/vs_fetch.h"
+#include "tb/decl_gen.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <deque>
+#include <mutex>
+#include <stdexcept>
+#include <thread>
+#include <unistd.h>
+
+namespace vpsim::tb::vf {
+
+using decl::EventKind;
+
+namespace {
+
+uint64_t splitmix(uint64_t x) {
+    x += 0x9E3779B97F4A7C15ull;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    return x ^ (x >> 31);
+}
+uint64_t derive(uint64_t seed, uint64_t index) { return splitmix(seed ^ splitmix(index * 0xD1B54A32D192ED03ull)); }
+
+const char* const kTypeNames[8] = {"FLOAT1", "FLOAT2", "FLOAT3", "FLOAT4", "D3DCOLOR", "UBYTE4", "SHORT2", "SHORT4"};
+
+// Registers whose last writer (declaration order) is an element: the loaded mask.
+uint32_t expected_loaded(const decl::Declaration& d) {
+    uint32_t m = 0;
+    for (const auto& e : d.events) {
+        if (e.reg >= kRegs) continue;
+        if (e.kind == EventKind::Element) m |= 1u << e.reg;
+        if (e.kind == EventKind::Tess) m &= ~(1u << e.reg);
+    }
+    return m;
+}
+
+uint32_t addr_of(const Case& c, const decl::Event& e, uint32_t index) {
+    return c.base[e.stream] + c.stride[e.stream] * index + e.value;  // mod 2^32 (the contract)
+}
+
+// Bytes [a, a + n) of the case's memory (addresses mod 2^32).
+void mem_bytes(uint64_t mem_seed, uint32_t a, uint32_t n, uint8_t* out) {
+    uint8_t w[16];
+    uint32_t cur = ~0u;
+    for (uint32_t k = 0; k < n; ++k) {
+        const uint32_t addr = a + k;
+        if ((addr >> 4) != cur || k == 0) {
+            cur = addr >> 4;
+            mem_word(mem_seed, cur, w);
+        }
+        out[k] = w[addr & 15];
+    }
+}
+
+bool is_float_type(uint32_t t) { return t <= decl::D3DVSDT_FLOAT4; }
+
+}  // namespace
+
+// ---- Layout ----
+
+std::vector<uint32_t> layout_words(const decl::Declaration& d) {
+    // The last writer of each register: an element (its event number) or the tessellator (-2).
+    std::array<int, 32> last{};
+    last.fill(-1);
+    for (size_t i = 0; i < d.events.size(); ++i) {
+        const auto& e = d.events[i];
+        if (e.reg >= 32) continue;
+        if (e.kind == EventKind::Element) last[e.reg] = int(i);
+        if (e.kind == EventKind::Tess) last[e.reg] = -2;
+    }
+    std::vector<uint32_t> w;
+    for (size_t i = 0; i < d.events.size(); ++i) {
+        const auto& e = d.events[i];
+        if (e.kind != EventKind::Element) continue;
+        if (w.size() == kMaxElems)
+            throw std::invalid_argument(fmt::format(
+                "the declaration has more than {} elements (the vertex fetch RTL's MAX_ELEMS); element {} is v{}",
+                kMaxElems, w.size() + 1, e.reg));
+        if (e.value >= (1u << 20))
+            throw std::invalid_argument(
+                fmt::format("element v{} at offset {}: the vertex fetch RTL's offsets are below 2^20", e.reg, e.value));
+        const uint32_t reg = (e.reg < kRegs && last[e.reg] == -2) ? 31u : e.reg;
+        w.push_back((e.code & 7u) | reg << 3 | uint32_t(e.stream & 15) << 8 | e.value << 12);
+    }
+    return w;
+}
+
+// ---- Memory ----
+
+void mem_word(uint64_t mem_seed, uint32_t word, uint8_t out[16]) {
+    if (mem_seed == 0) {  // the counting pattern: byte at address a is a & 0xFF
+        for (uint32_t k = 0; k < 16; ++k) out[k] = uint8_t(word * 16 + k);
+        return;
+    }
+    uint64_t h = splitmix(mem_seed ^ (uint64_t(word) * 0x9E3779B97F4A7C15ull));
+    for (int d = 0; d < 4; ++d) {
+        const uint64_t r = splitmix(h + uint64_t(d));
+        const uint32_t rnd = uint32_t(r >> 32);
+        uint32_t v = rnd;
+        switch ((r >> 4) & 15) {
+        case 6: {  // NaN: quiet, signalling, negative, all ones
+            const uint32_t nans[4] = {0x7FC00000u, 0x7F800001u | (rnd & 0x3FFFFF), 0xFFC00000u | (rnd & 0xFFFF),
+                                      0xFFFFFFFFu};
+            v = nans[r & 3];
+            break;
+        }
+        case 7: v = (r & 1) ? 0xFF800000u : 0x7F800000u; break;  // +-infinity
+        case 8: v = ((r & 1) ? 0x80000000u : 0u) | (((r & 2) ? 1u : (rnd & 0x7FFFFF)) | 1u); break;  // denormal
+        case 9: v = (r & 1) ? 0x80000000u : 0u; break;  // +-0
+        case 10: {  // two extreme shorts
+            const uint16_t s[5] = {0x8000, 0x7FFF, 0xFFFF, 0x0000, 0x0001};
+            v = uint32_t(s[(r >> 8) % 5]) | uint32_t(s[(r >> 16) % 5]) << 16;
+            break;
+        }
+        case 11: {  // four extreme bytes
+            const uint8_t b[5] = {0x00, 0xFF, 0x80, 0x7F, 0x01};
+            v = 0;
+            for (int k = 0; k < 4; ++k) v |= uint32_t(b[(r >> (8 + 4 * k)) % 5]) << (8 * k);
+            break;
+        }
+        case 12: {  // a float in a common range
+            const float f = float(int32_t(rnd % 2001) - 1000) / 64.0f;
+            std::memcpy(&v, &f, 4);
+            break;
+        }
+        default: break;
+        }
+        for (int k = 0; k < 4; ++k) out[4 * d + k] = uint8_t(v >> (8 * k));
+    }
+    (void)h;
+}
+
+// ---- Cases ----
+
+namespace {
+
+// A declaration decoded lenient (duplicate registers allowed); empty when it is not valid.
+bool decode_case(Case& c) {
+    decl::DecoderOptions o;
+    o.lenient = true;
+    o.diagnostics = false;
+    c.decl = decl::decode(c.tokens, o);
+    return c.decl.valid;
+}
+
+void gen_layout(Rng& rng, std::vector<uint32_t>& t) {
+    using namespace decl;
+    t.clear();
+    const uint32_t nstreams = rng.chance(0.1) ? rng.range(5, 16) : rng.range(1, 4);
+    uint32_t used = 0, elems = 0, loaded_mem = 0;
+    for (uint32_t k = 0; k < nstreams; ++k) {
+        uint32_t s;
+        do s = rng.below(16);
+        while (used >> s & 1);
+        used |= 1u << s;
+        t.push_back(D3DVSD_STREAM(s));
+        const uint32_t n = rng.range(1, nstreams > 4 ? 2 : 6);
+        for (uint32_t e = 0; e < n && elems < kMaxElems; ++e) {
+            if (rng.chance(0.12)) t.push_back(D3DVSD_SKIP(rng.range(1, 3)));
+            uint32_t reg = rng.chance(0.05) ? 16 : rng.below(16);
+            const uint32_t type = rng.below(8);
+            t.push_back(D3DVSD_REG(reg, type));
+            if (reg < 16) loaded_mem |= 1u << reg;
+            ++elems;
+        }
+    }
+    if (rng.chance(0.1)) {  // a tessellator stream: its registers are zero in a non-patch draw
+        t.push_back(D3DVSD_STREAM_TESS());
+        const uint32_t out = rng.below(16);
+        if (loaded_mem && rng.chance(0.5)) {
+            uint32_t in;
+            do in = rng.below(16);
+            while (!(loaded_mem >> in & 1));
+            t.push_back(D3DVSD_TESSNORMAL(in, out));
+        } else {
+            t.push_back(D3DVSD_TESSUV(out));
+        }
+    }
+    t.push_back(D3DVSD_END());
+}
+
+uint32_t stream_size(const decl::Declaration& d, uint32_t s) {
+    uint32_t size = 0;
+    for (const auto& st : d.streams)
+        if (!st.tess && st.stream == s) size = std::max(size, st.size);
+    return size;
+}
+
+void gen_streams(Rng& rng, Case& c) {
+    for (uint32_t s = 0; s < 16; ++s) {
+        const uint32_t size = stream_size(c.decl, s);
+        uint32_t stride;
+        switch (rng.below(10)) {
+        case 0: case 1: case 2: stride = size; break;
+        case 3: case 4: stride = size + rng.range(1, 15); break;
+        case 5: case 6: stride = size + 4 * rng.range(1, 8); break;
+        case 7: stride = size + rng.range(0, 70000); break;
+        case 8: stride = rng.u32() | 0x80000000u; break;  // stride x index wraps 2^32
+        default: stride = (size + 15) & ~15u; break;
+        }
+        c.stride[s] = stride;
+        c.base[s] = rng.chance(0.3) ? rng.u32() & ~15u : rng.u32();
+    }
+}
+
+void gen_indices(Rng& rng, Case& c) {
+    const uint32_t n = rng.chance(0.05) ? rng.range(40, 96) : rng.range(1, 24);
+    c.indices.resize(n);
+    c.flush.assign(n, 0);
+    const uint32_t mode = rng.below(10);
+    const uint32_t start = rng.chance(0.5) ? rng.below(1000) : rng.u32();
+    for (uint32_t i = 0; i < n; ++i) {
+        if (mode < 5)
+            c.indices[i] = start + i;
+        else if (mode < 8)
+            c.indices[i] = start + rng.below(8);
+        else
+            c.indices[i] = rng.u32();
+        c.flush[i] = rng.chance(0.05);
+    }
+}
+
+void gen_timing(Rng& rng, Timing& t) {
+    switch (rng.below(5)) {
+    case 0: t.lat_min = t.lat_max = 1; break;
+    case 1: t.lat_min = 1; t.lat_max = 8; break;
+    case 2: t.lat_min = t.lat_max = rng.range(2, 40); break;
+    case 3: t.lat_min = 1; t.lat_max = 100; break;
+    default: t.lat_min = rng.range(1, 20); t.lat_max = t.lat_min + rng.range(0, 30); break;
+    }
+    const double ps[4] = {1.0, 0.9, 0.6, 0.3};
+    t.req_ready = ps[rng.below(4)];
+    t.out_ready = ps[rng.below(4)];
+    t.idx_valid = rng.chance(0.7) ? 1.0 : 0.5;
+}
+
+}  // namespace
+
+Case random_case(uint64_t seed, uint64_t index) {
+    Rng rng(derive(seed, index));
+    Case c;
+    c.seed = seed;
+    c.index = index;
+    c.origin = "random";
+    do gen_layout(rng, c.tokens);
+    while (!decode_case(c));
+    gen_streams(rng, c);
+    gen_indices(rng, c);
+    c.mem_seed = rng.next() | 1;
+    gen_timing(rng, c.timing);
+    c.bp_seed = rng.next();
+    return c;
+}
+
+std::vector<Case> directed_cases() {
+    using namespace decl;
+    std::vector<Case> out;
+    auto add = [&](const std::string& name, std::vector<uint32_t> tokens, std::vector<std::pair<uint32_t, uint32_t>> streams,
+                   uint32_t first, uint32_t n, uint64_t mem_seed, Timing t = {}) {
+        Case c;
+        c.origin = "directed " + name;
+        c.index = out.size();
+        c.tokens = std::move(tokens);
+        if (!decode_case(c)) throw std::logic_error("directed vertex fetch case " + name + ": declaration is not valid");
+        for (size_t s = 0; s < streams.size() && s < 16; ++s) std::tie(c.base[s], c.stride[s]) = streams[s];
+        for (uint32_t i = 0; i < n; ++i) c.indices.push_back(first + i);
+        c.flush.assign(n, 0);
+        c.mem_seed = mem_seed;
+        c.timing = t;
+        c.bp_seed = 0xF00D + out.size();
+        out.push_back(std::move(c));
+    };
+    // Each type alone, packed, aligned and then misaligned (crossing words).
+    for (uint32_t t = 0; t < 8; ++t) {
+        const uint32_t size = data_type_size(t);
+        add(fmt::format("{} packed", kTypeNames[t]), {D3DVSD_STREAM(0), D3DVSD_REG(0, t), D3DVSD_END()}, {{0x1000, size}}, 0,
+            32, 7 + t);
+        add(fmt::format("{} misaligned", kTypeNames[t]), {D3DVSD_STREAM(0), D3DVSD_REG(3, t), D3DVSD_END()},
+            {{0x1003, size + 3}}, 5, 32, 17 + t, Timing{3, 9, 0.5, 0.5, 1});
+    }
+    // Every byte value in every position of D3DCOLOR and UBYTE4 (the counting memory, stride 5).
+    add("D3DCOLOR all bytes", {D3DVSD_STREAM(0), D3DVSD_REG(5, D3DVSDT_D3DCOLOR), D3DVSD_END()}, {{0, 5}}, 0, 256, 0);
+    add("UBYTE4 all bytes", {D3DVSD_STREAM(0), D3DVSD_REG(6, D3DVSDT_UBYTE4), D3DVSD_END()}, {{0, 5}}, 0, 256, 0);
+    add("SHORT4 counting", {D3DVSD_STREAM(0), D3DVSD_REG(1, D3DVSDT_SHORT4), D3DVSD_END()}, {{0, 9}}, 0, 256, 0);
+    // Sixteen streams, one element each.
+    {
+        std::vector<uint32_t> t;
+        std::vector<std::pair<uint32_t, uint32_t>> s;
+        for (uint32_t k = 0; k < 16; ++k) {
+            t.push_back(D3DVSD_STREAM(k));
+            t.push_back(D3DVSD_REG(k, k % 8));
+            s.emplace_back(0x10000 * (k + 1) + k, data_type_size(k % 8) + k);
+        }
+        t.push_back(D3DVSD_END());
+        add("sixteen streams", t, s, 100, 24, 99, Timing{1, 30, 0.7, 0.7, 0.9});
+    }
+    // Register 16, a register loaded twice, a tessellator register, a SKIP.
+    add("v16 twice and tess",
+        {D3DVSD_STREAM(0), D3DVSD_REG(0, D3DVSDT_FLOAT3), D3DVSD_REG(16, D3DVSDT_FLOAT2), D3DVSD_SKIP(2),
+         D3DVSD_REG(0, D3DVSDT_SHORT4), D3DVSD_REG(7, D3DVSDT_FLOAT1), D3DVSD_STREAM_TESS(), D3DVSD_TESSUV(7), D3DVSD_END()},
+        {{0x2001, 48}}, 0, 20, 5, Timing{2, 6, 0.8, 0.8, 1});
+    // No element: every register is zero.
+    add("no element", {D3DVSD_STREAM(0), D3DVSD_SKIP(2), D3DVSD_END()}, {{0, 8}}, 0, 6, 3);
+    // MAX_ELEMS elements (lenient: registers loaded again).
+    {
+        std::vector<uint32_t> t = {D3DVSD_STREAM(2)};
+        for (uint32_t k = 0; k < kMaxElems; ++k) t.push_back(D3DVSD_REG(k % 16, (k * 3) % 8));
+        t.push_back(D3DVSD_END());
+        add("twenty elements", t, {{0, 0}, {0, 0}, {0x4007, 200}}, 3, 16, 11, Timing{1, 50, 0.6, 0.6, 1});
+    }
+    return out;
+}
+
+void apply_timing(const Options& o, Case& c) {
+    if (o.lat_min >= 0) c.timing.lat_min = uint32_t(o.lat_min);
+    if (o.lat_max >= 0) c.timing.lat_max = uint32_t(o.lat_max);
+    if (c.timing.lat_max < c.timing.lat_min) c.timing.lat_max = c.timing.lat_min;
+    if (o.req_ready >= 0) c.timing.req_ready = o.req_ready;
+    if (o.out_ready >= 0) c.timing.out_ready = o.out_ready;
+    if (o.idx_valid >= 0) c.timing.idx_valid = o.idx_valid;
+}
+
+// ---- Golden ----
+
+std::vector<Vertex> golden(const Case& c) {
+    std::vector<Vertex> out(c.indices.size());
+    std::array<uint32_t, 16> need{};
+    for (const auto& e : c.decl.events)
+        if (e.kind == EventKind::Element)
+            need[e.stream] = std::max(need[e.stream], e.value + decl::data_type_size(e.code));
+    std::array<std::vector<uint8_t>, 16> buf;
+    const uint32_t loaded = expected_loaded(c.decl);
+    for (size_t i = 0; i < c.indices.size(); ++i) {
+        // Each stream's bytes of this vertex, from base + stride * index (mod 2^32): the golden
+        // fetch reads them at its offsets (stride 0, vertex 0).
+        vs::Streams st{};
+        for (uint32_t s = 0; s < 16; ++s) {
+            if (!need[s]) continue;
+            buf[s].resize(need[s]);
+            mem_bytes(c.mem_seed, c.base[s] + c.stride[s] * c.indices[i], need[s], buf[s].data());
+            st[s] = vs::StreamBinding{buf[s].data(), buf[s].size(), 0, true};
+        }
+        const auto v = vs::fetch_vertex(c.decl, st, 0);
+        Vertex& o = out[i];
+        o.index = c.indices[i];
+        o.loaded = loaded;
+        for (uint32_t r = 0; r < kRegs; ++r)
+            for (int k = 0; k < 4; ++k) std::memcpy(&o.regs[4 * r + k], &v[r][k], 4);
+    }
+    return out;
+}
+
+// ---- The RTL side ----
+
+void run_case(Pins& rtl, const Case& c, SideResult& r, Coverage* cov) {
+    r.vertices.clear();
+    r.cycles = r.requests = r.words = 0;
+    r.timed_out = r.assertion_failed = false;
+    r.protocol.clear();
+    const auto lay = layout_words(c.decl);
+    Inputs in;
+    in.lay_count = uint32_t(lay.size());
+    std::copy(lay.begin(), lay.end(), in.lay_elems);
+    std::copy(c.base.begin(), c.base.end(), in.str_base);
+    std::copy(c.stride.begin(), c.stride.end(), in.str_stride);
+    Rng rng(c.bp_seed);
+    const auto thr = [](double p) { return p >= 1 ? 0xFFFFFFFFu : uint32_t(p * 4294967296.0); };
+    const uint32_t p_idx = thr(c.timing.idx_valid), p_out = thr(c.timing.out_ready), p_req = thr(c.timing.req_ready);
+    const auto coin = [](uint32_t draw, uint32_t p) { return p == 0xFFFFFFFFu || draw < p; };
+    const size_t n = c.indices.size();
+    const double slow = std::min({c.timing.idx_valid, c.timing.out_ready, c.timing.req_ready, 1.0});
+    const uint64_t limit =
+        uint64_t((1000 + double(n) * (lay.size() + 2) * (c.timing.lat_max + 8) * 4) / std::max(slow, 0.05));
+    struct Pending {
+        uint64_t due;
+        uint32_t word;
+    };
+    std::deque<Pending> pending;
+    uint64_t last_due = 0;
+    size_t k = 0;
+    Outputs o;
+    bool first = true;
+    for (uint64_t cyc = 0;; ++cyc) {
+        if (k == n && r.vertices.size() >= n) break;
+        if (cyc > limit) {
+            r.timed_out = true;
+            break;
+        }
+        const uint64_t d1 = rng.next(), d2 = rng.next();
+        in.idx_valid = k < n && coin(uint32_t(d1), p_idx);
+        in.idx_index = k < n ? c.indices[k] : 0;
+        in.idx_flush = k < n && c.flush[k];
+        in.out_ready = coin(uint32_t(d1 >> 32), p_out);
+        in.mem_req_ready = coin(uint32_t(d2), p_req);
+        in.mem_resp_valid = !pending.empty() && pending.front().due <= cyc;
+        if (in.mem_resp_valid) {
+            uint8_t w[16];
+            mem_word(c.mem_seed, pending.front().word, w);
+            for (int q = 0; q < 4; ++q)
+                in.mem_resp_data[q] = uint32_t(w[4 * q]) | uint32_t(w[4 * q + 1]) << 8 | uint32_t(w[4 * q + 2]) << 16 |
+                                      uint32_t(w[4 * q + 3]) << 24;
+        }
+        rtl.set_inputs(in, first);
+        first = false;
+        rtl.outputs(o, false);
+        if (o.out_valid && in.out_ready) {
+            rtl.outputs(o, true);
+            Vertex v;
+            v.index = o.out_index;
+            v.loaded = o.out_loaded;
+            std::copy(std::begin(o.out_regs), std::end(o.out_regs), v.regs.begin());
+            r.vertices.push_back(v);
+        }
+        if (o.mem_req_valid && in.mem_req_ready) {
+            if (o.mem_req_words < 1 || o.mem_req_words > 2 || (o.mem_req_addr & 15)) {
+                r.protocol = fmt::format("cycle {}: memory request of {} words at 0x{:08x} (1 or 2 words, 16-aligned)", cyc,
+                                         o.mem_req_words, o.mem_req_addr);
+                break;
+            }
+            const uint32_t span = c.timing.lat_max - c.timing.lat_min + 1;
+            for (uint32_t w = 0; w < o.mem_req_words; ++w) {
+                const uint64_t lat = c.timing.lat_min + uint32_t((d2 >> 32) % span);
+                const uint64_t due = std::max(cyc + std::max<uint64_t>(lat, 1), last_due + 1);
+                pending.push_back({due, (o.mem_req_addr >> 4) + w});
+                last_due = due;
+                if (cov) ++cov->pressure[lat <= 1 ? 3 : lat < 10 ? 4 : 5];
+            }
+            ++r.requests;
+            r.words += o.mem_req_words;
+        }
+        if (cov) {
+            if (o.mem_req_valid && !in.mem_req_ready) ++cov->pressure[0];
+            if (o.out_valid && !in.out_ready) ++cov->pressure[1];
+            if (k < n && o.idx_ready && !in.idx_valid) ++cov->pressure[2];
+        }
+        if (in.mem_resp_valid) pending.pop_front();
+        if (in.idx_valid && o.idx_ready) ++k;
+        rtl.clock();
+        ++r.cycles;
+        if (r.vertices.size() > n) break;
+    }
+    if (rtl.broken()) {
+        r.assertion_failed = true;
+        rtl.clear_error();
+    }
+}
+
+// ---- Compare ----
+
+std::string compare(const Case& c, const std::vector<Vertex>& exp, const SideResult& act, uint64_t* vertex, int* reg) {
+    auto set = [&](uint64_t v, int r) {
+        if (vertex) *vertex = v;
+        if (reg) *reg = r;
+    };
+    const auto vec = [](const std::array<uint32_t, kRegs * 4>& a, uint32_t r) {
+        return fmt::format("({:08x} {:08x} {:08x} {:08x})", a[4 * r], a[4 * r + 1], a[4 * r + 2], a[4 * r + 3]);
+    };
+    const size_t n = std::min(exp.size(), act.vertices.size());
+    for (size_t i = 0; i < n; ++i) {
+        const Vertex &e = exp[i], &a = act.vertices[i];
+        if (e.index != a.index) {
+            set(i, -1);
+            return fmt::format("vertex #{}: index {} expected, the RTL gave {}", i, e.index, a.index);
+        }
+        for (uint32_t r = 0; r < kRegs; ++r) {
+            bool same = true;
+            for (int q = 0; q < 4; ++q) same = same && e.regs[4 * r + q] == a.regs[4 * r + q];
+            if (!same) {
+                set(i, int(r));
+                return fmt::format("vertex #{} (index {}), v{}: expected {} (golden fetch_vertex), RTL {}", i, e.index, r,
+                                   vec(e.regs, r), vec(a.regs, r));
+            }
+        }
+        if (e.loaded != a.loaded) {
+            set(i, -1);
+            return fmt::format("vertex #{} (index {}): out_loaded 0x{:04x} expected, the RTL gave 0x{:04x}", i, e.index,
+                               e.loaded, a.loaded);
+        }
+    }
+    set(n, -1);
+    if (!act.protocol.empty()) return "protocol: " + act.protocol;
+    if (act.assertion_failed) return "an assertion of the RTL failed (the %Error above)";
+    if (act.vertices.size() != exp.size())
+        return fmt::format("{} vertices expected, the RTL gave {}{}", exp.size(), act.vertices.size(),
+                           act.timed_out ? " (timed out)" : "");
+    (void)c;
+    return {};
+}
+
+// ---- Coverage ----
+
+namespace {
+
+void count_case(const Case& c, Coverage& cov) {
+    for (const auto& e : c.decl.events) {
+        if (e.kind == EventKind::Element && e.reg == 16) ++cov.layout[0];
+    }
+    uint32_t seen = 0;
+    bool dup = false, tess = false, any = false;
+    for (const auto& e : c.decl.events) {
+        if (e.kind == EventKind::Element) {
+            any = true;
+            if (e.reg < 32 && (seen >> e.reg & 1)) dup = true;
+            if (e.reg < 32) seen |= 1u << e.reg;
+        }
+        if (e.kind == EventKind::Tess && (seen >> e.reg & 1)) tess = true;
+    }
+    cov.layout[1] += tess;
+    cov.layout[2] += dup;
+    cov.layout[3] += !any;
+    for (uint32_t s = 0; s < 16; ++s) {
+        const uint32_t size = stream_size(c.decl, s);
+        if (!size) continue;
+        const uint32_t st = c.stride[s];
+        if (st == size) ++cov.stride[0];
+        if (st > size) ++cov.stride[1];
+        if (st & 3) ++cov.stride[2];
+        if (st >= 65536) ++cov.stride[3];
+        for (uint32_t ix : c.indices)
+            if (uint64_t(st) * ix + c.base[s] > 0xFFFFFFFFull) {
+                ++cov.stride[4];
+                break;
+            }
+    }
+    uint32_t tag = 0;
+    bool tag_valid = false;
+    uint8_t b[16];
+    for (size_t i = 0; i < c.indices.size(); ++i) {
+        bool first_elem = true;
+        for (const auto& e : c.decl.events) {
+            if (e.kind != EventKind::Element) continue;
+            const uint32_t a = addr_of(c, e, c.indices[i]);
+            const uint32_t size = decl::data_type_size(e.code);
+            ++cov.type_stream[e.code & 7][e.stream & 15];
+            ++cov.start_byte[a & 15];
+            const uint32_t w0 = a >> 4, w1 = (a + size - 1) >> 4;
+            if (w0 != w1) ++cov.span2[e.code & 7];
+            const bool hit = tag_valid && !(first_elem && c.flush[i]) && tag == w0;
+            ++cov.hit[hit ? 0 : 1];
+            tag = w1;
+            tag_valid = true;
+            first_elem = false;
+            mem_bytes(c.mem_seed, a, size, b);
+            if (is_float_type(e.code)) {
+                for (uint32_t q = 0; q < size / 4; ++q) {
+                    uint32_t u;
+                    std::memcpy(&u, b + 4 * q, 4);
+                    const uint32_t ex = u >> 23 & 0xFF, man = u & 0x7FFFFF;
+                    if (ex == 0xFF && man) ++cov.data[0];
+                    if (u == 0x7F800000u) ++cov.data[1];
+                    if (u == 0xFF800000u) ++cov.data[2];
+                    if (ex == 0 && man) ++cov.data[3];
+                    if (u == 0x80000000u) ++cov.data[4];
+                }
+            } else if (e.code == decl::D3DVSDT_SHORT2 || e.code == decl::D3DVSDT_SHORT4) {
+                for (uint32_t q = 0; q < size / 2; ++q) {
+                    const int16_t s = int16_t(b[2 * q] | b[2 * q + 1] << 8);
+                    if (s == -32768) ++cov.data[5];
+                    if (s == 32767) ++cov.data[6];
+                    if (s == -1) ++cov.data[7];
+                }
+            } else {
+                for (uint32_t q = 0; q < 4; ++q) {
+                    const bool color = e.code == decl::D3DVSDT_D3DCOLOR;
+                    if (b[q] == 0) ++cov.data[color ? 10 : 8];
+                    if (b[q] == 255) ++cov.data[color ? 11 : 9];
+                }
+            }
+        }
+    }
+}
+
+}  // namespace
+
+void Coverage::add(const Coverage& o) {
+    for (int t = 0; t < 8; ++t)
+        for (int s = 0; s < 16; ++s) type_stream[t][s] += o.type_stream[t][s];
+    for (size_t i = 0; i < start_byte.size(); ++i) start_byte[i] += o.start_byte[i];
+    for (size_t i = 0; i < span2.size(); ++i) span2[i] += o.span2[i];
+    for (size_t i = 0; i < hit.size(); ++i) hit[i] += o.hit[i];
+    for (size_t i = 0; i < stride.size(); ++i) stride[i] += o.stride[i];
+    for (size_t i = 0; i < pressure.size(); ++i) pressure[i] += o.pressure[i];
+    for (size_t i = 0; i < data.size(); ++i) data[i] += o.data[i];
+    for (size_t i = 0; i < layout.size(); ++i) layout[i] += o.layout[i];
+}
+
+namespace {
+const char* const kStrideNames[5] = {"stride = vertex size", "stride > vertex size", "stride not a multiple of 4",
+                                     "stride >= 64 KiB", "base + stride x index wraps 2^32"};
+const char* const kPressureNames[6] = {"memory request stalled (mem_req_ready low)", "output stalled (out_ready low)",
+                                       "index idle (idx_valid low)", "memory latency 1", "memory latency 2-9",
+                                       "memory latency >= 10"};
+const char* const kDataNames[12] = {"float NaN", "float +inf", "float -inf", "float denormal", "float -0",
+                                    "short -32768", "short 32767", "short -1", "UBYTE4 byte 0", "UBYTE4 byte 255",
+                                    "D3DCOLOR byte 0", "D3DCOLOR byte 255"};
+const char* const kLayoutNames[4] = {"register 16 (fetched, dropped)", "register zeroed by the tessellator stream",
+                                     "register loaded twice (lenient)", "vertex without elements"};
+}  // namespace
+
+std::vector<std::string> Coverage::holes() const {
+    std::vector<std::string> h;
+    for (int t = 0; t < 8; ++t)
+        for (int s = 0; s < 16; ++s)
+            if (!type_stream[t][s]) h.push_back(fmt::format("{} from stream {}", kTypeNames[t], s));
+    for (int b = 0; b < 16; ++b)
+        if (!start_byte[b]) h.push_back(fmt::format("element starting at byte {} of a word", b));
+    for (int t = 0; t < 8; ++t)
+        if (!span2[t] && decl::data_type_size(uint32_t(t)) > 1) h.push_back(fmt::format("{} across two words", kTypeNames[t]));
+    if (!hit[0]) h.push_back("element starting in the held word");
+    if (!hit[1]) h.push_back("element starting in a word read from memory");
+    for (int i = 0; i < 5; ++i)
+        if (!stride[i]) h.push_back(kStrideNames[i]);
+    for (int i = 0; i < 6; ++i)
+        if (!pressure[i]) h.push_back(kPressureNames[i]);
+    for (int i = 0; i < 12; ++i)
+        if (!data[i]) h.push_back(kDataNames[i]);
+    for (int i = 0; i < 4; ++i)
+        if (!layout[i]) h.push_back(kLayoutNames[i]);
+    return h;
+}
+
+std::string Coverage::table() const {
+    std::string s = "elements by type and stream:\n          ";
+    for (int k = 0; k < 16; ++k) s += fmt::format(" {:>6}", fmt::format("s{}", k));
+    s += "\n";
+    for (int t = 0; t < 8; ++t) {
+        s += fmt::format("  {:<8}", kTypeNames[t]);
+        for (int k = 0; k < 16; ++k) s += fmt::format(" {:>6}", type_stream[t][k]);
+        s += "\n";
+    }
+    s += "element start byte in its word:";
+    for (int b = 0; b < 16; ++b) s += fmt::format(" {}", start_byte[b]);
+    s += "\nelements across two words by type:";
+    for (int t = 0; t < 8; ++t) s += fmt::format(" {}={}", kTypeNames[t], span2[t]);
+    s += fmt::format("\nfirst word held / read: {} / {}\n", hit[0], hit[1]);
+    for (int i = 0; i < 5; ++i) s += fmt::format("{}: {}\n", kStrideNames[i], stride[i]);
+    for (int i = 0; i < 6; ++i) s += fmt::format("{}: {}\n", kPressureNames[i], pressure[i]);
+    for (int i = 0; i < 12; ++i) s += fmt::format("{}: {}\n", kDataNames[i], data[i]);
+    for (int i = 0; i < 4; ++i) s += fmt::format("{}: {}\n", kLayoutNames[i], layout[i]);
+    return s;
+}
+
+// ---- Shrinking and reports ----
+
+Case shrink(Case c, const std::function<bool(const Case&)>& fails) {
+    auto try_case = [&](Case t) {
+        if (!fails(t)) return false;
+        c = std::move(t);
+        return true;
+    };
+    // Vertices: chunks, then one by one.
+    for (size_t chunk = std::max<size_t>(c.indices.size() / 2, 1); chunk >= 1; chunk /= 2) {
+        for (size_t at = 0; at < c.indices.size() && c.indices.size() > 1;) {
+            Case t = c;
+            const size_t end = std::min(at + chunk, t.indices.size());
+            t.indices.erase(t.indices.begin() + long(at), t.indices.begin() + long(end));
+            t.flush.erase(t.flush.begin() + long(at), t.flush.begin() + long(end));
+            if (t.indices.empty() || !try_case(std::move(t))) at += chunk;
+        }
+        if (chunk == 1) break;
+    }
+    // Declaration tokens, one at a time (END stays).
+    for (size_t at = 0; at + 1 < c.tokens.size();) {
+        Case t = c;
+        t.tokens.erase(t.tokens.begin() + long(at));
+        if (!decode_case(t) || !try_case(std::move(t))) ++at;
+    }
+    // Simpler timing, then no flush.
+    {
+        Case t = c;
+        t.timing = Timing{};
+        try_case(std::move(t));
+    }
+    {
+        Case t = c;
+        std::fill(t.flush.begin(), t.flush.end(), 0);
+        try_case(std::move(t));
+    }
+    // Simpler streams: base 0, stride the declared size.
+    for (uint32_t s = 0; s < 16; ++s) {
+        if (!c.base[s] && !c.stride[s]) continue;
+        Case t = c;
+        t.base[s] = 0;
+        try_case(t);
+        t = c;
+        t.stride[s] = stream_size(t.decl, s);
+        if (t.stride[s] != c.stride[s]) try_case(std::move(t));
+    }
+    return c;
+}
+
+std::string describe(const Case& c) {
+    std::string s = "  declaration:";
+    for (uint32_t t : c.tokens) s += fmt::format(" 0x{:08x}", t);
+    s += "\n";
+    for (const auto& e : c.decl.events)
+        if (e.kind == EventKind::Element || e.kind == EventKind::Tess) s += "    " + decl::to_string(e) + "\n";
+    for (uint32_t st = 0; st < 16; ++st)
+        if (stream_size(c.decl, st)) s += fmt::format("  stream {}: base 0x{:08x}, stride {}\n", st, c.base[st], c.stride[st]);
+    s += "  vertices:";
+    for (size_t i = 0; i < c.indices.size(); ++i) s += fmt::format(" {}{}", c.indices[i], c.flush[i] ? "(flush)" : "");
+    s += fmt::format("\n  memory seed {}, latency {}..{}, mem_req_ready {}, out_ready {}, idx_valid {}\n", c.mem_seed,
+                     c.timing.lat_min, c.timing.lat_max, c.timing.req_ready, c.timing.out_ready, c.timing.idx_valid);
+    return s;
+}
+
+std::string replay_command(const Options& o, const Case& c) {
+    std::string s = "vpsim xcheck --unit vertex_fetch";
+    if (c.origin == "random")
+        s += fmt::format(" --seed {} --only {} --no-directed", c.seed, c.index);
+    else
+        s += " --random 0";
+    if (o.lat_min >= 0) s += fmt::format(" --latency-min {}", o.lat_min);
+    if (o.lat_max >= 0) s += fmt::format(" --latency-max {}", o.lat_max);
+    if (o.req_ready >= 0) s += fmt::format(" --req-ready {}", o.req_ready);
+    if (o.out_ready >= 0) s += fmt::format(" --out-ready {}", o.out_ready);
+    if (o.idx_valid >= 0) s += fmt::format(" --idx-valid {}", o.idx_valid);
+    if (!o.replay_args.empty()) s += " " + o.replay_args;
+    return s;
+}
+
+// ---- The run ----
+
+namespace {
+
+std::atomic<int> checker_ids{0};
+
+struct Checker {
+    std::unique_ptr<Pins> rtl;
+    SideResult res;
+    std::string coverage_file;
+    explicit Checker(const Options& o) : rtl(o.rtl ? o.rtl() : builtin_vertex_fetch()) {
+        if (!o.coverage_file.empty()) coverage_file = fmt::format("{}.{}", o.coverage_file, checker_ids++);
+    }
+    ~Checker() {
+        if (!coverage_file.empty()) rtl->write_coverage(coverage_file);
+    }
+    // The case from reset; "" when it passes.
+    std::string check(const Case& c, Coverage* cov, uint64_t* vertex = nullptr, int* reg = nullptr) {
+        rtl->reset();
+        const auto exp = golden(c);
+        run_case(*rtl, c, res, cov);
+        return compare(c, exp, res, vertex, reg);
+    }
+};
+
+struct ChunkResult {
+    uint64_t cases = 0, vertices = 0, elements = 0, cycles = 0, mismatches = 0;
+    Coverage cov;
+    std::vector<Mismatch> failures;
+    std::string error;
+};
+
+uint64_t elements_of(const Case& c) {
+    uint64_t n = 0;
+    for (const auto& e : c.decl.events) n += e.kind == EventKind::Element;
+    return n;
+}
+
+void check_one(Checker& ck, const Options& o, Case c, ChunkResult& r) {
+    apply_timing(o, c);
+    count_case(c, r.cov);
+    Mismatch m;
+    const std::string what = ck.check(c, &r.cov, &m.vertex, &m.reg);
+    ++r.cases;
+    r.vertices += c.indices.size();
+    r.elements += elements_of(c) * c.indices.size();
+    r.cycles += ck.res.cycles;
+    if (what.empty()) return;
+    ++r.mismatches;
+    if (r.failures.size() < 5) {
+        m.c = std::move(c);
+        m.what = what;
+        r.failures.push_back(std::move(m));
+    }
+}
+
+}  // namespace
+
+Report run(const Options& o) {
+    Report rep;
+    const auto t0 = std::chrono::steady_clock::now();
+    auto merge = [&](ChunkResult& r) {
+        rep.cases += r.cases;
+        rep.vertices += r.vertices;
+        rep.elements += r.elements;
+        rep.cycles += r.cycles;
+        rep.mismatches += r.mismatches;
+        rep.coverage.add(r.cov);
+        for (auto& m : r.failures)
+            if (rep.failures.size() < 5) rep.failures.push_back(std::move(m));
+    };
+    {
+        Checker ck(o);
+        ChunkResult r;
+        if (o.only >= 0) {
+            check_one(ck, o, random_case(o.seed, uint64_t(o.only)), r);
+        } else if (o.directed) {
+            for (auto& c : directed_cases()) check_one(ck, o, std::move(c), r);
+        }
+        merge(r);
+    }
+    if (o.only < 0 && o.random && !(o.first_mismatch && rep.mismatches)) {
+        const uint64_t chunks = (o.random + kChunk - 1) / kChunk;
+        std::vector<ChunkResult> results(chunks);
+        std::vector<std::atomic<bool>> done(chunks);
+        std::atomic<uint64_t> next{0};
+        std::atomic<bool> stop{false};
+        const int jobs = std::max(1, o.jobs);
+        auto worker = [&]() {
+            std::unique_ptr<Checker> ck;
+            try {
+                ck = std::make_unique<Checker>(o);
+            } catch (const std::exception& e) {
+                const uint64_t k = next.fetch_add(chunks);  // claim the rest: this thread cannot check
+                if (k < chunks) {
+                    results[k].error = e.what();
+                    for (uint64_t j = k; j < chunks; ++j) done[j] = true;
+                }
+                stop = true;
+                return;
+            }
+            for (;;) {
+                const uint64_t k = next.fetch_add(1);
+                if (k >= chunks) return;
+                ChunkResult& r = results[k];
+                if (!stop) {
+                    const uint64_t end = std::min(o.random, (k + 1) * kChunk);
+                    for (uint64_t i = k * kChunk; i < end; ++i) {
+                        check_one(*ck, o, random_case(o.seed, i), r);
+                        if (o.first_mismatch && r.mismatches) {
+                            stop = true;
+                            break;
+                        }
+                    }
+                }
+                done[k] = true;
+            }
+        };
+        std::vector<std::thread> threads;
+        for (int j = 1; j < jobs; ++j) threads.emplace_back(worker);
+        // The calling thread works too, and prints progress between its chunks.
+        std::thread self(worker);
+        auto last = std::chrono::steady_clock::now();
+        uint64_t merged = 0;
+        while (merged < chunks) {
+            if (done[merged]) {
+                if (!results[merged].error.empty()) {
+                    stop = true;
+                    for (auto& t : threads) t.join();
+                    self.join();
+                    throw std::runtime_error(results[merged].error);
+                }
+                merge(results[merged]);
+                results[merged] = ChunkResult{};
+                ++merged;
+                if (o.first_mismatch && rep.mismatches) break;
+                continue;
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+            const auto now = std::chrono::steady_clock::now();
+            const double since = std::chrono::duration<double>(now - last).count();
+            if (o.progress && since >= (o.progress == 1 ? 2.0 : 30.0)) {
+                last = now;
+                std::fprintf(stderr, o.progress == 1 ? "\r  %llu / %llu cases, %llu mismatches  " : "  %llu / %llu cases, %llu mismatches\n",
+                             (unsigned long long)(rep.cases), (unsigned long long)(o.random),
+                             (unsigned long long)rep.mismatches);
+            }
+        }
+        stop = true;
+        for (auto& t : threads) t.join();
+        self.join();
+        if (o.progress == 1) std::fprintf(stderr, "\r%60s\r", "");
+    }
+    rep.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    // Shrink the first failures, each replayed from reset.
+    if (!rep.failures.empty() && !o.first_mismatch) {
+        Checker ck(o);
+        for (auto& m : rep.failures) {
+            m.replay = replay_command(o, m.c);
+            m.shrunk = shrink(m.c, [&](const Case& t) { return !ck.check(t, nullptr).empty(); });
+            m.shrunk_what = ck.check(m.shrunk, nullptr);
+        }
+    } else {
+        for (auto& m : rep.failures) m.replay = replay_command(o, m.c);
+    }
+    if (o.only < 0 && o.directed && !o.first_mismatch) rep.holes = rep.coverage.holes();
+    return rep;
+}
+
+}  // namespace vpsim::tb::vf

@@ -1,0 +1,139 @@
+// The cross-check of the vertex fetch RTL (rtl/vertex_fetch.sv, or a user's design) against the
+// golden vertex fetch vs::fetch_vertex: random layouts (declarations) x random vertex data
+// (NaN, infinity, denormal bit patterns, extreme shorts and bytes) x random memory latency and
+// back-pressure; every vertex's v0..v15 compared bit for bit. docs/vertex-fetch-rtl.md.
+#pragma once
+
+#include "model/decl/decl_decoder.h"
+#include "tb/vf_pins.h"
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace vpsim::tb::vf {
+
+// The layout bus of a declaration (lay_count, lay_elems): one entry per ELEMENT event in
+// declaration order, [2:0] type, [7:3] register, [11:8] stream, [31:12] offset. The register of
+// an element whose value does not reach v0..v15 (register 16; a register the declaration loads
+// again later from the tessellator) is 31: fetched (the same traffic) and dropped. Throws
+// std::invalid_argument when the declaration has more than kMaxElems elements or an offset of
+// 2^20 bytes or more (naming the element).
+std::vector<uint32_t> layout_words(const decl::Declaration& d);
+
+// Timing and back-pressure of one case (drawn per case unless fixed on the command line).
+struct Timing {
+    uint32_t lat_min = 1, lat_max = 1;  // memory latency in cycles (>= 1), per request
+    double req_ready = 1, out_ready = 1, idx_valid = 1;  // probability of the handshake signal per cycle
+};
+
+struct Case {
+    std::vector<uint32_t> tokens;       // the declaration (decoded lenient)
+    decl::Declaration decl;
+    std::array<uint32_t, 16> base{}, stride{};
+    std::vector<uint32_t> indices;      // the vertices, in order
+    std::vector<uint8_t> flush;         // per vertex: idx_flush
+    uint64_t mem_seed = 0;              // memory content (mem_word)
+    Timing timing;
+    uint64_t bp_seed = 0;               // per-cycle draws
+    uint64_t seed = 0, index = 0;       // random case `index` under `seed`
+    std::string origin;                 // "random" / "directed NAME"
+};
+
+// The 16 bytes of memory word `word` (byte address word * 16) under `mem_seed`: four DWORDs,
+// each random or one of the special patterns (NaN, infinity, denormal, -0, extreme shorts,
+// bytes 0/255/128/127).
+void mem_word(uint64_t mem_seed, uint32_t word, uint8_t out[16]);
+
+// What a side gave for one vertex.
+struct Vertex {
+    uint32_t index = 0;
+    uint32_t loaded = 0;
+    std::array<uint32_t, kRegs * 4> regs{};
+};
+
+struct SideResult {
+    std::vector<Vertex> vertices;
+    uint64_t cycles = 0, requests = 0, words = 0;
+    bool timed_out = false, assertion_failed = false;
+    std::string protocol;  // a broken port rule (request of 0 or 3 words, misaligned address)
+};
+
+// Functional coverage of what went through the pins.
+struct Coverage {
+    std::array<std::array<uint64_t, 16>, 8> type_stream{};  // elements fetched [type][stream]
+    std::array<uint64_t, 16> start_byte{};                  // element start address mod 16
+    std::array<uint64_t, 8> span2{};                        // per type: element across two words
+    std::array<uint64_t, 2> hit{};                          // first word reused (held) / read
+    std::array<uint64_t, 5> stride{};                       // packed, padded, not a multiple of 4, >= 64 KiB, wraps 2^32
+    std::array<uint64_t, 6> pressure{};                     // req stalled, out stalled, idx idle, lat 1, lat 2-9, lat >= 10
+    std::array<uint64_t, 12> data{};                        // NaN, +inf, -inf, denormal, -0 (float types); short -32768, 32767, -1;
+                                                            // byte 0, 255 (UBYTE4), color 0, 255
+    std::array<uint64_t, 4> layout{};                       // register 16 dropped, tess-zeroed register, register loaded twice, no element
+    void add(const Coverage& o);
+    std::vector<std::string> holes() const;
+    std::string table() const;
+};
+
+struct Mismatch {
+    Case c;
+    std::string what;        // the first difference: vertex, register, expected and actual
+    uint64_t vertex = 0;     // its position in the case
+    int reg = -1;
+    Case shrunk;             // the smallest case that still fails
+    std::string shrunk_what;
+    std::string replay;      // the command that reproduces it
+};
+
+struct Options {
+    uint64_t random = 10000;   // random cases
+    uint64_t seed = 1;
+    int64_t only = -1;         // just this case
+    bool directed = true;      // the directed cases first
+    int jobs = 1;
+    bool first_mismatch = false;
+    // Fixed timing (the command-line options); unset fields are drawn per case.
+    int64_t lat_min = -1, lat_max = -1;
+    double req_ready = -1, out_ready = -1, idx_valid = -1;
+    std::function<std::unique_ptr<Pins>()> rtl;   // empty: the built-in RTL
+    std::string replay_args;   // the options that shaped the run (--rtl ..., -G ...) for replay commands
+    std::string coverage_file; // an RTL built with coverage: coverage.dat here
+    int progress = 0;          // 0 none, 1 terminal, 2 a line every 30 s
+};
+
+struct Report {
+    uint64_t cases = 0, vertices = 0, elements = 0, cycles = 0, mismatches = 0;
+    double seconds = 0;
+    Coverage coverage;
+    std::vector<Mismatch> failures;  // the first few, shrunk
+    std::vector<std::string> holes;
+    bool ok() const { return mismatches == 0 && holes.empty(); }
+};
+
+constexpr uint64_t kChunk = 1000;  // cases per chunk; every chunk starts from a reset design
+
+Case random_case(uint64_t seed, uint64_t index);
+std::vector<Case> directed_cases();
+// Fixed timing options applied over a case's drawn ones.
+void apply_timing(const Options& o, Case& c);
+
+// The golden vertices of a case (vs::fetch_vertex on each vertex's bytes).
+std::vector<Vertex> golden(const Case& c);
+// Drives a case into the design; `cov` (may be null) counts the pin-side bins.
+void run_case(Pins& rtl, const Case& c, SideResult& out, Coverage* cov);
+// "" when equal, else the first difference; sets vertex/register.
+std::string compare(const Case& c, const std::vector<Vertex>& expected, const SideResult& actual, uint64_t* vertex = nullptr,
+                    int* reg = nullptr);
+// The smallest case (fewest vertices, then fewest declaration tokens, plain streams) for which
+// `fails` still holds.
+Case shrink(Case c, const std::function<bool(const Case&)>& fails);
+// The case as text: declaration, streams, vertices, timing.
+std::string describe(const Case& c);
+std::string replay_command(const Options& o, const Case& c);
+
+Report run(const Options& o);
+
+}  // namespace vpsim::tb::vf
