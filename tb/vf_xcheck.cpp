@@ -113,6 +113,15 @@ std::vector<uint32_t> versions(const Case& c) {
 
 bool is_float_type(uint32_t t) { return t <= decl::D3DVSDT_FLOAT4; }
 
+// The declaration's element events, in order: the per-vertex loops skip the rest (a long layout
+// has thousands of SKIP events).
+std::vector<const decl::Event*> elements(const decl::Declaration& d) {
+    std::vector<const decl::Event*> v;
+    for (const auto& e : d.events)
+        if (e.kind == EventKind::Element) v.push_back(&e);
+    return v;
+}
+
 }  // namespace
 
 std::vector<const Case*> draws(const Case& c) {
@@ -539,15 +548,15 @@ std::vector<Vertex> golden(const Case& c) {
         for (uint32_t s = 0; s < 16; ++s)
             if (buf[s].size() < need[s]) buf[s].resize(need[s]);
         const uint32_t loaded = expected_loaded(d->decl);
+        const auto elems = elements(d->decl);
         for (size_t i = 0; i < d->indices.size(); ++i) {
             const uint64_t seed = version_seed(c.mem_seed, ver[out.size()]);
             vs::Streams st{};
             for (uint32_t s = 0; s < 16; ++s)
                 if (need[s]) st[s] = vs::StreamBinding{buf[s].data(), need[s], 0, true};
-            for (const auto& e : d->decl.events)
-                if (e.kind == EventKind::Element)
-                    mem_bytes(seed, d->base[e.stream] + d->stride[e.stream] * d->indices[i] + e.value,
-                              decl::data_type_size(e.code), buf[e.stream].data() + e.value);
+            for (const decl::Event* e : elems)
+                mem_bytes(seed, d->base[e->stream] + d->stride[e->stream] * d->indices[i] + e->value,
+                          decl::data_type_size(e->code), buf[e->stream].data() + e->value);
             const auto v = vs::fetch_vertex(d->decl, st, 0);
             Vertex o;
             o.index = d->indices[i];
@@ -832,11 +841,12 @@ void count_case(const Case& root, Coverage& cov) {
         }
         const uint32_t last_tag = tag;
         const bool had_elements = elements_before;
+        const auto elems = elements(c.decl);
         for (size_t i = 0; i < c.indices.size(); ++i, ++g) {
             if (!any && c.flush[i]) tag_valid = false;  // a flushed vertex without elements forgets the word
             bool first_elem = true;
-            for (const auto& e : c.decl.events) {
-                if (e.kind != EventKind::Element) continue;
+            for (const decl::Event* ep : elems) {
+                const decl::Event& e = *ep;
                 const uint32_t a = addr_of(c, e, c.indices[i]);
                 const uint32_t size = decl::data_type_size(e.code);
                 ++cov.type_stream[e.code & 7][e.stream & 15];
