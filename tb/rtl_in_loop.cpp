@@ -1,6 +1,7 @@
 #include "tb/rtl_in_loop.h"
 
 #include "model/sc/decl_decoder_pins.h"
+#include "tb/vf_loop.h"
 
 #include "Vdecl_decoder_sc.h"
 #include "verilated.h"
@@ -82,6 +83,9 @@ const std::vector<RtlUnit>& rtl_units() {
     static const std::vector<RtlUnit> units = {
         {"decl_decoder", "the Verilated rtl/decl_decoder.sv in place of the SystemC model DeclDecoderUnit",
          [](sc::RunOptions& o) { o.decl_decoder = rtl_decl_decoder(); }},
+        {"vertex_fetch", "the Verilated rtl/vertex_fetch.sv in place of the SystemC model VertexFetch, every vertex "
+                         "checked against the golden fetch",
+         [](sc::RunOptions& o) { vf::use_loop(o, vf::builtin_loop_registry()); }},
     };
     return units;
 }

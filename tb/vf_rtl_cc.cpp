@@ -9,24 +9,51 @@ namespace vpsim::tb::vf {
 
 namespace {
 
+// Verilator keeps one current context per thread (docs/xcheck.md, "Verilator's current context"),
+// which its run-time uses for assertion failures ($error, $fatal) and scope bookkeeping. Each call
+// makes this design's context current and puts the caller's back when it returns: in the pipeline
+// another Verilated model (the RTL declaration decoder) runs on the same thread with its own, and
+// a context must not stay current after it is deleted.
+class Use {
+public:
+    explicit Use(VerilatedContext* c) : prev_(Verilated::threadContextp()), ctx_(c) {
+        if (prev_ != ctx_) Verilated::threadContextp(ctx_);
+    }
+    ~Use() {
+        if (prev_ != ctx_) Verilated::threadContextp(prev_);
+    }
+    Use(const Use&) = delete;
+    Use& operator=(const Use&) = delete;
+
+private:
+    VerilatedContext* prev_;
+    VerilatedContext* ctx_;
+};
+
 class BuiltinPins : public Pins {
 public:
-    BuiltinPins() : ctx_(std::make_unique<VerilatedContext>()) {
+    BuiltinPins() {
+        // A new context makes itself the thread's current one (and so does a model's symbol
+        // table): the caller's comes back once the model is made.
+        VerilatedContext* const prev = Verilated::threadContextp();
+        ctx_ = std::make_unique<VerilatedContext>();
         ctx_->fatalOnError(false);  // an assertion failure is reported, not an abort
         top_ = std::make_unique<Vvertex_fetch>(ctx_.get(), "vertex_fetch");
+        Verilated::threadContextp(prev);
         reset();
     }
     ~BuiltinPins() override {
-        use();
-        top_->final();
-        top_.reset();
-    }
-    // Verilator keeps one current context per thread (docs/xcheck.md, "Verilator's current context").
-    void use() {
-        if (Verilated::threadContextp() != ctx_.get()) Verilated::threadContextp(ctx_.get());
+        {
+            Use u(ctx_.get());
+            top_->final();
+            top_.reset();
+        }
+        // The context goes now: the last one made must not name it (a thread without a current
+        // context takes that one).
+        if (Verilated::lastContextp() == ctx_.get()) Verilated::lastContextp(Verilated::defaultContextp());
     }
     void set_inputs(const Inputs& in, bool layout_changed) override {
-        use();
+        Use u(ctx_.get());
         Vvertex_fetch& t = *top_;
         t.clk = 0;
         t.rst = in.rst;
@@ -60,11 +87,11 @@ public:
             for (unsigned k = 0; k < kRegs * 4; ++k) o.out_regs[k] = t.out_regs[k];
     }
     void clock() override {
+        Use u(ctx_.get());
         top_->clk = 1;
         top_->eval();
     }
     void reset() override {
-        use();
         Inputs in;
         in.rst = true;
         for (int i = 0; i < 2; ++i) {

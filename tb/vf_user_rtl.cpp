@@ -210,4 +210,11 @@ std::function<std::unique_ptr<Pins>()> factory(std::shared_ptr<UserRtl> rtl) {
     return [rtl, api]() -> std::unique_ptr<Pins> { return std::make_unique<DynPins>(rtl, api); };
 }
 
+sc::UnitFactory user_loop_unit(const UserRtlSpec& spec) {
+    auto rtl = build(spec);
+    std::string name;
+    for (const auto& s : spec.sources) name += (name.empty() ? "" : ",") + s;
+    return loop_unit(factory(rtl), name);
+}
+
 }  // namespace vpsim::tb::vf

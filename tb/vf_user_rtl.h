@@ -4,6 +4,7 @@
 #pragma once
 
 #include "tb/user_rtl.h"
+#include "tb/vf_loop.h"
 #include "tb/vf_pins.h"
 
 #include <functional>
@@ -20,5 +21,9 @@ std::shared_ptr<UserRtl> build(UserRtlSpec spec);
 
 // A factory of instances of a loaded design (each for the thread that makes it).
 std::function<std::unique_ptr<Pins>()> factory(std::shared_ptr<UserRtl> rtl);
+
+// The design in the pipeline (`vpsim run --rtl vertex_fetch=FILE.sv`, tb/vf_loop.h): Verilated
+// now (or found in the cache), its ports checked against the contract first. Throws RtlBuildError.
+sc::UnitFactory user_loop_unit(const UserRtlSpec& spec);
 
 }  // namespace vpsim::tb::vf

@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <cstring>
 #include <deque>
+#include <map>
 #include <mutex>
 #include <stdexcept>
 #include <thread>
@@ -50,23 +51,90 @@ uint32_t addr_of(const Case& c, const decl::Event& e, uint32_t index) {
     return c.base[e.stream] + c.stride[e.stream] * index + e.value;  // mod 2^32 (the contract)
 }
 
-// Bytes [a, a + n) of the case's memory (addresses mod 2^32).
-void mem_bytes(uint64_t mem_seed, uint32_t a, uint32_t n, uint8_t* out) {
-    uint8_t w[16];
-    uint32_t cur = ~0u;
-    for (uint32_t k = 0; k < n; ++k) {
-        const uint32_t addr = a + k;
-        if ((addr >> 4) != cur || k == 0) {
-            cur = addr >> 4;
-            mem_word(mem_seed, cur, w);
+// The memory's content after `version` flushed vertices: a vertex with idx_flush says memory may
+// have changed, and here it has (every word), so a design that reuses a word read before it reads
+// stale data. Version 0 is the case's memory_seed (the counting pattern for seed 0).
+uint64_t version_seed(uint64_t mem_seed, uint32_t version) {
+    return version == 0 ? mem_seed : splitmix(mem_seed ^ (uint64_t(version) * 0xA0761D6478BD642Full)) | 1;
+}
+
+// mem_word with the words used last kept (a case reads each word several times: the golden side,
+// the coverage and the responses); direct-mapped, per thread.
+class WordCache {
+public:
+    // The word's 16 bytes, valid until the next call.
+    const uint8_t* get(uint64_t seed, uint32_t word) {
+        Entry& e = e_[(word ^ (word >> 7) ^ uint32_t(seed)) & (kEntries - 1)];
+        if (!e.valid || e.word != word || e.seed != seed) {
+            mem_word(seed, word, e.bytes);
+            e.word = word;
+            e.seed = seed;
+            e.valid = true;
         }
-        out[k] = w[addr & 15];
+        return e.bytes;
     }
+
+private:
+    // 4096 entries (128 KiB): a case's words stay from the golden side to the responses (256
+    // missed a third of them: -20 % CPU per vertex with 4096).
+    static constexpr uint32_t kEntries = 4096;
+    struct Entry {
+        uint64_t seed = 0;
+        uint32_t word = 0;
+        bool valid = false;
+        uint8_t bytes[16];
+    };
+    Entry e_[kEntries];
+};
+thread_local WordCache words;
+
+// Bytes [a, a + n) of the memory `seed` (addresses mod 2^32).
+void mem_bytes(uint64_t seed, uint32_t a, uint32_t n, uint8_t* out) {
+    while (n) {  // a run of bytes from each word
+        const uint32_t off = a & 15, take = std::min(n, 16 - off);
+        std::memcpy(out, words.get(seed, a >> 4) + off, take);
+        out += take;
+        a += take;  // mod 2^32
+        n -= take;
+    }
+}
+
+// Each vertex's memory version (all draws in order): the flushed vertices up to and including it,
+// and the resets before it (memory may change while the unit is in reset, as at a flush).
+std::vector<uint32_t> versions(const Case& c) {
+    std::vector<uint32_t> v;
+    uint32_t n = 0;
+    for (const Case* d : draws(c)) {
+        n += d != &c && d->reset_before;
+        for (size_t i = 0; i < d->indices.size(); ++i) v.push_back(n += (i < d->flush.size() && d->flush[i]));
+    }
+    return v;
 }
 
 bool is_float_type(uint32_t t) { return t <= decl::D3DVSDT_FLOAT4; }
 
+// The declaration's element events, in order: the per-vertex loops skip the rest (a long layout
+// has thousands of SKIP events).
+std::vector<const decl::Event*> elements(const decl::Declaration& d) {
+    std::vector<const decl::Event*> v;
+    for (const auto& e : d.events)
+        if (e.kind == EventKind::Element) v.push_back(&e);
+    return v;
+}
+
 }  // namespace
+
+std::vector<const Case*> draws(const Case& c) {
+    std::vector<const Case*> v{&c};
+    for (const Case& d : c.then) v.push_back(&d);
+    return v;
+}
+
+size_t vertex_count(const Case& c) {
+    size_t n = 0;
+    for (const Case* d : draws(c)) n += d->indices.size();
+    return n;
+}
 
 // ---- Layout ----
 
@@ -151,14 +219,43 @@ bool decode_case(Case& c) {
     decl::DecoderOptions o;
     o.lenient = true;
     o.diagnostics = false;
+    o.max_length = 1u << 16;  // long layouts: runs of SKIPs put elements far into the vertex
     c.decl = decl::decode(c.tokens, o);
-    return c.decl.valid;
+    if (!c.decl.valid) return false;
+    // What the layout bus cannot carry (a shrunk declaration can merge streams) is not a case.
+    size_t elements = 0;
+    for (const auto& e : c.decl.events)
+        if (e.kind == EventKind::Element && (++elements > kMaxElems || e.value >= (1u << 20) - 3)) return false;
+    // Offsets moved off their DWORD (Case::skew): the layout bus carries byte offsets, which no
+    // declaration makes, so they are put into the decoded declaration (events and streams alike).
+    std::map<uint32_t, uint32_t> by_token;  // element token -> bytes added
+    size_t k = 0;
+    for (size_t i = 0; i < c.decl.events.size(); ++i) {
+        decl::Event& e = c.decl.events[i];
+        if (e.kind != EventKind::Element) continue;
+        const uint32_t add = k < c.skew.size() ? c.skew[k] : 0;
+        ++k;
+        if (!add || e.value + add >= (1u << 20)) continue;
+        e.value += add;
+        by_token[c.decl.event_index[i]] = add;
+    }
+    for (auto& st : c.decl.streams)
+        for (auto& el : st.elements) {
+            const auto it = by_token.find(el.token_index);
+            if (it == by_token.end()) continue;
+            el.offset += it->second;
+            st.size = std::max(st.size, el.offset + el.size);
+        }
+    return true;
 }
 
 void gen_layout(Rng& rng, std::vector<uint32_t>& t) {
     using namespace decl;
     t.clear();
-    const uint32_t nstreams = rng.chance(0.1) ? rng.range(5, 16) : rng.range(1, 4);
+    // Sometimes a long layout: 12-20 elements (the layout bus's later entries), some of them far
+    // into the vertex after a run of SKIP(15)s (offsets up to ~2^20: every offset bit).
+    const bool long_layout = rng.chance(0.04);
+    const uint32_t nstreams = long_layout ? rng.range(1, 3) : rng.chance(0.1) ? rng.range(5, 16) : rng.range(1, 4);
     uint32_t used = 0, elems = 0, loaded_mem = 0;
     for (uint32_t k = 0; k < nstreams; ++k) {
         uint32_t s;
@@ -166,12 +263,25 @@ void gen_layout(Rng& rng, std::vector<uint32_t>& t) {
         while (used >> s & 1);
         used |= 1u << s;
         t.push_back(D3DVSD_STREAM(s));
-        const uint32_t n = rng.range(1, nstreams > 4 ? 2 : 6);
+        uint32_t off = 0;  // this stream's next offset (the layout bus holds offsets below 2^20)
+        const uint32_t n = long_layout ? rng.range(12 / nstreams, 20 / nstreams) : rng.range(1, nstreams > 4 ? 2 : 6);
         for (uint32_t e = 0; e < n && elems < kMaxElems; ++e) {
-            if (rng.chance(0.12)) t.push_back(D3DVSD_SKIP(rng.range(1, 3)));
+            if (long_layout && rng.chance(0.25)) {
+                const uint32_t b = rng.below(14);
+                const uint32_t room = off + 128 < (1u << 20) ? ((1u << 20) - 128 - off) / 60 : 0;
+                const uint32_t run = std::min(room, rng.range(1u << b, (2u << b) - 1));  // 60 x run bytes
+                t.insert(t.end(), run, D3DVSD_SKIP(15));
+                off += 60 * run;
+            }
+            if (rng.chance(0.12)) {
+                const uint32_t d = rng.range(1, 3);
+                t.push_back(D3DVSD_SKIP(d));
+                off += 4 * d;
+            }
             uint32_t reg = rng.chance(0.05) ? 16 : rng.below(16);
             const uint32_t type = rng.below(8);
             t.push_back(D3DVSD_REG(reg, type));
+            off += decl::data_type_size(type);
             if (reg < 16) loaded_mem |= 1u << reg;
             ++elems;
         }
@@ -256,8 +366,54 @@ Case random_case(uint64_t seed, uint64_t index) {
     c.origin = "random";
     do gen_layout(rng, c.tokens);
     while (!decode_case(c));
+    if (rng.chance(0.05)) {  // byte offsets: each element moved by 0-3 bytes
+        for (const auto& e : c.decl.events)
+            if (e.kind == EventKind::Element) c.skew.push_back(uint8_t(rng.below(4)));
+        decode_case(c);
+    }
     gen_streams(rng, c);
     gen_indices(rng, c);
+    // Sometimes later draws (the layout and streams change between two vertices), some after a
+    // reset, some without elements, and half of them starting in the word the last element
+    // before them ended in (a reset must forget that word).
+    if (rng.chance(0.12)) {
+        const uint32_t more = rng.range(1, 2);
+        for (uint32_t k = 0; k < more; ++k) {
+            Case d;
+            d.reset_before = rng.chance(0.4);
+            if (rng.chance(0.25)) {
+                d.tokens = {decl::D3DVSD_STREAM(rng.below(16)), decl::D3DVSD_SKIP(rng.range(1, 3)), decl::D3DVSD_END()};
+                decode_case(d);
+            } else {
+                do gen_layout(rng, d.tokens);
+                while (!decode_case(d));
+            }
+            gen_streams(rng, d);
+            gen_indices(rng, d);
+            if (d.indices.size() > 12) d.indices.resize(12), d.flush.resize(12);
+            c.then.push_back(std::move(d));
+        }
+        // The word the last element before each later draw ended in, and that draw's first
+        // element moved into it (its stream's base chosen so) in half of them.
+        for (size_t k = 0; k < c.then.size(); ++k) {
+            bool any = false;
+            uint32_t last = 0;
+            for (size_t j = 0; j <= k; ++j) {
+                const Case& p = j == 0 ? c : c.then[j - 1];
+                const auto lay = layout_words(p.decl);
+                if (lay.empty() || p.indices.empty()) continue;
+                const uint32_t e = lay.back(), st = e >> 8 & 15;
+                last = (p.base[st] + p.stride[st] * p.indices.back() + (e >> 12) + decl::data_type_size(e & 7) - 1) >> 4;
+                any = true;
+            }
+            Case& d = c.then[k];
+            const auto lay = layout_words(d.decl);
+            if (!any || lay.empty() || !rng.chance(0.5)) continue;
+            const uint32_t e = lay.front(), st = e >> 8 & 15;
+            const uint32_t a = last * 16 + rng.below(16);
+            d.base[st] = a - d.stride[st] * d.indices.front() - (e >> 12);
+        }
+    }
     c.mem_seed = rng.next() | 1;
     gen_timing(rng, c.timing);
     c.bp_seed = rng.next();
@@ -311,6 +467,48 @@ std::vector<Case> directed_cases() {
         {D3DVSD_STREAM(0), D3DVSD_REG(0, D3DVSDT_FLOAT3), D3DVSD_REG(16, D3DVSDT_FLOAT2), D3DVSD_SKIP(2),
          D3DVSD_REG(0, D3DVSDT_SHORT4), D3DVSD_REG(7, D3DVSDT_FLOAT1), D3DVSD_STREAM_TESS(), D3DVSD_TESSUV(7), D3DVSD_END()},
         {{0x2001, 48}}, 0, 20, 5, Timing{2, 6, 0.8, 0.8, 1});
+    // idx_flush on every other vertex of a packed stream (four vertices a word): each flushed
+    // vertex starts in the held word and must read it again (the memory changed).
+    add("flush", {D3DVSD_STREAM(0), D3DVSD_REG(2, D3DVSDT_FLOAT1), D3DVSD_END()}, {{0x3000, 4}}, 0, 24, 23,
+        Timing{2, 5, 1, 1, 1});
+    for (size_t i = 1; i < out.back().flush.size(); i += 2) out.back().flush[i] = 1;
+    // The FIFOs full, the output almost never taken. Elements: four FLOAT1 in one word and every
+    // vertex at the same address (stride 0), so all but the first are hits and the element FIFO's
+    // 64 entries fill; responses: twenty FLOAT4 a vertex, each its own word, so the 32 words of
+    // the response FIFO fill.
+    add("element FIFO full",
+        {D3DVSD_STREAM(0), D3DVSD_REG(0, D3DVSDT_FLOAT1), D3DVSD_REG(1, D3DVSDT_FLOAT1), D3DVSD_REG(2, D3DVSDT_FLOAT1),
+         D3DVSD_REG(3, D3DVSDT_FLOAT1), D3DVSD_END()},
+        {{0x5000, 0}}, 0, 40, 29, Timing{2, 9, 1, 0.05, 1});
+    {
+        std::vector<uint32_t> t = {D3DVSD_STREAM(1)};
+        for (uint32_t k = 0; k < kMaxElems; ++k) t.push_back(D3DVSD_REG(k % 16, D3DVSDT_FLOAT4));
+        t.push_back(D3DVSD_END());
+        add("response FIFO full", t, {{0, 0}, {0x8000, 16 * kMaxElems}}, 0, 40, 31, Timing{2, 6, 1, 0.02, 1});
+    }
+    // Draws one after another: a reset between two vertices of the same word (the word held
+    // before the reset must be read again: the memory changed), and after a reset a draw without
+    // elements before one that starts in that word.
+    add("reset", {D3DVSD_STREAM(0), D3DVSD_REG(1, D3DVSDT_FLOAT1), D3DVSD_END()}, {{0x6000, 4}}, 0, 3, 41, Timing{1, 4, 1, 1, 1});
+    {
+        Case d = out.back();
+        d.reset_before = true;
+        d.indices = {3, 1};
+        d.flush = {0, 0};
+        d.then.clear();
+        out.back().then.push_back(d);
+        Case m;
+        m.tokens = {D3DVSD_STREAM(0), D3DVSD_SKIP(1), D3DVSD_END()};
+        decode_case(m);
+        m.reset_before = true;
+        m.indices = {7, 8};
+        m.flush = {0, 0};
+        out.back().then.push_back(m);
+        d.reset_before = false;
+        d.indices = {2};
+        d.flush = {0};
+        out.back().then.push_back(d);
+    }
     // No element: every register is zero.
     add("no element", {D3DVSD_STREAM(0), D3DVSD_SKIP(2), D3DVSD_END()}, {{0, 8}}, 0, 6, 3);
     // MAX_ELEMS elements (lenient: registers loaded again).
@@ -335,85 +533,168 @@ void apply_timing(const Options& o, Case& c) {
 // ---- Golden ----
 
 std::vector<Vertex> golden(const Case& c) {
-    std::vector<Vertex> out(c.indices.size());
-    std::array<uint32_t, 16> need{};
-    for (const auto& e : c.decl.events)
-        if (e.kind == EventKind::Element)
-            need[e.stream] = std::max(need[e.stream], e.value + decl::data_type_size(e.code));
-    std::array<std::vector<uint8_t>, 16> buf;
-    const uint32_t loaded = expected_loaded(c.decl);
-    for (size_t i = 0; i < c.indices.size(); ++i) {
-        // Each stream's bytes of this vertex, from base + stride * index (mod 2^32): the golden
-        // fetch reads them at its offsets (stride 0, vertex 0).
-        vs::Streams st{};
-        for (uint32_t s = 0; s < 16; ++s) {
-            if (!need[s]) continue;
-            buf[s].resize(need[s]);
-            mem_bytes(c.mem_seed, c.base[s] + c.stride[s] * c.indices[i], need[s], buf[s].data());
-            st[s] = vs::StreamBinding{buf[s].data(), buf[s].size(), 0, true};
+    std::vector<Vertex> out;
+    out.reserve(vertex_count(c));
+    const auto ver = versions(c);
+    // Each stream's bytes of a vertex, from base + stride * index (mod 2^32): the golden fetch reads
+    // them at its offsets (stride 0, vertex 0). Only the elements' bytes are filled (a long
+    // layout's vertex is up to a megabyte, mostly skipped).
+    thread_local std::array<std::vector<uint8_t>, 16> buf;
+    for (const Case* d : draws(c)) {
+        std::array<uint32_t, 16> need{};
+        for (const auto& e : d->decl.events)
+            if (e.kind == EventKind::Element)
+                need[e.stream] = std::max(need[e.stream], e.value + decl::data_type_size(e.code));
+        for (uint32_t s = 0; s < 16; ++s)
+            if (buf[s].size() < need[s]) buf[s].resize(need[s]);
+        const uint32_t loaded = expected_loaded(d->decl);
+        const auto elems = elements(d->decl);
+        for (size_t i = 0; i < d->indices.size(); ++i) {
+            const uint64_t seed = version_seed(c.mem_seed, ver[out.size()]);
+            vs::Streams st{};
+            for (uint32_t s = 0; s < 16; ++s)
+                if (need[s]) st[s] = vs::StreamBinding{buf[s].data(), need[s], 0, true};
+            for (const decl::Event* e : elems)
+                mem_bytes(seed, d->base[e->stream] + d->stride[e->stream] * d->indices[i] + e->value,
+                          decl::data_type_size(e->code), buf[e->stream].data() + e->value);
+            const auto v = vs::fetch_vertex(d->decl, st, 0);
+            Vertex o;
+            o.index = d->indices[i];
+            o.loaded = loaded;
+            for (uint32_t r = 0; r < kRegs; ++r)
+                for (int k = 0; k < 4; ++k) std::memcpy(&o.regs[4 * r + k], &v[r][k], 4);
+            out.push_back(o);
         }
-        const auto v = vs::fetch_vertex(c.decl, st, 0);
-        Vertex& o = out[i];
-        o.index = c.indices[i];
-        o.loaded = loaded;
-        for (uint32_t r = 0; r < kRegs; ++r)
-            for (int k = 0; k < 4; ++k) std::memcpy(&o.regs[4 * r + k], &v[r][k], 4);
     }
     return out;
+}
+
+std::vector<Request> expected_requests(const Case& c) {
+    std::vector<Request> out;
+    uint32_t tag = 0;
+    bool tag_valid = false;
+    for (const Case* d : draws(c)) {
+        const auto lay = layout_words(d->decl);
+        if (d != &c && d->reset_before) tag_valid = false;
+        for (size_t i = 0; i < d->indices.size(); ++i) {
+            if (lay.empty() && d->flush[i]) tag_valid = false;  // a flushed vertex without elements forgets the word
+            for (size_t k = 0; k < lay.size(); ++k) {
+                const uint32_t e = lay[k], stream = e >> 8 & 15;
+                const uint32_t a = d->base[stream] + d->stride[stream] * d->indices[i] + (e >> 12);
+                const uint32_t w0 = a >> 4, w1 = (a + decl::data_type_size(e & 7) - 1) >> 4;
+                const bool hit = tag_valid && !(k == 0 && d->flush[i]) && tag == w0;
+                const uint32_t words = (w1 != w0 ? 2 : 1) - (hit ? 1 : 0);
+                if (words) out.push_back({(hit ? w0 + 1 : w0) << 4, words});
+                tag = w1;
+                tag_valid = true;
+            }
+        }
+    }
+    return out;
+}
+
+std::string compare_requests(const std::vector<Request>& exp, const std::vector<Request>& act) {
+    for (size_t k = 0; k < std::max(exp.size(), act.size()); ++k) {
+        if (k < exp.size() && k < act.size() && exp[k] == act[k]) continue;
+        auto text = [](const std::vector<Request>& v, size_t k) {
+            return k < v.size() ? fmt::format("{} word{} at 0x{:08x}", v[k].words, v[k].words == 1 ? "" : "s", v[k].addr)
+                                : std::string("none");
+        };
+        return fmt::format("memory request #{}: rtl/vertex_fetch.sv's one-word tag asks for {}, the RTL asked for {} "
+                           "(the values were right; --no-check-traffic skips this)",
+                           k, text(exp, k), text(act, k));
+    }
+    return {};
 }
 
 // ---- The RTL side ----
 
 void run_case(Pins& rtl, const Case& c, SideResult& r, Coverage* cov) {
     r.vertices.clear();
+    r.requests_made.clear();
     r.cycles = r.requests = r.words = 0;
     r.timed_out = r.assertion_failed = false;
     r.protocol.clear();
-    const auto lay = layout_words(c.decl);
+    // The vertices of every draw in order, each with its draw's layout bus.
+    struct V {
+        const Case* d;
+        size_t i;
+        size_t draw;
+    };
+    std::vector<V> vs;
+    std::vector<std::vector<uint32_t>> lays;
+    size_t most = 0;
+    for (const Case* d : draws(c)) {
+        lays.push_back(layout_words(d->decl));
+        most = std::max(most, lays.back().size());
+        for (size_t i = 0; i < d->indices.size(); ++i) vs.push_back({d, i, lays.size() - 1});
+    }
     Inputs in;
-    in.lay_count = uint32_t(lay.size());
-    std::copy(lay.begin(), lay.end(), in.lay_elems);
-    std::copy(c.base.begin(), c.base.end(), in.str_base);
-    std::copy(c.stride.begin(), c.stride.end(), in.str_stride);
+    size_t presented = ~size_t(0);  // the draw whose layout and streams are on the pins
+    bool changed = false;           // ... put there since the last set_inputs
+    auto present = [&](size_t draw, const Case& d) {
+        presented = draw;
+        changed = true;
+        in.lay_count = uint32_t(lays[draw].size());
+        std::fill(std::begin(in.lay_elems), std::end(in.lay_elems), 0u);
+        std::copy(lays[draw].begin(), lays[draw].end(), in.lay_elems);
+        std::copy(d.base.begin(), d.base.end(), in.str_base);
+        std::copy(d.stride.begin(), d.stride.end(), in.str_stride);
+    };
     Rng rng(c.bp_seed);
     const auto thr = [](double p) { return p >= 1 ? 0xFFFFFFFFu : uint32_t(p * 4294967296.0); };
     const uint32_t p_idx = thr(c.timing.idx_valid), p_out = thr(c.timing.out_ready), p_req = thr(c.timing.req_ready);
     const auto coin = [](uint32_t draw, uint32_t p) { return p == 0xFFFFFFFFu || draw < p; };
-    const size_t n = c.indices.size();
+    const size_t n = vs.size();
     const double slow = std::min({c.timing.idx_valid, c.timing.out_ready, c.timing.req_ready, 1.0});
     const uint64_t limit =
-        uint64_t((1000 + double(n) * (lay.size() + 2) * (c.timing.lat_max + 8) * 4) / std::max(slow, 0.05));
+        uint64_t((1000 * lays.size() + double(n) * (most + 2) * (c.timing.lat_max + 8) * 4) / std::max(slow, 0.05));
     struct Pending {
         uint64_t due;
         uint32_t word;
+        uint64_t seed;  // the memory as it was when the word was asked for
     };
     std::deque<Pending> pending;
     uint64_t last_due = 0;
     size_t k = 0;
+    // A request belongs to the vertex taken last (in the cycle a vertex is taken, to that one):
+    // it reads the memory of that vertex's version (tb: versions()).
+    const auto ver = versions(c);
+    uint64_t taken_seed = c.mem_seed;
     Outputs o;
-    bool first = true;
+    size_t reset_done = 0;  // the last draw whose reset was made
     for (uint64_t cyc = 0;; ++cyc) {
         if (k == n && r.vertices.size() >= n) break;
         if (cyc > limit) {
             r.timed_out = true;
             break;
         }
+        // A draw that starts with a reset: once every vertex before it is out (and so every word
+        // it asked for has come back), rst for two cycles.
+        if (k < n && vs[k].i == 0 && vs[k].draw > reset_done && vs[k].d->reset_before && r.vertices.size() == k &&
+            pending.empty()) {
+            rtl.reset();
+            r.cycles += 2;
+            reset_done = vs[k].draw;
+            presented = ~size_t(0);  // reset() drove the layout pins low
+        }
+        const bool waiting = k < n && vs[k].i == 0 && vs[k].d->reset_before && vs[k].draw > reset_done;
         const uint64_t d1 = rng.next(), d2 = rng.next();
-        in.idx_valid = k < n && coin(uint32_t(d1), p_idx);
-        in.idx_index = k < n ? c.indices[k] : 0;
-        in.idx_flush = k < n && c.flush[k];
+        if (k < n && vs[k].draw != presented) present(vs[k].draw, *vs[k].d);
+        in.idx_valid = k < n && !waiting && coin(uint32_t(d1), p_idx);
+        in.idx_index = k < n ? vs[k].d->indices[vs[k].i] : 0;
+        in.idx_flush = k < n && vs[k].d->flush[vs[k].i];
         in.out_ready = coin(uint32_t(d1 >> 32), p_out);
         in.mem_req_ready = coin(uint32_t(d2), p_req);
         in.mem_resp_valid = !pending.empty() && pending.front().due <= cyc;
         if (in.mem_resp_valid) {
-            uint8_t w[16];
-            mem_word(c.mem_seed, pending.front().word, w);
+            const uint8_t* w = words.get(pending.front().seed, pending.front().word);
             for (int q = 0; q < 4; ++q)
                 in.mem_resp_data[q] = uint32_t(w[4 * q]) | uint32_t(w[4 * q + 1]) << 8 | uint32_t(w[4 * q + 2]) << 16 |
                                       uint32_t(w[4 * q + 3]) << 24;
         }
-        rtl.set_inputs(in, first);
-        first = false;
+        rtl.set_inputs(in, changed);
+        changed = false;
         rtl.outputs(o, false);
         if (o.out_valid && in.out_ready) {
             rtl.outputs(o, true);
@@ -430,15 +711,17 @@ void run_case(Pins& rtl, const Case& c, SideResult& r, Coverage* cov) {
                 break;
             }
             const uint32_t span = c.timing.lat_max - c.timing.lat_min + 1;
+            const uint64_t seed = in.idx_valid && o.idx_ready ? version_seed(c.mem_seed, ver[k]) : taken_seed;
             for (uint32_t w = 0; w < o.mem_req_words; ++w) {
                 const uint64_t lat = c.timing.lat_min + uint32_t((d2 >> 32) % span);
                 const uint64_t due = std::max(cyc + std::max<uint64_t>(lat, 1), last_due + 1);
-                pending.push_back({due, (o.mem_req_addr >> 4) + w});
+                pending.push_back({due, (o.mem_req_addr >> 4) + w, seed});
                 last_due = due;
                 if (cov) ++cov->pressure[lat <= 1 ? 3 : lat < 10 ? 4 : 5];
             }
             ++r.requests;
             r.words += o.mem_req_words;
+            r.requests_made.push_back({o.mem_req_addr, o.mem_req_words});
         }
         if (cov) {
             if (o.mem_req_valid && !in.mem_req_ready) ++cov->pressure[0];
@@ -446,7 +729,7 @@ void run_case(Pins& rtl, const Case& c, SideResult& r, Coverage* cov) {
             if (k < n && o.idx_ready && !in.idx_valid) ++cov->pressure[2];
         }
         if (in.mem_resp_valid) pending.pop_front();
-        if (in.idx_valid && o.idx_ready) ++k;
+        if (in.idx_valid && o.idx_ready) taken_seed = version_seed(c.mem_seed, ver[k++]);
         rtl.clock();
         ++r.cycles;
         if (r.vertices.size() > n) break;
@@ -503,79 +786,108 @@ std::string compare(const Case& c, const std::vector<Vertex>& exp, const SideRes
 
 namespace {
 
-void count_case(const Case& c, Coverage& cov) {
-    for (const auto& e : c.decl.events) {
-        if (e.kind == EventKind::Element && e.reg == 16) ++cov.layout[0];
-    }
-    uint32_t seen = 0;
-    bool dup = false, tess = false, any = false;
-    for (const auto& e : c.decl.events) {
-        if (e.kind == EventKind::Element) {
-            any = true;
-            if (e.reg < 32 && (seen >> e.reg & 1)) dup = true;
-            if (e.reg < 32) seen |= 1u << e.reg;
-        }
-        if (e.kind == EventKind::Tess && (seen >> e.reg & 1)) tess = true;
-    }
-    cov.layout[1] += tess;
-    cov.layout[2] += dup;
-    cov.layout[3] += !any;
-    for (uint32_t s = 0; s < 16; ++s) {
-        const uint32_t size = stream_size(c.decl, s);
-        if (!size) continue;
-        const uint32_t st = c.stride[s];
-        if (st == size) ++cov.stride[0];
-        if (st > size) ++cov.stride[1];
-        if (st & 3) ++cov.stride[2];
-        if (st >= 65536) ++cov.stride[3];
-        for (uint32_t ix : c.indices)
-            if (uint64_t(st) * ix + c.base[s] > 0xFFFFFFFFull) {
-                ++cov.stride[4];
-                break;
-            }
-    }
+void count_case(const Case& root, Coverage& cov) {
     uint32_t tag = 0;
     bool tag_valid = false;
+    const auto ver = versions(root);
+    size_t g = 0;  // the vertex's place in the whole case
     uint8_t b[16];
-    for (size_t i = 0; i < c.indices.size(); ++i) {
-        bool first_elem = true;
+    bool elements_before = false;  // an element before this draw
+    for (const Case* dp : draws(root)) {
+        const Case& c = *dp;
+        if (&c != &root) {
+            ++cov.layout[7];
+            if (c.reset_before) ++cov.layout[8], tag_valid = false;
+        }
         for (const auto& e : c.decl.events) {
-            if (e.kind != EventKind::Element) continue;
-            const uint32_t a = addr_of(c, e, c.indices[i]);
-            const uint32_t size = decl::data_type_size(e.code);
-            ++cov.type_stream[e.code & 7][e.stream & 15];
-            ++cov.start_byte[a & 15];
-            const uint32_t w0 = a >> 4, w1 = (a + size - 1) >> 4;
-            if (w0 != w1) ++cov.span2[e.code & 7];
-            const bool hit = tag_valid && !(first_elem && c.flush[i]) && tag == w0;
-            ++cov.hit[hit ? 0 : 1];
-            tag = w1;
-            tag_valid = true;
-            first_elem = false;
-            mem_bytes(c.mem_seed, a, size, b);
-            if (is_float_type(e.code)) {
-                for (uint32_t q = 0; q < size / 4; ++q) {
-                    uint32_t u;
-                    std::memcpy(&u, b + 4 * q, 4);
-                    const uint32_t ex = u >> 23 & 0xFF, man = u & 0x7FFFFF;
-                    if (ex == 0xFF && man) ++cov.data[0];
-                    if (u == 0x7F800000u) ++cov.data[1];
-                    if (u == 0xFF800000u) ++cov.data[2];
-                    if (ex == 0 && man) ++cov.data[3];
-                    if (u == 0x80000000u) ++cov.data[4];
+            if (e.kind == EventKind::Element && e.reg == 16) ++cov.layout[0];
+        }
+        uint32_t seen = 0;
+        bool dup = false, tess = false, any = false;
+        for (const auto& e : c.decl.events) {
+            if (e.kind == EventKind::Element) {
+                any = true;
+                if (e.reg < 32 && (seen >> e.reg & 1)) dup = true;
+                if (e.reg < 32) seen |= 1u << e.reg;
+            }
+            if (e.kind == EventKind::Tess && (seen >> e.reg & 1)) tess = true;
+        }
+        cov.layout[1] += tess;
+        cov.layout[2] += dup;
+        cov.layout[3] += !any;
+        uint32_t nelem = 0, max_off = 0;
+        for (const auto& e : c.decl.events)
+            if (e.kind == EventKind::Element) ++nelem, max_off = std::max(max_off, e.value);
+        cov.layout[4] += nelem >= 16;
+        cov.layout[5] += max_off >= (1u << 18);
+        for (const auto& e : c.decl.events)
+            if (e.kind == EventKind::Element && (e.value & 3)) {
+                ++cov.layout[6];
+                break;
+            }
+        for (uint32_t s = 0; s < 16; ++s) {
+            const uint32_t size = stream_size(c.decl, s);
+            if (!size) continue;
+            const uint32_t st = c.stride[s];
+            if (st == size) ++cov.stride[0];
+            if (st > size) ++cov.stride[1];
+            if (st & 3) ++cov.stride[2];
+            if (st >= 65536) ++cov.stride[3];
+            for (uint32_t ix : c.indices)
+                if (uint64_t(st) * ix + c.base[s] > 0xFFFFFFFFull) {
+                    ++cov.stride[4];
+                    break;
                 }
-            } else if (e.code == decl::D3DVSDT_SHORT2 || e.code == decl::D3DVSDT_SHORT4) {
-                for (uint32_t q = 0; q < size / 2; ++q) {
-                    const int16_t s = int16_t(b[2 * q] | b[2 * q + 1] << 8);
-                    if (s == -32768) ++cov.data[5];
-                    if (s == 32767) ++cov.data[6];
-                    if (s == -1) ++cov.data[7];
-                }
-            } else {
-                for (uint32_t q = 0; q < 4; ++q) {
-                    const bool color = e.code == decl::D3DVSDT_D3DCOLOR;
-                    if (b[q] == 0) ++cov.data[color ? 10 : 8];
-                    if (b[q] == 255) ++cov.data[color ? 11 : 9];
+        }
+        const uint32_t last_tag = tag;
+        const bool had_elements = elements_before;
+        const auto elems = elements(c.decl);
+        for (size_t i = 0; i < c.indices.size(); ++i, ++g) {
+            if (!any && c.flush[i]) tag_valid = false;  // a flushed vertex without elements forgets the word
+            bool first_elem = true;
+            for (const decl::Event* ep : elems) {
+                const decl::Event& e = *ep;
+                const uint32_t a = addr_of(c, e, c.indices[i]);
+                const uint32_t size = decl::data_type_size(e.code);
+                ++cov.type_stream[e.code & 7][e.stream & 15];
+                ++cov.start_byte[a & 15];
+                const uint32_t w0 = a >> 4, w1 = (a + size - 1) >> 4;
+                if (w0 != w1) ++cov.span2[e.code & 7];
+                const bool hit = tag_valid && !(first_elem && c.flush[i]) && tag == w0;
+                if (tag_valid && first_elem && c.flush[i] && tag == w0) ++cov.hit[2];  // flushed: read again
+                // A later draw's first element in the word the last element before it ended in (a
+                // reset between them: that word must be read again).
+                if (&c != &root && i == 0 && first_elem && had_elements && w0 == last_tag) ++cov.layout[9];
+                ++cov.hit[hit ? 0 : 1];
+                tag = w1;
+                tag_valid = true;
+                elements_before = true;
+                first_elem = false;
+                mem_bytes(version_seed(root.mem_seed, ver[g]), a, size, b);
+                if (is_float_type(e.code)) {
+                    for (uint32_t q = 0; q < size / 4; ++q) {
+                        uint32_t u;
+                        std::memcpy(&u, b + 4 * q, 4);
+                        const uint32_t ex = u >> 23 & 0xFF, man = u & 0x7FFFFF;
+                        if (ex == 0xFF && man) ++cov.data[0];
+                        if (u == 0x7F800000u) ++cov.data[1];
+                        if (u == 0xFF800000u) ++cov.data[2];
+                        if (ex == 0 && man) ++cov.data[3];
+                        if (u == 0x80000000u) ++cov.data[4];
+                    }
+                } else if (e.code == decl::D3DVSDT_SHORT2 || e.code == decl::D3DVSDT_SHORT4) {
+                    for (uint32_t q = 0; q < size / 2; ++q) {
+                        const int16_t s = int16_t(b[2 * q] | b[2 * q + 1] << 8);
+                        if (s == -32768) ++cov.data[5];
+                        if (s == 32767) ++cov.data[6];
+                        if (s == -1) ++cov.data[7];
+                    }
+                } else {
+                    for (uint32_t q = 0; q < 4; ++q) {
+                        const bool color = e.code == decl::D3DVSDT_D3DCOLOR;
+                        if (b[q] == 0) ++cov.data[color ? 10 : 8];
+                        if (b[q] == 255) ++cov.data[color ? 11 : 9];
+                    }
                 }
             }
         }
@@ -605,8 +917,13 @@ const char* const kPressureNames[6] = {"memory request stalled (mem_req_ready lo
 const char* const kDataNames[12] = {"float NaN", "float +inf", "float -inf", "float denormal", "float -0",
                                     "short -32768", "short 32767", "short -1", "UBYTE4 byte 0", "UBYTE4 byte 255",
                                     "D3DCOLOR byte 0", "D3DCOLOR byte 255"};
-const char* const kLayoutNames[4] = {"register 16 (fetched, dropped)", "register zeroed by the tessellator stream",
-                                     "register loaded twice (lenient)", "vertex without elements"};
+const char* const kLayoutNames[10] = {"register 16 (fetched, dropped)", "register zeroed by the tessellator stream",
+                                     "register loaded twice (lenient)", "vertex without elements",
+                                     "16 elements or more", "element offset of 2^18 bytes or more",
+                                     "element offset not a multiple of 4 (a byte offset)",
+                                     "layout and streams changed between two vertices (a later draw)",
+                                     "reset between two vertices",
+                                     "a later draw's first element in the word the one before it ended in"};
 }  // namespace
 
 std::vector<std::string> Coverage::holes() const {
@@ -620,13 +937,14 @@ std::vector<std::string> Coverage::holes() const {
         if (!span2[t] && decl::data_type_size(uint32_t(t)) > 1) h.push_back(fmt::format("{} across two words", kTypeNames[t]));
     if (!hit[0]) h.push_back("element starting in the held word");
     if (!hit[1]) h.push_back("element starting in a word read from memory");
+    if (!hit[2]) h.push_back("flushed vertex starting in the held word (read again: memory changed)");
     for (int i = 0; i < 5; ++i)
         if (!stride[i]) h.push_back(kStrideNames[i]);
     for (int i = 0; i < 6; ++i)
         if (!pressure[i]) h.push_back(kPressureNames[i]);
     for (int i = 0; i < 12; ++i)
         if (!data[i]) h.push_back(kDataNames[i]);
-    for (int i = 0; i < 4; ++i)
+    for (int i = 0; i < 10; ++i)
         if (!layout[i]) h.push_back(kLayoutNames[i]);
     return h;
 }
@@ -644,11 +962,11 @@ std::string Coverage::table() const {
     for (int b = 0; b < 16; ++b) s += fmt::format(" {}", start_byte[b]);
     s += "\nelements across two words by type:";
     for (int t = 0; t < 8; ++t) s += fmt::format(" {}={}", kTypeNames[t], span2[t]);
-    s += fmt::format("\nfirst word held / read: {} / {}\n", hit[0], hit[1]);
+    s += fmt::format("\nfirst word held / read / held but flushed: {} / {} / {}\n", hit[0], hit[1], hit[2]);
     for (int i = 0; i < 5; ++i) s += fmt::format("{}: {}\n", kStrideNames[i], stride[i]);
     for (int i = 0; i < 6; ++i) s += fmt::format("{}: {}\n", kPressureNames[i], pressure[i]);
     for (int i = 0; i < 12; ++i) s += fmt::format("{}: {}\n", kDataNames[i], data[i]);
-    for (int i = 0; i < 4; ++i) s += fmt::format("{}: {}\n", kLayoutNames[i], layout[i]);
+    for (int i = 0; i < 10; ++i) s += fmt::format("{}: {}\n", kLayoutNames[i], layout[i]);
     return s;
 }
 
@@ -660,22 +978,49 @@ Case shrink(Case c, const std::function<bool(const Case&)>& fails) {
         c = std::move(t);
         return true;
     };
-    // Vertices: chunks, then one by one.
-    for (size_t chunk = std::max<size_t>(c.indices.size() / 2, 1); chunk >= 1; chunk /= 2) {
-        for (size_t at = 0; at < c.indices.size() && c.indices.size() > 1;) {
-            Case t = c;
-            const size_t end = std::min(at + chunk, t.indices.size());
-            t.indices.erase(t.indices.begin() + long(at), t.indices.begin() + long(end));
-            t.flush.erase(t.flush.begin() + long(at), t.flush.begin() + long(end));
-            if (t.indices.empty() || !try_case(std::move(t))) at += chunk;
-        }
-        if (chunk == 1) break;
-    }
-    // Declaration tokens, one at a time (END stays).
-    for (size_t at = 0; at + 1 < c.tokens.size();) {
+    // Later draws: each dropped, then its reset.
+    for (size_t k = c.then.size(); k-- > 0;) {
         Case t = c;
-        t.tokens.erase(t.tokens.begin() + long(at));
-        if (!decode_case(t) || !try_case(std::move(t))) ++at;
+        t.then.erase(t.then.begin() + long(k));
+        if (try_case(std::move(t))) continue;
+        if (c.then[k].reset_before) {
+            Case u = c;
+            u.then[k].reset_before = false;
+            try_case(std::move(u));
+        }
+    }
+    // Draw d of t (0: the case itself).
+    auto draw = [](Case& t, size_t d) -> Case& { return d == 0 ? t : t.then[d - 1]; };
+    for (size_t d = 0; d <= c.then.size(); ++d) {
+        // Vertices: chunks, then one by one (a draw keeps one).
+        for (size_t chunk = std::max<size_t>(draw(c, d).indices.size() / 2, 1); chunk >= 1; chunk /= 2) {
+            for (size_t at = 0; at < draw(c, d).indices.size() && draw(c, d).indices.size() > 1;) {
+                Case t = c;
+                Case& x = draw(t, d);
+                const size_t end = std::min(at + chunk, x.indices.size());
+                x.indices.erase(x.indices.begin() + long(at), x.indices.begin() + long(end));
+                x.flush.erase(x.flush.begin() + long(at), x.flush.begin() + long(end));
+                if (x.indices.empty() || !try_case(std::move(t))) at += chunk;
+            }
+            if (chunk == 1) break;
+        }
+        // Declaration tokens (END stays): chunks, then one at a time, while it still decodes.
+        for (size_t chunk = std::max<size_t>(draw(c, d).tokens.size() / 2, 1); chunk >= 1; chunk /= 2) {
+            for (size_t at = 0; at + 1 < draw(c, d).tokens.size();) {
+                Case t = c;
+                Case& x = draw(t, d);
+                const size_t end = std::min(at + chunk, x.tokens.size() - 1);
+                x.tokens.erase(x.tokens.begin() + long(at), x.tokens.begin() + long(end));
+                if (end == at || !decode_case(x) || !try_case(std::move(t))) at += chunk;
+            }
+            if (chunk == 1) break;
+        }
+        // Offsets back on their DWORDs.
+        if (!draw(c, d).skew.empty()) {
+            Case t = c;
+            draw(t, d).skew.clear();
+            if (decode_case(draw(t, d))) try_case(std::move(t));
+        }
     }
     // Simpler timing, then no flush.
     {
@@ -683,35 +1028,59 @@ Case shrink(Case c, const std::function<bool(const Case&)>& fails) {
         t.timing = Timing{};
         try_case(std::move(t));
     }
-    {
+    for (size_t d = 0; d <= c.then.size(); ++d) {
         Case t = c;
-        std::fill(t.flush.begin(), t.flush.end(), 0);
+        std::fill(draw(t, d).flush.begin(), draw(t, d).flush.end(), 0);
         try_case(std::move(t));
     }
     // Simpler streams: base 0, stride the declared size.
-    for (uint32_t s = 0; s < 16; ++s) {
-        if (!c.base[s] && !c.stride[s]) continue;
-        Case t = c;
-        t.base[s] = 0;
-        try_case(t);
-        t = c;
-        t.stride[s] = stream_size(t.decl, s);
-        if (t.stride[s] != c.stride[s]) try_case(std::move(t));
-    }
+    for (size_t d = 0; d <= c.then.size(); ++d)
+        for (uint32_t s = 0; s < 16; ++s) {
+            if (!draw(c, d).base[s] && !draw(c, d).stride[s]) continue;
+            Case t = c;
+            draw(t, d).base[s] = 0;
+            try_case(t);
+            t = c;
+            draw(t, d).stride[s] = stream_size(draw(t, d).decl, s);
+            if (draw(t, d).stride[s] != draw(c, d).stride[s]) try_case(std::move(t));
+        }
     return c;
 }
 
-std::string describe(const Case& c) {
+namespace {
+
+// One draw's declaration (runs of a token shown once with their length), streams and vertices.
+std::string describe_draw(const Case& c) {
     std::string s = "  declaration:";
-    for (uint32_t t : c.tokens) s += fmt::format(" 0x{:08x}", t);
+    for (size_t k = 0; k < c.tokens.size();) {
+        size_t run = 1;
+        while (k + run < c.tokens.size() && c.tokens[k + run] == c.tokens[k]) ++run;
+        s += run > 2 ? fmt::format(" 0x{:08x} x {}", c.tokens[k], run) : fmt::format(" 0x{:08x}", c.tokens[k]);
+        if (run <= 2) run = 1;
+        k += run;
+    }
     s += "\n";
     for (const auto& e : c.decl.events)
         if (e.kind == EventKind::Element || e.kind == EventKind::Tess) s += "    " + decl::to_string(e) + "\n";
     for (uint32_t st = 0; st < 16; ++st)
         if (stream_size(c.decl, st)) s += fmt::format("  stream {}: base 0x{:08x}, stride {}\n", st, c.base[st], c.stride[st]);
+    if (!c.skew.empty()) {
+        s += "  element offsets moved by (bytes, in element order):";
+        for (uint8_t b : c.skew) s += fmt::format(" {}", b);
+        s += "\n";
+    }
     s += "  vertices:";
     for (size_t i = 0; i < c.indices.size(); ++i) s += fmt::format(" {}{}", c.indices[i], c.flush[i] ? "(flush)" : "");
-    s += fmt::format("\n  memory seed {}, latency {}..{}, mem_req_ready {}, out_ready {}, idx_valid {}\n", c.mem_seed,
+    return s + "\n";
+}
+
+}  // namespace
+
+std::string describe(const Case& c) {
+    std::string s = describe_draw(c);
+    for (size_t k = 0; k < c.then.size(); ++k)
+        s += fmt::format("  then draw {}{}:\n", k + 1, c.then[k].reset_before ? ", after a reset" : "") + describe_draw(c.then[k]);
+    s += fmt::format("  memory seed {}, latency {}..{}, mem_req_ready {}, out_ready {}, idx_valid {}\n", c.mem_seed,
                      c.timing.lat_min, c.timing.lat_max, c.timing.req_ready, c.timing.out_ready, c.timing.idx_valid);
     return s;
 }
@@ -741,7 +1110,8 @@ struct Checker {
     std::unique_ptr<Pins> rtl;
     SideResult res;
     std::string coverage_file;
-    explicit Checker(const Options& o) : rtl(o.rtl ? o.rtl() : builtin_vertex_fetch()) {
+    bool traffic;
+    explicit Checker(const Options& o) : rtl(o.rtl ? o.rtl() : builtin_vertex_fetch()), traffic(o.check_traffic) {
         if (!o.coverage_file.empty()) coverage_file = fmt::format("{}.{}", o.coverage_file, checker_ids++);
     }
     ~Checker() {
@@ -752,7 +1122,9 @@ struct Checker {
         rtl->reset();
         const auto exp = golden(c);
         run_case(*rtl, c, res, cov);
-        return compare(c, exp, res, vertex, reg);
+        std::string what = compare(c, exp, res, vertex, reg);
+        if (what.empty() && traffic) what = compare_requests(expected_requests(c), res.requests_made);
+        return what;
     }
 };
 
@@ -775,8 +1147,8 @@ void check_one(Checker& ck, const Options& o, Case c, ChunkResult& r) {
     Mismatch m;
     const std::string what = ck.check(c, &r.cov, &m.vertex, &m.reg);
     ++r.cases;
-    r.vertices += c.indices.size();
-    r.elements += elements_of(c) * c.indices.size();
+    r.vertices += vertex_count(c);
+    for (const Case* d : draws(c)) r.elements += elements_of(*d) * d->indices.size();
     r.cycles += ck.res.cycles;
     if (what.empty()) return;
     ++r.mismatches;

@@ -32,16 +32,27 @@ struct Timing {
 
 struct Case {
     std::vector<uint32_t> tokens;       // the declaration (decoded lenient)
+    std::vector<uint8_t> skew;          // bytes added to element k's offset (byte offsets no declaration makes)
     decl::Declaration decl;
     std::array<uint32_t, 16> base{}, stride{};
     std::vector<uint32_t> indices;      // the vertices, in order
     std::vector<uint8_t> flush;         // per vertex: idx_flush
-    uint64_t mem_seed = 0;              // memory content (mem_word)
+    uint64_t mem_seed = 0;              // memory content (mem_word); each flushed vertex changes it (versions)
     Timing timing;
     uint64_t bp_seed = 0;               // per-cycle draws
     uint64_t seed = 0, index = 0;       // random case `index` under `seed`
     std::string origin;                 // "random" / "directed NAME"
+    // Later draws, after this one's vertices: each its own declaration, streams and vertices (the
+    // layout and streams change between two vertices, as between a pipeline's draws); only their
+    // tokens, skew, decl, base, stride, indices, flush and reset_before are used.
+    std::vector<Case> then;
+    bool reset_before = false;          // (a later draw) rst is asserted before it, once every vertex before it is out
 };
+
+// The case's draws in order: the case itself, then `then`.
+std::vector<const Case*> draws(const Case& c);
+// Its vertices, all draws.
+size_t vertex_count(const Case& c);
 
 // The 16 bytes of memory word `word` (byte address word * 16) under `mem_seed`: four DWORDs,
 // each random or one of the special patterns (NaN, infinity, denormal, -0, extreme shorts,
@@ -55,8 +66,15 @@ struct Vertex {
     std::array<uint32_t, kRegs * 4> regs{};
 };
 
+// One memory request: the byte address of its first word and its words (1 or 2).
+struct Request {
+    uint32_t addr = 0, words = 0;
+    bool operator==(const Request& o) const { return addr == o.addr && words == o.words; }
+};
+
 struct SideResult {
     std::vector<Vertex> vertices;
+    std::vector<Request> requests_made;  // in order
     uint64_t cycles = 0, requests = 0, words = 0;
     bool timed_out = false, assertion_failed = false;
     std::string protocol;  // a broken port rule (request of 0 or 3 words, misaligned address)
@@ -67,12 +85,15 @@ struct Coverage {
     std::array<std::array<uint64_t, 16>, 8> type_stream{};  // elements fetched [type][stream]
     std::array<uint64_t, 16> start_byte{};                  // element start address mod 16
     std::array<uint64_t, 8> span2{};                        // per type: element across two words
-    std::array<uint64_t, 2> hit{};                          // first word reused (held) / read
+    std::array<uint64_t, 3> hit{};                          // first word reused (held) / read / held but flushed (read again)
     std::array<uint64_t, 5> stride{};                       // packed, padded, not a multiple of 4, >= 64 KiB, wraps 2^32
     std::array<uint64_t, 6> pressure{};                     // req stalled, out stalled, idx idle, lat 1, lat 2-9, lat >= 10
     std::array<uint64_t, 12> data{};                        // NaN, +inf, -inf, denormal, -0 (float types); short -32768, 32767, -1;
                                                             // byte 0, 255 (UBYTE4), color 0, 255
-    std::array<uint64_t, 4> layout{};                       // register 16 dropped, tess-zeroed register, register loaded twice, no element
+    std::array<uint64_t, 10> layout{};                      // register 16 dropped, tess-zeroed register, register loaded twice, no element,
+                                                            // >= 16 elements, an offset >= 2^18, a byte offset (not a multiple of 4),
+                                                            // layout changed between vertices, reset between vertices,
+                                                            // a later draw's first element in the word the one before it ended in
     void add(const Coverage& o);
     std::vector<std::string> holes() const;
     std::string table() const;
@@ -101,6 +122,10 @@ struct Options {
     std::function<std::unique_ptr<Pins>()> rtl;   // empty: the built-in RTL
     std::string replay_args;   // the options that shaped the run (--rtl ..., -G ...) for replay commands
     std::string coverage_file; // an RTL built with coverage: coverage.dat here
+    // The requests must be exactly those of rtl/vertex_fetch.sv's one-word tag, in order
+    // (expected_requests): on for the built-in RTL and its mutants, off for a user's design
+    // (which may read memory its own way) unless asked for.
+    bool check_traffic = true;
     int progress = 0;          // 0 none, 1 terminal, 2 a line every 30 s
 };
 
@@ -122,6 +147,12 @@ void apply_timing(const Options& o, Case& c);
 
 // The golden vertices of a case (vs::fetch_vertex on each vertex's bytes).
 std::vector<Vertex> golden(const Case& c);
+// The requests rtl/vertex_fetch.sv makes for a case (docs/vertex-fetch-rtl.md, "Cycle
+// behaviour"): per element, in layout order, the words first..last of its bytes, less the first
+// when it is the word the previous element ended in (not for a flushed vertex's first element).
+std::vector<Request> expected_requests(const Case& c);
+// "" when equal, else the first request that differs.
+std::string compare_requests(const std::vector<Request>& expected, const std::vector<Request>& actual);
 // Drives a case into the design; `cov` (may be null) counts the pin-side bins.
 void run_case(Pins& rtl, const Case& c, SideResult& out, Coverage* cov);
 // "" when equal, else the first difference; sets vertex/register.

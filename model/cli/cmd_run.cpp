@@ -11,6 +11,7 @@
 #include "model/sc/pipeline.h"
 #include "tb/rtl_in_loop.h"
 #include "tb/user_rtl_loop.h"
+#include "tb/vf_user_rtl.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -241,12 +242,37 @@ int run_run(const RunArgs& a) {
     std::optional<sc::DeclDecoderImpl> user_decoder;  // --rtl decl_decoder=FILE.sv[,FILE...]
     auto user_built = std::make_shared<std::shared_ptr<tb::UserRtl>>();  // that design, as built for the run
     std::vector<std::string> user_rtl_args;  // its --rtl/--top options for replay commands
+    std::string user_fetch_name;                               // --rtl vertex_fetch=FILE.sv[,FILE...]
+    std::shared_ptr<const sc::UnitRegistry> user_fetch;        // the units with that design as vertex_fetch's "rtl"
+    // UNIT,UNIT,... names several units; UNIT=FILE,FILE,... one unit's sources.
+    std::vector<std::string> rtl_args;
     for (const std::string& arg : a.rtl) {
+        if (arg.find('=') != std::string::npos) {
+            rtl_args.push_back(arg);
+            continue;
+        }
+        for (size_t b = 0; b <= arg.size();) {
+            const size_t c = std::min(arg.find(',', b), arg.size());
+            if (c > b) rtl_args.push_back(arg.substr(b, c - b));
+            b = c + 1;
+        }
+    }
+    auto given = [&](const std::string& unit) {
+        for (const std::string& n : rtl_names)
+            if (n == unit || n.rfind(unit + "=", 0) == 0) return true;
+        return false;
+    };
+    for (const std::string& arg : rtl_args) {
         const size_t eq = arg.find('=');
         const std::string name = arg.substr(0, eq);
+        if (given(name)) {
+            std::fprintf(stderr, "vpsim run: --rtl %s: %s is given twice\n", arg.c_str(), name.c_str());
+            return 2;
+        }
         if (eq != std::string::npos) {
-            if (name != "decl_decoder") {
-                std::fprintf(stderr, "vpsim run: --rtl %s: only decl_decoder takes your own RTL (decl_decoder=FILE.sv)\n",
+            if (name != "decl_decoder" && name != "vertex_fetch") {
+                std::fprintf(stderr,
+                             "vpsim run: --rtl %s: only decl_decoder and vertex_fetch take your own RTL (UNIT=FILE.sv)\n",
                              arg.c_str());
                 return 2;
             }
@@ -264,19 +290,22 @@ int run_run(const RunArgs& a) {
             spec.cache_dir = a.rtl_cache;
             spec.vpsim_version = VPSIM_VERSION;
             spec.verbose = !a.quiet;
-            if (user_decoder || std::find(rtl_names.begin(), rtl_names.end(), "decl_decoder") != rtl_names.end()) {
-                std::fprintf(stderr, "vpsim run: --rtl %s: decl_decoder is given twice\n", arg.c_str());
-                return 2;
+            const std::string named = name + "=" + fmt::format("{}", fmt::join(spec.sources, ","));
+            if (name == "decl_decoder") {
+                user_decoder = tb::user_decl_decoder(spec, user_built);
+                for (const auto& f : spec.sources) user_rtl_args.insert(user_rtl_args.end(), {"--rtl", f});
+                if (!spec.top.empty()) user_rtl_args.insert(user_rtl_args.end(), {"--top", spec.top});
+            } else {
+                try {
+                    user_fetch = tb::vf::loop_registry(tb::vf::user_loop_unit(spec));  // Verilated now: ports checked first
+                } catch (const tb::RtlBuildError& e) {
+                    std::fprintf(stderr, "vpsim run: --rtl %s: %s\n", arg.c_str(), e.what());
+                    return 2;
+                }
+                user_fetch_name = named;
             }
-            user_decoder = tb::user_decl_decoder(spec, user_built);
-            for (const auto& f : spec.sources) user_rtl_args.insert(user_rtl_args.end(), {"--rtl", f});
-            if (!spec.top.empty()) user_rtl_args.insert(user_rtl_args.end(), {"--top", spec.top});
-            rtl_names.push_back("decl_decoder=" + fmt::format("{}", fmt::join(spec.sources, ",")));
+            rtl_names.push_back(named);
             continue;
-        }
-        if (user_decoder && name == "decl_decoder") {
-            std::fprintf(stderr, "vpsim run: --rtl %s: decl_decoder is given twice\n", arg.c_str());
-            return 2;
         }
         const tb::RtlUnit* unit = nullptr;
         std::vector<std::string> valid;
@@ -289,10 +318,8 @@ int run_run(const RunArgs& a) {
                          fmt::format("{}", fmt::join(valid, ", ")).c_str());
             return 2;
         }
-        if (std::find(rtl.begin(), rtl.end(), unit) == rtl.end()) {
-            rtl.push_back(unit);
-            rtl_names.push_back(unit->name);
-        }
+        rtl.push_back(unit);
+        rtl_names.push_back(unit->name);
     }
     if (a.topology || !a.topology_dot.empty()) {
         // The channels with the capacities, latencies and bandwidths these parameters give.
@@ -360,6 +387,7 @@ int run_run(const RunArgs& a) {
         opt.topology = &topology;
         for (const tb::RtlUnit* u : rtl) u->use(opt);
         if (user_decoder) opt.decl_decoder = *user_decoder;
+        if (user_fetch) tb::vf::use_loop(opt, *user_fetch);
         if (vw) {
             opt.sink = [&vw](const sc::DrawState& d, uint64_t, uint32_t index, const vs::VertexOutputs& o) {
                 vw->vertex(d, index, o);
@@ -403,6 +431,14 @@ int run_run(const RunArgs& a) {
     } catch (const scene::SceneError& e) {
         std::fprintf(stderr, "vpsim run: %s\n", e.what());
         return 1;
+    } catch (const tb::vf::LoopMismatch& e) {
+        if (user_fetch) {  // the user's RTL disagrees with the golden vertex fetch: a finding
+            std::fprintf(stderr, "vpsim run: --rtl %s: %s (check it with vpsim xcheck --unit vertex_fetch --rtl)\n",
+                         user_fetch_name.c_str(), e.what());
+            return 1;
+        }
+        std::fprintf(stderr, "vpsim run: %s (internal error)\n", e.what());
+        return 3;
     } catch (const sc::DeclDecoderMismatch& e) {
         if (user_decoder) {  // the user's RTL disagrees with the model: a finding, not our error
             std::fprintf(stderr, "vpsim run: --rtl %s: %s\n", rtl_names.back().c_str(), e.what());
@@ -484,11 +520,13 @@ void add_run_command(CLI::App& app, int& exit_code) {
                   "Write the pipeline's channels as a Graphviz DOT graph to FILE and exit without running "
                   "(render: dot -Tsvg FILE)")
         ->type_name("FILE");
-    std::string rtl_help = "Run UNIT as its Verilated RTL inside the pipeline (repeatable; docs/run.md, \"RTL in the "
-                           "loop\"); every vertex, statistic and cycle count stays the model's. UNIT:";
+    std::string rtl_help = "Run UNIT as its Verilated RTL inside the pipeline (repeatable, or UNIT,UNIT; docs/run.md, "
+                           "\"RTL in the loop\"); every vertex stays the model's (decl_decoder: every statistic and "
+                           "cycle count too; vertex_fetch: its own timing, docs/vertex-fetch-rtl.md). UNIT:";
     for (const tb::RtlUnit& u : tb::rtl_units()) rtl_help += " " + u.name + " (" + u.what + ")";
     rtl_help += "; or decl_decoder=FILE.sv[,FILE.sv...]: your own decoder RTL, Verilated at run time into the RTL cache "
-                "(docs/xcheck.md, \"Your own RTL\"), with the run's CONST_COUNT and MAX_LENGTH";
+                "(docs/xcheck.md, \"Your own RTL\"), with the run's CONST_COUNT and MAX_LENGTH; or "
+                "vertex_fetch=FILE.sv[,FILE.sv...]: your own vertex fetch RTL (docs/vertex-fetch-rtl.md)";
     c->add_option("--rtl", a->rtl, rtl_help)->type_name("UNIT[=FILE.sv]")->allow_extra_args(false);
     c->add_flag("--compare-model", a->compare_model,
                 "With --rtl decl_decoder=FILE.sv: also run the model's pipeline and require the same cycles and unit "
@@ -496,9 +534,9 @@ void add_run_command(CLI::App& app, int& exit_code) {
                 "--compare-random arrays; any difference exits 1 with a replay command");
     c->add_option("--compare-random", a->compare_random, "With --compare-model: random arrays after the corpus (default 20000)")
         ->check(CLI::Range(uint64_t(0), uint64_t(1) << 32));
-    c->add_option("--rtl-top", a->rtl_top, "With --rtl decl_decoder=FILE: the top module (default: Verilator's choice)");
+    c->add_option("--rtl-top", a->rtl_top, "With --rtl UNIT=FILE: the top module (default: Verilator's choice)");
     c->add_option("--rtl-cache", a->rtl_cache,
-                  "With --rtl decl_decoder=FILE: the directory of Verilated builds (default $VPSIM_RTL_CACHE, else "
+                  "With --rtl UNIT=FILE: the directory of Verilated builds (default $VPSIM_RTL_CACHE, else "
                   "$XDG_CACHE_HOME/vpsim/rtl, else ~/.cache/vpsim/rtl)");
     c->add_flag("--json", a->json, "Print the summary as JSON");
     c->add_flag("--quiet", a->quiet, "Print no summary and no progress line");

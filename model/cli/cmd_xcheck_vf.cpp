@@ -3,6 +3,7 @@
 #include "model/cli/commands.h"
 #include "model/cli/xcheck_vf.h"
 #include "tb/mutants.h"
+#include "tb/vf_loop.h"
 #include "tb/vf_user_rtl.h"
 #include "tb/vf_xcheck.h"
 
@@ -35,6 +36,12 @@ void add_vf_xcheck_options(CLI::App* c, VfXcheckArgs& a) {
                   "With --unit vertex_fetch: probability that a vertex index is offered in a cycle (default: drawn per case)")
         ->check(CLI::Range(0.05, 1.0));
     c->add_flag("--no-directed", a.no_directed, "With --unit vertex_fetch: skip the directed cases");
+    auto* ct = c->add_flag("--check-traffic", a.check_traffic,
+                           "With --unit vertex_fetch --rtl FILE: also require exactly the memory requests of "
+                           "rtl/vertex_fetch.sv's one-word tag, in order (on without --rtl)");
+    c->add_flag("--no-check-traffic", a.no_check_traffic,
+                "With --unit vertex_fetch: compare the vertices only, not the memory requests")
+        ->excludes(ct);
 }
 
 namespace {
@@ -45,6 +52,7 @@ nlohmann::ordered_json case_json(const tb::vf::Case& c) {
     j["seed"] = c.seed;
     j["index"] = c.index;
     j["declaration"] = c.tokens;
+    if (!c.skew.empty()) j["offset_skew"] = c.skew;
     nlohmann::ordered_json s = nlohmann::ordered_json::array();
     for (uint32_t k = 0; k < 16; ++k) s.push_back({{"base", c.base[k]}, {"stride", c.stride[k]}});
     j["streams"] = s;
@@ -55,6 +63,22 @@ nlohmann::ordered_json case_json(const tb::vf::Case& c) {
     j["req_ready"] = c.timing.req_ready;
     j["out_ready"] = c.timing.out_ready;
     j["idx_valid"] = c.timing.idx_valid;
+    if (!c.then.empty()) {  // later draws
+        nlohmann::ordered_json t = nlohmann::ordered_json::array();
+        for (const auto& d : c.then) {
+            nlohmann::ordered_json x;
+            x["reset_before"] = d.reset_before;
+            x["declaration"] = d.tokens;
+            if (!d.skew.empty()) x["offset_skew"] = d.skew;
+            nlohmann::ordered_json ds = nlohmann::ordered_json::array();
+            for (uint32_t k = 0; k < 16; ++k) ds.push_back({{"base", d.base[k]}, {"stride", d.stride[k]}});
+            x["streams"] = ds;
+            x["vertices"] = d.indices;
+            x["flush"] = d.flush;
+            t.push_back(x);
+        }
+        j["then"] = t;
+    }
     return j;
 }
 
@@ -62,9 +86,48 @@ nlohmann::ordered_json case_json(const tb::vf::Case& c) {
 
 namespace {
 
+// The timing check of a mutant that passed the cross-check: in the pipeline (`vpsim run --rtl
+// vertex_fetch=mutant.v`) on the built-in scene in each of these settings, its cycles must be the
+// SystemC model unit's with the RTL's timing parameters (docs/vertex-fetch-rtl.md, "In the loop":
+// an independent cycle model of rtl/vertex_fetch.sv). The settings push on the RTL's limits: a long
+// memory latency fills the response FIFO's 32 words, one input buffer holds the output register
+// and fills the element FIFO, a narrow bus spaces the responses.
+const std::vector<std::pair<std::string, std::vector<std::string>>>& timing_settings() {
+    static const std::vector<std::pair<std::string, std::vector<std::string>>> s = {
+        {"the default parameters", {}},
+        {"memory.latency=300", {"memory.latency=300"}},
+        {"vertex_fetch.input_buffers=1", {"vertex_fetch.input_buffers=1"}},
+        {"memory.latency=1 memory.bytes_per_cycle=4", {"memory.latency=1", "memory.bytes_per_cycle=4"}},
+    };
+    return s;
+}
+
+// `vpsim run` (the built-in scene) with `extra`; the cycle count, or -1 with the output in `err`.
+int64_t run_cycles(const std::vector<std::string>& extra, std::string& err) {
+    std::vector<std::string> argv = {"/proc/self/exe", "run", "--json", "--no-progress"};
+    argv.insert(argv.end(), extra.begin(), extra.end());
+    std::string out;
+    if (tb::run_command(argv, "", out, 120) != 0) {
+        err = out.substr(0, out.find('\n'));
+        return -1;
+    }
+    try {
+        return nlohmann::json::parse(out.substr(out.find('{')))["cycles"].get<int64_t>();
+    } catch (const std::exception&) {
+        err = "no cycle count in vpsim run's output";
+        return -1;
+    }
+}
+
+std::vector<std::string> with_sets(std::vector<std::string> argv, const std::vector<std::string>& sets) {
+    for (const auto& kv : sets) argv.insert(argv.end(), {"--set", kv});
+    return argv;
+}
+
 // --mutants N for the vertex fetch RTL: yosys mutate's list, each mutant Verilated through the
 // cache and cross-checked by a child `vpsim xcheck --unit vertex_fetch --rtl mutant.v
-// --first-mismatch` (tb/mutants.h; the decoder's campaign in cmd_xcheck.cpp works the same way).
+// --first-mismatch --check-traffic` (tb/mutants.h; the decoder's campaign in cmd_xcheck.cpp works
+// the same way); one that passes is then timed in the pipeline (timing_settings()).
 int run_vf_mutants(const VfXcheckArgs& a) {
     tb::MutationSpec ms;
     if (a.rtl.size() > 1) {
@@ -102,7 +165,25 @@ int run_vf_mutants(const VfXcheckArgs& a) {
                                       "--random", std::to_string(a.random), "--seed", std::to_string(a.seed)};
     if (a.jobs > 1) check.insert(check.end(), {"--jobs", std::to_string(a.jobs)});
     if (a.no_directed) check.push_back("--no-directed");
+    check.push_back("--check-traffic");  // a mutant of rtl/vertex_fetch.sv keeps its read policy
     if (!a.rtl_cache.empty()) check.insert(check.end(), {"--rtl-cache", a.rtl_cache});
+    // The model's cycles with the RTL's timing, and the built-in RTL's, per setting: equal, or the
+    // timing check would kill every mutant.
+    std::vector<int64_t> model_cycles;
+    const bool timing = a.rtl.empty();  // a user's design need not have rtl/vertex_fetch.sv's timing
+    if (timing)
+        for (const auto& [name, sets] : timing_settings()) {
+            std::string err;
+            const int64_t m = run_cycles(with_sets(with_sets({}, tb::vf::rtl_timing_params()), sets), err);
+            const int64_t r = run_cycles(with_sets({"--rtl", "vertex_fetch"}, sets), err);
+            if (m < 0 || r < 0 || m != r) {
+                std::fprintf(stderr, "vpsim xcheck: --mutants: the timing check's reference: with %s the model gives %lld "
+                                     "cycles, the built-in RTL %lld %s\n",
+                             name.c_str(), (long long)m, (long long)r, err.c_str());
+                return 2;
+            }
+            model_cycles.push_back(m);
+        }
     std::printf("mutants of %s (yosys mutate -list %d -seed %llu), each against the directed cases + %llu random cases (seed %llu)\n",
                 ms.source.c_str(), a.mutants, (unsigned long long)a.mutant_seed, (unsigned long long)a.random,
                 (unsigned long long)a.seed);
@@ -142,9 +223,26 @@ int run_vf_mutants(const VfXcheckArgs& a) {
                 detail = fmt::format("no verdict within {} s", a.mutant_timeout);
                 ++timed_out;
             } else if (rc == 0) {
-                result = "SURVIVED";
-                ++survived;
-                survivors.push_back(fmt::format("{}: {} at {} on {}  ({})", i + 1, m.mode, m.where, m.signal, m.command));
+                // The values and the requests were right: its timing, in the pipeline.
+                for (size_t k = 0; timing && k < timing_settings().size() && detail.empty(); ++k) {
+                    std::vector<std::string> run = {"--rtl", "vertex_fetch=" + file};
+                    if (!a.rtl_cache.empty()) run.insert(run.end(), {"--rtl-cache", a.rtl_cache});
+                    std::string err;
+                    const int64_t c = run_cycles(with_sets(run, timing_settings()[k].second), err);
+                    if (c != model_cycles[k])
+                        detail = c < 0 ? fmt::format("timing: the run with {} failed: {}", timing_settings()[k].first, err)
+                                       : fmt::format("timing: with {} the pipeline ran {} cycles, the model with the RTL's "
+                                                     "timing {}",
+                                                     timing_settings()[k].first, c, model_cycles[k]);
+                }
+                if (detail.empty()) {
+                    result = "SURVIVED";
+                    ++survived;
+                    survivors.push_back(fmt::format("{}: {} at {} on {}  ({})", i + 1, m.mode, m.where, m.signal, m.command));
+                } else {
+                    result = "killed";
+                    ++killed;
+                }
             } else if (rc == 1) {
                 result = "killed";
                 ++killed;
@@ -201,6 +299,7 @@ int run_vf_xcheck(const VfXcheckArgs& a) {
     o.seed = a.seed;
     o.only = a.only;
     o.directed = !a.no_directed;
+    o.check_traffic = a.rtl.empty() ? !a.no_check_traffic : a.check_traffic;
     o.jobs = a.jobs;
     o.first_mismatch = a.first_mismatch;
     o.lat_min = a.lat_min;
@@ -251,10 +350,12 @@ int run_vf_xcheck(const VfXcheckArgs& a) {
             for (const auto& f : a.rtl) o.replay_args += " --rtl " + f;
             if (!a.top.empty()) o.replay_args += " --top " + a.top;
             for (const auto& g : a.params) o.replay_args += " -G " + g;
+            if (a.check_traffic) o.replay_args += " --check-traffic";
             if (!a.rtl_cache.empty()) o.replay_args += " --rtl-cache " + a.rtl_cache;
             o.replay_args = o.replay_args.substr(1);
         }
     }
+    if (a.no_check_traffic) o.replay_args += std::string(o.replay_args.empty() ? "" : " ") + "--no-check-traffic";
     tb::vf::Report r;
     try {
         r = tb::vf::run(o);
@@ -322,8 +423,11 @@ int run_vf_xcheck(const VfXcheckArgs& a) {
                         (unsigned long long)m.c.seed, m.what.c_str());
             std::printf("  replay: %s\n%s", m.replay.c_str(), tb::vf::describe(m.c).c_str());
             if (!m.shrunk.indices.empty()) {
-                std::printf("  shrunk to %zu vertices, %zu declaration tokens: %s\n%s", m.shrunk.indices.size(),
-                            m.shrunk.tokens.size(), m.shrunk_what.c_str(), tb::vf::describe(m.shrunk).c_str());
+                size_t tokens = 0;
+                for (const auto* d : tb::vf::draws(m.shrunk)) tokens += d->tokens.size();
+                std::printf("  shrunk to %zu vertices in %zu draw(s), %zu declaration tokens: %s\n%s",
+                            tb::vf::vertex_count(m.shrunk), 1 + m.shrunk.then.size(), tokens, m.shrunk_what.c_str(),
+                            tb::vf::describe(m.shrunk).c_str());
             }
         }
         if (o.only < 0 && o.directed && !o.first_mismatch) {

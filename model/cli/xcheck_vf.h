@@ -16,6 +16,7 @@ struct VfXcheckArgs {
     int64_t lat_min = -1, lat_max = -1;  // --latency-min/--latency-max (-1: drawn per case)
     double req_ready = -1, idx_valid = -1, out_ready = -1;
     bool no_directed = false;
+    bool check_traffic = false, no_check_traffic = false;  // --check-traffic / --no-check-traffic
     // Shared with the decoder's cross-check (copied from its options by cmd_xcheck.cpp).
     uint64_t random = 0, seed = 1;
     int64_t only = -1;

@@ -28,7 +28,19 @@ const ParamBindings<VertexFetchParams>& VertexFetchParams::bindings() {
                   1024)
         .uint("prefetch_lines", "lines", &VertexFetchParams::prefetch_lines,
                   "lines each stream reads ahead of its last request (sequential prefetch, within max_misses); 0 = none",
-                  "assumed (a fetch that streams ahead; docs/calibration.md)", 0, 64);
+                  "assumed (a fetch that streams ahead; docs/calibration.md)", 0, 64)
+        .uint("fill_latency", "cycles", &VertexFetchParams::fill_latency,
+                  "cycles from a line fill's arrival to its data's use (a register between the memory and the converter)",
+                  "assumed: 0 (the RTL, rtl/vertex_fetch.sv: 1)", 0, 1000)
+        .uint("convert_per_cycle", "elements/cycle", &VertexFetchParams::convert_per_cycle,
+                  "elements converted per cycle, in order, each once its data is there; 0: conversion takes no time. "
+                  "With N > 0 a converted vertex waits in one output register for its input buffer and a demand line "
+                  "fill holds its miss register until its element is converted",
+                  "assumed: 0 (the RTL, rtl/vertex_fetch.sv: 1)", 0, 16)
+        .uint("element_queue", "elements", &VertexFetchParams::element_queue,
+                  "elements issued and not yet converted, with convert_per_cycle > 0 (a vertex without elements takes "
+                  "one); 0: no limit",
+                  "assumed: 0 (the RTL, rtl/vertex_fetch.sv: ELEM_DEPTH 64)", 0, 65536);
     return b;
 }
 ParamTable VertexFetchParams::table() { return bindings().table(); }
@@ -61,7 +73,8 @@ VertexFetch::VertexFetch(const sc_core::sc_module_name& n, const VertexFetchPara
                                                    StallKind::back_pressure("credits"))),
       stall_misses_(stats_.stall_reason("miss_limit", "a request waits for a free miss register")),
       stall_memory_(stats_.stall_reason("memory_latency", "requests are issued; the unit waits for their data")),
-      stall_window_(stats_.stall_reason("fetch_window_full", "a vertex waits: fetch_window vertices await their data")) {
+      stall_window_(stats_.stall_reason("fetch_window_full", "a vertex waits: fetch_window vertices await their data")),
+      stall_queue_(stats_.stall_reason("element_queue_full", "a request waits: element_queue elements await conversion")) {
     acct_.attach(probes, basename());
     if (probes) sig_requests_ = probes->vcd_signal(basename(), "requests", 32);
     if (probes && probes->trace_on())
@@ -113,7 +126,10 @@ Cycle VertexFetch::fill(Cycle now, uint64_t tag, bool ahead) {
     fill_bytes_ += p_.line_bytes;
     l->tag = tag;
     l->ready = mem_.read(now, p_.line_bytes);
-    fills_.push_back(l->ready);
+    if (p_.convert_per_cycle && !ahead)
+        ++held_fills_;  // released when the element that asked for it is converted
+    else
+        fills_.push_back(l->ready);
     touch(l);
     return l->ready;
 }
@@ -124,7 +140,7 @@ void VertexFetch::prefetch(Cycle now, uint32_t stream, uint64_t last) {
     // draw, an index far away) restarts from the request.
     uint64_t& ahead = ahead_[stream & 15];
     if (ahead < last || ahead > last + p_.prefetch_lines) ahead = last;
-    while (ahead < last + p_.prefetch_lines && fills_.size() < p_.max_misses) {
+    while (ahead < last + p_.prefetch_lines && fills_.size() + held_fills_ < p_.max_misses) {
         ++ahead;
         if (find_line(ahead)) continue;
         fill(now, ahead, true);
@@ -144,7 +160,8 @@ bool VertexFetch::first_touch(uint64_t line) {
     return first;
 }
 
-bool VertexFetch::access(Cycle now, uint32_t stream, uint64_t addr, uint32_t size, Cycle& ready) {
+bool VertexFetch::access(Cycle now, uint32_t stream, uint64_t addr, uint32_t size, Cycle& ready,
+                         uint32_t& demand_fills) {
     const uint64_t first = addr / p_.line_bytes, last = (addr + size - 1) / p_.line_bytes;
     while (!fills_.empty() && fills_.front() <= now) fills_.pop_front();
     // Look every line up once; a request is all or nothing, so count the misses first.
@@ -154,7 +171,8 @@ bool VertexFetch::access(Cycle now, uint32_t stream, uint64_t addr, uint32_t siz
     uint32_t need = 0;
     for (size_t k = 0; k < n; ++k) need += (found[k] = find_line(first + k)) == nullptr;
     // (A request needing more lines than there are miss registers goes ahead alone.)
-    if (need && !fills_.empty() && fills_.size() + need > p_.max_misses) return false;
+    const size_t outstanding = fills_.size() + held_fills_;
+    if (need && outstanding && outstanding + need > p_.max_misses) return false;
     ready = now + p_.hit_latency;
     for (size_t k = 0; k < n; ++k) {
         ++lookups_;
@@ -164,7 +182,8 @@ bool VertexFetch::access(Cycle now, uint32_t stream, uint64_t addr, uint32_t siz
             ++hits_;
         } else {
             ++misses_;
-            const Cycle r = fill(now, first + k);
+            const Cycle r = fill(now, first + k) + p_.fill_latency;
+            ++demand_fills;
             if (r > ready) ready = r;
             continue;
         }
@@ -173,7 +192,7 @@ bool VertexFetch::access(Cycle now, uint32_t stream, uint64_t addr, uint32_t siz
             l->prefetched = false;
         }
         touch(l);
-        if (l->ready > ready) ready = l->ready;
+        if (l->ready + p_.fill_latency > ready) ready = l->ready + p_.fill_latency;
     }
     // The stride detector: a stream whose requests keep ending in the same line or the next one
     // is read sequentially; a jump (an indexed mesh's reuse order, a new draw) disarms it.
@@ -193,10 +212,35 @@ void VertexFetch::finish(Cycle end) {
     for (const Line& l : lines_) prefetch_unused_ += l.prefetched;
 }
 
+bool VertexFetch::convert(Cycle now) {
+    // In order, at most convert_per_cycle a cycle, each once its data is there. A vertex's last
+    // element converts only into a free output register: no converted vertex still waiting for
+    // its input buffer (one that left this cycle, in step's first part, has freed it).
+    uint32_t n = 0;
+    while (n < p_.convert_per_cycle && !conv_.empty() && conv_.front().ready <= now) {
+        const Conversion c = conv_.front();
+        if (c.last && converted_) break;
+        conv_.pop_front();
+        held_fills_ -= c.fills;
+        if (c.last) waiting_[converted_++].ready = now + 1;  // in the output register from the next cycle
+        ++n;
+    }
+    return n != 0;
+}
+
+Cycle VertexFetch::conversion_next(Cycle now) const {
+    if (conv_.empty()) return kNever;
+    const Conversion& c = conv_.front();
+    if (c.last && converted_) return kNever;  // the converted vertex's departure steps the unit
+    return std::max(c.ready, now + 1);
+}
+
 Cycle VertexFetch::step(Cycle now) {
     while (credits_->can_pop(now)) buffers_ -= credits_->pop(now).buffers;
+    const bool staged = p_.convert_per_cycle != 0;
     bool worked = false, no_buffer = false;
-    // Vertices whose data has arrived leave in order, each into a free input buffer.
+    // Vertices whose data has arrived (or that are converted) leave in order, each into a free
+    // input buffer.
     while (!waiting_.empty() && waiting_.front().ready <= now) {
         if (buffers_ >= p_.input_buffers || !out_->can_push(now)) {
             no_buffer = true;
@@ -204,6 +248,7 @@ Cycle VertexFetch::step(Cycle now) {
         }
         const Waiting w = waiting_.front();
         waiting_.pop_front();
+        if (staged) --converted_;
         VertexJob& j = pool_[w.job];
         // The converted registers themselves come from the functional core when the ALU asks for
         // the vertex's values (vertex_alu.h, DrawFunction): this unit models the traffic.
@@ -216,6 +261,8 @@ Cycle VertexFetch::step(Cycle now) {
         out_->push(w.job, now);
         worked = true;
     }
+    // Element requests; with a data stage, against its queue as it was at the start of the cycle
+    // (this cycle's conversions come after).
     const StallReason* stall = nullptr;
     for (uint32_t k = 0; k < p_.elements_per_cycle; ++k) {
         if (!has_current_) {
@@ -235,12 +282,17 @@ Cycle VertexFetch::step(Cycle now) {
         }
         VertexJob& j = pool_[cur_];
         const auto& el = elements_of(*j.draw);
+        if (staged && p_.element_queue && conv_.size() >= p_.element_queue) {
+            stall = &stall_queue_;
+            break;
+        }
         if (cur_elem_ < el.size()) {
             const Element& e = el[cur_elem_];
             const auto& s = j.draw->setup.streams[e.stream];
             const uint64_t addr = j.draw->stream_address[e.stream] + uint64_t(s.stride) * j.index + e.offset;
             Cycle ready = 0;
-            if (!access(now, e.stream, addr, e.size, ready)) {
+            uint32_t fills = 0;
+            if (!access(now, e.stream, addr, e.size, ready, fills)) {
                 stall = &stall_misses_;
                 break;
             }
@@ -250,33 +302,38 @@ Cycle VertexFetch::step(Cycle now) {
             if (ready > cur_ready_) cur_ready_ = ready;
             ++cur_elem_;
             worked = true;
+            if (staged) conv_.push_back({ready, fills, cur_elem_ == el.size()});
+        } else if (staged) {
+            conv_.push_back({now + p_.hit_latency, 0, true});  // a vertex without elements: its marker
         }
         if (cur_elem_ >= el.size()) {
-            waiting_.push_back({cur_, cur_ready_, cur_slot_});
+            waiting_.push_back({cur_, staged ? kNever : cur_ready_, cur_slot_});
             has_current_ = false;
         }
     }
+    if (staged && convert(now)) worked = true;
     if (worked) {
         acct_.busy(now);
         return now + 1;
     }
+    const Cycle conv_next = staged ? conversion_next(now) : kNever;
     if (no_buffer) {
         acct_.stall(stall_buffer_, now);
-        return kNever;  // a released input buffer (or the ALU's pop) wakes us
+        return conv_next;  // kNever: a released input buffer (or the ALU's pop) wakes us
     }
-    Cycle next = waiting_.empty() ? kNever : waiting_.front().ready;
+    Cycle next = waiting_.empty() ? kNever : std::min(waiting_.front().ready, conv_next);
     if (stall == &stall_misses_) {
         acct_.stall(stall_misses_, now);
         if (!fills_.empty() && fills_.front() < next) next = fills_.front();
-        return next;
+        return std::min(next, conv_next);
     }
-    if (stall == &stall_window_) {
-        acct_.stall(stall_window_, now);
-        return next;
+    if (stall == &stall_window_ || stall == &stall_queue_) {
+        acct_.stall(*stall, now);
+        return std::min(next, conv_next);
     }
-    if (!waiting_.empty()) {
+    if (!waiting_.empty() || !conv_.empty()) {
         acct_.stall(stall_memory_, now);
-        return std::min(next, in_->next_pop(now));
+        return std::min({next, conv_next, in_->next_pop(now)});
     }
     acct_.idle(now);
     return in_->next_pop(now);
@@ -313,6 +370,10 @@ void register_unit_vertex_fetch(UnitRegistry& r) {
         if (reason == "fetch_window_full")
             return fmt::format("{}: all {} vertices of its fetch window await memory data ({}) in {:.1f} % of cycles", n,
                                p.get_uint("vertex_fetch.fetch_window"), mem, 100 * frac);
+        if (reason == "element_queue_full")
+            return fmt::format("{}: all {} elements of its queue await conversion ({} a cycle) in {:.1f} % of cycles", n,
+                               p.get_uint("vertex_fetch.element_queue"), p.get_uint("vertex_fetch.convert_per_cycle"),
+                               100 * frac);
         return "";
     };
     t.make = [](const UnitContext& c) {

@@ -8,6 +8,14 @@
 // ALU. Vertices leave in order. This unit models the traffic only: the converted registers
 // v0..v15 (the golden vertex fetch, fetch_vertex) are made when the ALU takes the vertex and
 // asks for its values (vertex_alu.h, DrawFunction).
+//
+// Conversion: by default it takes no time (a vertex is ready when its last data is). With
+// `convert_per_cycle` N > 0 a data stage converts the elements in order, at most N a cycle, each
+// once its data is there (`fill_latency` after its line); at most `element_queue` elements wait
+// for it; a converted vertex waits in one output register for its input buffer (the next vertex's
+// last element waits for the register); a demand line fill holds its miss register until its
+// element is converted. docs/vertex-fetch-rtl.md, "In the loop", gives the values that make this
+// unit's timing the RTL's (rtl/vertex_fetch.sv).
 #pragma once
 
 #include "model/common/params.h"
@@ -32,6 +40,9 @@ struct VertexFetchParams {
     uint32_t hit_latency = 1;         // cycles for a cache hit
     uint32_t max_misses = 16;         // line fills outstanding
     uint32_t prefetch_lines = 8;      // lines each stream reads ahead of its last request
+    uint32_t fill_latency = 0;        // cycles from a line fill's arrival to its data's use
+    uint32_t convert_per_cycle = 0;   // elements converted per cycle, in order (0: no time)
+    uint32_t element_queue = 0;       // elements issued, not yet converted (0: no limit)
 
     static constexpr const char* kUnit = "vertex_fetch";
     static const ParamBindings<VertexFetchParams>& bindings();  // each parameter, declared once
@@ -50,7 +61,7 @@ public:
 
     Cycle step(Cycle now) override;
     void finish(Cycle end) override;
-    bool busy_with_work() const override { return !in_->empty() || has_current_ || !waiting_.empty(); }
+    bool busy_with_work() const override { return !in_->empty() || has_current_ || !waiting_.empty() || !conv_.empty(); }
     const StatGroup& stats() const override { return stats_; }
 
 private:
@@ -71,7 +82,8 @@ private:
     const std::vector<Element>& elements_of(const DrawState& d);
     // Looks up / fills the lines of [addr, addr + size); returns false (nothing changed) when
     // the misses would exceed max_misses. `ready` = when the data is there.
-    bool access(Cycle now, uint32_t stream, uint64_t addr, uint32_t size, Cycle& ready);
+    // `demand_fills` += the lines it read for this request.
+    bool access(Cycle now, uint32_t stream, uint64_t addr, uint32_t size, Cycle& ready, uint32_t& demand_fills);
     // Reads line `tag` into the LRU line; returns its ready cycle. `ahead`: a read-ahead.
     Cycle fill(Cycle now, uint64_t tag, bool ahead = false);
     void prefetch(Cycle now, uint32_t stream, uint64_t last);  // reads ahead of line `last`
@@ -101,6 +113,17 @@ private:
     std::array<uint64_t, 64>* footprint_page_ = nullptr;  // (element pointers survive rehashing)
     bool first_touch(uint64_t line);
     std::deque<Cycle> fills_;  // completion cycles of outstanding line fills (non-decreasing)
+    // The data stage (convert_per_cycle > 0): elements issued and not yet converted, in order.
+    struct Conversion {
+        Cycle ready;     // its data is there
+        uint32_t fills;  // demand fills it holds (released when it is converted)
+        bool last;       // the vertex's last element (or the marker of a vertex without elements)
+    };
+    std::deque<Conversion> conv_;
+    uint32_t held_fills_ = 0;   // miss registers held by fills whose element is not converted
+    size_t converted_ = 0;      // waiting_'s first entries that are converted (0 or 1: the output register)
+    bool convert(Cycle now);    // this cycle's conversions; true if any
+    Cycle conversion_next(Cycle now) const;  // when the data stage can convert next (kNever: not by itself)
     const DrawState* elem_draw_ = nullptr;
     std::vector<Element> elems_;
     uint32_t buffers_ = 0;
@@ -117,7 +140,7 @@ private:
     CycleAccount acct_;
     Counter &vertices_, &requests_, &bytes_, &lookups_, &hits_, &misses_, &prefetches_;
     Counter &prefetch_used_, &prefetch_evicted_, &prefetch_unused_, &fill_bytes_, &footprint_bytes_;
-    StallReason stall_buffer_, stall_misses_, stall_memory_, stall_window_;
+    StallReason stall_buffer_, stall_misses_, stall_memory_, stall_window_, stall_queue_;
 };
 
 }  // namespace vpsim::sc

@@ -1,5 +1,5 @@
 // A planted bug for the vertex fetch cross-check tests: D3DCOLOR's normalisation forgets that
-// byte 255 is exactly 1.0 and sends it through the general path, whose significand {r, r, r} + 1
+// byte 255 is exactly 1.0 and sends it through the general path, whose significand {n, n, n} + 1
 // carries out of its 23 bits: 255 gives 0x3F000000 (0.5) instead of 0x3F800000.
 // vertex_fetch: the D3D8 vertex fetch unit. Per vertex index: one element request per declared
 // element (address = base[stream] + stride[stream] * index + offset) through a memory read port,
@@ -89,62 +89,99 @@ module vertex_fetch #(
     endcase
   endfunction
 
+  // b shifted left until its leading one is bit 7, and that one's position in b: {p, n}. Three
+  // steps of a binary search, each deciding one bit of the leading zero count z (p = 7 - z = ~z);
+  // b = 0 gives 0, 0 (the callers treat 0 apart).
+  function automatic logic [10:0] norm8(input logic [7:0] b);
+    logic [7:0] n;
+    logic [2:0] z;
+    n    = b;
+    z[2] = n[7:4] == 4'd0;
+    n    = z[2] ? n << 4 : n;
+    z[1] = n[7:6] == 2'd0;
+    n    = z[1] ? n << 2 : n;
+    z[0] = !n[7];
+    n    = z[0] ? n << 1 : n;
+    norm8 = {~z, n};
+  endfunction
+
+  // The same for 16 bits: {p, n}, n's leading one at bit 15.
+  function automatic logic [19:0] norm16(input logic [15:0] m);
+    logic [15:0] n;
+    logic [3:0]  z;
+    n    = m;
+    z[3] = n[15:8] == 8'd0;
+    n    = z[3] ? n << 8 : n;
+    z[2] = n[15:12] == 4'd0;
+    n    = z[2] ? n << 4 : n;
+    z[1] = n[15:14] == 2'd0;
+    n    = z[1] ? n << 2 : n;
+    z[0] = !n[15];
+    n    = z[0] ? n << 1 : n;
+    norm16 = {~z, n};
+  endfunction
+
   // float(v) of a 16-bit signed integer: exact (|v| <= 2^15 < 2^24).
   function automatic logic [31:0] s16_to_f32(input logic [15:0] v);
     logic [15:0] m;
+    /* verilator lint_off UNUSEDSIGNAL */
+    logic [15:0] n;  // n[15], the leading one, is the float's hidden bit
+    /* verilator lint_on UNUSEDSIGNAL */
     logic [3:0]  p;
-    logic [22:0] frac;  // m below its leading one, aligned to the 23-bit fraction
     m = v[15] ? 16'(-v) : v;
-    p = 4'd0;
-    for (int i = 0; i < 16; i++) if (m[i]) p = 4'(i);
-    frac = 23'({7'd0, m} << (5'd23 - {1'b0, p}));
-    s16_to_f32 = (m == 16'd0) ? 32'd0 : {v[15], 8'(8'd127 + {4'd0, p}), frac};
+    {p, n} = norm16(m);
+    s16_to_f32 = (m == 16'd0) ? 32'd0 : {v[15], 8'(8'd127 + {4'd0, p}), n[14:0], 8'd0};
   endfunction
 
-  // float(b) of an unsigned byte: exact.
-  function automatic logic [31:0] u8_to_f32(input logic [7:0] b);
+  // A byte's two conversions from one normalisation: {b / 255.0f (D3DCOLOR), float(b) (UBYTE4)}.
+  // float(b) is exact. b / 255, correctly rounded (IEEE division, round to nearest even): in
+  // binary b / 255 = 0.bbbbbbbb bbbbbbbb ... (b's eight bits repeated), so with b's leading one
+  // at bit p the significand is n n n ... where n is b shifted left by 7 - p (its leading one at
+  // the top, the bits above p are 0); 24 bits of it are {n, n, n}, the next bit is n[7] = 1 and
+  // the rest is not zero, so rounding always goes up: {n, n, n} + 1 (no carry out: n = 0xFF only
+  // for b = 255, which is exactly 1.0). The exponent is 127 - (8 - p). Every byte is checked
+  // against the golden model by `vpsim xcheck --unit vertex_fetch` (directed "D3DCOLOR all bytes").
+  function automatic logic [63:0] byte_to_f32(input logic [7:0] b);
+    logic [7:0]  n;
     logic [2:0]  p;
-    logic [22:0] frac;
-    p = 3'd0;
-    for (int i = 0; i < 8; i++) if (b[i]) p = 3'(i);
-    frac = 23'({15'd0, b} << (5'd23 - {2'b00, p}));
-    u8_to_f32 = (b == 8'd0) ? 32'd0 : {1'b0, 8'(8'd127 + {5'd0, p}), frac};
-  endfunction
-
-  // D3DCOLOR's normalisation: float(b) / 255.0f, correctly rounded (IEEE division, round to
-  // nearest even). In binary b / 255 = 0.bbbbbbbb bbbbbbbb ... (b's eight bits repeated), so with
-  // b's leading one at bit p the significand is r r r ... where r is b rotated left by 7 - p (its
-  // leading one at the top); 24 bits of it are {r, r, r}, the next bit is r[7] = 1 and the rest
-  // is not zero, so rounding always goes up: {r, r, r} + 1 (no carry out: r = 0xFF only for
-  // b = 255, which is exactly 1.0). The exponent is 127 - (8 - p). Every byte is checked against
-  // the golden model by `vpsim xcheck --unit vertex_fetch` (the directed "D3DCOLOR all bytes").
-  function automatic logic [31:0] unorm8(input logic [7:0] b);
-    logic [2:0]  p;
-    logic [7:0]  r;
     logic [22:0] m;
-    p = 3'd0;
-    for (int i = 0; i < 8; i++) if (b[i]) p = 3'(i);
-    r = 8'({b, b} >> (4'd1 + {1'b0, p}));  // b rotated left by 7 - p
-    m = {r[6:0], r, r} + 23'd1;  // the hidden bit r[7] dropped
-    if (b == 8'd0)
-      unorm8 = 32'd0;
-    else
-      unorm8 = {1'b0, 8'(8'd119 + {5'd0, p}), m};
+    logic [31:0] unorm, fl;
+    {p, n} = norm8(b);
+    m = {n[6:0], n, n} + 23'd1;  // the hidden bit n[7] dropped
+    fl    = {1'b0, 8'(8'd127 + {5'd0, p}), n[6:0], 16'd0};
+    unorm = {1'b0, 8'(8'd119 + {5'd0, p}), m};
+    if (b == 8'd0) begin
+      fl    = 32'd0;
+      unorm = 32'd0;
+    end
+    byte_to_f32 = {unorm, fl};
   endfunction
 
-  // The eight types: 16 element bytes (byte i at [8i+7:8i]) to x [31:0], y, z, w [127:96].
+  // The eight types: 16 element bytes (byte i at [8i+7:8i]) to x [31:0], y, z, w [127:96]. Every
+  // conversion is made (the four bytes' and the four shorts' once each, shared by the types that
+  // use them) and the type selects one, as the hardware would: no value is left undefined for
+  // the types that do not use it.
   function automatic logic [127:0] expand(input logic [2:0] t, input logic [127:0] b);
+    logic [63:0] c0, c1, c2, c3;  // bytes 0..3: {b / 255, float(b)}
+    logic [31:0] s0, s1, s2, s3;  // shorts 0..3
+    c0 = byte_to_f32(b[7:0]);
+    c1 = byte_to_f32(b[15:8]);
+    c2 = byte_to_f32(b[23:16]);
+    c3 = byte_to_f32(b[31:24]);
+    s0 = s16_to_f32(b[15:0]);
+    s1 = s16_to_f32(b[31:16]);
+    s2 = s16_to_f32(b[47:32]);
+    s3 = s16_to_f32(b[63:48]);
     case (t)
       DT_FLOAT1: expand = {F_ONE, 32'd0, 32'd0, b[31:0]};
       DT_FLOAT2: expand = {F_ONE, 32'd0, b[63:0]};
       DT_FLOAT3: expand = {F_ONE, b[95:0]};
       DT_FLOAT4: expand = b;
       // A little-endian ARGB DWORD: the bytes in memory are B, G, R, A.
-      DT_COLOR:  expand = {unorm8(b[31:24]), unorm8(b[7:0]), unorm8(b[15:8]), unorm8(b[23:16])};
-      DT_UBYTE4: expand = {u8_to_f32(b[31:24]), u8_to_f32(b[23:16]), u8_to_f32(b[15:8]), u8_to_f32(b[7:0])};
-      DT_SHORT2: expand = {F_ONE, 32'd0, s16_to_f32(b[31:16]), s16_to_f32(b[15:0])};
-      default:   expand = {s16_to_f32(b[63:48]), s16_to_f32(b[47:32]), s16_to_f32(b[31:16]),
-                           s16_to_f32(b[15:0])};  // SHORT4
+      DT_COLOR:  expand = {c3[63:32], c0[63:32], c1[63:32], c2[63:32]};
+      DT_UBYTE4: expand = {c3[31:0], c2[31:0], c1[31:0], c0[31:0]};
+      DT_SHORT2: expand = {F_ONE, 32'd0, s1, s0};
+      default:   expand = {s3, s2, s1, s0};  // SHORT4
     endcase
   endfunction
 
@@ -181,7 +218,17 @@ module vertex_fetch #(
   assign s_flush  = take ? idx_flush : cur_flush_q;
   assign s_count  = take ? lay_count : cur_count_q;
   assign s_e      = take ? '0 : cur_e_q;
-  assign s_elem   = take ? lay_elems[32*s_e +: 32] : cur_elems_q[32*s_e +: 32];
+
+  // The layout entry and the stream's base and stride: multiplexers, one comparison a word (no
+  // index arithmetic that could select past the end). A vertex taken this cycle issues its first
+  // element, from the pins.
+  logic [31:0] cur_elem;  // the accepted vertex's entry cur_e_q
+  always_comb begin
+    cur_elem = cur_elems_q[31:0];
+    for (int k = 1; k < MAX_ELEMS; k++)
+      if (cur_e_q == EW'(k)) cur_elem = cur_elems_q[32*k +: 32];
+  end
+  assign s_elem = take ? lay_elems[31:0] : cur_elem;
 
   logic [2:0]  e_type;
   logic [4:0]  e_reg;
@@ -191,8 +238,15 @@ module vertex_fetch #(
   assign e_reg    = s_elem[7:3];
   assign e_stream = s_elem[11:8];
   assign e_off    = s_elem[31:12];
-  assign s_base   = take ? str_base[32*e_stream +: 32]   : cur_base_q[32*e_stream +: 32];
-  assign s_stride = take ? str_stride[32*e_stream +: 32] : cur_stride_q[32*e_stream +: 32];
+  always_comb begin
+    s_base   = take ? str_base[31:0] : cur_base_q[31:0];
+    s_stride = take ? str_stride[31:0] : cur_stride_q[31:0];
+    for (int k = 1; k < 16; k++)
+      if (e_stream == 4'(k)) begin
+        s_base   = take ? str_base[32*k +: 32] : cur_base_q[32*k +: 32];
+        s_stride = take ? str_stride[32*k +: 32] : cur_stride_q[32*k +: 32];
+      end
+  end
 
   logic        active;     // a vertex to issue this cycle
   logic        has_elem;   // ... with an element (else its marker)
@@ -206,8 +260,8 @@ module vertex_fetch #(
   assign last_step = !has_elem || ({{(6 - EW > 0 ? 6 - EW : 0){1'b0}}, s_e} + 6'd1 == s_count);
   assign addr      = s_base + s_stride * s_index + {12'd0, e_off};
   assign w_first   = addr[31:4];
-  assign w_last    = w_first + 28'({1'b0, addr[3:0]} + {1'b0, size_m1(e_type)} > 5'd15);
-  assign span2     = w_first != w_last;
+  assign span2     = {1'b0, addr[3:0]} + {1'b0, size_m1(e_type)} > 5'd15;  // its bytes cross into the next word
+  assign w_last    = span2 ? w_first + 28'd1 : w_first;
   assign hit       = tag_valid_q && !(s_flush && s_e == '0) && tag_q == w_first;
   assign nwords    = has_elem ? (span2 ? (hit ? 2'd1 : 2'd2) : (hit ? 2'd0 : 2'd1)) : 2'd0;
 
@@ -222,37 +276,35 @@ module vertex_fetch #(
 
   always_ff @(posedge clk) begin
     if (rst) begin
-      cur_valid_q  <= 1'b0;
-      cur_index_q  <= 32'd0;
-      cur_flush_q  <= 1'b0;
-      cur_count_q  <= 6'd0;
-      cur_elems_q  <= '0;
-      cur_base_q   <= 512'd0;
-      cur_stride_q <= 512'd0;
-      cur_e_q      <= '0;
-      tag_valid_q  <= 1'b0;
-      tag_q        <= 28'd0;
+      cur_valid_q <= 1'b0;
+      cur_e_q     <= '0;
+      tag_valid_q <= 1'b0;
     end else begin
-      if (take) begin
-        cur_index_q  <= idx_index;
-        cur_flush_q  <= idx_flush;
-        cur_count_q  <= lay_count;
-        cur_elems_q  <= lay_elems;
-        cur_base_q   <= str_base;
-        cur_stride_q <= str_stride;
-      end
       if (issue) begin
         cur_valid_q <= !last_step;
         cur_e_q     <= s_e + EW'(1);
-        if (has_elem) begin
+        if (has_elem)
           tag_valid_q <= 1'b1;
-          tag_q       <= w_last;
-        end
+        else if (s_flush)
+          tag_valid_q <= 1'b0;  // a flushed vertex without elements: memory changed, forget the word
       end else if (take) begin
         cur_valid_q <= 1'b1;
         cur_e_q     <= '0;
       end
     end
+  end
+  // Data registers have no reset: the vertex's while cur_valid_q says it is there, the tag's while
+  // tag_valid_q does.
+  always_ff @(posedge clk) begin
+    if (take) begin
+      cur_index_q  <= idx_index;
+      cur_flush_q  <= idx_flush;
+      cur_count_q  <= lay_count;
+      cur_elems_q  <= lay_elems;
+      cur_base_q   <= str_base;
+      cur_stride_q <= str_stride;
+    end
+    if (issue && has_elem) tag_q <= w_last;
   end
 
   // ------------------------------------------------------------------------------------
@@ -340,18 +392,20 @@ module vertex_fetch #(
   assign eq_pop   = d_go;
   assign d_used   = d_go ? d_need : 2'd0;
 
-  // Assembly of the vertex whose elements are being converted.
-  logic [2047:0] asm_q;
-  logic [15:0]   asm_loaded_q;
-  logic [2047:0] asm_next;
-  logic [15:0]   loaded_next;
-  always_comb begin
-    asm_next    = asm_q;
-    loaded_next = asm_loaded_q;
-    if (d_has && !d_reg[4]) begin
-      asm_next[128*d_reg[3:0] +: 128] = d_value;
-      loaded_next[d_reg[3:0]]         = 1'b1;
-    end
+  // Assembly of the vertex whose elements are being converted: a 128-bit register per input
+  // register, written by the element that loads it. asm_loaded_q says which hold this vertex's
+  // values; the others keep an earlier vertex's and are read as 0, so they need no reset.
+  logic [127:0] asm_q [16];
+  logic [15:0]  asm_loaded_q;
+  logic         d_write;      // the head element loads one of v0..v15 this cycle
+  logic [15:0]  d_onehot;     // ... that one
+  logic [15:0]  loaded_next;
+  assign d_write     = d_go && d_has && !d_reg[4];
+  assign d_onehot    = d_write ? 16'd1 << d_reg[3:0] : 16'd0;
+  assign loaded_next = asm_loaded_q | d_onehot;
+
+  always_ff @(posedge clk) begin
+    if (d_write) asm_q[d_reg[3:0]] <= d_value;
   end
 
   logic [31:0]   out_index_q;
@@ -360,29 +414,26 @@ module vertex_fetch #(
 
   always_ff @(posedge clk) begin
     if (rst) begin
-      held_q       <= 128'd0;
-      asm_q        <= 2048'd0;
       asm_loaded_q <= 16'd0;
       out_valid_q  <= 1'b0;
-      out_index_q  <= 32'd0;
-      out_loaded_q <= 16'd0;
-      out_regs_q   <= 2048'd0;
+    end else if (d_go && d_last) begin
+      asm_loaded_q <= 16'd0;
+      out_valid_q  <= 1'b1;
     end else begin
-      if (d_go && d_has) held_q <= d_span2 ? w1 : w0;
-      if (d_go && d_last) begin
-        asm_q        <= 2048'd0;
-        asm_loaded_q <= 16'd0;
-        out_valid_q  <= 1'b1;
-        out_index_q  <= d_index;
-        out_loaded_q <= loaded_next;
-        out_regs_q   <= asm_next;
-      end else begin
-        if (d_go) begin
-          asm_q        <= asm_next;
-          asm_loaded_q <= loaded_next;
-        end
-        if (out_ready) out_valid_q <= 1'b0;
-      end
+      if (d_go) asm_loaded_q <= loaded_next;
+      if (out_ready) out_valid_q <= 1'b0;
+    end
+  end
+  // Data registers have no reset: held_q is read by a hit, after the element before it wrote it;
+  // the output's while out_valid_q says they are there.
+  always_ff @(posedge clk) begin
+    if (d_go && d_has) held_q <= d_span2 ? w1 : w0;
+    if (d_go && d_last) begin
+      // The vertex's last element: the assembly, with this element's register, to the output.
+      out_index_q  <= d_index;
+      out_loaded_q <= loaded_next;
+      for (int r = 0; r < 16; r++)
+        out_regs_q[128*r +: 128] <= d_onehot[r] ? d_value : (asm_loaded_q[r] ? asm_q[r] : 128'd0);
     end
   end
 
