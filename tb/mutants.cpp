@@ -5,7 +5,6 @@
 
 #include <fmt/format.h>
 
-#include <fstream>
 #include <sstream>
 
 namespace vpsim::tb {
@@ -61,7 +60,9 @@ std::vector<Mutation> list_mutations(const MutationSpec& spec, int n, uint64_t s
     const std::string list = spec.work_dir + "/mutations.ys";
     if (run_yosys(spec, "list.ys", yosys_prefix(spec) + fmt::format("mutate -list {} -seed {} -o {}\n", n, seed, list), out) != 0)
         throw RtlBuildError("yosys could not list mutations of " + spec.source + ":\n" + tail(out) + yosys_advice(out));
-    std::ifstream in(list);
+    std::string text, why;
+    if (!read_input_file(list, text, why)) throw RtlBuildError(list + ": " + why);
+    std::istringstream in(text);
     std::vector<Mutation> ms;
     std::string line;
     while (std::getline(in, line)) {
@@ -98,10 +99,9 @@ std::string unmutated_netlist(const MutationSpec& spec) {
     const std::string file = spec.work_dir + "/unmutated.norename.v";
     if (run_yosys(spec, "unmutated.ys", yosys_prefix(spec) + "write_verilog -noattr -norename " + file + "\n", out) != 0)
         throw RtlBuildError("yosys could not read " + spec.source + ":\n" + tail(out) + yosys_advice(out));
-    std::ifstream in(file);
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
+    std::string text, why;
+    if (!read_input_file(file, text, why)) throw RtlBuildError(file + ": " + why);
+    return text;
 }
 
 }  // namespace vpsim::tb
