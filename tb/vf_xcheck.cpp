@@ -62,7 +62,8 @@ uint64_t version_seed(uint64_t mem_seed, uint32_t version) {
 // the coverage and the responses); direct-mapped, per thread.
 class WordCache {
 public:
-    void get(uint64_t seed, uint32_t word, uint8_t out[16]) {
+    // The word's 16 bytes, valid until the next call.
+    const uint8_t* get(uint64_t seed, uint32_t word) {
         Entry& e = e_[(word ^ (word >> 7) ^ uint32_t(seed)) & (kEntries - 1)];
         if (!e.valid || e.word != word || e.seed != seed) {
             mem_word(seed, word, e.bytes);
@@ -70,11 +71,13 @@ public:
             e.seed = seed;
             e.valid = true;
         }
-        std::memcpy(out, e.bytes, 16);
+        return e.bytes;
     }
 
 private:
-    static constexpr uint32_t kEntries = 256;
+    // 4096 entries (128 KiB): a case's words stay from the golden side to the responses (256
+    // missed a third of them: -20 % CPU per vertex with 4096).
+    static constexpr uint32_t kEntries = 4096;
     struct Entry {
         uint64_t seed = 0;
         uint32_t word = 0;
@@ -87,15 +90,12 @@ thread_local WordCache words;
 
 // Bytes [a, a + n) of the memory `seed` (addresses mod 2^32).
 void mem_bytes(uint64_t seed, uint32_t a, uint32_t n, uint8_t* out) {
-    uint8_t w[16];
-    uint32_t cur = ~0u;
-    for (uint32_t k = 0; k < n; ++k) {
-        const uint32_t addr = a + k;
-        if ((addr >> 4) != cur || k == 0) {
-            cur = addr >> 4;
-            words.get(seed, cur, w);
-        }
-        out[k] = w[addr & 15];
+    while (n) {  // a run of bytes from each word
+        const uint32_t off = a & 15, take = std::min(n, 16 - off);
+        std::memcpy(out, words.get(seed, a >> 4) + off, take);
+        out += take;
+        a += take;  // mod 2^32
+        n -= take;
     }
 }
 
@@ -679,8 +679,7 @@ void run_case(Pins& rtl, const Case& c, SideResult& r, Coverage* cov) {
         in.mem_req_ready = coin(uint32_t(d2), p_req);
         in.mem_resp_valid = !pending.empty() && pending.front().due <= cyc;
         if (in.mem_resp_valid) {
-            uint8_t w[16];
-            words.get(pending.front().seed, pending.front().word, w);
+            const uint8_t* w = words.get(pending.front().seed, pending.front().word);
             for (int q = 0; q < 4; ++q)
                 in.mem_resp_data[q] = uint32_t(w[4 * q]) | uint32_t(w[4 * q + 1]) << 8 | uint32_t(w[4 * q + 2]) << 16 |
                                       uint32_t(w[4 * q + 3]) << 24;
