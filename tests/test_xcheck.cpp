@@ -325,6 +325,9 @@ TEST_CASE("User RTL: Verilator's XML gives the top module's ports, widths, lines
     CHECK(t.ports[1].where == "/x/d.sv:6");
     REQUIRE(t.params.size() == 1);
     CHECK(t.params[0] == "CONST_COUNT");
+    CHECK(verilator_param_values(xml, "d") == std::map<std::string, std::string>{{"CONST_COUNT", "100"}});  // 32'h64
+    CHECK(verilator_param_values(xml, "other").empty());
+    CHECK_THROWS_AS(parse_verilator_xml("<verilator_xml></verilator_xml>"), std::runtime_error);
 }
 
 TEST_CASE("User RTL: -G arguments are NAME=VALUE with an identifier and a plain literal") {
