@@ -1,10 +1,10 @@
 #include "tb/coverage_gate.h"
 
+#include "model/common/file_util.h"
+
 #include <fmt/format.h>
 
-#include <cerrno>
-#include <cstring>
-#include <fstream>
+#include <sstream>
 #include <stdexcept>
 
 namespace vpsim::tb {
@@ -30,8 +30,9 @@ Waiver parse_waiver(const std::string& text, const std::string& where) {
 }
 
 std::vector<Waiver> load_waivers(const std::string& file) {
-    std::ifstream in(file);
-    if (!in) throw std::runtime_error(fmt::format("{}: cannot open the waiver file ({})", file, std::strerror(errno)));
+    std::string text, why;
+    if (!read_input_file(file, text, why)) throw std::runtime_error(fmt::format("{}: the waiver file: {}", file, why));
+    std::istringstream in(text);
     std::vector<Waiver> w;
     std::string line;
     int n = 0;

@@ -4,8 +4,10 @@
 #include "tb/user_rtl.h"
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
-#include <fstream>
+#include <chrono>
+
 #include <sstream>
 
 namespace vpsim::tb {
@@ -61,7 +63,9 @@ std::vector<Mutation> list_mutations(const MutationSpec& spec, int n, uint64_t s
     const std::string list = spec.work_dir + "/mutations.ys";
     if (run_yosys(spec, "list.ys", yosys_prefix(spec) + fmt::format("mutate -list {} -seed {} -o {}\n", n, seed, list), out) != 0)
         throw RtlBuildError("yosys could not list mutations of " + spec.source + ":\n" + tail(out) + yosys_advice(out));
-    std::ifstream in(list);
+    std::string text, why;
+    if (!read_input_file(list, text, why)) throw RtlBuildError(list + ": " + why);
+    std::istringstream in(text);
     std::vector<Mutation> ms;
     std::string line;
     while (std::getline(in, line)) {
@@ -98,10 +102,112 @@ std::string unmutated_netlist(const MutationSpec& spec) {
     const std::string file = spec.work_dir + "/unmutated.norename.v";
     if (run_yosys(spec, "unmutated.ys", yosys_prefix(spec) + "write_verilog -noattr -norename " + file + "\n", out) != 0)
         throw RtlBuildError("yosys could not read " + spec.source + ":\n" + tail(out) + yosys_advice(out));
-    std::ifstream in(file);
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
+    std::string text, why;
+    if (!read_input_file(file, text, why)) throw RtlBuildError(file + ": " + why);
+    return text;
+}
+
+const char* MutantOutcome::result_text() const {
+    switch (result) {
+    case Result::Equivalent: return "equiv.";
+    case Result::Killed: return "killed";
+    case Result::Survived: return "SURVIVED";
+    case Result::TimedOut: return "timed out";
+    case Result::Error: return "error";
+    case Result::NotBuilt: return "not built";
+    }
+    return "?";
+}
+
+namespace {
+
+// The first mismatch (or coverage hole) of the child's JSON report, which may follow other output.
+std::string first_finding(const std::string& out) {
+    const size_t brace = out.find("\n{") == std::string::npos ? out.find('{') : out.find("\n{") + 1;
+    try {
+        const auto j = nlohmann::json::parse(out.substr(brace == std::string::npos ? 0 : brace));
+        if (!j["failures"].empty()) {
+            const auto& f = j["failures"][0];
+            std::string d = f["origin"].get<std::string>() == "random"
+                                ? fmt::format("random #{}: ", f["index"].get<uint64_t>())
+                                : f["origin"].get<std::string>() + (f["lenient"].get<bool>() ? " (lenient): " : ": ");
+            return d + f["first_difference"].get<std::string>();
+        }
+        if (!j["coverage_holes"].empty()) return "coverage hole: " + j["coverage_holes"][0].get<std::string>();
+        return "";
+    } catch (const std::exception&) {
+        return "(no report)";
+    }
+}
+
+}  // namespace
+
+CampaignResult run_mutation_campaign(const CampaignSpec& spec, const std::vector<Mutation>& list, const std::string& unmutated,
+                                     const std::function<void(const MutantOutcome&)>& on_each) {
+    using R = MutantOutcome::Result;
+    const MutationSpec& ms = spec.mutation;
+    CampaignResult res;
+    const auto t0 = std::chrono::steady_clock::now();
+    for (size_t i = 0; i < list.size(); ++i) {
+        const Mutation& m = list[i];
+        MutantOutcome o;
+        o.index = i + 1;
+        o.mutation = &m;
+        const std::string file = fmt::format("{}/mutant-{}.v", ms.work_dir, i + 1);
+        try {
+            const std::string nr = fmt::format("{}/mutant-{}.norename.v", ms.work_dir, i + 1);
+            write_mutant(ms, m, file, nr);
+            std::string netlist, why;
+            if (!read_input_file(nr, netlist, why)) throw RtlBuildError(nr + ": " + why);
+            if (netlist == unmutated) {
+                o.result = R::Equivalent;
+                o.detail = "the mutated netlist is the unmutated one (a bit forced to the value it has)";
+                ++res.equivalent;
+                on_each(o);
+                continue;
+            }
+            UserRtlSpec rs;
+            rs.sources = {file};
+            rs.cache_dir = spec.rtl_cache;
+            rs.vpsim_version = spec.vpsim_version;
+            rs.show_warnings = false;
+            build_user_rtl(rs);  // into the cache; the child finds it there
+            std::vector<std::string> argv = {spec.self};
+            argv.insert(argv.end(), spec.check_args.begin(), spec.check_args.end());
+            argv.insert(argv.end(), {"--rtl", file});
+            std::string out;
+            const int rc = run_command(argv, "", out, spec.timeout_seconds);
+            if (rc == -1) {
+                o.result = R::TimedOut;
+                o.detail = fmt::format("no verdict within {} s", spec.timeout_seconds);
+                ++res.timed_out;
+            } else if (rc == 0) {
+                o.result = R::Survived;
+                ++res.survived;
+                res.survivors.push_back(fmt::format("{}: {} at {} on {}  ({})", i + 1, m.mode, m.where, m.signal, m.command));
+            } else if (rc == 1) {
+                o.result = R::Killed;
+                ++res.killed;
+                o.detail = first_finding(out);
+            } else if (rc == 2 || rc == 126 || rc == 127) {
+                o.result = R::Error;
+                o.detail = out.substr(0, out.find('\n'));
+                ++res.not_built;
+            } else {
+                o.result = R::Killed;
+                o.detail = rc > 128 ? fmt::format("the simulation died (signal {})", rc - 128) : fmt::format("exit {}", rc);
+                ++res.killed;
+            }
+        } catch (const RtlBuildError& e) {
+            o.result = R::NotBuilt;
+            o.detail = std::string(e.what()).substr(0, std::string(e.what()).find('\n'));
+            ++res.not_built;
+        }
+        if (o.detail.size() > 110) o.detail = o.detail.substr(0, 107) + "...";
+        on_each(o);
+    }
+    res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return res;
 }
 
 }  // namespace vpsim::tb

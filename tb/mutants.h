@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -40,5 +41,39 @@ void write_mutant(const MutationSpec& spec, const Mutation& m, const std::string
 // The unmutated netlist with yosys' internal names kept: a mutant whose netlist (so written) is
 // the same text is the same circuit, an equivalent mutant (a bit forced to the value it has).
 std::string unmutated_netlist(const MutationSpec& spec);
+
+// The mutation campaign (vpsim xcheck --mutants N): each mutant written (write_mutant), set aside
+// when its netlist is the unmutated one (equivalent), else Verilated in this process (so a build
+// failure is told apart) and cross-checked in a child vpsim (its own process: a hanging or
+// crashing mutant cannot take the campaign with it), which exits 0 when it finds no mismatch.
+struct CampaignSpec {
+    MutationSpec mutation;
+    std::vector<std::string> check_args;  // the child's arguments after the program ("xcheck", ...); --rtl MUTANT is added
+    std::string self = "/proc/self/exe";  // the child's program: this binary, even if it was replaced meanwhile
+    std::string rtl_cache;                // the Verilated builds ("" = default_rtl_cache_dir(): the child must use the same)
+    std::string vpsim_version;            // part of the RTL cache key
+    double timeout_seconds = 60;          // one mutant's cross-check, then it counts as timed out
+};
+
+struct MutantOutcome {
+    enum class Result { Equivalent, Killed, Survived, TimedOut, Error, NotBuilt };
+    size_t index = 0;  // 1-based, in the list's order
+    const Mutation* mutation = nullptr;
+    Result result = Result::Killed;
+    std::string detail;  // one line of at most 110 characters: the first mismatch, the error, ...
+    const char* result_text() const;  // "equiv.", "killed", "SURVIVED", "timed out", "error", "not built"
+};
+
+struct CampaignResult {
+    int killed = 0, survived = 0, timed_out = 0, not_built = 0, equivalent = 0;  // not_built: errors too
+    std::vector<std::string> survivors;  // "N: MODE at WHERE on SIGNAL  (COMMAND)"
+    double seconds = 0;
+    bool passed() const { return survived == 0 && timed_out == 0 && not_built == 0; }
+};
+
+// Runs every mutant of `list` in order, calling on_each after each; `unmutated` is
+// unmutated_netlist(spec.mutation).
+CampaignResult run_mutation_campaign(const CampaignSpec& spec, const std::vector<Mutation>& list, const std::string& unmutated,
+                                     const std::function<void(const MutantOutcome&)>& on_each);
 
 }  // namespace vpsim::tb

@@ -1,16 +1,22 @@
 #include "tb/rtl_coverage.h"
 
+#include "model/common/file_util.h"
+#include "tb/user_rtl.h"
+
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cstdlib>
-#include <fstream>
 #include <stdexcept>
+#include <sstream>
 #include <tuple>
 
 namespace vpsim::tb {
 
 CoverageSummary read_coverage_dat(const std::string& file) {
-    std::ifstream in(file, std::ios::binary);
-    if (!in) throw std::runtime_error(file + ": cannot read the coverage data");
+    std::string text, why;
+    if (!read_input_file(file, text, why)) throw std::runtime_error(file + ": cannot read the coverage data: " + why);
+    std::istringstream in(text);
     CoverageSummary s;
     std::string line;
     int n = 0;
@@ -128,6 +134,47 @@ std::string add_branch_records(const std::string& info, const std::vector<Covera
         out += line + "\n";
     }
     return out;
+}
+
+RtlCoverageReport write_rtl_coverage_report(const std::string& dir) {
+    const std::string dat = dir + "/coverage.dat", info = dir + "/coverage.info";
+    RtlCoverageReport rep;
+    rep.summary = read_coverage_dat(dat);
+    std::string out;
+    if (run_command({"verilator_coverage", "--write-info", info, dat}, "", out) != 0)
+        throw std::runtime_error("verilator_coverage --write-info failed:\n" + out);
+    out.clear();
+    run_command({"verilator_coverage", "--annotate", dir + "/annotated", "--annotate-min", "1", dat}, "", out);
+    // Branch records for the branch and toggle points (verilator_coverage writes lines only).
+    std::string text, why;
+    try {
+        if (!read_input_file(info, text, why)) throw std::runtime_error(why);
+        text = add_branch_records(text, rep.summary.points);
+        write_file_atomic(info, text);
+    } catch (const std::exception& e) {
+        throw std::runtime_error(info + ": " + e.what());
+    }
+    out.clear();
+    const int gh = run_command({"genhtml", "--quiet", "--branch-coverage", "--output-directory", dir + "/html", info}, "", out);
+    if (gh != 0)
+        throw std::runtime_error(fmt::format("genhtml {} (the HTML report needs Debian's lcov: scripts/deps.sh lcov){}{}",
+                                             gh == 127 ? "is not installed" : "failed", gh == 127 ? "" : ":\n",
+                                             gh == 127 ? "" : out));
+    // The lcov view: source lines with at least one point (DA records), and those hit.
+    std::istringstream lines(text);
+    for (std::string l; std::getline(lines, l);)
+        if (l.rfind("DA:", 0) == 0) {
+            ++rep.lcov_lines;
+            const size_t comma = l.find(',');
+            if (comma != std::string::npos && std::strtoull(l.c_str() + comma + 1, nullptr, 10) > 0) ++rep.lcov_hit;
+        }
+    // Holes with each bus's contiguous bits as one range (offset_q[23:18]).
+    rep.grouped_holes = group_bit_ranges(rep.summary.holes);
+    std::string holes;
+    for (const auto& h : rep.grouped_holes)
+        holes += fmt::format("{}:{}: {} {} ({})\n", h.file, h.line, h.kind, h.comment, h.hier);
+    write_file_atomic(dir + "/holes.txt", holes);
+    return rep;
 }
 
 }  // namespace vpsim::tb

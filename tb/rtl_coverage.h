@@ -40,4 +40,16 @@ std::string add_branch_records(const std::string& info, const std::vector<Covera
 // Reads coverage.dat; throws std::runtime_error naming the file on a malformed one.
 CoverageSummary read_coverage_dat(const std::string& file);
 
+// The reports of DIR/coverage.dat (vpsim xcheck --coverage DIR, docs/xcheck.md): DIR/coverage.info
+// (verilator_coverage --write-info, with add_branch_records), DIR/annotated/ (the sources, each
+// line with its points), DIR/html/ (lcov's genhtml --branch-coverage) and DIR/holes.txt (the
+// points never hit, a bus's bits as one range). Throws std::runtime_error: a malformed
+// coverage.dat, a tool missing or failing (its output), a file that cannot be written.
+struct RtlCoverageReport {
+    CoverageSummary summary;                   // coverage.dat
+    uint64_t lcov_lines = 0, lcov_hit = 0;     // source lines with a point (lcov's DA records), and those hit
+    std::vector<CoveragePoint> grouped_holes;  // summary.holes through group_bit_ranges: holes.txt's lines
+};
+RtlCoverageReport write_rtl_coverage_report(const std::string& dir);
+
 }  // namespace vpsim::tb

@@ -1,13 +1,12 @@
 #include "tb/user_bins.h"
 
+#include "model/common/file_util.h"
 #include "model/decl/decl_tokens.h"
 
 #include <fmt/format.h>
 
 #include <cerrno>
 #include <cstdlib>
-#include <cstring>
-#include <fstream>
 #include <sstream>
 #include <stdexcept>
 
@@ -24,8 +23,9 @@ bool number(const std::string& s, uint64_t& v) {
 }  // namespace
 
 UserCoverageSpec load_user_bins(const std::string& file) {
-    std::ifstream in(file);
-    if (!in) throw std::runtime_error(fmt::format("{}: cannot open the bins file ({})", file, std::strerror(errno)));
+    std::string text, why;
+    if (!read_input_file(file, text, why)) throw std::runtime_error(fmt::format("{}: the bins file: {}", file, why));
+    std::istringstream in(text);
     UserCoverageSpec spec;
     std::string line;
     int n = 0;

@@ -2,6 +2,7 @@
 
 #include "model/common/file_util.h"
 #include "model/common/fnv.h"
+#include "model/common/process.h"
 #include "model/decl/decl_pin_fields.h"
 #include "tb/drive.h"
 
@@ -13,15 +14,10 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <chrono>
-#include <csignal>
 #include <dlfcn.h>
-#include <poll.h>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <sstream>
-#include <sys/wait.h>
 #include <unistd.h>
 
 namespace fs = std::filesystem;
@@ -87,104 +83,6 @@ std::string check_ports(const std::vector<PortInfo>& found, const std::string& t
 }
 
 // ---------------------------------------------------------------------------------------
-// Verilator's XML: just enough of it (the top cell, its module's vars, the type table).
-namespace {
-
-// The attributes of one XML start tag, entities decoded.
-std::map<std::string, std::string> attributes(const std::string& tag) {
-    std::map<std::string, std::string> a;
-    size_t i = 0;
-    while (i < tag.size()) {
-        const size_t eq = tag.find("=\"", i);
-        if (eq == std::string::npos) break;
-        size_t ns = eq;
-        while (ns > 0 && !std::isspace(static_cast<unsigned char>(tag[ns - 1]))) --ns;
-        const size_t end = tag.find('"', eq + 2);
-        if (end == std::string::npos) break;
-        std::string v = tag.substr(eq + 2, end - eq - 2), d;
-        for (size_t k = 0; k < v.size(); ++k) {
-            if (v[k] == '&') {
-                const size_t sc = v.find(';', k);
-                const std::string ent = sc == std::string::npos ? "" : v.substr(k + 1, sc - k - 1);
-                const char* rep = ent == "lt" ? "<" : ent == "gt" ? ">" : ent == "amp" ? "&" : ent == "quot" ? "\"" : ent == "apos" ? "'" : nullptr;
-                if (rep) {
-                    d += rep;
-                    k = sc;
-                    continue;
-                }
-            }
-            d += v[k];
-        }
-        a[tag.substr(ns, eq - ns)] = d;
-        i = end + 1;
-    }
-    return a;
-}
-
-// Every start tag named `name` in [from, to).
-std::vector<std::string> tags(const std::string& xml, const std::string& name, size_t from = 0,
-                              size_t to = std::string::npos) {
-    std::vector<std::string> out;
-    const std::string open = "<" + name + " ";
-    for (size_t i = xml.find(open, from); i != std::string::npos && i < to; i = xml.find(open, i + 1)) {
-        const size_t e = xml.find('>', i);
-        if (e == std::string::npos) break;
-        out.push_back(xml.substr(i + open.size(), e - i - open.size()));
-    }
-    return out;
-}
-
-}  // namespace
-
-XmlTop parse_verilator_xml(const std::string& xml) {
-    XmlTop t;
-    const auto cells = tags(xml, "cell");
-    if (cells.empty()) throw RtlBuildError("Verilator's XML output names no top module");
-    t.top = attributes(cells.front())["submodname"];
-    std::map<std::string, std::string> files;  // id -> file name
-    for (const auto& f : tags(xml, "file")) {
-        auto a = attributes(f);
-        files[a["id"]] = a["filename"];
-    }
-    std::map<std::string, int> widths;  // dtype id -> width (basic types only)
-    for (const auto& b : tags(xml, "basicdtype")) {
-        auto a = attributes(b);
-        if (a.count("left") && a.count("right"))
-            widths[a["id"]] = std::abs(std::atoi(a["left"].c_str()) - std::atoi(a["right"].c_str())) + 1;
-        else if (a["name"] == "logic" || a["name"] == "bit" || a["name"] == "reg" || a["name"] == "wire")
-            widths[a["id"]] = 1;
-    }
-    // The top module's own section of the netlist.
-    size_t m = std::string::npos;
-    for (size_t i = xml.find("<module "); i != std::string::npos; i = xml.find("<module ", i + 1)) {
-        const size_t e = xml.find('>', i);
-        if (attributes(xml.substr(i + 8, e - i - 8))["name"] == t.top) {
-            m = i;
-            break;
-        }
-    }
-    if (m == std::string::npos) throw RtlBuildError("Verilator's XML output has no module " + t.top);
-    const size_t mend = xml.find("</module>", m);
-    for (const auto& v : tags(xml, "var", m, mend)) {
-        auto a = attributes(v);
-        if (a["param"] == "true") t.params.push_back(a["name"]);
-        if (!a.count("dir") || !a.count("pinIndex")) continue;  // ports only (not function arguments)
-        PortInfo p;
-        p.name = a["name"];
-        p.dir = a["dir"];
-        auto w = widths.find(a["dtype_id"]);
-        p.width = w == widths.end() ? 0 : w->second;
-        // loc="c,38,26,38,29": file id, first line, ...
-        const std::string loc = a["loc"];
-        const size_t c1 = loc.find(','), c2 = loc.find(',', c1 + 1);
-        if (c1 != std::string::npos && c2 != std::string::npos)
-            p.where = fmt::format("{}:{}", files[loc.substr(0, c1)], loc.substr(c1 + 1, c2 - c1 - 1));
-        t.ports.push_back(p);
-    }
-    return t;
-}
-
-// ---------------------------------------------------------------------------------------
 std::string default_rtl_cache_dir() {
     if (const char* e = std::getenv("VPSIM_RTL_CACHE"); e && *e) return e;
     if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return std::string(x) + "/vpsim/rtl";
@@ -212,67 +110,24 @@ std::pair<std::string, std::string> parse_param(const std::string& arg) {
 }
 
 // ---------------------------------------------------------------------------------------
-// Processes
-namespace {
-
-// Runs argv in `cwd` with stdout and stderr captured together; returns the exit status
-// (127 when it could not be started).
-int run_process(const std::vector<std::string>& argv, const std::string& cwd, std::string& output,
-                double timeout_seconds = 0) {
-    int fds[2];
-    if (pipe(fds) != 0) throw RtlBuildError(std::string("pipe: ") + std::strerror(errno));
-    const pid_t pid = fork();
-    if (pid < 0) throw RtlBuildError(std::string("fork: ") + std::strerror(errno));
-    if (pid == 0) {
-        if (timeout_seconds > 0) setpgid(0, 0);  // its own process group: a timeout ends all it started
-        dup2(fds[1], 1);
-        dup2(fds[1], 2);
-        close(fds[0]);
-        close(fds[1]);
-        if (!cwd.empty() && chdir(cwd.c_str()) != 0) _exit(126);
-        std::vector<char*> args;
-        for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-        args.push_back(nullptr);
-        execvp(args[0], args.data());
-        _exit(127);
-    }
-    close(fds[1]);
-    char buf[4096];
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_seconds);
-    bool timed_out = false;
-    for (;;) {
-        int wait_ms = -1;
-        if (timeout_seconds > 0) {
-            const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-            if (left.count() <= 0) {
-                timed_out = true;
-                break;
-            }
-            wait_ms = int(std::min<int64_t>(left.count(), 1000));
-        }
-        pollfd pfd{fds[0], POLLIN, 0};
-        const int pr = poll(&pfd, 1, wait_ms);
-        if (pr < 0 && errno == EINTR) continue;
-        if (pr == 0) continue;
-        const ssize_t n = read(fds[0], buf, sizeof buf);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) break;
-        output.append(buf, size_t(n));
-    }
-    close(fds[0]);
-    if (timed_out) kill(-pid, SIGKILL);
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
-    if (timed_out) return -1;
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
-}
-
-}  // namespace
-
+// Tools (verilator, make, yosys, verilator_coverage, genhtml): model/common/process.h's run().
 int run_command(const std::vector<std::string>& argv, const std::string& cwd, std::string& output,
                 double timeout_seconds) {
-    return run_process(argv, cwd, output, timeout_seconds);
+    RunOptions o;
+    o.out = Stream::Capture;
+    o.err = Stream::ToStdout;  // one text, in the order the tool wrote it
+    o.cwd = cwd;
+    o.timeout_seconds = timeout_seconds;
+    o.own_process_group = timeout_seconds > 0;  // a timeout ends all it started (make's compilers, a child vpsim)
+    try {
+        const RunResult r = run(argv, o);
+        output += r.out;
+        if (r.timed_out) return -1;
+        return r.shell_code();
+    } catch (const ProcessError& e) {  // not found, not executable, no such directory
+        output += e.what();
+        return 127;
+    }
 }
 
 namespace {
@@ -285,168 +140,19 @@ std::string trim(std::string s) {
 }
 
 std::string read_all(const std::string& path) {
-    std::ifstream f(path, std::ios::binary);
-    if (!f) throw RtlBuildError(fmt::format("{}: cannot read ({})", path, std::strerror(errno)));
-    std::ostringstream s;
-    s << f.rdbuf();
-    return s.str();
+    std::string data, why;
+    if (!read_input_file(path, data, why)) throw RtlBuildError(fmt::format("{}: {}", path, why));
+    return data;
 }
-
-// The C ABI around the Verilated model (prefix Vdut), compiled into the shared object. Its text
-// is part of the cache key.
-const char* const kWrapper = R"CPP(// Generated by vpsim (tb/user_rtl.cpp): a C ABI around the Verilated decoder.
-#include "Vdut.h"
-#include "verilated.h"
-#if VM_COVERAGE
-#include "verilated_cov.h"
-#endif
-#if VM_TRACE
-#include "verilated_fst_c.h"
-#endif
-#include <cstdint>
-#define VPSIM_API extern "C" __attribute__((visibility("default")))
-
-namespace {
-struct Dut {
-    VerilatedContext ctx;
-    Vdut* top = nullptr;
-#if VM_TRACE
-    VerilatedFstC* fst = nullptr;
-#endif
-    void dump() {
-#if VM_TRACE
-        if (fst) fst->dump(ctx.time());
-#endif
-    }
-    // Verilator keeps a current context per thread, which assertion failures and a model's
-    // destructor use: this instance's must be current (tb/rtl_cc_side.cpp, RtlSide::use).
-    void use() {
-        if (Verilated::threadContextp() != &ctx) Verilated::threadContextp(&ctx);  // (the setter also writes a global)
-    }
-    void eval(int clk) {
-        use();
-        top->clk = clk;
-        top->eval();
-        ctx.timeInc(5);
-        dump();
-    }
-};
-}  // namespace
-
-VPSIM_API int vpsim_rtl_abi(void) { return 2; }
-VPSIM_API int vpsim_rtl_features(void) { return (VM_COVERAGE ? 1 : 0) | (VM_TRACE ? 2 : 0); }
-VPSIM_API void* vpsim_rtl_new(void) {
-    Dut* d = new Dut;
-    d->ctx.fatalOnError(false);
-#if VM_TRACE
-    d->ctx.traceEverOn(true);
-#endif
-    d->top = new Vdut(&d->ctx, "dut");
-    return d;
-}
-VPSIM_API void vpsim_rtl_delete(void* p) {
-    Dut* d = static_cast<Dut*>(p);
-#if VM_TRACE
-    if (d->fst) { d->fst->close(); delete d->fst; }
-#endif
-    d->use();
-    d->top->final();
-    delete d->top;
-    delete d;
-}
-VPSIM_API void vpsim_rtl_reset(void* p) {
-    Dut* d = static_cast<Dut*>(p);
-    d->top->rst = 1;
-    d->top->in_valid = 0;
-    d->top->out_ready = 0;
-    for (int i = 0; i < 2; ++i) { d->eval(0); d->eval(1); }
-    d->top->rst = 0;
-    d->eval(0);
-}
-// Every input including clk and rst as given, then one evaluation (the pipeline's pins, vpsim run
-// --rtl decl_decoder=FILE); returns in_ready | out_valid << 1.
-VPSIM_API unsigned vpsim_rtl_pins(void* p, unsigned clk, unsigned rst, unsigned in_valid, uint32_t token, unsigned last,
-                                  unsigned lenient, unsigned out_ready) {
-    Dut* d = static_cast<Dut*>(p);
-    d->top->rst = rst;
-    d->top->in_valid = in_valid;
-    d->top->in_token = token;
-    d->top->in_last = last;
-    d->top->lenient = lenient;
-    d->top->out_ready = out_ready;
-    d->eval(clk);
-    return (d->top->in_ready ? 1u : 0u) | (d->top->out_valid ? 2u : 0u);
-}
-// Drives the inputs with clk low (rst as it is); returns in_ready | out_valid << 1.
-VPSIM_API unsigned vpsim_rtl_inputs(void* p, unsigned in_valid, uint32_t token, unsigned last, unsigned lenient,
-                                    unsigned out_ready) {
-    return vpsim_rtl_pins(p, 0, static_cast<Dut*>(p)->top->rst, in_valid, token, last, lenient, out_ready);
-}
-// kind, stream, value, code, reg, data x, y, z, w
-VPSIM_API void vpsim_rtl_event(void* p, uint32_t* f) {
-    const Vdut* t = static_cast<Dut*>(p)->top;
-    f[0] = t->out_kind; f[1] = t->out_stream; f[2] = t->out_value; f[3] = t->out_code; f[4] = t->out_reg;
-    for (int i = 0; i < 4; ++i) f[5 + i] = t->out_data[i];
-}
-VPSIM_API void vpsim_rtl_clock(void* p) { static_cast<Dut*>(p)->eval(1); }
-VPSIM_API int vpsim_rtl_error(void* p, int clear) {
-    Dut* d = static_cast<Dut*>(p);
-    const int e = d->ctx.gotError() ? 1 : 0;
-    if (clear) d->ctx.gotError(false);
-    return e;
-}
-VPSIM_API int vpsim_rtl_coverage_write(void* p, const char* file) {
-#if VM_COVERAGE
-    static_cast<Dut*>(p)->ctx.coveragep()->write(file);
-    return 1;
-#else
-    (void)p; (void)file;
-    return 0;
-#endif
-}
-VPSIM_API int vpsim_rtl_trace_open(void* p, const char* file) {
-#if VM_TRACE
-    Dut* d = static_cast<Dut*>(p);
-    if (d->fst) { d->fst->close(); delete d->fst; }
-    d->fst = new VerilatedFstC;
-    d->top->trace(d->fst, 99);
-    d->fst->open(file);
-    d->ctx.time(0);
-    d->dump();
-    return d->fst->isOpen() ? 1 : 0;
-#else
-    (void)p; (void)file;
-    return 0;
-#endif
-}
-// Traced builds wrap the design in the harness vpsim_wave_top (scope `golden` beside `dut`): the
-// model's pins for this cycle, shown in the waveform next to the design's.
-VPSIM_API int vpsim_rtl_golden(void* p, unsigned in_ready, unsigned out_valid, const uint32_t* f) {
-#if VPSIM_HARNESS
-    Vdut* t = static_cast<Dut*>(p)->top;
-    t->golden_in_ready = in_ready;
-    t->golden_out_valid = out_valid;
-    t->golden_kind = f[0]; t->golden_stream = f[1]; t->golden_value = f[2]; t->golden_code = f[3]; t->golden_reg = f[4];
-    for (int i = 0; i < 4; ++i) t->golden_data[i] = f[5 + i];
-    return 1;
-#else
-    (void)p; (void)in_ready; (void)out_valid; (void)f;
-    return 0;
-#endif
-}
-VPSIM_API void vpsim_rtl_trace_close(void* p) {
-#if VM_TRACE
-    Dut* d = static_cast<Dut*>(p);
-    if (d->fst) { d->fst->close(); delete d->fst; d->fst = nullptr; }
-#else
-    (void)p;
-#endif
-}
-)CPP";
 
 std::string hex64(uint64_t v) { return fmt::format("{:016x}", v); }
 
 }  // namespace
+
+// The C ABI around the Verilated model (prefix Vdut), compiled into the shared object: the text of
+// tb/user_rtl_wrapper.cpp, embedded by the build (tb/embed_text.cmake). Its text is part of the
+// cache key.
+extern const char kUserRtlWrapper[];
 
 // ---------------------------------------------------------------------------------------
 struct UserRtl::Api {
@@ -607,42 +313,6 @@ void write_design_info(const std::string& file, const std::string& top, const st
     write_file_atomic(file, s);
 }
 
-// The value of a parameter in the XML (`<var ... param="true"><const name="32'h64"/>`).
-std::map<std::string, std::string> param_values(const std::string& xml, const std::string& top) {
-    std::map<std::string, std::string> out;
-    size_t m = std::string::npos;
-    for (size_t i = xml.find("<module "); i != std::string::npos; i = xml.find("<module ", i + 1)) {
-        const size_t e = xml.find('>', i);
-        if (attributes(xml.substr(i + 8, e - i - 8))["name"] == top) {
-            m = i;
-            break;
-        }
-    }
-    if (m == std::string::npos) return out;
-    const size_t mend = xml.find("</module>", m);
-    for (size_t i = xml.find("<var ", m); i != std::string::npos && i < mend; i = xml.find("<var ", i + 1)) {
-        const size_t e = xml.find('>', i);
-        auto a = attributes(xml.substr(i + 5, e - i - 5));
-        if (a["param"] != "true" || xml[e - 1] == '/') continue;
-        const size_t c = xml.find("<const ", e);
-        if (c == std::string::npos || c > xml.find("</var>", e)) continue;
-        const std::string lit = attributes(xml.substr(c + 7, xml.find('>', c) - c - 7))["name"];
-        // 32'h64, 32'sh1000, 32'd5, 4'b1010
-        const size_t q = lit.find('\'');
-        if (q == std::string::npos) continue;
-        size_t k = q + 1;
-        if (k < lit.size() && (lit[k] == 's' || lit[k] == 'S')) ++k;
-        if (k >= lit.size()) continue;
-        const int base = lit[k] == 'h' ? 16 : lit[k] == 'd' ? 10 : lit[k] == 'o' ? 8 : lit[k] == 'b' ? 2 : 0;
-        if (!base) continue;
-        errno = 0;
-        char* endp = nullptr;
-        const unsigned long long v = std::strtoull(lit.c_str() + k + 1, &endp, base);
-        if (errno == 0 && endp && *endp == '\0') out[a["name"]] = std::to_string(v);
-    }
-    return out;
-}
-
 }  // namespace
 
 std::shared_ptr<UserRtl> build_user_rtl(const UserRtlSpec& spec) {
@@ -650,11 +320,11 @@ std::shared_ptr<UserRtl> build_user_rtl(const UserRtlSpec& spec) {
     // The key: everything that goes into the shared object.
     Fnv key;
     key.add("vpsim user rtl, abi 1");
-    const char* const wrapper = spec.wrapper ? spec.wrapper : kWrapper;
+    const char* const wrapper = spec.wrapper ? spec.wrapper : kUserRtlWrapper;
     key.add(wrapper);
     key.add(spec.vpsim_version);
     std::string vversion;
-    if (run_process({"verilator", "--version"}, "", vversion) != 0)
+    if (run_command({"verilator", "--version"}, "", vversion) != 0)
         throw RtlBuildError("cannot run verilator (is it installed? scripts/deps.sh installs it): " + trim(vversion));
     key.add(trim(vversion));
     key.add(spec.top);
@@ -695,11 +365,16 @@ std::shared_ptr<UserRtl> build_user_rtl(const UserRtlSpec& spec) {
         xml_cmd.insert(xml_cmd.end(), common.begin(), common.end());
         xml_cmd.insert(xml_cmd.end(), abs_sources.begin(), abs_sources.end());
         std::string out;
-        if (run_process(xml_cmd, tmp, out) != 0)
+        if (run_command(xml_cmd, tmp, out) != 0)
             throw RtlBuildError("Verilator rejected the design:\n" + trim(out));
         const std::string warnings = trim(out);
         const std::string xml = read_all(tmp + "/design.xml");
-        const XmlTop top = parse_verilator_xml(xml);
+        XmlTop top;
+        try {
+            top = parse_verilator_xml(xml);
+        } catch (const std::runtime_error& e) {
+            throw RtlBuildError(e.what());
+        }
         for (const auto& [n, v] : spec.params)
             if (std::find(top.params.begin(), top.params.end(), n) == top.params.end()) {
                 std::string have;
@@ -748,12 +423,12 @@ std::shared_ptr<UserRtl> build_user_rtl(const UserRtlSpec& spec) {
             cc.insert(cc.end(), abs_sources.begin(), abs_sources.end());
         }
         out.clear();
-        if (run_process(cc, tmp, out) != 0) throw RtlBuildError("Verilator rejected the design:\n" + trim(out));
+        if (run_command(cc, tmp, out) != 0) throw RtlBuildError("Verilator rejected the design:\n" + trim(out));
         if (!warnings.empty() && spec.show_warnings) std::fprintf(stderr, "vpsim: Verilator's warnings on the design:\n%s\n", warnings.c_str());
 
         // 3. Compile the model, Verilator's run-time and the wrapper into model.so (make -j2).
         std::string root;
-        if (run_process({"verilator", "--getenv", "VERILATOR_ROOT"}, "", root) != 0)
+        if (run_command({"verilator", "--getenv", "VERILATOR_ROOT"}, "", root) != 0)
             throw RtlBuildError("verilator --getenv VERILATOR_ROOT failed: " + trim(root));
         root = trim(root);
         write_file_atomic(tmp + "/obj/vpsim_wrapper.cpp", wrapper);
@@ -807,7 +482,7 @@ std::shared_ptr<UserRtl> build_user_rtl(const UserRtlSpec& spec) {
             for (const auto& r : runtime) tus.emplace_back(root + "/include/" + r + ".cpp", "rt_" + r + ".o");
             write_file_atomic(rtmp + "/build.mk", make_file("done", "touch done", flags, tus, ""));
             out.clear();
-            if (run_process({"make", "-s", "-j2", "-f", "build.mk", "done"}, rtmp, out) != 0)
+            if (run_command({"make", "-s", "-j2", "-f", "build.mk", "done"}, rtmp, out) != 0)
                 throw RtlBuildError(fmt::format("compiling Verilator's run-time failed:\n{}",
                                                 trim(out.size() > 4000 ? out.substr(out.size() - 4000) : out)));
             fs::rename(rtmp, rtdir, ec);
@@ -822,12 +497,12 @@ std::shared_ptr<UserRtl> build_user_rtl(const UserRtlSpec& spec) {
                                     std::string("$(CXX) -shared -Wl,-Bsymbolic -o $@ $^ -lpthread") + (needs_z ? " -lz" : ""),
                                     flags + " -I" + tmp + "/obj", tus, rt_objs));
         out.clear();
-        if (run_process({"make", "-s", "-j2", "-f", "build.mk", "model.so"}, tmp, out) != 0) {
+        if (run_command({"make", "-s", "-j2", "-f", "build.mk", "model.so"}, tmp, out) != 0) {
             write_file_atomic(dir + ".failed.log", out);
             throw RtlBuildError(fmt::format("compiling the Verilated design failed (log: {}.failed.log):\n{}", dir,
                                             trim(out.size() > 4000 ? out.substr(out.size() - 4000) : out)));
         }
-        write_design_info(tmp + "/design.txt", top.top, param_values(xml, top.top));
+        write_design_info(tmp + "/design.txt", top.top, verilator_param_values(xml, top.top));
         // Keep only what a later run needs.
         for (const auto& e : fs::directory_iterator(tmp))
             if (e.path().filename() != "model.so" && e.path().filename() != "design.txt") fs::remove_all(e.path(), ec);

@@ -4,6 +4,7 @@
 // (tb/xcheck.h) exactly like the built-in rtl/decl_decoder.sv. docs/xcheck.md, "Your own RTL".
 #pragma once
 
+#include "tb/verilator_xml.h"
 #include "tb/xcheck.h"
 
 #include <memory>
@@ -34,17 +35,10 @@ struct UserRtlSpec {
     // key), its port contract and the contract's name for the error text. Null: the decoder's.
     // With a wrapper, the decoder's entry points are not looked up: use UserRtl::symbol.
     const char* wrapper = nullptr;
-    const std::vector<struct PortInfo>* contract = nullptr;
+    const std::vector<PortInfo>* contract = nullptr;
     std::string contract_name;
 };
 
-// One contract port (docs/decl-decoder.md, "The cycle contract") or one port found in a design.
-struct PortInfo {
-    std::string name;
-    std::string dir;   // "input" / "output" / "inout"
-    int width = 0;     // 0 = not a plain packed vector (struct, array, ...)
-    std::string where; // file:line of the declaration (found ports)
-};
 
 const std::vector<PortInfo>& contract_ports();
 
@@ -55,13 +49,6 @@ std::string check_ports(const std::vector<PortInfo>& found, const std::string& t
 std::string check_ports(const std::vector<PortInfo>& found, const std::string& top, const std::vector<PortInfo>& contract,
                         const std::string& what);
 
-// The top module's ports and parameters from Verilator's --xml-only output (the XML text).
-struct XmlTop {
-    std::string top;
-    std::vector<PortInfo> ports;
-    std::vector<std::string> params;
-};
-XmlTop parse_verilator_xml(const std::string& xml);
 
 // $VPSIM_RTL_CACHE, else $XDG_CACHE_HOME/vpsim/rtl, else $HOME/.cache/vpsim/rtl.
 std::string default_rtl_cache_dir();
@@ -113,8 +100,8 @@ private:
     std::vector<std::pair<std::string, std::string>> params_;
 };
 
-// Runs argv (PATH lookup) in `cwd` ("" = here), stdout and stderr captured together into
-// `output`; returns the exit status, 127 when it could not be started, 128 + N after signal N,
+// Runs argv (PATH lookup) in `cwd` ("" = here) with model/common/process.h's run(), stdout and
+// stderr captured together into `output` (a tool that cannot be started: the reason); returns the exit status, 127 when it could not be started, 128 + N after signal N,
 // -1 when it ran longer than timeout_seconds (> 0) and was killed.
 int run_command(const std::vector<std::string>& argv, const std::string& cwd, std::string& output,
                 double timeout_seconds = 0);

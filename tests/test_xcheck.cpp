@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -324,6 +325,9 @@ TEST_CASE("User RTL: Verilator's XML gives the top module's ports, widths, lines
     CHECK(t.ports[1].where == "/x/d.sv:6");
     REQUIRE(t.params.size() == 1);
     CHECK(t.params[0] == "CONST_COUNT");
+    CHECK(verilator_param_values(xml, "d") == std::map<std::string, std::string>{{"CONST_COUNT", "100"}});  // 32'h64
+    CHECK(verilator_param_values(xml, "other").empty());
+    CHECK_THROWS_AS(parse_verilator_xml("<verilator_xml></verilator_xml>"), std::runtime_error);
 }
 
 TEST_CASE("User RTL: -G arguments are NAME=VALUE with an identifier and a plain literal") {
@@ -333,6 +337,55 @@ TEST_CASE("User RTL: -G arguments are NAME=VALUE with an identifier and a plain 
     CHECK_THROWS_AS(parse_param("=3"), RtlBuildError);
     CHECK_THROWS_AS(parse_param("1X=3"), RtlBuildError);
     CHECK_THROWS_AS(parse_param("X=$(rm -rf)"), RtlBuildError);
+}
+
+TEST_CASE("User RTL: run_command gives the tool's stdout and stderr as one text and how it ended") {
+    std::string out;
+    CHECK(run_command({"sh", "-c", "echo one; echo two >&2; echo three; exit 3"}, "", out) == 3);
+    CHECK(out == "one\ntwo\nthree\n");  // in the order written
+    out.clear();
+    CHECK(run_command({"pwd"}, "/", out) == 0);
+    CHECK(out == "/\n");
+    out.clear();
+    CHECK(run_command({"sh", "-c", "kill -9 $$"}, "", out) == 128 + 9);
+    out.clear();
+    CHECK(run_command({"vpsim-no-such-tool-xyz"}, "", out) == 127);
+    CHECK(out.find("cannot run vpsim-no-such-tool-xyz") != std::string::npos);
+    out.clear();
+    CHECK(run_command({"pwd"}, "/no/such/dir-xyz", out) == 127);
+    CHECK(out.find("/no/such/dir-xyz") != std::string::npos);
+    // A timeout ends the tool and what it started (its process group).
+    out.clear();
+    const auto t0 = std::chrono::steady_clock::now();
+    CHECK(run_command({"sh", "-c", "sleep 30 & sleep 30; echo late"}, "", out, 0.3) == -1);
+    CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(10));
+    CHECK(out.find("late") == std::string::npos);
+}
+
+#include "tb/junit.h"
+
+TEST_CASE("JUnit report: a test case per case record, failures escaped, the coverage gate as one more case") {
+    XcheckReport r;
+    r.seconds = 1.5;
+    r.cases.push_back({"xcheck.corpus", "a<b>.decl", 2, 0, 0.25, ""});
+    r.cases.push_back({"xcheck.random", "random arrays 0-9 (seed 1)", 10, 3, 0.5, "event 2: \"x\" & y\nreplay: vpsim xcheck --only 4"});
+    GateResult gate;
+    gate.gated = true;
+    gate.holes = {"rule D9"};
+    gate.waived = {{"rule D12", "needs 142 constants"}};
+    const std::string x = junit_xml(r, gate);
+    CHECK(x.find("<testsuites name=\"vpsim xcheck\" tests=\"3\" failures=\"2\"") != std::string::npos);
+    CHECK(x.find("name=\"a&lt;b&gt;.decl\" time=\"0.250000\"/>") != std::string::npos);
+    CHECK(x.find("<failure message=\"3 of 10 arrays mismatch: event 2: &quot;x&quot; &amp; y\" type=\"mismatch\">") !=
+          std::string::npos);
+    CHECK(x.find("replay: vpsim xcheck --only 4</failure>") != std::string::npos);
+    CHECK(x.find("<failure message=\"1 coverage holes\" type=\"coverage\">rule D9\n</failure>") != std::string::npos);
+    CHECK(x.find("waived: rule D12 (needs 142 constants)") != std::string::npos);
+    gate.gated = false;  // not gated: no coverage case, no coverage failure
+    const std::string y = junit_xml(r, gate);
+    CHECK(y.find("tests=\"2\" failures=\"1\"") != std::string::npos);
+    CHECK(y.find("functional coverage") == std::string::npos);
+    CHECK(xml_escape(std::string("a\x01\tb")) == "a?\tb");
 }
 
 // ---------------------------------------------------------------------------------------

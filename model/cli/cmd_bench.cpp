@@ -1,7 +1,7 @@
 // vpsim bench: performance measurements and studies. One file per subcommand:
 // cmd_bench_exec.cpp (bench exec), cmd_bench_run.cpp (bench run), cmd_bench_dispatch.cpp
 // (bench dispatch), cmd_calibrate.cpp, cmd_suite.cpp (coissue, reference), cmd_metamorphic.cpp,
-// cmd_correlate.cpp and cmd_xcheck.cpp (bench xcheck).
+// cmd_correlate.cpp and cmd_bench_xcheck.cpp (bench xcheck).
 #include "model/cli/commands.h"
 
 namespace vpsim::cli {

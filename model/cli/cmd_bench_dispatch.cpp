@@ -1,11 +1,11 @@
 // vpsim bench dispatch (docs/bench.md): one pipeline-shaped workload, a chain of stages joined by
 // small FIFOs, modelled the textbook SystemC way (SC_THREADs / SC_METHODs on an sc_clock, sc_fifo)
 // and vpsim's way (TimedUnits, Channels, the event-skipping dispatcher), in
-// model/sc/dispatch_bench.h; it checks that all ways simulate the same cycles and reports their
+// model/bench/dispatch_bench.h; it checks that all ways simulate the same cycles and reports their
 // speeds side by side.
 #include "model/cli/commands.h"
 #include "model/cli/run_common.h"
-#include "model/sc/dispatch_bench.h"
+#include "model/bench/dispatch_bench.h"
 #include "model/sc/pipeline.h"
 
 #include <fmt/format.h>
@@ -37,16 +37,16 @@ struct BenchDispatchArgs {
     bool json = false;
 };
 
-constexpr size_t kWays = std::size(sc::kDispatchWays);
+constexpr size_t kWays = std::size(bench::kDispatchWays);
 
 // One workload's runs: runs[way][repetition].
 struct DispatchMeasured {
-    sc::DispatchWorkload w;
-    std::array<std::vector<sc::DispatchRun>, kWays> runs;
+    bench::DispatchWorkload w;
+    std::array<std::vector<bench::DispatchRun>, kWays> runs;
     std::string disagreement;  // "" when every run gave the same cycles and per-stage figures
 
-    const sc::DispatchRun& reference() const { return runs[0].front(); }
-    double median_of(size_t way, double (*f)(const sc::DispatchRun&, uint64_t items)) const {
+    const bench::DispatchRun& reference() const { return runs[0].front(); }
+    double median_of(size_t way, double (*f)(const bench::DispatchRun&, uint64_t items)) const {
         std::vector<double> v;
         for (const auto& r : runs[way]) v.push_back(f(r, w.items));
         return median(v);
@@ -62,10 +62,10 @@ struct DispatchMeasured {
     }
 };
 
-double run_seconds(const sc::DispatchRun& r, uint64_t) { return r.host_seconds; }
-double run_cpu_seconds(const sc::DispatchRun& r, uint64_t) { return r.cpu_seconds; }
-double run_cps(const sc::DispatchRun& r, uint64_t) { return double(r.cycles) / r.host_seconds; }
-double run_ips(const sc::DispatchRun& r, uint64_t items) { return double(items) / r.host_seconds; }
+double run_seconds(const bench::DispatchRun& r, uint64_t) { return r.host_seconds; }
+double run_cpu_seconds(const bench::DispatchRun& r, uint64_t) { return r.cpu_seconds; }
+double run_cps(const bench::DispatchRun& r, uint64_t) { return double(r.cycles) / r.host_seconds; }
+double run_ips(const bench::DispatchRun& r, uint64_t items) { return double(items) / r.host_seconds; }
 
 std::string join_numbers(const std::vector<uint32_t>& v) {
     std::string s;
@@ -75,13 +75,13 @@ std::string join_numbers(const std::vector<uint32_t>& v) {
 
 // Every run against the first: the cycles and each stage's busy and stalled cycles.
 std::string disagreement(const DispatchMeasured& m) {
-    const sc::DispatchRun& ref = m.reference();
+    const bench::DispatchRun& ref = m.reference();
     for (size_t k = 0; k < kWays; ++k)
         for (size_t i = 0; i < m.runs[k].size(); ++i) {
-            const sc::DispatchRun& r = m.runs[k][i];
+            const bench::DispatchRun& r = m.runs[k][i];
             const std::string who = fmt::format("{}: {} (repetition {}) against {} (repetition 1)", m.w.name,
-                                                sc::dispatch_way_name(sc::kDispatchWays[k]), i + 1,
-                                                sc::dispatch_way_name(sc::kDispatchWays[0]));
+                                                bench::dispatch_way_name(bench::kDispatchWays[k]), i + 1,
+                                                bench::dispatch_way_name(bench::kDispatchWays[0]));
             if (r.cycles != ref.cycles) return fmt::format("{}: {} cycles vs {}", who, r.cycles, ref.cycles);
             for (size_t s = 0; s < ref.busy.size(); ++s) {
                 if (r.busy[s] != ref.busy[s])
@@ -97,7 +97,7 @@ int run_bench_dispatch(const BenchDispatchArgs& a) {
     const char* const me = "vpsim bench dispatch";
     const uint64_t quantum = sc::PipelineParams{}.quantum;
     std::vector<DispatchMeasured> ms;
-    for (const auto& w : sc::dispatch_workloads(a.items))
+    for (const auto& w : bench::dispatch_workloads(a.items))
         if (a.workload == "all" || a.workload == w.name) ms.push_back({w, {}, ""});
     try {
         // Interleaved: every repetition runs every workload every way, so a burst of load from
@@ -105,7 +105,7 @@ int run_bench_dispatch(const BenchDispatchArgs& a) {
         for (int r = 0; r < a.repeat; ++r)
             for (auto& m : ms)
                 for (size_t k = 0; k < kWays; ++k)
-                    m.runs[k].push_back(sc::run_dispatch_bench(m.w, sc::kDispatchWays[k], quantum));
+                    m.runs[k].push_back(bench::run_dispatch_bench(m.w, bench::kDispatchWays[k], quantum));
     } catch (const std::invalid_argument& e) {
         std::fprintf(stderr, "%s: %s\n", me, e.what());
         return 2;
@@ -134,7 +134,7 @@ int run_bench_dispatch(const BenchDispatchArgs& a) {
         j["fifo_timing"] = fifo_timing;
         oj wl = oj::array();
         for (const auto& m : ms) {
-            const sc::DispatchRun& ref = m.reference();
+            const bench::DispatchRun& ref = m.reference();
             oj stages = oj::array();
             for (size_t s = 0; s < ref.busy.size(); ++s)
                 stages.push_back({{"service_cycles", m.w.service[s]},
@@ -148,8 +148,8 @@ int run_bench_dispatch(const BenchDispatchArgs& a) {
                     secs.push_back(r.host_seconds);
                     cpu.push_back(r.cpu_seconds);
                 }
-                ways.push_back({{"way", sc::dispatch_way_key(sc::kDispatchWays[k])},
-                                {"name", sc::dispatch_way_name(sc::kDispatchWays[k])},
+                ways.push_back({{"way", bench::dispatch_way_key(bench::kDispatchWays[k])},
+                                {"name", bench::dispatch_way_name(bench::kDispatchWays[k])},
                                 {"cycles", m.runs[k].front().cycles},
                                 {"activations", m.runs[k].front().activations},
                                 {"host_seconds", secs},
@@ -162,7 +162,7 @@ int run_bench_dispatch(const BenchDispatchArgs& a) {
             }
             oj ratios = oj::object(), cpu_ratios = oj::object();
             for (size_t k = 0; k < kDispatcher; ++k) {
-                const std::string key = fmt::format("dispatcher_over_{}", sc::dispatch_way_key(sc::kDispatchWays[k]));
+                const std::string key = fmt::format("dispatcher_over_{}", bench::dispatch_way_key(bench::kDispatchWays[k]));
                 ratios[key] = m.median_ratio(kDispatcher, k);
                 cpu_ratios[key] = m.median_ratio(kDispatcher, k, true);
             }
@@ -189,15 +189,15 @@ int run_bench_dispatch(const BenchDispatchArgs& a) {
         "second\nFIFOs (every way): {}\n",
         ms.front().w.service.size(), group_digits(a.items), a.repeat, a.repeat == 1 ? "" : "s", fifo_timing);
     for (const auto& m : ms) {
-        const sc::DispatchRun& ref = m.reference();
+        const bench::DispatchRun& ref = m.reference();
         std::cout << fmt::format("\n{}: {}\n  service cycles per item {}; FIFO capacities {}\n\n", m.w.name, m.w.what,
                                  join_numbers(m.w.service), join_numbers(m.w.capacity));
         std::cout << fmt::format("  {:<22} {:>12} {:>9} {:>8} {:>12} {:>12} {:>13} {:>10}\n", "way", "cycles",
                                  "host s", "CPU s", "cycles/s", "items/s", "activations", "per cycle");
         for (size_t k = 0; k < kWays; ++k) {
-            const sc::DispatchRun& r = m.runs[k].front();
+            const bench::DispatchRun& r = m.runs[k].front();
             std::cout << fmt::format("  {:<22} {:>12} {:>9.4f} {:>8.4f} {:>12} {:>12} {:>13} {:>10.2f}\n",
-                                     sc::dispatch_way_name(sc::kDispatchWays[k]), group_digits(r.cycles),
+                                     bench::dispatch_way_name(bench::kDispatchWays[k]), group_digits(r.cycles),
                                      m.median_of(k, run_seconds), m.median_of(k, run_cpu_seconds),
                                      mcps(m.median_of(k, run_cps)),
                                      mcps(m.median_of(k, run_ips)), group_digits(r.activations),
@@ -216,7 +216,7 @@ int run_bench_dispatch(const BenchDispatchArgs& a) {
         std::cout << "\n";
         for (size_t k = 0; k < kDispatcher; ++k)
             std::cout << fmt::format("  dispatcher speed over {}: {:.2f}x by host seconds, {:.2f}x by CPU seconds\n",
-                                     sc::dispatch_way_name(sc::kDispatchWays[k]), m.median_ratio(kDispatcher, k),
+                                     bench::dispatch_way_name(bench::kDispatchWays[k]), m.median_ratio(kDispatcher, k),
                                      m.median_ratio(kDispatcher, k, true));
         std::cout << "  (medians of the per-repetition ratios)\n";
     }

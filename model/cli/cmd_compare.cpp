@@ -4,6 +4,7 @@
 // would run it). Text (a column per run, each figure's change against the first column), JSON
 // or CSV.
 #include "model/cli/commands.h"
+#include "model/cli/exit_status.h"
 #include "model/cli/run_common.h"
 #include "model/common/file_util.h"
 #include "model/common/presets.h"
@@ -223,7 +224,7 @@ int run_compare(const CompareArgs& a) {
         return 2;
     }
     std::vector<Column> cols;
-    try {
+    if (const int rc = exit_status_of(me, [&] {
         for (const auto& d : a.dirs) cols.push_back(from_dir(d));
         if (!a.presets.empty()) {
             for (const auto& p : a.presets) find_preset(p);  // an unknown name: before anything runs
@@ -250,16 +251,8 @@ int run_compare(const CompareArgs& a) {
             std::fwrite(s.data(), 1, s.size(), stdout);
         else
             write_file_atomic(a.out, s);
-    } catch (const scene::SceneError& e) {
-        std::fprintf(stderr, "%s: %s\n", me, e.what());
-        return 1;
-    } catch (const std::logic_error& e) {
-        std::fprintf(stderr, "%s: %s\n", me, e.what());
-        return 3;
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "%s: %s\n", me, e.what());
-        return 2;
-    }
+        }))
+        return rc;
     return 0;
 }
 

@@ -15,6 +15,7 @@
 // (printed; the same seed gives the same checks). --all: every preset and every step.
 #include "model/bench/ptc_replay.h"
 #include "model/cli/commands.h"
+#include "model/cli/exit_status.h"
 #include "model/cli/suite.h"
 #include "model/common/presets.h"
 
@@ -98,7 +99,7 @@ int run_bench_metamorphic(const MetaArgs& a) {
     uint64_t rng = a.seed;
     std::vector<Check> checks;
     size_t runs = 0, refused = 0;
-    try {
+    if (const int rc = exit_status_of(me, [&] {
         for (const Workload& w : suite) {
             std::vector<std::string> pres = preset_names;
             if (!a.all) pres = {preset_names[next_random(rng) % preset_names.size()]};
@@ -166,19 +167,8 @@ int run_bench_metamorphic(const MetaArgs& a) {
                 if (is_refused) ++refused;
             }
         }
-    } catch (const ParamError& e) {
-        std::fprintf(stderr, "%s: %s\n", me, e.what());
-        return 2;
-    } catch (const scene::SceneError& e) {
-        std::fprintf(stderr, "%s: %s\n", me, e.what());
-        return 1;
-    } catch (const std::logic_error& e) {
-        std::fprintf(stderr, "%s: %s\n", me, e.what());
-        return 3;
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "%s: %s\n", me, e.what());
-        return 2;
-    }
+        }))
+        return rc;
     size_t failed = 0;
     nlohmann::ordered_json j;
     j["seed"] = a.all ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(a.seed);

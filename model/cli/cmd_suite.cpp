@@ -7,6 +7,7 @@
 // line so a change shows as a diff); `--check FILE` compares a fresh run with them and lists
 // every value that moved (exit 1).
 #include "model/cli/commands.h"
+#include "model/cli/exit_status.h"
 #include "model/cli/suite.h"
 #include "model/common/file_util.h"
 #include "model/common/presets.h"
@@ -72,28 +73,6 @@ Outcome run_or_refuse(const Workload& w, const std::string& preset, const std::v
 }
 
 namespace {
-
-// Runs `f`, turning what it throws into the exit status: 2 a bad parameter or input, 1 a scene
-// command that failed, 3 an internal error; 0 when it returns.
-template <class F>
-int exit_status_of(const char* me, F&& f) {
-    try {
-        f();
-        return 0;
-    } catch (const ParamError& e) {
-        std::fprintf(stderr, "%s: %s\n", me, e.what());
-        return 2;
-    } catch (const scene::SceneError& e) {
-        std::fprintf(stderr, "%s: %s\n", me, e.what());
-        return 1;
-    } catch (const std::logic_error& e) {
-        std::fprintf(stderr, "%s: %s\n", me, e.what());
-        return 3;
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "%s: %s\n", me, e.what());
-        return 2;
-    }
-}
 
 // ------------------------------------------------------------------------------ coissue
 

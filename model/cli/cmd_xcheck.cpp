@@ -1,9 +1,11 @@
-// vpsim xcheck: the token-array cross-check of the RTL declaration decoder against the model.
+// vpsim xcheck: options and printing of the token-array cross-check of the RTL declaration decoder
+// against the model; the work is in tb/ (xcheck, user_rtl, rtl_coverage, mutants, junit).
 #include "model/cli/commands.h"
 #include "model/cli/run_common.h"
 #include "model/cli/xcheck_vf.h"
 #include "model/common/file_util.h"
 #include "tb/decl_gen.h"
+#include "tb/junit.h"
 #include "tb/coverage_gate.h"
 #include "tb/mutants.h"
 #include "tb/replay.h"
@@ -16,14 +18,11 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <memory>
-#include <sstream>
 #include <unistd.h>
 
 namespace vpsim::cli {
@@ -55,64 +54,6 @@ struct XcheckArgs {
     std::string bins;                 // --bins FILE
     VfXcheckArgs vf;                  // --unit vertex_fetch (model/cli/cmd_xcheck_vf.cpp)
 };
-
-std::string xml_escape(const std::string& in) {
-    std::string o;
-    for (unsigned char c : in) {
-        switch (c) {
-        case '<': o += "&lt;"; break;
-        case '>': o += "&gt;"; break;
-        case '&': o += "&amp;"; break;
-        case '"': o += "&quot;"; break;
-        case '\n': case '\t': o += char(c); break;
-        default: o += c < 0x20 ? std::string("?") : std::string(1, char(c));
-        }
-    }
-    return o;
-}
-
-// --junit FILE: one testcase per corpus file and per random batch; a failure carries the first
-// mismatch and its replay command; the functional coverage is one more testcase.
-void write_junit(const std::string& file, const tb::XcheckReport& r, const tb::GateResult& gate) {
-    const bool check_coverage = gate.gated;
-    size_t failures = 0;
-    for (const auto& c : r.cases) failures += c.mismatches ? 1 : 0;
-    const bool cov_fail = gate.fails();
-    std::string x = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-    const size_t tests = r.cases.size() + (check_coverage ? 1 : 0);
-    x += fmt::format("<testsuites name=\"vpsim xcheck\" tests=\"{}\" failures=\"{}\" time=\"{:.6f}\">\n", tests,
-                     failures + cov_fail, r.seconds);
-    x += fmt::format("  <testsuite name=\"xcheck\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"0\" time=\"{:.6f}\">\n",
-                     tests, failures + cov_fail, r.seconds);
-    for (const auto& c : r.cases) {
-        x += fmt::format("    <testcase classname=\"{}\" name=\"{}\" time=\"{:.6f}\"", xml_escape(c.classname),
-                         xml_escape(c.name), c.seconds);
-        if (!c.mismatches) {
-            x += "/>\n";
-            continue;
-        }
-        const std::string first = c.failure.substr(0, c.failure.find('\n'));
-        x += fmt::format(">\n      <failure message=\"{} of {} arrays mismatch: {}\" type=\"mismatch\">{}</failure>\n    </testcase>\n",
-                         c.mismatches, c.arrays, xml_escape(first), xml_escape(c.failure));
-    }
-    if (check_coverage) {
-        x += fmt::format("    <testcase classname=\"xcheck.coverage\" name=\"functional coverage\" time=\"0\">\n");
-        if (cov_fail) {
-            std::string holes;
-            for (const auto& h : gate.holes) holes += h + "\n";
-            x += fmt::format("      <failure message=\"{} coverage holes\" type=\"coverage\">{}</failure>\n", gate.holes.size(),
-                             xml_escape(holes));
-        }
-        // Excluded (unreachable with these parameters) and waived bins, with their reasons.
-        std::string notes;
-        for (const auto& [bin, why] : gate.excluded) notes += fmt::format("excluded: {} (unreachable: {})\n", bin, why);
-        for (const auto& [bin, why] : gate.waived) notes += fmt::format("waived: {} ({})\n", bin, why);
-        if (!notes.empty()) x += fmt::format("      <system-out>{}</system-out>\n", xml_escape(notes));
-        x += "    </testcase>\n";
-    }
-    x += "  </testsuite>\n</testsuites>\n";
-    write_file_atomic(file, x);
-}
 
 // --rtl: Verilate (or find in the cache) and load the user's design; the golden side takes
 // its CONST_COUNT and MAX_LENGTH. Returns false after printing the error.
@@ -153,68 +94,24 @@ bool load_user_rtl(const XcheckArgs& a, tb::XcheckOptions& opt) {
     return true;
 }
 
-// --coverage DIR after the run: coverage.dat is written; the lcov report, the annotated
-// sources and the summary (per kind of point, and every point never hit) go next to it.
+// --coverage DIR after the run: coverage.dat is written; the lcov report, the annotated sources
+// and the summary go next to it (tb::write_rtl_coverage_report), printed here.
 int coverage_report(const std::string& dir, bool json, nlohmann::ordered_json* j) {
-    const std::string dat = dir + "/coverage.dat";
-    tb::CoverageSummary cs;
+    tb::RtlCoverageReport rep;
     try {
-        cs = tb::read_coverage_dat(dat);
+        rep = tb::write_rtl_coverage_report(dir);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "vpsim xcheck: %s\n", e.what());
         return 2;
     }
-    std::string out;
-    if (tb::run_command({"verilator_coverage", "--write-info", dir + "/coverage.info", dat}, "", out) != 0) {
-        std::fprintf(stderr, "vpsim xcheck: verilator_coverage --write-info failed:\n%s\n", out.c_str());
-        return 2;
-    }
-    out.clear();
-    tb::run_command({"verilator_coverage", "--annotate", dir + "/annotated", "--annotate-min", "1", dat}, "", out);
-    try {
-        // Branch records for the branch and toggle points (verilator_coverage writes lines only).
-        std::ifstream in(dir + "/coverage.info");
-        std::ostringstream text;
-        text << in.rdbuf();
-        write_file_atomic(dir + "/coverage.info", tb::add_branch_records(text.str(), cs.points));
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "vpsim xcheck: %s/coverage.info: %s\n", dir.c_str(), e.what());
-        return 2;
-    }
-    out.clear();
-    const int gh = tb::run_command({"genhtml", "--quiet", "--branch-coverage", "--output-directory", dir + "/html",
-                                    dir + "/coverage.info"},
-                                   "", out);
-    if (gh != 0) {
-        std::fprintf(stderr, "vpsim xcheck: genhtml %s (the HTML report needs Debian's lcov: scripts/deps.sh lcov)%s%s\n",
-                     gh == 127 ? "is not installed" : "failed", gh == 127 ? "" : ":\n", gh == 127 ? "" : out.c_str());
-        return 2;
-    }
-    // The lcov view: source lines with at least one point (DA records), and those hit.
-    uint64_t da_lines = 0, da_hit = 0;
-    {
-        std::ifstream info(dir + "/coverage.info");
-        std::string l;
-        while (std::getline(info, l))
-            if (l.rfind("DA:", 0) == 0) {
-                ++da_lines;
-                const size_t comma = l.find(',');
-                if (comma != std::string::npos && std::strtoull(l.c_str() + comma + 1, nullptr, 10) > 0) ++da_hit;
-            }
-    }
-    const double da_pct = da_lines ? 100.0 * double(da_hit) / double(da_lines) : 100.0;
-    // Holes with each bus's contiguous bits as one range (offset_q[23:18]).
-    const std::vector<tb::CoveragePoint> grouped = tb::group_bit_ranges(cs.holes);
-    std::string holes;
-    for (const auto& h : grouped)
-        holes += fmt::format("{}:{}: {} {} ({})\n", h.file, h.line, h.kind, h.comment, h.hier);
-    write_file_atomic(dir + "/holes.txt", holes);
+    const tb::CoverageSummary& cs = rep.summary;
+    const double da_pct = rep.lcov_lines ? 100.0 * double(rep.lcov_hit) / double(rep.lcov_lines) : 100.0;
     if (j) {
         nlohmann::ordered_json k;
         for (const auto& [name, v] : cs.kinds) k[name] = {{"points", v.points}, {"hit", v.hit}, {"percent", v.percent()}};
         (*j)["rtl_coverage"] = {{"dir", dir},
                                 {"kinds", k},
-                                {"lcov_lines", {{"lines", da_lines}, {"hit", da_hit}, {"percent", da_pct}}},
+                                {"lcov_lines", {{"lines", rep.lcov_lines}, {"hit", rep.lcov_hit}, {"percent", da_pct}}},
                                 {"holes", cs.holes.size()},
                                 {"html", dir + "/html/index.html"}};
     }
@@ -223,15 +120,17 @@ int coverage_report(const std::string& dir, bool json, nlohmann::ordered_json* j
         for (const auto& [name, v] : cs.kinds)
             std::cout << fmt::format("  {:<8} {:>6} / {:<6} {:6.2f} %   (points)\n", name, v.hit, v.points, v.percent());
         std::cout << fmt::format("  {:<8} {:>6} / {:<6} {:6.2f} %   (source lines with a point, lcov)\n", "lines",
-                                 da_hit, da_lines, da_pct);
+                                 rep.lcov_hit, rep.lcov_lines, da_pct);
         size_t shown = 0;
-        for (const auto& h : grouped) {
+        for (const auto& h : rep.grouped_holes) {
             if (++shown > 20) break;
             std::cout << fmt::format("  not hit: {}:{}: {} {}\n", h.file, h.line, h.kind, h.comment);
         }
-        if (grouped.size() > 20)
-            std::cout << fmt::format("  ... {} points not hit in all ({} lines): {}/holes.txt\n", cs.holes.size(), grouped.size(), dir);
-        std::cout << fmt::format("coverage data: {}  report: {}/html/index.html  annotated: {}/annotated\n", dat, dir, dir);
+        if (rep.grouped_holes.size() > 20)
+            std::cout << fmt::format("  ... {} points not hit in all ({} lines): {}/holes.txt\n", cs.holes.size(),
+                                     rep.grouped_holes.size(), dir);
+        std::cout << fmt::format("coverage data: {}  report: {}/html/index.html  annotated: {}/annotated\n", dir + "/coverage.dat",
+                                 dir, dir);
     }
     return 0;
 }
@@ -272,7 +171,7 @@ int run_mutants(const XcheckArgs& a, const tb::XcheckOptions& opt) {
         std::fprintf(stderr, "vpsim xcheck: %s\n", e.what());
         return 2;
     }
-    const std::string self = "/proc/self/exe";  // this binary, even if it was replaced meanwhile
+    // The child cross-check of each mutant (tb::run_mutation_campaign adds --rtl MUTANT).
     std::vector<std::string> check = {"xcheck", "--first-mismatch", "--json", "--random", std::to_string(opt.random),
                                       "--seed", std::to_string(opt.seed), "--out-ready", fmt::format("{}", opt.bp.out_ready),
                                       "--in-valid", fmt::format("{}", opt.bp.in_valid)};
@@ -285,88 +184,25 @@ int run_mutants(const XcheckArgs& a, const tb::XcheckOptions& opt) {
                 opt.corpus.empty() ? "(none)" : fmt::format("{}", fmt::join(opt.corpus, " ")).c_str(), (unsigned long long)opt.random,
                 (unsigned long long)opt.seed);
     std::printf("%4s  %-6s  %-22s  %-9s  %s\n", "#", "mode", "where", "result", "detail");
-    int killed = 0, survived = 0, timed_out = 0, not_built = 0, equivalent = 0;
-    std::vector<std::string> survivors;
-    const auto t0 = std::chrono::steady_clock::now();
-    for (size_t i = 0; i < list.size(); ++i) {
-        const tb::Mutation& m = list[i];
-        const std::string file = fmt::format("{}/mutant-{}.v", ms.work_dir, i + 1);
-        std::string result, detail;
-        try {
-            const std::string nr = fmt::format("{}/mutant-{}.norename.v", ms.work_dir, i + 1);
-            tb::write_mutant(ms, m, file, nr);
-            std::ifstream nrin(nr);
-            std::ostringstream nrs;
-            nrs << nrin.rdbuf();
-            if (nrs.str() == unmutated) {
-                std::printf("%4zu  %-6s  %-22s  %-9s  %s\n", i + 1, m.mode.c_str(), m.where.c_str(), "equiv.",
-                            "the mutated netlist is the unmutated one (a bit forced to the value it has)");
-                ++equivalent;
-                continue;
-            }
-            tb::UserRtlSpec spec;
-            spec.sources = {file};
-            spec.cache_dir = a.rtl_cache;
-            spec.vpsim_version = VPSIM_VERSION;
-            spec.show_warnings = false;
-            tb::build_user_rtl(spec);  // into the cache; the child finds it there
-            std::vector<std::string> argv = {self};
-            argv.insert(argv.end(), check.begin(), check.end());
-            argv.insert(argv.end(), {"--rtl", file});
-            std::string out;
-            const int rc = tb::run_command(argv, "", out, a.mutant_timeout);
-            if (rc == -1) {
-                result = "timed out";
-                detail = fmt::format("no verdict within {} s", a.mutant_timeout);
-                ++timed_out;
-            } else if (rc == 0) {
-                result = "SURVIVED";
-                ++survived;
-                survivors.push_back(fmt::format("{}: {} at {} on {}  ({})", i + 1, m.mode, m.where, m.signal, m.command));
-            } else if (rc == 1) {
-                result = "killed";
-                ++killed;
-                const size_t brace = out.find("\n{") == std::string::npos ? out.find('{') : out.find("\n{") + 1;
-                try {
-                    const auto j = nlohmann::json::parse(out.substr(brace == std::string::npos ? 0 : brace));
-                    if (!j["failures"].empty()) {
-                        const auto& f = j["failures"][0];
-                        detail = f["origin"].get<std::string>() == "random"
-                                     ? fmt::format("random #{}: ", f["index"].get<uint64_t>())
-                                     : f["origin"].get<std::string>() + (f["lenient"].get<bool>() ? " (lenient): " : ": ");
-                        detail += f["first_difference"].get<std::string>();
-                    } else if (!j["coverage_holes"].empty()) {
-                        detail = "coverage hole: " + j["coverage_holes"][0].get<std::string>();
-                    }
-                } catch (const std::exception&) {
-                    detail = "(no report)";
-                }
-            } else if (rc == 2 || rc == 126 || rc == 127) {
-                result = "error";
-                detail = out.substr(0, out.find('\n'));
-                ++not_built;
-            } else {
-                result = "killed";
-                detail = rc > 128 ? fmt::format("the simulation died (signal {})", rc - 128) : fmt::format("exit {}", rc);
-                ++killed;
-            }
-        } catch (const tb::RtlBuildError& e) {
-            result = "not built";
-            detail = std::string(e.what()).substr(0, std::string(e.what()).find('\n'));
-            ++not_built;
-        }
-        if (detail.size() > 110) detail = detail.substr(0, 107) + "...";
-        std::printf("%4zu  %-6s  %-22s  %-9s  %s\n", i + 1, m.mode.c_str(), m.where.c_str(), result.c_str(), detail.c_str());
+    tb::CampaignSpec cs;
+    cs.mutation = ms;
+    cs.check_args = check;
+    cs.rtl_cache = a.rtl_cache;
+    cs.vpsim_version = VPSIM_VERSION;
+    cs.timeout_seconds = a.mutant_timeout;
+    const tb::CampaignResult res = tb::run_mutation_campaign(cs, list, unmutated, [](const tb::MutantOutcome& o) {
+        std::printf("%4zu  %-6s  %-22s  %-9s  %s\n", o.index, o.mutation->mode.c_str(), o.mutation->where.c_str(),
+                    o.result_text(), o.detail.c_str());
         std::fflush(stdout);
-    }
-    const int run = killed + survived + timed_out;
+    });
+    const int run = res.killed + res.survived + res.timed_out;
     std::printf("mutants: %zu  equivalent (same netlist): %d  killed: %d  survived: %d  timed out: %d  not built: %d  "
                 "kill rate: %.1f %% (%d / %d)\n",
-                list.size(), equivalent, killed, survived, timed_out, not_built, run ? 100.0 * killed / run : 0.0, killed, run);
-    for (const auto& s : survivors) std::printf("survivor %s\n", s.c_str());
-    std::printf("time: %.1f s  mutants in %s\n",
-                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), ms.work_dir.c_str());
-    return survived == 0 && timed_out == 0 && not_built == 0 ? 0 : 1;
+                list.size(), res.equivalent, res.killed, res.survived, res.timed_out, res.not_built,
+                run ? 100.0 * res.killed / run : 0.0, res.killed, run);
+    for (const auto& s : res.survivors) std::printf("survivor %s\n", s.c_str());
+    std::printf("time: %.1f s  mutants in %s\n", res.seconds, ms.work_dir.c_str());
+    return res.passed() ? 0 : 1;
 }
 
 }  // namespace
@@ -503,7 +339,7 @@ int run_xcheck(XcheckArgs& a) {
     const bool check_coverage = gated;
     if (!a.junit.empty()) {
         try {
-            write_junit(a.junit, r, gate);
+            tb::write_junit(a.junit, r, gate);
         } catch (const std::exception& e) {
             std::fprintf(stderr, "vpsim xcheck: --junit: %s\n", e.what());
             return 2;
@@ -610,153 +446,6 @@ int run_xcheck(XcheckArgs& a) {
 }
 
 }  // namespace
-
-// ---------------------------------------------------------------------------------------
-// vpsim bench xcheck (docs/xcheck.md, "Speed"): the fast cross-check of the built-in RTL on random
-// arrays (no corpus), three ways interleaved run by run -- the serial per-array path (every array
-// into new vectors, a new golden side per array), the chunked path with --jobs 1 and with --jobs
-// 2 (or the --jobs list) -- then where one thread's time goes, on arrays generated beforehand:
-// generation alone, the golden side alone, the RTL alone (Verilator's evaluations).
-namespace {
-
-struct BenchXcheckArgs {
-    uint64_t random = 1000000, seed = 1;
-    int repeat = 5;
-    std::vector<int> jobs = {1, 2};
-    uint64_t phase_arrays = 200000;
-    bool json = false;
-};
-
-int run_bench_xcheck(const BenchXcheckArgs& a) {
-    struct Way {
-        std::string name;
-        int jobs;
-        bool per_array;
-        std::vector<double> arrays_s, cycles_s, seconds;
-    };
-    std::vector<Way> ways = {{"serial, per-array allocation (the path before chunks)", 1, true, {}, {}, {}}};
-    for (int j : a.jobs) ways.push_back({fmt::format("chunked, --jobs {}", j), j, false, {}, {}, {}});
-    uint64_t arrays = 0, cycles = 0, tokens = 0;
-    for (int r = 0; r < a.repeat; ++r)
-        for (auto& w : ways) {
-            tb::XcheckOptions o;
-            o.random = a.random;
-            o.seed = a.seed;
-            o.jobs = w.jobs;
-            o.per_array_path = w.per_array;
-            const tb::XcheckReport rep = tb::run_xcheck(o);
-            if (rep.mismatches) {
-                std::fprintf(stderr, "vpsim bench xcheck: %s: %llu mismatches (run vpsim xcheck --seed %llu)\n", w.name.c_str(),
-                             (unsigned long long)rep.mismatches, (unsigned long long)a.seed);
-                return 1;
-            }
-            if (!arrays) arrays = rep.arrays, cycles = rep.cycles, tokens = rep.tokens;
-            if (rep.arrays != arrays || rep.cycles != cycles || rep.tokens != tokens) {  // the same arrays every way
-                std::fprintf(stderr, "vpsim bench xcheck: %s checked %llu arrays / %llu cycles, the first way %llu / %llu\n",
-                             w.name.c_str(), (unsigned long long)rep.arrays, (unsigned long long)rep.cycles,
-                             (unsigned long long)arrays, (unsigned long long)cycles);
-                return 1;
-            }
-            w.arrays_s.push_back(double(rep.arrays) / rep.seconds);
-            w.cycles_s.push_back(double(rep.cycles) / rep.seconds);
-            w.seconds.push_back(rep.seconds);
-        }
-
-    // One thread's time per array, by part, on arrays generated beforehand.
-    const uint64_t n = std::min(a.phase_arrays, a.random);
-    std::vector<double> gen_s, model_s, rtl_s;
-    uint64_t phase_cycles = 0;
-    {
-        std::vector<tb::ArrayCase> cases(n);
-        tb::GenScratch scratch;
-        tb::SideResult res;
-        auto dut = tb::builtin_rtl();
-        using clock = std::chrono::steady_clock;
-        for (int r = 0; r < a.repeat; ++r) {
-            auto t = clock::now();
-            for (uint64_t i = 0; i < n; ++i) tb::random_case(a.seed, i, cases[i], scratch);
-            gen_s.push_back(std::chrono::duration<double>(clock::now() - t).count());
-            t = clock::now();
-            uint64_t c = 0;
-            for (const auto& k : cases) c += tb::run_model(k.tokens, k.lenient, k.bp_seed, {}).cycles;
-            model_s.push_back(std::chrono::duration<double>(clock::now() - t).count());
-            t = clock::now();
-            uint64_t rc = 0;
-            for (const auto& k : cases) {
-                dut->run_into(k.tokens, k.lenient, k.bp_seed, {}, res);
-                rc += res.cycles;
-            }
-            rtl_s.push_back(std::chrono::duration<double>(clock::now() - t).count());
-            if (rc != c) {
-                std::fprintf(stderr, "vpsim bench xcheck: the RTL took %llu cycles, the model %llu\n", (unsigned long long)rc,
-                             (unsigned long long)c);
-                return 1;
-            }
-            phase_cycles = c;
-        }
-    }
-    const double g = median(gen_s), m = median(model_s), rt = median(rtl_s);
-    const double base = median(ways[0].arrays_s);
-    if (a.json) {
-        nlohmann::ordered_json j;
-        j["bench"] = "xcheck";
-        j["random"] = a.random;
-        j["seed"] = a.seed;
-        j["repeat"] = a.repeat;
-        j["arrays"] = arrays;
-        j["cycles"] = cycles;
-        j["ways"] = nlohmann::ordered_json::array();
-        for (const auto& w : ways)
-            j["ways"].push_back({{"way", w.name}, {"jobs", w.jobs}, {"per_array_path", w.per_array},
-                                 {"arrays_per_second", median(w.arrays_s)}, {"rtl_cycles_per_second", median(w.cycles_s)},
-                                 {"seconds", median(w.seconds)}, {"ratio_to_serial", median(w.arrays_s) / base},
-                                 {"runs_arrays_per_second", w.arrays_s}});
-        j["phases"] = {{"arrays", n},
-                       {"cycles", phase_cycles},
-                       {"generation_ns_per_array", 1e9 * g / double(n)},
-                       {"model_ns_per_array", 1e9 * m / double(n)},
-                       {"rtl_ns_per_array", 1e9 * rt / double(n)},
-                       {"rtl_cycles_per_second", double(phase_cycles) / rt},
-                       {"rtl_evals_per_second", 2.0 * double(phase_cycles) / rt}};
-        std::cout << j.dump(2) << "\n";
-        return 0;
-    }
-    std::printf("vpsim bench xcheck: %llu random arrays (seed %llu, no corpus, built-in RTL), %llu cycles; median of %d, "
-                "the ways interleaved run by run\n\n",
-                (unsigned long long)arrays, (unsigned long long)a.seed, (unsigned long long)cycles, a.repeat);
-    std::printf("%-56s %12s %16s %9s %7s   %s\n", "way", "arrays/s", "RTL cycles/s", "seconds", "ratio", "runs (arrays/s)");
-    for (const auto& w : ways) {
-        std::string runs;
-        for (double v : w.arrays_s) runs += fmt::format(" {:.0f}", v);
-        std::printf("%-56s %12.0f %16.0f %9.3f %7.2f  %s\n", w.name.c_str(), median(w.arrays_s), median(w.cycles_s),
-                    median(w.seconds), median(w.arrays_s) / base, runs.c_str());
-    }
-    const double tot = g + m + rt;
-    std::printf("\none thread's time per array (%llu arrays generated beforehand, %.1f cycles each; median of %d):\n",
-                (unsigned long long)n, double(phase_cycles) / double(n), a.repeat);
-    std::printf("  %-34s %8.0f ns  %5.1f %%\n", "generation (tb/decl_gen)", 1e9 * g / double(n), 100 * g / tot);
-    std::printf("  %-34s %8.0f ns  %5.1f %%\n", "golden side (DeclDecoderTiming)", 1e9 * m / double(n), 100 * m / tot);
-    std::printf("  %-34s %8.0f ns  %5.1f %%   %.0f cycles/s, %.0f evals/s\n", "RTL (Verilated, 2 evals per cycle)",
-                1e9 * rt / double(n), 100 * rt / tot, double(phase_cycles) / rt, 2.0 * double(phase_cycles) / rt);
-    return 0;
-}
-
-}  // namespace
-
-void add_bench_xcheck(CLI::App* bench, int& exit_code) {
-    auto a = std::make_shared<BenchXcheckArgs>();
-    CLI::App* c = bench->add_subcommand(
-        "xcheck", "Speed of the fast RTL cross-check: arrays/s and RTL cycles/s of the serial per-array path and the "
-                  "chunked path at --jobs 1 and 2 (median of 5, interleaved), and one thread's time by part");
-    c->add_option("--random", a->random, "Random arrays per run (default 1000000)")->check(CLI::Range(uint64_t(1), uint64_t(1) << 32));
-    c->add_option("--seed", a->seed, "Seed of the arrays (default 1)");
-    c->add_option("--repeat", a->repeat, "Runs of each way; medians are reported (default 5)")->check(CLI::Range(1, 99));
-    c->add_option("--jobs", a->jobs, "The --jobs values of the chunked path (default 1 2)")->check(CLI::Range(1, 256));
-    c->add_option("--phase-arrays", a->phase_arrays, "Arrays for the time-by-part measurement (default 200000)")
-        ->check(CLI::Range(uint64_t(1), uint64_t(1) << 24));
-    c->add_flag("--json", a->json, "Print one JSON object instead of the tables");
-    c->callback([a, &exit_code] { exit_code = run_bench_xcheck(*a); });
-}
 
 void add_xcheck_command(CLI::App& app, int& exit_code) {
     auto a = std::make_shared<XcheckArgs>();

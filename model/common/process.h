@@ -1,9 +1,10 @@
 // Child processes: one place that forks, execs, connects the standard streams, waits, times out
 // and reports how a process ended (exit status or signal, wall time, CPU time, peak resident
-// memory from wait4's rusage). vpsim sweep's backends, vpsim plot / report (the plot script) and
-// bench run's memory children use it. The one fork/exec left is tb/user_rtl.cpp's run_process
-// (tb::run_command, used by xcheck and the mutation campaign), to move onto run() with a timeout
-// and own_process_group.
+// memory from wait4's rusage). vpsim sweep's backends, vpsim plot / report (the plot script),
+// bench run's memory children and the tools the RTL checks run (verilator, make, yosys,
+// verilator_coverage, genhtml and the mutation campaign's child cross-checks, through
+// tb::run_command in tb/user_rtl.h: run() with stdout and stderr as one captured text) use it.
+// Nothing else in model/ or tb/ forks, execs, or calls popen or system().
 //
 // A program that cannot be started (not found, not executable, a bad working directory) is a
 // ProcessError thrown by spawn() / run() in the parent ("cannot run NAME: No such file or

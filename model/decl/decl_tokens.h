@@ -62,7 +62,10 @@ enum VertexElement : uint32_t {
 };
 inline constexpr unsigned kNumVertexElements = 17;
 
-// Names without prefix ("FLOAT3", "NORMAL"); nullptr when out of range.
+// The macros' prefixes of the names: D3DVSDT_FLOAT3, D3DVSDE_NORMAL.
+inline constexpr std::string_view kDataTypePrefix = "D3DVSDT_";
+inline constexpr std::string_view kVertexElementPrefix = "D3DVSDE_";
+// Names without prefix ("FLOAT3", "NORMAL"), defined in decl_names.cpp; nullptr when out of range.
 const char* data_type_name(uint32_t type);
 const char* vertex_element_name(uint32_t reg);
 std::optional<uint32_t> data_type_from_name(std::string_view name);      // "FLOAT3" or "D3DVSDT_FLOAT3"

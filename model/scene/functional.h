@@ -3,8 +3,8 @@
 // D3D8 primitive assembly order) — the values the timing model must reproduce bit for bit.
 //
 // Shading goes through a ShadeFn: reference_shade() (fetch_vertex + execute_reference, in the
-// golden library) or fast_shade() (model/scene/fast_shade.h: run_fast_fetch, in vpsim_fast's
-// users). Both give the same bits.
+// golden library) or fast_shade() (model/scene/fast_shade.h: run_fast_fetch, in the vpsim_fast
+// library). Both give the same bits.
 #pragma once
 
 #include "model/decl/decl_decoder.h"

@@ -31,7 +31,7 @@
 #include <string>
 #include <vector>
 
-namespace vpsim::sc {
+namespace vpsim::bench {
 
 struct DispatchWorkload {
     std::string name;                // "busy", "idle"
@@ -66,4 +66,4 @@ struct DispatchRun {
 // (items lost or out of order, a deadlock, the kernel's time not the dispatcher's).
 DispatchRun run_dispatch_bench(const DispatchWorkload& w, DispatchWay way, uint64_t quantum);
 
-}  // namespace vpsim::sc
+}  // namespace vpsim::bench

@@ -1,4 +1,4 @@
-#include "model/sc/dispatch_bench.h"
+#include "model/bench/dispatch_bench.h"
 
 #include "model/common/stats.h"
 #include "model/sc/dispatcher.h"
@@ -16,9 +16,10 @@
 #include <stdexcept>
 #include <thread>
 
-namespace vpsim::sc {
+namespace vpsim::bench {
 
 using namespace sc_core;
+using namespace vpsim::sc;  // the timing model's units, typed ports, channels and Dispatcher
 
 namespace {
 
@@ -409,4 +410,4 @@ DispatchRun run_dispatch_bench(const DispatchWorkload& w, DispatchWay way, uint6
     return result;
 }
 
-}  // namespace vpsim::sc
+}  // namespace vpsim::bench
