@@ -55,7 +55,7 @@ VertexFetchParams VertexFetchParams::from(const ParamSet& p) {
 VertexFetch::VertexFetch(const sc_core::sc_module_name& n, const VertexFetchParams& p, MemoryModel& memory,
                          VertexPool& pool, Probes* probes)
     : TimedUnit(n), p_(p), mem_(memory), pool_(pool), probes_(probes), lines_(p.cache_lines),
-      slot_used_(p.fetch_window),
+      line_shift_(unsigned(__builtin_ctz(p.line_bytes))), slot_used_(p.fetch_window),
       stats_(basename(), "vertex fetch unit"), acct_(stats_),
       vertices_(stats_.counter("vertices", "vertices", "vertices fetched and converted")),
       requests_(stats_.counter("requests", "requests", "element requests (one per declared element per vertex)")),
@@ -162,7 +162,7 @@ bool VertexFetch::first_touch(uint64_t line) {
 
 bool VertexFetch::access(Cycle now, uint32_t stream, uint64_t addr, uint32_t size, Cycle& ready,
                          uint32_t& demand_fills) {
-    const uint64_t first = addr / p_.line_bytes, last = (addr + size - 1) / p_.line_bytes;
+    const uint64_t first = addr >> line_shift_, last = (addr + size - 1) >> line_shift_;  // (line_bytes: a power of two)
     while (!fills_.empty() && fills_.front() <= now) fills_.pop_front();
     // Look every line up once; a request is all or nothing, so count the misses first.
     constexpr size_t kMaxLines = 8;  // an element is at most 16 bytes, a line at least 4

@@ -96,6 +96,7 @@ private:
     Out<Job> out_{*this, "out"};
     In<Credit> credits_{*this, "credits"};
     std::vector<Line> lines_;
+    unsigned line_shift_;  // log2(line_bytes)
     std::array<uint32_t, 4> recent_{~0u, ~0u, ~0u, ~0u};  // most recently used lines, newest first
     Line* find_line(uint64_t tag);
     void touch(Line* l);
