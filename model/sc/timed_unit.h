@@ -64,12 +64,26 @@ public:
         if (stepped_ != kNever && at <= stepped_) at = stepped_ + 1;
         if (at < wake_) {
             wake_ = at;
-            if (next_ && at < *next_) *next_ = at;
+            if (next_) {
+                if (at < *next_) *next_ = at;
+                *armed_ |= bit_;
+            }
         }
     }
     Cycle wake_at() const { return wake_; }
-    // The dispatcher's: where every wake-up also lowers the dispatcher's next cycle.
-    void set_dispatcher_next(Cycle* next) { next_ = next; }
+    // The dispatcher's: where every wake-up also lowers the dispatcher's next cycle (`next`), and
+    // the bit `bit` of `armed` the dispatcher keeps set while the unit wants a step (a wake-up
+    // cycle below kNever), so its loop visits only those units. detach_dispatcher() ends both.
+    void attach_dispatcher(Cycle* next, uint64_t* armed, uint64_t bit) {
+        next_ = next;
+        armed_ = armed;
+        bit_ = bit;
+        if (wake_ != kNever) *armed_ |= bit_;
+    }
+    void detach_dispatcher() {
+        next_ = nullptr;
+        armed_ = nullptr;
+    }
     // The dispatcher's call.
     void run_step(Cycle now) {
         wake_ = kNever;
@@ -77,13 +91,18 @@ public:
         Cycle next = step(now);
         if (next <= now) next = now + 1;
         if (next < wake_) wake_ = next;
-        if (next_ && wake_ < *next_) *next_ = wake_;
+        if (next_) {
+            if (wake_ < *next_) *next_ = wake_;
+            if (wake_ == kNever) *armed_ &= ~bit_;
+        }
     }
 
 private:
     Cycle wake_ = 0;
     Cycle stepped_ = kNever;
     Cycle* next_ = nullptr;
+    uint64_t* armed_ = nullptr;
+    uint64_t bit_ = 0;
     std::vector<PortBase*> ports_;
 };
 
