@@ -105,7 +105,7 @@ expect(0 "Verilating" run --set decl_decoder.max_length=2048 --rtl decl_decoder=
 same_run(${WORK}/run_model_2048 ${WORK}/run_fsm_2048 "run --rtl decl_decoder=FILE with MAX_LENGTH 2048 equals the model")
 expect(2 "do not match the decoder's port contract" run --rtl decl_decoder=${V}/decl_decoder_badports.sv ${CACHE})
 expect(2 "--rtl decl_decoder=: no file after '='" run --rtl decl_decoder=)
-expect(2 "only decl_decoder takes your own RTL" run --rtl vertex_alu=${V}/decl_decoder_fsm.sv)
+expect(2 "only decl_decoder and vertex_fetch take your own RTL" run --rtl vertex_alu=${V}/decl_decoder_fsm.sv)
 expect(2 "decl_decoder is given twice" run --rtl decl_decoder --rtl decl_decoder=${V}/decl_decoder_fsm.sv)
 
 # Ports that break the contract: refused before anything is compiled or simulated, with the
