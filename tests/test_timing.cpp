@@ -3,6 +3,7 @@
 #include "model/common/params.h"
 #include "model/pipe/post_transform_cache.h"
 #include "model/sc/pipeline.h"
+#include "model/sc/timed_unit.h"
 #include "model/scene/default_scene.h"
 #include "model/scene/functional.h"
 #include "tests/test_seed.h"
@@ -12,6 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <deque>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -519,6 +521,49 @@ TEST_CASE("Random configurations neither deadlock nor change a vertex", "[timing
             fmt::format("pipeline.quantum={}", pick(1, 5000)),
         };
         for (const auto& sc : scenes) check_equivalent(sc, sets);
+    }
+}
+
+TEST_CASE("A channel is a FIFO with its capacity, latency and bandwidth, past its capacity too", "[timing]") {
+    // Against a deque of (visible from, value): random pushes and pops over cycles (its ring
+    // wraps around and grows), and bursts pushed without asking (as latency-0 counts are).
+    std::mt19937_64 rng(test_seed("timing channel"));
+    for (int round = 0; round < 40; ++round) {
+        const uint32_t cap = 1 + uint32_t(rng() % 9), lat = uint32_t(rng() % 4), bw = 1 + uint32_t(rng() % 3);
+        sc::Channel<std::string> ch("c", cap, lat, bw);
+        sc::PushEnd<std::string>& out = ch;
+        sc::PopEnd<std::string>& in = ch;
+        std::deque<std::pair<sc::Cycle, std::string>> model;
+        uint64_t pushed = 0;
+        for (sc::Cycle now = 0; now < 300; ++now) {
+            INFO("capacity " << cap << ", latency " << lat << ", bandwidth " << bw << ", cycle " << now);
+            uint32_t pushes = 0, pops = 0;
+            const bool burst = rng() % 50 == 0;
+            for (int k = 0; k < 4; ++k) {
+                if (rng() % 2) {
+                    const bool can = model.size() < cap && pushes < bw;
+                    REQUIRE(out.can_push(now) == can);
+                    if (can || burst) {
+                        const std::string v = std::to_string(pushed++) + std::string(rng() % 40, 'x');
+                        out.push(v, now);
+                        model.emplace_back(now + lat, v);
+                        ++pushes;
+                    }
+                } else {
+                    const bool can = !model.empty() && model.front().first <= now && pops < bw;
+                    REQUIRE(in.can_pop(now) == can);
+                    REQUIRE(in.next_pop(now) ==
+                            (model.empty() ? sc::kNever : model.front().first > now ? model.front().first : now + 1));
+                    if (can) {
+                        REQUIRE(in.front() == model.front().second);
+                        REQUIRE(in.pop(now) == model.front().second);
+                        model.pop_front();
+                        ++pops;
+                    }
+                }
+                REQUIRE(ch.size() == model.size());
+            }
+        }
     }
 }
 

@@ -1,10 +1,14 @@
 // The post-transform vertex cache (FIFO keyed by index) and primitive assembly counts.
 #include "model/pipe/post_transform_cache.h"
 #include "model/pipe/primitive_assembly.h"
+#include "tests/test_seed.h"
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <deque>
+#include <random>
 #include <vector>
 
 using namespace vpsim;
@@ -67,6 +71,39 @@ TEST_CASE("batch_reset flushes the cache every N indices", "[vcache]") {
     never.lookup(1);
     for (int k = 0; k < 100; ++k) CHECK(never.lookup(1));
     CHECK(never.stats().get("flushes") == 0);
+}
+
+TEST_CASE("The cache answers as a plain FIFO of its entries, at every size and with batch resets", "[vcache]") {
+    // lookup compares whole blocks of 8 slots (its padding and unfilled slots hold copies of a held
+    // entry): against a deque searched one entry at a time, sizes around the block edges, indices
+    // from small ranges (many hits) and wide ones, flushes mid-way.
+    std::mt19937_64 rng(test_seed("vcache FIFO"));
+    for (uint32_t entries : {1u, 2u, 7u, 8u, 9u, 15u, 16u, 17u, 24u, 31u, 33u, 64u}) {
+        for (uint32_t batch_reset : {0u, 5u, 100u}) {
+            PostTransformCache c(cache_of(entries, batch_reset));
+            std::deque<uint32_t> fifo;
+            uint64_t since = 0;
+            const uint32_t range = std::uniform_int_distribution<uint32_t>(1, 3 * entries + 2)(rng);
+            for (int k = 0; k < 4000; ++k) {
+                if (k % 1500 == 1499) {
+                    c.flush();
+                    fifo.clear();
+                    since = 0;
+                }
+                const uint32_t x = rng() % 16 == 0 ? uint32_t(rng()) : uint32_t(rng() % range);
+                if (batch_reset && since == batch_reset) fifo.clear(), since = 0;
+                ++since;
+                const bool hit = std::find(fifo.begin(), fifo.end(), x) != fifo.end();
+                if (!hit) {
+                    fifo.push_back(x);
+                    if (fifo.size() > entries) fifo.pop_front();
+                }
+                INFO("entries " << entries << ", batch_reset " << batch_reset << ", lookup " << k << " of " << x);
+                REQUIRE(c.lookup(x) == hit);
+                REQUIRE(c.contents() == std::vector<uint32_t>(fifo.begin(), fifo.end()));
+            }
+        }
+    }
 }
 
 TEST_CASE("The cache's statistics group is functional, with hit and miss rates", "[vcache]") {

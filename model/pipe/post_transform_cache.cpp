@@ -4,6 +4,10 @@
 #include <limits>
 #include <unordered_set>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 namespace vpsim::pipe {
 
 const ParamBindings<PostTransformCacheParams>& PostTransformCacheParams::bindings() {
@@ -25,7 +29,8 @@ PostTransformCache::PostTransformCache(const PostTransformCacheParams& p)
 
 PostTransformCache::PostTransformCache(const PostTransformCacheParams& p, std::string stats_group)
     : params_(p),
-      ring_(p.entries),
+      // Padded to whole blocks of kBlock slots for lookup's block compares (see there).
+      ring_((p.entries + kBlock - 1) / kBlock * kBlock),
       stats_(std::move(stats_group), "index fetch + post-transform vertex cache", false),
       lookups_(stats_.counter("lookups", "indices", "indices looked up (one per index of the draw)")),
       hits_(stats_.counter("hits", "indices", "lookups that found the shaded vertex: fetch and shading skipped")),
@@ -41,22 +46,52 @@ void PostTransformCache::flush() {
     ++flushes_;
 }
 
+namespace {
+
+// Whether one of the 8 slots at r holds `index`.
+inline bool block_holds(const uint32_t* r, uint32_t index) {
+#ifdef __SSE2__
+    const __m128i x = _mm_set1_epi32(int(index));
+    const __m128i a = _mm_cmpeq_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(r)), x);
+    const __m128i b = _mm_cmpeq_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(r + 4)), x);
+    return _mm_movemask_epi8(_mm_or_si128(a, b)) != 0;
+#else
+    bool found = false;
+    for (size_t k = 0; k < 8; ++k) found |= r[k] == index;
+    return found;
+#endif
+}
+
+}  // namespace
+
 bool PostTransformCache::lookup(uint32_t index) {
     if (params_.batch_reset != 0 && since_flush_ == params_.batch_reset) flush();
     ++since_flush_;
     ++lookups_;
     // Filling starts at slot 0 after a flush, so the held entries are slots 0..count_-1 (an index
-    // is held at most once: only a miss inserts).
-    const size_t n = ring_.size();
-    const uint32_t* r = ring_.data();
-    for (size_t i = 0; i < count_; ++i)
-        if (r[i] == index) {
-            ++hits_;
-            return true;
-        }
+    // is held at most once: only a miss inserts). The slots past them up to the next whole block
+    // (unfilled slots and the padding past `entries`) hold a copy of slot 0, a held entry, so the
+    // blocks are compared whole, kBlock slots at once without a branch per slot, and a match
+    // there is a match among the held entries.
+    const size_t n = params_.entries;
+    if (count_ != 0) {
+        const uint32_t* r = ring_.data();
+        const size_t blocks = (count_ + kBlock - 1) / kBlock;
+        for (size_t b = 0; b < blocks; ++b, r += kBlock)
+            if (block_holds(r, index)) {
+                ++hits_;
+                return true;
+            }
+    }
     ++misses_;
     if (n != 0) {
-        ring_[head_] = index;
+        if (count_ == 0)
+            std::fill(ring_.begin(), ring_.end(), index);  // slot 0 and its copies
+        else if (head_ == 0) {  // slot 0 again (the cache is full): its copies in the padding follow it
+            ring_[0] = index;
+            std::fill(ring_.begin() + std::ptrdiff_t(n), ring_.end(), index);
+        } else
+            ring_[head_] = index;
         head_ = head_ + 1 == n ? 0 : head_ + 1;
         if (count_ < n) ++count_;
     }
@@ -65,7 +100,7 @@ bool PostTransformCache::lookup(uint32_t index) {
 
 std::vector<uint32_t> PostTransformCache::contents() const {
     std::vector<uint32_t> out;
-    const size_t n = ring_.size();
+    const size_t n = params_.entries;
     for (size_t i = 0; i < count_; ++i) out.push_back(ring_[(head_ + n - count_ + i) % n]);
     return out;
 }

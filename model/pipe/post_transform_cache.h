@@ -44,8 +44,9 @@ public:
     std::vector<uint32_t> contents() const;
 
 private:
+    static constexpr size_t kBlock = 8;  // slots compared at once (block_holds in the .cpp)
     PostTransformCacheParams params_;
-    std::vector<uint32_t> ring_;  // `entries` slots
+    std::vector<uint32_t> ring_;  // `entries` slots, then padding to a multiple of kBlock
     size_t head_ = 0;             // next slot to fill (the oldest entry once full)
     size_t count_ = 0;
     uint64_t since_flush_ = 0;

@@ -21,18 +21,42 @@ Cycle Dispatcher::loop() {
     // The next cycle any unit wants: lowered by every step's answer and every wake-up, so one
     // pass over the units per simulated cycle does both the stepping and the search.
     Cycle next = 0;
-    for (TimedUnit* u : units_) u->set_dispatcher_next(&next);
+    // Bit i: unit i wants a step (its wake-up cycle is below kNever); the pass visits only those
+    // (the others would be neither due nor the next). Units past the 64th are always visited.
+    uint64_t armed = 0;
+    const size_t n = units_.size(), masked = std::min<size_t>(n, 64);
+    for (size_t i = 0; i < n; ++i)
+        if (i < masked)
+            units_[i]->attach_dispatcher(&next, &armed, uint64_t(1) << i);
+        else
+            units_[i]->attach_dispatcher(&next, &armed, 0);
+    struct Detach {  // also when a step throws
+        const std::vector<TimedUnit*>& units;
+        ~Detach() {
+            for (TimedUnit* u : units) u->detach_dispatcher();
+        }
+    } detach{units_};
+    TimedUnit* const* const units = units_.data();
+    auto visit = [&](TimedUnit* u) {
+        const Cycle at = u->wake_at();
+        if (at <= now)
+            u->run_step(now);
+        else if (at < next)
+            next = at;
+    };
     for (bool first = true;; first = false) {
         if (next == kNever) break;
         // Strictly one pass per cycle: a unit woken for this cycle after its turn waits a cycle.
         now = OnePassPerCycle && !first ? std::max(next, now + 1) : std::max(next, now);
         next = kNever;
-        for (TimedUnit* u : units_) {
-            if (u->wake_at() <= now)
-                u->run_step(now);
-            else if (u->wake_at() < next)
-                next = u->wake_at();
+        // In step order; a unit a step wakes later in the order is visited in this pass (the mask
+        // is read again after each visit).
+        for (uint64_t m = armed; m;) {
+            const unsigned i = unsigned(__builtin_ctzll(m));
+            visit(units[i]);
+            m = armed & (~uint64_t(1) << i);
         }
+        for (size_t i = masked; i < n; ++i) visit(units[i]);
         last = now;
         if (now - synced_ >= o_.quantum) sync(now);
         if (o_.progress && (++iterations & 0xFFFF) == 0) o_.progress(now);

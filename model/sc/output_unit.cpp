@@ -67,7 +67,7 @@ Cycle OutputUnit::step(Cycle now) {
             shaded_->pop(now);
             VertexJob& j = pool_[r.job];
             recent_[head_] = {j.index, j.outputs};
-            head_ = (head_ + 1) % recent_.size();
+            head_ = head_ + 1 == recent_.size() ? 0 : head_ + 1;
             if (filled_ < recent_.size()) ++filled_;
             if (sink_) sink_(*r.draw, r.ref, j.index, j.outputs);
             if (probes_ && probes_->trace_on())
@@ -77,10 +77,14 @@ Cycle OutputUnit::step(Cycle now) {
             ++shaded_count_;
         } else {
             // The newest shading of this index: the one the cache held at look-up.
+            // (Newest first: from head_ - 1 down to 0, then from the end, without a division per entry.)
             const vs::VertexOutputs* o = nullptr;
-            for (size_t k = 1; k <= filled_ && !o; ++k) {
-                const auto& e = recent_[(head_ + recent_.size() - k) % recent_.size()];
-                if (e.first == r.index) o = &e.second;
+            for (size_t k = 0, i = head_; k < filled_; ++k) {
+                i = i == 0 ? recent_.size() - 1 : i - 1;
+                if (recent_[i].first == r.index) {
+                    o = &recent_[i].second;
+                    break;
+                }
             }
             if (!o)
                 throw std::logic_error(fmt::format("output: cache hit on vertex {} not among the recent vertices "

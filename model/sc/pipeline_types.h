@@ -80,7 +80,7 @@ struct ConstantsWritten {  // constant vectors the loader has written, so far (a
     uint64_t vectors = 0;
 };
 
-struct VertexJob {
+struct VertexJob {  // (VertexPool::alloc resets each field: keep it in step with this list)
     uint64_t seq = 0;  // shading order over the run
     const DrawState* draw = nullptr;
     uint32_t index = 0;  // vertex index
@@ -100,7 +100,15 @@ public:
         }
         const uint32_t h = free_.back();
         free_.pop_back();
-        jobs_[h] = VertexJob{};
+        // As VertexJob{}, field by field in place (no ~250-byte temporary to build and copy).
+        VertexJob& j = jobs_[h];
+        j.seq = 0;
+        j.draw = nullptr;
+        j.index = 0;
+        j.misses.reset();
+        j.miss = 0;
+        j.outputs = vs::VertexOutputs{};
+        j.t_fetch = j.t_alu = 0;
         return Job{h};
     }
     void release(Job j) { free_.push_back(j.handle); }

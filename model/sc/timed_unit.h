@@ -27,6 +27,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <typeinfo>
 #include <vector>
 
@@ -63,12 +64,26 @@ public:
         if (stepped_ != kNever && at <= stepped_) at = stepped_ + 1;
         if (at < wake_) {
             wake_ = at;
-            if (next_ && at < *next_) *next_ = at;
+            if (next_) {
+                if (at < *next_) *next_ = at;
+                *armed_ |= bit_;
+            }
         }
     }
     Cycle wake_at() const { return wake_; }
-    // The dispatcher's: where every wake-up also lowers the dispatcher's next cycle.
-    void set_dispatcher_next(Cycle* next) { next_ = next; }
+    // The dispatcher's: where every wake-up also lowers the dispatcher's next cycle (`next`), and
+    // the bit `bit` of `armed` the dispatcher keeps set while the unit wants a step (a wake-up
+    // cycle below kNever), so its loop visits only those units. detach_dispatcher() ends both.
+    void attach_dispatcher(Cycle* next, uint64_t* armed, uint64_t bit) {
+        next_ = next;
+        armed_ = armed;
+        bit_ = bit;
+        if (wake_ != kNever) *armed_ |= bit_;
+    }
+    void detach_dispatcher() {
+        next_ = nullptr;
+        armed_ = nullptr;
+    }
     // The dispatcher's call.
     void run_step(Cycle now) {
         wake_ = kNever;
@@ -76,13 +91,18 @@ public:
         Cycle next = step(now);
         if (next <= now) next = now + 1;
         if (next < wake_) wake_ = next;
-        if (next_ && wake_ < *next_) *next_ = wake_;
+        if (next_) {
+            if (wake_ < *next_) *next_ = wake_;
+            if (wake_ == kNever) *armed_ &= ~bit_;
+        }
     }
 
 private:
     Cycle wake_ = 0;
     Cycle stepped_ = kNever;
     Cycle* next_ = nullptr;
+    uint64_t* armed_ = nullptr;
+    uint64_t bit_ = 0;
     std::vector<PortBase*> ports_;
 };
 
@@ -258,14 +278,44 @@ private:
     }
 
     struct Item {
-        Cycle ready;
-        T v;
+        Cycle ready = 0;
+        T v{};
+    };
+    // A FIFO of items in a ring of a power-of-two size that doubles when full (a channel is
+    // mostly bounded by its capacity, but latency-0 counts may be pushed past it): the per-cycle
+    // push, pop and front are an index and a mask, not a deque's block bookkeeping.
+    class Ring {
+    public:
+        bool empty() const { return n_ == 0; }
+        size_t size() const { return n_; }
+        Item& front() { return a_[head_]; }
+        const Item& front() const { return a_[head_]; }
+        void push_back(Item&& x) {
+            if (n_ == a_.size()) grow();
+            a_[(head_ + n_) & (a_.size() - 1)] = std::move(x);
+            ++n_;
+        }
+        void pop_front() {
+            if constexpr (!std::is_trivially_destructible_v<T>) a_[head_] = Item{};  // releases what it holds now
+            head_ = (head_ + 1) & (a_.size() - 1);
+            --n_;
+        }
+
+    private:
+        void grow() {
+            std::vector<Item> b(a_.empty() ? 4 : 2 * a_.size());
+            for (size_t i = 0; i < n_; ++i) b[i] = std::move(a_[(head_ + i) & (a_.size() - 1)]);
+            a_.swap(b);
+            head_ = 0;
+        }
+        std::vector<Item> a_;
+        size_t head_ = 0, n_ = 0;
     };
     void count(Cycle& at, uint32_t& n, Cycle now) {
         if (at != now) at = now, n = 0;
         ++n;
     }
-    std::deque<Item> q_;
+    Ring q_;
     Cycle push_cycle_ = kNever, pop_cycle_ = kNever;
     uint32_t pushes_now_ = 0, pops_now_ = 0;
 };

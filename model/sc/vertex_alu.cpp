@@ -179,17 +179,25 @@ VertexAluProgram::VertexAluProgram(const vs::Program& p, const vs::Profile& prof
             if (s.write_mask >> k & 1u) s.write_comps[s.nwrite_comps++] = uint8_t(s.write_reg * 4u + k);
     }
     instructions_ = p.code.size();
-    next_other_.assign(slots_.size(), slots_.size());
-    for (size_t j = slots_.size(); j-- > 0;)
-        for (size_t k = j + 1; k < slots_.size(); ++k)
-            if (slots_[k].pipe != slots_[j].pipe) {
-                next_other_[j] = k;
-                break;
-            }
-    conflicts_.assign(slots_.size(), 0);
-    for (size_t j = 0; j < slots_.size(); ++j)
-        for (size_t d = 1; d < kMaxWindow && d <= j; ++d)
-            if (conflict(slots_[j - d], slots_[j])) conflicts_[j] |= 1u << d;
+    // The co-issue search's tables (VertexAlu::issue_from): the slots a head slot may take along
+    // (pairs: the next one; window: the next window - 1) and what each of them may not pass.
+    const size_t n = slots_.size();
+    window_ = params.coissue == "window" ? params.window : params.coissue == "pairs" ? 2 : 1;
+    partners_.assign(n, 0);
+    blockers_.assign(n * window_, 0);
+    for (size_t pc = 0; pc < n; ++pc) {
+        const AluSlot& head = slots_[pc];
+        for (size_t d = 1; d < window_ && pc + d < n; ++d) {
+            const AluSlot& s = slots_[pc + d];
+            for (size_t i = 1; i < d; ++i)
+                if (conflict(slots_[pc + i], s)) blockers_[pc * window_ + d] |= 1u << i;
+            if (s.pipe == head.pipe) continue;
+            if (params.port_limit && ((s.input >= 0 && head.input >= 0 && s.input != head.input) ||
+                                      (s.constant >= 0 && head.constant >= 0 && s.constant != head.constant)))
+                continue;
+            partners_[pc] |= 1u << d;
+        }
+    }
 }
 
 // ---------------------------------------------------------------- the function
@@ -323,10 +331,11 @@ const vs::FastShader& VertexAlu::fast_of(const DrawState& d) {
 Cycle VertexAlu::earliest_ops(const Context& c, const AluSlot& s) const {
     Cycle t = c.from;
     for (unsigned i = 0; i < s.nread_comps; ++i) t = std::max(t, c.ready[s.read_comps[i]]);
-    for (unsigned i = 0; i < s.nwrite_comps; ++i) {
-        const Cycle w = c.ready[s.write_comps[i]];
-        if (w > s.latency) t = std::max(t, w - s.latency);  // an earlier write must land first
-    }
+    // An earlier write must land first: each written component's ready cycle - latency, when
+    // positive (their maximum, once).
+    Cycle w = 0;
+    for (unsigned i = 0; i < s.nwrite_comps; ++i) w = std::max(w, c.ready[s.write_comps[i]]);
+    if (w > s.latency) t = std::max(t, w - s.latency);
     return t;
 }
 
@@ -350,50 +359,34 @@ void VertexAlu::issue(Context& c, const AluSlot& s, Engine& e, Cycle now) {
 }
 
 int VertexAlu::issue_from(Engine& e, Context& c, Cycle now) {
-    // (head_at >= from: a vertex issues nothing before its first cycle.)
-    if (!c.active || finished(c) || head_earliest(c, e) > now) return 0;
-    const auto& slots = c.prog->slots();
-    const AluSlot& head = slots[c.pc];
-    issue(c, head, e, now);
-    c.issued |= 1;
+    // The caller saw head_earliest(c, e) <= now (head_at >= from: nothing issues before a
+    // vertex's first cycle; kNever with nothing to issue).
+    const AluSlot* slots = c.slots;
+    const uint32_t pc = c.pc;
+    issue(c, slots[pc], e, now);
+    uint64_t issued = c.issued | 1u;
     int n = 1;
-    if (mode_ != Coissue::Off) {
-        const size_t w = mode_ == Coissue::Pairs ? 2 : p_.window;
-        const size_t end = std::min(slots.size(), c.pc + w);
-        for (size_t j = c.prog->next_other_pipe(c.pc); j < end; ++j) {
-            if (c.issued >> (j - c.pc) & 1u) continue;
-            const AluSlot& s = slots[j];
-            if (s.pipe == head.pipe) {
-                if (mode_ == Coissue::Pairs) break;
-                continue;
-            }
-            // Independent of every unissued slot it would pass.
-            uint32_t passed = 0;
-            for (size_t k = c.pc + 1; k < j; ++k)
-                if (!(c.issued >> (k - c.pc) & 1u)) passed |= 1u << (j - k);
-            if (c.prog->conflicts(j) & passed) {
-                if (mode_ == Coissue::Pairs) break;
-                continue;
-            }
-            if (p_.port_limit && ((s.input >= 0 && head.input >= 0 && s.input != head.input) ||
-                                  (s.constant >= 0 && head.constant >= 0 && s.constant != head.constant))) {
-                if (mode_ == Coissue::Pairs) break;
-                continue;
-            }
-            if (earliest(c, s, e) > now) {
-                if (mode_ == Coissue::Pairs) break;
-                continue;
-            }
+    // With co-issue: the first partner (VertexAluProgram::partners) not issued yet that passes
+    // no unissued slot it conflicts with and whose operands (and pipe) are ready.
+    uint32_t cand = c.prog->partners(pc) & ~uint32_t(issued);
+    if (cand) {
+        const uint32_t* blockers = c.prog->blockers(pc);
+        const uint32_t unissued = ~uint32_t(issued);
+        for (; cand; cand &= cand - 1) {
+            const unsigned d = unsigned(__builtin_ctz(cand));
+            if (blockers[d] & unissued) continue;
+            const AluSlot& s = slots[pc + d];
+            if (earliest(c, s, e) > now) continue;
             issue(c, s, e, now);
-            c.issued |= uint64_t(1) << (j - c.pc);
+            issued |= uint64_t(1) << d;
             n = 2;
             break;
         }
     }
-    while (c.issued & 1u) {
-        c.issued >>= 1;
-        ++c.pc;
-    }
+    // The head moves past the slots issued (issued has bit 0 set, and bits below 32 only).
+    const unsigned k = unsigned(__builtin_ctzll(~issued));
+    c.issued = issued >> k;
+    c.pc = pc + k;
     new_head(c);  // its registers' ready cycles changed
     return n;
 }
@@ -405,19 +398,17 @@ int VertexAlu::try_issue(uint32_t ei, Engine& e, Cycle now) {
             const auto [en, ci] = order_.at(k);
             if (en != ei) continue;
             Context& c = e.ctx[ci];
-            if (!c.active || finished(c) || head_earliest(c, e) > now) continue;  // issue_from's own first test
-            if (const int n = issue_from(e, c, now)) return n;
+            if (head_earliest(c, e) <= now) return issue_from(e, c, now);
         }
         return 0;
     }
     const uint32_t K = uint32_t(e.ctx.size());
     uint32_t ci = e.rr;
     for (uint32_t i = 0; i < K; ++i, ci = ci + 1 == K ? 0 : ci + 1) {
-        const Context& c = e.ctx[ci];
-        if (!c.active || finished(c) || head_earliest(c, e) > now) continue;  // issue_from's own first test
-        if (const int n = issue_from(e, e.ctx[ci], now)) {
+        Context& c = e.ctx[ci];
+        if (head_earliest(c, e) <= now) {
             e.rr = ci + 1 == K ? 0 : ci + 1;
-            return n;
+            return issue_from(e, c, now);
         }
     }
     return 0;
@@ -447,6 +438,7 @@ Cycle VertexAlu::step(Cycle now) {
             ++progress_[j.draw->id].retired;
             draw_progress(now);
             c.active = false;
+            c.head_at = kNever;  // (already: every slot issued)
             in_flight_change(ei, -1, now);
             order_.pop_front();
             if (probes_) probes_->vcd_change(sig_active_, now, order_.size());
@@ -487,6 +479,7 @@ Cycle VertexAlu::step(Cycle now) {
                 c.active = true;
                 c.job = h;
                 c.prog = &prog;
+                c.slots = prog.slots().data();
                 c.nslots = uint32_t(prog.slots().size());
                 c.pc = 0;
                 c.issued = 0;
@@ -530,7 +523,7 @@ Cycle VertexAlu::step(Cycle now) {
         for (auto& c : e.ctx) {
             if (!c.active) continue;
             if (!finished(c)) {
-                const AluSlot& s = c.prog->slots()[c.pc];
+                const AluSlot& s = c.slots[c.pc];
                 const Cycle t = head_earliest(c, e);
                 next = std::min(next, std::max(t, now + 1));
                 if (!reason) {

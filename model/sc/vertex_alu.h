@@ -81,16 +81,24 @@ public:
     VertexAluProgram(const vs::Program& p, const vs::Profile& profile, const VertexAluParams& params);
 
     const std::vector<AluSlot>& slots() const { return slots_; }
-    // Bit d (1..kMaxWindow-1): slot j-d and slot j conflict (RAW, WAR or WAW).
-    uint32_t conflicts(size_t j) const { return conflicts_[j]; }
-    // The first slot after j that goes to the other pipe (slots().size() if none).
-    size_t next_other_pipe(size_t j) const { return next_other_[j]; }
     size_t instructions() const { return instructions_; }
+
+    // The co-issue search as tables, made once per program for the unit's coissue, window and
+    // port_limit (what the search asks that does not change while the program runs).
+    // Bit d of partners(pc): slot pc + d may issue beside head slot pc, if it is not issued yet,
+    // passes no unissued slot it conflicts with and its operands are ready: it goes to the other
+    // pipe, is within the window (pairs: d = 1 only) and the program, and with port_limit reads no
+    // other input or constant register than the head.
+    uint32_t partners(size_t pc) const { return partners_[pc]; }
+    // Bit i of blockers(pc)[d] (0 < i < d): slot pc + i conflicts with slot pc + d (RAW, WAR or
+    // WAW), so slot pc + d may not pass it while it is unissued.
+    const uint32_t* blockers(size_t pc) const { return blockers_.data() + pc * window_; }
 
 private:
     std::vector<AluSlot> slots_;
-    std::vector<uint32_t> conflicts_;
-    std::vector<size_t> next_other_;
+    std::vector<uint32_t> partners_;
+    std::vector<uint32_t> blockers_;  // slots x window
+    size_t window_ = 1;
     size_t instructions_ = 0;
 };
 
@@ -132,11 +140,14 @@ private:
         bool active = false;
         Job job;
         const VertexAluProgram* prog = nullptr;
+        const AluSlot* slots = nullptr;  // prog->slots().data()
         uint32_t pc = 0;
         uint64_t issued = 0;  // bit i: slot pc + i issued
         Cycle from = 0;       // first cycle it may issue
         Cycle done_at = 0;    // every result written
-        Cycle head_at = 0;    // earliest_ops of slot pc: changes only when this vertex issues
+        // earliest_ops of slot pc: changes only when this vertex issues; kNever when there is
+        // nothing to issue (no vertex, or every slot issued), so one compare tells who can issue.
+        Cycle head_at = kNever;
         uint32_t nslots = 0;  // prog->slots().size(), kept here so the per-cycle checks stay in the context
         bool head_scalar = false;  // slot pc goes to the scalar pipe
         std::array<Cycle, VertexAluProgram::kRegs * 4> ready{};
@@ -161,15 +172,17 @@ private:
     }
     void new_head(Context& c) const {
         if (!finished(c)) {
-            const AluSlot& s = c.prog->slots()[c.pc];
+            const AluSlot& s = c.slots[c.pc];
             c.head_at = earliest_ops(c, s);
             c.head_scalar = s.pipe == AluSlot::Scalar;
+        } else {
+            c.head_at = kNever;
         }
     }
     void issue(Context& c, const AluSlot& s, Engine& e, Cycle now);
     bool finished(const Context& c) const { return c.pc >= c.nslots; }
     int try_issue(uint32_t ei, Engine& e, Cycle now);  // 0 nothing, 1 one slot, 2 a co-issued pair
-    int issue_from(Engine& e, Context& c, Cycle now);   // the same, from one vertex
+    int issue_from(Engine& e, Context& c, Cycle now);   // the same, from a vertex whose head slot can issue now
 
     VertexAluParams p_;
     Coissue mode_;

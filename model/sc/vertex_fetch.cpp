@@ -55,7 +55,7 @@ VertexFetchParams VertexFetchParams::from(const ParamSet& p) {
 VertexFetch::VertexFetch(const sc_core::sc_module_name& n, const VertexFetchParams& p, MemoryModel& memory,
                          VertexPool& pool, Probes* probes)
     : TimedUnit(n), p_(p), mem_(memory), pool_(pool), probes_(probes), lines_(p.cache_lines),
-      slot_used_(p.fetch_window),
+      line_shift_(unsigned(__builtin_ctz(p.line_bytes))), slot_used_(p.fetch_window),
       stats_(basename(), "vertex fetch unit"), acct_(stats_),
       vertices_(stats_.counter("vertices", "vertices", "vertices fetched and converted")),
       requests_(stats_.counter("requests", "requests", "element requests (one per declared element per vertex)")),
@@ -76,6 +76,14 @@ VertexFetch::VertexFetch(const sc_core::sc_module_name& n, const VertexFetchPara
       stall_window_(stats_.stall_reason("fetch_window_full", "a vertex waits: fetch_window vertices await their data")),
       stall_queue_(stats_.stall_reason("element_queue_full", "a request waits: element_queue elements await conversion")) {
     acct_.attach(probes, basename());
+    // The LRU list in index order: line 0 the oldest.
+    const uint32_t nl = uint32_t(lines_.size());
+    for (uint32_t i = 0; i < nl; ++i) {
+        lines_[i].older = i == 0 ? 0 : i - 1;
+        lines_[i].newer = i + 1 == nl ? i : i + 1;
+    }
+    lru_oldest_ = 0;
+    lru_newest_ = nl - 1;
     if (probes) sig_requests_ = probes->vcd_signal(basename(), "requests", 32);
     if (probes && probes->trace_on())
         for (uint32_t b = 0; b < p.fetch_window; ++b) tracks_.push_back(probes->track(fmt::format("{}.slot{}", basename(), b)));
@@ -110,17 +118,24 @@ VertexFetch::Line* VertexFetch::find_line(uint64_t tag) {
 }
 
 void VertexFetch::touch(Line* l) {
-    l->used = ++use_clock_;
     const uint32_t i = uint32_t(l - lines_.data());
+    if (i != lru_newest_) {  // to the newest end of the LRU list
+        if (i == lru_oldest_)
+            lru_oldest_ = l->newer;
+        else
+            lines_[l->older].newer = l->newer;
+        lines_[l->newer].older = l->older;
+        l->older = lru_newest_;
+        lines_[lru_newest_].newer = i;
+        lru_newest_ = i;
+    }
     if (recent_[0] == i) return;
     for (size_t k = recent_.size() - 1; k > 0; --k) recent_[k] = recent_[k - 1];
     recent_[0] = i;
 }
 
 Cycle VertexFetch::fill(Cycle now, uint64_t tag, bool ahead) {
-    Line* l = &lines_[0];
-    for (auto& c : lines_)
-        if (c.used < l->used) l = &c;
+    Line* l = &lines_[lru_oldest_];  // the least recently used
     if (l->prefetched) ++prefetch_evicted_;
     l->prefetched = ahead;
     fill_bytes_ += p_.line_bytes;
@@ -148,12 +163,14 @@ void VertexFetch::prefetch(Cycle now, uint32_t stream, uint64_t last) {
     }
 }
 
-bool VertexFetch::first_touch(uint64_t line) {
-    if ((line >> 12) != footprint_key_) {
-        footprint_key_ = line >> 12;
-        footprint_page_ = &footprint_[footprint_key_];
+bool VertexFetch::first_touch(uint32_t stream, uint64_t line) {
+    uint64_t& key = footprint_key_[stream & 15];
+    std::array<uint64_t, 64>*& page = footprint_page_[stream & 15];
+    if (!page || (line >> 12) != key) {
+        key = line >> 12;
+        page = &footprint_[key];
     }
-    uint64_t& word = (*footprint_page_)[(line >> 6) & 63];
+    uint64_t& word = (*page)[(line >> 6) & 63];
     const uint64_t bit = uint64_t(1) << (line & 63);
     const bool first = !(word & bit);
     word |= bit;
@@ -162,7 +179,7 @@ bool VertexFetch::first_touch(uint64_t line) {
 
 bool VertexFetch::access(Cycle now, uint32_t stream, uint64_t addr, uint32_t size, Cycle& ready,
                          uint32_t& demand_fills) {
-    const uint64_t first = addr / p_.line_bytes, last = (addr + size - 1) / p_.line_bytes;
+    const uint64_t first = addr >> line_shift_, last = (addr + size - 1) >> line_shift_;  // (line_bytes: a power of two)
     while (!fills_.empty() && fills_.front() <= now) fills_.pop_front();
     // Look every line up once; a request is all or nothing, so count the misses first.
     constexpr size_t kMaxLines = 8;  // an element is at most 16 bytes, a line at least 4
@@ -176,7 +193,7 @@ bool VertexFetch::access(Cycle now, uint32_t stream, uint64_t addr, uint32_t siz
     ready = now + p_.hit_latency;
     for (size_t k = 0; k < n; ++k) {
         ++lookups_;
-        if (first_touch(first + k)) footprint_bytes_ += p_.line_bytes;
+        if (first_touch(stream, first + k)) footprint_bytes_ += p_.line_bytes;
         Line* l = found[k];
         if (l && l->tag == first + k) {
             ++hits_;

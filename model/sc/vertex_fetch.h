@@ -71,7 +71,7 @@ private:
     struct Line {
         uint64_t tag = ~uint64_t(0);
         Cycle ready = 0;
-        uint64_t used = 0;
+        uint32_t older = 0, newer = 0;  // neighbours in the LRU order (lru_oldest_ .. lru_newest_)
         bool prefetched = false;  // read ahead and not yet asked for
     };
     struct Waiting {
@@ -96,10 +96,14 @@ private:
     Out<Job> out_{*this, "out"};
     In<Credit> credits_{*this, "credits"};
     std::vector<Line> lines_;
+    unsigned line_shift_;  // log2(line_bytes)
     std::array<uint32_t, 4> recent_{~0u, ~0u, ~0u, ~0u};  // most recently used lines, newest first
     Line* find_line(uint64_t tag);
     void touch(Line* l);
-    uint64_t use_clock_ = 0;
+    // The lines from least to most recently used, a list through Line::older / newer (a fill
+    // takes the oldest, a use moves a line to the newest end; lines never used come first, in
+    // index order).
+    uint32_t lru_oldest_ = 0, lru_newest_ = 0;
     std::array<uint64_t, 16> ahead_{};  // per stream: the furthest line requested ahead
     // Per stream: the last line a request ended in, and how many requests in a row advanced
     // to the next line (the stride detector that arms the read-ahead).
@@ -109,9 +113,11 @@ private:
     // Lines asked for by requests, one bit each in pages of 4096 lines (512 bytes a page): the
     // footprint statistic costs 1/512 of the address span the draws touch, not a node per line.
     std::unordered_map<uint64_t, std::array<uint64_t, 64>> footprint_;
-    uint64_t footprint_key_ = ~uint64_t(0);            // the page first_touch used last
-    std::array<uint64_t, 64>* footprint_page_ = nullptr;  // (element pointers survive rehashing)
-    bool first_touch(uint64_t line);
+    // Per stream: the page first_touch used last (streams' requests interleave, each in its own
+    // buffer), and the page (element pointers survive rehashing).
+    std::array<uint64_t, 16> footprint_key_{};
+    std::array<std::array<uint64_t, 64>*, 16> footprint_page_{};
+    bool first_touch(uint32_t stream, uint64_t line);
     std::deque<Cycle> fills_;  // completion cycles of outstanding line fills (non-decreasing)
     // The data stage (convert_per_cycle > 0): elements issued and not yet converted, in order.
     struct Conversion {
