@@ -26,8 +26,6 @@ namespace vpsim::cli {
 
 namespace {
 
-std::string mcps(double cps) { return fmt::format("{:.2f} M/s", cps / 1e6); }
-
 // ------------------------------------------------------------------------- bench dispatch
 
 struct BenchDispatchArgs {

@@ -22,7 +22,6 @@ namespace vpsim::cli {
 namespace {
 
 using bench::Measured;
-using bench::Workload;
 using bench::make_m4x4;
 using bench::measure;
 
@@ -46,12 +45,12 @@ int run_bench_exec(const BenchExecArgs& a) {
     std::vector<Measured> results;
     try {
         {
-            Workload w = make_m4x4(a.vertices);
+            bench::Workload w = make_m4x4(a.vertices);
             results.push_back(measure(w, a.vertices, a.reps));
         }
         std::string note;
         const std::string example = data_path("examples/shaders/transform_light.vsh");
-        Workload w = bench::make_transform_light(a.vertices, example, note);
+        bench::Workload w = bench::make_transform_light(a.vertices, example, note);
         if (example.empty())
             note = data_not_found("examples/shaders/transform_light.vsh") + ": the built-in copy is measured";
         if (!note.empty()) notes.push_back(note);

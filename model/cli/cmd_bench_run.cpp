@@ -56,7 +56,6 @@ struct SpeedSample {
 };
 
 std::string mib(double bytes) { return fmt::format("{:.1f} MiB", bytes / (1024.0 * 1024.0)); }
-std::string mcps(double cps) { return fmt::format("{:.2f} M/s", cps / 1e6); }
 
 int run_bench_run(const BenchRunArgs& a) {
     const char* const me = "vpsim bench run";

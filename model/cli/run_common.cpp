@@ -21,6 +21,8 @@ ff::Caps preset_caps(const std::string& preset) {
 double median(std::vector<double> v) { return bench::median(std::move(v)); }
 
 
+std::string mcps(double per_second) { return fmt::format("{:.2f} M/s", per_second / 1e6); }
+
 std::string group_digits(uint64_t v) {
     const std::string s = std::to_string(v);
     std::string r;

@@ -37,6 +37,9 @@ ff::Caps preset_caps(const std::string& preset);
 // 1234567 -> "1,234,567" (the summaries' counts).
 std::string group_digits(uint64_t v);
 
+// 12345678.9 per second -> "12.35 M/s" (the bench tables' rates).
+std::string mcps(double per_second);
+
 // The median of a benchmark's repetitions (the mean of the middle two for an even count).
 double median(std::vector<double> v);
 

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "model/decl/decl_text.h"
+#include "model/decl/decl_text_lex.h"
 
 namespace vpsim::decl {
 
@@ -34,15 +35,13 @@ std::string display_name(std::string_view path) {
     return std::string(path);
 }
 
-char lower(char c) { return (c >= 'A' && c <= 'Z') ? char(c - 'A' + 'a') : c; }
-
 std::string extension(std::string_view path) {
     const size_t slash = path.find_last_of("/\\");
     const std::string_view base = slash == std::string_view::npos ? path : path.substr(slash + 1);
     const size_t dot = base.rfind('.');
     if (dot == std::string_view::npos || dot == 0) return {};
     std::string ext(base.substr(dot + 1));
-    for (char& c : ext) c = lower(c);
+    for (char& c : ext) c = text::to_lower(c);
     return ext;
 }
 
@@ -91,7 +90,7 @@ bool hex_word_value(std::string_view w, uint32_t& v) {
     v = 0;
     for (char c : w) {
         if (!is_hex_digit(c)) return false;
-        v = v * 16 + uint32_t(c <= '9' ? c - '0' : lower(c) - 'a' + 10);
+        v = v * 16 + uint32_t(c <= '9' ? c - '0' : text::to_lower(c) - 'a' + 10);
     }
     return true;
 }

@@ -15,6 +15,7 @@ inline bool is_ident_start(char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' 
 inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
 inline bool is_ident_char(char c) { return is_ident_start(c) || is_digit(c); }
 inline bool is_hex_digit(char c) { return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+inline char to_lower(char c) { return (c >= 'A' && c <= 'Z') ? char(c - 'A' + 'a') : c; }  // ASCII only
 inline int hex_value(char c) {
     if (is_digit(c)) return c - '0';
     if (c >= 'a' && c <= 'f') return c - 'a' + 10;

@@ -193,15 +193,13 @@ bool is_cast_type(std::string_view s) {
     return s == "DWORD" || s == "UINT" || s == "ULONG" || s == "uint32_t" || s == "unsigned";
 }
 
-char lower(char c) { return (c >= 'A' && c <= 'Z') ? char(c - 'A' + 'a') : c; }
-
 size_t edit_distance(std::string_view a, std::string_view b) {
     std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
     for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
     for (size_t i = 1; i <= a.size(); ++i) {
         cur[0] = i;
         for (size_t j = 1; j <= b.size(); ++j) {
-            const size_t sub = prev[j - 1] + (lower(a[i - 1]) == lower(b[j - 1]) ? 0 : 1);
+            const size_t sub = prev[j - 1] + (to_lower(a[i - 1]) == to_lower(b[j - 1]) ? 0 : 1);
             cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, sub});
         }
         std::swap(prev, cur);

@@ -47,6 +47,15 @@ struct OpInfo {
     int matrix_rows;   // m-instructions: constant rows read (src1 .. src1+rows-1), else 0
 };
 const OpInfo* op_info(uint32_t opcode);
+// m4x4 .. m3x2 (reads several constant rows); rcp rsq exp log expp logp (one scalar component).
+inline bool is_matrix_op(uint32_t opcode) {
+    const OpInfo* i = op_info(opcode);
+    return i && i->matrix_rows > 0;
+}
+inline bool is_scalar_op(uint32_t opcode) {
+    const OpInfo* i = op_info(opcode);
+    return i && i->scalar;
+}
 
 // The components an operation computes (its natural write mask): m3x2 .xy, m3x3 and m4x3 .xyz,
 // every other operation .xyzw. The assembler gives an m-instruction written without a mask this one.

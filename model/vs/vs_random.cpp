@@ -22,8 +22,6 @@ const std::vector<uint32_t>& all_opcodes() {
 namespace {
 
 int matrix_rows(uint32_t op) { return op_info(op)->matrix_rows; }
-bool is_matrix(uint32_t op) { return matrix_rows(op) > 0; }
-bool is_scalar(uint32_t op) { return op_info(op)->scalar; }
 
 // Lanes (positions of the swizzle, x = bit 0) whose component instruction `ins` (opcode and
 // destination set) reads from source `s`: validation's own rule, for both choices of the
@@ -47,7 +45,7 @@ public:
     Generator(SplitMix64& rng, const RandomProgramOptions& o) : rng_(rng), o_(o) {
         const_count_ = o.profile.const_count == 0 ? 1 : o.profile.const_count > 2048 ? 2048 : o.profile.const_count;
         for (uint32_t op : o.opcodes.empty() ? all_opcodes() : o.opcodes)
-            if (op_info(op) && (!is_matrix(op) || uint32_t(matrix_rows(op)) <= const_count_)) ops_.push_back(op);
+            if (op_info(op) && (!is_matrix_op(op) || uint32_t(matrix_rows(op)) <= const_count_)) ops_.push_back(op);
     }
 
     Program run() {
@@ -221,7 +219,7 @@ private:
             commit(ins);
             return true;
         }
-        const bool matrix = is_matrix(op);
+        const bool matrix = is_matrix_op(op);
         // Destination and mask.
         Dst& d = ins.dst;
         const bool output = rng_.chance(o_.output_rate);
@@ -247,7 +245,7 @@ private:
             ins.src[1] = m;
         } else {
             for (int s = 0; s < info->sources; ++s)
-                ins.src[size_t(s)] = pick_source(ports, lanes_read(ins, s), true, is_scalar(op), true, -1);
+                ins.src[size_t(s)] = pick_source(ports, lanes_read(ins, s), true, is_scalar_op(op), true, -1);
         }
         commit(ins);
         return true;

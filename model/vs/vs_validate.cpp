@@ -9,11 +9,6 @@ namespace vpsim::vs {
 
 namespace {
 
-bool is_matrix(uint32_t op) { return op >= OP_M4x4 && op <= OP_M3x2; }
-bool is_scalar(uint32_t op) {
-    const OpInfo* i = op_info(op);
-    return i && i->scalar;
-}
 // Channels (before the swizzle) that source `s` contributes to.
 uint32_t channels_read(const Instruction& ins, int s, const Profile& profile) {
     const uint32_t mask = ins.dst.mask;
@@ -122,7 +117,7 @@ Validation validate(const Program& p, const Profile& profile) {
         if (ins.coissue && !profile.coissue_allowed)
             error("V12", "the COISSUE bit is reserved in vertex shaders (d3d8 profile)");
 
-        const bool matrix = is_matrix(ins.opcode);
+        const bool matrix = is_matrix_op(ins.opcode);
         const int rows = op->matrix_rows;
 
         // ---- sources ----
@@ -180,7 +175,7 @@ Validation validate(const Program& p, const Profile& profile) {
         if (consts.size() > 1) error("V4", fmt::format("{} reads {} different constant registers; at most one", op->name, consts.size()));
         if (inputs.size() > 1) error("V4", fmt::format("{} reads {} different input registers; at most one", op->name, inputs.size()));
 
-        if (is_scalar(ins.opcode)) {
+        if (is_scalar_op(ins.opcode)) {
             const Src& src = ins.src[0];
             const bool replicate = src.swizzle == 0x00 || src.swizzle == 0x55 || src.swizzle == 0xAA || src.swizzle == 0xFF;
             // expp and logp write four different values: any mask is their normal form.
