@@ -4,8 +4,8 @@
 # runs every regression input of tests/fuzz/regressions/<harness>/.
 #
 #   scripts/fuzz.sh --ci                  CI: each harness from a fresh corpus with a fixed seed (1)
-#                                         and a fixed number of executions (about 15 s each here;
-#                                         the table ci_runs), so a CI run is the same every time
+#                                         and a fixed number of executions (the table ci_runs; one
+#                                         harness per core at a time), so a CI run is the same every time
 #                                         and a finding replays; then the regressions; fails on any
 #                                         finding
 #   scripts/fuzz.sh [--time S] [--jobs N] [--work DIR] [HARNESS...]
@@ -30,8 +30,9 @@ build="$root/build-fuzz"
 own_build=1
 harnesses=(decl_tokens decl_text bytecode asm scene params tess)
 declare -A max_len=([decl_tokens]=4097 [decl_text]=8192 [bytecode]=4097 [asm]=8192 [scene]=16384 [params]=4096 [tess]=385)
-# --ci: executions per harness, about 15 s each in the sanitizer tree on this 2-core machine
-# (the executions the 15 s runs of CI made on 2 December 2026); 60 s is a safety cap on a slower machine.
+# --ci: executions per harness (the executions the 15 s runs of CI made on 2 December 2026; 25-60 s
+# each in the sanitizer tree of a fresh 2-core machine, two harnesses at a time); 120 s is a safety
+# cap on a slower machine.
 declare -A ci_runs=([decl_tokens]=17000 [decl_text]=54000 [bytecode]=640000 [asm]=375000 [scene]=24000 [params]=12400 [tess]=25000)
 ci_seed=1
 
@@ -137,45 +138,71 @@ echo "fuzz.sh: seeds: $(for h in "${harnesses[@]}"; do printf '%s %s  ' "$h" "$(
 
 failed=0
 # ---- fuzzing ----
+# One harness: its libFuzzer run, then its summary line in $logs/$h.summary and, on a finding,
+# what to look at in $logs/$h.finding (printed by the caller, so parallel runs do not interleave).
+fuzz_one() {
+  local h="$1" corpus="$work/corpus/$1" art="$work/artifacts/$1" logs="$work/logs"
+  mkdir -p "$corpus" "$art" "$logs"
+  local before after rc t0 execs last log="$logs/$h.log" jobdir="$logs/$h.jobs"
+  local regdir=()
+  [ -d "$root/tests/fuzz/regressions/$h" ] && regdir=("$root/tests/fuzz/regressions/$h")
+  before=$(ls "$art" | wc -l)
+  local args=(-max_total_time="$seconds" -max_len="${max_len[$h]}" -timeout=10 -rss_limit_mb=2048
+              -print_final_stats=1 -artifact_prefix="$art/")
+  if [ "$mode" = ci ]; then
+    args=(-seed="$ci_seed" -runs="${ci_runs[$h]}" -max_total_time=120 -max_len="${max_len[$h]}" -timeout=10
+          -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$art/")
+  fi
+  t0=$(date +%s)
+  set +e
+  rm -rf "$jobdir"  # -jobs: libFuzzer writes fuzz-N.log per job into its working directory
+  if [ "$jobs" -gt 1 ]; then
+    mkdir -p "$jobdir"
+    (cd "$jobdir" && "$build/fuzz_$h" "${args[@]}" -jobs="$jobs" -workers="$jobs" "$corpus" "$seeds/$h" \
+       "${regdir[@]}" > "$log" 2>&1)
+  else
+    "$build/fuzz_$h" "${args[@]}" "$corpus" "$seeds/$h" "${regdir[@]}" > "$log" 2>&1
+  fi
+  rc=$?
+  set -e
+  after=$(ls "$art" | wc -l)
+  execs=$(grep -h 'stat::number_of_executed_units' "$log" "$jobdir"/fuzz-*.log 2>/dev/null | awk '{s+=$2} END {print s+0}')
+  last=$(grep -h -E '^#[0-9]+' "$log" "$jobdir"/fuzz-*.log 2>/dev/null | grep -o 'cov: [0-9]* ft: [0-9]*' | tail -1 || true)
+  echo "fuzz.sh: $h: $(( $(date +%s) - t0 )) s, $execs executions, ${last:-cov: ? ft: ?}, corpus $(ls "$corpus" | wc -l), rc $rc, findings $((after - before))" \
+    > "$logs/$h.summary"
+  rm -f "$logs/$h.finding"
+  if [ "$rc" -ne 0 ] || [ "$after" -gt "$before" ]; then
+    {
+      echo "fuzz.sh: $h: FINDING — see $log and $art"
+      grep -h -E 'ERROR|property failed|SUMMARY|Test unit written' "$log" "$jobdir"/fuzz-*.log 2>/dev/null | head -20
+      [ "$mode" = ci ] && echo "fuzz.sh: $h: the same run again: scripts/fuzz.sh --ci --build $build $h" \
+        "(seed $ci_seed, ${ci_runs[$h]} executions from the seed inputs); the finding alone: $build/fuzz_$h $art/crash-*"
+    } > "$logs/$h.finding"
+  fi
+}
+report_one() {  # prints a harness's summary (and its finding); 1 on a finding
+  local logs="$work/logs"
+  cat "$logs/$1.summary"
+  if [ -f "$logs/$1.finding" ]; then cat "$logs/$1.finding" >&2; return 1; fi
+}
 if [ "$mode" = ci ] || [ "$mode" = campaign ]; then
   [ "$mode" = ci ] && rm -rf "$work/corpus" "$work/artifacts" "$work/logs"
-  for h in "${harnesses[@]}"; do
-    corpus="$work/corpus/$h"; art="$work/artifacts/$h"; logs="$work/logs"
-    mkdir -p "$corpus" "$art" "$logs"
-    before=$(ls "$art" | wc -l)
-    log="$logs/$h.log"
-    args=(-max_total_time="$seconds" -max_len="${max_len[$h]}" -timeout=10 -rss_limit_mb=2048
-          -print_final_stats=1 -artifact_prefix="$art/")
-    if [ "$mode" = ci ]; then
-      args=(-seed="$ci_seed" -runs="${ci_runs[$h]}" -max_total_time=60 -max_len="${max_len[$h]}" -timeout=10
-            -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$art/")
-    fi
-    t0=$(date +%s)
-    set +e
-    jobdir="$logs/$h.jobs"  # -jobs: libFuzzer writes fuzz-N.log per job into its working directory
-    rm -rf "$jobdir"
-    if [ "$jobs" -gt 1 ]; then
-      mkdir -p "$jobdir"
-      (cd "$jobdir" && "$build/fuzz_$h" "${args[@]}" -jobs="$jobs" -workers="$jobs" "$corpus" "$seeds/$h" \
-         $( [ -d "$root/tests/fuzz/regressions/$h" ] && echo "$root/tests/fuzz/regressions/$h") > "$log" 2>&1)
-    else
-      "$build/fuzz_$h" "${args[@]}" "$corpus" "$seeds/$h" $( [ -d "$root/tests/fuzz/regressions/$h" ] && echo "$root/tests/fuzz/regressions/$h") \
-        > "$log" 2>&1
-    fi
-    rc=$?
-    set -e
-    after=$(ls "$art" | wc -l)
-    execs=$(grep -h 'stat::number_of_executed_units' "$log" "$jobdir"/fuzz-*.log 2>/dev/null | awk '{s+=$2} END {print s+0}')
-    last=$(grep -h -E '^#[0-9]+' "$log" "$jobdir"/fuzz-*.log 2>/dev/null | grep -o 'cov: [0-9]* ft: [0-9]*' | tail -1)
-    echo "fuzz.sh: $h: $(( $(date +%s) - t0 )) s, $execs executions, ${last:-cov: ? ft: ?}, corpus $(ls "$corpus" | wc -l), rc $rc, findings $((after - before))"
-    if [ "$rc" -ne 0 ] || [ "$after" -gt "$before" ]; then
-      failed=1
-      echo "fuzz.sh: $h: FINDING — see $log and $art" >&2
-      grep -h -E 'ERROR|property failed|SUMMARY|Test unit written' "$log" "$jobdir"/fuzz-*.log 2>/dev/null | head -20 >&2
-      [ "$mode" = ci ] && echo "fuzz.sh: $h: the same run again: scripts/fuzz.sh --ci --build $build $h" \
-        "(seed $ci_seed, ${ci_runs[$h]} executions from the seed inputs); the finding alone: $build/fuzz_$h $art/crash-*" >&2
-    fi
-  done
+  mkdir -p "$work/logs"
+  if [ "$mode" = ci ]; then
+    # CI: each harness is one process with a fixed seed and number of executions, so they run
+    # side by side, one per core; the results do not depend on the order.
+    slots="$(nproc 2>/dev/null || echo 2)"
+    running=0
+    for h in "${harnesses[@]}"; do
+      if [ "$running" -ge "$slots" ]; then wait -n || true; running=$((running - 1)); fi
+      fuzz_one "$h" &
+      running=$((running + 1))
+    done
+    wait || true
+  else
+    for h in "${harnesses[@]}"; do fuzz_one "$h"; done
+  fi
+  for h in "${harnesses[@]}"; do report_one "$h" || failed=1; done
 fi
 
 # ---- regression inputs ----
