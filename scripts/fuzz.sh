@@ -143,6 +143,7 @@ failed=0
 fuzz_one() {
   local h="$1" corpus="$work/corpus/$1" art="$work/artifacts/$1" logs="$work/logs"
   mkdir -p "$corpus" "$art" "$logs"
+  rm -f "$logs/$h.summary" "$logs/$h.finding"
   local before after rc t0 execs last log="$logs/$h.log" jobdir="$logs/$h.jobs"
   local regdir=()
   [ -d "$root/tests/fuzz/regressions/$h" ] && regdir=("$root/tests/fuzz/regressions/$h")
@@ -170,7 +171,6 @@ fuzz_one() {
   last=$(grep -h -E '^#[0-9]+' "$log" "$jobdir"/fuzz-*.log 2>/dev/null | grep -o 'cov: [0-9]* ft: [0-9]*' | tail -1 || true)
   echo "fuzz.sh: $h: $(( $(date +%s) - t0 )) s, $execs executions, ${last:-cov: ? ft: ?}, corpus $(ls "$corpus" | wc -l), rc $rc, findings $((after - before))" \
     > "$logs/$h.summary"
-  rm -f "$logs/$h.finding"
   if [ "$rc" -ne 0 ] || [ "$after" -gt "$before" ]; then
     {
       echo "fuzz.sh: $h: FINDING — see $log and $art"
@@ -180,8 +180,12 @@ fuzz_one() {
     } > "$logs/$h.finding"
   fi
 }
-report_one() {  # prints a harness's summary (and its finding); 1 on a finding
+report_one() {  # prints a harness's summary (and its finding); 1 on a finding or a run that stopped early
   local logs="$work/logs"
+  if [ ! -f "$logs/$1.summary" ]; then
+    echo "fuzz.sh: $1: the run stopped before its summary — see $logs/$1.log" >&2
+    return 1
+  fi
   cat "$logs/$1.summary"
   if [ -f "$logs/$1.finding" ]; then cat "$logs/$1.finding" >&2; return 1; fi
 }
