@@ -139,38 +139,13 @@ int coverage_report(const std::string& dir, bool json, nlohmann::ordered_json* j
 // build failure is told apart) and cross-checked in a child `vpsim xcheck --first-mismatch`
 // (its own process: a hanging or crashing mutant cannot take the campaign with it).
 int run_mutants(const XcheckArgs& a, const tb::XcheckOptions& opt) {
-    tb::MutationSpec ms;
-    if (a.rtl.size() > 1) {
-        std::fprintf(stderr, "vpsim xcheck: --mutants works on one source file (got %zu --rtl files)\n", a.rtl.size());
+    MutantsSetup setup;
+    if (!prepare_mutants(a.rtl, a.top, "rtl/decl_decoder.sv", "decl_decoder", a.mutants_dir, a.params, a.mutants,
+                         a.mutant_seed, setup))
         return 2;
-    }
-    ms.source = a.rtl.empty() ? data_path("rtl/decl_decoder.sv") : std::filesystem::absolute(a.rtl.front()).string();
-    if (ms.source.empty()) {
-        std::fprintf(stderr, "vpsim xcheck: --mutants: the RTL source %s\n", data_not_found("rtl/decl_decoder.sv").c_str());
-        return 2;
-    }
-    ms.top = a.rtl.empty() ? "decl_decoder" : a.top;
-    if (ms.top.empty()) {
-        std::fprintf(stderr, "vpsim xcheck: --mutants with --rtl needs --top NAME (yosys' hierarchy -top)\n");
-        return 2;
-    }
-    std::error_code ec;
-    std::filesystem::create_directories(a.mutants_dir, ec);
-    if (ec) {
-        std::fprintf(stderr, "vpsim xcheck: --mutants-dir %s: cannot create (%s)\n", a.mutants_dir.c_str(), ec.message().c_str());
-        return 2;
-    }
-    ms.work_dir = std::filesystem::absolute(a.mutants_dir).string();
-    std::vector<tb::Mutation> list;
-    std::string unmutated;
-    try {
-        for (const auto& g : a.params) ms.params.push_back(tb::parse_param(g));
-        list = tb::list_mutations(ms, a.mutants, a.mutant_seed);
-        unmutated = tb::unmutated_netlist(ms);
-    } catch (const tb::RtlBuildError& e) {
-        std::fprintf(stderr, "vpsim xcheck: %s\n", e.what());
-        return 2;
-    }
+    const tb::MutationSpec& ms = setup.spec;
+    const std::vector<tb::Mutation>& list = setup.list;
+    const std::string& unmutated = setup.unmutated;
     // The child cross-check of each mutant (tb::run_mutation_campaign adds --rtl MUTANT).
     std::vector<std::string> check = {"xcheck", "--first-mismatch", "--json", "--random", std::to_string(opt.random),
                                       "--seed", std::to_string(opt.seed), "--out-ready", fmt::format("{}", opt.bp.out_ready),
@@ -206,6 +181,42 @@ int run_mutants(const XcheckArgs& a, const tb::XcheckOptions& opt) {
 }
 
 }  // namespace
+
+bool prepare_mutants(const std::vector<std::string>& rtl, const std::string& top, const std::string& builtin,
+                     const std::string& builtin_top, const std::string& dir, const std::vector<std::string>& params,
+                     int n, uint64_t seed, MutantsSetup& out) {
+    tb::MutationSpec& ms = out.spec;
+    if (rtl.size() > 1) {
+        std::fprintf(stderr, "vpsim xcheck: --mutants works on one source file (got %zu --rtl files)\n", rtl.size());
+        return false;
+    }
+    ms.source = rtl.empty() ? data_path(builtin) : std::filesystem::absolute(rtl.front()).string();
+    if (ms.source.empty()) {
+        std::fprintf(stderr, "vpsim xcheck: --mutants: the RTL source %s\n", data_not_found(builtin).c_str());
+        return false;
+    }
+    ms.top = rtl.empty() ? builtin_top : top;
+    if (ms.top.empty()) {
+        std::fprintf(stderr, "vpsim xcheck: --mutants with --rtl needs --top NAME (yosys' hierarchy -top)\n");
+        return false;
+    }
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec) {
+        std::fprintf(stderr, "vpsim xcheck: --mutants-dir %s: cannot create (%s)\n", dir.c_str(), ec.message().c_str());
+        return false;
+    }
+    ms.work_dir = std::filesystem::absolute(dir).string();
+    try {
+        for (const auto& g : params) ms.params.push_back(tb::parse_param(g));
+        out.list = tb::list_mutations(ms, n, seed);
+        out.unmutated = tb::unmutated_netlist(ms);
+    } catch (const tb::RtlBuildError& e) {
+        std::fprintf(stderr, "vpsim xcheck: %s\n", e.what());
+        return false;
+    }
+    return true;
+}
 
 int xcheck_coverage_report(const std::string& dir, bool json, nlohmann::ordered_json* j) {
     return coverage_report(dir, json, j);

@@ -129,38 +129,13 @@ std::vector<std::string> with_sets(std::vector<std::string> argv, const std::vec
 // --first-mismatch --check-traffic` (tb/mutants.h; the decoder's campaign in cmd_xcheck.cpp works
 // the same way); one that passes is then timed in the pipeline (timing_settings()).
 int run_vf_mutants(const VfXcheckArgs& a) {
-    tb::MutationSpec ms;
-    if (a.rtl.size() > 1) {
-        std::fprintf(stderr, "vpsim xcheck: --mutants works on one source file (got %zu --rtl files)\n", a.rtl.size());
+    MutantsSetup setup;
+    if (!prepare_mutants(a.rtl, a.top, "rtl/vertex_fetch.sv", "vertex_fetch", a.mutants_dir, a.params, a.mutants,
+                         a.mutant_seed, setup))
         return 2;
-    }
-    ms.source = a.rtl.empty() ? data_path("rtl/vertex_fetch.sv") : std::filesystem::absolute(a.rtl.front()).string();
-    if (ms.source.empty()) {
-        std::fprintf(stderr, "vpsim xcheck: --mutants: the RTL source %s\n", data_not_found("rtl/vertex_fetch.sv").c_str());
-        return 2;
-    }
-    ms.top = a.rtl.empty() ? "vertex_fetch" : a.top;
-    if (ms.top.empty()) {
-        std::fprintf(stderr, "vpsim xcheck: --mutants with --rtl needs --top NAME (yosys' hierarchy -top)\n");
-        return 2;
-    }
-    std::error_code ec;
-    std::filesystem::create_directories(a.mutants_dir, ec);
-    if (ec) {
-        std::fprintf(stderr, "vpsim xcheck: --mutants-dir %s: cannot create (%s)\n", a.mutants_dir.c_str(), ec.message().c_str());
-        return 2;
-    }
-    ms.work_dir = std::filesystem::absolute(a.mutants_dir).string();
-    std::vector<tb::Mutation> list;
-    std::string unmutated;
-    try {
-        for (const auto& g : a.params) ms.params.push_back(tb::parse_param(g));
-        list = tb::list_mutations(ms, a.mutants, a.mutant_seed);
-        unmutated = tb::unmutated_netlist(ms);
-    } catch (const tb::RtlBuildError& e) {
-        std::fprintf(stderr, "vpsim xcheck: %s\n", e.what());
-        return 2;
-    }
+    const tb::MutationSpec& ms = setup.spec;
+    const std::vector<tb::Mutation>& list = setup.list;
+    const std::string& unmutated = setup.unmutated;
     std::vector<std::string> check = {"xcheck", "--unit", "vertex_fetch", "--first-mismatch", "--json",
                                       "--random", std::to_string(a.random), "--seed", std::to_string(a.seed)};
     if (a.jobs > 1) check.insert(check.end(), {"--jobs", std::to_string(a.jobs)});

@@ -2,6 +2,8 @@
 // run (model/cli/cmd_xcheck_vf.cpp). cmd_xcheck.cpp registers them and dispatches on --unit.
 #pragma once
 
+#include "tb/mutants.h"
+
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
@@ -33,6 +35,17 @@ struct VfXcheckArgs {
 // Adds --unit and the vertex fetch options to `xcheck`.
 void add_vf_xcheck_options(CLI::App* c, VfXcheckArgs& a);
 int run_vf_xcheck(const VfXcheckArgs& a);
+// --mutants' set-up, the same for both units (cmd_xcheck.cpp): the source (`builtin` and
+// `builtin_top` without --rtl, else the one --rtl file and its --top), the work directory, yosys
+// mutate's list of `n` mutants and the unmutated netlist. False after printing why (exit 2).
+struct MutantsSetup {
+    tb::MutationSpec spec;
+    std::vector<tb::Mutation> list;
+    std::string unmutated;
+};
+bool prepare_mutants(const std::vector<std::string>& rtl, const std::string& top, const std::string& builtin,
+                     const std::string& builtin_top, const std::string& dir, const std::vector<std::string>& params,
+                     int n, uint64_t seed, MutantsSetup& out);
 // The --coverage report of cmd_xcheck.cpp (coverage.info, lcov HTML, holes.txt) for DIR/coverage.dat.
 int xcheck_coverage_report(const std::string& dir, bool json, nlohmann::ordered_json* j);
 
