@@ -47,10 +47,6 @@ std::string extension(std::string_view path) {
 
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
 
-bool is_hex_digit(char c) {
-    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
-
 struct HexWord {
     std::string_view text;
     int line;
@@ -89,8 +85,8 @@ bool hex_word_value(std::string_view w, uint32_t& v) {
     if (w.empty() || w.size() > 8) return false;
     v = 0;
     for (char c : w) {
-        if (!is_hex_digit(c)) return false;
-        v = v * 16 + uint32_t(c <= '9' ? c - '0' : text::to_lower(c) - 'a' + 10);
+        if (!text::is_hex_digit(c)) return false;
+        v = v * 16 + uint32_t(text::hex_value(c));
     }
     return true;
 }
@@ -130,7 +126,7 @@ bool looks_like_bare_hex(std::string_view s) {
     for (const HexWord& w : words) {
         if (w.text.size() != 8) return false;
         for (char c : w.text)
-            if (!is_hex_digit(c)) return false;
+            if (!text::is_hex_digit(c)) return false;
     }
     return true;
 }
