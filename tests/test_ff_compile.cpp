@@ -3,6 +3,9 @@
 // reference interpreter and by the fast path; the instruction counts of a table of
 // configurations (the same table as docs/fixed-function.md); the refusals.
 #include "model/ff/ff_compile.h"
+#include "model/ff/ff_math.h"
+#include "model/ff/ff_published.h"
+#include "model/ff/ff_schedule.h"
 
 #include "model/ff/ff_reference.h"
 #include "model/vs/vs_exec.h"
@@ -332,7 +335,8 @@ bool near_edge(const Case& c, const FfRegisters& v) {
         const uint32_t idx = (nw >= 0 && rs.indexedvertexblendenable) ? uint32_t(v[kDeBlendIndices][k]) : k;
         const Matrix wv = dmatmul(s.world[idx], s.view);
         pe = dadd(pe, dscale(dmul4(p, wv), w[k]));
-        nc = dadd(nc, dscale(dmul3(n, wv), w[k]));
+        // without blending the normal goes through the inverse transpose (docs/fixed-function.md, choice 1)
+        nc = dadd(nc, dscale(dmul3(n, nw < 0 ? normal_matrix(wv) : wv), w[k]));
     }
     const double pl = dlen(pe);
     if (pl < 0.05) return true;  // at the eye: the viewer direction is undefined
@@ -530,20 +534,20 @@ FfState lights_state(LightType t, uint32_t n, bool specular, bool local, bool ch
     s.rs.localviewer = local;
     return s;
 }
-// "instructions (slots)", or "> 128 slots" when refused.
+// "instructions (slots, words)", or "> 136 words" when refused.
 std::string counts(const FfState& s, const FfInputs& in, const Caps& caps = Caps{}, uint32_t consts = 96) {
     try {
         const FfProgram p = compile(s, in, caps, consts);
-        return fmt::format("{} ({})", p.instructions, p.slots);
+        return fmt::format("{} ({}, {})", p.instructions, p.slots, p.words);
     } catch (const FfError& e) {
         const std::string w = e.what();
-        if (w.find("but vs.1.1 allows 128") == std::string::npos) throw;
-        return "> 128 slots";
+        if (w.find("program memory holds 136") == std::string::npos) throw;
+        return "> 136 words";
     }
 }
 
 std::string counts_table() {
-    std::string t = "| lights (instructions (slots)) | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 |\n|---|---|---|---|---|---|---|---|---|\n";
+    std::string t = "| lights (instructions (slots, words)) | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 |\n|---|---|---|---|---|---|---|---|---|\n";
     const FfInputs in = fvf_inputs(true, false);
     const struct {
         const char* name;
@@ -569,7 +573,7 @@ std::string counts_table() {
             t += " " + counts(lights_state(r.type, n, r.specular, r.local, r.cheap), in) + " |";
         t += "\n";
     }
-    t += "\n| configuration | instructions (slots) |\n|---|---|\n";
+    t += "\n| configuration | instructions (slots, words) |\n|---|---|\n";
     const auto row = [&](const std::string& name, const FfState& s, const FfInputs& i, const Caps& caps = Caps{}) {
         t += fmt::format("| {} | {} |\n", name, counts(s, i, caps));
     };
@@ -699,7 +703,7 @@ TEST_CASE("ff program equals the reference processor on random states and vertic
             const std::string what = e.what();
             INFO(describe_case(c));
             INFO(what);
-            REQUIRE((what.find("128") != std::string::npos || what.find("constant registers") != std::string::npos));
+            REQUIRE((what.find("program memory") != std::string::npos || what.find("constant registers") != std::string::npos));
             ++refused;
             continue;
         }
@@ -707,7 +711,7 @@ TEST_CASE("ff program equals the reference processor on random states and vertic
         slots += r.prog.slots;
         INFO(format_program(r.prog));
         REQUIRE(r.prog.shader.warnings.empty());  // (validation: compile() refuses any diagnostic)
-        REQUIRE(r.prog.slots <= 128);
+        REQUIRE(r.prog.words <= 136);
         constexpr size_t kVertices = 16;
         std::vector<FfRegisters> verts;
         std::vector<vs::Vec4> inputs;
@@ -753,49 +757,49 @@ TEST_CASE("ff program equals the reference processor on random states and vertic
 // ---------------------------------------------------------------- instruction counts
 
 // PINNED-BEGIN
-const char* const kPinnedCounts = R"(| lights (instructions (slots)) | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 |
+const char* const kPinnedCounts = R"(| lights (instructions (slots, words)) | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 |
 |---|---|---|---|---|---|---|---|---|
-| directional, diffuse | 9 (14) | 12 (17) | 15 (20) | 18 (23) | 21 (26) | 24 (29) | 27 (32) | 30 (35) |
-| directional, specular, non-local viewer | 12 (17) | 17 (22) | 22 (27) | 27 (32) | 32 (37) | 37 (42) | 42 (47) | 47 (52) |
-| directional, specular, local viewer | 20 (27) | 29 (36) | 38 (45) | 47 (54) | 56 (63) | 65 (72) | 74 (81) | 83 (90) |
-| point, diffuse | 19 (26) | 31 (38) | 43 (50) | 55 (62) | 67 (74) | 79 (86) | 91 (98) | 103 (110) |
-| point, specular, non-local viewer | 26 (33) | 44 (51) | 62 (69) | 80 (87) | 98 (105) | 116 (123) | > 128 slots | > 128 slots |
-| point, specular, local viewer | 29 (36) | 47 (54) | 65 (72) | 83 (90) | 101 (108) | 119 (126) | > 128 slots | > 128 slots |
-| spot, diffuse | 23 (30) | 39 (46) | 55 (62) | 71 (78) | 87 (94) | 103 (110) | 119 (126) | > 128 slots |
-| spot, specular, non-local viewer | 31 (38) | 54 (61) | 77 (84) | 100 (107) | > 128 slots | > 128 slots | > 128 slots | > 128 slots |
-| spot, specular, local viewer | 34 (41) | 57 (64) | 80 (87) | 103 (110) | > 128 slots | > 128 slots | > 128 slots | > 128 slots |
-| point, diffuse, attenuation (1, 0, 0), no range | 14 (21) | 21 (28) | 28 (35) | 35 (42) | 42 (49) | 49 (56) | 56 (63) | 63 (70) |
-| spot, diffuse, attenuation (1, 0, 0), no range | 18 (25) | 29 (36) | 40 (47) | 51 (58) | 62 (69) | 73 (80) | 84 (91) | 95 (102) |
-| spot, specular, local viewer, attenuation (1, 0, 0), no range | 29 (36) | 47 (54) | 65 (72) | 83 (90) | 101 (108) | 119 (126) | > 128 slots | > 128 slots |
+| directional, diffuse | 8 (11, 11) | 11 (14, 14) | 14 (17, 17) | 17 (20, 20) | 20 (23, 23) | 23 (26, 26) | 26 (29, 29) | 29 (32, 32) |
+| directional, specular, non-local viewer | 11 (14, 13) | 16 (19, 17) | 21 (24, 21) | 26 (29, 25) | 31 (34, 30) | 36 (39, 35) | 41 (44, 40) | 46 (49, 45) |
+| directional, specular, local viewer | 19 (22, 19) | 28 (31, 26) | 37 (40, 33) | 46 (49, 40) | 55 (58, 48) | 64 (67, 56) | 73 (76, 64) | 82 (85, 72) |
+| point, diffuse | 17 (20, 18) | 29 (32, 28) | 41 (44, 39) | 53 (56, 50) | 65 (68, 61) | 77 (80, 72) | 89 (92, 83) | 101 (104, 94) |
+| point, specular, non-local viewer | 24 (27, 23) | 42 (45, 37) | 60 (63, 52) | 78 (81, 67) | 96 (99, 82) | 114 (117, 97) | 132 (135, 112) | 150 (153, 127) |
+| point, specular, local viewer | 28 (31, 26) | 46 (49, 40) | 64 (67, 55) | 82 (85, 70) | 100 (103, 85) | 118 (121, 100) | 136 (139, 115) | 154 (157, 130) |
+| spot, diffuse | 21 (24, 21) | 37 (40, 34) | 53 (56, 48) | 69 (72, 62) | 85 (88, 76) | 101 (104, 90) | 117 (120, 104) | 133 (136, 118) |
+| spot, specular, non-local viewer | 29 (32, 27) | 52 (55, 45) | 75 (78, 64) | 98 (101, 83) | 121 (124, 102) | 144 (147, 121) | > 136 words | > 136 words |
+| spot, specular, local viewer | 33 (36, 30) | 56 (59, 48) | 79 (82, 67) | 102 (105, 86) | 125 (128, 105) | 148 (151, 124) | > 136 words | > 136 words |
+| point, diffuse, attenuation (1, 0, 0), no range | 12 (15, 14) | 19 (22, 20) | 26 (29, 26) | 33 (36, 32) | 40 (43, 39) | 47 (50, 46) | 54 (57, 53) | 61 (64, 60) |
+| spot, diffuse, attenuation (1, 0, 0), no range | 16 (19, 17) | 27 (30, 26) | 38 (41, 35) | 49 (52, 45) | 60 (63, 55) | 71 (74, 65) | 82 (85, 75) | 93 (96, 85) |
+| spot, specular, local viewer, attenuation (1, 0, 0), no range | 28 (31, 26) | 46 (49, 40) | 64 (67, 55) | 82 (85, 70) | 100 (103, 85) | 118 (121, 100) | 136 (139, 115) | 154 (157, 130) |
 
-| configuration | instructions (slots) |
+| configuration | instructions (slots, words) |
 |---|---|
-| LIGHTING FALSE, XYZ, DIFFUSE, TEX1 | 5 (8) |
-| XYZRHW, DIFFUSE, TEX1 (pre-transformed) | 5 (5) |
-| lighting, no light enabled | 5 (8) |
-| 1 directional (the base of the rows below) | 9 (14) |
-| + global ambient and emissive | 10 (15) |
-| + NORMALIZENORMALS | 12 (17) |
-| + DIFFUSE in the vertex, DIFFUSE- and AMBIENTMATERIALSOURCE COLOR1 | 10 (15) |
-| + vertex fog LINEAR | 11 (16) |
-| + vertex fog EXP | 13 (18) |
-| + vertex fog EXP2 | 13 (18) |
-| + vertex fog LINEAR, RANGEFOGENABLE | 13 (20) |
-| + vertex fog EXP, RANGEFOGENABLE | 15 (22) |
-| + vertex fog EXP2, RANGEFOGENABLE | 13 (20) |
-| + stage 0 CAMERASPACENORMAL | 10 (15) |
-| + stage 0 CAMERASPACEPOSITION | 11 (18) |
-| + stage 0 CAMERASPACEREFLECTIONVECTOR | 16 (23) |
-| + stage 0 CAMERASPACEREFLECTIONVECTOR, COUNT3 texture transform | 17 (27) |
-| + stage 0 TEX1 passed through, COUNT2 texture transform | 9 (17) |
-| + 1WEIGHTS (2 matrices), XYZB1 | 16 (26) |
-| + 2WEIGHTS (3 matrices), XYZB2 | 20 (35) |
-| + 3WEIGHTS (4 matrices), XYZB3 | 24 (44) |
-| + indexed 1WEIGHTS (2 of 9 matrices), XYZB2, LASTBETA_UBYTE4 | 21 (32) |
-| + indexed 3WEIGHTS (4 of 9 matrices), XYZB4, LASTBETA_UBYTE4 | 31 (50) |
-| + TWEENING (POSITION2, NORMAL2) | 13 (18) |
-| point sprites: LIGHTING FALSE, POINTSCALEENABLE, XYZ, DIFFUSE | 12 (17) |
-| point sprites: LIGHTING FALSE, POINTSCALEENABLE, XYZ, PSIZE, DIFFUSE | 13 (18) |
+| LIGHTING FALSE, XYZ, DIFFUSE, TEX1 | 5 (8, 8) |
+| XYZRHW, DIFFUSE, TEX1 (pre-transformed) | 5 (5, 5) |
+| lighting, no light enabled | 5 (8, 8) |
+| 1 directional (the base of the rows below) | 8 (11, 11) |
+| + global ambient and emissive | 9 (12, 12) |
+| + NORMALIZENORMALS | 11 (14, 13) |
+| + DIFFUSE in the vertex, DIFFUSE- and AMBIENTMATERIALSOURCE COLOR1 | 9 (12, 12) |
+| + vertex fog LINEAR | 10 (13, 13) |
+| + vertex fog EXP | 12 (15, 14) |
+| + vertex fog EXP2 | 12 (15, 14) |
+| + vertex fog LINEAR, RANGEFOGENABLE | 12 (17, 16) |
+| + vertex fog EXP, RANGEFOGENABLE | 14 (19, 18) |
+| + vertex fog EXP2, RANGEFOGENABLE | 12 (17, 16) |
+| + stage 0 CAMERASPACENORMAL | 10 (15, 15) |
+| + stage 0 CAMERASPACEPOSITION | 10 (15, 15) |
+| + stage 0 CAMERASPACEREFLECTIONVECTOR | 16 (23, 22) |
+| + stage 0 CAMERASPACEREFLECTIONVECTOR, COUNT3 texture transform | 17 (27, 27) |
+| + stage 0 TEX1 passed through, COUNT2 texture transform | 8 (14, 14) |
+| + 1WEIGHTS (2 matrices), XYZB1 | 16 (26, 26) |
+| + 2WEIGHTS (3 matrices), XYZB2 | 20 (35, 35) |
+| + 3WEIGHTS (4 matrices), XYZB3 | 24 (44, 44) |
+| + indexed 1WEIGHTS (2 of 9 matrices), XYZB2, LASTBETA_UBYTE4 | 21 (32, 32) |
+| + indexed 3WEIGHTS (4 of 9 matrices), XYZB4, LASTBETA_UBYTE4 | 31 (50, 50) |
+| + TWEENING (POSITION2, NORMAL2) | 13 (18, 18) |
+| point sprites: LIGHTING FALSE, POINTSCALEENABLE, XYZ, DIFFUSE | 12 (17, 17) |
+| point sprites: LIGHTING FALSE, POINTSCALEENABLE, XYZ, PSIZE, DIFFUSE | 13 (18, 18) |
 )";
 // PINNED-END
 
@@ -820,28 +824,31 @@ TEST_CASE("ff program instruction counts: the table of docs/fixed-function.md", 
 }
 
 TEST_CASE("ff program instruction counts: directional lights by hand", "[ff][compile][counts]") {
-    // XYZ|NORMAL|TEX1, n directional lights, diffuse only, material colours, global ambient 0:
-    //   m4x4 oPos (4 slots), m3x3 N (3 slots), per light dp3 N.L, max, mad (the first a mul, the
-    //   last writing oD0.xyz), mov oD0.w (diffuse alpha), mov oD1 (SPECULARENABLE FALSE: the
-    //   vertex has no SPECULAR: 0), mov oFog (its alpha), mov oT0: 6 + 3n instructions, 11 + 3n slots.
+    // XYZ|NORMAL|TEX1, n directional lights, diffuse only, material colours, global ambient 0,
+    //   identity world and view (lighting in object space: the normal is not transformed):
+    //   m4x4 oPos (4 slots), per light dp3 N.L, max, mad (the first a mul, the last writing
+    //   oD0.xyz), mov oD0.w (diffuse alpha), mov oD1 (SPECULARENABLE FALSE: the vertex has no
+    //   SPECULAR: 0), mov oFog (its alpha), mov oT0: 5 + 3n instructions, 8 + 3n slots.
     for (uint32_t n = 1; n <= 8; ++n) {
         const FfProgram p = compile(lights_state(LightType::Directional, n, false, false), fvf_inputs(true, false), Caps{}, 96);
         const std::string text = format_program(p);
         INFO(text);
-        CHECK(p.instructions == 6 + 3 * n);
-        CHECK(p.slots == 11 + 3 * n);
+        CHECK(p.instructions == 5 + 3 * n);
+        CHECK(p.slots == 8 + 3 * n);
+        CHECK(p.words == p.slots);  // no scalar-unit operation to pair
         // the printed form ends with the counts
         CHECK(text.size() > 40);
-        CHECK(text.substr(text.rfind(';')) == fmt::format("; {} instructions, {} slots\n", 6 + 3 * n, 11 + 3 * n));
+        CHECK(text.substr(text.rfind(';')) ==
+              fmt::format("; {} instructions, {} slots, {} instruction words\n", 5 + 3 * n, 8 + 3 * n, 8 + 3 * n));
         CHECK(text.find("; light 0 (directional, index 0): N.L") != std::string::npos);
     }
     // Specular with a non-local viewer adds per light dp3 N.H (H constant), lit for max, the
-    // specular mad, and once mov r8.w (the power): 5n + 2 + 6 - 1 (oD1 from the specular sum,
-    // plus mov oD1.w) = 5n + 7.
+    // specular mad, and once mov r8.w (the power): 5n + 2 + 5 - 1 (oD1 from the specular sum,
+    // plus mov oD1.w) = 5n + 6.
     for (uint32_t n = 1; n <= 8; ++n) {
         const FfProgram p = compile(lights_state(LightType::Directional, n, true, false), fvf_inputs(true, false), Caps{}, 96);
         INFO(format_program(p));
-        CHECK(p.instructions == 5 * n + 7);
+        CHECK(p.instructions == 5 * n + 6);
     }
 }
 
@@ -874,16 +881,24 @@ TEST_CASE("ff program refusals name the limit", "[ff][compile][refusal]") {
         // ... and not in a 64-register device
         CHECK_THROWS_AS(compile(s, i, caps, 64), FfError);
     }
-    SECTION("more than 128 instruction slots") {
+    SECTION("more instruction words than the program memory holds") {
+        Caps caps;
+        caps.program_words = 60;
         try {
-            compile(lights_state(LightType::Spot, 8, true, true), in, Caps{}, 96);
+            compile(lights_state(LightType::Spot, 4, true, true), in, caps, 96);
             FAIL("no refusal");
         } catch (const FfError& e) {
             const std::string w = e.what();
             INFO(w);
-            CHECK(w.find("instruction slots") != std::string::npos);
-            CHECK(w.find("vs.1.1 allows 128") != std::string::npos);
+            CHECK(w.find("instruction words") != std::string::npos);
+            CHECK(w.find("program memory holds 60 (fixed_function.program_words)") != std::string::npos);
         }
+    }
+    SECTION("more than vs.1.1's 128 slots fit when the program memory holds them") {
+        const FfProgram p = compile(lights_state(LightType::Spot, 6, true, true), in, Caps{}, 96);
+        INFO(format_program(p));
+        CHECK(p.slots > 128);
+        CHECK(p.words <= 136);
     }
     SECTION("more lights than MaxActiveLights (check_drawable)") {
         Caps caps;
@@ -973,4 +988,44 @@ TEST_CASE("ff program: vertex fog EXP and EXP2 through expp", "[ff][compile]") {
     s.rs.fogstart = 5;
     s.rs.fogend = 25;
     CHECK(run_one(s, in, v).fog == Approx(0.75).margin(1e-6));
+}
+
+// ---------------------------------------------------------------- packing into instruction words
+
+TEST_CASE("ff packing: a scalar operation shares the word of an independent vector operation", "[ff][compile][words]") {
+    // rsq r1.w depends on nothing before it; mov oT0 is independent of it: one word.
+    const Packing p = pack({{"dp3", "r0.x", {"v3", "c0"}}, {"rsq", "r1.w", {"r2.w"}}, {"mov", "oT0", {"v7"}}});
+    CHECK(p.words == 2);
+    CHECK(p.pairs == 1);
+    CHECK(p.order == std::vector<size_t>{0, 1, 2});
+    CHECK(p.joins == std::vector<bool>{false, true, false});
+}
+
+TEST_CASE("ff packing: a scalar operation does not share the word of the operation it reads", "[ff][compile][words]") {
+    // rsq reads r0.x, which the dp3 writes: separate words; the later mov pairs with the rsq.
+    const Packing p = pack({{"dp3", "r0.x", {"v3", "c0"}}, {"rsq", "r1.w", {"r0.x"}}, {"mov", "oT0", {"v7"}}});
+    CHECK(p.words == 2);
+    CHECK(p.order == std::vector<size_t>{0, 1, 2});
+    CHECK(p.joins == std::vector<bool>{false, false, true});
+}
+
+TEST_CASE("ff packing: a word reads one input register", "[ff][compile][words]") {
+    // lit reads only a temp: beside the dp3 the word reads one input (v3).
+    const Packing ok = pack({{"dp3", "r0.x", {"v3", "c0"}}, {"lit", "r1", {"r2"}}});
+    CHECK(ok.pairs == 1);
+    // rcp reading v4 beside a dp3 reading v3: two input registers, no pair.
+    const Packing two = pack({{"dp3", "r0.x", {"v3", "c0"}}, {"rcp", "r1.x", {"v4.x"}}});
+    CHECK(two.pairs == 0);
+    CHECK(two.words == 2);
+}
+
+TEST_CASE("ff program: NVIDIA's 17 point lights fit its 126 instructions within 10 %", "[ff][compile][counts]") {
+    // Tom's Hardware's table of NVIDIA's counts, "17 simple point light sources | 126" (one
+    // operation per instruction, as vpsim's slots): the configuration of ff_published.cpp.
+    const auto rows = published_counts();
+    REQUIRE(rows.size() == 3);
+    const PublishedCount& r = rows[2];
+    const FfProgram p = compile(r.state, r.inputs, r.caps, 96);
+    INFO(format_program(p));
+    CHECK(std::abs(double(p.slots) - r.instructions) <= 0.1 * r.instructions);
 }

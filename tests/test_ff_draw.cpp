@@ -87,7 +87,7 @@ TEST_CASE("ff draw: the functional executor's vertices of a fixed-function draw 
           "[ff][draw]") {
     // Every fixed-function draw of the example scenes (an FVF, a declaration without function over
     // two streams, and draws between programs), every vertex, on the interpreter.
-    for (const char* name : {"ff_lit.json", "ff_declaration.json", "ff_mixed.json"}) {
+    for (const char* name : {"ff_lit.json", "ff_declaration.json", "ff_mixed.json", "ff_nonaffine.json"}) {
         INFO(name);
         const Scene sc = load_scene(std::string(VPSIM_SOURCE_DIR) + "/examples/scenes/" + name);
         const FunctionalResult r = run_functional(sc, vs::Profile::d3d8(), reference_shade());
@@ -113,6 +113,25 @@ TEST_CASE("ff draw: the functional executor's vertices of a fixed-function draw 
             }
         }
         CHECK(ff_draws > 0);
+    }
+}
+
+TEST_CASE("ff draw: Wine's non-affine lit quad (examples/scenes/ff_nonaffine.json) is black through the program",
+          "[ff][draw]") {
+    // The conformance case of Wine's lighting_test as a scene: Windows draws it black, because the
+    // normal goes through the 4x4 world-view matrix's inverse transpose (docs/fixed-function.md).
+    const Scene sc = load_scene(std::string(VPSIM_SOURCE_DIR) + "/examples/scenes/ff_nonaffine.json");
+    const FunctionalResult r = run_functional(sc, vs::Profile::d3d8());  // the compiled program, interpreted
+    REQUIRE(r.draws.size() == 1);
+    REQUIRE(r.draws[0].ff_program);
+    REQUIRE(r.draws[0].vertices.size() == 4);
+    for (const vs::VertexOutputs& o : r.draws[0].vertices) {
+        INFO("oD0 (" << o.d0[0] << ", " << o.d0[1] << ", " << o.d0[2] << ", " << o.d0[3] << ")");
+        CHECK(o.d0[0] == 0.0f);
+        CHECK(o.d0[1] == 0.0f);
+        CHECK(o.d0[2] == 0.0f);
+        CHECK(o.d0[3] == 1.0f);
+        CHECK(o.pos[3] == 10.0f);  // w = -z: on screen
     }
 }
 

@@ -228,23 +228,71 @@ TEST_CASE("Blended normals go through each world-view matrix and are weighted li
 
 // ================================================================ normal transform
 
-TEST_CASE("Normals go through the world-view matrix itself, not its inverse transpose", "[ff][transform][lighting]") {
-    // A non-uniform scale makes the two choices differ: N = (1,1,0)/sqrt2 through diag(2,1,1) is
-    // (2,1,0)/sqrt5 after normalising; the inverse transpose diag(0.5,1,1) would give (1,2,0)/sqrt5.
+TEST_CASE("Normals without blending go through the inverse transpose of the world-view matrix", "[ff][transform][lighting]") {
+    // A non-uniform scale makes the inverse transpose and the matrix itself differ: N = (1,1,0)/sqrt2
+    // through diag(0.5,1,1) (the inverse transpose of diag(2,1,1)) is (1,2,0)/sqrt5 after
+    // normalising; the matrix itself would give (2,1,0)/sqrt5.
     FfState s = white_material();
     s.world[0] = scaling(2, 1, 1);
     s.rs.normalizenormals = true;
     add_light(s, 0, directional({-1, 0, 0}, {1, 1, 1, 1}));  // L = (1,0,0)
     const float h = std::sqrt(0.5f);
-    const float want = 2.0f / std::sqrt(5.0f);  // 0.894427 (inverse transpose: 0.447214)
+    const float want = 1.0f / std::sqrt(5.0f);  // 0.447214 (the matrix itself: 0.894427)
     CHECK_VEC(run(s, lit_at(0, 0, 0, {h, h, 0})).d0, want, want, want, 1);
+}
+
+TEST_CASE("A non-uniform scale in the view matrix also goes through the inverse transpose", "[ff][transform][lighting]") {
+    // WORLD * VIEW = diag(1,1,4): N = (0,1,1)/sqrt2 becomes (0,1,0.25) before normalising; L = (0,0,1).
+    FfState s = white_material();
+    s.view = scaling(1, 1, 4);
+    s.rs.normalizenormals = true;
+    add_light(s, 0, directional({0, 0, -1}, {1, 1, 1, 1}));
+    const float h = std::sqrt(0.5f);
+    const float want = 0.25f / std::sqrt(1.0625f);  // 0.242536
+    CHECK_VEC(run(s, lit_at(0, 0, 0, {0, h, h})).d0, want, want, want, 1);
+}
+
+TEST_CASE("Blended normals go through each world-view matrix itself", "[ff][transform][lighting][blend]") {
+    // 0WEIGHTS blends one matrix with weight 1: the blending rule (Wine's and nine's, choice 1),
+    // not the inverse transpose: (1,1,0)/sqrt2 through diag(2,1,1) normalises to (2,1,0)/sqrt5.
+    FfState s = white_material();
+    s.world[0] = scaling(2, 1, 1);
+    s.rs.normalizenormals = true;
+    s.rs.vertexblend = VertexBlend::Weights0;
+    add_light(s, 0, directional({-1, 0, 0}, {1, 1, 1, 1}));
+    const float h = std::sqrt(0.5f);
+    const float want = 2.0f / std::sqrt(5.0f);  // 0.894427
+    CHECK_VEC(run(s, lit_at(0, 0, 0, {h, h, 0})).d0, want, want, want, 1);
+}
+
+TEST_CASE("Wine's lit quad with a non-affine world matrix is black", "[ff][transform][lighting]") {
+    // Wine's d3d8 conformance test lighting_test, "Lit quad with non-affine matrix" (black on
+    // Windows): world rows (1,0,0,0) (0,1,0,0) (0,0,1,-1) (10,10,10,0), view and projection the
+    // identity, D3D's default light (white, direction (0,0,1)) and material, the diffuse colour
+    // from the vertex (0xff0000ff), normal (0,0,-1). The 4x4 inverse transpose turns the normal away
+    // from the light; the upper 3x3 alone would light the quad blue.
+    FfState s;
+    s.world[0] = rows({1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, -1, 10, 10, 10, 0});
+    add_light(s, 0, directional({0, 0, 1}, {1, 1, 1, 0}));
+    Vertex vx = lit_at(-10, -10, -10, {0, 0, -1}).set(kDeDiffuse, {0, 0, 1, 1}, 4);
+    const VertexOutputs o = run(s, vx);
+    CHECK_VEC(o.d0, 0, 0, 0, 1);
+    CHECK_VEC(o.pos, 0, 0, 0, 10);  // the quad's centre: (x + 10, y + 10, z + 10, -z)
+}
+
+TEST_CASE("A singular world-view matrix lights normals through its own upper 3x3", "[ff][transform][lighting]") {
+    // No inverse exists: Wine's rule (the matrix unchanged). diag(2,1,0) keeps N = (1,0,0) -> (2,0,0).
+    FfState s = white_material();
+    s.world[0] = scaling(2, 1, 0);
+    add_light(s, 0, directional({-1, 0, 0}, {0.25f, 0.25f, 0.25f, 1}));  // L = (1,0,0)
+    CHECK_VEC(run(s, lit_at(0, 0, 0, {1, 0, 0})).d0, 0.5f, 0.5f, 0.5f, 1);
 }
 
 TEST_CASE("Without NORMALIZENORMALS a scaled world scales the diffuse term", "[ff][lighting]") {
     FfState s = white_material();
-    s.world[0] = scaling(2, 2, 2);
+    s.world[0] = scaling(0.5f, 0.5f, 0.5f);
     add_light(s, 0, directional({0, 0, 1}, {0.3f, 0.3f, 0.3f, 1}));  // L = (0,0,-1)
-    // N = (0,0,-2): N.L = 2, diffuse 2 * 0.3.
+    // The inverse transpose of diag(0.5) is diag(2): N = (0,0,-2), N.L = 2, diffuse 2 * 0.3.
     CHECK_VEC(run(s, lit_at(0, 0, 0, {0, 0, -1})).d0, 0.6f, 0.6f, 0.6f, 1);
     s.rs.normalizenormals = true;
     CHECK_VEC(run(s, lit_at(0, 0, 0, {0, 0, -1})).d0, 0.3f, 0.3f, 0.3f, 1);

@@ -5,10 +5,12 @@
 #include "model/cli/commands.h"
 #include "model/cli/run_common.h"
 #include "model/ff/ff_compile.h"
+#include "model/ff/ff_published.h"
 #include "model/scene/scene_machine.h"
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 #include <optional>
@@ -23,7 +25,44 @@ struct FfProgramArgs {
     std::string scene;
     std::optional<uint64_t> draw;
     std::string preset;
+    bool counts = false;
 };
+
+// `--counts`: NVIDIA's published counts beside the programs vpsim builds for the same
+// configurations (the preset's program memory applies; its light limit is raised where the
+// published row needs more lights, as the row's notes say).
+int run_counts(const FfProgramArgs& a) {
+    ff::Caps preset;
+    try {
+        preset = preset_caps(a.preset);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "vpsim ff-program: %s\n", e.what());
+        return 2;
+    }
+    std::string out = fmt::format("{:<62} {:>6} {:>12} {:>6} {:>6} {:>14}\n", "configuration", "NVIDIA",
+                                  "instructions", "slots", "words", "slots / NVIDIA");
+    std::string notes;
+    for (const ff::PublishedCount& p : ff::published_counts()) {
+        ff::Caps caps = preset;
+        caps.max_active_lights = std::max(caps.max_active_lights, p.caps.max_active_lights);
+        try {
+            const ff::FfProgram prog = ff::compile(p.state, p.inputs, caps, 96);
+            out += fmt::format("{:<62} {:>6} {:>12} {:>6} {:>6} {:>+13.1f}%\n", p.label, p.instructions,
+                               prog.instructions, prog.slots, prog.words,
+                               100.0 * (double(prog.slots) / p.instructions - 1.0));
+        } catch (const ff::FfError& e) {
+            out += fmt::format("{:<62} {:>6} refused: {}\n", p.label, p.instructions, e.what());
+        }
+        notes += fmt::format("  {}: \"{}\"; vpsim's state: {}\n", p.label, p.published, p.guessed);
+    }
+    out += "\nNVIDIA counts vertex program instructions, one operation each (a matrix transform is 4 dp4): "
+           "compare with slots; words are slots after pairing a scalar-unit operation with a vector one.\n"
+           "Source: Tom's Hardware, \"High-Tech And Vertex Juggling - NVIDIA's New GeForce3 GPU\", 27 Feb 2001, "
+           "page 9, http://www.tomshardware.com/reviews/high,294-9.html\n" +
+           notes;
+    std::fwrite(out.data(), 1, out.size(), stdout);
+    return 0;
+}
 
 // Runs every command's function up to the last draw wanted; `on_draw(n, setup)` per draw.
 template <class F>
@@ -57,6 +96,15 @@ void walk(const scene::Scene& sc, const ff::Caps& caps, uint64_t last, F on_draw
 }
 
 int run_ff_program(const FfProgramArgs& a) {
+    if (a.counts && (!a.scene.empty() || a.draw)) {
+        std::fprintf(stderr, "vpsim ff-program: --counts compiles its own configurations: it takes no SCENE or --draw\n");
+        return 2;
+    }
+    if (a.counts) return run_counts(a);
+    if (a.scene.empty()) {
+        std::fprintf(stderr, "vpsim ff-program: a SCENE is required (or --counts)\n");
+        return 2;
+    }
     LoadedScene ls;
     ff::Caps caps;
     try {
@@ -118,9 +166,12 @@ void add_ff_program_command(CLI::App& app, int& exit_code) {
         "ff-program",
         "Print the vs.1.1 program each fixed-function draw of a scene runs (the driver's compilation of its "
         "fixed-function state, docs/fixed-function.md), commented by term, with its constants, input registers and "
-        "instruction and slot counts.\nExit status: 0 ok, 1 a scene command failed (the draw's state refused, "
+        "instruction, slot and word counts.\nExit status: 0 ok, 1 a scene command failed (the draw's state refused, "
         "naming the cap), 2 usage, I/O, malformed scene, no such draw, or a draw that is not fixed function.");
-    c->add_option("SCENE", a->scene, "The scene (.json, docs/scenes.md)")->required();
+    c->add_option("SCENE", a->scene, "The scene (.json, docs/scenes.md); not with --counts");
+    c->add_flag("--counts", a->counts,
+                "NVIDIA's published instruction counts for fixed function as vertex programs (7, 18, 126) beside "
+                "the programs vpsim builds for those configurations");
     c->add_option("--draw", a->draw, "Only draw N (the scene's draws counted from 0 in command order)");
     c->add_option("--preset", a->preset,
                   "The device's fixed-function caps from this hardware preset (nv20, nv2a, nv25); default: the "

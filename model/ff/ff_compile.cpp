@@ -14,6 +14,7 @@
 #include "model/ff/ff_math.h"
 
 #include "model/ff/ff_reference.h"
+#include "model/ff/ff_schedule.h"
 #include "model/vs/vs_validate.h"
 
 #include <fmt/format.h>
@@ -201,6 +202,23 @@ private:
     // fog / point-size scratch, model-space position of tweening.
     bool pc_w1_ = false, nc_w1_ = false, v_done_ = false;
 
+    // Where the lights are computed. Camera space: the position and normal in r0 and r1, light
+    // positions and directions through VIEW. Object space (`object_`, chosen in run() where it is
+    // exact): the fetched position and normal themselves (lp_, ln_), the lights moved into object
+    // space on the CPU through the inverse world-view matrix `inv_wv_`, as NVIDIA's drivers did.
+    bool object_ = false;
+    Matrix inv_wv_;
+    std::string lp_ = "r0", ln_ = "r1";
+    // A camera-space direction as the lighting sees it (object space: times the inverse
+    // world-view's upper 3x3, normalised when the normals are).
+    Vec3 dir(const Vec3& d) const {
+        if (!object_) return d;
+        const Vec3 o = mul3(d, inv_wv_);
+        return s_.rs.normalizenormals ? normalize(o) : o;
+    }
+    // A camera-space point as the lighting sees it.
+    Vec4 point(const Vec4& p) const { return object_ ? mul(p, inv_wv_) : p; }
+
     void position_and_normal(bool need_pc, bool need_pz, bool need_nc);
     void lighting_colours(bool need_nc_for_light);
     void unlit_colours();
@@ -211,7 +229,24 @@ private:
     void chain(const std::string& out, const std::string& mask, std::vector<std::pair<std::string, std::string>> prods,
                std::vector<std::string> adds);
     std::string specular_alpha_source();  // what oD1.w is, as an operand
+    bool object_space_exact(bool light_positions);
 };
+
+// Object-space lighting gives camera space's results when the one world-view matrix WV (no
+// blending, no tweening) is affine and invertible, and N.L through the normal's inverse transpose
+// equals N.(L * inverse(WV)) without normalisation. Normalised normals need WV's upper 3x3 to be
+// a rotation times a uniform scale (norm(N * WV^-T) = norm(N) * R); light positions, distances
+// and a local viewer need it to be a rotation (distances kept). Sets inv_wv_.
+bool Generator::object_space_exact(bool light_positions) {
+    if (s_.rs.vertexblend != VertexBlend::Disable) return false;
+    const Matrix wv = mul(s_.world[0], s_.view);
+    if (wv.at(0, 3) != 0.0f || wv.at(1, 3) != 0.0f || wv.at(2, 3) != 0.0f || wv.at(3, 3) != 1.0f) return false;
+    if (!invert(wv, inv_wv_)) return false;
+    constexpr float kTol = 1e-5f;
+    float scale = 0;
+    if (light_positions) return similarity3(wv, kTol, &scale) && std::fabs(scale - 1.0f) <= kTol;
+    return !s_.rs.normalizenormals || similarity3(wv, kTol);
+}
 
 // Sums products and terms into `out` (an output register written once, at the end): the first
 // product takes one addend when the read ports allow it (one constant and one input register per
@@ -289,6 +324,15 @@ void Generator::chain(const std::string& out, const std::string& mask, std::vect
 void Generator::viewer() {
     if (v_done_) return;
     v_done_ = true;
+    if (object_) {
+        const Vec4 eye = point({0, 0, 0, 1});
+        note("local viewer: V = norm(eye - P), the vertex-to-eye direction (object space)");
+        op("add", "r2.xyz", {vec({eye[0], eye[1], eye[2], 0}, "the eye in object space"), "-" + lp_});
+        op("dp3", "r2.w", {"r2", "r2"});
+        op("rsq", "r2.w", {"r2.w"});
+        op("mul", "r2.xyz", {"r2", "r2.w"});
+        return;
+    }
     note("local viewer: V = norm(-P), the vertex-to-eye direction");
     op("dp3", "r2.w", {"r0", "r0"});
     op("rsq", "r2.w", {"r2.w"});
@@ -330,9 +374,18 @@ void Generator::position_and_normal(bool need_pc, bool need_pz, bool need_nc) {
             note("camera-space z (fog distance)");
             op("dp4", "r0.z", {p, fmt::format("c{}", wvb + 2)});
         }
-        if (normals) {
-            note("camera-space normal N = N * WORLD * VIEW (upper 3x3, as Windows drivers)");
-            op("m3x3", "r1", {n, fmt::format("c{}", wvb)});
+        if (object_) lp_ = p;
+        if (normals && !object_) {
+            if (nw < 0) {
+                bool singular = false;
+                const Matrix g = normal_matrix(wv, &singular);
+                note(singular ? "camera-space normal N = N * WORLD * VIEW (upper 3x3: the matrix is singular)"
+                              : "camera-space normal N = N * inverse transpose of WORLD * VIEW");
+                op("m3x3", "r1", {n, fmt::format("c{}", block(columns(g, 3), "normal matrix"))});
+            } else {
+                note("camera-space normal N = N * WORLD * VIEW (upper 3x3: 0WEIGHTS blends one matrix)");
+                op("m3x3", "r1", {n, fmt::format("c{}", wvb)});
+            }
         }
     } else if (!rs.indexedvertexblendenable) {
         // Non-indexed blending of count world matrices, the last weight 1 - sum of the others.
@@ -462,10 +515,13 @@ void Generator::position_and_normal(bool need_pc, bool need_pz, bool need_nc) {
         op("mov", "r1", {zero()});
         nc_w1_ = false;
     } else if (normals && rs.normalizenormals) {
-        note("NORMALIZENORMALS: N = norm(N)");
-        op("dp3", "r1.w", {"r1", "r1"});
+        const std::string src = object_ ? n : "r1";
+        note(object_ ? "NORMALIZENORMALS: N = norm(N) (object space)" : "NORMALIZENORMALS: N = norm(N)");
+        op("dp3", "r1.w", {src, src});
         op("rsq", "r1.w", {"r1.w"});
-        op("mul", "r1.xyz", {"r1", "r1.w"});
+        op("mul", "r1.xyz", {src, "r1.w"});
+    } else if (normals && object_) {
+        ln_ = n;
     }
 }
 
@@ -539,12 +595,15 @@ void Generator::lighting_colours(bool has_nc) {
 
         if (l.type == LightType::Directional) {
             const Vec3 ld = normalize(mul3(l.direction, s_.view));
-            const Vec3 L{-ld[0], -ld[1], -ld[2]};
-            lvec = vec({L[0], L[1], L[2], 0}, name + ": direction to the light");
+            const Vec3 L = dir({-ld[0], -ld[1], -ld[2]});
+            lvec = vec({L[0], L[1], L[2], 0}, name + (object_ ? ": direction to the light (object space)"
+                                                              : ": direction to the light"));
         } else {
-            const Vec4 lp = mul(Vec4{l.position[0], l.position[1], l.position[2], 1.0f}, s_.view);
+            const Vec4 lp = point(mul(Vec4{l.position[0], l.position[1], l.position[2], 1.0f}, s_.view));
             note(name + ": L = light position - P, d^2");
-            op("sub", "r7.xyz", {vec({lp[0], lp[1], lp[2], 0}, name + ": camera-space position"), "r0"});
+            op("sub", "r7.xyz", {vec({lp[0], lp[1], lp[2], 0}, name + (object_ ? ": object-space position"
+                                                                            : ": camera-space position")),
+                                 lp_});
             op("dp3", "r7.w", {"r7", "r7"});
             const float a0 = l.attenuation0, a1 = l.attenuation1, a2 = l.attenuation2;
             const bool need_unit = dif || spe || l.type == LightType::Spot;
@@ -604,7 +663,7 @@ void Generator::lighting_colours(bool has_nc) {
             }
             lvec = "r7";
             if (l.type == LightType::Spot) {
-                const Vec3 dn = normalize(mul3(l.direction, s_.view));
+                const Vec3 dn = normalize(dir(normalize(mul3(l.direction, s_.view))));
                 const float ct = std::cos(l.theta * 0.5f), cp = std::cos(l.phi * 0.5f);
                 note(fmt::format("{}: spotlight factor, rho = -dir . L, cos(theta/2) {}, cos(phi/2) {}, falloff {}", name,
                                  num(ct), num(cp), num(l.falloff)));
@@ -627,7 +686,7 @@ void Generator::lighting_colours(bool has_nc) {
                     range_mask.clear();
                     if (spot_merged) {
                         note(name + ": N.L into the same lit: (1, max(N.L, 0), t^falloff, 1)");
-                        op("dp3", "r10.x", {"r1", "r7"});
+                        op("dp3", "r10.x", {ln_, "r7"});
                     }
                     op("lit", "r10", {"r10"});
                     for (int j = 0; j < fj; ++j) op("mul", "r10.z", {"r10.z", "r10.z"});
@@ -671,24 +730,26 @@ void Generator::lighting_colours(bool has_nc) {
             continue;
         }
         note(name + ": N.L");
-        op("dp3", "r8.x", {"r1", lvec});
+        op("dp3", "r8.x", {ln_, lvec});
         if (spe) {
             if (l.type == LightType::Directional && !s_.rs.localviewer) {
                 const Vec3 ld = normalize(mul3(l.direction, s_.view));
-                const Vec3 h = normalize(Vec3{-ld[0] + nonlocal_eye[0], -ld[1] + nonlocal_eye[1], -ld[2] + nonlocal_eye[2]});
+                const Vec3 h = dir(
+                    normalize(Vec3{-ld[0] + nonlocal_eye[0], -ld[1] + nonlocal_eye[1], -ld[2] + nonlocal_eye[2]}));
                 note(name + ": N.H, H = norm(L + (0, 0, -1)) (non-local viewer, constant)");
-                op("dp3", "r8.y", {"r1", vec({h[0], h[1], h[2], 0}, name + ": half vector")});
+                op("dp3", "r8.y", {ln_, vec({h[0], h[1], h[2], 0}, name + ": half vector")});
             } else {
                 note(name + fmt::format(": N.H, H = norm(L + {})", s_.rs.localviewer ? "V" : "(0, 0, -1)"));
                 if (s_.rs.localviewer) {
                     viewer();
                     op("add", "r9.xyz", {lvec, "r2"});
                 } else {
-                    op("add", "r9.xyz", {lvec, vec({0, 0, -1, 0}, "non-local viewer (0, 0, -1)")});
+                    const Vec3 e = dir(nonlocal_eye);
+                    op("add", "r9.xyz", {lvec, vec({e[0], e[1], e[2], 0}, "non-local viewer (0, 0, -1)")});
                 }
                 op("dp3", "r9.w", {"r9", "r9"});
                 op("rsq", "r9.w", {"r9.w"});
-                op("dp3", "r8.y", {"r1", "r9"});
+                op("dp3", "r8.y", {ln_, "r9"});
                 op("mul", "r8.y", {"r8.y", "r9.w"});
             }
             if (!power_set) {
@@ -988,8 +1049,11 @@ FfProgram Generator::run() {
         }
         const bool fog_on = vertex_fog();
         const bool pts = writes_point_size(s_, in_);
-        const bool need_pc = any_local_light || (lit && rs.specularenable && rs.localviewer && any_light_term && has_normal) ||
-                             (fog_on && rs.rangefogenable) || (pts && rs.pointscaleenable) || tex_pos;
+        const bool light_positions = any_local_light || (lit && rs.specularenable && rs.localviewer && any_light_term && has_normal);
+        object_ = lit && any_light_term && has_normal && !tex_normal && object_space_exact(light_positions);
+        if (object_) note("lighting in object space: the lights moved there on the CPU (exact for this world-view matrix)");
+        const bool need_pc = (light_positions && !object_) || (fog_on && rs.rangefogenable) ||
+                             (pts && rs.pointscaleenable) || tex_pos;
         const bool need_pz = fog_on && !rs.rangefogenable;
         const bool need_nc = (lit && any_light_term && has_normal) || tex_normal;
         position_and_normal(need_pc, need_pz, need_nc);
@@ -1000,20 +1064,33 @@ FfProgram Generator::run() {
         texcoords();
     }
 
-    // ---- assemble, count, check the limits
+    // ---- pack into instruction words, assemble, count, check the limits
+    // Each comment stays with the operation after it; the packing moves operations (ff_schedule.h).
+    std::vector<AsmOp> ops;
+    std::vector<std::vector<std::string>> notes_before;
+    std::vector<std::string> pending;
+    for (const Line& l : lines_) {
+        if (!l.is_op) {
+            pending.push_back(l.text);
+            continue;
+        }
+        ops.push_back(AsmOp{l.op.name, l.op.dst, l.op.src});
+        notes_before.push_back(std::move(pending));
+        pending.clear();
+    }
+    const Packing packing = pack(ops);
     std::ostringstream text;
     text << "vs.1.1\n";
     uint32_t listed = 0;
-    for (const Line& l : lines_) {
-        if (!l.is_op) {
-            text << "; " << l.text << "\n";
-            continue;
-        }
+    for (size_t k = 0; k < packing.order.size(); ++k) {
+        const size_t i = packing.order[k];
+        for (const std::string& t : notes_before[i]) text << "; " << t << "\n";
         ++listed;
-        text << "    " << l.op.name << " " << l.op.dst;
-        for (const std::string& s : l.op.src) text << ", " << s;
-        text << "\n";
+        text << "    " << ops[i].name << " " << ops[i].dst;
+        for (const std::string& s : ops[i].src) text << ", " << s;
+        text << (packing.joins[k] ? "  ; the same word as the line above\n" : "\n");
     }
+    for (const std::string& t : pending) text << "; " << t << "\n";
     if (consts_.size() > const_count_)
         throw FfError(fmt::format("the fixed-function program needs {} constant registers but the device has {} "
                                   "(vs.1.1 c0..c{}){}",
@@ -1036,11 +1113,14 @@ FfProgram Generator::run() {
     const vs::Profile profile = vs::Profile::d3d8();
     prog.instructions = uint32_t(decoded.code.size());
     for (const vs::Instruction& ins : decoded.code) prog.slots += uint32_t(profile.slots(ins.opcode));
-    if (prog.slots > 128)
-        throw FfError(fmt::format("the fixed-function program for this state needs {} instruction slots ({} "
-                                  "instructions) but vs.1.1 allows 128",
-                                  prog.slots, prog.instructions));
-    vs::Profile check = profile;
+    prog.words = packing.words;
+    // The driver's microcode is bounded by the engine's program memory, not by vs.1.1's 128 slots.
+    if (prog.words > caps_.program_words)
+        throw FfError(fmt::format("the fixed-function program for this state needs {} instruction words ({} "
+                                  "instructions, {} slots) but the device's program memory holds {} "
+                                  "(fixed_function.program_words)",
+                                  prog.words, prog.instructions, prog.slots, caps_.program_words));
+    vs::Profile check = ff_profile(profile);
     check.const_count = asm_consts;
     const vs::Validation val = vs::validate(decoded, check);
     if (!val.valid || !val.diagnostics.empty() || listed != prog.instructions) {
@@ -1064,6 +1144,12 @@ FfProgram Generator::run() {
 }
 
 }  // namespace
+
+vs::Profile ff_profile(const vs::Profile& base) {
+    vs::Profile p = base;
+    p.max_slots = std::numeric_limits<uint32_t>::max();
+    return p;
+}
 
 FfProgram compile(const FfState& state, const FfInputs& inputs, const Caps& caps, uint32_t const_count) {
     check_drawable(state, inputs, caps);
@@ -1090,7 +1176,7 @@ std::string format_program(const FfProgram& p) {
         }
     if (!any) os << " none";
     os << "\n";
-    os << fmt::format("; {} instructions, {} slots\n", p.instructions, p.slots);
+    os << fmt::format("; {} instructions, {} slots, {} instruction words\n", p.instructions, p.slots, p.words);
     return os.str();
 }
 

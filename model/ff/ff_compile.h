@@ -24,10 +24,16 @@ struct FfProgram {
     std::array<int8_t, kNumDe> input_map{};
     uint32_t instructions = 0;  // instruction count
     uint32_t slots = 0;         // instruction slots (vs.1.1 costs)
+    uint32_t words = 0;         // instruction words after packing (ff_schedule.h): what program memory holds
 };
 
+// The profile a fixed-function program is checked with: `base` without vs.1.1's 128-slot limit
+// (the driver's program is bounded by Caps::program_words instead).
+vs::Profile ff_profile(const vs::Profile& base);
+
 // Throws FfError when the state cannot be drawn (check_drawable's rules) or the program does not
-// fit vs.1.1's limits or `const_count` constant registers (naming the limit).
+// fit the device's program memory (Caps::program_words) or `const_count` constant registers
+// (naming the limit).
 FfProgram compile(const FfState& state, const FfInputs& inputs, const Caps& caps, uint32_t const_count);
 
 // The program for printing (`vpsim ff-program`): the commented assembly, the constant layout

@@ -45,4 +45,22 @@ inline Matrix mul(const Matrix& a, const Matrix& b) {
     return r;
 }
 
+// The matrix that takes a normal to camera space when no vertex blending is on: the upper 3x3 of
+// the inverse transpose of the 4x4 world-view matrix `wv` (D3D8's "Camera Space
+// Transformations", and Windows: docs/fixed-function.md, choice 1). The inverse is computed in
+// double precision by cofactors and rounded to float32 once (a driver inverts on the CPU); the
+// result's rows and column 3 other than the upper 3x3 are the identity's. A singular `wv`
+// (determinant exactly 0, or an inverse that is not finite) has no inverse: its own upper 3x3 is
+// used, as Wine's wined3d does ("singular modelview matrices are used unchanged as normal
+// matrices"). `singular`, when given, tells which happened.
+Matrix normal_matrix(const Matrix& wv, bool* singular = nullptr);
+
+// The inverse of `m` (double precision, rounded to float32 once); false when `m` is singular or
+// the inverse is not finite (then `inv` is unchanged).
+bool invert(const Matrix& m, Matrix& inv);
+
+// Whether the upper 3x3 of `m` is a rotation (or reflection) times a uniform scale s: the rows are
+// orthogonal and of one length s, within `tol` relative; `scale` receives s.
+bool similarity3(const Matrix& m, float tol, float* scale = nullptr);
+
 }  // namespace vpsim::ff

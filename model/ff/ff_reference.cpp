@@ -276,14 +276,20 @@ vs::VertexOutputs process_vertex(const FfState& state, const FfInputs& inputs, c
             world[k] = uint32_t(f);
         }
     }
-    // Camera space: P * WORLDMATRIX(k) * VIEW, weighted; the normal through the same world-view
-    // matrices' upper 3x3 (not their inverse transpose: what Windows drivers did, see
-    // docs/fixed-function.md), weighted likewise.
+    // Camera space: P * WORLDMATRIX(k) * VIEW, weighted. Without blending (DISABLE, TWEENING)
+    // the normal goes through the inverse transpose of the world-view matrix, as D3D8 and Windows
+    // do; with blending (0WEIGHTS..3WEIGHTS) through each world-view matrix's upper 3x3, weighted
+    // likewise, as Wine and nine do (docs/fixed-function.md, choice 1).
     Vec4 pc{0, 0, 0, 0};
     Vec3 nc{0, 0, 0};
     for (uint32_t k = 0; k < count; ++k) {
         const Matrix wv = mul(state.world[world[k]], state.view);
         const Vec4 pk = mul(p, wv);
+        if (nw < 0) {
+            pc = pk;
+            nc = mul3(n, normal_matrix(wv));
+            break;
+        }
         if (count == 1) {
             pc = pk;
             nc = mul3(n, wv);

@@ -135,6 +135,7 @@ struct Caps {
     uint32_t max_vertex_blend_matrix_index = 0;// MaxVertexBlendMatrixIndex (0: no indexed blending)
     float max_point_size = 64;                 // MaxPointSize
     uint32_t max_texture_blend_stages = 8;     // texture coordinate outputs processed
+    uint32_t program_words = 136;              // the vertex engine's program memory (instruction words)
 };
 
 // The fixed-function input registers a draw's declaration loads (D3DVSDE_* numbering: POSITION 0,

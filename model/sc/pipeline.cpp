@@ -48,7 +48,10 @@ const ParamBindings<FixedFunctionParams>& FixedFunctionParams::bindings() {
                   "D3DCAPS8.MaxVertexBlendMatrixIndex: the largest WORLDMATRIX index of indexed blending (0: none)",
                   "assumed", 0, 255)
             .real("max_point_size", "pixels", &FixedFunctionParams::max_point_size,
-                  "D3DCAPS8.MaxPointSize: the largest point size (1: no point sprites)", "assumed", 1.0, 1e9);
+                  "D3DCAPS8.MaxPointSize: the largest point size (1: no point sprites)", "assumed", 1.0, 1e9)
+            .uint("program_words", "words", &FixedFunctionParams::program_words,
+                  "the vertex engine's program memory: instruction words a fixed-function program may take",
+                  "NV20: 136 (envytools)", 1, 65536);
     return b;
 }
 ParamTable FixedFunctionParams::table() { return bindings().table(); }
@@ -59,6 +62,7 @@ ff::Caps FixedFunctionParams::caps() const {
     c.max_vertex_blend_matrices = max_vertex_blend_matrices;
     c.max_vertex_blend_matrix_index = max_vertex_blend_matrix_index;
     c.max_point_size = float(max_point_size);
+    c.program_words = program_words;
     return c;
 }
 

@@ -42,6 +42,7 @@ struct FixedFunctionParams {
     uint32_t max_vertex_blend_matrices = 4;
     uint32_t max_vertex_blend_matrix_index = 0;
     double max_point_size = 64;
+    uint32_t program_words = 136;
 
     static constexpr const char* kUnit = "fixed_function";
     static const ParamBindings<FixedFunctionParams>& bindings();

@@ -49,7 +49,8 @@ void SceneMachine::ff_program(DrawSetup& d) const {
         if (!slot) {
             decl::DecoderOptions dopt;
             dopt.const_count = s_.const_count;
-            auto created = std::make_unique<vs::CreatedShader>(vs::create_vertex_shader(tokens, &p.shader, dopt, profile_));
+            auto created =
+                std::make_unique<vs::CreatedShader>(vs::create_vertex_shader(tokens, &p.shader, dopt, ff::ff_profile(profile_)));
             if (!created->valid) {
                 std::string msg = "fixed function: the generated program is refused with this declaration";
                 for (const auto& x : created->decl.diagnostics) msg += "\n  declaration: " + decl::to_string(x);

@@ -117,6 +117,7 @@ struct Profile {
     enum class OutputDefaults { D3D8, Zero } outputs = OutputDefaults::D3D8;  // oD0=(1,1,1,1) oD1=(0,0,0,1) vs all 0
     enum class ZeroReciprocal { Inf, Max } zero_recip = ZeroReciprocal::Inf;  // rcp/rsq of 0: +inf or FLT_MAX
     uint32_t const_count = 96;         // device constant registers
+    uint32_t max_slots = 128;          // instruction slots a program may take (vs.1.x: 128)
     bool coissue_allowed = false;      // d3d8: the COISSUE bit is reserved in vertex shaders
     // An m-instruction's mask wider than what it computes (m3x3/m4x3 .xyzw, m3x2 .xyz/.xyzw):
     // d3d8 accepts it with a warning (the extra components are not written); strict rejects it (V9).

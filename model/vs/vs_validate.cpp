@@ -110,8 +110,9 @@ Validation validate(const Program& p, const Profile& profile) {
             continue;
         }
         info.slots += profile.slots(ins.opcode);
-        if (info.slots > 128 && !slots_reported) {
-            error("V1", fmt::format("the program needs more than 128 instruction slots ({} at {})", info.slots, op->name));
+        if (uint32_t(info.slots) > profile.max_slots && !slots_reported) {
+            error("V1", fmt::format("the program needs more than {} instruction slots ({} at {})", profile.max_slots,
+                                    info.slots, op->name));
             slots_reported = true;
         }
         if (ins.coissue && !profile.coissue_allowed)

@@ -62,6 +62,11 @@ expect(0 "/commands/16 DrawIndexedPrimitive .*fixed function \\([0-9]+ instructi
 expect(0 "; draw 1: /commands/16 DrawIndexedPrimitive.*m4x4 oPos, v0, c0.*; inputs: POSITION=v0 NORMAL=v3\n; [0-9]+ instructions, [0-9]+ slots" ff-program ${SC}/ff_mixed.json --draw 1)
 expect(2 "draw 0 \\(/commands/5 DrawIndexedPrimitive\\) is not fixed function" ff-program ${SC}/ff_mixed.json --draw 0)
 expect(2 "no draw 9: the scene has 4 draws" ff-program ${SC}/ff_mixed.json --draw 9)
+# --counts: NVIDIA's published counts (7, 18, 126) beside vpsim's programs for those configurations;
+# it compiles its own states, so a SCENE with it is an error.
+expect(0 "transform, 1 directional light, 1 texture coordinate +7 +[0-9]+ +[0-9]+ +[0-9]+ .*1 specular directional light.* +18 +[0-9]+ .*17 point lights +126 +[0-9]+ .*Tom's Hardware" ff-program --counts)
+expect(2 "--counts compiles its own configurations: it takes no SCENE or --draw" ff-program --counts ${SC}/ff_mixed.json)
+expect(2 "a SCENE is required \\(or --counts\\)" ff-program)
 expect(2 "compressed.json: none of its 1 draws is fixed function" ff-program ${SC}/compressed.json)
 expect(2 "--preset nosuch: no such preset; valid presets: nv20" ff-program ${SC}/ff_mixed.json --preset nosuch)
 expect(0 "caps +MaxActiveLights.*nv20 +8 +4 +0 +64" presets)
