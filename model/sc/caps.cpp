@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+
 namespace vpsim::sc {
 
 namespace {
@@ -38,13 +40,20 @@ std::vector<CapWarning> find_caps(const ParamSet& p, const nlohmann::ordered_jso
                                  "contexts = {} x {} = {} (at most {} in one engine in this run): more contexts or "
                                  "engines cannot help until the input buffers grow",
                                  inputs, engines, contexts, slots, max_in_flight)});
-    // Every vertex in flight has a reference in the order queue: it bounds the vertices in
-    // flight between the index fetch and the output.
-    if (order < slots + inputs)
+    // Every vertex in flight has a reference in the order queue, and so has every cache hit
+    // between it and the next: the queue bounds the vertices in flight between the index fetch
+    // and the output to order / (references per shaded vertex).
+    const uint64_t refs = counter(units, "index_fetch", "references"), shaded = counter(units, "index_fetch", "cache_misses");
+    const double per_vertex = refs && shaded ? double(refs) / double(shaded) : 1.0;
+    const double needed = double(slots + inputs) * per_vertex;
+    if (double(order) < needed)
         w.push_back({"output.order_queue", "vertex_alu.engines x vertex_alu.contexts",
                      fmt::format("output.order_queue = {} references bounds the vertices in flight below the ALU's {} "
-                                 "contexts plus {} input buffers (index_fetch.order_queue_full in {} of cycles)",
-                                 order, slots, inputs, pct(stalled(units, "index_fetch", "order_queue_full"), cycles))});
+                                 "contexts plus {} input buffers: with {} of references hitting the post-transform "
+                                 "cache each shaded vertex brings {:.2f} references, so {} vertices in flight need {:.0f} "
+                                 "(index_fetch.order_queue_full in {} of cycles)",
+                                 order, slots, inputs, pct(refs - shaded, refs), per_vertex, slots + inputs, std::ceil(needed),
+                                 pct(stalled(units, "index_fetch", "order_queue_full"), cycles))});
     // A finished vertex keeps its context while the output buffers are full.
     const uint64_t out_full = stalled(units, "vertex_alu", "output_full");
     if (outputs < slots && out_full * 20 > cycles)

@@ -113,3 +113,11 @@ if(jerr OR nev LESS 20 OR NOT tr MATCHES "\"vertex_alu.e0.ctx0\"" OR NOT tr MATC
 else()
   message(STATUS "ok: trace with ${nev} events")
 endif()
+# The order-queue coupling counts the post-transform cache hits that share the queue: nv25's
+# default scene (6 contexts + 12 input buffers, ~4.8 references per shaded vertex) needs more than
+# its 64 references; nv20's (3 + 6) fits.
+expect(0 "caps +warning: output.order_queue = 64 references .* each shaded vertex brings [0-9.]+ references, so 18 vertices in flight need [0-9]+" run --preset nv25 --no-progress)
+execute_process(COMMAND ${VPSIM} run --preset nv20 --no-progress RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0 OR "${out}${err}" MATCHES "output.order_queue = ")
+  message(SEND_ERROR "vpsim run --preset nv20: exit ${rc} or an order-queue warning where the queue fits\n${out}${err}")
+endif()
