@@ -342,3 +342,119 @@ TEST_CASE("ff draw: indexed blending draws within MaxVertexBlendMatrixIndex and 
         CHECK_THAT(e.message, Contains("vertex 2") && Contains("MaxVertexBlendMatrixIndex"));
     }
 }
+
+// ---------------------------------------------------------------- software and mixed vertex processing
+
+namespace {
+Scene device_scene(const std::string& flags, const std::string& commands) {
+    return parse_scene(nlohmann::json::parse(
+                           R"({"device": {"behavior_flags": ")" + flags +
+                           R"("}, "buffers": {"vb": {"vertices": [[0, 0, 0, 0, 0, -1], [1, 0, 0, 0, 0.6, -0.8], [0, 1, 0, 0.6, 0, -0.8]],
+                                "layout": ["FLOAT3", "FLOAT3"]}}, "commands": [)" +
+                           commands + "]}"),
+                       "", "t.json");
+}
+const char* kLitTriangle = R"({"op": "SetVertexShader", "fvf": "D3DFVF_XYZ|D3DFVF_NORMAL"},
+    {"op": "SetMaterial", "material": {"diffuse": [0.8, 0.6, 0.4, 1]}},
+    {"op": "LightEnable", "index": 0, "enable": true},
+    {"op": "SetStreamSource", "stream": 0, "buffer": "vb", "stride": 24})";
+// What the hardware receives from the runtime: positions and texture coordinates as the CPU
+// computed them, colours as D3DCOLOR (within half a step of 1/255), the fog factor likewise.
+void check_pretransformed(const vs::VertexOutputs& cpu, const vs::VertexOutputs& hw) {
+    for (size_t i = 0; i < 4; ++i) {
+        CHECK(hw.pos[i] == cpu.pos[i]);
+        CHECK(std::fabs(hw.d0[i] - cpu.d0[i]) <= 0.5f / 255 + 1e-6f);
+        CHECK(hw.t[0][i] == cpu.t[0][i]);
+    }
+    CHECK(std::fabs(hw.fog - cpu.fog) <= 0.5f / 255 + 1e-6f);
+}
+}  // namespace
+
+TEST_CASE("software vertex processing: the draw's vertices are the reference processor's, colours as D3DCOLOR",
+          "[ff][draw][software]") {
+    // A SOFTWARE device: the CPU lights the vertices (the reference processor), the vertex engine
+    // passes them through unchanged.
+    const Scene sc = device_scene("D3DCREATE_SOFTWARE_VERTEXPROCESSING", std::string(kLitTriangle) +
+                                  R"(, {"op": "DrawPrimitive", "type": "trianglelist", "start_vertex": 0, "primitive_count": 1})");
+    SceneMachine m(sc, vs::Profile::d3d8());
+    const std::vector<DrawSetup> setups = draws_of(m);
+    REQUIRE(setups.size() == 1);
+    REQUIRE(setups[0].software);
+    CHECK(!setups[0].fixed_function);  // the hardware runs the pass-through program
+    CHECK(setups[0].software->processed == 3);
+    const FunctionalResult r = run_functional(sc, vs::Profile::d3d8());
+    // The same state through the reference processor directly.
+    ff::FfState state;
+    state.material.diffuse = {0.8f, 0.6f, 0.4f, 1};
+    state.lights[0] = {ff::Light{}, true};
+    state.lights[0].light.diffuse = {1, 1, 1, 0};
+    state.lights[0].light.direction = {0, 0, 1};
+    ff::FfInputs in;
+    in.loaded = (1u << ff::kDePosition) | (1u << ff::kDeNormal);
+    in.components[ff::kDePosition] = in.components[ff::kDeNormal] = 3;
+    const float vb[3][6] = {{0, 0, 0, 0, 0, -1}, {1, 0, 0, 0, 0.6f, -0.8f}, {0, 1, 0, 0.6f, 0, -0.8f}};
+    for (size_t k = 0; k < 3; ++k) {
+        ff::FfRegisters regs{};
+        regs[ff::kDePosition] = {vb[k][0], vb[k][1], vb[k][2], 1};
+        regs[ff::kDeNormal] = {vb[k][3], vb[k][4], vb[k][5], 1};
+        const vs::VertexOutputs want = ff::process_vertex(state, in, regs, m.caps());
+        INFO("vertex " << k << " oD0 " << r.draws[0].vertices[k].d0[0] << " want " << want.d0[0]);
+        check_pretransformed(want, r.draws[0].vertices[k]);
+    }
+}
+
+TEST_CASE("software vertex processing: a program's vertices are the hardware's, colours as D3DCOLOR", "[draw][software]") {
+    const std::string cmds = R"J({"op": "CreateVertexShader", "name": "t",
+        "declaration": {"text": "D3DVSD_STREAM(0), D3DVSD_REG(0, D3DVSDT_FLOAT3), D3DVSD_REG(3, D3DVSDT_FLOAT3), D3DVSD_END()"},
+        "function": {"asm": "vs.1.1\nm4x4 oPos, v0, c0\ndp3 r0.x, v3, c4\nmul oD0, r0.x, c5\nmov oT0, v3\n"}},
+        {"op": "SetVertexShader", "shader": "t"},
+        {"op": "SetVertexShaderConstant", "register": 0, "values": [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1], [0, 0, -1, 0], [0.5, 0.25, 1, 1]]},
+        {"op": "SetStreamSource", "stream": 0, "buffer": "vb", "stride": 24},
+        {"op": "DrawPrimitive", "type": "trianglelist", "start_vertex": 0, "primitive_count": 1})J";
+    const FunctionalResult hw = run_functional(device_scene("HARDWARE_VERTEXPROCESSING", cmds), vs::Profile::d3d8());
+    const Scene sw_scene = device_scene("SOFTWARE_VERTEXPROCESSING", cmds);
+    const FunctionalResult sw = run_functional(sw_scene, vs::Profile::d3d8());
+    REQUIRE(sw.draws.size() == 1);
+    CHECK_THAT(sw.draws[0].shader, Contains("software vertex processing"));
+    for (size_t k = 0; k < 3; ++k) check_pretransformed(hw.draws[0].vertices[k], sw.draws[0].vertices[k]);
+    SceneMachine m(sw_scene, vs::Profile::d3d8());
+    const std::vector<DrawSetup> setups = draws_of(m);
+    REQUIRE(setups[0].software);
+    CHECK(setups[0].software->program_slots == 7);  // m4x4 (4) + dp3 + mul + mov, run on the CPU
+}
+
+TEST_CASE("mixed vertex processing: D3DRS_SOFTWAREVERTEXPROCESSING picks the caps of each draw", "[ff][draw][software]") {
+    // Indexed blending with matrix index 200: refused in hardware (MaxVertexBlendMatrixIndex 0),
+    // drawn in software (255).
+    const std::string blend = R"({"op": "SetVertexShader", "fvf": "D3DFVF_XYZB1|D3DFVF_LASTBETA_UBYTE4"},
+        {"op": "SetRenderState", "state": "VERTEXBLEND", "value": "0WEIGHTS"},
+        {"op": "SetRenderState", "state": "INDEXEDVERTEXBLENDENABLE", "value": true},
+        {"op": "SetTransform", "state": 456, "matrix": [[2, 0, 0, 0], [0, 2, 0, 0], [0, 0, 2, 0], [0, 0, 0, 1]]},
+        {"op": "SetStreamSource", "stream": 0, "buffer": "ib", "stride": 16})";
+    const auto scene_with = [&](const std::string& flags, bool sw) {
+        return parse_scene(nlohmann::json::parse(
+                               R"({"device": {"behavior_flags": ")" + flags +
+                               R"("}, "buffers": {"ib": {"vertices": [[0, 0, 0, "0x000000C8"], [1, 0, 0, "0x000000C8"], [0, 1, 0, "0x000000C8"]],
+                                    "layout": ["FLOAT3", "D3DCOLOR"]}}, "commands": [)" +
+                               blend +
+                               (sw ? R"(, {"op": "SetRenderState", "state": "SOFTWAREVERTEXPROCESSING", "value": true})" : "") +
+                               R"(, {"op": "DrawPrimitive", "type": "trianglelist", "start_vertex": 0, "primitive_count": 1}]})"),
+                           "", "t.json");
+    };
+    CHECK_THROWS_WITH(run_functional(scene_with("MIXED_VERTEXPROCESSING", false), vs::Profile::d3d8()),
+                      Contains("MaxVertexBlendMatrixIndex"));
+    const FunctionalResult r = run_functional(scene_with("MIXED_VERTEXPROCESSING", true), vs::Profile::d3d8());
+    REQUIRE(r.draws.size() == 1);
+    CHECK(r.draws[0].vertices[1].pos[0] == 2.0f);  // WORLDMATRIX(200) = scale 2 (state 256 + 200 = 456)
+    // The state is the MIXED device's alone.
+    CHECK_THROWS_WITH(run_functional(scene_with("HARDWARE_VERTEXPROCESSING", true), vs::Profile::d3d8()),
+                      Contains("D3DRS_SOFTWAREVERTEXPROCESSING is only valid on a device created with "
+                               "D3DCREATE_MIXED_VERTEXPROCESSING; this scene's device is HARDWARE"));
+}
+
+TEST_CASE("a scene's device names one vertex processing flag", "[scene][software]") {
+    CHECK_THROWS_WITH(device_scene("D3DCREATE_PUREDEVICE", ""),
+                      Contains("/device/behavior_flags: expected one of D3DCREATE_HARDWARE_VERTEXPROCESSING"));
+    CHECK(device_scene("MIXED_VERTEXPROCESSING", "").vertex_processing == VertexProcessing::Mixed);
+    CHECK(device_scene("D3DCREATE_SOFTWARE_VERTEXPROCESSING", "").vertex_processing == VertexProcessing::Software);
+}

@@ -130,6 +130,13 @@ std::string summary_text(const std::string& scene, const sc::RunResult& r, const
             progs.push_back(fmt::format("fixed function ({} instructions, {} slots)", instructions, slots));
         row("fixed-function draws", fmt::format("{}: {}", group_digits(r.ff_draws), fmt::join(progs, "; ")));
     }
+    if (r.software_draws)
+        row("software vertex proc.",
+            fmt::format("{} draws, {} vertices processed on the CPU ({}); not in the cycles above: the vertex "
+                        "engine passes them through",
+                        group_digits(r.software_draws), group_digits(r.software_vertices),
+                        r.software_slots ? group_digits(r.software_slots) + " program slots"
+                                         : std::string("fixed function: the reference processor")));
     row("simulation speed", fmt::format("{:.2f} M cycles/s, {:.0f} k vertices/s ({:.3f} s)",
                                         r.host_seconds > 0 ? double(r.cycles) / r.host_seconds / 1e6 : 0.0,
                                         r.host_seconds > 0 ? double(r.shaded) / r.host_seconds / 1e3 : 0.0,
@@ -194,6 +201,9 @@ nlohmann::ordered_json summary_json(const std::string& scene, const sc::RunResul
             progs.push_back({{"instructions", instructions}, {"slots", slots}});
         j["fixed_function"] = {{"draws", r.ff_draws}, {"programs", progs}};
     }
+    if (r.software_draws)
+        j["software_vertex_processing"] = {
+            {"draws", r.software_draws}, {"cpu_vertices", r.software_vertices}, {"cpu_program_slots", r.software_slots}};
     j["host_seconds"] = r.host_seconds;
     j["cycles_per_host_second"] = r.host_seconds > 0 ? double(r.cycles) / r.host_seconds : 0.0;
     return j;

@@ -39,10 +39,6 @@ std::vector<Vec4> columns(const Matrix& m, int n) {
     for (int j = 0; j < n; ++j) r.push_back(column(m, j));
     return r;
 }
-Color from_d3dcolor(uint32_t c) {
-    return {float((c >> 16) & 0xFFu) / 255.0f, float((c >> 8) & 0xFFu) / 255.0f, float(c & 0xFFu) / 255.0f,
-            float((c >> 24) & 0xFFu) / 255.0f};
-}
 bool rgb_zero(const Color& c) { return c[0] == 0.0f && c[1] == 0.0f && c[2] == 0.0f; }
 Vec4 rgb_mul(const Color& a, const Color& b, float s = 1.0f) {
     return {a[0] * b[0] * s, a[1] * b[1] * s, a[2] * b[2] * s, 0.0f};
@@ -58,15 +54,6 @@ uint32_t bits(float f) {
 std::string num(float f) { return fmt::format("{}", f); }
 std::string vec_text(const Vec4& v) { return fmt::format("({}, {}, {}, {})", v[0], v[1], v[2], v[3]); }
 
-int blend_weights(VertexBlend b) {
-    switch (b) {
-        case VertexBlend::Weights0: return 0;
-        case VertexBlend::Weights1: return 1;
-        case VertexBlend::Weights2: return 2;
-        case VertexBlend::Weights3: return 3;
-        default: return -1;
-    }
-}
 
 const char* light_type_name(LightType t) {
     switch (t) {

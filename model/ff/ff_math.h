@@ -10,6 +10,24 @@
 
 namespace vpsim::ff {
 
+// D3DCOLOR 0xAARRGGBB as a D3DCOLORVALUE.
+inline Color from_d3dcolor(uint32_t c) {
+    return {float((c >> 16) & 0xFFu) / 255.0f, float((c >> 8) & 0xFFu) / 255.0f, float(c & 0xFFu) / 255.0f,
+            float((c >> 24) & 0xFFu) / 255.0f};
+}
+
+// The number of blend weights a VERTEXBLEND value reads from the vertex (n of nWEIGHTS); -1 when
+// it does not blend matrices (DISABLE, TWEENING).
+inline int blend_weights(VertexBlend b) {
+    switch (b) {
+        case VertexBlend::Weights0: return 0;
+        case VertexBlend::Weights1: return 1;
+        case VertexBlend::Weights2: return 2;
+        case VertexBlend::Weights3: return 3;
+        default: return -1;
+    }
+}
+
 inline float dot(const Vec3& a, const Vec3& b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
 
 // norm(): a zero (or NaN) vector becomes zero, so the dot products it feeds contribute nothing.

@@ -63,6 +63,7 @@ const std::vector<RenderStateInfo>& render_states() {
         {"EMISSIVEMATERIALSOURCE", kRsEmissiveMaterialSource, RsKind::Enum, "D3DMCS_", kMcs},
         {"VERTEXBLEND", kRsVertexBlend, RsKind::Enum, "D3DVBF_", kVbf},
         {"CLIPPLANEENABLE", kRsClipPlaneEnable, RsKind::Dword, "", {}},
+        {"SOFTWAREVERTEXPROCESSING", kRsSoftwareVertexProcessing, RsKind::Bool, "", {}},
         {"POINTSIZE", kRsPointSize, RsKind::Float, "", {}},
         {"POINTSIZE_MIN", kRsPointSizeMin, RsKind::Float, "", {}},
         {"POINTSCALEENABLE", kRsPointScaleEnable, RsKind::Bool, "", {}},

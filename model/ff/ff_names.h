@@ -22,7 +22,7 @@ inline constexpr uint32_t kRsFogEnable = 28, kRsSpecularEnable = 29, kRsFogTable
                           kRsLocalViewer = 142, kRsNormalizeNormals = 143, kRsDiffuseMaterialSource = 145,
                           kRsSpecularMaterialSource = 146, kRsAmbientMaterialSource = 147,
                           kRsEmissiveMaterialSource = 148, kRsVertexBlend = 151, kRsClipPlaneEnable = 152,
-                          kRsPointSize = 154, kRsPointSizeMin = 155, kRsPointScaleEnable = 157,
+                          kRsSoftwareVertexProcessing = 153, kRsPointSize = 154, kRsPointSizeMin = 155, kRsPointScaleEnable = 157,
                           kRsPointScaleA = 158, kRsPointScaleB = 159, kRsPointScaleC = 160,
                           kRsPatchEdgeStyle = 163, kRsPatchSegments = 164, kRsPointSizeMax = 166,
                           kRsIndexedVertexBlendEnable = 167, kRsTweenFactor = 170, kRsPositionOrder = 172,

@@ -30,12 +30,6 @@ float saturate(float f) {
 }
 Color saturate(const Color& c) { return {saturate(c[0]), saturate(c[1]), saturate(c[2]), saturate(c[3])}; }
 
-// D3DCOLOR 0xAARRGGBB as a D3DCOLORVALUE.
-Color from_d3dcolor(uint32_t c) {
-    return {float((c >> 16) & 0xFFu) / 255.0f, float((c >> 8) & 0xFFu) / 255.0f, float(c & 0xFFu) / 255.0f,
-            float((c >> 24) & 0xFFu) / 255.0f};
-}
-
 const char* blend_name(VertexBlend b) {
     switch (b) {
         case VertexBlend::Disable: return "D3DVBF_DISABLE";
@@ -46,18 +40,6 @@ const char* blend_name(VertexBlend b) {
         case VertexBlend::Weights0: return "D3DVBF_0WEIGHTS";
     }
     return "D3DVBF_?";
-}
-
-// The number of blend weights a VERTEXBLEND value reads from the vertex (n of nWEIGHTS); -1 when
-// it does not blend matrices (DISABLE, TWEENING).
-int blend_weights(VertexBlend b) {
-    switch (b) {
-        case VertexBlend::Weights0: return 0;
-        case VertexBlend::Weights1: return 1;
-        case VertexBlend::Weights2: return 2;
-        case VertexBlend::Weights3: return 3;
-        default: return -1;
-    }
 }
 
 // A float as a user wrote it: 9, 2.5, nan.

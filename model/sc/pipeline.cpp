@@ -151,6 +151,7 @@ private:
     std::unique_ptr<Dispatcher> dispatcher_;
     std::vector<std::pair<uint32_t, uint32_t>> ff_programs_;  // (instructions, slots), first use first
     uint64_t ff_draws_ = 0;
+    uint64_t sw_draws_ = 0, sw_vertices_ = 0, sw_slots_ = 0;
     std::chrono::steady_clock::time_point t0_, last_progress_;
     bool progress_shown_ = false;
 };
@@ -190,6 +191,11 @@ void Pipeline::build() {
             c.sync = [this](Cycle at) { dispatcher_->sync(at); };
             c.sink = opt_.sink;
             c.draw_done = [this](const DrawState& d) {
+                if (d.setup.software) {
+                    ++sw_draws_;
+                    sw_vertices_ += d.setup.software->processed;
+                    sw_slots_ += d.setup.software->processed * d.setup.software->program_slots;
+                }
                 if (d.setup.fixed_function && d.setup.ff_program) {
                     ++ff_draws_;
                     const std::pair<uint32_t, uint32_t> p{d.setup.ff_program->instructions, d.setup.ff_program->slots};
@@ -357,6 +363,9 @@ RunResult Pipeline::result() const {
         r.timeseries_csv = series_->csv(reasons);
     }
     r.ff_draws = ff_draws_;
+    r.software_draws = sw_draws_;
+    r.software_vertices = sw_vertices_;
+    r.software_slots = sw_slots_;
     r.ff_programs = ff_programs_;
     // The summary's figures, from the units of each type (counts summed over a type's units).
     auto rate = [&](const StatGroup* g, const char* name) {

@@ -93,6 +93,9 @@ struct RunResult {
     // Fixed-function draws, and the distinct programs they ran: (instructions, slots), first use first.
     uint64_t ff_draws = 0;
     std::vector<std::pair<uint32_t, uint32_t>> ff_programs;
+    // Software vertex processing: draws whose vertices the CPU processed, those vertices, and the
+    // application's program slots they ran there (fixed function: 0, the reference processor).
+    uint64_t software_draws = 0, software_vertices = 0, software_slots = 0;
     double clock_mhz = 0;
     double alu_utilisation = 0, coissue_rate = 0, ptc_hit_rate = 0, acmr = 0, atvr = 0;
     double fetch_bytes_per_cycle = 0, memory_bytes_per_cycle = 0, fetch_cache_hit_rate = 0;

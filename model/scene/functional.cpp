@@ -74,6 +74,7 @@ private:
         d.shader = s.shader_name;
         d.ff_program = s.ff_program;
         d.generated = s.generated;
+        d.software = s.software;
         d.indices.resize(s.refs);
         for (uint64_t k = 0; k < s.refs; ++k) d.indices[k] = s.vertex(k);
         std::vector<uint32_t> unique = d.indices;

@@ -45,6 +45,8 @@ struct DrawResult {
     std::string shader;                      // its name ("...: fixed function (N instructions)")
     std::shared_ptr<const ff::FfProgram> ff_program;  // fixed-function draws: the program they ran
     std::shared_ptr<const Generated> generated;  // tessellated draws (indices are generated vertices)
+    // Software-processed draws: the CPU's work, and the pre-transformed vertices the draw read.
+    std::shared_ptr<const SoftwareDraw> software;
 };
 
 struct FunctionalResult {

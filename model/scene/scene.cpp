@@ -945,10 +945,26 @@ public:
         return cmd;
     }
 
+    // "device": {"behavior_flags": "D3DCREATE_MIXED_VERTEXPROCESSING"}: CreateDevice's vertex
+    // processing flag, exactly one of the three (D3DCREATE_ prefix optional).
+    void device(const json& d) {
+        if (!d.is_object()) expected("/device", d, "an object {\"behavior_flags\": \"D3DCREATE_..._VERTEXPROCESSING\"}");
+        check_keys(d, "/device", {"behavior_flags"});
+        const char* what = "one of D3DCREATE_HARDWARE_VERTEXPROCESSING, D3DCREATE_SOFTWARE_VERTEXPROCESSING, "
+                           "D3DCREATE_MIXED_VERTEXPROCESSING (the D3DCREATE_ prefix optional)";
+        std::string f = get_string(member(d, "/device", "behavior_flags", what), "/device/behavior_flags", what);
+        if (f.rfind("D3DCREATE_", 0) == 0) f = f.substr(10);
+        if (f == "HARDWARE_VERTEXPROCESSING") s_.vertex_processing = VertexProcessing::Hardware;
+        else if (f == "SOFTWARE_VERTEXPROCESSING") s_.vertex_processing = VertexProcessing::Software;
+        else if (f == "MIXED_VERTEXPROCESSING") s_.vertex_processing = VertexProcessing::Mixed;
+        else fail("/device/behavior_flags", fmt::format("expected {}, found \"{}\"", what, f));
+    }
+
     void scene(const json& j) {
         if (!j.is_object()) expected("", j, "a scene object {\"buffers\": {...}, \"commands\": [...]}");
-        check_keys(j, "", {"const_count", "buffers", "commands", "description"});
+        check_keys(j, "", {"const_count", "buffers", "commands", "description", "device"});
         s_.const_count = opt_uint(j, "", "const_count", 96, "a number of constant registers 1..8192", 8192, 1);
+        if (auto d = j.find("device"); d != j.end()) device(*d);
         if (auto b = j.find("buffers"); b != j.end()) {
             if (!b->is_object()) expected("/buffers", *b, "an object of named buffers");
             for (auto it = b->begin(); it != b->end(); ++it) buffer(it.key(), *it, "/buffers/" + escape_key(it.key()));

@@ -151,8 +151,13 @@ struct Command {
 };
 const char* command_name(const CommandBody& c);  // "SetStreamSource" ...
 
+// How the device was created (D3DCREATE_*_VERTEXPROCESSING, the scene's "device"), and so which
+// draws the runtime processes on the CPU (docs/scenes.md, "Software and mixed vertex processing").
+enum class VertexProcessing : uint8_t { Hardware, Software, Mixed };
+
 struct Scene {
     std::string name;  // the file (for messages); "<default>" for the built-in scene
+    VertexProcessing vertex_processing = VertexProcessing::Hardware;
     std::map<std::string, Buffer> buffers;  // generators add "NAME.STREAM" and "NAME.indices"
     std::vector<Command> commands;
     uint32_t const_count = 96;  // device constant registers ("const_count" in the file)

@@ -17,6 +17,14 @@ SceneMachine::SceneMachine(const Scene& s, const vs::Profile& profile, const tes
                            const ff::Caps& caps)
     : s_(s), profile_(profile), tess_profile_(tess_profile), caps_(caps) {
     profile_.const_count = s.const_count;
+    // The D3D8 runtime's caps while it processes vertices itself (DirectX 8.1 SDK, "Processing
+    // Vertex Data": MaxActiveLights unlimited, MaxVertexBlendMatrices 4; 256 indexed blend
+    // matrices, MaxVertexBlendMatrixIndex 255); the CPU has no program memory to fill.
+    software_caps_ = caps;
+    software_caps_.max_active_lights = 0xFFFFFFFFu;
+    software_caps_.max_vertex_blend_matrices = 4;
+    software_caps_.max_vertex_blend_matrix_index = 255;
+    software_caps_.program_words = 0xFFFFFFFFu;
     app_constants_.assign(s.const_count, vs::Vec4{});
     device_constants_.assign(s.const_count, vs::Vec4{});
 }
@@ -151,7 +159,7 @@ DrawSetup SceneMachine::start(size_t command, const std::string& ptr, bool index
         d.fixed_function = true;
         d.ff_inputs = ff_inputs_;
         d.ff_state = ff_snapshot();
-        ff_program(d);
+        if (!software_now()) ff_program(d);  // the CPU runs the reference processor instead
     }
     return d;
 }
@@ -165,7 +173,8 @@ DrawSetup SceneMachine::draw(size_t command, const std::string& ptr, const DrawP
     d.start = c.start_vertex;
     check_vertex_range(d);
     npatch(d);
-    driver_constants(d);
+    if (software_now()) software_draw(d);
+    else driver_constants(d);
     return d;
 }
 
@@ -203,7 +212,8 @@ DrawSetup SceneMachine::draw(size_t command, const std::string& ptr, const DrawI
             fail(ptr, fmt::format("index {} + base_vertex {} goes past vertex 0xFFFFFFFF", raw, base_vertex_));
     }
     npatch(d);
-    driver_constants(d);
+    if (software_now()) software_draw(d);
+    else driver_constants(d);
     return d;
 }
 
@@ -334,7 +344,8 @@ DrawSetup SceneMachine::patch_draw(size_t command, const std::string& ptr, const
     }
     for (const auto& w : o.warnings) warnings_.push_back(fmt::format("{}: {}: {}", s_.name, ptr, w));
     DrawSetup d = generated_draw(command, ptr, std::move(g));
-    driver_constants(d);
+    if (software_now()) software_draw(d);
+    else driver_constants(d);
     return d;
 }
 
@@ -353,8 +364,17 @@ void SceneMachine::delete_patch(const std::string& ptr, const DeletePatch& c) {
     }
 }
 
-void SceneMachine::set_render_state(const std::string&, const SetRenderState& c) {
+void SceneMachine::set_render_state(const std::string& ptr, const SetRenderState& c) {
     switch (c.state) {
+    case ff::kRsSoftwareVertexProcessing:
+        // D3D8: meaningful only on a device created with D3DCREATE_MIXED_VERTEXPROCESSING.
+        if (s_.vertex_processing != VertexProcessing::Mixed)
+            fail(ptr, fmt::format("D3DRS_SOFTWAREVERTEXPROCESSING is only valid on a device created with "
+                                  "D3DCREATE_MIXED_VERTEXPROCESSING; this scene's device is {} (its \"device\": "
+                                  "{{\"behavior_flags\": ...}})",
+                                  s_.vertex_processing == VertexProcessing::Software ? "SOFTWARE" : "HARDWARE"));
+        software_state_ = c.dword != 0;
+        break;
     case kRsPatchEdgeStyle:
         patch_state_.edge_style = npatch_.edge_style = c.value != 0 ? tess::EdgeStyle::Continuous : tess::EdgeStyle::Discrete;
         break;

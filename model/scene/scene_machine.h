@@ -47,6 +47,19 @@ struct Generated {
     std::string what;                       // "DrawRectPatch BEZIER CUBIC 4x4" ...
 };
 
+// A draw the runtime processed on the CPU (software vertex processing): the vertices it
+// transformed, written as the pre-transformed vertices the hardware reads (D3DCOLOR colours, the
+// fog factor in the specular alpha), the draw's indices over them, and the pass-through program
+// the hardware runs. The DrawSetup's streams, index buffer and shader point into it.
+struct SoftwareDraw {
+    Buffer vertices;  // the CPU's outputs, one pre-transformed vertex per distinct vertex processed
+    Buffer indices;   // INDEX32, into `vertices` (indexed and generated draws)
+    std::unique_ptr<vs::CreatedShader> shader;  // the hardware's pass-through program and its declaration
+    uint64_t processed = 0;          // vertices processed on the CPU
+    uint32_t program_slots = 0;      // the application's program's slots per vertex (0: fixed function)
+    std::string processed_by;        // "fixed function" or the shader's name
+};
+
 // A draw, checked and ready to shade: reference k (draw order) is vertex `vertex(k)`.
 struct DrawSetup {
     size_t command = 0;
@@ -80,6 +93,10 @@ struct DrawSetup {
     // only registers whose value changes.
     std::vector<ConstantWrite> constant_writes;
 
+    // Software vertex processing (a SOFTWARE device, or a MIXED one with
+    // D3DRS_SOFTWAREVERTEXPROCESSING TRUE): what the CPU did; the hardware sees a pre-transformed draw.
+    std::shared_ptr<const SoftwareDraw> software;
+
     // Distinct vertices the draw references (for ATVR).
     uint64_t unique_vertices() const;
 
@@ -107,6 +124,14 @@ public:
     const vs::Profile& profile() const { return profile_; }
     const std::vector<std::string>& warnings() const { return warnings_; }
     const ff::Caps& caps() const { return caps_; }
+    // The caps a draw is checked against: the device's, or the runtime's while it processes vertices
+    // in software (software_caps()).
+    const ff::Caps& draw_caps() const { return software_now() ? software_caps_ : caps_; }
+    // Whether the next draw's vertices are processed on the CPU.
+    bool software_now() const {
+        return s_.vertex_processing == VertexProcessing::Software ||
+               (s_.vertex_processing == VertexProcessing::Mixed && software_state_);
+    }
     // Fixed-function programs compiled so far (a draw whose state and shader equal an earlier
     // draw's reuses its program).
     uint64_t ff_compiles() const { return ff_compiles_; }
@@ -168,6 +193,10 @@ private:
     void ff_program(DrawSetup& d) const;
     void driver_constants(DrawSetup& d) const;
     void check_ff_vertices(const DrawSetup& d) const;  // indexed blending: every index within the cap
+    // Software vertex processing (model/scene/software_vp.cpp): runs the draw's vertices through the
+    // reference processor or the interpreter and turns the draw into the pre-transformed draw the
+    // hardware sees.
+    void software_draw(DrawSetup& d) const;
     void note_writes(const std::vector<ConstantWrite>& w) const;  // the application's writes
     DrawSetup generated_draw(size_t command, const std::string& ptr, Generated g) const;
     template <class Command>
@@ -197,6 +226,8 @@ private:
 
     // ---- Fixed-function programs and the constant memory they share with programs ----
     ff::Caps caps_;
+    ff::Caps software_caps_;       // the runtime's caps in software vertex processing
+    bool software_state_ = false;  // D3DRS_SOFTWAREVERTEXPROCESSING (MIXED devices)
     std::map<const vs::CreatedShader*, std::vector<uint32_t>> ff_tokens_;  // each fixed-function shader's declaration
     struct FfCached {
         std::shared_ptr<const ff::FfState> state;  // keeps the key's address alive

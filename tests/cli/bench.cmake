@@ -13,12 +13,19 @@ expect(0 "nv20 .*ok .*nv2a .*ok .*nv25 .*ok .*every preset within its tolerance"
 expect(1 "OUT.*a preset is outside its tolerance" bench calibrate --set vertex_fetch.prefetch_lines=0)
 expect(2 "not a directory" bench coissue ${WORK}/no_such_dir)
 expect(2 "exactly one of --write FILE and --check FILE" bench reference ${SRC}/examples/scenes)
-# A workload the presets' caps refuse (indexed blending: MaxVertexBlendMatrixIndex 0 on every
-# preset) is reported as refused, naming the cap; the suite goes on (exit 0).
+# A workload the presets' caps refuse (indexed blending in hardware: MaxVertexBlendMatrixIndex 0 on
+# every preset; ff_blend_indexed with D3DRS_SOFTWAREVERTEXPROCESSING FALSE) is reported as refused,
+# naming the cap; the suite goes on (exit 0).
 file(REMOVE_RECURSE ${WORK}/refused_suite)
 file(MAKE_DIRECTORY ${WORK}/refused_suite)
-file(COPY ${SRC}/examples/workloads/ff_blend_indexed.json ${SRC}/examples/workloads/ff_directional_1.json
-     DESTINATION ${WORK}/refused_suite)
+file(COPY ${SRC}/examples/workloads/ff_directional_1.json DESTINATION ${WORK}/refused_suite)
+file(READ ${SRC}/examples/workloads/ff_blend_indexed.json blend_hw)
+string(REGEX REPLACE "\"SOFTWAREVERTEXPROCESSING\",[ \n]*\"value\": true" "\"SOFTWAREVERTEXPROCESSING\", \"value\": false"
+       blend_hw "${blend_hw}")
+if(NOT blend_hw MATCHES "\"SOFTWAREVERTEXPROCESSING\", \"value\": false")
+  message(FATAL_ERROR "ff_blend_indexed.json no longer sets D3DRS_SOFTWAREVERTEXPROCESSING TRUE")
+endif()
+file(WRITE ${WORK}/refused_suite/ff_blend_indexed.json "${blend_hw}")
 expect(0 "ff_blend_indexed +refused by the preset's caps \\(MaxVertexBlendMatrixIndex\\).*ff_directional_1 +1\\.0" bench coissue ${WORK}/refused_suite)
 expect(0 "6 rows" bench reference ${WORK}/refused_suite --write ${WORK}/refused_suite.stats)
 file(READ ${WORK}/refused_suite.stats rstats)
