@@ -759,47 +759,47 @@ TEST_CASE("ff program equals the reference processor on random states and vertic
 // PINNED-BEGIN
 const char* const kPinnedCounts = R"(| lights (instructions (slots, words)) | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 |
 |---|---|---|---|---|---|---|---|---|
-| directional, diffuse | 8 (11, 11) | 11 (14, 14) | 14 (17, 17) | 17 (20, 20) | 20 (23, 23) | 23 (26, 26) | 26 (29, 29) | 29 (32, 32) |
-| directional, specular, non-local viewer | 11 (14, 13) | 16 (19, 17) | 21 (24, 21) | 26 (29, 25) | 31 (34, 30) | 36 (39, 35) | 41 (44, 40) | 46 (49, 45) |
-| directional, specular, local viewer | 19 (22, 19) | 28 (31, 26) | 37 (40, 33) | 46 (49, 40) | 55 (58, 48) | 64 (67, 56) | 73 (76, 64) | 82 (85, 72) |
-| point, diffuse | 17 (20, 18) | 29 (32, 28) | 41 (44, 39) | 53 (56, 50) | 65 (68, 61) | 77 (80, 72) | 89 (92, 83) | 101 (104, 94) |
-| point, specular, non-local viewer | 24 (27, 23) | 42 (45, 37) | 60 (63, 52) | 78 (81, 67) | 96 (99, 82) | 114 (117, 97) | 132 (135, 112) | 150 (153, 127) |
-| point, specular, local viewer | 28 (31, 26) | 46 (49, 40) | 64 (67, 55) | 82 (85, 70) | 100 (103, 85) | 118 (121, 100) | 136 (139, 115) | 154 (157, 130) |
-| spot, diffuse | 21 (24, 21) | 37 (40, 34) | 53 (56, 48) | 69 (72, 62) | 85 (88, 76) | 101 (104, 90) | 117 (120, 104) | 133 (136, 118) |
-| spot, specular, non-local viewer | 29 (32, 27) | 52 (55, 45) | 75 (78, 64) | 98 (101, 83) | 121 (124, 102) | 144 (147, 121) | > 136 words | > 136 words |
-| spot, specular, local viewer | 33 (36, 30) | 56 (59, 48) | 79 (82, 67) | 102 (105, 86) | 125 (128, 105) | 148 (151, 124) | > 136 words | > 136 words |
-| point, diffuse, attenuation (1, 0, 0), no range | 12 (15, 14) | 19 (22, 20) | 26 (29, 26) | 33 (36, 32) | 40 (43, 39) | 47 (50, 46) | 54 (57, 53) | 61 (64, 60) |
-| spot, diffuse, attenuation (1, 0, 0), no range | 16 (19, 17) | 27 (30, 26) | 38 (41, 35) | 49 (52, 45) | 60 (63, 55) | 71 (74, 65) | 82 (85, 75) | 93 (96, 85) |
-| spot, specular, local viewer, attenuation (1, 0, 0), no range | 28 (31, 26) | 46 (49, 40) | 64 (67, 55) | 82 (85, 70) | 100 (103, 85) | 118 (121, 100) | 136 (139, 115) | 154 (157, 130) |
+| directional, diffuse | 6 (9, 8) | 10 (13, 13) | 13 (16, 16) | 16 (19, 19) | 19 (22, 22) | 22 (25, 25) | 25 (28, 28) | 28 (31, 31) |
+| directional, specular, non-local viewer | 8 (11, 10) | 15 (18, 16) | 20 (23, 20) | 25 (28, 25) | 30 (33, 30) | 35 (38, 35) | 40 (43, 40) | 45 (48, 45) |
+| directional, specular, local viewer | 16 (19, 16) | 27 (30, 25) | 36 (39, 32) | 45 (48, 40) | 54 (57, 48) | 63 (66, 56) | 72 (75, 64) | 81 (84, 72) |
+| point, diffuse | 16 (19, 17) | 28 (31, 27) | 40 (43, 38) | 52 (55, 49) | 64 (67, 60) | 76 (79, 71) | 88 (91, 82) | 100 (103, 93) |
+| point, specular, non-local viewer | 23 (26, 22) | 41 (44, 36) | 59 (62, 51) | 77 (80, 66) | 95 (98, 81) | 113 (116, 96) | 131 (134, 111) | 149 (152, 126) |
+| point, specular, local viewer | 27 (30, 25) | 45 (48, 39) | 63 (66, 54) | 81 (84, 69) | 99 (102, 84) | 117 (120, 99) | 135 (138, 114) | 153 (156, 129) |
+| spot, diffuse | 20 (23, 20) | 36 (39, 33) | 52 (55, 47) | 68 (71, 61) | 84 (87, 75) | 100 (103, 89) | 116 (119, 103) | 132 (135, 117) |
+| spot, specular, non-local viewer | 28 (31, 26) | 51 (54, 44) | 74 (77, 63) | 97 (100, 82) | 120 (123, 101) | 143 (146, 120) | > 136 words | > 136 words |
+| spot, specular, local viewer | 32 (35, 29) | 55 (58, 47) | 78 (81, 66) | 101 (104, 85) | 124 (127, 104) | 147 (150, 123) | > 136 words | > 136 words |
+| point, diffuse, attenuation (1, 0, 0), no range | 10 (13, 11) | 18 (21, 19) | 25 (28, 25) | 32 (35, 32) | 39 (42, 39) | 46 (49, 46) | 53 (56, 53) | 60 (63, 60) |
+| spot, diffuse, attenuation (1, 0, 0), no range | 15 (18, 16) | 26 (29, 25) | 37 (40, 35) | 48 (51, 45) | 59 (62, 55) | 70 (73, 65) | 81 (84, 75) | 92 (95, 85) |
+| spot, specular, local viewer, attenuation (1, 0, 0), no range | 27 (30, 25) | 45 (48, 39) | 63 (66, 54) | 81 (84, 69) | 99 (102, 84) | 117 (120, 99) | 135 (138, 114) | 153 (156, 129) |
 
 | configuration | instructions (slots, words) |
 |---|---|
-| LIGHTING FALSE, XYZ, DIFFUSE, TEX1 | 5 (8, 8) |
-| XYZRHW, DIFFUSE, TEX1 (pre-transformed) | 5 (5, 5) |
-| lighting, no light enabled | 5 (8, 8) |
-| 1 directional (the base of the rows below) | 8 (11, 11) |
-| + global ambient and emissive | 9 (12, 12) |
-| + NORMALIZENORMALS | 11 (14, 13) |
-| + DIFFUSE in the vertex, DIFFUSE- and AMBIENTMATERIALSOURCE COLOR1 | 9 (12, 12) |
-| + vertex fog LINEAR | 10 (13, 13) |
-| + vertex fog EXP | 12 (15, 14) |
-| + vertex fog EXP2 | 12 (15, 14) |
-| + vertex fog LINEAR, RANGEFOGENABLE | 12 (17, 16) |
-| + vertex fog EXP, RANGEFOGENABLE | 14 (19, 18) |
-| + vertex fog EXP2, RANGEFOGENABLE | 12 (17, 16) |
-| + stage 0 CAMERASPACENORMAL | 10 (15, 15) |
-| + stage 0 CAMERASPACEPOSITION | 10 (15, 15) |
-| + stage 0 CAMERASPACEREFLECTIONVECTOR | 16 (23, 22) |
-| + stage 0 CAMERASPACEREFLECTIONVECTOR, COUNT3 texture transform | 17 (27, 27) |
-| + stage 0 TEX1 passed through, COUNT2 texture transform | 8 (14, 14) |
-| + 1WEIGHTS (2 matrices), XYZB1 | 16 (26, 26) |
-| + 2WEIGHTS (3 matrices), XYZB2 | 20 (35, 35) |
-| + 3WEIGHTS (4 matrices), XYZB3 | 24 (44, 44) |
-| + indexed 1WEIGHTS (2 of 9 matrices), XYZB2, LASTBETA_UBYTE4 | 21 (32, 32) |
-| + indexed 3WEIGHTS (4 of 9 matrices), XYZB4, LASTBETA_UBYTE4 | 31 (50, 50) |
-| + TWEENING (POSITION2, NORMAL2) | 13 (18, 18) |
-| point sprites: LIGHTING FALSE, POINTSCALEENABLE, XYZ, DIFFUSE | 12 (17, 17) |
-| point sprites: LIGHTING FALSE, POINTSCALEENABLE, XYZ, PSIZE, DIFFUSE | 13 (18, 18) |
+| LIGHTING FALSE, XYZ, DIFFUSE, TEX1 | 4 (7, 7) |
+| XYZRHW, DIFFUSE, TEX1 (pre-transformed) | 4 (4, 4) |
+| lighting, no light enabled | 4 (7, 7) |
+| 1 directional (the base of the rows below) | 6 (9, 8) |
+| + global ambient and emissive | 8 (11, 11) |
+| + NORMALIZENORMALS | 9 (12, 10) |
+| + DIFFUSE in the vertex, DIFFUSE- and AMBIENTMATERIALSOURCE COLOR1 | 8 (11, 11) |
+| + vertex fog LINEAR | 9 (12, 11) |
+| + vertex fog EXP | 11 (14, 12) |
+| + vertex fog EXP2 | 11 (14, 12) |
+| + vertex fog LINEAR, RANGEFOGENABLE | 11 (16, 14) |
+| + vertex fog EXP, RANGEFOGENABLE | 13 (18, 16) |
+| + vertex fog EXP2, RANGEFOGENABLE | 11 (16, 14) |
+| + stage 0 CAMERASPACENORMAL | 8 (13, 12) |
+| + stage 0 CAMERASPACEPOSITION | 8 (13, 12) |
+| + stage 0 CAMERASPACEREFLECTIONVECTOR | 14 (21, 19) |
+| + stage 0 CAMERASPACEREFLECTIONVECTOR, COUNT3 texture transform | 15 (25, 24) |
+| + stage 0 TEX1 passed through, COUNT2 texture transform | 6 (12, 11) |
+| + 1WEIGHTS (2 matrices), XYZB1 | 14 (24, 23) |
+| + 2WEIGHTS (3 matrices), XYZB2 | 18 (33, 32) |
+| + 3WEIGHTS (4 matrices), XYZB3 | 22 (42, 41) |
+| + indexed 1WEIGHTS (2 of 9 matrices), XYZB2, LASTBETA_UBYTE4 | 19 (30, 29) |
+| + indexed 3WEIGHTS (4 of 9 matrices), XYZB4, LASTBETA_UBYTE4 | 29 (48, 47) |
+| + TWEENING (POSITION2, NORMAL2) | 11 (16, 15) |
+| point sprites: LIGHTING FALSE, POINTSCALEENABLE, XYZ, DIFFUSE | 11 (16, 16) |
+| point sprites: LIGHTING FALSE, POINTSCALEENABLE, XYZ, PSIZE, DIFFUSE | 12 (17, 17) |
 )";
 // PINNED-END
 
@@ -828,27 +828,38 @@ TEST_CASE("ff program instruction counts: directional lights by hand", "[ff][com
     //   identity world and view (lighting in object space: the normal is not transformed):
     //   m4x4 oPos (4 slots), per light dp3 N.L, max, mad (the first a mul, the last writing
     //   oD0.xyz), mov oD0.w (diffuse alpha), mov oD1 (SPECULARENABLE FALSE: the vertex has no
-    //   SPECULAR: 0), mov oFog (its alpha), mov oT0: 5 + 3n instructions, 8 + 3n slots.
-    for (uint32_t n = 1; n <= 8; ++n) {
+    //   SPECULAR: 0), mov oT0 (FOGENABLE FALSE: no oFog): 4 + 3n instructions, 7 + 3n slots.
+    //   One light is one term: lit (x = w = 1) and one mul write oD0 with its alpha (fold_alpha):
+    //   m4x4, dp3, lit, mul oD0, mov oD1, mov oT0 = 6 instructions, 9 slots, 8 words (lit shares one).
+    {
+        const FfProgram p = compile(lights_state(LightType::Directional, 1, false, false), fvf_inputs(true, false), Caps{}, 96);
+        INFO(format_program(p));
+        CHECK(p.instructions == 6);
+        CHECK(p.slots == 9);
+        CHECK(p.words == 8);
+        CHECK(p.assembly.find("lit r9, r8.xxxx") != std::string::npos);
+        CHECK(p.assembly.find("mul oD0, r9.yyyw, c") != std::string::npos);
+    }
+    for (uint32_t n = 2; n <= 8; ++n) {
         const FfProgram p = compile(lights_state(LightType::Directional, n, false, false), fvf_inputs(true, false), Caps{}, 96);
         const std::string text = format_program(p);
         INFO(text);
-        CHECK(p.instructions == 5 + 3 * n);
-        CHECK(p.slots == 8 + 3 * n);
+        CHECK(p.instructions == 4 + 3 * n);
+        CHECK(p.slots == 7 + 3 * n);
         CHECK(p.words == p.slots);  // no scalar-unit operation to pair
         // the printed form ends with the counts
         CHECK(text.size() > 40);
         CHECK(text.substr(text.rfind(';')) ==
-              fmt::format("; {} instructions, {} slots, {} instruction words\n", 5 + 3 * n, 8 + 3 * n, 8 + 3 * n));
+              fmt::format("; {} instructions, {} slots, {} instruction words\n", 4 + 3 * n, 7 + 3 * n, 7 + 3 * n));
         CHECK(text.find("; light 0 (directional, index 0): N.L") != std::string::npos);
     }
     // Specular with a non-local viewer adds per light dp3 N.H (H constant), lit for max, the
-    // specular mad, and once mov r8.w (the power): 5n + 2 + 5 - 1 (oD1 from the specular sum,
-    // plus mov oD1.w) = 5n + 6.
+    // specular mad, and once mov r8.w (the power): 5n + 2 + 4 - 1 (oD1 from the specular sum,
+    // plus mov oD1.w) = 5n + 5; one light writes oD0 and oD1 each with its alpha in one mul: 8.
     for (uint32_t n = 1; n <= 8; ++n) {
         const FfProgram p = compile(lights_state(LightType::Directional, n, true, false), fvf_inputs(true, false), Caps{}, 96);
         INFO(format_program(p));
-        CHECK(p.instructions == 5 * n + 6);
+        CHECK(p.instructions == (n == 1 ? 8 : 5 * n + 5));
     }
 }
 

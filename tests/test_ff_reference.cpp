@@ -670,11 +670,6 @@ TEST_CASE("Without vertex fog the fog factor is the specular alpha", "[ff][fog]"
         FfState s = fogged(FogMode::None);
         CHECK(run(s, vx).fog == Approx(0.65f));
     }
-    SECTION("FOGENABLE FALSE") {
-        FfState s = fogged(FogMode::Linear);
-        s.rs.fogenable = false;
-        CHECK(run(s, vx).fog == Approx(0.65f));
-    }
     SECTION("FOGTABLEMODE not NONE: per-pixel fog, no vertex fog") {
         FfState s = fogged(FogMode::Linear);
         s.rs.fogtablemode = FogMode::Exp;
@@ -690,6 +685,22 @@ TEST_CASE("Without vertex fog the fog factor is the specular alpha", "[ff][fog]"
         FfState s = fogged(FogMode::None);
         CHECK(run(s, at(0, 0, 0)).fog == 0.0f);
     }
+}
+
+TEST_CASE("With FOGENABLE FALSE no fog factor is written", "[ff][fog]") {
+    // Nothing reads oFog when fog is off (choice 6): it keeps its start value 0, whatever the
+    // specular alpha, lit or not, pre-transformed or not.
+    Vertex vx = at(0, 0, 0).set(kDeSpecular, {0, 0, 0, 0.65f}, 4);
+    FfState s = fogged(FogMode::Linear);
+    s.rs.fogenable = false;
+    CHECK(run(s, vx).fog == 0.0f);
+    s.rs.lighting = true;
+    s.rs.specularenable = true;
+    CHECK(run(s, vx).fog == 0.0f);
+    vx.in.pretransformed = true;
+    vx.v[kDePosition] = {10, 20, 0.5f, 1};
+    vx.in.components[kDePosition] = 4;
+    CHECK(run(s, vx).fog == 0.0f);
 }
 
 // ================================================================ texture coordinates

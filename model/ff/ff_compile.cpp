@@ -22,11 +22,14 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <map>
 #include <sstream>
 
 namespace vpsim::ff {
+
+using namespace std::string_literals;
 
 namespace {
 
@@ -208,6 +211,7 @@ private:
 
     void position_and_normal(bool need_pc, bool need_pz, bool need_nc);
     void lighting_colours(bool need_nc_for_light);
+    void fold_alpha(const std::string& out, const std::string& term);
     void unlit_colours();
     void fog();
     void point_size();
@@ -218,6 +222,51 @@ private:
     std::string specular_alpha_source();  // what oD1.w is, as an operand
     bool object_space_exact(bool light_positions);
 };
+
+// A colour that is one term, `mul OUT.xyz, rN<term>, cK` (a lit output times the light's colour
+// constant), with its alpha a constant on its own `mov OUT.w`: lit's w is 1, so one instruction
+// writes both, `mul OUT, rN.yyyw, (cK.rgb, alpha)` (for oD0 a diffuse-only light's max(N.L, 0)
+// becomes lit's y for that). Nothing else changes: the alpha is the constant times 1.
+void Generator::fold_alpha(const std::string& out, const std::string& term) {
+    const auto find_last = [&](const std::function<bool(const Op&)>& f, size_t before) -> long {
+        for (size_t i = before; i-- > 0;)
+            if (lines_[i].is_op && f(lines_[i].op)) return long(i);
+        return -1;
+    };
+    const long mov = find_last([&](const Op& o) { return o.name == "mov" && o.dst == out + ".w"; }, lines_.size());
+    const long mul = find_last([&](const Op& o) { return o.dst == out + ".xyz"; }, lines_.size());
+    if (mov < 0 || mul < 0) return;
+    Op& m = lines_[size_t(mul)].op;
+    const Op& a = lines_[size_t(mov)].op;
+    if (m.name != "mul" || m.src.size() != 2 || m.src[0].size() < 4 || m.src[0].substr(m.src[0].size() - 2) != term ||
+        m.src[0][0] != 'r' || m.src[1][0] != 'c' || m.src[1].find('.') != std::string::npos || a.src[0][0] != 'c' ||
+        a.src[0].find('.') == std::string::npos)
+        return;
+    const std::string reg = m.src[0].substr(0, m.src[0].size() - 2);
+    // rN's writer before the mul: lit (x = w = 1), or for oD0 a `max rN.y, rM.x, 0` that lit can replace.
+    const auto writes = [&](const Op& o) { return o.dst == reg || o.dst.rfind(reg + ".", 0) == 0; };
+    const long w = find_last(writes, size_t(mul));
+    if (w < 0) return;
+    Op& wo = lines_[size_t(w)].op;
+    if (wo.name == "max" && wo.dst == reg + ".y" && term == ".y" && wo.src[1] == zero() && wo.src[0].size() > 3) {
+        const std::string in = wo.src[0].substr(0, wo.src[0].find('.'));
+        const char c = wo.src[0].back();
+        wo = Op{"lit", reg, {in + "." + std::string(4, c)}};
+    } else if (wo.name != "lit" || wo.dst != reg) {
+        return;
+    }
+    for (long i = w + 1; i < mul; ++i)  // nothing in between may change rN.w
+        if (lines_[size_t(i)].is_op && writes(lines_[size_t(i)].op)) {
+            const std::string& d = lines_[size_t(i)].op.dst;
+            if (d == reg || d.find('w') != std::string::npos) return;
+        }
+    const uint32_t k = uint32_t(std::stoul(m.src[1].substr(1)));
+    const uint32_t ka = uint32_t(std::stoul(a.src[0].substr(1, a.src[0].find('.') - 1)));
+    const float alpha = consts_[ka]["xyzw"s.find(a.src[0].back())];
+    const Vec4 c = consts_[k];
+    m = Op{"mul", out, {reg + "." + std::string(3, term[1]) + "w", vec({c[0], c[1], c[2], alpha}, const_notes_[k] + ", alpha")}};
+    lines_.erase(lines_.begin() + mov);
+}
 
 // Object-space lighting gives camera space's results when the one world-view matrix WV (no
 // blending, no tweening) is affine and invertible, and N.L through the normal's inverse transpose
@@ -826,6 +875,10 @@ void Generator::lighting_colours(bool has_nc) {
 
 void Generator::fog() {
     const RenderStates& rs = s_.rs;
+    if (!rs.fogenable) {
+        note("FOGENABLE FALSE: no fog factor is read; oFog is not written");
+        return;
+    }
     if (!vertex_fog()) {
         note("oFog = the specular alpha (no vertex fog)");
         op("mov", "oFog.x", {specular_alpha_source()});
@@ -1010,8 +1063,10 @@ FfProgram Generator::run() {
         note("pre-transformed vertex (XYZRHW): the position passes through, no transform or lighting");
         op("mov", "oPos", {"v0"});
         unlit_colours();
-        note("oFog = the specular alpha");
-        op("mov", "oFog.x", {in_.has(kDeSpecular) ? "v6.w" : zero()});
+        if (rs.fogenable) {
+            note("oFog = the specular alpha");
+            op("mov", "oFog.x", {in_.has(kDeSpecular) ? "v6.w" : zero()});
+        }
         if (writes_point_size(s_, in_)) point_size();
         texcoords();
     } else {
@@ -1044,7 +1099,11 @@ FfProgram Generator::run() {
         const bool need_pz = fog_on && !rs.rangefogenable;
         const bool need_nc = (lit && any_light_term && has_normal) || tex_normal;
         position_and_normal(need_pc, need_pz, need_nc);
-        if (lit) lighting_colours(has_normal);
+        if (lit) {
+            lighting_colours(has_normal);
+            fold_alpha("oD0", ".y");
+            fold_alpha("oD1", ".z");
+        }
         else unlit_colours();
         fog();
         if (pts) point_size();

@@ -204,7 +204,7 @@ vs::VertexOutputs process_vertex(const FfState& state, const FfInputs& inputs, c
         out.pos = v[kDePosition];
         out.d0 = saturate(vertex_diffuse);
         out.d1 = saturate(vertex_specular);
-        out.fog = out.d1[3];
+        if (rs.fogenable) out.fog = out.d1[3];  // FOGENABLE FALSE: no fog factor (choice 6)
         if (writes_point_size(state, inputs)) {
             const float pmax = std::fmin(rs.pointsize_max, caps.max_point_size);
             const float s = v[kDePSize][0];
@@ -374,9 +374,9 @@ vs::VertexOutputs process_vertex(const FfState& state, const FfInputs& inputs, c
             case FogMode::None: break;
         }
         out.fog = saturate(f);
-    } else {
+    } else if (rs.fogenable) {
         out.fog = out.d1[3];  // the fog factor travels in the specular alpha
-    }
+    }  // FOGENABLE FALSE: no stage reads a fog factor; oFog is not written (0, its start value)
 
     // ------------------------------------------------------------ point size ("Point Size Computations")
     if (writes_point_size(state, inputs)) {
