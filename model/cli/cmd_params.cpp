@@ -116,16 +116,17 @@ int run_presets(const PresetsArgs& a) {
                                      100 * p.tolerance, p.target_source);
         }
         // The fixed-function caps (D3DCAPS8) each preset states (sources: `vpsim presets NAME`).
-        std::cout << fmt::format("\n{:<6} {:>15} {:>22} {:>25} {:>12}\n", "caps", "MaxActiveLights",
-                                 "MaxVertexBlendMatrices", "MaxVertexBlendMatrixIndex", "MaxPointSize");
+        std::cout << fmt::format("\n{:<6} {:>15} {:>22} {:>25} {:>12} {:>14}\n", "caps", "MaxActiveLights",
+                                 "MaxVertexBlendMatrices", "MaxVertexBlendMatrixIndex", "MaxPointSize",
+                                 "program words");
         for (const Preset& p : presets()) {
             const auto ff = p.json["params"].value("fixed_function", nlohmann::ordered_json::object());
             auto val = [&](const char* k) {
                 return ff.contains(k) ? ff[k]["value"].dump() : std::string("default");
             };
-            std::cout << fmt::format("{:<6} {:>15} {:>22} {:>25} {:>12}\n", p.name, val("max_active_lights"),
+            std::cout << fmt::format("{:<6} {:>15} {:>22} {:>25} {:>12} {:>14}\n", p.name, val("max_active_lights"),
                                      val("max_vertex_blend_matrices"), val("max_vertex_blend_matrix_index"),
-                                     val("max_point_size"));
+                                     val("max_point_size"), val("program_words"));
         }
         std::cout << "\n`vpsim presets NAME` prints one (a --config file, every value with its source); "
                      "`vpsim run --preset NAME` runs with it; `vpsim bench calibrate` checks the vertex rates.\n";
