@@ -37,6 +37,7 @@ try:
     matplotlib.rcParams["svg.fonttype"] = "none"  # SVG text stays text (searchable, smaller)
     matplotlib.rcParams["svg.hashsalt"] = "vpsim"  # reproducible SVG ids
     import matplotlib.pyplot as plt
+    import matplotlib.ticker
     from cycler import cycler
 except ImportError as missing:
     sys.stderr.write(f"vpsim: the plots need matplotlib ({missing}); install Debian's python3-matplotlib "
@@ -950,15 +951,24 @@ def cmd_correlate(a, _base):
     ax.apply_aspect()
     # Labels beside their points, moved down (in points) while they would overlap one placed before.
     placed = []
+    marks = [ax.transData.transform((p[1], p[2])) for p in pts]
     for name, x, y, st, comp, unit, within in sorted(pts, key=lambda p: -p[2]):
         px, py = ax.transData.transform((x, y))
         dy = 3.0
-        while any(abs(px - qx) < 170 and abs(py + dy - qy) < 10 for qx, qy in placed):
-            dy -= 10.0
+        # Not over a label placed before, nor over another point's marker to the right.
+        while (any(abs(px - qx) < 170 and abs(py + dy - qy) < 10 for qx, qy in placed) or
+               any(2 < mx - px < 170 and abs(py + dy - my) < 8 for mx, my in marks)):
+            dy -= 12.0
         placed.append((px, py + dy))
-        ax.annotate(f"{name} ({unit})", (x, y), xytext=(7, dy), textcoords="offset points", fontsize=7,
+        ax.annotate(f"{name} ({unit})", (x, y), xytext=(7 if dy > -5 else 26, dy), textcoords="offset points", fontsize=7,
                     color="#222222", va="center",
                     arrowprops=dict(arrowstyle="-", color="#999999", linewidth=0.5) if dy < -5 else None)
+    # Plain numbers at 1-2-5 steps on both axes (a log axis shows only powers of ten otherwise).
+    steps = [m * 10.0 ** e for e in range(-3, 7) for m in (1, 2, 5) if lo <= m * 10.0 ** e <= hi]
+    for axis in (ax.xaxis, ax.yaxis):
+        axis.set_major_locator(matplotlib.ticker.FixedLocator(steps))
+        axis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _pos: f"{v:g}"))
+        axis.set_minor_formatter(matplotlib.ticker.NullFormatter())
     ax.set_xlabel("measured on the real chip (each figure in its own unit: M triangles/s or frames/s)")
     ax.set_ylabel("model (the figure's unit)")
     ax.grid(True, which="major", color="#DDDDDD", linewidth=0.6)
