@@ -37,6 +37,7 @@ try:
     matplotlib.rcParams["svg.fonttype"] = "none"  # SVG text stays text (searchable, smaller)
     matplotlib.rcParams["svg.hashsalt"] = "vpsim"  # reproducible SVG ids
     import matplotlib.pyplot as plt
+    import matplotlib.ticker
     from cycler import cycler
 except ImportError as missing:
     sys.stderr.write(f"vpsim: the plots need matplotlib ({missing}); install Debian's python3-matplotlib "
@@ -897,48 +898,90 @@ def cmd_report(a, base):
 
 # ----------------------------------------------------------------------------- correlate command
 
-OK_COLOUR, OUT_COLOUR = "#1864ab", "#e8590c"  # blue / orange: told apart with any colour vision
+FIT_COLOUR, HOLDOUT_COLOUR = "#0072B2", "#D55E00"  # Okabe & Ito blue / vermilion, with their own markers
 
 
 def cmd_correlate(a, _base):
-    """`vpsim bench correlate --json` as a chart: each figure's error against the published value,
-    its tolerance band, in bars coloured by whether the error is within it."""
+    """`vpsim bench correlate --json` as a chart: model against measurement, log-log, one point per
+    figure (each in its own unit), fit and holdout told apart by colour and marker, upper bounds
+    hollow, the y = x line and the ±tolerance band."""
     doc = read_json(a.figures)
     rows = doc.get("figures") if isinstance(doc, dict) else None
     if not isinstance(rows, list) or not rows:
         raise InputError(f"{a.figures}: no \"figures\" list (the output of vpsim bench correlate --json)")
     ext = os.path.splitext(a.out)[1].lower().lstrip(".")
-    if ext not in ("png", "svg", "pdf"):
+    if ext not in FORMATS:
         raise InputError(f"-o {a.out}: the plot is written as .png, .svg or .pdf")
-    labels, errors, tols, colours = [], [], [], []
+    tol = float(doc.get("tolerance", 0.15))
+    pts = []
     for k, r in enumerate(rows):
         try:
-            labels.append(f"{r['preset']}  {r['figure']}")
-            errors.append(100.0 * float(r["error"]))
-            tols.append(100.0 * float(r["tolerance"]))
-            colours.append(OK_COLOUR if r["within_tolerance"] else OUT_COLOUR)
+            x, y = float(r["measured"]), float(r["model"])
+            if not (x > 0 and y > 0):
+                raise ValueError("measured and model must be positive on a log scale")
+            pts.append((r["id"], x, y, r["set"], r["comparison"], r["unit"], bool(r["within"])))
         except (KeyError, TypeError, ValueError) as e:
             raise InputError(f"{a.figures}: /figures/{k}: {e}")
-    n = len(rows)
-    fig, ax = plt.subplots(figsize=(9, 1.2 + 0.3 * n))
-    ys = list(range(n))
-    ax.barh(ys, [2 * t for t in tols], left=[-t for t in tols], height=0.8, color="#e9ecef",
-            label="tolerance (± of the published value)")
-    ax.barh(ys, errors, height=0.5, color=colours)
-    ax.scatter(errors, ys, s=14, color=colours, zorder=3)  # a 0 % error (an exact figure) shows too
-    ax.axvline(0, color="#495057", linewidth=0.8)
-    span = max([abs(e) for e in errors] + tols + [1.0]) * 1.15
-    ax.set_xlim(-span, span)
-    ax.set_yticks(ys)
-    ax.set_yticklabels(labels, fontsize=8)
-    ax.invert_yaxis()
-    ax.set_xlabel("model against published (%)")
-    out = sum(1 for c in colours if c == OUT_COLOUR)
-    ax.set_title(f"vpsim bench correlate: {n} published figures, {out} outside tolerance "
-                 f"(blue within, orange outside)", fontsize=10)
-    ax.legend(loc="lower right", fontsize=8)
+    lo = min(min(p[1], p[2]) for p in pts) / 2.0
+    hi = max(max(p[1], p[2]) for p in pts) * 2.0
+    fig, ax = plt.subplots(figsize=(8.5, 7.5))
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    line = [lo, hi]
+    ax.fill_between(line, [v * (1 - tol) for v in line], [v * (1 + tol) for v in line], color="#E5E5E5",
+                    label=f"±{100 * tol:g} % of the measurement", zorder=0)
+    ax.plot(line, line, color="#444444", linewidth=1, label="model = measurement", zorder=1)
+    style = {("fit", "rate"): dict(marker="o", color=FIT_COLOUR, label="fit set: throughput test"),
+             ("holdout", "rate"): dict(marker="D", color=HOLDOUT_COLOUR, label="holdout set: throughput test"),
+             ("fit", "upper_bound"): dict(marker="^", color=FIT_COLOUR,
+                                          label="fit set: game test, model is an upper bound (hollow)"),
+             ("holdout", "upper_bound"): dict(marker="^", color=HOLDOUT_COLOUR,
+                                              label="holdout set: game test, model is an upper bound (hollow)")}
+    seen = set()
+    for name, x, y, st, comp, unit, within in pts:
+        s = style.get((st, comp), dict(marker="o", color="#000000", label=f"{st} {comp}"))
+        hollow = comp == "upper_bound"
+        ax.scatter([x], [y], s=70, marker=s["marker"], zorder=3, linewidths=1.5,
+                   facecolors="none" if hollow else s["color"], edgecolors=s["color"],
+                   label=None if (st, comp) in seen else s["label"])
+        seen.add((st, comp))
+    ax.set_xlim(lo, hi)
+    ax.set_ylim(lo, hi)
+    ax.set_aspect("equal")
+    ax.apply_aspect()
+    # Labels beside their points, moved down (in points) while they would overlap one placed before.
+    placed = []
+    marks = [ax.transData.transform((p[1], p[2])) for p in pts]
+    for name, x, y, st, comp, unit, within in sorted(pts, key=lambda p: -p[2]):
+        px, py = ax.transData.transform((x, y))
+        dy = 3.0
+        # Not over a label placed before, nor over another point's marker to the right.
+        while (any(abs(px - qx) < 170 and abs(py + dy - qy) < 10 for qx, qy in placed) or
+               any(2 < mx - px < 170 and abs(py + dy - my) < 8 for mx, my in marks)):
+            dy -= 12.0
+        placed.append((px, py + dy))
+        ax.annotate(f"{name} ({unit})", (x, y), xytext=(7 if dy > -5 else 26, dy), textcoords="offset points", fontsize=7,
+                    color="#222222", va="center",
+                    arrowprops=dict(arrowstyle="-", color="#999999", linewidth=0.5) if dy < -5 else None)
+    # Plain numbers at 1-2-5 steps on both axes (a log axis shows only powers of ten otherwise).
+    steps = [m * 10.0 ** e for e in range(-3, 7) for m in (1, 2, 5) if lo <= m * 10.0 ** e <= hi]
+    for axis in (ax.xaxis, ax.yaxis):
+        axis.set_major_locator(matplotlib.ticker.FixedLocator(steps))
+        axis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _pos: f"{v:g}"))
+        axis.set_minor_formatter(matplotlib.ticker.NullFormatter())
+    ax.set_xlabel("measured on the real chip (each figure in its own unit: M triangles/s or frames/s)")
+    ax.set_ylabel("model (the figure's unit)")
+    ax.grid(True, which="major", color="#DDDDDD", linewidth=0.6)
+    summ = doc.get("summary", {})
+
+    def mae(key):
+        v = summ.get(key, {}).get("mean_abs_error")
+        return "n/a" if v is None else f"{100 * v:.0f} %"
+    ax.set_title(f"vpsim bench correlate: {len(pts)} measured figures; mean absolute error "
+                 f"fit {mae('fit')}, holdout {mae('holdout')} (throughput tests)", fontsize=10)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.09), ncol=2, fontsize=8, frameon=False)
     buf = io.BytesIO()
-    fig.savefig(buf, format=ext, dpi=100, bbox_inches="tight")
+    fig.savefig(buf, format=ext, dpi=110, bbox_inches="tight")
     plt.close(fig)
     write_atomic(a.out, buf.getvalue())
 

@@ -85,11 +85,41 @@ namespace {
 
 struct PresetsArgs {
     std::string name;
-    bool json = false;
+    bool json = false, published = false;
 };
+
+// --published: every parameter a preset copied from a spec sheet or paper (its source starts with
+// "published"), with the value and the source; these left `vpsim bench correlate`, which compares
+// the model with measurements only (docs/calibration.md).
+int print_published(const PresetsArgs& a) {
+    nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+    for (const Preset& p : presets()) {
+        if (!a.name.empty() && p.name != a.name) continue;
+        for (const auto& [unit, ps] : p.json["params"].items())
+            for (const auto& [name, e] : ps.items()) {
+                const std::string source = e.value("source", "");
+                if (source.rfind("published", 0) != 0) continue;
+                rows.push_back({{"preset", p.name}, {"parameter", unit + "." + name}, {"value", e["value"]},
+                                {"source", source}});
+            }
+    }
+    if (a.json) {
+        std::cout << rows.dump(2) << "\n";
+        return 0;
+    }
+    std::cout << fmt::format("{:<6} {:<34} {:>8}  {}\n", "preset", "parameter", "value", "source");
+    for (const auto& r : rows)
+        std::cout << fmt::format("{:<6} {:<34} {:>8}  {}\n", r["preset"].get<std::string>(),
+                                 r["parameter"].get<std::string>(),
+                                 r["value"].is_string() ? r["value"].get<std::string>() : r["value"].dump(),
+                                 r["source"].get<std::string>());
+    return 0;
+}
 
 int run_presets(const PresetsArgs& a) {
     try {
+        if (!a.name.empty()) find_preset(a.name);  // an unknown name: exit 2, listing the valid ones
+        if (a.published) return print_published(a);
         if (!a.name.empty()) {
             // The file itself: it is also a --config file (`vpsim presets nv2a > mine.json`).
             std::cout << find_preset(a.name).text;
@@ -129,7 +159,9 @@ int run_presets(const PresetsArgs& a) {
                                      val("max_point_size"), val("program_words"));
         }
         std::cout << "\n`vpsim presets NAME` prints one (a --config file, every value with its source); "
-                     "`vpsim run --preset NAME` runs with it; `vpsim bench calibrate` checks the vertex rates.\n";
+                     "`vpsim presets --published [NAME]` lists the values copied from spec sheets and papers; "
+                     "`vpsim run --preset NAME` runs with it; `vpsim bench calibrate` checks the vertex rates; "
+                     "`vpsim bench correlate` compares the model with measurements of real chips.\n";
     } catch (const ParamError& e) {
         std::fprintf(stderr, "vpsim presets: %s\n", e.what());
         return 2;
@@ -147,7 +179,10 @@ void add_presets_command(CLI::App& app, int& exit_code) {
         "against); with NAME print that preset's file, every value with its source (docs/calibration.md).\nExit "
         "status: 0 ok, 2 unknown preset.");
     c->add_option("NAME", a->name, "A preset to print (nv20, nv2a, nv25)");
-    c->add_flag("--json", a->json, "List the presets as JSON");
+    c->add_flag("--json", a->json, "List the presets (or, with --published, the parameters) as JSON");
+    c->add_flag("--published", a->published,
+                "Every parameter whose source is published (a spec sheet or paper), with its value and source: "
+                "of every preset, or of NAME");
     c->callback([a, &exit_code] { exit_code = run_presets(*a); });
 }
 

@@ -68,9 +68,10 @@ inline CLI::Validator tess_option_check() {
         "KEY=VALUE");
 }
 
-// vpsim's run-time data (xcheck's directed corpus tb/corpus, bench's examples/shaders), found
-// relative to the executable, not the source tree: <exe dir>/share/vpsim (the build copies it
-// there), then <exe dir>/../share/vpsim (an install); VPSIM_DATA_DIR, when set, replaces both.
+// vpsim's run-time data (xcheck's directed corpus tb/corpus, bench's examples/shaders, bench
+// correlate's examples/correlation), found relative to the executable, not the source tree:
+// <exe dir>/share/vpsim (the build copies it there), then <exe dir>/../share/vpsim (an install);
+// VPSIM_DATA_DIR, when set, replaces both.
 std::vector<std::string> data_dirs();
 // The first existing `relative` path under data_dirs(), or "" when none has it.
 std::string data_path(const std::string& relative);

@@ -17,6 +17,13 @@ expect(2 "expected uint" params --set post_transform_cache.entries=abc)
 # Presets: the list, one printed (a --config file), --preset with --set on top, config.json
 # recording it, an unknown name; bench calibrate within tolerance.
 expect(0 "nv20 .*GeForce3.*nv2a .*Xbox.*nv25 .*GeForce4 Ti 4600.*136.0 M" presets)
+# --published: the values copied from spec sheets and papers, with their sources (they left bench
+# correlate, which compares with measurements only).
+expect(0 "preset +parameter +value +source\nnv20 +pipeline.clock_mhz +200.0 +published: GeForce3 core clock.*nv25 +post_transform_cache.entries +24 +published: 24 entries"
+       presets --published)
+expect(0 "^preset[^\n]*\n(nv2a [^\n]*published[^\n]*\n)+$" presets --published nv2a)
+expect(0 "\"parameter\": \"vertex_alu.engines\",\n *\"value\": 2," presets --published nv25 --json)
+expect(2 "no such preset; valid presets: nv20, nv2a, nv25" presets --published nv30)
 execute_process(COMMAND ${VPSIM} presets nv2a OUTPUT_FILE ${WORK}/nv2a.json RESULT_VARIABLE rc)
 expect(0 "engines +uint +engines +2 \\* " params --config ${WORK}/nv2a.json)
 expect(0 "clock_mhz +double +MHz +300.0 \\*.*engines +uint +engines +3 \\* " params --preset nv25 --set vertex_alu.engines=3)
