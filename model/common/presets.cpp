@@ -173,8 +173,8 @@ std::vector<SensitiveAssumption> assumptions_in_force(const std::string& name, c
         for (const std::string& s : sets) set = set || s.substr(0, s.find('=')) == a.param;
         if (set) continue;
         // An entry the preset no longer holds (the value changed or was given a source since the file
-        // was written) is left out; the test "presets: sensitivity.json is what bench sensitivity
-        // measures" catches the stale file.
+        // was written) is left out; the test "calibration: model/presets/sensitivity.json holds
+        // what bench sensitivity measures now" catches the stale file.
         const size_t dot = a.param.find('.');
         const nlohmann::ordered_json* entry = nullptr;
         if (dot != std::string::npos && pr.json["params"].contains(a.param.substr(0, dot)))
