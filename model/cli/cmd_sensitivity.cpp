@@ -169,11 +169,14 @@ public:
                 ++runs_;
                 if (!o.refused.empty() && b.refused[i].empty()) v.caps_refuse.push_back(suite_[i].name);
                 if (o.refused.empty() && !b.refused[i].empty()) v.caps_allow.push_back(suite_[i].name);
-                if (!o.refused.empty() || !b.refused[i].empty()) continue;
+                if (!o.refused.empty() || !b.refused[i].empty() || b.cycles[i] == 0) continue;
                 const double c = (double(o.result.cycles) - double(b.cycles[i])) / double(b.cycles[i]);
                 v.changes.emplace_back(suite_[i].name, c);
                 changes.push_back(c);
-                if (std::fabs(c) > std::fabs(v.largest) || v.largest_on.empty()) v.largest = c, v.largest_on = suite_[i].name;
+                if (std::fabs(c) > std::fabs(v.largest) || v.largest_on.empty()) {
+                    v.largest = c;
+                    v.largest_on = suite_[i].name;
+                }
             }
             v.median = median_of(changes);
         } catch (const ParamError& e) {  // the model refuses the value (e.g. a line size not a power of two)
