@@ -11,6 +11,7 @@
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -112,6 +113,73 @@ TEST_CASE("A preset value without a source, or an unknown preset, is refused and
     CHECK_THROWS_WITH(p.apply_preset_json(j, "mine.json"), Catch::Contains("vertex_alu.engines"));
     CHECK(p.to_json() == sc::default_params().to_json());  // nothing applied
     CHECK_THROWS_WITH(apply_preset(p, "nv30"), Catch::Contains("nv20, nv2a, nv25"));
+}
+
+TEST_CASE("The built-in sensitivity entries name assumed preset values, and a run leaves out those it overrides",
+          "[presets]") {
+    size_t entries = 0;
+    for (const Preset& pr : presets()) {
+        INFO("preset " << pr.name);
+        for (const SensitiveAssumption& a : sensitive_assumptions(pr.name)) {
+            INFO(a.param);
+            const size_t dot = a.param.find('.');
+            REQUIRE(dot != std::string::npos);
+            const auto& e = pr.json["params"][a.param.substr(0, dot)][a.param.substr(dot + 1)];
+            CHECK(e["source"].get<std::string>().rfind("assumed", 0) == 0);
+            CHECK(e["value"].dump() == a.value.dump());
+            CHECK((std::fabs(a.change) > kSensitivityThreshold || !a.refused.empty()));
+            CHECK_THAT(a.text(), Catch::StartsWith(a.param + " (assumed; "));
+            ++entries;
+        }
+        const auto& all = sensitive_assumptions(pr.name);
+        if (all.empty()) continue;
+        ParamSet p = sc::default_params();
+        apply_preset(p, pr.name);
+        CHECK(assumptions_in_force(pr.name, p, {}).size() == all.size());
+        // A --set names it (even to the preset's value), or a --config changed it: left out.
+        const std::string set = all[0].param + "=" + (all[0].value.is_string() ? all[0].value.get<std::string>()
+                                                                                : all[0].value.dump());
+        p.apply_set(set);
+        auto in_force = assumptions_in_force(pr.name, p, {set});
+        CHECK(in_force.size() == all.size() - 1);
+        for (const auto& a : in_force) CHECK(a.param != all[0].param);
+        ParamSet q = sc::default_params();
+        apply_preset(q, pr.name);
+        if (all.back().value.is_number_unsigned()) {
+            q.apply_json({{all.back().param.substr(0, all.back().param.find('.')),
+                           {{all.back().param.substr(all.back().param.find('.') + 1), all.back().value.get<uint64_t>() + 1}}}});
+            CHECK(assumptions_in_force(pr.name, q, {}).size() == all.size() - 1);
+        }
+    }
+    CHECK(entries > 0);
+    CHECK(sensitive_assumptions("no-such-preset").empty());
+}
+
+TEST_CASE("A malformed sensitivity entry is refused, naming where and the rule", "[presets]") {
+    const nlohmann::json ok = {{"param", "memory.latency"}, {"value", 93},      {"change_percent", 65.9},
+                               {"result", "suite"},         {"workload", "toon"}, {"at", "double"},
+                               {"at_value", 186}};
+    const SensitiveAssumption a = SensitiveAssumption::from_json(ok, "f.json: /presets/nv2a/0");
+    CHECK(a.text() == "memory.latency (assumed; +65.9 % cycles on toon at double, 186)");
+    CHECK(nlohmann::json(a.to_json()) == ok);
+    auto bad = ok;
+    bad["result"] = "elsewhere";
+    CHECK_THROWS_WITH(SensitiveAssumption::from_json(bad, "f.json: /presets/nv2a/0"),
+                      Catch::Contains("f.json: /presets/nv2a/0") && Catch::Contains("\"calibration\" or \"suite\""));
+    bad = ok;
+    bad["change_percent"] = 4.0;
+    CHECK_THROWS_WITH(SensitiveAssumption::from_json(bad, "f.json: /presets/nv2a/0"),
+                      Catch::Contains("moves no result by more than 10 %"));
+    bad = ok;
+    bad.erase("workload");
+    CHECK_THROWS_WITH(SensitiveAssumption::from_json(bad, "f.json: /presets/nv2a/0"), Catch::Contains("workload"));
+    auto refuses = ok;
+    refuses["change_percent"] = 0.0;
+    refuses["result"] = "calibration";
+    refuses.erase("workload");
+    refuses["refuses"] = {{"at", "half"}, {"at_value", 4}, {"workloads", {"ff_spot_8"}}};
+    CHECK(SensitiveAssumption::from_json(refuses, "f").text() ==
+          "memory.latency (assumed; the caps refuse 1 workload at half, 4)");
 }
 
 TEST_CASE("Each preset reproduces its chip's published vertex rate on the transform-only workload", "[presets][calibration]") {

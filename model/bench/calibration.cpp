@@ -43,33 +43,43 @@ nlohmann::ordered_json transform_only_scene_json(uint32_t vertices) {
     return j;
 }
 
-std::vector<CalibrationRow> calibrate(const std::vector<std::string>& sets) {
-    const scene::Scene sc =
+namespace {
+
+const scene::Scene& transform_only_scene() {
+    static const scene::Scene sc =
         scene::parse_scene(nlohmann::json::parse(transform_only_scene_json().dump()), "", "<transform-only>");
+    return sc;
+}
+
+}  // namespace
+
+CalibrationRow calibrate_preset(const Preset& p, const std::vector<std::string>& sets) {
+    ParamSet params = default_params();
+    apply_preset(params, p.name);
+    for (const std::string& s : sets) params.apply_set(s);
+    const RunResult r = run_pipeline(transform_only_scene(), params, vs::Profile::d3d8());
+    if (!r.cycle_errors.empty()) throw std::logic_error("calibrate: statistics do not add up (internal error)");
+    CalibrationRow row;
+    row.preset = p.name;
+    row.chip = p.chip;
+    row.source = p.target_source;
+    row.clock_mhz = r.clock_mhz;
+    row.published = p.target_vps;
+    row.cycles = r.cycles;
+    row.vertices = r.shaded;
+    row.cycles_per_vertex = r.shaded ? double(r.cycles) / double(r.shaded) : 0.0;
+    row.model = r.cycles ? double(r.shaded) * r.clock_mhz * 1e6 / double(r.cycles) : 0.0;
+    row.error = (row.model - row.published) / row.published;
+    row.tolerance = p.tolerance;
+    row.ok = std::fabs(row.error) <= p.tolerance;
+    row.alu_utilisation = r.alu_utilisation;
+    row.bottleneck = r.bottleneck;
+    return row;
+}
+
+std::vector<CalibrationRow> calibrate(const std::vector<std::string>& sets) {
     std::vector<CalibrationRow> rows;
-    for (const Preset& p : presets()) {
-        ParamSet params = default_params();
-        apply_preset(params, p.name);
-        for (const std::string& s : sets) params.apply_set(s);
-        const RunResult r = run_pipeline(sc, params, vs::Profile::d3d8());
-        if (!r.cycle_errors.empty()) throw std::logic_error("calibrate: statistics do not add up (internal error)");
-        CalibrationRow row;
-        row.preset = p.name;
-        row.chip = p.chip;
-        row.source = p.target_source;
-        row.clock_mhz = r.clock_mhz;
-        row.published = p.target_vps;
-        row.cycles = r.cycles;
-        row.vertices = r.shaded;
-        row.cycles_per_vertex = r.shaded ? double(r.cycles) / double(r.shaded) : 0.0;
-        row.model = r.cycles ? double(r.shaded) * r.clock_mhz * 1e6 / double(r.cycles) : 0.0;
-        row.error = (row.model - row.published) / row.published;
-        row.tolerance = p.tolerance;
-        row.ok = std::fabs(row.error) <= p.tolerance;
-        row.alu_utilisation = r.alu_utilisation;
-        row.bottleneck = r.bottleneck;
-        rows.push_back(std::move(row));
-    }
+    for (const Preset& p : presets()) rows.push_back(calibrate_preset(p, sets));
     return rows;
 }
 

@@ -33,5 +33,7 @@ struct CalibrationRow {
 
 // Runs the workload with each preset (then the `sets`, unit.param=value, on top of each).
 std::vector<CalibrationRow> calibrate(const std::vector<std::string>& sets = {});
+// The same for one preset (bench sensitivity: one preset's value changed at a time).
+CalibrationRow calibrate_preset(const Preset& preset, const std::vector<std::string>& sets = {});
 
 }  // namespace vpsim::bench

@@ -81,8 +81,9 @@ private:
     uint64_t draws_ = 0, prims_ = 0, refs_ = 0, unique_ = 0;
 };
 
-// `rtl`: the units that ran as Verilated RTL (--rtl).
-std::string summary_text(const std::string& scene, const sc::RunResult& r, const std::vector<std::string>& rtl) {
+// `rtl`: the units that ran as Verilated RTL (--rtl); `assumptions`: as summary_json's.
+std::string summary_text(const std::string& scene, const sc::RunResult& r, const std::vector<std::string>& rtl,
+                         const std::vector<SensitiveAssumption>& assumptions) {
     const double cpv = r.shaded ? double(r.cycles) / double(r.shaded) : 0.0;
     const double vps = r.cycles ? double(r.shaded) * r.clock_mhz * 1e6 / double(r.cycles) : 0.0;
     std::string s = fmt::format("vpsim run: {}\n", scene);
@@ -116,6 +117,11 @@ std::string summary_text(const std::string& scene, const sc::RunResult& r, const
     row("bottleneck", r.bottleneck);
     row("vertices in flight", fmt::format("{:.2f} per engine on average, {} at most", r.in_flight_mean, r.in_flight_max));
     for (size_t i = 0; i < r.caps.size(); ++i) row(i ? "" : "caps", "warning: " + r.caps[i].text);
+    if (!assumptions.empty()) {
+        std::vector<std::string> texts;
+        for (const auto& as : assumptions) texts.push_back(as.text());
+        row("assumptions", fmt::format("{}", fmt::join(texts, ", ")));
+    }
     if (r.tess_patches || r.tess_npatch_draws) {
         row("tessellator", fmt::format("{} patches, {} N-patch draws, {} handle hits", group_digits(r.tess_patches),
                                        group_digits(r.tess_npatch_draws), group_digits(r.tess_handle_hits)));
@@ -146,7 +152,8 @@ std::string summary_text(const std::string& scene, const sc::RunResult& r, const
 
 }  // namespace
 
-nlohmann::ordered_json summary_json(const std::string& scene, const sc::RunResult& r, const std::vector<std::string>& rtl) {
+nlohmann::ordered_json summary_json(const std::string& scene, const sc::RunResult& r, const std::vector<std::string>& rtl,
+                                    const std::vector<SensitiveAssumption>& assumptions) {
     nlohmann::ordered_json j;
     j["scene"] = scene;
     if (!rtl.empty()) j["rtl"] = rtl;
@@ -191,6 +198,13 @@ nlohmann::ordered_json summary_json(const std::string& scene, const sc::RunResul
     }
     j["caps"] = caps;
     j["cap_warnings"] = cap_keys;  // one string: a sweep's results.csv column
+    auto as = nlohmann::ordered_json::array();
+    for (const auto& a : assumptions) {
+        nlohmann::ordered_json e = a.to_json();
+        e["text"] = a.text();
+        as.push_back(std::move(e));
+    }
+    j["assumptions"] = as;
     j["tessellator"] = {{"patches", r.tess_patches},           {"npatch_draws", r.tess_npatch_draws},
                         {"generated_vertices", r.tess_vertices}, {"generated_triangles", r.tess_triangles},
                         {"handle_hits", r.tess_handle_hits},     {"control_points", r.tess_control_points},
@@ -385,7 +399,9 @@ int run_run(const RunArgs& a) {
         }
     }
     sc::RunResult r;
+    std::vector<SensitiveAssumption> assumptions;  // the preset's that move results by more than 10 %
     try {
+        if (!a.preset.empty()) assumptions = assumptions_in_force(a.preset, params, a.sets);
         std::unique_ptr<VertexWriter> vw;
         if (a.vertices) vw = std::make_unique<VertexWriter>(a.out + "/vertices.json", sc);
         sc::RunOptions opt;
@@ -435,7 +451,7 @@ int run_run(const RunArgs& a) {
             cfg["params"] = params.to_json();
             write_file_atomic(a.out + "/config.json", cfg.dump(2) + "\n");
             nlohmann::ordered_json st = r.stats;
-            st["summary"] = summary_json(sc.name, r, rtl_names);
+            st["summary"] = summary_json(sc.name, r, rtl_names, assumptions);
             write_file_atomic(a.out + "/stats.json", st.dump(2) + "\n");
         }
     } catch (const scene::SceneError& e) {
@@ -480,7 +496,8 @@ int run_run(const RunArgs& a) {
     for (const auto& c : r.caps) std::fprintf(stderr, "vpsim run: warning: %s\n", c.text.c_str());
     if (!a.quiet) {
         const std::string s =
-            a.json ? summary_json(sc.name, r, rtl_names).dump(2) + "\n" : summary_text(sc.name, r, rtl_names);
+            a.json ? summary_json(sc.name, r, rtl_names, assumptions).dump(2) + "\n"
+                   : summary_text(sc.name, r, rtl_names, assumptions);
         std::fwrite(s.data(), 1, s.size(), stdout);
     }
     return 0;

@@ -27,6 +27,7 @@ void add_bench_calibrate(CLI::App* bench, int& exit_code);  // vpsim bench calib
 void add_bench_suite(CLI::App* bench, int& exit_code);      // vpsim bench coissue, bench reference
 void add_bench_metamorphic(CLI::App* bench, int& exit_code);  // vpsim bench metamorphic (cmd_metamorphic.cpp)
 void add_bench_correlate(CLI::App* bench, int& exit_code);  // vpsim bench correlate (cmd_correlate.cpp)
+void add_bench_sensitivity(CLI::App* bench, int& exit_code);  // vpsim bench sensitivity (cmd_sensitivity.cpp)
 void add_bench_xcheck(CLI::App* bench, int& exit_code);     // vpsim bench xcheck (cmd_bench_xcheck.cpp)
 void add_presets_command(CLI::App& app, int& exit_code);  // vpsim presets
 // --preset NAME on a command that takes parameters (applied before --config and --set).

@@ -2,6 +2,7 @@
 // default) with the hash that config.json records.
 #pragma once
 
+#include "model/common/presets.h"
 #include "model/scene/scene_hash.h"
 
 #include <nlohmann/json.hpp>
@@ -17,8 +18,11 @@ struct RunResult;
 namespace vpsim::cli {
 
 // The run summary as `vpsim run --json` prints it and stats.json's "summary" holds (docs/stats.md);
-// `rtl`: the units that ran as Verilated RTL. Defined in cmd_run.cpp; vpsim compare uses it too.
-nlohmann::ordered_json summary_json(const std::string& scene, const sc::RunResult& r, const std::vector<std::string>& rtl);
+// `rtl`: the units that ran as Verilated RTL; `assumptions`: the preset's assumed values that move
+// results by more than 10 % (assumptions_in_force, model/common/presets.h). Defined in cmd_run.cpp;
+// vpsim compare uses it too.
+nlohmann::ordered_json summary_json(const std::string& scene, const sc::RunResult& r, const std::vector<std::string>& rtl,
+                                    const std::vector<SensitiveAssumption>& assumptions = {});
 
 // Runs scripts/vpsim_plot.py (with /usr/bin/python3) as `vpsim_plot.py CMD ARGS...`; with a non-empty
 // `dir` (a sweep or run directory) it also passes the directory's base parameters (--base). Returns

@@ -38,4 +38,42 @@ void apply_preset(ParamSet& p, const std::string& name);
 // Generated from model/presets/*.json (model/presets/embed.cmake): (name, file text).
 const std::vector<std::pair<std::string, std::string>>& preset_files();
 
+// An assumed preset value that moves a result by more than the threshold (10 %) when it is halved,
+// doubled or (an enum or a boolean) given another value: an entry of model/presets/sensitivity.json,
+// written by `vpsim bench sensitivity --write` (docs/calibration.md, "Sensitivity of assumed
+// values"). A result is the calibration workload's vertex rate or a workload's cycles on the suite.
+// A result moves "by more than the threshold" when its relative change exceeds this.
+constexpr double kSensitivityThreshold = 0.10;
+
+struct SensitiveAssumption {
+    std::string param;        // "memory.latency"
+    nlohmann::json value;     // the preset's value it was measured at
+    double change = 0;        // the largest change, relative and signed (-0.184)
+    std::string result;       // where: "calibration" (the vertex rate) or "suite" (a workload's cycles)
+    std::string workload;     // result "suite": the workload
+    std::string at;           // "half", "double" or the other value ("round_robin")
+    nlohmann::json at_value;  // the value that moved it
+    // A changed value at which the preset's caps refuse workloads its own value runs (empty: none).
+    std::string refuses_at;
+    nlohmann::json refuses_value;
+    std::vector<std::string> refused;  // those workloads
+
+    // "memory.latency (assumed; +25.3 % cycles on point_light at double, 160)": the run summary's words.
+    std::string text() const;
+    nlohmann::ordered_json to_json() const;  // sensitivity.json's entry (change in percent, 0.1)
+    // `where` (the file and JSON pointer) prefixes the ParamError for a malformed entry.
+    static SensitiveAssumption from_json(const nlohmann::json& j, const std::string& where);
+};
+
+// The embedded model/presets/sensitivity.json ("" when the tree has none).
+const std::string& preset_sensitivity_file();
+// Its entries for preset `name` (empty when it lists none). A malformed embedded file is an
+// internal error (std::logic_error naming the file and the rule).
+const std::vector<SensitiveAssumption>& sensitive_assumptions(const std::string& name);
+// Those still in force in a run of preset `name` with `params`: without each parameter a --set
+// (`sets`, unit.param=value) names and each whose value in `params` is no longer the preset's (a
+// --config changed it). The run summary's "assumptions" (docs/run.md).
+std::vector<SensitiveAssumption> assumptions_in_force(const std::string& name, const ParamSet& params,
+                                                      const std::vector<std::string>& sets);
+
 }  // namespace vpsim

@@ -1,5 +1,6 @@
 # vpsim bench: calibrate within tolerance, coissue and reference (a workload the caps refuse),
-# run (speed and memory check), dispatch (three ways, equal cycles), xcheck (serial = chunked).
+# sensitivity (its table, --json, --write/--check, usage errors), run (speed and memory check),
+# dispatch (three ways, equal cycles), xcheck (serial = chunked).
 # Run by ctest (tests/CMakeLists.txt): cmake -DVPSIM=... -DSRC=... -DWORK=... [-DSANITIZE=...] -P tests/cli/bench.cmake
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
@@ -34,6 +35,48 @@ if(NOT rstats MATCHES "\"workload\":\"ff_blend_indexed\",\"preset\":\"nv20\",\"r
 endif()
 if(NOT rstats MATCHES "\"workload\":\"ff_directional_1\",\"preset\":\"nv25\",\"cycles\":[1-9]")
   message(SEND_ERROR "bench reference: ff_directional_1 did not run beside the refused workload:\n${rstats}")
+endif()
+# bench sensitivity on a two-workload suite (8 lights and 1): nv2a's assumed 8 lights halved make the
+# caps refuse the 8-light workload (flagged); a doubled 4 blend matrices is clamped to the range's 4,
+# a halved 1 element per cycle rounds back to 1 (neither run); an enum has a row per other value.
+file(REMOVE_RECURSE ${WORK}/sens_suite)
+file(MAKE_DIRECTORY ${WORK}/sens_suite)
+file(COPY ${SRC}/examples/workloads/ff_directional_8.json ${SRC}/examples/workloads/ff_directional_1.json
+     DESTINATION ${WORK}/sens_suite)
+expect(0 "preset +parameter +value +changed to +calibration +suite: largest change +median +> 10 %.*nv2a +fixed_function.max_active_lights +8 +half 4 +[-+]0\\.0 % [^\n]* yes +the caps refuse ff_directional_8\n[^\n]*double 16 .*double 4 +=[^\n]*8 clamped to the maximum 4, the preset's value: not run.*half 1 +=[^\n]*0\\.5 rounds to the preset's value: not run.*vertex_alu.schedule +oldest +round_robin +[-+][0-9.]+ %.*rows, [0-9]+ flagged.*on 2 workloads and the calibration workload in [0-9.]+ s"
+       bench sensitivity ${WORK}/sens_suite --preset nv2a --json ${WORK}/sens.json)
+file(READ ${WORK}/sens.json sj)
+string(JSON nrows LENGTH "${sj}" rows)
+string(JSON p0 GET "${sj}" rows 0 param)
+string(JSON refuse0 GET "${sj}" rows 0 variants 0 caps_refuse 0)
+if(nrows LESS 15 OR NOT p0 STREQUAL "fixed_function.max_active_lights" OR NOT refuse0 STREQUAL "ff_directional_8")
+  message(SEND_ERROR "bench sensitivity --json: ${nrows} rows, first ${p0} refusing ${refuse0}:\n${sj}")
+endif()
+expect(0 "\\| preset \\| parameter \\| value \\| half \\(or other value\\) \\|.*\\| nv20 \\| `vertex_alu.schedule` \\| oldest \\| round_robin \\| [-+][0-9.]+ % \\|[^\n]*\\| - \\| \\| \\| \\|"
+       bench sensitivity ${WORK}/sens_suite --preset nv20 --markdown)
+# --write, then --check: equal (exit 0); an entry changed, one added: each listed (exit 1).
+expect(0 "sens_suite.sensitivity.json: written \\(62 rows" bench sensitivity ${WORK}/sens_suite --write ${WORK}/sens_suite.sensitivity.json)
+expect(0 "sensitivity.json equals the measurement" bench sensitivity ${WORK}/sens_suite --check ${WORK}/sens_suite.sensitivity.json)
+file(READ ${WORK}/sens_suite.sensitivity.json sw)
+string(JSON sw SET "${sw}" presets nv2a 0 change_percent 1.5)
+string(JSON sw SET "${sw}" presets nv20 0 param "\"memory.latency\"")
+file(WRITE ${WORK}/sens_moved.json "${sw}")
+expect(1 "nv2a fixed_function.max_active_lights: \\{[^\n]*\"change_percent\":1\\.5[^\n]* -> .*in [^\n]*sens_moved.json but no longer moves a result by more than 10 %.*entries moved against"
+       bench sensitivity ${WORK}/sens_suite --check ${WORK}/sens_moved.json)
+file(WRITE ${WORK}/sens_bad.json "{\"schema\": \"other\"}")
+expect(2 "sens_bad.json: expected \\{\"schema\": \"vpsim-sensitivity-1\"" bench sensitivity ${WORK}/sens_suite --check ${WORK}/sens_bad.json)
+expect(2 "no_such.json: cannot read it" bench sensitivity ${WORK}/sens_suite --check ${WORK}/no_such.json)
+# Usage: exit 2, nothing run.
+expect(2 "give at most one of --write FILE and --check FILE" bench sensitivity ${WORK}/sens_suite --write a.json --check b.json)
+expect(2 "--write covers every preset \\(the file lists them all\\): --preset does not apply" bench sensitivity ${WORK}/sens_suite --write a.json --preset nv20)
+expect(2 "--check prints no table: --markdown does not apply" bench sensitivity ${WORK}/sens_suite --check b.json --markdown)
+expect(2 "--preset nv30: no such preset; valid presets: nv20, nv2a, nv25" bench sensitivity ${WORK}/sens_suite --preset nv30)
+expect(2 "--preset nv20: given twice" bench sensitivity ${WORK}/sens_suite --preset nv20,nv20)
+expect(2 "no_such_dir: not a directory of workload scenes" bench sensitivity ${WORK}/no_such_dir)
+expect(2 "examples/workloads: not a directory of workload scenes" bench sensitivity)
+expect(2 "--set" bench sensitivity ${WORK}/sens_suite --set memory.latency=1)
+if(EXISTS ${WORK}/a.json)
+  message(SEND_ERROR "bench sensitivity wrote a.json on a usage error")
 endif()
 # bench run: the speed comparison on a small scene (the default, the 1M-vertex sphere, takes
 # seconds per repetition), its errors, and the memory check: the peak of `vpsim run` beyond the
