@@ -164,7 +164,7 @@ echo
 echo "programs (nv20's caps):"
 for f in "$scenes"/skin/*.ff.json; do
   printf '%-24s %s\n' "$(basename "${f%.json}")" \
-    "$("$vpsim" ff-program "$f" --preset nv20 | sed -n 's/^; \([0-9]* instructions, [0-9]* slots\)$/\1/p' \
+    "$("$vpsim" ff-program "$f" --preset nv20 | sed -n 's/^; \([0-9]* instructions, [0-9]* slots\), [0-9]* instruction words$/\1/p' \
        | sort | uniq -c | awk '{ $1 = $1 " x"; print }' | paste -sd ';' -)"
 done
 "$python" - "$scenes"/skin/*.shader.json <<'PY'
