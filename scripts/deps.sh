@@ -20,13 +20,25 @@ packages=(
 # (scripts/fuzz.sh asks for clang libclang-rt-14-dev: clang with libFuzzer and the sanitizers)
 packages+=("$@")
 
-missing=()
-for p in "${packages[@]}"; do
-  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
-    missing+=("$p")
-  fi
-done
+find_missing() {
+  missing=()
+  for p in "${packages[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+      missing+=("$p")
+    fi
+  done
+}
+find_missing
 [ ${#missing[@]} -eq 0 ] && exit 0
+
+# Tests run in parallel (ctest -j) may each ask for a package: one installs at a time (apt's lock
+# refuses a second at once), and the next looks again at what is still missing.
+if [ "$(id -u)" -eq 0 ] && command -v flock >/dev/null; then
+  exec 9>/var/lock/vpsim-deps.lock
+  flock 9
+  find_missing
+  [ ${#missing[@]} -eq 0 ] && exit 0
+fi
 
 echo "vpsim: installing ${missing[*]}" >&2
 sudo=""
@@ -35,5 +47,5 @@ if [ "$(id -u)" -ne 0 ]; then
   sudo="sudo"
 fi
 export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -q
-$sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
+$sudo apt-get -o DPkg::Lock::Timeout=600 update -q
+$sudo apt-get -o DPkg::Lock::Timeout=600 install -y -q --no-install-recommends "${missing[@]}"
