@@ -401,7 +401,9 @@ int run_run(const RunArgs& a) {
     sc::RunResult r;
     std::vector<SensitiveAssumption> assumptions;  // the preset's that move results by more than 10 %
     try {
-        if (!a.preset.empty()) assumptions = assumptions_in_force(a.preset, params, a.sets);
+        // Without --preset the built-in defaults are GeForce3's (nv20's values): nv20's entries apply
+        // wherever the value in force is the one they were measured at.
+        assumptions = assumptions_in_force(a.preset.empty() ? "nv20" : a.preset, params, a.sets);
         std::unique_ptr<VertexWriter> vw;
         if (a.vertices) vw = std::make_unique<VertexWriter>(a.out + "/vertices.json", sc);
         sc::RunOptions opt;
