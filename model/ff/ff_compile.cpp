@@ -26,10 +26,9 @@
 #include <limits>
 #include <map>
 #include <sstream>
+#include <string_view>
 
 namespace vpsim::ff {
-
-using namespace std::string_literals;
 
 namespace {
 
@@ -262,7 +261,7 @@ void Generator::fold_alpha(const std::string& out, const std::string& term) {
         }
     const uint32_t k = uint32_t(std::stoul(m.src[1].substr(1)));
     const uint32_t ka = uint32_t(std::stoul(a.src[0].substr(1, a.src[0].find('.') - 1)));
-    const float alpha = consts_[ka]["xyzw"s.find(a.src[0].back())];
+    const float alpha = consts_[ka][std::string_view("xyzw").find(a.src[0].back())];
     const Vec4 c = consts_[k];
     m = Op{"mul", out, {reg + "." + std::string(3, term[1]) + "w", vec({c[0], c[1], c[2], alpha}, const_notes_[k] + ", alpha")}};
     lines_.erase(lines_.begin() + mov);

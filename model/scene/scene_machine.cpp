@@ -173,8 +173,7 @@ DrawSetup SceneMachine::draw(size_t command, const std::string& ptr, const DrawP
     d.start = c.start_vertex;
     check_vertex_range(d);
     npatch(d);
-    if (software_now()) software_draw(d);
-    else driver_constants(d);
+    finish(d);
     return d;
 }
 
@@ -212,8 +211,7 @@ DrawSetup SceneMachine::draw(size_t command, const std::string& ptr, const DrawI
             fail(ptr, fmt::format("index {} + base_vertex {} goes past vertex 0xFFFFFFFF", raw, base_vertex_));
     }
     npatch(d);
-    if (software_now()) software_draw(d);
-    else driver_constants(d);
+    finish(d);
     return d;
 }
 
@@ -344,8 +342,7 @@ DrawSetup SceneMachine::patch_draw(size_t command, const std::string& ptr, const
     }
     for (const auto& w : o.warnings) warnings_.push_back(fmt::format("{}: {}: {}", s_.name, ptr, w));
     DrawSetup d = generated_draw(command, ptr, std::move(g));
-    if (software_now()) software_draw(d);
-    else driver_constants(d);
+    finish(d);
     return d;
 }
 

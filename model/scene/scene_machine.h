@@ -124,9 +124,6 @@ public:
     const vs::Profile& profile() const { return profile_; }
     const std::vector<std::string>& warnings() const { return warnings_; }
     const ff::Caps& caps() const { return caps_; }
-    // The caps a draw is checked against: the device's, or the runtime's while it processes vertices
-    // in software (software_caps()).
-    const ff::Caps& draw_caps() const { return software_now() ? software_caps_ : caps_; }
     // Whether the next draw's vertices are processed on the CPU.
     bool software_now() const {
         return s_.vertex_processing == VertexProcessing::Software ||
@@ -197,6 +194,9 @@ private:
     // reference processor or the interpreter and turns the draw into the pre-transformed draw the
     // hardware sees.
     void software_draw(DrawSetup& d) const;
+    // A draw's last step, once everything else is checked: the CPU's work (software vertex
+    // processing) or the driver's constant writes.
+    void finish(DrawSetup& d) const { software_now() ? software_draw(d) : driver_constants(d); }
     void note_writes(const std::vector<ConstantWrite>& w) const;  // the application's writes
     DrawSetup generated_draw(size_t command, const std::string& ptr, Generated g) const;
     template <class Command>
