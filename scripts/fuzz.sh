@@ -86,7 +86,10 @@ if [ ! -f "$build/build.ninja" ]; then
   exit 2
 fi
 build="$(cd "$build" && pwd)"
-if ! ninja -C "$build" -t targets all 2>/dev/null | grep -q '^fuzz_all:'; then
+# (the list is read whole before it is searched: with pipefail, grep -q leaving at the first match
+# kills ninja with SIGPIPE once the list outgrows a pipe's buffer, and the pipeline then fails)
+targets="$(ninja -C "$build" -t targets all 2>/dev/null || true)"
+if ! grep -q '^fuzz_all:' <<<"$targets"; then
   echo "fuzz.sh: --build $build: no fuzz harnesses there (configure it with CC=clang CXX=clang++ -DVPSIM_SANITIZE=ON)" >&2
   exit 2
 fi
@@ -211,7 +214,7 @@ fi
 
 # ---- regression inputs ----
 known="$root/tests/fuzz/known-defects.txt"
-is_known() { [ -f "$known" ] && grep -v '^#' "$known" | awk '{print $1}' | grep -qx "$1"; }
+is_known() { [ -f "$known" ] && awk -v h="$1" '!/^#/ && $1 == h { found = 1 } END { exit !found }' "$known"; }
 for h in "${harnesses[@]}"; do
   dir="$root/tests/fuzz/regressions/$h"
   [ -d "$dir" ] || continue

@@ -225,7 +225,7 @@ stop() {
   # Job steps the test cluster started and that outlived slurmd.
   local p
   for p in $(pgrep -x slurmstepd 2>/dev/null || true); do
-    if tr '\0' ' ' < "/proc/$p/environ" 2>/dev/null | grep -q "SLURM_CONF=$conf"; then kill "$p" 2>/dev/null || true; fi
+    if grep -qzxF "SLURM_CONF=$conf" "/proc/$p/environ" 2>/dev/null; then kill "$p" 2>/dev/null || true; fi
   done
   if [ -f "$marker" ]; then
     rm -rf "$dir"
