@@ -9,7 +9,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${1:-$root/build}"
 reps="${2:-5}"
 study="${3:-$root/examples/studies/coissue_window_engines.json}"
-[ -x "$build/vpsim" ] || "$root/scripts/build.sh" "$build"
+[ -x "$build/vpsim" ] || "$root/scripts/build.sh" --target vpsim "$build"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 one() {  # one JOBS ROUND -> prints points/s

@@ -7,7 +7,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${1:-$root/build}"
 shift || true
-[ -x "$build/vpsim" ] || "$root/scripts/build.sh" "$build"
+[ -x "$build/vpsim" ] || "$root/scripts/build.sh" --target vpsim "$build"
 t0="$(date +%s.%N)"
 rc=0
 "$build/vpsim" bench metamorphic "$root/examples/workloads" --all "$@" || rc=$?

@@ -9,7 +9,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${1:-$root/build}"
 "$root/scripts/deps.sh" python3-matplotlib chromium
-[ -x "$build/vpsim" ] || "$root/scripts/build.sh" "$build"
+[ -x "$build/vpsim" ] || "$root/scripts/build.sh" --target vpsim "$build"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 "$build/vpsim" run "$root/examples/scenes/skinning.json" --quiet --stats-interval 1000 --out "$work/run"

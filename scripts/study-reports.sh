@@ -8,7 +8,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${1:-$root/build}"
 jobs="${2:-$(nproc)}"
 "$root/scripts/deps.sh" python3-matplotlib chromium
-[ -x "$build/vpsim" ] || "$root/scripts/build.sh" "$build"
+[ -x "$build/vpsim" ] || "$root/scripts/build.sh" --target vpsim "$build"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$root/docs/studies"

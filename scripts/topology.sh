@@ -10,7 +10,7 @@ out="$root/docs/timing-model-topology.svg"
 if [ "${1:-}" = "--out" ]; then out="$2"; shift 2; fi
 "$root/scripts/deps.sh" graphviz
 build="${VPSIM_BUILD_DIR:-$root/build}"
-"$root/scripts/build.sh" "$build" >&2
+"$root/scripts/build.sh" --target vpsim "$build" >&2
 dot_file="$(mktemp "${TMPDIR:-/tmp}/vpsim_topology.XXXXXX.dot")"
 trap 'rm -f "$dot_file" "$out.tmp"' EXIT
 "$build/vpsim" run --topology-dot "$dot_file" "$@"

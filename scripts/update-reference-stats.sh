@@ -6,7 +6,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${VPSIM_BUILD_DIR:-$root/build}"
-"$root/scripts/build.sh" "$build" >&2
+"$root/scripts/build.sh" --target vpsim "$build" >&2
 before="$(mktemp)"
 trap 'rm -f "$before"' EXIT
 [ -f "$root/tests/reference_stats.json" ] && cp "$root/tests/reference_stats.json" "$before"

@@ -9,7 +9,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${VPSIM_BUILD_DIR:-$root/build}"
 file="$root/model/presets/sensitivity.json"
-"$root/scripts/build.sh" "$build" >&2
+"$root/scripts/build.sh" --target vpsim "$build" >&2
 before="$(mktemp)"
 trap 'rm -f "$before"' EXIT
 [ -f "$file" ] && cp "$file" "$before"
@@ -18,5 +18,5 @@ cd "$root"
 if [ -s "$before" ]; then
   "$build/vpsim" bench sensitivity examples/workloads --check "$before" || true
 fi
-"$root/scripts/build.sh" "$build" >&2
+"$root/scripts/build.sh" --target vpsim "$build" >&2
 git -C "$root" diff --stat -- model/presets/sensitivity.json || true
