@@ -399,19 +399,33 @@ std::string sensitivity_text(const std::vector<Row>& rows, const std::vector<Wor
     return s + " }}\n";
 }
 
-// --check: the entries that moved, one line each; 0 when the file equals `text`.
-size_t compare_with(const std::string& path, const std::string& text) {
-    std::string old_text, why;
-    if (!read_input_file(path, old_text, why)) throw std::runtime_error(path + ": cannot read it: " + why);
-    if (old_text == text) return 0;
-    nlohmann::json old, now = nlohmann::json::parse(text);
+// --check's file, read and its form checked before anything is measured (a file that cannot be
+// read or is no --write output is an error at once, not after the minutes the measurement takes).
+struct CheckFile {
+    std::string text;
+    nlohmann::json json;
+};
+CheckFile read_check_file(const std::string& path) {
+    CheckFile f;
+    std::string why;
+    if (!read_input_file(path, f.text, why)) throw std::runtime_error(path + ": cannot read it: " + why);
     try {
-        old = nlohmann::json::parse(old_text);
+        f.json = nlohmann::json::parse(f.text);
     } catch (const std::exception& e) {
         throw std::runtime_error(path + ": " + e.what());
     }
-    if (old.value("schema", "") != "vpsim-sensitivity-1" || !old.contains("presets") || !old["presets"].is_object())
+    const nlohmann::json& j = f.json;
+    if (!j.is_object() || !j.contains("schema") || j["schema"] != "vpsim-sensitivity-1" || !j.contains("presets") ||
+        !j["presets"].is_object())
         throw std::runtime_error(path + ": expected {\"schema\": \"vpsim-sensitivity-1\", \"presets\": {...}}");
+    return f;
+}
+
+// --check: the entries that moved, one line each; 0 when the file equals `text`.
+size_t compare_with(const std::string& path, const CheckFile& file, const std::string& text) {
+    if (file.text == text) return 0;
+    const nlohmann::json& old = file.json;
+    const nlohmann::json now = nlohmann::json::parse(text);
     size_t moved = 0;
     auto keyed = [](const nlohmann::json& j) {
         std::map<std::string, nlohmann::json> m;
@@ -468,6 +482,15 @@ int run_sensitivity(const SensitivityArgs& a) {
     }
     if (chosen.empty())
         for (const Preset& p : presets()) chosen.push_back(&p);
+    CheckFile check;
+    if (!a.check.empty()) {
+        try {
+            check = read_check_file(a.check);
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "%s: %s\n", me, e.what());
+            return 2;
+        }
+    }
     std::vector<Row> rows;
     std::vector<Workload> suite;
     double seconds = 0;
@@ -515,13 +538,7 @@ int run_sensitivity(const SensitivityArgs& a) {
             std::cout << fmt::format("{}: written ({})\n", a.write, took);
             return 0;
         }
-        size_t moved = 0;
-        try {
-            moved = compare_with(a.check, text);
-        } catch (const std::exception& e) {
-            std::fprintf(stderr, "%s: %s\n", me, e.what());
-            return 2;
-        }
+        const size_t moved = compare_with(a.check, check, text);
         if (moved) {
             std::cout << fmt::format("{} entr{} moved against {}; if the change is intended, run "
                                      "scripts/update-sensitivity.sh and commit the diff\n",

@@ -66,6 +66,11 @@ expect(1 "nv2a fixed_function.max_active_lights: \\{[^\n]*\"change_percent\":1\\
 file(WRITE ${WORK}/sens_bad.json "{\"schema\": \"other\"}")
 expect(2 "sens_bad.json: expected \\{\"schema\": \"vpsim-sensitivity-1\"" bench sensitivity ${WORK}/sens_suite --check ${WORK}/sens_bad.json)
 expect(2 "no_such.json: cannot read it" bench sensitivity ${WORK}/sens_suite --check ${WORK}/no_such.json)
+# The --check file is read before anything is measured: with a suite whose scene is broken, the
+# error is the file's, not the scene's.
+file(MAKE_DIRECTORY ${WORK}/broken_suite)
+file(WRITE ${WORK}/broken_suite/broken.json "{")
+expect(2 "sens_bad.json: expected \\{\"schema\": \"vpsim-sensitivity-1\"" bench sensitivity ${WORK}/broken_suite --check ${WORK}/sens_bad.json)
 # Usage: exit 2, nothing run.
 expect(2 "give at most one of --write FILE and --check FILE" bench sensitivity ${WORK}/sens_suite --write a.json --check b.json)
 expect(2 "--write covers every preset \\(the file lists them all\\): --preset does not apply" bench sensitivity ${WORK}/sens_suite --write a.json --preset nv20)
