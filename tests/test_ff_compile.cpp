@@ -8,6 +8,7 @@
 #include "model/ff/ff_schedule.h"
 
 #include "model/ff/ff_reference.h"
+#include "tests/ff_test_util.h"
 #include "model/vs/vs_exec.h"
 #include "model/vs/vs_fast.h"
 #include "model/vs/vs_random.h"
@@ -27,10 +28,10 @@
 using namespace vpsim;
 using namespace vpsim::ff;
 using vs::SplitMix64;
+using vpsim::ff::test::kPi;
 
 namespace {
 
-constexpr float kPi = 3.14159265358979323846f;
 
 // ---------------------------------------------------------------- running a compiled program
 

@@ -3,6 +3,7 @@
 // computed by hand from the equation named in docs/fixed-function.md (the arithmetic is in the
 // comments); none is the code's own output.
 #include "model/ff/ff_reference.h"
+#include "tests/ff_test_util.h"
 #include "tests/test_seed.h"
 
 #include <catch2/catch.hpp>
@@ -14,18 +15,11 @@
 
 using namespace vpsim::ff;
 using vpsim::vs::VertexOutputs;
+using vpsim::ff::test::kPi;
+using vpsim::ff::test::rows;
 
 namespace {
 
-const float kPi = 3.14159265358979f;
-
-Matrix rows(std::initializer_list<float> values) {
-    Matrix m;
-    size_t i = 0;
-    for (float f : values) m.m[i++] = f;
-    REQUIRE(i == 16);
-    return m;
-}
 Matrix translation(float x, float y, float z) { return rows({1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, x, y, z, 1}); }
 Matrix scaling(float x, float y, float z) { return rows({x, 0, 0, 0, 0, y, 0, 0, 0, 0, z, 0, 0, 0, 0, 1}); }
 // Row-vector rotation by 90 degrees about z: (1,0,0) -> (0,1,0), (0,1,0) -> (-1,0,0).

@@ -6,6 +6,7 @@
 #include "model/ff/fvf.h"
 #include "model/scene/functional.h"
 #include "model/scene/scene_machine.h"
+#include "tests/ff_test_util.h"
 
 #include <catch2/catch.hpp>
 
@@ -18,6 +19,7 @@
 using namespace vpsim;
 using namespace vpsim::scene;
 using Catch::Matchers::Contains;
+using vpsim::ff::test::rows;
 
 namespace {
 
@@ -57,12 +59,6 @@ struct Machine {
     }
     const ff::FfState& ff() const { return m.ff_state(); }
 };
-
-ff::Matrix rows(std::array<float, 16> v) {
-    ff::Matrix m;
-    m.m = v;
-    return m;
-}
 
 const char* kDecl = R"J("declaration": {"text": "D3DVSD_STREAM(0), D3DVSD_REG(D3DVSDE_POSITION, D3DVSDT_FLOAT3), D3DVSD_REG(D3DVSDE_NORMAL, D3DVSDT_FLOAT3), D3DVSD_REG(D3DVSDE_TEXCOORD0, D3DVSDT_SHORT2), D3DVSD_END()"})J";
 
@@ -179,7 +175,7 @@ TEST_CASE("SetRenderState: names with or without D3DRS_, numbers, and each value
                            {"op": "SetRenderState", "state": "POSITIONORDER", "value": "CUBIC"},
                            {"op": "SetRenderState", "state": "NORMALORDER", "value": "D3DORDER_QUADRATIC"},
                            {"op": "SetRenderState", "state": "PATCHEDGESTYLE", "value": "CONTINUOUS"})");
-        CHECK(std::get<SetRenderState>(s.commands[0].body).state == kRsPatchSegments);
+        CHECK(std::get<SetRenderState>(s.commands[0].body).state == scene::kRsPatchSegments);
         CHECK(std::get<SetRenderState>(s.commands[0].body).value == 4.0f);
         CHECK(std::get<SetRenderState>(s.commands[1].body).value == 3.0f);
         CHECK(std::get<SetRenderState>(s.commands[2].body).value == 2.0f);

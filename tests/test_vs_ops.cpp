@@ -45,7 +45,8 @@ const Dst oD0 = dst(REG_ATTROUT, 0), oD1 = dst(REG_ATTROUT, 1);
 Dst oT(uint32_t n, uint32_t mask = 0xF) { return dst(REG_TEXCRDOUT, n, mask); }
 const Dst a0x = dst(REG_ADDR, 0, 1);
 
-Program program(std::initializer_list<Instruction> code) {
+// The instructions as given, token indices unset (vs_test_util.h's program() encodes and decodes them).
+Program raw_program(std::initializer_list<Instruction> code) {
     Program p;
     p.code = code;
     return p;
@@ -274,7 +275,7 @@ TEST_CASE("a0 from a float: floor (vs.1.1) and round half away from zero (DX9 mo
 TEST_CASE("Interpreter: output defaults (D3D8 and Zero profiles)", "[ops]") {
     Run run;
     run.inputs[0] = {1, 2, 3, 4};
-    const Program p = program({ins(OP_MOV, oPos, {v(0)})});
+    const Program p = raw_program({ins(OP_MOV, oPos, {v(0)})});
     const VertexOutputs o = run(p);
     CHECK(vbits(o.pos) == fvec(1, 2, 3, 4));
     CHECK(vbits(o.d0) == fvec(1, 1, 1, 1));
@@ -292,7 +293,7 @@ TEST_CASE("Interpreter: output defaults (D3D8 and Zero profiles)", "[ops]") {
     // A partial write keeps the other components' defaults.
     run.profile = d3d8;
     run.constants[0] = {0.25f, 0.5f, 0.75f, 0.125f};
-    const VertexOutputs m = run(program({ins(OP_MOV, oPos, {v(0)}), ins(OP_MOV, dst(REG_ATTROUT, 1, 0x3), {c(0)})}));
+    const VertexOutputs m = run(raw_program({ins(OP_MOV, oPos, {v(0)}), ins(OP_MOV, dst(REG_ATTROUT, 1, 0x3), {c(0)})}));
     CHECK(vbits(m.d1) == fvec(0.25f, 0.5f, 0, 1));
 }
 
@@ -301,7 +302,7 @@ TEST_CASE("Interpreter: oD0/oD1 saturated, oFog clamped, oPts and oPos not", "[o
     run.constants[0] = {2.0f, -1.0f, 0.5f, kNaN};
     run.constants[1] = {-0.0f, 1.0f, kInf, -kInf};
     run.constants[2] = {2.0f, -1.0f, 0, 0};
-    const VertexOutputs o = run(program({
+    const VertexOutputs o = run(raw_program({
         ins(OP_MOV, oPos, {c(0)}),
         ins(OP_MOV, oD0, {c(0)}),
         ins(OP_MOV, oD1, {c(1)}),
@@ -316,7 +317,7 @@ TEST_CASE("Interpreter: oD0/oD1 saturated, oFog clamped, oPts and oPos not", "[o
     CHECK(vbits(o.pos) == vbits(run.constants[0]));  // not clamped (NaN kept)
     CHECK(vbits(o.t[0]) == vbits(run.constants[0]));
 
-    const VertexOutputs n = run(program({
+    const VertexOutputs n = run(raw_program({
         ins(OP_MOV, oPos, {c(0)}),
         ins(OP_MOV, oFog, {c(2, kY)}),
         ins(OP_MOV, oPts, {c(2, kY)}),
@@ -330,7 +331,7 @@ TEST_CASE("Interpreter: sge/slt/min/max with equal values and NaN", "[ops]") {
     run.constants[0] = {1.0f, kNaN, 1.0f, -0.0f};
     run.constants[1] = {1.0f, 1.0f, kNaN, 0.0f};
     const auto op = [&](uint32_t opcode) {
-        return run(program({ins(opcode, oPos, {c(0), c(1)})})).pos;
+        return run(raw_program({ins(opcode, oPos, {c(0), c(1)})})).pos;
     };
     // components: (1 vs 1), (NaN vs 1), (1 vs NaN), (-0 vs +0)
     CHECK(vbits(op(OP_SGE)) == fvec(1, 0, 0, 1));
@@ -354,7 +355,7 @@ TEST_CASE("Interpreter: mov a0.x (floor / round) and relative constant reads", "
     const auto relative_read = [&](float a0_source, uint32_t n) {
         Run rr = run;
         rr.inputs[0] = {a0_source, 0, 0, 0};
-        return rr(program({ins(OP_MOV, a0x, {v(0)}), ins(OP_MOV, oPos, {crel(n)})})).pos;
+        return rr(raw_program({ins(OP_MOV, a0x, {v(0)}), ins(OP_MOV, oPos, {crel(n)})})).pos;
     };
     const auto with_a0 = [&](float a0_source, uint32_t n) { return relative_read(a0_source, n)[0]; };
     CHECK(with_a0(-2.4f, 10) == 7.0f);
@@ -393,14 +394,14 @@ TEST_CASE("Interpreter: mov a0.x (floor / round) and relative constant reads", "
         CHECK(vbits(relative_read(20.0f, 0)) == fvec(0, 0, 0, 0));
     }
     SECTION("a0 starts at 0") {
-        CHECK(vbits(run(program({ins(OP_MOV, oPos, {crel(7)})})).pos) == fvec(7, 7.5f, -7, 1));
+        CHECK(vbits(run(raw_program({ins(OP_MOV, oPos, {crel(7)})})).pos) == fvec(7, 7.5f, -7, 1));
     }
     SECTION("mov a0.x uses the x component of the swizzled, negated source") {
         Run rr = run;
         rr.inputs[0] = {100.0f, -3.5f, 0, 0};
         Src s = v(0, kY);
         s.negate = true;  // -(-3.5) = 3.5 -> 3
-        CHECK(rr(program({ins(OP_MOV, a0x, {s}), ins(OP_MOV, oPos, {crel(1)})})).pos[0] == 4.0f);
+        CHECK(rr(raw_program({ins(OP_MOV, a0x, {s}), ins(OP_MOV, oPos, {crel(1)})})).pos[0] == 4.0f);
     }
 }
 
@@ -470,7 +471,7 @@ TEST_CASE("Interpreter: the m-instruction rows carry src1's swizzle and negation
     run.constants[5] = {2, 20, 200, 2000};
     Src m = c(4, swz(3, 2, 1, 0));  // .wzyx
     m.negate = true;
-    const VertexOutputs o = run(program({ins(OP_M4x3, oPos, {v(0), m})}));
+    const VertexOutputs o = run(raw_program({ins(OP_M4x3, oPos, {v(0), m})}));
     // row k = -(c[4+k].wzyx): dp4 with (1,2,3,4)
     // c6 is (0,0,0,0): its negation is -0 everywhere, so the dot product is -0. No w row: w stays 0.
     CHECK(vbits(o.pos) == fvec(-(1000 + 200 + 30 + 4), -(2000 + 400 + 60 + 8), -0.0f, 0));
@@ -483,7 +484,7 @@ TEST_CASE("Interpreter: mad is not fused, dp4 is left to right", "[ops]") {
     run.constants[1] = {-(1.0f + std::ldexp(1.0f, -11)), 0, 0, 0};
     run.constants[2] = {1e8f, 1.0f, -1e8f, 1.0f};
     run.constants[3] = {1, 1, 1, 1};
-    const VertexOutputs o = run(program({
+    const VertexOutputs o = run(raw_program({
         ins(OP_MAD, oPos, {c(0), c(0), c(1)}),
         ins(OP_DP4, oT(0), {c(2), c(3)}),
         ins(OP_DP3, oT(1), {c(2), c(3)}),
@@ -497,7 +498,7 @@ TEST_CASE("Interpreter: mad is not fused, dp4 is left to right", "[ops]") {
 TEST_CASE("Interpreter: frc of negative numbers, written to .xy", "[ops]") {
     Run run;
     run.constants[0] = {-0.25f, -2.75f, 5.5f, -1.5f};
-    const VertexOutputs o = run(program({
+    const VertexOutputs o = run(raw_program({
         ins(OP_MOV, rd(0), {c(0)}),
         ins(OP_FRC, rd(0, 0x3), {c(0)}),
         ins(OP_MOV, oPos, {r(0)}),
@@ -509,29 +510,29 @@ TEST_CASE("Interpreter: scalar sources (.w, replicate swizzle, X profile) and re
     Run run;
     run.constants[0] = {2.0f, 4.0f, 8.0f, 16.0f};
     SECTION("no replicate swizzle: .w of the swizzled source") {
-        CHECK(vbits(run(program({ins(OP_RCP, oPos, {c(0)})})).pos) == fvec(0.0625f, 0.0625f, 0.0625f, 0.0625f));
-        CHECK(vbits(run(program({ins(OP_RCP, oPos, {c(0, swz(3, 2, 1, 0))})})).pos) == fvec(0.5f, 0.5f, 0.5f, 0.5f));
+        CHECK(vbits(run(raw_program({ins(OP_RCP, oPos, {c(0)})})).pos) == fvec(0.0625f, 0.0625f, 0.0625f, 0.0625f));
+        CHECK(vbits(run(raw_program({ins(OP_RCP, oPos, {c(0, swz(3, 2, 1, 0))})})).pos) == fvec(0.5f, 0.5f, 0.5f, 0.5f));
     }
     SECTION("replicate swizzle") {
-        CHECK(vbits(run(program({ins(OP_RCP, oPos, {c(0, kY)})})).pos) == fvec(0.25f, 0.25f, 0.25f, 0.25f));
-        CHECK(vbits(run(program({ins(OP_EXP, oPos, {c(0, kX)})})).pos) == fvec(4, 4, 4, 4));
-        CHECK(vbits(run(program({ins(OP_LOG, oPos, {c(0, kY)})})).pos) == fvec(2, 2, 2, 2));
+        CHECK(vbits(run(raw_program({ins(OP_RCP, oPos, {c(0, kY)})})).pos) == fvec(0.25f, 0.25f, 0.25f, 0.25f));
+        CHECK(vbits(run(raw_program({ins(OP_EXP, oPos, {c(0, kX)})})).pos) == fvec(4, 4, 4, 4));
+        CHECK(vbits(run(raw_program({ins(OP_LOG, oPos, {c(0, kY)})})).pos) == fvec(2, 2, 2, 2));
     }
     SECTION("ScalarComponent::X reads .x of the swizzled source") {
         run.profile.scalar_component = Profile::ScalarComponent::X;
-        CHECK(vbits(run(program({ins(OP_RCP, oPos, {c(0)})})).pos) == fvec(0.5f, 0.5f, 0.5f, 0.5f));
-        CHECK(vbits(run(program({ins(OP_RCP, oPos, {c(0, kY)})})).pos) == fvec(0.25f, 0.25f, 0.25f, 0.25f));
+        CHECK(vbits(run(raw_program({ins(OP_RCP, oPos, {c(0)})})).pos) == fvec(0.5f, 0.5f, 0.5f, 0.5f));
+        CHECK(vbits(run(raw_program({ins(OP_RCP, oPos, {c(0, kY)})})).pos) == fvec(0.25f, 0.25f, 0.25f, 0.25f));
     }
     SECTION("a partial mask writes only its components") {
-        const VertexOutputs o = run(program({ins(OP_RSQ, dst(REG_RASTOUT, RAST_POS, 0x5), {c(0, kY)})}));
+        const VertexOutputs o = run(raw_program({ins(OP_RSQ, dst(REG_RASTOUT, RAST_POS, 0x5), {c(0, kY)})}));
         CHECK(vbits(o.pos) == fvec(0.5f, 0, 0.5f, 0));
     }
     SECTION("expp/logp through the interpreter, logp_replicate") {
-        const VertexOutputs e = run(program({ins(OP_EXPP, oPos, {c(0, kX)}), ins(OP_LOGP, oT(0), {c(0)})}));
+        const VertexOutputs e = run(raw_program({ins(OP_EXPP, oPos, {c(0, kX)}), ins(OP_LOGP, oT(0), {c(0)})}));
         CHECK(vbits(e.pos) == fvec(4, 0, 4, 1));
         CHECK(vbits(e.t[0]) == fvec(4, 1, 4, 1));
         run.profile.logp_replicate = true;
-        CHECK(vbits(run(program({ins(OP_LOGP, oT(0), {c(0)})})).t[0]) == fvec(4, 4, 4, 4));
+        CHECK(vbits(run(raw_program({ins(OP_LOGP, oT(0), {c(0)})})).t[0]) == fvec(4, 4, 4, 4));
     }
 }
 
@@ -540,16 +541,16 @@ TEST_CASE("Interpreter: negation flips the sign bit (of 0 and NaN too)", "[ops]"
     run.constants[0] = {0.0f, bits_float(0x7FC00000u), 1.0f, -2.0f};
     Src s = c(0);
     s.negate = true;
-    CHECK(vbits(run(program({ins(OP_MOV, oPos, {s})})).pos) == ubits(0x80000000u, 0xFFC00000u, 0xBF800000u, 0x40000000u));
+    CHECK(vbits(run(raw_program({ins(OP_MOV, oPos, {s})})).pos) == ubits(0x80000000u, 0xFFC00000u, 0xBF800000u, 0x40000000u));
     // Swizzle before negation: -c0.yxwz
     s.swizzle = swz(3, 3, 2, 0);
-    CHECK(vbits(run(program({ins(OP_MOV, oPos, {s})})).pos) == fvec(2, 2, -1, -0.0f));
+    CHECK(vbits(run(raw_program({ins(OP_MOV, oPos, {s})})).pos) == fvec(2, 2, -1, -0.0f));
 }
 
 TEST_CASE("Interpreter: sources are read before the destination is written, temps start at 0", "[ops]") {
     Run run;
     run.constants[0] = {1, 2, 3, 4};
-    const VertexOutputs o = run(program({
+    const VertexOutputs o = run(raw_program({
         ins(OP_MOV, oT(1), {r(5)}),  // never written: (0,0,0,0)
         ins(OP_MOV, rd(0), {c(0)}),
         ins(OP_ADD, rd(0), {r(0, swz(1, 0, 3, 2)), r(0)}),  // (2+1, 1+2, 4+3, 3+4)
@@ -567,7 +568,7 @@ TEST_CASE("Interpreter: every arithmetic opcode on one vector", "[ops]") {
     run.constants[1] = {2.0f, 3.0f, -4.0f, 0.5f};
     run.inputs[0] = {10, 20, 30, 40};
     const auto op = [&](uint32_t opcode) {
-        return vbits(run(program({ins(opcode, oPos, {c(0), c(1), v(0)})})).pos);
+        return vbits(run(raw_program({ins(opcode, oPos, {c(0), c(1), v(0)})})).pos);
     };
     CHECK(op(OP_ADD) == fvec(3.5f, 1, -3.75f, 8.5f));
     CHECK(op(OP_SUB) == fvec(-0.5f, -5, 4.25f, 7.5f));
@@ -583,7 +584,7 @@ TEST_CASE("NaN: arithmetic results are the canonical 0x7FC00000, copies (mov, mi
     run.constants[0] = {bits_float(0xFFC12345u), bits_float(0x7F800001u), kInf, 1.0f};
     run.constants[1] = {1.0f, 2.0f, -kInf, bits_float(0x7FC0BEEFu)};
     const auto op = [&](uint32_t opcode, Src a, Src b) {
-        return vbits(run(program({ins(opcode, oPos, {a, b, c(1)})})).pos);
+        return vbits(run(raw_program({ins(opcode, oPos, {a, b, c(1)})})).pos);
     };
     // add: NaN + 1, sNaN + 2, inf + -inf, 1 + NaN
     CHECK(op(OP_ADD, c(0), c(1)) == ubits(kQNaN, kQNaN, kQNaN, kQNaN));
@@ -626,11 +627,11 @@ TEST_CASE("same_bits compares every float's bits", "[ops]") {
 
 TEST_CASE("The interpreter rejects what validation forbids", "[ops]") {
     Run run;
-    CHECK_THROWS_AS(run(program({ins(OP_MOV, oPos, {src(REG_RASTOUT, RAST_POS)})})), std::invalid_argument);
-    CHECK_THROWS_AS(run(program({ins(OP_MOV, dst(REG_INPUT, 0), {c(0)})})), std::invalid_argument);
-    CHECK_THROWS_AS(run(program({ins(18 /* lrp: pixel shaders only */, oPos, {c(0), c(1), c(2)})})),
+    CHECK_THROWS_AS(run(raw_program({ins(OP_MOV, oPos, {src(REG_RASTOUT, RAST_POS)})})), std::invalid_argument);
+    CHECK_THROWS_AS(run(raw_program({ins(OP_MOV, dst(REG_INPUT, 0), {c(0)})})), std::invalid_argument);
+    CHECK_THROWS_AS(run(raw_program({ins(18 /* lrp: pixel shaders only */, oPos, {c(0), c(1), c(2)})})),
                     std::invalid_argument);
-    CHECK_THROWS_AS(run(program({ins(OP_MOV, oPos, {src(REG_TEMP, 0, kSwizzleIdentity, false, true)})})),
+    CHECK_THROWS_AS(run(raw_program({ins(OP_MOV, oPos, {src(REG_TEMP, 0, kSwizzleIdentity, false, true)})})),
                     std::invalid_argument);
-    CHECK_THROWS_AS(run(program({ins(OP_MOV, rd(12), {c(0)})})), std::invalid_argument);
+    CHECK_THROWS_AS(run(raw_program({ins(OP_MOV, rd(12), {c(0)})})), std::invalid_argument);
 }
