@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs what is missing, configures (Ninja, RelWithDebInfo) and builds vpsim.
+# Installs what building needs if missing (scripts/deps.sh --build), configures (Ninja,
+# RelWithDebInfo) and builds vpsim.
 #   scripts/build.sh [--target T]... [BUILD_DIR] [extra cmake arguments...]   (default BUILD_DIR: build)
 # Builds every target (the test binaries too; scripts/test.sh), or only the ninja targets given
 # with --target and what they depend on: scripts/run.sh builds `--target vpsim` (the CLI and its
@@ -17,7 +18,7 @@ while [ $# -gt 0 ] && [ "$1" = --target ]; do
 done
 build="${1:-$root/build}"
 shift || true
-"$root/scripts/deps.sh"
+"$root/scripts/deps.sh" --build
 args_file="$build/.vpsim-cmake-args"
 args="$(printf '%q ' "$@")"
 if [ ! -f "$build/build.ninja" ] || { [ $# -gt 0 ] && [ "$args" != "$(cat "$args_file" 2>/dev/null)" ]; }; then

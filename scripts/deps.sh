@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 # Installs the Debian packages vpsim needs, if any is missing (one apt-get update, then
 # apt-get install -y). Safe to run again: it does nothing when everything is there.
+#   scripts/deps.sh [--build] [EXTRA_PACKAGE...]
+# --build: only what configuring and building needs (scripts/build.sh, and with it the main job,
+# scripts/run.sh); without it, also what the tests use (scripts/test.sh), among them Chromium,
+# matplotlib and Assimp's test models, most of the download.
 set -euo pipefail
 
 packages=(
@@ -8,14 +12,22 @@ packages=(
   libsystemc-dev verilator catch2
   nlohmann-json3-dev libcli11-dev libfmt-dev
   libmcpp-dev libmeshoptimizer-dev
-  # vpsim import (docs/import.md): Assimp, its `assimp info` (the tests' oracle) and its test models
-  libassimp-dev assimp-utils assimp-testmodels
-  # vpsim plot / vpsim report (matplotlib), their test and docs picture (headless Chromium)
-  python3-matplotlib chromium
-  parallel
-  # GNU time: the robustness test measures peak memory with /usr/bin/time
-  time
+  # vpsim import (docs/import.md): Assimp
+  libassimp-dev
 )
+if [ "${1:-}" = --build ]; then
+  shift
+else
+  packages+=(
+    # vpsim import's tests: `assimp info` (their oracle) and Assimp's test models
+    assimp-utils assimp-testmodels
+    # vpsim plot / vpsim report (matplotlib), their test and docs picture (headless Chromium)
+    python3-matplotlib chromium
+    parallel
+    # GNU time: the robustness test measures peak memory with /usr/bin/time
+    time
+  )
+fi
 # Extra packages for optional jobs, e.g. scripts/deps.sh yosys
 # (scripts/fuzz.sh asks for clang libclang-rt-14-dev: clang with libFuzzer and the sanitizers)
 packages+=("$@")

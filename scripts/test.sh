@@ -3,6 +3,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${VPSIM_BUILD_DIR:-$root/build}"
+"$root/scripts/deps.sh"  # what the tests use too (Chromium, matplotlib, Assimp's models, ...)
 "$root/scripts/build.sh" "$build"
 jobs="$(nproc 2>/dev/null || echo 2)"
 cd "$build"
