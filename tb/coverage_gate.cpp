@@ -10,7 +10,7 @@
 namespace vpsim::tb {
 
 namespace {
-std::string trim(std::string s) {
+std::string trim_blanks(std::string s) {
     while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.pop_back();
     size_t i = 0;
     while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
@@ -19,14 +19,14 @@ std::string trim(std::string s) {
 }  // namespace
 
 Waiver parse_waiver(const std::string& text, const std::string& where) {
-    std::string t = trim(text);
-    if (t.rfind("waive ", 0) == 0) t = trim(t.substr(6));
+    std::string t = trim_blanks(text);
+    if (t.rfind("waive ", 0) == 0) t = trim_blanks(t.substr(6));
     const size_t b = t.find(" because ");
-    if (b == std::string::npos || trim(t.substr(0, b)).empty() || trim(t.substr(b + 9)).empty())
+    if (b == std::string::npos || trim_blanks(t.substr(0, b)).empty() || trim_blanks(t.substr(b + 9)).empty())
         throw std::runtime_error(fmt::format("{}: expected `waive BIN because REASON` (a bin name or pattern with *, "
                                              "and why it may stay unhit), got: {}",
                                              where, text));
-    return {trim(t.substr(0, b)), trim(t.substr(b + 9)), where};
+    return {trim_blanks(t.substr(0, b)), trim_blanks(t.substr(b + 9)), where};
 }
 
 std::vector<Waiver> load_waivers(const std::string& file) {
@@ -38,7 +38,7 @@ std::vector<Waiver> load_waivers(const std::string& file) {
     int n = 0;
     while (std::getline(in, line)) {
         ++n;
-        const std::string t = trim(line);
+        const std::string t = trim_blanks(line);
         if (t.empty() || t[0] == '#') continue;
         if (t.rfind("waive ", 0) != 0)
             throw std::runtime_error(fmt::format("{}:{}: a waiver line starts with `waive ` (`waive BIN because REASON`), "

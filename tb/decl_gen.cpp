@@ -356,7 +356,7 @@ enum Mutation {
     kReservedBits,
     kRegType,
     kRegHigh,
-    kNopBits,
+    kNopWithBits,
     kType6,
     kBadEnd,
     kTruncate,
@@ -450,7 +450,7 @@ struct Mutator {
             tok = (tok & ~kVertexRegMask) | r.range(17, 31);
             return true;
         }
-        case kNopBits: {
+        case kNopWithBits: {
             const uint32_t bad = random_bits(r, 0x1FFFFFFFu);
             const int k = pick_head(s, [&](size_t i) { return head(i) == 0; });
             if (k >= 0 && r.chance(0.5))
