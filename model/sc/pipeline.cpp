@@ -23,7 +23,7 @@ using namespace sc_core;
 const ParamBindings<PipelineParams>& PipelineParams::bindings() {
     static const auto b = ParamBindings<PipelineParams>(kUnit, "the timing model as a whole: clock and kernel synchronisation")
         .real("clock_mhz", "MHz", &PipelineParams::clock_mhz, "modelled core clock (vertices/s and trace times)",
-                    "GeForce3 (NV20) core clock: 200 MHz (pipeline.md)", 1.0, 100000.0)
+                    "GeForce3 (NV20) core clock: 200 MHz (docs/spec/pipeline.md)", 1.0, 100000.0)
         .uint("quantum", "cycles", &PipelineParams::quantum,
                   "cycles the dispatcher may run ahead of the SystemC kernel before it synchronises",
                   "assumed (a speed setting: results do not depend on it)", 1, uint64_t(1) << 40);
