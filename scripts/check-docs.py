@@ -1,15 +1,22 @@
 #!/usr/bin/env python3
-"""Docs that cannot drift: README.md and docs/*.md may name only vpsim commands, options,
-parameter keys and source paths that exist.
+"""Docs that cannot drift: README.md and every docs/**/*.md may name only vpsim commands, options,
+parameter keys and source paths that exist, and may quote code only as it is.
 
     scripts/check-docs.py VPSIM SOURCE_DIR
 
-Checks, in every code span and code block of README.md and docs/*.md (prose is not read):
+Checks, in every code span and code block:
   - `vpsim CMD [SUB]`: CMD (and SUB, for commands with subcommands) is a command of `vpsim --help`;
   - the `--options` of such a command line (up to a `|`, `;`, `&&` or `#`): each is an option of that
     command's `--help`;
   - `unit.param=VALUE` (a --set, an axis): unit.param is a parameter of `vpsim params --json`;
   - a source path (model/ rtl/ tb/ tests/ scripts/ examples/ docs/ .ci/ ...): the file or folder exists.
+In prose (outside code): a source path with a file extension (`model/sc/pipeline.cpp`, `docs/spec/vs-isa.md`)
+exists, and a Markdown link to a local file ([text](../x.md)) resolves from the linking page.
+Code blocks in two marked forms (README.md, "The docs are tested too"):
+  - first line `// quoted from PATH`: every other line of the block, whitespace collapsed, occurs in PATH
+    (a line `...` or `// ...` stands for omitted text);
+  - a C++ block with `#include "PATH"` of a project header: every call of a function that PATH declares
+    passes a number of arguments that one of its declarations accepts (defaults counted).
 Prints each finding as FILE:LINE: what, and exits 1 if there is any; 0 otherwise.
 """
 import json
@@ -83,13 +90,178 @@ def code_pieces(text):
                 yield n, span
 
 
+def code_blocks(text):
+    """(line number of the opening fence, language, [(line number, line)]) of every fenced block."""
+    block = None
+    for n, line in enumerate(text.splitlines(), 1):
+        if line.lstrip().startswith("```"):
+            if block is None:
+                block = (n, line.strip()[3:].strip(), [])
+            else:
+                yield block
+                block = None
+        elif block is not None:
+            block[2].append((n, line))
+
+
+def prose_lines(text):
+    """(line number, line without its code spans) of every line outside code blocks."""
+    in_block = False
+    for n, line in enumerate(text.splitlines(), 1):
+        if line.lstrip().startswith("```"):
+            in_block = not in_block
+        elif not in_block:
+            yield n, re.sub(r"`[^`]*`", "``", line)
+
+
+def squash(s):
+    return " ".join(s.split())
+
+
+def split_top(args):
+    """Split an argument or parameter list at its top-level commas."""
+    parts, depth, cur = [], 0, ""
+    for ch in args:
+        if ch in "([{<":
+            depth += 1
+        elif ch in ")]}>":
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    parts.append(cur)
+    parts = [p.strip() for p in parts]
+    return [] if parts == [""] or parts == ["void"] else parts
+
+
+def balanced(text, i):
+    """The text between the parenthesis at text[i] and its match, and the index after the match."""
+    depth = 0
+    for j in range(i, len(text)):
+        if text[j] == "(":
+            depth += 1
+        elif text[j] == ")":
+            depth -= 1
+            if depth == 0:
+                return text[i + 1:j], j + 1
+    return None, len(text)
+
+
+def strip_comments(code):
+    code = re.sub(r"/\*.*?\*/", " ", code, flags=re.S)
+    return re.sub(r"//[^\n]*", " ", code)
+
+
+NOT_FUNCTIONS = {"if", "for", "while", "switch", "return", "sizeof", "decltype", "static_assert", "alignof",
+                 "noexcept", "catch", "defined", "operator", "throw", "alignas"}
+
+
+def declared_functions(header):
+    """{name: [(required, total)]} of the functions a header declares (free, member, constructors)."""
+    code = strip_comments(open(header, encoding="utf-8").read())
+    out = {}
+    for m in re.finditer(r"([A-Za-z_]\w*)\s*\(", code):
+        name = m.group(1)
+        before = code[:m.start()].rstrip()
+        access = re.search(r"\b(public|private|protected)\s*:$", before)
+        if name in NOT_FUNCTIONS or not before or (before[-1] in "=,(.+-*/!?:" and not before.endswith("::")
+                                                    and not access):
+            continue
+        params, end = balanced(code, m.end() - 1)
+        if params is None:
+            continue
+        after = code[end:end + 40].lstrip()
+        if not re.match(r"(const\b|noexcept\b|override\b|;|\{|=|->|:)", after):
+            continue
+        ps = split_top(params)
+        if any(re.fullmatch(r"[\w.]*\d[\w.]*f?|\"[^\"]*\"|true|false|nullptr", p) for p in ps):
+            continue  # a call with literal arguments (an initialiser), not a declaration
+        total = float("inf") if any(p.endswith("...") for p in ps) else len(ps)
+        required = sum(1 for p in ps if "=" not in p and not p.endswith("..."))
+        out.setdefault(name, []).append((required, total))
+    return out
+
+
+def check_quote(where, path, lines):
+    """A block marked `// quoted from PATH`: each line occurs in PATH."""
+    full = os.path.join(root, path)
+    if not os.path.isfile(full):
+        return [f"{where}: quoted from {path}: no such file"]
+    text = squash(open(full, encoding="utf-8").read())
+    out = []
+    for n, line in lines:
+        q = squash(line)
+        if q and q not in ("...", "// ...") and q not in text:
+            out.append(f"{where.split(':')[0]}:{n}: not in {path} as quoted: {q}")
+    return out
+
+
+def check_calls(where, header, lines):
+    """A C++ block including a project header: calls of its functions pass an accepted argument count."""
+    decls = declared_functions(os.path.join(root, header))
+    code = strip_comments("\n".join(line for _, line in lines))
+    out = []
+    for m in re.finditer(r"(?<![\w])([A-Za-z_]\w*)\s*(?:<[^<>();]*(?:<[^<>();]*>[^<>();]*)*>)?\s*\(", code):
+        name = m.group(1)
+        if name not in decls:
+            continue
+        args, _ = balanced(code, m.end() - 1)
+        if args is None:
+            continue
+        n = len(split_top(args))
+        if not any(req <= n <= tot for req, tot in decls[name]):
+            line = lines[code[:m.start()].count("\n")][0]
+            takes = " or ".join(sorted({f"{r}" if r == t else f"{r}..{t}" for r, t in decls[name]}))
+            out.append(f"{where.split(':')[0]}:{line}: {name}() called with {n} argument(s); {header} declares it "
+                       f"with {takes}")
+    return out
+
+
+prose_path_re = re.compile(r"(?<![\w./-])((?:model|rtl|tb|tests|scripts|examples|docs|\.ci)/[A-Za-z0-9_.+/-]*"
+                           r"\.(?:h|cpp|sv|svh|md|json|cmake|py|sh|txt|decl|vsh|yml|yaml|png|svg|csv))(?![\w*{<$\[])")
+link_re = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
+
+
+def check_prose(rel, doc, text):
+    out = []
+    for n, line in prose_lines(text):
+        for m in prose_path_re.finditer(line):
+            if not os.path.exists(os.path.join(root, m.group(1))):
+                out.append(f"{rel}:{n}: {m.group(1)}: no such file")
+        for m in link_re.finditer(line):
+            target = m.group(1).split("#")[0]
+            if not target or re.match(r"[a-z]+:", target):
+                continue
+            if not os.path.exists(os.path.normpath(os.path.join(os.path.dirname(doc), target))):
+                out.append(f"{rel}:{n}: link to {m.group(1)}: no such file")
+    return out
+
+
+def check_blocks(rel, text):
+    out = []
+    for n, lang, lines in code_blocks(text):
+        where = f"{rel}:{n}"
+        first = lines[0][1].strip() if lines else ""
+        m = re.fullmatch(r"//\s*quoted from\s+(\S+)", first)
+        if m:
+            out += check_quote(where, m.group(1), lines[1:])
+        if lang in ("cpp", "c++", "c"):
+            for inc in re.findall(r'#include\s+"([^"]+\.h)"', "\n".join(line for _, line in lines)):
+                if os.path.isfile(os.path.join(root, inc)):
+                    out += check_calls(where, inc, lines)
+    return out
+
+
 findings = []
 docs = [os.path.join(root, "README.md")] + sorted(
-    os.path.join(root, "docs", f) for f in os.listdir(os.path.join(root, "docs")) if f.endswith(".md"))
+    os.path.join(d, f) for d, _, fs in os.walk(os.path.join(root, "docs")) for f in fs if f.endswith(".md"))
 for doc in docs:
     rel = os.path.relpath(doc, root)
     with open(doc, encoding="utf-8") as f:
         text = f.read()
+    findings += check_prose(rel, doc, text) + check_blocks(rel, text)
     for n, piece in code_pieces(text):
         where = f"{rel}:{n}"
         for m in cmd_re.finditer(piece):
