@@ -3,6 +3,7 @@
 parameter keys and source paths that exist, and may quote code only as it is.
 
     scripts/check-docs.py VPSIM SOURCE_DIR
+    scripts/check-docs.py --self-test      the file-level checks on planted cases in a scratch tree
 
 Checks, in every code span and code block:
   - `vpsim CMD [SUB]`: CMD (and SUB, for commands with subcommands) is a command of `vpsim --help`;
@@ -24,10 +25,11 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 
-if len(sys.argv) != 3:
-    sys.exit("usage: scripts/check-docs.py VPSIM SOURCE_DIR")
-vpsim, root = sys.argv[1], os.path.abspath(sys.argv[2])
+SELF_TEST = sys.argv[1:] == ["--self-test"]
+if not SELF_TEST and len(sys.argv) != 3:
+    sys.exit("usage: scripts/check-docs.py VPSIM SOURCE_DIR | --self-test")
 
 
 def help_text(args):
@@ -54,19 +56,6 @@ def subcommands(text):
 def options(text):
     return set(re.findall(r"(?<![\w-])(--[a-z0-9][a-z0-9-]*)", text))
 
-
-# The command tree: {cmd: {"options": set, "subs": {sub: set}}}
-tree = {}
-for cmd in subcommands(help_text([])):
-    t = help_text([cmd])
-    subs = {s: options(help_text([cmd, s])) for s in subcommands(t)}
-    tree[cmd] = {"options": options(t), "subs": subs}
-
-params = set()
-for unit in json.loads(subprocess.run([vpsim, "params", "--json"], capture_output=True, text=True, check=True).stdout):
-    for p in unit.get("params", []):
-        params.add(f'{unit["unit"]}.{p["name"]}')
-units = {k.split(".")[0] for k in params}
 
 # Paths under these folders are the project's; build/ and output folders are not checked.
 path_re = re.compile(r"(?<![\w./-])((?:model|rtl|tb|tests|scripts|examples|docs|\.ci)/[A-Za-z0-9_.+/-]*[A-Za-z0-9_+/])")
@@ -253,6 +242,58 @@ def check_blocks(rel, text):
                     out += check_calls(where, inc, lines)
     return out
 
+
+def self_test():
+    """Plant one broken and one sound case of each file-level check in a scratch tree; each broken
+    one, and nothing else, must be found (ctest "docs: check-docs.py finds ...")."""
+    global root
+    files = {
+        "model/h.h": "int add_up(int a, int b = 0);\n",
+        "model/q.cpp": "int add_up(int a, int b) {\n    return a + b;\n}\n",
+        "docs/y.md": "# y\n",
+        "docs/x.md": "\n".join([
+            "Sound: model/q.cpp, [y](y.md). Broken: model/none.cpp",      # 1 finding (line 1)
+            "and [a missing page](missing.md).",                         # 1 finding (line 2)
+            "```cpp", "// quoted from model/q.cpp", "int add_up(int a, int b) {", "```",
+            "```cpp", "// quoted from model/q.cpp", "    return a - b;", "```",   # 1 finding (line 9)
+            "```cpp", '#include "model/h.h"', "add_up(1);", "add_up(1, 2);", "add_up(1, 2, 3);", "```",  # line 15
+            ""]),
+    }
+    want = ["docs/x.md:1: model/none.cpp", "docs/x.md:2: link to missing.md", "docs/x.md:9: not in model/q.cpp",
+            "docs/x.md:15: add_up() called with 3"]
+    with tempfile.TemporaryDirectory() as tmp:
+        root = tmp
+        for rel, text in files.items():
+            os.makedirs(os.path.dirname(os.path.join(tmp, rel)), exist_ok=True)
+            with open(os.path.join(tmp, rel), "w") as f:
+                f.write(text)
+        with open(os.path.join(tmp, "docs/x.md")) as f:
+            got = check_prose("docs/x.md", os.path.join(tmp, "docs/x.md"), f.read())
+            f.seek(0)
+            got += check_blocks("docs/x.md", f.read())
+    for g in got:
+        print(g)
+    ok = len(got) == len(want) and all(any(g.startswith(w) for g in got) for w in want)
+    print(f"check-docs self-test: {len(got)} finding(s), expected {len(want)}: {'ok' if ok else 'FAILED'}")
+    return 0 if ok else 1
+
+
+if SELF_TEST:
+    sys.exit(self_test())
+vpsim, root = sys.argv[1], os.path.abspath(sys.argv[2])
+
+# The command tree: {cmd: {"options": set, "subs": {sub: set}}}
+tree = {}
+for cmd in subcommands(help_text([])):
+    t = help_text([cmd])
+    subs = {s: options(help_text([cmd, s])) for s in subcommands(t)}
+    tree[cmd] = {"options": options(t), "subs": subs}
+
+params = set()
+for unit in json.loads(subprocess.run([vpsim, "params", "--json"], capture_output=True, text=True, check=True).stdout):
+    for p in unit.get("params", []):
+        params.add(f'{unit["unit"]}.{p["name"]}')
+units = {k.split(".")[0] for k in params}
 
 findings = []
 docs = [os.path.join(root, "README.md")] + sorted(
