@@ -13,9 +13,13 @@ Checks, in every code span and code block:
   - a source path (model/ rtl/ tb/ tests/ scripts/ examples/ docs/ .ci/ ...): the file or folder exists.
 In prose (outside code): a source path with a file extension (`model/sc/pipeline.cpp`, `docs/spec/vs-isa.md`)
 exists, and a Markdown link to a local file ([text](../x.md)) resolves from the linking page.
-Code blocks in two marked forms (README.md, "The docs are tested too"):
-  - first line `// quoted from PATH`: every other line of the block, whitespace collapsed, occurs in PATH
-    (a line `...` or `// ...` stands for omitted text);
+Code blocks in three marked forms (README.md, "The docs are tested too"):
+  - quoted: first line `// quoted from PATH`, or the line before the fence `<!-- quoted from PATH -->`:
+    every (other) line of the block, whitespace collapsed, occurs in PATH (a line `...` or `// ...`
+    stands for omitted lines, `...` inside a line for omitted text);
+  - output: the line before the fence `<!-- output checked -->` (or `<!-- output checked, exit N -->`) and
+    the first line `$ vpsim ARGS`: vpsim ARGS is run in SOURCE_DIR, must exit 0 (or N) within 60 s, and
+    every other line occurs in what it prints;
   - a C++ block with `#include "PATH"` of a project header: every call of a function that PATH declares
     passes a number of arguments that one of its declarations accepts (defaults counted).
 Prints each finding as FILE:LINE: what, and exits 1 if there is any; 0 otherwise.
@@ -23,6 +27,7 @@ Prints each finding as FILE:LINE: what, and exits 1 if there is any; 0 otherwise
 import json
 import os
 import re
+import shlex
 import subprocess
 import sys
 import tempfile
@@ -80,17 +85,19 @@ def code_pieces(text):
 
 
 def code_blocks(text):
-    """(line number of the opening fence, language, [(line number, line)]) of every fenced block."""
-    block = None
+    """(line number of the opening fence, language, [(line number, line)], the line before the fence)
+    of every fenced block."""
+    block, prev = None, ""
     for n, line in enumerate(text.splitlines(), 1):
         if line.lstrip().startswith("```"):
             if block is None:
-                block = (n, line.strip()[3:].strip(), [])
+                block = (n, line.strip()[3:].strip(), [], prev.strip())
             else:
                 yield block
                 block = None
         elif block is not None:
             block[2].append((n, line))
+        prev = line
 
 
 def prose_lines(text):
@@ -173,18 +180,41 @@ def declared_functions(header):
     return out
 
 
-def check_quote(where, path, lines):
-    """A block marked `// quoted from PATH`: each line occurs in PATH."""
-    full = os.path.join(root, path)
-    if not os.path.isfile(full):
-        return [f"{where}: quoted from {path}: no such file"]
-    text = squash(open(full, encoding="utf-8").read())
+def missing_lines(rel, source, text, lines):
+    """Lines of a block that do not occur in text (whitespace collapsed; `...` in a line stands for
+    any text, a line that is only `...` for omitted lines)."""
+    text = squash(text)
     out = []
     for n, line in lines:
         q = squash(line)
-        if q and q not in ("...", "// ...") and q not in text:
-            out.append(f"{where.split(':')[0]}:{n}: not in {path} as quoted: {q}")
+        if not q or q in ("...", "// ..."):
+            continue
+        found = re.search(".*?".join(re.escape(part) for part in q.split("...")), text) if "..." in q else q in text
+        if not found:
+            out.append(f"{rel}:{n}: not in {source} as quoted: {q}")
     return out
+
+
+def check_quote(where, path, lines):
+    """A block marked as quoted from PATH: each line occurs in PATH."""
+    full = os.path.join(root, path)
+    if not os.path.isfile(full):
+        return [f"{where}: quoted from {path}: no such file"]
+    with open(full, encoding="utf-8") as f:
+        return missing_lines(where.split(":")[0], path, f.read(), lines)
+
+
+def check_output(where, command, status, lines):
+    """A block marked as a command's output: `$ vpsim ARGS` first, then lines of what it prints
+    (standard output and error) when it exits with the given status."""
+    args = shlex.split(command)
+    try:
+        r = subprocess.run([vpsim, *args], capture_output=True, text=True, cwd=root, timeout=60)
+    except subprocess.TimeoutExpired:
+        return [f"{where}: `vpsim {command}` took more than 60 s"]
+    if r.returncode != status:
+        return [f"{where}: `vpsim {command}` exited {r.returncode}, not {status}: {r.stderr.strip()[:200]}"]
+    return missing_lines(where.split(":")[0], f"the output of `vpsim {command}`", r.stdout + r.stderr, lines)
 
 
 def check_calls(where, header, lines):
@@ -230,12 +260,19 @@ def check_prose(rel, doc, text):
 
 def check_blocks(rel, text):
     out = []
-    for n, lang, lines in code_blocks(text):
+    for n, lang, lines, before in code_blocks(text):
         where = f"{rel}:{n}"
         first = lines[0][1].strip() if lines else ""
         m = re.fullmatch(r"//\s*quoted from\s+(\S+)", first)
         if m:
             out += check_quote(where, m.group(1), lines[1:])
+        m = re.fullmatch(r"<!--\s*quoted from\s+(\S+)\s*-->", before)
+        if m:
+            out += check_quote(where, m.group(1), lines)
+        m = re.fullmatch(r"\$\s+vpsim\s+(.*)", first)
+        marker = re.fullmatch(r"<!--\s*output checked(?:,\s*exit\s+(\d+))?\s*-->", before)
+        if m and marker:
+            out += check_output(where, m.group(1), int(marker.group(1) or 0), lines[1:])
         if lang in ("cpp", "c++", "c"):
             for inc in re.findall(r'#include\s+"([^"]+\.h)"', "\n".join(line for _, line in lines)):
                 if os.path.isfile(os.path.join(root, inc)):
@@ -246,31 +283,39 @@ def check_blocks(rel, text):
 def self_test():
     """Plant one broken and one sound case of each file-level check in a scratch tree; each broken
     one, and nothing else, must be found (ctest "docs: check-docs.py finds ...")."""
-    global root
+    global root, vpsim
+    # (line of docs/x.md, the start of the finding it must give, or None)
+    doc = [
+        ("Sound: model/q.cpp, [y](y.md). Broken: model/none.cpp", "model/none.cpp: no such file"),
+        ("and [a missing page](missing.md).", "link to missing.md: no such file"),
+        ("```cpp", None), ("// quoted from model/q.cpp", None), ("int add_up(int a, int b) {", None), ("```", None),
+        ("```cpp", None), ("// quoted from model/q.cpp", None), ("    return a - b;", "not in model/q.cpp"),
+        ("```", None),
+        ("<!-- quoted from model/q.cpp -->", None), ("```", None), ("int add_up(...) {", None),
+        ("    return b + a;", "not in model/q.cpp"), ("```", None),
+        ("```cpp", None), ('#include "model/h.h"', None), ("add_up(1);", None), ("add_up(1, 2);", None),
+        ("add_up(1, 2, 3);", "add_up() called with 3 argument(s)"), ("```", None),
+        ("<!-- output checked -->", None), ("```", None), ("$ vpsim topology", None), ("units: front_end ...", None),
+        ("units: vertex_alu", "not in the output of `vpsim topology`"), ("```", None),
+    ]
+    want = [f"docs/x.md:{n}: {w}" for n, (_, w) in enumerate(doc, 1) if w]
     files = {
         "model/h.h": "int add_up(int a, int b = 0);\n",
         "model/q.cpp": "int add_up(int a, int b) {\n    return a + b;\n}\n",
         "docs/y.md": "# y\n",
-        "docs/x.md": "\n".join([
-            "Sound: model/q.cpp, [y](y.md). Broken: model/none.cpp",      # 1 finding (line 1)
-            "and [a missing page](missing.md).",                         # 1 finding (line 2)
-            "```cpp", "// quoted from model/q.cpp", "int add_up(int a, int b) {", "```",
-            "```cpp", "// quoted from model/q.cpp", "    return a - b;", "```",   # 1 finding (line 9)
-            "```cpp", '#include "model/h.h"', "add_up(1);", "add_up(1, 2);", "add_up(1, 2, 3);", "```",  # line 15
-            ""]),
+        "docs/x.md": "\n".join(line for line, _ in doc) + "\n",
+        "fake-vpsim": "#!/bin/sh\necho 'units: front_end vertex_fetch'\n",
     }
-    want = ["docs/x.md:1: model/none.cpp", "docs/x.md:2: link to missing.md", "docs/x.md:9: not in model/q.cpp",
-            "docs/x.md:15: add_up() called with 3"]
     with tempfile.TemporaryDirectory() as tmp:
-        root = tmp
+        root, vpsim = tmp, os.path.join(tmp, "fake-vpsim")
         for rel, text in files.items():
             os.makedirs(os.path.dirname(os.path.join(tmp, rel)), exist_ok=True)
             with open(os.path.join(tmp, rel), "w") as f:
                 f.write(text)
+        os.chmod(vpsim, 0o755)
         with open(os.path.join(tmp, "docs/x.md")) as f:
-            got = check_prose("docs/x.md", os.path.join(tmp, "docs/x.md"), f.read())
-            f.seek(0)
-            got += check_blocks("docs/x.md", f.read())
+            text = f.read()
+        got = check_prose("docs/x.md", os.path.join(tmp, "docs/x.md"), text) + check_blocks("docs/x.md", text)
     for g in got:
         print(g)
     ok = len(got) == len(want) and all(any(g.startswith(w) for g in got) for w in want)
