@@ -60,11 +60,15 @@ busy)
   "$vpsim" sweep "${args[@]}" --out done 2>d.log || fail "the reference sweep: $(cat d.log)"
   h=$(basename "$(ls -d done/points/*/ | head -1)")
   mkdir -p s/points/"$h"
-  flock s/points/"$h" sh -c "touch held; sleep 1; cp done/points/$h/* s/points/$h/ && rm s/points/$h/exit_status" &
+  # The holder keeps the directory locked until the sweep says it waits (or has ended), then
+  # completes the point as a running `vpsim run` would and lets go.
+  flock s/points/"$h" sh -c "touch held; i=0; until grep -q 'still writing' r.log 2>/dev/null || [ -e sweep.ended ] || [ \$i -ge 1000 ]; do sleep 0.02; i=\$((i + 1)); done
+    cp done/points/$h/* s/points/$h/ && rm s/points/$h/exit_status" &
   holder=$!
   for i in $(seq 250); do [ -e held ] && break; sleep 0.02; done
   "$vpsim" sweep "${args[@]}" --out s 2>r.log
   rc=$?
+  : > sweep.ended
   wait "$holder"
   [ "$rc" = 0 ] || fail "the sweep beside a busy point: exit $rc: $(cat r.log)"
   grep -q "another process is still writing" r.log || fail "no word of the wait: $(cat r.log)"
