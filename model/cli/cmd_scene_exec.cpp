@@ -109,7 +109,9 @@ void add_scene_exec_command(CLI::App& app, int& exit_code) {
         "scene-exec",
         "Run a scene (JSON D3D8 commands, docs/scenes.md) with the golden model and print each draw's vertices, "
         "primitives and unique vertices; no FILE runs the built-in default scene.\nExit status: 0 ok, 1 a command "
-        "failed (invalid shader, stream or index problem), 2 usage, I/O or malformed scene.");
+        "failed (invalid shader, stream or index problem), 2 usage, I/O or malformed scene, 3 internal error (out of "
+        "memory).\nWithout --json (or with --summary) no shaded vertex is kept: memory does not grow with the draws' "
+        "vertices (docs/limits.md).");
     c->add_option("FILE", a->file, "The scene (.json); none: the built-in default scene");
     c->add_flag("--json", a->json,
                 "Print {\"draws\": [...]} with every shaded vertex of every draw in draw order (the vertex format of "
