@@ -3,6 +3,7 @@
 #   memory      a model that needs more than --memory-limit: exit 2, the file and the limit named, nothing written
 #   limits      --time-limit and --memory-limit outside their ranges are refused (exit 2)
 #   finite      --time nan|inf|-inf|1e308 and a model whose second frame is NaN are refused, what and where named
+#   utf8        a name in the model that is not UTF-8 is written as U+FFFD: the scene and report are JSON
 #   one-frame   a keyframe model with one frame imports without --frame (frame 0 alone, no tweening)
 #   reload      every scene cli_import.cmake wrote loads and runs (scene-exec)
 # Invoked by ctest: cmake -DVPSIM=... -DWORK=... -DCASE=... -DPYTHON=... -DINPUTS=... -P cli_import_wall.cmake.
@@ -52,6 +53,16 @@ elseif(CASE STREQUAL "finite")
   expect(2 "nan.md2: mesh 0 \\(\"[^\"]*\"\\), vertex [0-9]+: the position in the second frame \\(nan, [^)]*\\) is not finite"
          import nan.md2 -o empty/n.json)
   nothing_left()
+elseif(CASE STREQUAL "utf8")
+  execute_process(COMMAND ${PYTHON} ${INPUTS} latin1-obj ${WORK}/latin1.obj COMMAND_ERROR_IS_FATAL ANY)
+  # The summary on stderr escapes what is not ASCII (docs/limits.md): U+FFFD as \xef\xbf\xbd.
+  expect(0 "mesh 0 \"caf\\\\xef\\\\xbf\\\\xbd\"" import latin1.obj -o out/l.json)
+  file(READ ${WORK}/out/l.import.json rep)
+  string(JSON name GET "${rep}" meshes 0 name)
+  if(NOT name STREQUAL "caf�")
+    message(SEND_ERROR "latin1.obj: the report's mesh name is '${name}', expected caf + U+FFFD")
+  endif()
+  expect(0 "total: 1 primitives" scene-exec out/l.json)
 elseif(CASE STREQUAL "one-frame")
   execute_process(COMMAND ${PYTHON} ${INPUTS} md3-one-frame ${WORK}/one.md3 COMMAND_ERROR_IS_FATAL ANY)
   expect(0 "one.md3: 3 vertices, 1 triangles, 1 draws" import one.md3 -o out/one.json)

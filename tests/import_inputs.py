@@ -4,6 +4,7 @@ project is copied into the tests.
 
   import_inputs.py md3-one-frame PATH   a valid MD3 with one frame, one surface, one triangle
   import_inputs.py grid-obj PATH N      an OBJ of an N x N vertex grid (2 (N-1)^2 triangles)
+  import_inputs.py latin1-obj PATH      an OBJ of one triangle in an object named "caf\xe9" (Latin-1, not UTF-8)
   import_inputs.py nan-md2 PATH         an MD2 of two frames, one triangle, frame 1's x scale NaN
 """
 import math
@@ -49,6 +50,11 @@ def grid_obj(path, n):
             f.write("".join(rows))
 
 
+def latin1_obj(path):
+    with open(path, "wb") as f:
+        f.write(b"o caf\xe9\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n")
+
+
 def nan_md2(path):
     verts = [(0, 0, 0), (255, 0, 0), (0, 255, 0)]
     st = struct.pack("<6h", 0, 0, 8, 0, 0, 8)
@@ -76,6 +82,8 @@ if __name__ == "__main__":
         md3_one_frame(path)
     elif kind == "grid-obj":
         grid_obj(path, int(sys.argv[3]))
+    elif kind == "latin1-obj":
+        latin1_obj(path)
     elif kind == "nan-md2":
         nan_md2(path)
     else:

@@ -2,6 +2,7 @@
 #include "model/import/assimp_import.h"
 
 #include "model/common/file_util.h"
+#include "model/common/printable.h"
 
 #include <assimp/Importer.hpp>
 #include <assimp/config.h>
@@ -1102,10 +1103,13 @@ ImportProduct build_import(const ImportOptions& opt) {
                             "makes it NaN or infinite; nothing written",
                             what, at, op));
     }
-    files.push_back({(dir / side(".import.json")).string(), rep.dump(1) + "\n"});
-    files.push_back({scene_path.string(), scene.dump(1) + "\n"});
+    // Names from the file (meshes, bones, materials, animations) may hold bytes that are not
+    // UTF-8: written as U+FFFD, as JSON requires.
+    constexpr auto utf8 = json::error_handler_t::replace;
+    files.push_back({(dir / side(".import.json")).string(), rep.dump(1, ' ', false, utf8) + "\n"});
+    files.push_back({scene_path.string(), scene.dump(1, ' ', false, utf8) + "\n"});
     ImportProduct product;
-    product.report = nlohmann::json::parse(rep.dump());
+    product.report = nlohmann::json::parse(rep.dump(-1, ' ', false, utf8));
     product.files = std::move(files);
     return product;
 }
@@ -1141,14 +1145,14 @@ nlohmann::json import_model(const ImportOptions& opt) {
 }
 
 std::string report_text(const nlohmann::json& r) {
-    std::string s = fmt::format("{}: {} vertices, {} triangles, {} draws", r.value("model", ""), r.value("vertices", 0),
+    std::string s = fmt::format("{}: {} vertices, {} triangles, {} draws", printable(r.value("model", ""), 2000), r.value("vertices", 0),
                                 r.value("triangles", 0), r.value("draws", 0));
     if (r.value("bones", 0) > 0) s += fmt::format(", {} bones", r.value("bones", 0));
     if (r.contains("tween")) s += fmt::format(", tweening frames {} and {}", r["tween"]["frames"][0].get<int>(), r["tween"]["frames"][1].get<int>());
     s += fmt::format("; ACMR ({} entries) file order {:.3f}, meshoptimizer {:.3f}\n", r.value("acmr_cache_entries", 0),
                      r.value("acmr_file", 0.0), r.value("acmr_optimised", 0.0));
     for (const auto& m : r["meshes"]) {
-        s += fmt::format("  mesh {} \"{}\": {} vertices, {} triangles, {}, {}", m.value("mesh", 0), m.value("name", ""),
+        s += fmt::format("  mesh {} \"{}\": {} vertices, {} triangles, {}, {}", m.value("mesh", 0), printable(m.value("name", "")),
                          m.value("vertices", 0), m.value("triangles", 0),
                          m.contains("fvf")       ? "FVF " + m.value("fvf", "")
                          : m.contains("program") ? std::string("declaration and vs.1.1 skinning program")
@@ -1159,7 +1163,7 @@ std::string report_text(const nlohmann::json& r) {
                              m.value("blending", ""), m.value("subsets", 0), m.value("dropped_weights", 0));
         s += "\n";
     }
-    for (const auto& n : r["not_represented"]) s += "  not represented: " + n.get<std::string>() + "\n";
+    for (const auto& n : r["not_represented"]) s += "  not represented: " + printable(n.get<std::string>(), 2000) + "\n";
     return s;
 }
 

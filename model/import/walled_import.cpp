@@ -113,7 +113,7 @@ int child(const ImportOptions& opt, const ImportLimits& limits, int fd) {
     int rc = kExitDone;
     try {
         const ImportProduct p = build_import(opt);
-        put_record(out, 'R', p.report.dump());
+        put_record(out, 'R', p.report.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
         for (const auto& f : p.files) {
             put_record(out, 'P', f.path);
             put_record(out, 'B', f.bytes);
