@@ -1,6 +1,7 @@
 # vpsim import behind its wall (docs/import.md, "Reading behind a wall"), one behaviour per CASE:
 #   time        a model that reads longer than --time-limit: exit 2, the file and the limit named, nothing written
 #   memory      a model that needs more than --memory-limit: exit 2, the file and the limit named, nothing written
+#   crash       a model libassimp crashes on: exit 2, the file and the signal named, nothing written
 #   limits      --time-limit and --memory-limit outside their ranges are refused (exit 2)
 #   finite      --time nan|inf|-inf|1e308 and a model whose second frame is NaN are refused, what and where named
 #   utf8        a name in the model that is not UTF-8 is written as U+FFFD: the scene and report are JSON
@@ -33,6 +34,12 @@ elseif(CASE STREQUAL "memory")
   execute_process(COMMAND ${PYTHON} ${INPUTS} grid-obj ${WORK}/grid.obj 400 COMMAND_ERROR_IS_FATAL ANY)
   expect(2 "grid.obj: reading the model needs more memory than the limit of 64 MiB \\(--memory-limit\\); nothing written"
          import grid.obj -o empty/g.json --memory-limit 64)
+  nothing_left()
+elseif(CASE STREQUAL "crash")
+  execute_process(COMMAND ${PYTHON} ${INPUTS} crash-smd ${WORK}/crash.smd COMMAND_ERROR_IS_FATAL ANY)
+  # (a sanitizer build's SEGV handler ends the child with exit status 1 instead of the signal)
+  expect(2 "crash.smd: the reading process crashed on the model \\((killed by signal 11|exit status 1)[^)]*\\).*; nothing written"
+         import crash.smd -o empty/c.json)
   nothing_left()
 elseif(CASE STREQUAL "limits")
   foreach(v 0 0.05 nan inf 86401)

@@ -5,6 +5,8 @@ project is copied into the tests.
   import_inputs.py md3-one-frame PATH   a valid MD3 with one frame, one surface, one triangle
   import_inputs.py grid-obj PATH N      an OBJ of an N x N vertex grid (2 (N-1)^2 triangles)
   import_inputs.py latin1-obj PATH      an OBJ of one triangle in an object named "caf\xe9" (Latin-1, not UTF-8)
+  import_inputs.py crash-smd PATH       an SMD of one triangle whose one node is numbered 4294967295: libassimp
+                                        5.2's SMD reader dies of SIGSEGV on it (`assimp info` too)
   import_inputs.py nan-md2 PATH         an MD2 of two frames, one triangle, frame 1's x scale NaN
 """
 import math
@@ -55,6 +57,13 @@ def latin1_obj(path):
         f.write(b"o caf\xe9\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n")
 
 
+def crash_smd(path):
+    with open(path, "w") as f:
+        f.write("version 1\nnodes\n  4294967295 \"root\"  -1\nend\nskeleton\ntime 0\n  0 0.0 0.0 0.0 0.0 0.0 0.0\nend\n"
+                "triangles\nmat\n0  0.0 0.0 0.0 0.0 0.0 1.0 0.0 0.0\n0  1.0 0.0 0.0 0.0 0.0 1.0 1.0 0.0\n"
+                "0  0.0 1.0 0.0 0.0 0.0 1.0 0.0 1.0\nend\n")
+
+
 def nan_md2(path):
     verts = [(0, 0, 0), (255, 0, 0), (0, 255, 0)]
     st = struct.pack("<6h", 0, 0, 8, 0, 0, 8)
@@ -84,6 +93,8 @@ if __name__ == "__main__":
         grid_obj(path, int(sys.argv[3]))
     elif kind == "latin1-obj":
         latin1_obj(path)
+    elif kind == "crash-smd":
+        crash_smd(path)
     elif kind == "nan-md2":
         nan_md2(path)
     else:
