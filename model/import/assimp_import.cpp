@@ -704,8 +704,6 @@ ImportProduct build_import(const ImportOptions& opt) {
 
     // Node transforms (animation 0 at --time for skinned models, else as in the file).
     std::map<std::string, aiMatrix4x4> local_override;
-    bool any_skinned = false;
-    for (const auto& m : meshes) any_skinned |= m.skinned;
     json pose = "bind pose (the file's node transforms)";
     if (opt.time && !tween) {
         if (sa->mNumAnimations == 0) throw ImportError(file + ": --time: the model has no animation");
