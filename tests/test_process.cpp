@@ -3,7 +3,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <csignal>
 #include <cstdio>
+#include <stdexcept>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -236,4 +238,47 @@ TEST_CASE("process: parent_death_signal ends a child when its parent process end
 
 TEST_CASE("process: without parent_death_signal a child outlives its parent (the control)") {
     CHECK_FALSE(orphan_end_signal(0, 500));
+
+TEST_CASE("process: run_function's exit status is the body's return value, its stdout captured") {
+    RunOptions o = capture_both();
+    const RunResult r = run_function(
+        [] {
+            const char msg[] = "from the child\n";
+            return ::write(1, msg, sizeof msg - 1) == ssize_t(sizeof msg - 1) ? 7 : 1;
+        },
+        o);
+    CHECK(r.exited);
+    CHECK(r.code == 7);
+    CHECK(r.out == "from the child\n");
+}
+
+TEST_CASE("process: a run_function body that crashes ends the child by its signal, not this process") {
+    const RunResult r = run_function([] {
+        std::signal(SIGSEGV, SIG_DFL);
+        ::raise(SIGSEGV);
+        return 0;
+    });
+    CHECK_FALSE(r.exited);
+    CHECK(r.signal == SIGSEGV);
+    CHECK(r.describe().find("signal 11") != std::string::npos);
+}
+
+TEST_CASE("process: a run_function body past the timeout is killed and reported as timed out") {
+    RunOptions o;
+    o.timeout_seconds = 0.3;
+    const RunResult r = run_function(
+        [] {
+            for (;;) ::pause();
+            return 0;
+        },
+        o);
+    CHECK(r.timed_out);
+    CHECK_FALSE(r.ok());
+    CHECK(r.wall_seconds < 5);
+}
+
+TEST_CASE("process: an exception escaping a run_function body is exit status 125") {
+    const RunResult r = run_function([]() -> int { throw std::runtime_error("body"); });
+    CHECK(r.exited);
+    CHECK(r.code == 125);
 }
