@@ -6,6 +6,7 @@
 #include "model/common/params.h"
 #include "model/common/process.h"
 #include "model/import/assimp_import.h"
+#include "model/import/walled_import.h"
 #include "model/sc/pipeline.h"
 #include "model/scene/functional.h"
 #include "model/scene/scene.h"
@@ -74,6 +75,15 @@ import::ImportOptions options(const std::string& model, const fs::path& out) {
     return o;
 }
 
+// Every import these tests make succeed goes through here: the scene it wrote is re-loaded (and
+// its draws run) before the test looks at it, so no test can pass on a scene that does not load.
+nlohmann::json imported(const import::ImportOptions& o) {
+    auto rep = import::import_model(o);
+    INFO(o.input << " -> " << o.output);
+    REQUIRE_NOTHROW(scene::run_functional(scene::load_scene(o.output), vs::Profile::d3d8()));
+    return rep;
+}
+
 // The vertex and index counts in the written side files, from the scene's strides and formats.
 std::pair<uint64_t, uint64_t> written_counts(const fs::path& scene_path) {
     const auto j = nlohmann::json::parse(slurp(scene_path));
@@ -102,7 +112,7 @@ TEST_CASE("Imported static models have the vertex and triangle counts `assimp in
         const fs::path out = d / (fs::path(m).stem().string() + ".json");
         import::ImportOptions o = options(kModels + m, out);
         if (fs::path(m).extension() == ".md2") o.frames = std::make_pair(0u, 0u), o.single_frame = true;
-        const auto rep = import::import_model(o);
+        const auto rep = imported(o);
         const auto [v, idx] = written_counts(out);
         CHECK(v == verts);
         CHECK(idx == 3 * faces);
@@ -142,7 +152,7 @@ TEST_CASE("The file-order ACMR the timing model reports equals meshoptimizer's a
             tris += idx.size() / 3;
         }
         const fs::path out = d / (fs::path(m).stem().string() + ".json");
-        import::import_model(options(kModels + m, out));
+        imported(options(kModels + m, out));
         const scene::Scene s = scene::load_scene(out.string());
         ParamSet p = sc::default_params();
         p.apply_set("post_transform_cache.entries=24");
@@ -220,7 +230,7 @@ TEST_CASE("A skinned model's blended positions at an animation key equal the pos
     import::ImportOptions o = options(model, d / "skin.json");
     o.time = tick / (an->mTicksPerSecond > 0 ? an->mTicksPerSecond : 25.0);
     o.skin_shader = o.compress = shader;
-    const auto rep = import::import_model(o);
+    const auto rep = imported(o);
     for (const auto& m : rep["meshes"]) {
         CHECK(m["dropped_weights"] == 0);
         CHECK(m["weights_dropped_for_palette"] == 0);
@@ -289,7 +299,7 @@ TEST_CASE("MD2 frames are tweened: two streams, TWEENFACTOR, positions between t
     import::ImportOptions o = options(model, d / "t.json");
     o.frames = std::make_pair(0u, 5u);
     o.time = 0.25;
-    const auto rep = import::import_model(o);
+    const auto rep = imported(o);
     REQUIRE(rep.contains("tween"));
     const scene::Scene s = scene::load_scene((d / "t.json").string());
     const auto r = scene::run_functional(s, vs::Profile::d3d8());
@@ -383,5 +393,34 @@ TEST_CASE("Bad input: a clear error naming the file, and nothing written", "[imp
         import::ImportOptions o = options(kModels + "OBJ/spider.obj", d / "no_such_dir" / "o.json");
         CHECK_THROWS_AS(import::import_model(o), import::ImportError);
         CHECK(fs::is_empty(d));
+    }
+}
+
+TEST_CASE("The walled import (a forked reading process) writes byte for byte what the in-process import writes",
+          "[import]") {
+    const fs::path a = work_dir("wall_in"), b = work_dir("wall_out");
+    for (const char* m : {"X/BCN_Epileptic.X", "MD2/sydney.md2"}) {
+        INFO(m);
+        fs::remove_all(a), fs::remove_all(b), fs::create_directories(a), fs::create_directories(b);
+        import::ImportOptions o = options(kModels + m, a / "s.json");
+        const auto rep_in = imported(o);
+        o.output = (b / "s.json").string();
+        const auto rep_out = import::import_model_walled(o, import::ImportLimits{});
+        CHECK(rep_out["vertices"] == rep_in["vertices"]);
+        size_t files = 0;
+        for (const auto& e : fs::directory_iterator(a)) {
+            INFO(e.path().filename());
+            const std::string x = slurp(e.path()), y = slurp(b / e.path().filename());
+            if (e.path().string().find(".import.json") == std::string::npos) {
+                CHECK(x == y);
+            } else {  // the report names the scene's path, which differs
+                auto jx = nlohmann::json::parse(x), jy = nlohmann::json::parse(y);
+                jx.erase("scene"), jy.erase("scene");
+                CHECK(jx == jy);
+            }
+            ++files;
+        }
+        CHECK(files == size_t(std::distance(fs::directory_iterator(b), fs::directory_iterator())));
+        CHECK(files >= 4);
     }
 }

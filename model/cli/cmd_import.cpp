@@ -4,11 +4,13 @@
 #include "model/cli/commands.h"
 #include "model/common/printable.h"
 #include "model/import/assimp_import.h"
+#include "model/import/walled_import.h"
 
 #include <cstdio>
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 
 namespace vpsim::cli {
@@ -21,6 +23,7 @@ struct ImportArgs {
     uint32_t seed = 1, max_blend_index = 0, cache = 24;
     std::optional<double> time;
     bool quiet = false;
+    import::ImportLimits limits;
 };
 
 int run_import(const ImportArgs& a) {
@@ -66,13 +69,17 @@ int run_import(const ImportArgs& a) {
         o.frames = std::make_pair(f0, o.single_frame ? f0 : f1);
     }
     try {
-        const auto rep = import::import_model(o);
+        const auto rep = import::import_model_walled(o, a.limits);
         if (!a.quiet) std::fputs(import::report_text(rep).c_str(), stderr);
         std::printf("%s\n", o.output.c_str());
         return 0;
     } catch (const import::ImportError& e) {
         std::fprintf(stderr, "vpsim import: %s\n", printable(e.what(), 2000, true).c_str());
         return 2;
+    } catch (const std::logic_error& e) {
+        std::fprintf(stderr, "vpsim import: internal error: %s (please report the command)\n",
+                     printable(e.what(), 2000, true).c_str());
+        return 3;
     }
 }
 
@@ -87,8 +94,10 @@ void add_import_command(CLI::App& app, int& exit_code) {
         "buffers in binary side files next to the scene, materials, lights and camera or a default rig, node "
         "transforms, skinned meshes as vertex blending, keyframe models as tweening. Writes SCENE, its side files and "
         "SCENE's stem + .import.json (the import report, also summarised on stderr); prints the scene's path.\n"
-        "Exit status: 0 ok, 2 usage, a file Assimp cannot read, no triangles, a limit or a bad option value (nothing "
-        "written).");
+        "The model is read in a child process with a time and a memory limit (--time-limit, --memory-limit): a crash, "
+        "hang or runaway allocation inside Assimp is an error naming the file and the limit or the signal.\n"
+        "Exit status: 0 ok, 2 usage, a file Assimp cannot read or crashes on, no triangles, a value that is not "
+        "finite, a limit or a bad option value (nothing written), 3 an internal error.");
     c->add_option("MODEL", a->model, "The model file")->required();
     c->add_option("-o,--out", a->out, "The scene to write (default: the model's name with .json, in the current directory)");
     c->add_option("--index-order", a->order,
@@ -101,7 +110,7 @@ void add_import_command(CLI::App& app, int& exit_code) {
                   "--set fixed_function.max_vertex_blend_matrix_index=N)");
     c->add_option("--frame", a->frame,
                   "Keyframe models (MD2, MD3, MDL, MDC): A,B tweens frame A (stream 0) to frame B (stream 1), default "
-                  "0,1; A alone draws frame A without tweening");
+                  "0,1 (frame 0 alone when the file has one frame); A alone draws frame A without tweening");
     c->add_option("--time", a->time,
                   "Skinned models: animation 0's time in seconds (default: the bind pose); tweened models: the "
                   "TWEENFACTOR, 0..1 (default 0.5)");
@@ -113,6 +122,12 @@ void add_import_command(CLI::App& app, int& exit_code) {
     c->add_flag("--compress", a->compress,
                 "With --effect skin-shader: the skinned meshes' normals as SHORT4 (fixed function needs FLOAT3)");
     c->add_flag("-q,--quiet", a->quiet, "No summary on stderr");
+    c->add_option("--time-limit", a->limits.time_seconds,
+                  "Seconds the reading process may take (wall time; default 20, 0.1..86400); at the limit it is killed "
+                  "and the import fails");
+    c->add_option("--memory-limit", a->limits.memory_mib,
+                  "MiB of address space the reading process may use (default 4096, 64..1048576; its resident set in an "
+                  "AddressSanitizer build); beyond it the import fails");
     c->callback([a, &exit_code] { exit_code = run_import(*a); });
 }
 

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -133,8 +134,10 @@ Child* wait_any(const std::vector<Child*>& children, bool interruptible) {
 
 namespace {
 
-// Forks and execs; returns the pid. `cap_out` / `cap_err`: the write ends of capture pipes (or -1).
-pid_t start(const std::vector<std::string>& argv, const SpawnOptions& o, int cap_out, int cap_err) {
+// Forks and execs (or, with `body`, forks and runs it); returns the pid. `cap_out` / `cap_err`:
+// the write ends of capture pipes (or -1).
+pid_t start(const std::vector<std::string>& argv, const SpawnOptions& o, int cap_out, int cap_err,
+            const std::function<int()>* body = nullptr) {
     if (argv.empty()) throw ProcessError("spawn: an empty command");
     if (o.out == Stream::ToStdout) throw ProcessError("spawn: stdout cannot go to stdout");
     Prepared p;
@@ -149,6 +152,7 @@ pid_t start(const std::vector<std::string>& argv, const SpawnOptions& o, int cap
     int report[2];
     if (::pipe2(report, O_CLOEXEC) != 0) throw ProcessError(std::string("pipe: ") + std::strerror(errno));
     std::fflush(nullptr);  // text this process buffered comes before the child's
+    const pid_t parent = ::getpid();
     const pid_t pid = ::fork();
     if (pid < 0) {
         const int e = errno;
@@ -173,6 +177,10 @@ pid_t start(const std::vector<std::string>& argv, const SpawnOptions& o, int cap
             return true;
         };
         bool ok = true;
+        if (o.parent_death_signal) {
+            ::prctl(PR_SET_PDEATHSIG, o.parent_death_signal);
+            if (::getppid() != parent) ::kill(::getpid(), o.parent_death_signal);  // it ended before the prctl
+        }
         if (o.own_process_group) ::setpgid(0, 0);
         if (o.stdin_null) {
             const int fn = ::open("/dev/null", O_RDONLY);
@@ -184,6 +192,15 @@ pid_t start(const std::vector<std::string>& argv, const SpawnOptions& o, int cap
         if (ok) {
             stage = 1;
             ok = o.cwd.empty() || ::chdir(o.cwd.c_str()) == 0;
+        }
+        if (ok && body) {
+            ::close(report[1]);  // the parent's read sees the end: the child runs
+            int rc = 125;
+            try {
+                rc = (*body)();
+            } catch (...) {
+            }
+            ::_exit(rc);
         }
         if (ok) {
             stage = 2;
@@ -231,7 +248,9 @@ Child spawn(const std::vector<std::string>& argv, const SpawnOptions& o) {
     return Child(pid, o.own_process_group, t0);
 }
 
-RunResult run(const std::vector<std::string>& argv, const RunOptions& o) {
+namespace detail {
+
+RunResult run_impl(const std::vector<std::string>& argv, const RunOptions& o, const std::function<int()>* body) {
     int out_pipe[2] = {-1, -1}, err_pipe[2] = {-1, -1};
     auto cleanup = [&] {
         for (int* p : {out_pipe, err_pipe}) close_fd(p[0]), close_fd(p[1]);
@@ -247,7 +266,7 @@ RunResult run(const std::vector<std::string>& argv, const RunOptions& o) {
     const double t0 = now_seconds();
     Child c;
     try {
-        c = Child(start(argv, o, out_pipe[1], err_pipe[1]), o.own_process_group, t0);
+        c = Child(start(argv, o, out_pipe[1], err_pipe[1], body), o.own_process_group, t0);
     } catch (...) {
         cleanup();
         throw;
@@ -313,6 +332,14 @@ RunResult run(const std::vector<std::string>& argv, const RunOptions& o) {
     static_cast<ExitStatus&>(r) = s;
     r.timed_out = timed_out;
     return r;
+}
+
+}  // namespace detail
+
+RunResult run(const std::vector<std::string>& argv, const RunOptions& o) { return detail::run_impl(argv, o, nullptr); }
+
+RunResult run_function(const std::function<int()>& body, const RunOptions& o) {
+    return detail::run_impl({"(function)"}, o, &body);
 }
 
 std::string find_program(const std::string& name) {

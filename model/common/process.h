@@ -4,6 +4,7 @@
 // bench run's memory children and the tools the RTL checks run (verilator, make, yosys,
 // verilator_coverage, genhtml and the mutation campaign's child cross-checks, through
 // tb::run_command in tb/user_rtl.h: run() with stdout and stderr as one captured text) use it.
+// vpsim import runs its model reading in a forked child through run_function() (no exec).
 // Nothing else in model/ or tb/ forks, execs, or calls popen or system().
 //
 // A program that cannot be started (not found, not executable, a bad working directory) is a
@@ -16,6 +17,7 @@
 
 #include <csignal>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -43,6 +45,12 @@ struct SpawnOptions {
     std::string out_file, err_file;
     std::string cwd;              // empty: this process's working directory
     bool own_process_group = false;  // the child leads a new process group: kill() and a timeout end all it started
+    // Not 0: the child gets this signal when this process ends, however it ends (SIGKILL too), so
+    // it does not run on as an orphan (Linux PR_SET_PDEATHSIG, kept across exec; it fires when the
+    // thread that called spawn() ends, so spawn such children from a thread that lives as long as
+    // the process, e.g. the main thread). A child whose parent is already gone at its start gets
+    // the signal at once.
+    int parent_death_signal = 0;
 };
 
 // How a process ended, and what it used.
@@ -63,6 +71,9 @@ struct ExitStatus {
 
 struct RunOptions;
 struct RunResult;
+namespace detail {
+RunResult run_impl(const std::vector<std::string>& argv, const RunOptions& o, const std::function<int()>* body);
+}
 
 // A started child. Reap it with wait(), try_wait() or wait_any(); a Child destroyed while its
 // process still runs leaves that process alone.
@@ -89,7 +100,7 @@ public:
 private:
     friend Child spawn(const std::vector<std::string>&, const SpawnOptions&);
     friend Child* wait_any(const std::vector<Child*>&, bool);
-    friend RunResult run(const std::vector<std::string>&, const RunOptions&);
+    friend RunResult detail::run_impl(const std::vector<std::string>&, const RunOptions&, const std::function<int()>*);
     Child(pid_t pid, bool group, double started) : pid_(pid), group_(group), started_(started) {}
     void reaped(int wait_status, const rusage& ru);
 
@@ -119,6 +130,14 @@ struct RunResult : ExitStatus {
 // Runs argv to its end, reading captured streams as they are written (a child that fills both
 // pipes does not block). Throws ProcessError when it cannot be started.
 RunResult run(const std::vector<std::string>& argv, const RunOptions& o = {});
+
+// Runs `body` in a forked child instead of a program (fork without exec) with run()'s streams
+// and timeout: the child's exit status is body's return value (125 when an exception escapes
+// it). For work that may crash, hang or exhaust memory and must not take this process with it
+// (vpsim import's model reading, model/import/walled_import.h): the child has a copy of this
+// process's memory and only the calling thread, so call it where no other thread holds a lock
+// the body needs. argv-less: SpawnOptions::program is unused.
+RunResult run_function(const std::function<int()>& body, const RunOptions& o = {});
 
 // The path `name` resolves to on PATH, as execvp would find it ("" when none); a name with a
 // '/' is returned when that file is executable.

@@ -2,6 +2,7 @@
 #include "model/import/assimp_import.h"
 
 #include "model/common/file_util.h"
+#include "model/common/printable.h"
 
 #include <assimp/Importer.hpp>
 #include <assimp/config.h>
@@ -56,16 +57,40 @@ bool is_keyframe_format(const std::string& ext) {
     return ext == ".md2" || ext == ".md3" || ext == ".mdl" || ext == ".mdc";
 }
 
-// The frame count in an MD2 or MD3 header (num_frames at byte 40 / 76), 0 when unknown.
+// The frame count in a keyframe model's header, 0 when unknown: num_frames at byte 40 of an MD2,
+// 76 of an MD3 or MDC, 68 of a Quake 1 MDL ("IDPO"; other MDL variants: unknown).
 uint32_t header_frames(const std::string& path, const std::string& ext) {
-    size_t off = ext == ".md2" ? 40 : ext == ".md3" ? 76 : 0;
-    if (off == 0) return 0;
     std::ifstream f(path, std::ios::binary);
+    char magic[4] = {};
+    if (!f.read(magic, 4)) return 0;
+    size_t off = 0;
+    if (ext == ".md2") off = 40;
+    else if (ext == ".md3" || ext == ".mdc") off = 76;
+    else if (ext == ".mdl" && std::memcmp(magic, "IDPO", 4) == 0) off = 68;
+    if (off == 0) return 0;
     char buf[4];
     if (!f.seekg(std::streamoff(off)) || !f.read(buf, 4)) return 0;
     int32_t n;
     std::memcpy(&n, buf, 4);
     return n > 0 ? uint32_t(n) : 0;
+}
+
+// The JSON pointer of the first number in `j` that is not finite ("" when all are): JSON has no
+// NaN or infinity (nlohmann writes null, which no loader reads as a number).
+std::string first_non_finite(const json& j, const std::string& at = "") {
+    if (j.is_number_float()) return std::isfinite(j.get<double>()) ? "" : (at.empty() ? "/" : at);
+    if (j.is_array()) {
+        for (size_t i = 0; i < j.size(); ++i) {
+            std::string p = first_non_finite(j[i], at + "/" + std::to_string(i));
+            if (!p.empty()) return p;
+        }
+    } else if (j.is_object()) {
+        for (auto it = j.begin(); it != j.end(); ++it) {
+            std::string p = first_non_finite(it.value(), at + "/" + it.key());
+            if (!p.empty()) return p;
+        }
+    }
+    return "";
 }
 
 // ------------------------------------------------------------------ animation (skinned poses)
@@ -212,6 +237,23 @@ struct Importer {
     [[noreturn]] void fail(const std::string& why) const { throw ImportError(file + ": " + why); }
     void note(const std::string& what) { not_represented.push_back(what); }
 
+    // Every attribute of source vertex `v` that a vertex buffer would hold is finite (else the error
+    // names the mesh, the vertex and the attribute).
+    void check_finite(const aiMesh* m, const aiMesh* mb, uint32_t v, const std::vector<unsigned>& uv_sets,
+                      uint32_t mesh_index, const std::string& name) const {
+        auto finite = [](const aiVector3D& a) { return std::isfinite(a.x) && std::isfinite(a.y) && std::isfinite(a.z); };
+        auto bad = [&](const std::string& what, const aiVector3D& a) {
+            fail(fmt::format("mesh {} (\"{}\"), vertex {}: the {} ({}, {}, {}) is not finite", mesh_index, name, v, what,
+                             a.x, a.y, a.z));
+        };
+        if (!finite(m->mVertices[v])) bad("position", m->mVertices[v]);
+        if (m->HasNormals() && !finite(m->mNormals[v])) bad("normal", m->mNormals[v]);
+        for (unsigned c : uv_sets)
+            if (!finite(m->mTextureCoords[c][v])) bad(fmt::format("texture coordinate set {}", c), m->mTextureCoords[c][v]);
+        if (mb && !finite(mb->mVertices[v])) bad("position in the second frame", mb->mVertices[v]);
+        if (mb && mb->HasNormals() && !finite(mb->mNormals[v])) bad("normal in the second frame", mb->mNormals[v]);
+    }
+
     // Builds one mesh. `b` is frame B's mesh for tweening (same vertex and face count).
     BuiltMesh build(const aiMesh* m, const aiMesh* mb, uint32_t mesh_index) {
         BuiltMesh out;
@@ -264,6 +306,9 @@ struct Importer {
                 out.bone_names.push_back(bone->mName.C_Str());
                 for (unsigned w = 0; w < bone->mNumWeights; ++w) {
                     const aiVertexWeight& vw = bone->mWeights[w];
+                    if (!std::isfinite(vw.mWeight))
+                        fail(fmt::format("mesh {} (\"{}\"): bone {} (\"{}\"): the weight of vertex {} is not finite ({})",
+                                         mesh_index, out.name, b, bone->mName.C_Str(), vw.mVertexId, vw.mWeight));
                     if (vw.mVertexId < nv && vw.mWeight > 0) infl[vw.mVertexId].push_back({b, vw.mWeight});
                 }
             }
@@ -377,6 +422,7 @@ struct Importer {
                         continue;
                     }
                     std::vector<uint8_t> v, v1;
+                    check_finite(m, mb, src, uv_sets, mesh_index, out.name);
                     const aiVector3D& p = m->mVertices[src];
                     put_f(v, p.x), put_f(v, p.y), put_f(v, p.z);
                     if (skinned) {
@@ -565,14 +611,9 @@ const aiScene* read(Assimp::Importer& imp, const std::string& path, unsigned fla
     return s;
 }
 
-struct OutFile {
-    std::string path;
-    std::string bytes;
-};
-
 }  // namespace
 
-nlohmann::json import_model(const ImportOptions& opt) {
+ImportProduct build_import(const ImportOptions& opt) {
     Importer im(opt);
     const std::string file = opt.input;
     {
@@ -591,11 +632,15 @@ nlohmann::json import_model(const ImportOptions& opt) {
                                  "normals need --effect skin-shader");
     const std::string ext = lower(fs::path(opt.input).extension().string());
     const bool keyframes = is_keyframe_format(ext);
-    const bool tween = keyframes && !opt.single_frame;
+    bool tween = keyframes && !opt.single_frame;
     std::pair<uint32_t, uint32_t> frames = opt.frames.value_or(std::make_pair(0u, 1u));
+    if (opt.time && !std::isfinite(*opt.time))
+        throw ImportError(file + fmt::format(": --time {}: not a finite number", *opt.time));
     if (opt.frames && !keyframes && !(opt.single_frame && frames.first == 0))
         throw ImportError(file + ": --frame: " + ext + " is not a keyframe format (MD2, MD3, MDL, MDC); skinned models take --time");
     const uint32_t file_frames = header_frames(opt.input, ext);
+    // Without --frame: frames 0 and 1, or frame 0 alone when the header says the file has one.
+    if (keyframes && !opt.frames && file_frames == 1) tween = false, frames = {0, 0};
     if (keyframes && file_frames > 0) {
         const uint32_t hi = std::max(frames.first, tween ? frames.second : frames.first);
         if (hi >= file_frames)
@@ -623,7 +668,17 @@ nlohmann::json import_model(const ImportOptions& opt) {
     const aiScene* sa = read(imp_a, opt.input, flags, file, &bad_faces);
     if (bad_faces)
         im.note(fmt::format("{} faces with a vertex index outside their mesh (as Assimp read the file): not drawn", bad_faces));
-    const aiScene* sb = tween ? read(imp_b, opt.input, flags, file) : nullptr;
+    const aiScene* sb = nullptr;
+    if (tween && !opt.frames && file_frames == 0) {
+        // The frame count is not in a header vpsim reads: frame 1 when the file has one, else frame 0 alone.
+        try {
+            sb = read(imp_b, opt.input, flags, file);
+        } catch (const ImportError&) {
+            tween = false, frames = {0, 0};
+        }
+    } else if (tween) {
+        sb = read(imp_b, opt.input, flags, file);
+    }
     if (sb && sb->mNumMeshes != sa->mNumMeshes)
         throw ImportError(file + ": the two frames have different meshes: cannot tween");
 
@@ -649,13 +704,14 @@ nlohmann::json import_model(const ImportOptions& opt) {
 
     // Node transforms (animation 0 at --time for skinned models, else as in the file).
     std::map<std::string, aiMatrix4x4> local_override;
-    bool any_skinned = false;
-    for (const auto& m : meshes) any_skinned |= m.skinned;
     json pose = "bind pose (the file's node transforms)";
     if (opt.time && !tween) {
         if (sa->mNumAnimations == 0) throw ImportError(file + ": --time: the model has no animation");
         const aiAnimation* an = sa->mAnimations[0];
         const double tps = an->mTicksPerSecond > 0 ? an->mTicksPerSecond : 25.0;
+        if (!std::isfinite(*opt.time * tps))
+            throw ImportError(file + fmt::format(": --time {}: at animation 0's {} ticks per second the tick is not finite",
+                                                 *opt.time, tps));
         const double ticks = std::fmod(*opt.time * tps, std::max(an->mDuration, 1e-9));
         for (unsigned c = 0; c < an->mNumChannels; ++c) {
             const aiNodeAnim* ch = an->mChannels[c];
@@ -705,7 +761,7 @@ nlohmann::json import_model(const ImportOptions& opt) {
     const fs::path dir = scene_path.parent_path();
     const std::string stem = scene_path.stem().string();
     auto side = [&](const std::string& suffix) { return stem + suffix; };
-    std::vector<OutFile> files;
+    std::vector<OutputFile> files;
 
     json scene;
     scene["description"] = fmt::format("{} imported by vpsim import (docs/import.md)", fs::path(opt.input).filename().string());
@@ -1032,9 +1088,32 @@ nlohmann::json import_model(const ImportOptions& opt) {
     rep["meshes"] = mesh_report;
     rep["not_represented"] = im.not_represented;
 
+    // JSON has no NaN or infinity: a value that is not finite is refused before anything is written.
+    for (const auto& [what, doc] : {std::pair<const char*, const json*>{"scene", &scene}, {"report", &rep}}) {
+        const std::string at = first_non_finite(*doc);
+        if (at.empty()) continue;
+        std::string op;
+        if (doc == &scene && at.rfind("/commands/", 0) == 0) {
+            const size_t k = std::stoul(at.substr(10));
+            op = fmt::format(" (command {}, {})", k, scene["commands"][k].value("op", "?"));
+        }
+        im.fail(fmt::format("the {} would hold a value that is not finite at {}{}: the model's data or an option "
+                            "makes it NaN or infinite; nothing written",
+                            what, at, op));
+    }
+    // Names from the file (meshes, bones, materials, animations) may hold bytes that are not
+    // UTF-8: written as U+FFFD, as JSON requires.
+    constexpr auto utf8 = json::error_handler_t::replace;
+    files.push_back({(dir / side(".import.json")).string(), rep.dump(1, ' ', false, utf8) + "\n"});
+    files.push_back({scene_path.string(), scene.dump(1, ' ', false, utf8) + "\n"});
+    ImportProduct product;
+    product.report = nlohmann::json::parse(rep.dump(-1, ' ', false, utf8));
+    product.files = std::move(files);
+    return product;
+}
+
+void write_import(const std::vector<OutputFile>& files) {
     // Everything written to temporaries, then renamed; a failure removes what was renamed.
-    files.push_back({(dir / side(".import.json")).string(), rep.dump(1) + "\n"});
-    files.push_back({scene_path.string(), scene.dump(1) + "\n"});
     std::vector<std::unique_ptr<AtomicOutput>> outs;
     try {
         for (const auto& f : files) {
@@ -1055,18 +1134,23 @@ nlohmann::json import_model(const ImportOptions& opt) {
         }
         throw ImportError(e.what());
     }
-    return nlohmann::json::parse(rep.dump());
+}
+
+nlohmann::json import_model(const ImportOptions& opt) {
+    ImportProduct p = build_import(opt);
+    write_import(p.files);
+    return p.report;
 }
 
 std::string report_text(const nlohmann::json& r) {
-    std::string s = fmt::format("{}: {} vertices, {} triangles, {} draws", r.value("model", ""), r.value("vertices", 0),
+    std::string s = fmt::format("{}: {} vertices, {} triangles, {} draws", printable(r.value("model", ""), 2000), r.value("vertices", 0),
                                 r.value("triangles", 0), r.value("draws", 0));
     if (r.value("bones", 0) > 0) s += fmt::format(", {} bones", r.value("bones", 0));
     if (r.contains("tween")) s += fmt::format(", tweening frames {} and {}", r["tween"]["frames"][0].get<int>(), r["tween"]["frames"][1].get<int>());
     s += fmt::format("; ACMR ({} entries) file order {:.3f}, meshoptimizer {:.3f}\n", r.value("acmr_cache_entries", 0),
                      r.value("acmr_file", 0.0), r.value("acmr_optimised", 0.0));
     for (const auto& m : r["meshes"]) {
-        s += fmt::format("  mesh {} \"{}\": {} vertices, {} triangles, {}, {}", m.value("mesh", 0), m.value("name", ""),
+        s += fmt::format("  mesh {} \"{}\": {} vertices, {} triangles, {}, {}", m.value("mesh", 0), printable(m.value("name", "")),
                          m.value("vertices", 0), m.value("triangles", 0),
                          m.contains("fvf")       ? "FVF " + m.value("fvf", "")
                          : m.contains("program") ? std::string("declaration and vs.1.1 skinning program")
@@ -1077,7 +1161,7 @@ std::string report_text(const nlohmann::json& r) {
                              m.value("blending", ""), m.value("subsets", 0), m.value("dropped_weights", 0));
         s += "\n";
     }
-    for (const auto& n : r["not_represented"]) s += "  not represented: " + n.get<std::string>() + "\n";
+    for (const auto& n : r["not_represented"]) s += "  not represented: " + printable(n.get<std::string>(), 2000) + "\n";
     return s;
 }
 

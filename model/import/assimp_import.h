@@ -13,6 +13,7 @@
 #include <stdexcept>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace vpsim::import {
 
@@ -48,8 +49,28 @@ struct ImportOptions {
     bool compress = false;
 };
 
-// Imports, writes the scene, its side files and the report (<scene stem>.import.json) atomically,
-// and returns the report.
+// One output file: its path (the scene's directory) and its bytes.
+struct OutputFile {
+    std::string path;
+    std::string bytes;
+};
+
+// What an import writes: the side files, the report (<scene stem>.import.json) and the scene, last.
+struct ImportProduct {
+    nlohmann::json report;
+    std::vector<OutputFile> files;
+};
+
+// Reads the model through Assimp and builds the scene, writing nothing: every number the scene
+// and the report would hold is finite (else ImportError naming what and where).
+ImportProduct build_import(const ImportOptions& opt);
+
+// Writes the files, each to a temporary renamed into place, the scene last; a failure removes
+// what was renamed (ImportError).
+void write_import(const std::vector<OutputFile>& files);
+
+// build_import then write_import, in this process (tests; the CLI reads behind a wall:
+// walled_import.h). Returns the report.
 nlohmann::json import_model(const ImportOptions& opt);
 
 // The report's human-readable summary (stderr).
