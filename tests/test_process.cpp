@@ -238,6 +238,7 @@ TEST_CASE("process: parent_death_signal ends a child when its parent process end
 
 TEST_CASE("process: without parent_death_signal a child outlives its parent (the control)") {
     CHECK_FALSE(orphan_end_signal(0, 500));
+}
 
 TEST_CASE("process: run_function's exit status is the body's return value, its stdout captured") {
     RunOptions o = capture_both();
