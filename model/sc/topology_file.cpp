@@ -116,6 +116,7 @@ private:
     void walk() {
         std::vector<Frame> st;
         std::string ptr;  // of the value about to be read
+        if (t_.compare(0, 3, "\xEF\xBB\xBF") == 0) i_ = 3;  // a UTF-8 byte order mark, which nlohmann skips
         ws();
         for (;;) {
             // A value.
