@@ -305,6 +305,10 @@ bool same_bits(const VertexOutputs& a, const VertexOutputs& b) {
     return true;
 }
 
+bool same_bits(const Constants& a, const Constants& b) {
+    return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(Vec4)) == 0);
+}
+
 VertexOutputs execute_reference(const Program& p, const Profile& profile, const std::array<Vec4, kNumInputs>& inputs,
                                 const Constants& constants) {
     Machine m(profile, inputs, constants);
