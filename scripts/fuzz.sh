@@ -28,15 +28,16 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="$root/build-fuzz"
 own_build=1
-harnesses=(decl_tokens decl_text bytecode asm scene params tess import)
-declare -A max_len=([decl_tokens]=4097 [decl_text]=8192 [bytecode]=4097 [asm]=8192 [scene]=16384 [params]=4096 [tess]=385 [import]=16385)
+harnesses=(decl_tokens decl_text bytecode asm scene params tess import ff topology)
+declare -A max_len=([decl_tokens]=4097 [decl_text]=8192 [bytecode]=4097 [asm]=8192 [scene]=16384 [params]=4096 [tess]=385 [import]=16385 [ff]=4096 [topology]=16384)
 # --ci: executions per harness (the executions the 15 s runs of CI made on 2 December 2026; 25-60 s
 # each in the sanitizer tree of a fresh 2-core machine, two harnesses at a time); 120 s is a safety
 # cap on a slower machine.
 # import forks a reading child per input (tests/fuzz/fuzz_import.cpp): 150 executions, its 124
 # seeds included (200 took 12 s of CPU, 4.6 user and 7.4 system, on 6 December 2026: 51 s of wall
-# time at a load average of 13).
-declare -A ci_runs=([decl_tokens]=17000 [decl_text]=54000 [bytecode]=640000 [asm]=375000 [scene]=24000 [params]=12400 [tess]=25000 [import]=150)
+# time at a load average of 13). ff and topology: what 15 s runs made on 6 December 2026, two at a
+# time, under a load average of 17 (build-fuzz/).
+declare -A ci_runs=([decl_tokens]=17000 [decl_text]=54000 [bytecode]=640000 [asm]=375000 [scene]=24000 [params]=12400 [tess]=25000 [import]=150 [ff]=150 [topology]=7000)
 # libFuzzer's RSS limit (MiB): the import harness forks a reading child per input, which would
 # inherit libFuzzer's malloc hook (a child's large allocation saved as an oom- finding of the
 # harness); the wall limits the child's memory itself (tests/fuzz/fuzz_import.cpp).
@@ -126,7 +127,13 @@ done
 for f in $(find "$root/examples" -name '*.json'); do
   seed scene scene "$f"
 done
-mkdir -p "$seeds/params" "$seeds/tess"
+mkdir -p "$seeds/params" "$seeds/tess" "$seeds/topology" "$seeds/ff"
+cp "$root"/model/sc/topology.json "$root"/examples/topologies/*.json "$seeds/topology/"
+# ff: the bytes are the generator's numbers (tests/fuzz/ff_stream.h); any bytes make a scene.
+python3 -c 'import random, sys
+for i in range(8):
+    r = random.Random(i)
+    open("%s/stream%d" % (sys.argv[1], i), "wb").write(bytes(r.randrange(256) for _ in range(256 * (i + 1))))' "$seeds/ff"
 for f in "$root"/model/presets/*.json; do { printf '\x80'; cat "$f"; } > "$seeds/params/$(basename "$f")"; done
 printf '\x00vertex_alu.coissue=false\nmemory.latency=12\nmemory.bias=-7\nvertex_alu.policy=lru\nmemory.ratio=1e3\n' \
   > "$seeds/params/set_lines"

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Unit tests of scripts/vpsim_plot.py's honesty rules (docs/report.md), on a synthetic sweep
+"""Unit tests of the plot package's (python/vpsim/plot) honesty rules (docs/report.md), on a synthetic sweep
 whose numbers are chosen so each rule is visible:
 
 - one panel per scene by default, and a title that names what a panel averages over;
@@ -11,19 +11,22 @@ whose numbers are chosen so each rule is visible:
 - the stall plot of the bottleneck's cause draws the cause unit of each point;
 - .png, .svg and .pdf outputs, and no output file on bad input.
 
-  plot_script_test.py SCRIPT WORKDIR
+  plot_script_test.py PYTHON_DIR WORKDIR   (PYTHON_DIR: the directory holding the vpsim package)
 """
 import csv
-import importlib.util
 import os
 import sys
+import types
 
 
-def load(script):
-    spec = importlib.util.spec_from_file_location("vpsim_plot", script)
-    m = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(m)
-    return m
+def load(python_dir):
+    """The names the tests use, from the package's modules."""
+    sys.path.insert(0, python_dir)
+    from vpsim.plot import cli, data, drawing, style
+    return types.SimpleNamespace(BUSY=style.BUSY, IDLE=style.IDLE, PALETTE=style.PALETTE,
+                                 STALL_COLOURS=style.STALL_COLOURS, plt=style.plt, InputError=data.InputError,
+                                 Sweep=data.Sweep, parse_where=data.parse_where, Colours=drawing.Colours,
+                                 Figure=drawing.Figure, main=cli.main)
 
 
 def write_sweep(d):
@@ -52,8 +55,8 @@ def write_sweep(d):
         w.writerows(rows)
 
 
-def main(script, work):
-    m = load(script)
+def main(python_dir, work):
+    m = load(python_dir)
     failures = []
 
     def check(cond, what):

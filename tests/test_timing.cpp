@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <deque>
 #include <filesystem>
@@ -865,6 +866,100 @@ TEST_CASE("The topology file is refused before the run, each error located in th
                                      "{\"name\": \"output\", \"type\": \"output\", \"memory\": \"memory\"}");
         CHECK_THAT(topology_error(v), Catch::Contains("unit output (type output) has no memory port"));
     }
+}
+
+TEST_CASE("A topology file nested 50,000 deep is refused at its first level, located, without recursion",
+          "[timing][topology]") {
+    // Deeper than a native stack holds one frame per level; refused like a scene or config file
+    // of the same depth (the value is checked from the top), and the position found in one pass.
+    const std::string deep(50000, '[');
+    const std::string t = "{\"schema\": \"vpsim-topology-1\", \"units\": " + deep + std::string(50000, ']') + ", \"links\": []}";
+    CHECK_THAT(topology_error(t), Catch::StartsWith(where(t, "[[", 1)) && Catch::Contains("expected an object, got array"));
+    const std::string u = "{\"schema\": " + deep + std::string(50000, ']') + "}";
+    CHECK_THAT(topology_error(u), Catch::StartsWith(where(u, "[[")) && Catch::Contains("\"schema\" must be a non-empty string"));
+    const std::string v = "{\"schema\": \"vpsim-topology-1\", \"units\": [{\"name\": \"a\", \"type\": \"output\"}], "
+                          "\"links\": [{\"name\": \"l\", \"from\": \"a.x\", \"to\": \"a.y\", \"capacity\": " + deep +
+                          std::string(50000, ']') + "}]}";
+    CHECK_THAT(topology_error(v), Catch::StartsWith(where(v, "[[")) &&
+                                      Catch::Contains("\"capacity\" must be a number >= 1 or a parameter key \"unit.param\", "
+                                                      "got an array"));
+}
+
+TEST_CASE("A topology file of a 5,000-unit chain is read and ordered in linear time", "[timing][topology]") {
+    // The built-in topology with 5,000 delay stages between the vertex fetch and the ALU. Reading
+    // it once walked the text from its start for every position (a 4,000-unit chain: 18.6 s for
+    // `vpsim run --topology`, 2,000: 5.7 s) and ordering it searched the units for every link;
+    // both are linear now (this test: about 0.8 s here; a 20,000-unit file, docs/timing-model.md).
+    const size_t n = 5000;
+    std::string units, links;
+    std::string prev = "vertex_fetch.out";
+    for (size_t i = 0; i < n; ++i) {
+        units += fmt::format("    {{\"name\": \"delay_{}\", \"type\": \"delay_stage\"}},\n", i);
+        links += fmt::format("    {{\"name\": \"link_{}\", \"from\": \"{}\", \"to\": \"delay_{}.in\", \"capacity\": 4, "
+                             "\"latency\": 1, \"bandwidth\": 1}},\n", i, prev, i);
+        prev = fmt::format("delay_{}.out", i);
+    }
+    std::string t = edited("\"from\": \"vertex_fetch.out\", \"to\": \"vertex_alu.in\"",
+                           "\"from\": \"" + prev + "\", \"to\": \"vertex_alu.in\"");
+    t.insert(t.find("    {\"name\": \"vertex_alu\""), units);
+    t.insert(t.find("\"links\": [\n") + 11, links);
+    const auto t0 = std::chrono::steady_clock::now();
+    const sc::Topology topo = sc::parse_topology(t, "T.json");
+    const std::vector<std::string> order = sc::step_order(topo, sc::builtin_units(), sc::default_params(topo));
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    REQUIRE(order.size() == n + 8);
+    CHECK(order[2] == "delay_4999");
+    CHECK(order[n + 1] == "delay_0");
+    CHECK(topo.links.front().at.at("to") == where(t, "\"delay_0.in\"").substr(0, where(t, "\"delay_0.in\"").size() - 2));
+    INFO(seconds << " s");
+    CHECK(seconds < 10.0);
+}
+
+TEST_CASE("A unit or link name other than letters, digits and '_' is refused, located, and echoed escaped",
+          "[timing][topology]") {
+    // " " and "\u0000" once reached SystemC (exit 3, no position); U+202E was printed raw.
+    for (const std::string& name : {std::string("\" \""), std::string("\"\\u0000\""), std::string("\"a\\u202eb\"")}) {
+        const std::string t = edited("{\"name\": \"output\", \"type\": \"output\"}", "{\"name\": " + name + ", \"type\": \"output\"}");
+        const std::string e = topology_error(t);
+        CHECK_THAT(e, Catch::StartsWith(where(t, name + ", \"type\": \"output\"")) &&
+                          Catch::Contains("unit name \"") && Catch::Contains("a name is letters, digits and '_'"));
+        for (unsigned char c : e) CHECK((c >= 0x20 && c < 0x7f));
+    }
+    CHECK_THAT(topology_error(edited("{\"name\": \"output\", \"type\": \"output\"}",
+                                     "{\"name\": \"a\\u202eb\", \"type\": \"output\"}")),
+               Catch::Contains("unit name \"a\\xe2\\x80\\xaeb\""));
+    const std::string t = edited("\"name\": \"vertex_fetch_to_alu\"", "\"name\": \"to alu\"");
+    CHECK_THAT(topology_error(t), Catch::StartsWith(where(t, "\"to alu\"")) && Catch::Contains("link name \"to alu\""));
+    // A member's key with escapes is located at the member, and echoed escaped.
+    const std::string u = edited("{\"name\": \"output\", \"type\": \"output\"}",
+                                 "{\"name\": \"output\", \"type\": \"output\", \"\\u202e\": 1}");
+    CHECK_THAT(topology_error(u), Catch::StartsWith(where(u, "1}")) && Catch::Contains("unknown member \"\\xe2\\x80\\xae\""));
+}
+
+TEST_CASE("A capacity or bandwidth of 0 is refused, located, not taken as 1", "[timing][topology]") {
+    const std::string t = edited("\"capacity\": 4, \"latency\": 1, \"bandwidth\": 4, \"carries\": \"count of constant",
+                                 "\"capacity\": 0, \"latency\": 1, \"bandwidth\": 4, \"carries\": \"count of constant");
+    CHECK_THAT(topology_error(t), Catch::StartsWith(where(t, "0, \"latency\": 1, \"bandwidth\": 4, \"carries\": \"count of constant")) &&
+                                      Catch::Contains("\"capacity\" must be at least 1, got 0"));
+    const std::string u = edited("\"capacity\": 4, \"latency\": 1, \"bandwidth\": 4, \"carries\": \"count of constant",
+                                 "\"capacity\": 4, \"latency\": 1, \"bandwidth\": 0, \"carries\": \"count of constant");
+    CHECK_THAT(topology_error(u), Catch::StartsWith(where(u, "0, \"carries\": \"count of constant")) &&
+                                      Catch::Contains("\"bandwidth\" must be at least 1, got 0"));
+}
+
+TEST_CASE("A latency-0 link from a unit to itself is refused as a cycle, located", "[timing][topology]") {
+    // A delay stage feeding itself through a latency-0 channel would have to be stepped before
+    // and after itself in the same cycle (the other latency-0 cycles are refused the same way).
+    std::string t = edited("    {\"name\": \"vertex_alu\"", "    {\"name\": \"loop\", \"type\": \"delay_stage\"},\n    {\"name\": \"vertex_alu\"");
+    t.insert(t.find("\"links\": [\n") + 11, "    {\"name\": \"self\", \"from\": \"loop.out\", \"to\": \"loop.in\", "
+                                             "\"capacity\": 1, \"latency\": 0, \"bandwidth\": 1},\n");
+    CHECK_THAT(topology_error(t), Catch::StartsWith(where(t, "0, \"bandwidth\": 1},\n")) &&
+                                      Catch::Contains("latency-0 links form a cycle the dispatcher cannot order (self: from "
+                                                      "unit loop to itself)"));
+    // Through a latency of 1 the same loop is ordered (the unit is stepped once a cycle).
+    std::string u = t;
+    u.replace(u.find("\"latency\": 0, \"bandwidth\": 1},\n"), 12, "\"latency\": 1");
+    CHECK(topology_error(u) == "");
 }
 
 TEST_CASE("The topology prints every channel and its DOT graph has an edge per link", "[timing][topology]") {

@@ -1,7 +1,7 @@
 // vpsim plot and vpsim report (docs/report.md): a sweep directory's results.csv drawn with
 // matplotlib, and a self-contained HTML page for a sweep or a single `vpsim run --out`
-// directory. The drawing is scripts/vpsim_plot.py (installed with vpsim's data, run by
-// /usr/bin/python3); this command finds it, gives it the base parameters (the defaults, with a
+// directory. The drawing is the Python package vpsim.plot (python/vpsim/plot, installed with
+// vpsim's data, run by /usr/bin/python3); this command finds it, gives it the base parameters (the defaults, with a
 // sweep's preset and --set base when its study.json has them) and passes its exit status on.
 #include "model/cli/commands.h"
 #include "model/common/file_util.h"
@@ -17,6 +17,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
+#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
@@ -26,7 +27,13 @@ namespace vpsim::cli {
 namespace {
 
 constexpr const char* kPython = "/usr/bin/python3";
-constexpr const char* kScript = "scripts/vpsim_plot.py";
+// The plot package (python/vpsim/plot, installed with vpsim's data): found by its command-line
+// module, run as `python3 -c LAUNCH PYTHON_DIR CMD ARGS...` (LAUNCH puts PYTHON_DIR first on the
+// module path, so the package beside this vpsim is the one imported).
+constexpr const char* kScript = "python/vpsim/plot/cli.py";
+constexpr const char* kPackageTail = "/vpsim/plot/cli.py";
+constexpr const char* kLaunch =
+    "import sys; sys.path.insert(0, sys.argv.pop(1)); from vpsim.plot.cli import main; sys.exit(main(sys.argv[1:]))";
 
 struct PlotArgs {
     std::string dir, x, y, hue, heatmap, out, facet;
@@ -80,7 +87,8 @@ int run_plot_script(const char* cmd, const std::string& dir, std::vector<std::st
         std::fprintf(stderr, "vpsim %s: %s\n", cmd, e.what());
         return 2;
     }
-    args.insert(args.begin(), {kPython, script, cmd});
+    const std::string python_dir = script.substr(0, script.size() - std::strlen(kPackageTail));
+    args.insert(args.begin(), {kPython, "-c", kLaunch, python_dir, cmd});
     if (!base_file.empty()) {
         args.push_back("--base");
         args.push_back(base_file);

@@ -24,7 +24,7 @@ namespace vpsim::cli {
 nlohmann::ordered_json summary_json(const std::string& scene, const sc::RunResult& r, const std::vector<std::string>& rtl,
                                     const std::vector<SensitiveAssumption>& assumptions = {});
 
-// Runs scripts/vpsim_plot.py (with /usr/bin/python3) as `vpsim_plot.py CMD ARGS...`; with a non-empty
+// Runs the plot package vpsim.plot (python/vpsim/plot, with /usr/bin/python3) as `CMD ARGS...`; with a non-empty
 // `dir` (a sweep or run directory) it also passes the directory's base parameters (--base). Returns
 // the script's exit status: 0, 2 (bad input, its message printed) or 3 (it failed: an internal error).
 int run_plot_script(const char* cmd, const std::string& dir, std::vector<std::string> args);

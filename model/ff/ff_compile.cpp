@@ -27,6 +27,7 @@
 #include <map>
 #include <sstream>
 #include <string_view>
+#include <tuple>
 
 namespace vpsim::ff {
 
@@ -90,6 +91,30 @@ struct Line {
     bool is_op = false;
     std::string text;  // comment text (without "; ")
     Op op;
+};
+
+// The lighting pass's sums (lighting_colours): each a temp register, started by its first term.
+struct Acc {
+    std::string reg;
+    bool started = false;
+};
+struct LightSums {
+    std::string se, sa, sd, ss;  // emissive, ambient, diffuse, specular source: "" the material, else v5/v6
+    Vec4 kc{0, 0, 0, 0};         // the constant part of the colour: emissive, ambient times the constant ambient sum
+    Vec4 ac{0, 0, 0, 0};         // the constant part of the ambient sum (when the ambient colour is the vertex's)
+    Acc K{"r3"}, A{"r4"}, D{"r5"}, S{"r6"};  // colour, ambient, diffuse and specular sums
+    float lpow = 0.0f;           // the material power as lit's exponent, then `squarings` squarings
+    int squarings = 0;
+    bool power_set = false;      // r8.w holds lpow
+};
+// One enabled light as the program computes it.
+struct LightTerm {
+    std::string name;
+    bool amb = false, dif = false, spe = false;  // the terms it contributes
+    float fold = 1.0f;         // the constant attenuation factor, folded into its colours
+    std::string s_op;          // Atten*Spot as a temp component ("" = 1 * fold)
+    std::string lvec;          // unit vertex-to-light vector: temp or constant
+    bool spot_merged = false;  // max(N.L, 0) is r10.y (the spotlight's lit)
 };
 
 class Generator {
@@ -210,6 +235,19 @@ private:
 
     void position_and_normal(bool need_pc, bool need_pz, bool need_nc);
     void lighting_colours(bool need_nc_for_light);
+    // The parts of lighting_colours: a light's vector to the vertex and its Atten*Spot factor
+    // (attenuation and range, the spotlight's cone), its terms into the sums (ambient, diffuse,
+    // specular with its lit), then oD0 and oD1 from the sums.
+    void accumulate(Acc& a, const std::string& scalar, const std::string& v);
+    void light_vector(const Light& l, LightTerm& t);
+    std::string attenuation(const Light& l, LightTerm& t, std::vector<std::string>& factors);  // the range mask
+    void spot_factor(const Light& l, LightTerm& t, std::string& range_mask, std::vector<std::string>& factors);
+    void light_terms(const Light& l, const LightTerm& t, LightSums& ls);
+    void ambient_term(const Light& l, const LightTerm& t, LightSums& ls, const std::string& scalar);
+    void diffuse_term(const Light& l, const LightTerm& t, LightSums& ls, const std::string& scalar);
+    void specular_lit(const Light& l, const LightTerm& t, LightSums& ls);
+    void diffuse_output(LightSums& ls);
+    void specular_output(const LightSums& ls);
     void fold_alpha(const std::string& out, const std::string& term);
     void unlit_colours();
     void fog();
@@ -575,253 +613,276 @@ std::string Generator::specular_alpha_source() {
     return in_.has(kDeSpecular) ? "v6.w" : zero();
 }
 
+void Generator::accumulate(Acc& a, const std::string& scalar, const std::string& v) {
+    if (!a.started) op("mul", a.reg + ".xyz", {scalar, v});
+    else op("mad", a.reg + ".xyz", {scalar, v, a.reg});
+    a.started = true;
+}
+
 void Generator::lighting_colours(bool has_nc) {
     const RenderStates& rs = s_.rs;
     const Material& m = s_.material;
-    const std::string se = source(rs.emissivematerialsource), sa = source(rs.ambientmaterialsource),
-                      sd = source(rs.diffusematerialsource), ss = source(rs.specularmaterialsource);
+    LightSums ls;
+    ls.se = source(rs.emissivematerialsource);
+    ls.sa = source(rs.ambientmaterialsource);
+    ls.sd = source(rs.diffusematerialsource);
+    ls.ss = source(rs.specularmaterialsource);
     const Color ga = from_d3dcolor(rs.ambient);
-    const bool spec = rs.specularenable;
-
-    // The constant part of the colour (kc: material emissive and ambient times the constant
-    // ambient sum) and of the ambient sum when the ambient colour is the vertex's (ac).
-    Vec4 kc{0, 0, 0, 0}, ac{ga[0], ga[1], ga[2], 0};
-    if (se.empty()) kc = {m.emissive[0], m.emissive[1], m.emissive[2], 0};
-
-    struct Acc {
-        std::string reg;
-        bool started = false;
-    };
-    Acc K{"r3"}, A{"r4"}, D{"r5"}, S{"r6"};
-    const auto accumulate = [&](Acc& a, const std::string& scalar, const std::string& v) {
-        if (!a.started) op("mul", a.reg + ".xyz", {scalar, v});
-        else op("mad", a.reg + ".xyz", {scalar, v, a.reg});
-        a.started = true;
-    };
-    bool power_set = false;
-    const auto [lpow, squarings] = lit_power(m.power);
+    ls.ac = {ga[0], ga[1], ga[2], 0};
+    if (ls.se.empty()) ls.kc = {m.emissive[0], m.emissive[1], m.emissive[2], 0};
+    std::tie(ls.lpow, ls.squarings) = lit_power(m.power);
 
     note(fmt::format("lighting: colour = Ce + Ca * (Ga + sum Atten*Spot*La) + Cd * sum Atten*Spot*(N.L)*Ld; "
                      "sources: emissive {}, ambient {}, diffuse {}, specular {}",
-                     se.empty() ? "material" : se, sa.empty() ? "material" : sa, sd.empty() ? "material" : sd,
-                     ss.empty() ? "material" : ss));
-    const Vec3 nonlocal_eye{0, 0, -1};
+                     ls.se.empty() ? "material" : ls.se, ls.sa.empty() ? "material" : ls.sa,
+                     ls.sd.empty() ? "material" : ls.sd, ls.ss.empty() ? "material" : ls.ss));
 
     uint32_t li = 0;
     for (const auto& [index, slot] : s_.lights) {
         if (!slot.enabled) continue;
         const Light& l = slot.light;
         const uint32_t n = li++;
-        const std::string name = fmt::format("light {} ({}, index {})", n, light_type_name(l.type), index);
-        const bool amb = !rgb_zero(l.ambient) && (!sa.empty() || !rgb_zero(rgb_mul(m.ambient, l.ambient)));
-        const bool dif = has_nc && !rgb_zero(l.diffuse) && (!sd.empty() || !rgb_zero(rgb_mul(m.diffuse, l.diffuse)));
-        const bool spe = has_nc && spec && !rgb_zero(l.specular) &&
-                         (!ss.empty() || !rgb_zero(rgb_mul(m.specular, l.specular)));
-        if (!amb && !dif && !spe) {
-            note(name + ": contributes nothing (zero colours, or no normal)");
+        LightTerm t;
+        t.name = fmt::format("light {} ({}, index {})", n, light_type_name(l.type), index);
+        t.amb = !rgb_zero(l.ambient) && (!ls.sa.empty() || !rgb_zero(rgb_mul(m.ambient, l.ambient)));
+        t.dif = has_nc && !rgb_zero(l.diffuse) && (!ls.sd.empty() || !rgb_zero(rgb_mul(m.diffuse, l.diffuse)));
+        t.spe = has_nc && rs.specularenable && !rgb_zero(l.specular) &&
+                (!ls.ss.empty() || !rgb_zero(rgb_mul(m.specular, l.specular)));
+        if (!t.amb && !t.dif && !t.spe) {
+            note(t.name + ": contributes nothing (zero colours, or no normal)");
             continue;
         }
-        // The light's colours as the program multiplies them (material premultiplied, and the
-        // constant attenuation factor `fold`).
-        float fold = 1.0f;
-        std::string s_op;          // Atten*Spot as a temp component ("" = 1 * fold)
-        std::string lvec;          // unit vertex-to-light vector: temp or constant
-        bool spot_merged = false;  // max(N.L, 0) is r10.y (the spotlight's lit)
+        light_vector(l, t);
+        light_terms(l, t, ls);
+    }
+    diffuse_output(ls);
+    specular_output(ls);
+}
 
-        if (l.type == LightType::Directional) {
-            const Vec3 ld = normalize(mul3(l.direction, s_.view));
-            const Vec3 L = dir({-ld[0], -ld[1], -ld[2]});
-            lvec = vec({L[0], L[1], L[2], 0}, name + (object_ ? ": direction to the light (object space)"
+void Generator::light_vector(const Light& l, LightTerm& t) {
+    if (l.type == LightType::Directional) {
+        const Vec3 ld = normalize(mul3(l.direction, s_.view));
+        const Vec3 L = dir({-ld[0], -ld[1], -ld[2]});
+        t.lvec = vec({L[0], L[1], L[2], 0}, t.name + (object_ ? ": direction to the light (object space)"
                                                               : ": direction to the light"));
-        } else {
-            const Vec4 lp = point(mul(Vec4{l.position[0], l.position[1], l.position[2], 1.0f}, s_.view));
-            note(name + ": L = light position - P, d^2");
-            op("sub", "r7.xyz", {vec({lp[0], lp[1], lp[2], 0}, name + (object_ ? ": object-space position"
-                                                                            : ": camera-space position")),
-                                 lp_});
-            op("dp3", "r7.w", {"r7", "r7"});
-            const float a0 = l.attenuation0, a1 = l.attenuation1, a2 = l.attenuation2;
-            const bool need_unit = dif || spe || l.type == LightType::Spot;
-            std::vector<std::string> factors;
-            if (a1 == 0.0f && a2 == 0.0f) {
-                fold = 1.0f / a0;
-                note(fmt::format("{}: attenuation 1/{} (constant, folded into the colours)", name, num(a0)));
-                if (need_unit) op("rsq", "r11.w", {"r7.w"});
-            } else if (a0 == 0.0f && a2 == 0.0f) {
-                fold = 1.0f / a1;
-                note(fmt::format("{}: attenuation 1/({} d) = (1/d) * {}", name, num(a1), num(fold)));
-                op("rsq", "r11.w", {"r7.w"});
-                factors.push_back("r11.w");
-            } else if (a0 == 0.0f && a1 == 0.0f) {
-                fold = 1.0f / a2;
-                note(fmt::format("{}: attenuation 1/({} d^2) = (1/d^2) * {}", name, num(a2), num(fold)));
-                if (need_unit) op("rsq", "r11.w", {"r7.w"});
-                op("rcp", "r11.x", {"r7.w"});
-                factors.push_back("r11.x");
-            }
-            // Range: sqrt(FLT_MAX), D3D8's largest, cuts nothing a float distance can reach.
-            const float range2 = l.range * l.range;
-            const bool ranged = l.range < std::sqrt(std::numeric_limits<float>::max());
-            bool range_done = false, unit_done = false;
-            if (!(a1 == 0.0f && a2 == 0.0f) && !(a0 == 0.0f && a2 == 0.0f) && !(a0 == 0.0f && a1 == 0.0f)) {
-                note(fmt::format("{}: attenuation 1/({} + {} d + {} d^2)", name, num(a0), num(a1), num(a2)));
-                op("rsq", "r11.w", {"r7.w"});
-                op("dst", "r11", {"r7.wwww", "r11.wwww"});
-                if (ranged) {
-                    // beyond the range the denominator gets FLT_MAX: attenuation ~1e-39, i.e. 0
-                    if (need_unit) {
-                        note(name + ": L = norm(L)");
-                        op("mul", "r7.xyz", {"r7", "r11.w"});
-                        unit_done = true;
-                    }
-                    note(fmt::format("{}: range {}: nothing beyond it (d^2 > {} adds FLT_MAX to the denominator)", name,
-                                     num(l.range), num(range2)));
-                    op("slt", "r11.w", {scal(range2), "r7.w"});
-                    op("dp4", "r11.x",
-                       {"r11", vec({a0, a1, a2, std::numeric_limits<float>::max()}, name + ": attenuation0..2, FLT_MAX")});
-                    range_done = true;
-                } else {
-                    op("dp3", "r11.x", {"r11", vec({a0, a1, a2, 0}, name + ": attenuation0..2")});
-                }
-                op("rcp", "r11.x", {"r11.x"});
-                factors.push_back("r11.x");
-            }
-            std::string range_mask;
-            if (ranged && !range_done) {
-                note(fmt::format("{}: range {}: nothing beyond it (d^2 <= {})", name, num(l.range), num(range2)));
-                op("sge", "r11.y", {scal(range2), "r7.w"});
-                range_mask = "r11.y";
-            }
-            if (need_unit && !unit_done) {
+        return;
+    }
+    std::vector<std::string> factors;
+    std::string range_mask = attenuation(l, t, factors);
+    t.lvec = "r7";
+    if (l.type == LightType::Spot) spot_factor(l, t, range_mask, factors);
+    if (!range_mask.empty()) factors.push_back(range_mask);
+    // the product of the factors into one scalar
+    if (factors.size() == 1) {
+        t.s_op = factors[0];
+    } else if (factors.size() > 1) {
+        note(t.name + ": Atten * Spot");
+        op("mul", "r11.x", {factors[0], factors[1]});
+        for (size_t i = 2; i < factors.size(); ++i) op("mul", "r11.x", {"r11.x", factors[i]});
+        t.s_op = "r11.x";
+    }
+}
+
+std::string Generator::attenuation(const Light& l, LightTerm& t, std::vector<std::string>& factors) {
+    const std::string& name = t.name;
+    const Vec4 lp = point(mul(Vec4{l.position[0], l.position[1], l.position[2], 1.0f}, s_.view));
+    note(name + ": L = light position - P, d^2");
+    op("sub", "r7.xyz", {vec({lp[0], lp[1], lp[2], 0}, name + (object_ ? ": object-space position"
+                                                                    : ": camera-space position")),
+                         lp_});
+    op("dp3", "r7.w", {"r7", "r7"});
+    const float a0 = l.attenuation0, a1 = l.attenuation1, a2 = l.attenuation2;
+    const bool need_unit = t.dif || t.spe || l.type == LightType::Spot;
+    if (a1 == 0.0f && a2 == 0.0f) {
+        t.fold = 1.0f / a0;
+        note(fmt::format("{}: attenuation 1/{} (constant, folded into the colours)", name, num(a0)));
+        if (need_unit) op("rsq", "r11.w", {"r7.w"});
+    } else if (a0 == 0.0f && a2 == 0.0f) {
+        t.fold = 1.0f / a1;
+        note(fmt::format("{}: attenuation 1/({} d) = (1/d) * {}", name, num(a1), num(t.fold)));
+        op("rsq", "r11.w", {"r7.w"});
+        factors.push_back("r11.w");
+    } else if (a0 == 0.0f && a1 == 0.0f) {
+        t.fold = 1.0f / a2;
+        note(fmt::format("{}: attenuation 1/({} d^2) = (1/d^2) * {}", name, num(a2), num(t.fold)));
+        if (need_unit) op("rsq", "r11.w", {"r7.w"});
+        op("rcp", "r11.x", {"r7.w"});
+        factors.push_back("r11.x");
+    }
+    // Range: sqrt(FLT_MAX), D3D8's largest, cuts nothing a float distance can reach.
+    const float range2 = l.range * l.range;
+    const bool ranged = l.range < std::sqrt(std::numeric_limits<float>::max());
+    bool range_done = false, unit_done = false;
+    if (!(a1 == 0.0f && a2 == 0.0f) && !(a0 == 0.0f && a2 == 0.0f) && !(a0 == 0.0f && a1 == 0.0f)) {
+        note(fmt::format("{}: attenuation 1/({} + {} d + {} d^2)", name, num(a0), num(a1), num(a2)));
+        op("rsq", "r11.w", {"r7.w"});
+        op("dst", "r11", {"r7.wwww", "r11.wwww"});
+        if (ranged) {
+            // beyond the range the denominator gets FLT_MAX: attenuation ~1e-39, i.e. 0
+            if (need_unit) {
                 note(name + ": L = norm(L)");
                 op("mul", "r7.xyz", {"r7", "r11.w"});
+                unit_done = true;
             }
-            lvec = "r7";
-            if (l.type == LightType::Spot) {
-                const Vec3 dn = normalize(dir(normalize(mul3(l.direction, s_.view))));
-                const float ct = std::cos(l.theta * 0.5f), cp = std::cos(l.phi * 0.5f);
-                note(fmt::format("{}: spotlight factor, rho = -dir . L, cos(theta/2) {}, cos(phi/2) {}, falloff {}", name,
-                                 num(ct), num(cp), num(l.falloff)));
-                op("dp3", "r10.x", {"r7", vec({-dn[0], -dn[1], -dn[2], 0}, name + ": -direction")});
-                if (!(ct > cp)) {
-                    // no penumbra: 1 inside the cone (rho > cos(theta/2)), else 0
-                    op("slt", "r10.z", {scal(ct), "r10.x"});
-                } else {
-                    // t = (rho - cos(phi/2)) / (cos(theta/2) - cos(phi/2)); lit gives t^falloff for t > 0
-                    const float k = 1.0f / (ct - cp);
-                    const auto [fp, fj] = lit_power(l.falloff);
-                    const std::string c =
-                        vec({k, -cp * k, fp, 0}, name + ": 1/(cos(theta/2)-cos(phi/2)), offset, falloff");
-                    // A diffuse-only light shares one lit between max(N.L, 0) and the spot factor
-                    // (lit's gate on x = N.L only zeroes a spot factor whose diffuse term is 0).
-                    spot_merged = dif && !spe && !amb && fj == 0;
-                    op("mad", spot_merged ? "r10.yw" : "r10.xyw", {"r10.x", c + ".xxxw", c + ".yyyz"});
-                    // t clamped to 1, and to the range mask (0 beyond the range: lit gives 0)
-                    op("min", "r10.y", {"r10.y", range_mask.empty() ? one() : range_mask});
-                    range_mask.clear();
-                    if (spot_merged) {
-                        note(name + ": N.L into the same lit: (1, max(N.L, 0), t^falloff, 1)");
-                        op("dp3", "r10.x", {ln_, "r7"});
-                    }
-                    op("lit", "r10", {"r10"});
-                    for (int j = 0; j < fj; ++j) op("mul", "r10.z", {"r10.z", "r10.z"});
-                }
-                factors.push_back("r10.z");
-            }
-            if (!range_mask.empty()) factors.push_back(range_mask);
-            // the product of the factors into one scalar
-            if (factors.size() == 1) {
-                s_op = factors[0];
-            } else if (factors.size() > 1) {
-                note(name + ": Atten * Spot");
-                op("mul", "r11.x", {factors[0], factors[1]});
-                for (size_t i = 2; i < factors.size(); ++i) op("mul", "r11.x", {"r11.x", factors[i]});
-                s_op = "r11.x";
-            }
-        }
-
-        // The ambient term of a light whose factor is constant joins the constant sums.
-        if (amb && s_op.empty()) {
-            if (sa.empty()) {
-                const Vec4 t = rgb_mul(m.ambient, l.ambient, fold);
-                for (int c = 0; c < 3; ++c) kc[size_t(c)] += t[size_t(c)];
-            } else {
-                for (int c = 0; c < 3; ++c) ac[size_t(c)] += l.ambient[size_t(c)] * fold;
-            }
-        }
-        if (!dif && !spe) {
-            if (amb && !s_op.empty()) {
-                note(name + ": ambient term Atten * La");
-                if (sa.empty()) accumulate(K, s_op, vec(rgb_mul(m.ambient, l.ambient, fold), name + ": Ca * La"));
-                else accumulate(A, s_op, vec(rgb_scale(l.ambient, fold), name + ": La"));
-            }
-            continue;
-        }
-        if (spot_merged) {
-            note(name + ": diffuse term, max(N.L, 0) * Atten * Spot");
-            op("mul", "r10.y", {"r10.y", s_op});
-            if (sd.empty()) accumulate(K, "r10.y", vec(rgb_mul(m.diffuse, l.diffuse, fold), name + ": Cd * Ld"));
-            else accumulate(D, "r10.y", vec(rgb_scale(l.diffuse, fold), name + ": Ld"));
-            continue;
-        }
-        note(name + ": N.L");
-        op("dp3", "r8.x", {ln_, lvec});
-        if (spe) {
-            if (l.type == LightType::Directional && !s_.rs.localviewer) {
-                const Vec3 ld = normalize(mul3(l.direction, s_.view));
-                const Vec3 h = dir(
-                    normalize(Vec3{-ld[0] + nonlocal_eye[0], -ld[1] + nonlocal_eye[1], -ld[2] + nonlocal_eye[2]}));
-                note(name + ": N.H, H = norm(L + (0, 0, -1)) (non-local viewer, constant)");
-                op("dp3", "r8.y", {ln_, vec({h[0], h[1], h[2], 0}, name + ": half vector")});
-            } else {
-                note(name + fmt::format(": N.H, H = norm(L + {})", s_.rs.localviewer ? "V" : "(0, 0, -1)"));
-                if (s_.rs.localviewer) {
-                    viewer();
-                    op("add", "r9.xyz", {lvec, "r2"});
-                } else {
-                    const Vec3 e = dir(nonlocal_eye);
-                    op("add", "r9.xyz", {lvec, vec({e[0], e[1], e[2], 0}, "non-local viewer (0, 0, -1)")});
-                }
-                op("dp3", "r9.w", {"r9", "r9"});
-                op("rsq", "r9.w", {"r9.w"});
-                op("dp3", "r8.y", {ln_, "r9"});
-                op("mul", "r8.y", {"r8.y", "r9.w"});
-            }
-            if (!power_set) {
-                op("mov", "r8.w", {scal(lpow)});
-                power_set = true;
-            }
-            note(name + fmt::format(": lit: max(N.L, 0) and (N.H)^{} where N.L > 0 and N.H > 0", num(m.power)));
-            op("lit", "r9", {"r8"});
-            for (int j = 0; j < squarings; ++j) op("mul", "r9.z", {"r9.z", "r9.z"});
-        } else if (amb && !s_op.empty()) {
-            note(name + ": lit: (1, max(N.L, 0), -, 1)");
-            op("lit", "r9", {"r8.x"});
+            note(fmt::format("{}: range {}: nothing beyond it (d^2 > {} adds FLT_MAX to the denominator)", name,
+                             num(l.range), num(range2)));
+            op("slt", "r11.w", {scal(range2), "r7.w"});
+            op("dp4", "r11.x",
+               {"r11", vec({a0, a1, a2, std::numeric_limits<float>::max()}, name + ": attenuation0..2, FLT_MAX")});
+            range_done = true;
         } else {
-            note(name + ": max(N.L, 0)");
-            op("max", "r9.y", {"r8.x", zero()});
+            op("dp3", "r11.x", {"r11", vec({a0, a1, a2, 0}, name + ": attenuation0..2")});
         }
-        if (!s_op.empty()) {
-            note(name + ": times Atten * Spot");
-            if (amb) op("mul", "r9", {"r9", s_op});
-            else op("mul", spe ? "r9.yz" : "r9.y", {"r9", s_op});
-            if (amb) {
-                if (sa.empty()) accumulate(K, "r9.x", vec(rgb_mul(m.ambient, l.ambient, fold), name + ": Ca * La"));
-                else accumulate(A, "r9.x", vec(rgb_scale(l.ambient, fold), name + ": La"));
-            }
+        op("rcp", "r11.x", {"r11.x"});
+        factors.push_back("r11.x");
+    }
+    std::string range_mask;
+    if (ranged && !range_done) {
+        note(fmt::format("{}: range {}: nothing beyond it (d^2 <= {})", name, num(l.range), num(range2)));
+        op("sge", "r11.y", {scal(range2), "r7.w"});
+        range_mask = "r11.y";
+    }
+    if (need_unit && !unit_done) {
+        note(name + ": L = norm(L)");
+        op("mul", "r7.xyz", {"r7", "r11.w"});
+    }
+    return range_mask;
+}
+
+void Generator::spot_factor(const Light& l, LightTerm& t, std::string& range_mask, std::vector<std::string>& factors) {
+    const std::string& name = t.name;
+    const Vec3 dn = normalize(dir(normalize(mul3(l.direction, s_.view))));
+    const float ct = std::cos(l.theta * 0.5f), cp = std::cos(l.phi * 0.5f);
+    note(fmt::format("{}: spotlight factor, rho = -dir . L, cos(theta/2) {}, cos(phi/2) {}, falloff {}", name,
+                     num(ct), num(cp), num(l.falloff)));
+    op("dp3", "r10.x", {"r7", vec({-dn[0], -dn[1], -dn[2], 0}, name + ": -direction")});
+    if (!(ct > cp)) {
+        // no penumbra: 1 inside the cone (rho > cos(theta/2)), else 0
+        op("slt", "r10.z", {scal(ct), "r10.x"});
+    } else {
+        // t = (rho - cos(phi/2)) / (cos(theta/2) - cos(phi/2)); lit gives t^falloff for t > 0
+        const float k = 1.0f / (ct - cp);
+        const auto [fp, fj] = lit_power(l.falloff);
+        const std::string c = vec({k, -cp * k, fp, 0}, name + ": 1/(cos(theta/2)-cos(phi/2)), offset, falloff");
+        // A diffuse-only light shares one lit between max(N.L, 0) and the spot factor
+        // (lit's gate on x = N.L only zeroes a spot factor whose diffuse term is 0).
+        t.spot_merged = t.dif && !t.spe && !t.amb && fj == 0;
+        op("mad", t.spot_merged ? "r10.yw" : "r10.xyw", {"r10.x", c + ".xxxw", c + ".yyyz"});
+        // t clamped to 1, and to the range mask (0 beyond the range: lit gives 0)
+        op("min", "r10.y", {"r10.y", range_mask.empty() ? one() : range_mask});
+        range_mask.clear();
+        if (t.spot_merged) {
+            note(name + ": N.L into the same lit: (1, max(N.L, 0), t^falloff, 1)");
+            op("dp3", "r10.x", {ln_, "r7"});
         }
-        if (dif) {
-            note(name + ": diffuse term");
-            if (sd.empty()) accumulate(K, "r9.y", vec(rgb_mul(m.diffuse, l.diffuse, fold), name + ": Cd * Ld"));
-            else accumulate(D, "r9.y", vec(rgb_scale(l.diffuse, fold), name + ": Ld"));
-        }
-        if (spe) {
-            note(name + ": specular term");
-            if (ss.empty()) accumulate(S, "r9.z", vec(rgb_mul(m.specular, l.specular, fold), name + ": Cs * Ls"));
-            else accumulate(S, "r9.z", vec(rgb_scale(l.specular, fold), name + ": Ls"));
+        op("lit", "r10", {"r10"});
+        for (int j = 0; j < fj; ++j) op("mul", "r10.z", {"r10.z", "r10.z"});
+    }
+    factors.push_back("r10.z");
+}
+
+void Generator::light_terms(const Light& l, const LightTerm& t, LightSums& ls) {
+    const Material& m = s_.material;
+    const std::string& name = t.name;
+    // The ambient term of a light whose factor is constant joins the constant sums.
+    if (t.amb && t.s_op.empty()) {
+        if (ls.sa.empty()) {
+            const Vec4 c = rgb_mul(m.ambient, l.ambient, t.fold);
+            for (int k = 0; k < 3; ++k) ls.kc[size_t(k)] += c[size_t(k)];
+        } else {
+            for (int k = 0; k < 3; ++k) ls.ac[size_t(k)] += l.ambient[size_t(k)] * t.fold;
         }
     }
+    if (!t.dif && !t.spe) {
+        if (t.amb && !t.s_op.empty()) {
+            note(name + ": ambient term Atten * La");
+            ambient_term(l, t, ls, t.s_op);
+        }
+        return;
+    }
+    if (t.spot_merged) {
+        note(name + ": diffuse term, max(N.L, 0) * Atten * Spot");
+        op("mul", "r10.y", {"r10.y", t.s_op});
+        diffuse_term(l, t, ls, "r10.y");
+        return;
+    }
+    note(name + ": N.L");
+    op("dp3", "r8.x", {ln_, t.lvec});
+    if (t.spe) {
+        specular_lit(l, t, ls);
+    } else if (t.amb && !t.s_op.empty()) {
+        note(name + ": lit: (1, max(N.L, 0), -, 1)");
+        op("lit", "r9", {"r8.x"});
+    } else {
+        note(name + ": max(N.L, 0)");
+        op("max", "r9.y", {"r8.x", zero()});
+    }
+    if (!t.s_op.empty()) {
+        note(name + ": times Atten * Spot");
+        if (t.amb) op("mul", "r9", {"r9", t.s_op});
+        else op("mul", t.spe ? "r9.yz" : "r9.y", {"r9", t.s_op});
+        if (t.amb) ambient_term(l, t, ls, "r9.x");
+    }
+    if (t.dif) {
+        note(name + ": diffuse term");
+        diffuse_term(l, t, ls, "r9.y");
+    }
+    if (t.spe) {
+        note(name + ": specular term");
+        if (ls.ss.empty()) accumulate(ls.S, "r9.z", vec(rgb_mul(m.specular, l.specular, t.fold), name + ": Cs * Ls"));
+        else accumulate(ls.S, "r9.z", vec(rgb_scale(l.specular, t.fold), name + ": Ls"));
+    }
+}
 
+void Generator::ambient_term(const Light& l, const LightTerm& t, LightSums& ls, const std::string& scalar) {
+    const Material& m = s_.material;
+    if (ls.sa.empty()) accumulate(ls.K, scalar, vec(rgb_mul(m.ambient, l.ambient, t.fold), t.name + ": Ca * La"));
+    else accumulate(ls.A, scalar, vec(rgb_scale(l.ambient, t.fold), t.name + ": La"));
+}
+
+void Generator::diffuse_term(const Light& l, const LightTerm& t, LightSums& ls, const std::string& scalar) {
+    const Material& m = s_.material;
+    if (ls.sd.empty()) accumulate(ls.K, scalar, vec(rgb_mul(m.diffuse, l.diffuse, t.fold), t.name + ": Cd * Ld"));
+    else accumulate(ls.D, scalar, vec(rgb_scale(l.diffuse, t.fold), t.name + ": Ld"));
+}
+
+void Generator::specular_lit(const Light& l, const LightTerm& t, LightSums& ls) {
+    const std::string& name = t.name;
+    const Vec3 nonlocal_eye{0, 0, -1};
+    if (l.type == LightType::Directional && !s_.rs.localviewer) {
+        const Vec3 ld = normalize(mul3(l.direction, s_.view));
+        const Vec3 h =
+            dir(normalize(Vec3{-ld[0] + nonlocal_eye[0], -ld[1] + nonlocal_eye[1], -ld[2] + nonlocal_eye[2]}));
+        note(name + ": N.H, H = norm(L + (0, 0, -1)) (non-local viewer, constant)");
+        op("dp3", "r8.y", {ln_, vec({h[0], h[1], h[2], 0}, name + ": half vector")});
+    } else {
+        note(name + fmt::format(": N.H, H = norm(L + {})", s_.rs.localviewer ? "V" : "(0, 0, -1)"));
+        if (s_.rs.localviewer) {
+            viewer();
+            op("add", "r9.xyz", {t.lvec, "r2"});
+        } else {
+            const Vec3 e = dir(nonlocal_eye);
+            op("add", "r9.xyz", {t.lvec, vec({e[0], e[1], e[2], 0}, "non-local viewer (0, 0, -1)")});
+        }
+        op("dp3", "r9.w", {"r9", "r9"});
+        op("rsq", "r9.w", {"r9.w"});
+        op("dp3", "r8.y", {ln_, "r9"});
+        op("mul", "r8.y", {"r8.y", "r9.w"});
+    }
+    if (!ls.power_set) {
+        op("mov", "r8.w", {scal(ls.lpow)});
+        ls.power_set = true;
+    }
+    note(name + fmt::format(": lit: max(N.L, 0) and (N.H)^{} where N.L > 0 and N.H > 0", num(s_.material.power)));
+    op("lit", "r9", {"r8"});
+    for (int j = 0; j < ls.squarings; ++j) op("mul", "r9.z", {"r9.z", "r9.z"});
+}
+
+void Generator::diffuse_output(LightSums& ls) {
+    const Material& m = s_.material;
+    Vec4& kc = ls.kc;
+    const Vec4& ac = ls.ac;
+    const std::string &sa = ls.sa, &sd = ls.sd, &se = ls.se;
     // oD0 = kc + K + vA * (ac + A) + vD * D + vE, alpha the diffuse source's.
     if (sa.empty()) {
         const Vec4 t = rgb_mul(m.ambient, {ac[0], ac[1], ac[2], 0});
@@ -832,15 +893,15 @@ void Generator::lighting_colours(bool has_nc) {
     note("oD0 = emissive + ambient + diffuse sums; alpha = the diffuse source's alpha");
     if (!sa.empty()) {
         const bool ac_zero = ac[0] == 0.0f && ac[1] == 0.0f && ac[2] == 0.0f;
-        if (A.started) {
+        if (ls.A.started) {
             if (!ac_zero) op("add", "r4.xyz", {"r4", vec(ac, "global ambient + constant light ambient")});
             prods.push_back({sa, "r4"});
         } else if (!ac_zero) {
             prods.push_back({sa, vec(ac, "global ambient + constant light ambient")});
         }
     }
-    if (!sd.empty() && D.started) prods.push_back({sd, "r5"});
-    if (K.started) adds.push_back("r3");
+    if (!sd.empty() && ls.D.started) prods.push_back({sd, "r5"});
+    if (ls.K.started) adds.push_back("r3");
     // Alpha is written on its own: an infinite product (a light at distance 0, an overflowing
     // power) would make a folded w NaN; only a colour that is one constant carries its alpha.
     const bool alpha_folds = sd.empty() && prods.empty() && adds.empty() && se.empty();
@@ -850,21 +911,25 @@ void Generator::lighting_colours(bool has_nc) {
     if (!se.empty()) adds.push_back(se);
     chain("oD0", alpha_folds ? "" : ".xyz", prods, adds);
     if (!alpha_folds) op("mov", "oD0.w", {sd.empty() ? scal(m.diffuse[3]) : sd + ".w"});
+}
 
-    if (!spec) {
+void Generator::specular_output(const LightSums& ls) {
+    const Material& m = s_.material;
+    const std::string& ss = ls.ss;
+    if (!s_.rs.specularenable) {
         note("SPECULARENABLE FALSE: oD1 = the vertex's specular colour, else (0, 0, 0, 0)");
         op("mov", "oD1", {in_.has(kDeSpecular) ? "v6" : vec({0, 0, 0, 0}, "zero")});
         return;
     }
     note("oD1 = Cs * specular sum; alpha = the specular source's alpha");
     if (ss.empty()) {
-        if (S.started) {
+        if (ls.S.started) {
             chain("oD1", ".xyz", {}, {"r6"});
             op("mov", "oD1.w", {scal(m.specular[3])});
         } else {
             op("mov", "oD1", {vec({0, 0, 0, m.specular[3]}, "specular: no term, the material's alpha")});
         }
-    } else if (S.started) {
+    } else if (ls.S.started) {
         op("mul", "oD1.xyz", {ss, "r6"});
         op("mov", "oD1.w", {ss + ".w"});
     } else {

@@ -1,5 +1,6 @@
 #include "model/sc/pipeline.h"
 
+#include "model/common/printable.h"
 #include "model/sc/bottleneck.h"
 #include "model/sc/command_front_end.h"
 #include "model/sc/decl_decoder_slot.h"
@@ -72,7 +73,9 @@ std::vector<ParamTable> param_tables(const Topology& t, const UnitRegistry& r) {
     std::set<std::string> types;
     for (const UnitSpec& u : t.units) {
         const UnitType* ty = r.find(u.type);
-        if (!ty) throw TopologyError(located(u.at, "type", fmt::format("unknown unit type {}; valid: {}", u.type, r.names())));
+        if (!ty)
+            throw TopologyError(located(u.at, "type", fmt::format("unknown unit type {}; valid: {}", printable(u.type, 60),
+                                                                  r.names())));
         if (types.insert(u.type).second)
             for (const ParamTable& p : ty->tables) out.push_back(p);
     }
@@ -173,7 +176,8 @@ void Pipeline::build() {
     for (const UnitSpec& u : topo_.units) {
         const UnitType* t = registry_.find(u.type);
         if (!t)
-            throw TopologyError(located(u.at, "type", fmt::format("unknown unit type {}; valid: {}", u.type, registry_.names())));
+            throw TopologyError(located(u.at, "type", fmt::format("unknown unit type {}; valid: {}", printable(u.type, 60),
+                                                                  registry_.names())));
         specs.push_back({&u, t});
     }
     std::map<std::string, std::unique_ptr<TimedUnit>> made;
@@ -191,7 +195,7 @@ void Pipeline::build() {
                 const auto it = type_of.find(u->memory);
                 if (it == type_of.end() || !it->second->is_memory)
                     throw TopologyError(located(u->at, "memory", fmt::format("unit {}: \"memory\" names no memory unit ({})",
-                                                                             u->name, u->memory)));
+                                                                             u->name, printable(u->memory, 60))));
                 memory = static_cast<MemoryModel*>(made.at(u->memory).get());
             } else if (!u->memory.empty()) {
                 throw TopologyError(located(u->at, "memory", fmt::format("unit {} (type {}) has no memory port", u->name,
@@ -242,18 +246,20 @@ PortBase& find_port(const std::map<std::string, TimedUnit*>& units, const LinkSp
     const size_t dot = path.find('.');
     const auto it = units.find(path.substr(0, dot));
     if (it == units.end() || dot == std::string::npos)
-        throw TopologyError(located(l.at, field, fmt::format("link {}: {} names no unit (\"unit.port\")", l.name, path)));
+        throw TopologyError(
+            located(l.at, field, fmt::format("link {}: {} names no unit (\"unit.port\")", l.name, printable(path, 60))));
     PortBase* p = it->second->port(path.substr(dot + 1));
     if (!p) {
         std::string valid;
         for (const PortBase* q : it->second->ports())
             valid += fmt::format("{}{} ({})", valid.empty() ? "" : ", ", q->name(), q->input() ? "in" : "out");
-        throw TopologyError(located(l.at, field, fmt::format("link {} names no port {}; the ports of {}: {}", l.name, path,
+        throw TopologyError(located(l.at, field, fmt::format("link {} names no port {}; the ports of {}: {}", l.name,
+                                                             printable(path, 60),
                                                              it->first, valid.empty() ? "none" : valid)));
     }
     if (p->input() != input)
         throw TopologyError(located(l.at, field, fmt::format("link {}: {} is an {} port; \"{}\" needs an {} port", l.name,
-                                                             path, p->input() ? "input" : "output", field,
+                                                             printable(path, 60), p->input() ? "input" : "output", field,
                                                              input ? "input" : "output")));
     return *p;
 }
@@ -278,6 +284,13 @@ void Pipeline::bind() {
         };
         const uint64_t capacity = resolve(l.capacity, "capacity"), latency = resolve(l.latency, "latency"),
                        bandwidth = resolve(l.bandwidth, "bandwidth");
+        // (A number in the file is checked when it is read, a parameter when it is resolved.)
+        if (capacity == 0)
+            throw TopologyError(located(l.at, "capacity", fmt::format("link {}: capacity {} is 0; a channel holds at "
+                                                                      "least 1 item", l.name, l.capacity.text())));
+        if (bandwidth == 0)
+            throw TopologyError(located(l.at, "bandwidth", fmt::format("link {}: bandwidth {} is 0; a channel moves at "
+                                                                       "least 1 item a cycle", l.name, l.bandwidth.text())));
         channels_.push_back(from.make_channel(l.name, uint32_t(capacity), uint32_t(latency), uint32_t(bandwidth)));
         from.bind(*channels_.back());
         to.bind(*channels_.back());

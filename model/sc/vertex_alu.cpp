@@ -464,8 +464,9 @@ Cycle VertexAlu::step(Cycle now) {
                 // The function: the fast path (bit-identical to the reference interpreter) on
                 // the draw's misses with the constants the draw sees.
                 if (function_draw_ != j.draw) {
-                    // A new draw: constant memory must hold what the draw sees, in command order.
-                    if (!constants_ || *constants_ != *j.draw->constants)
+                    // A new draw: constant memory must hold what the draw sees, in command order,
+                    // bit for bit (as the driver tracks it: a NaN constant equals itself).
+                    if (!constants_ || !vs::same_bits(*constants_, *j.draw->constants))
                         throw std::logic_error(fmt::format("vertex ALU: draw {} would read constants the loader has "
                                                            "not written (internal error)",
                                                            j.draw->setup.pointer));

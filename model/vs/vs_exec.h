@@ -24,6 +24,9 @@ bool same_bits(const VertexOutputs& a, const VertexOutputs& b);
 
 // Constant memory: profile.const_count registers.
 using Constants = std::vector<Vec4>;
+// Bit-exact comparison of two constant memories (same size, every float as its bits: a NaN
+// equals the same NaN, +0 differs from -0), as the driver tracks what it has written.
+bool same_bits(const Constants& a, const Constants& b);
 
 // Executes a validated program. `inputs` are v0..v15.
 VertexOutputs execute_reference(const Program& p, const Profile& profile, const std::array<Vec4, kNumInputs>& inputs,

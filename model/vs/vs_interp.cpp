@@ -3,7 +3,8 @@
 //
 // Written to be obviously right, not fast: one instruction at a time, every source read into a
 // Vec4 first, the whole result computed, then the masked components written. The fast path
-// (vs_fast.cpp) is compared to this bit for bit and calls the same ops:: functions.
+// (vs_fast.h, kernels in vs_fast_kernels.cpp) is compared to this bit for bit and calls the same
+// ops:: functions.
 //
 // Rounding: every operation below is one IEEE-754 single-precision operation rounded to nearest
 // even, in the order written. The project builds with -ffp-contract=off, so a*b+c is never fused.
@@ -303,6 +304,10 @@ bool same_bits(const VertexOutputs& a, const VertexOutputs& b) {
     for (uint32_t i = 0; i < kNumTexcoords; ++i)
         if (!vec_same(a.t[i], b.t[i])) return false;
     return true;
+}
+
+bool same_bits(const Constants& a, const Constants& b) {
+    return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(Vec4)) == 0);
 }
 
 VertexOutputs execute_reference(const Program& p, const Profile& profile, const std::array<Vec4, kNumInputs>& inputs,

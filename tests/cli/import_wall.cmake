@@ -8,7 +8,7 @@
 #   one-frame   a keyframe model with one frame imports without --frame (frame 0 alone, no tweening)
 #   reload      every scene tests/cli/import.cmake wrote loads and runs (scene-exec)
 # Invoked by ctest: cmake -DVPSIM=... -DWORK=... -DCASE=... -DPYTHON=... -DINPUTS=... -P import_wall.cmake.
-include(${CMAKE_CURRENT_LIST_DIR}/cli_expect.cmake)
+include(${CMAKE_CURRENT_LIST_DIR}/expect.cmake)
 set(M /usr/share/assimp/models)
 
 function(nothing_left)

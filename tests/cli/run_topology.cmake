@@ -104,6 +104,11 @@ file(WRITE ${WORK}/bad_dir.json "${bad}")
 expect(2 "bad_dir.json:[0-9]+:[0-9]+: link front_end_to_constant_loader: constant_loader.in is an input port"
        run --topology --topology-file ${WORK}/bad_dir.json)
 expect(2 "nosuch.json: cannot open" run --topology-file ${WORK}/nosuch.json)
+# A unit named " " once reached SystemC: exit 3 without a position. Now a located refusal.
+string(REPLACE "{\"name\": \"output\", \"type\": \"output\"}" "{\"name\": \" \", \"type\": \"output\"}" bad "${t}")
+file(WRITE ${WORK}/bad_name.json "${bad}")
+expect(2 "bad_name.json:[0-9]+:[0-9]+: unit name \" \": a name is letters, digits and '_'"
+       run --topology --topology-file ${WORK}/bad_name.json)
 if(EXISTS ${WORK}/bad_out)
   message(SEND_ERROR "a refused topology left an output directory")
 endif()

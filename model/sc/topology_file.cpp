@@ -1,0 +1,349 @@
+#include "model/sc/topology_file.h"
+
+#include "model/common/file_util.h"
+#include "model/common/json_error.h"
+#include "model/common/printable.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <set>
+#include <unordered_map>
+
+namespace vpsim::sc {
+
+namespace {
+
+// A key as a JSON pointer token.
+std::string escape(const std::string& k) {
+    std::string e;
+    for (char c : k) e += c == '~' ? "~0" : c == '/' ? "~1" : std::string(1, c);
+    return e;
+}
+
+// Values deeper than this have no position of their own (a topology's members are at depth 3,
+// "/units/3/name"; anything deeper is refused at one of its ancestors, which have one).
+constexpr size_t kLocatedDepth = 3;
+
+// The offset of the values a message can name, by JSON pointer ("/units/3/type"): nlohmann's
+// values carry no position, so the (valid) text is walked once more — in one pass, with an
+// explicit stack (no recursion per level), keeping pointers only down to kLocatedDepth, so
+// time and memory are linear in the text however deeply it nests.
+class Offsets {
+public:
+    explicit Offsets(const std::string& t) : t_(t) { walk(); }
+    std::unordered_map<std::string, size_t> at;
+
+private:
+    struct Frame {
+        bool object;
+        size_t n = 0;     // members or elements seen
+        std::string ptr;  // this container's pointer ("" beyond kLocatedDepth)
+    };
+    void ws() {
+        while (i_ < t_.size() && (t_[i_] == ' ' || t_[i_] == '\n' || t_[i_] == '\r' || t_[i_] == '\t')) ++i_;
+    }
+    static void utf8(uint32_t c, std::string& s) {
+        if (c < 0x80) {
+            s += char(c);
+        } else if (c < 0x800) {
+            s += char(0xC0 | (c >> 6)), s += char(0x80 | (c & 0x3F));
+        } else if (c < 0x10000) {
+            s += char(0xE0 | (c >> 12)), s += char(0x80 | ((c >> 6) & 0x3F)), s += char(0x80 | (c & 0x3F));
+        } else {
+            s += char(0xF0 | (c >> 18)), s += char(0x80 | ((c >> 12) & 0x3F)), s += char(0x80 | ((c >> 6) & 0x3F));
+            s += char(0x80 | (c & 0x3F));
+        }
+    }
+    uint32_t hex4() {
+        uint32_t v = 0;
+        for (int k = 0; k < 4 && i_ < t_.size(); ++k, ++i_) {
+            const char c = t_[i_];
+            v = v * 16 + uint32_t(c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10);
+        }
+        return v;
+    }
+    // A string at t_[i_] == '"', decoded as nlohmann decodes it when `keep` (a key whose pointer
+    // is kept), else only skipped.
+    std::string string(bool keep) {
+        std::string s;
+        ++i_;  // "
+        while (i_ < t_.size() && t_[i_] != '"') {
+            if (t_[i_] != '\\') {
+                if (keep) s += t_[i_];
+                ++i_;
+                continue;
+            }
+            const char e = ++i_ < t_.size() ? t_[i_++] : '\0';
+            if (!keep) {
+                continue;
+            } else if (e == 'u') {
+                uint32_t c = hex4();
+                if (c >= 0xD800 && c < 0xDC00 && i_ + 1 < t_.size() && t_[i_] == '\\' && t_[i_ + 1] == 'u') {
+                    i_ += 2;
+                    c = 0x10000 + ((c - 0xD800) << 10) + (hex4() - 0xDC00);
+                }
+                utf8(c, s);
+            } else {
+                const char* from = "\"\\/bfnrt";
+                const char* to = "\"\\/\b\f\n\r\t";
+                const char* p = std::strchr(from, e);
+                s += p ? to[p - from] : e;
+            }
+        }
+        ++i_;
+        return s;
+    }
+    // The pointer of the next value in the innermost container (after its key, for an object).
+    std::string child(std::vector<Frame>& st) {
+        Frame& f = st.back();
+        const bool kept = st.size() <= kLocatedDepth;  // the child's depth
+        std::string ptr;
+        if (f.object) {
+            const std::string key = string(kept);
+            ws();
+            ++i_;  // :
+            ws();
+            if (kept) ptr = f.ptr + "/" + escape(key);
+        } else if (kept) {
+            ptr = f.ptr + "/" + std::to_string(f.n);
+        }
+        ++f.n;
+        return ptr;
+    }
+    void walk() {
+        std::vector<Frame> st;
+        std::string ptr;  // of the value about to be read
+        if (t_.compare(0, 3, "\xEF\xBB\xBF") == 0) i_ = 3;  // a UTF-8 byte order mark, which nlohmann skips
+        ws();
+        for (;;) {
+            // A value.
+            if (st.size() <= kLocatedDepth) at.emplace(ptr, i_);
+            if (i_ >= t_.size()) return;
+            const char c = t_[i_];
+            if (c == '{' || c == '[') {
+                ++i_;
+                st.push_back(Frame{c == '{', 0, st.size() < kLocatedDepth ? ptr : std::string()});
+                ws();
+            } else {
+                if (c == '"')
+                    string(false);
+                else
+                    while (i_ < t_.size() && !std::strchr(",]} \n\r\t", t_[i_])) ++i_;
+                ws();
+            }
+            // Close the containers that end here; then the next member or element, or the end.
+            for (;;) {
+                if (st.empty()) return;
+                if (i_ < t_.size() && t_[i_] == ',') {
+                    ++i_;
+                    ws();
+                } else if (i_ >= t_.size() || t_[i_] == '}' || t_[i_] == ']') {
+                    ++i_;
+                    st.pop_back();
+                    ws();
+                    continue;
+                }
+                break;
+            }
+            ptr = child(st);
+        }
+    }
+    const std::string& t_;
+    size_t i_ = 0;
+};
+
+// "LINE:COLUMN" of byte offsets, from the offsets of the line starts (one pass over the text,
+// then a binary search per position: a file of many entries is not read once per entry).
+class Lines {
+public:
+    explicit Lines(const std::string& t) {
+        starts_.push_back(0);
+        for (size_t i = 0; i < t.size(); ++i)
+            if (t[i] == '\n') starts_.push_back(i + 1);
+    }
+    std::string at(size_t offset) const {
+        const size_t line = size_t(std::upper_bound(starts_.begin(), starts_.end(), offset) - starts_.begin());
+        return fmt::format("{}:{}", line, offset - starts_[line - 1] + 1);
+    }
+
+private:
+    std::vector<size_t> starts_;
+};
+
+// A unit or link name: it names a SystemC module or a channel, a statistics group and a VCD scope.
+bool valid_name(const std::string& s) {
+    return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+    });
+}
+
+// A JSON value in a message: its text when it is a number, string or literal, its kind when it
+// is an object or array (whose text could be nested arbitrarily deep).
+std::string shown(const nlohmann::json& v) {
+    if (v.is_structured()) return fmt::format("an {}", v.type_name());
+    return printable(v.dump(), 60);
+}
+
+class Reader {
+public:
+    Reader(const std::string& text, const std::string& source) : source_(source), offsets_(text), lines_(text) {}
+
+    std::string where(const std::string& ptr) const {
+        const auto it = offsets_.at.find(ptr);
+        return fmt::format("{}:{}", source_, lines_.at(it == offsets_.at.end() ? 0 : it->second));
+    }
+    [[noreturn]] void fail(const std::string& ptr, const std::string& what) const {
+        throw TopologyError(fmt::format("{}: {}", where(ptr), what));
+    }
+    void keys(const nlohmann::json& o, const std::string& ptr, std::initializer_list<const char*> allowed) const {
+        if (!o.is_object()) fail(ptr, fmt::format("expected an object, got {}", o.type_name()));
+        for (const auto& item : o.items()) {
+            const std::string& k = item.key();
+            if (std::find_if(allowed.begin(), allowed.end(), [&k](const char* a) { return k == a; }) == allowed.end()) {
+                std::string valid;
+                for (const char* a : allowed) valid += (valid.empty() ? "" : ", ") + std::string(a);
+                fail(ptr + "/" + escape(k), fmt::format("unknown member \"{}\" (valid: {})", printable(k, 60), valid));
+            }
+        }
+    }
+    std::string str(const nlohmann::json& o, const std::string& ptr, const char* key, bool required = true) const {
+        if (!o.contains(key)) {
+            if (required) fail(ptr, fmt::format("missing member \"{}\"", key));
+            return "";
+        }
+        const auto& v = o[key];
+        if (!v.is_string() || v.get<std::string>().empty())
+            fail(ptr + "/" + key, fmt::format("\"{}\" must be a non-empty string", key));
+        return v.get<std::string>();
+    }
+    // A unit's or link's name.
+    std::string name(const nlohmann::json& o, const std::string& ptr, const char* what) const {
+        std::string s = str(o, ptr, "name");
+        if (!valid_name(s))
+            fail(ptr + "/name", fmt::format("{} name \"{}\": a name is letters, digits and '_' (it names the {} in "
+                                            "stats.json and the VCD)",
+                                            what, printable(s, 60), what));
+        return s;
+    }
+    Amount amount(const nlohmann::json& o, const std::string& ptr, const char* key, uint64_t min) const {
+        if (!o.contains(key)) fail(ptr, fmt::format("missing member \"{}\"", key));
+        const auto& v = o[key];
+        if (v.is_number_unsigned()) {
+            if (v.get<uint64_t>() > 0xFFFFFFFFu) fail(ptr + "/" + key, fmt::format("\"{}\" is beyond 2^32 - 1", key));
+            if (v.get<uint64_t>() < min)
+                fail(ptr + "/" + key, fmt::format("\"{}\" must be at least {}, got {}", key, min, v.get<uint64_t>()));
+            return Amount(v.get<uint64_t>());
+        }
+        if (v.is_string() && v.get<std::string>().find('.') != std::string::npos) return Amount(v.get<std::string>());
+        fail(ptr + "/" + key,
+             fmt::format("\"{}\" must be a number >= {} or a parameter key \"unit.param\", got {}", key, min, shown(v)));
+    }
+    Located located(const std::string& ptr, std::initializer_list<const char*> fields) const {
+        Located at{{"", where(ptr)}};
+        for (const char* f : fields)
+            if (offsets_.at.count(ptr + "/" + f)) at[f] = where(ptr + "/" + f);
+        return at;
+    }
+
+private:
+    const std::string& source_;
+    Offsets offsets_;
+    Lines lines_;
+};
+
+std::vector<UnitSpec> read_units(const Reader& r, const nlohmann::json& units) {
+    std::vector<UnitSpec> out;
+    std::set<std::string> names;
+    for (size_t i = 0; i < units.size(); ++i) {
+        const std::string ptr = "/units/" + std::to_string(i);
+        const auto& u = units[i];
+        r.keys(u, ptr, {"name", "type", "memory"});
+        UnitSpec s{r.name(u, ptr, "unit"), r.str(u, ptr, "type"), r.str(u, ptr, "memory", false),
+                   r.located(ptr, {"name", "type", "memory"})};
+        if (!names.insert(s.name).second) r.fail(ptr + "/name", fmt::format("unit {} is named twice", s.name));
+        out.push_back(std::move(s));
+    }
+    return out;
+}
+
+std::vector<LinkSpec> read_links(const Reader& r, const nlohmann::json& links) {
+    std::vector<LinkSpec> out;
+    std::set<std::string> names;
+    for (size_t i = 0; i < links.size(); ++i) {
+        const std::string ptr = "/links/" + std::to_string(i);
+        const auto& l = links[i];
+        r.keys(l, ptr, {"name", "from", "to", "capacity", "latency", "bandwidth", "carries"});
+        LinkSpec s{r.name(l, ptr, "link"),
+                   r.str(l, ptr, "from"),
+                   r.str(l, ptr, "to"),
+                   r.amount(l, ptr, "capacity", 1),
+                   r.amount(l, ptr, "latency", 0),
+                   r.amount(l, ptr, "bandwidth", 1),
+                   r.str(l, ptr, "carries", false),
+                   r.located(ptr, {"name", "from", "to", "capacity", "latency", "bandwidth"})};
+        if (!names.insert(s.name).second) r.fail(ptr + "/name", fmt::format("link {} is named twice", s.name));
+        out.push_back(std::move(s));
+    }
+    return out;
+}
+
+}  // namespace
+
+std::string located(const Located& at, const std::string& field, const std::string& what) {
+    auto it = at.find(field);
+    if (it == at.end()) it = at.find("");
+    return fmt::format("{}: {}", it == at.end() ? "topology" : it->second, what);
+}
+
+Topology parse_topology(const std::string& text, const std::string& source) {
+    nlohmann::json j;
+    try {
+        j = parse_json_located(text);
+    } catch (const std::exception& e) {
+        // "line L, column C: ..." -> "SOURCE:L:C: ..."
+        std::string m = e.what();
+        unsigned line = 0, col = 0;
+        int used = 0;
+        if (std::sscanf(m.c_str(), "line %u, column %u: %n", &line, &col, &used) == 2 && used > 0)
+            throw TopologyError(fmt::format("{}:{}:{}: {}", source, line, col, m.substr(size_t(used))));
+        throw TopologyError(fmt::format("{}: {}", source, m));
+    }
+    const Reader r(text, source);
+    r.keys(j, "", {"schema", "description", "units", "links", "not_channels"});
+    if (r.str(j, "", "schema") != "vpsim-topology-1")
+        r.fail("/schema", "the schema must be \"vpsim-topology-1\"");
+    Topology t;
+    t.source = source;
+    t.text = text;
+    if (!j.contains("units") || !j["units"].is_array() || j["units"].empty())
+        r.fail(j.contains("units") ? "/units" : "", "\"units\" must be a non-empty array of {\"name\", \"type\"}");
+    t.units = read_units(r, j["units"]);
+    if (!j.contains("links") || !j["links"].is_array()) r.fail(j.contains("links") ? "/links" : "", "\"links\" must be an array");
+    t.links = read_links(r, j["links"]);
+    if (j.contains("not_channels")) {
+        if (!j["not_channels"].is_array()) r.fail("/not_channels", "\"not_channels\" must be an array");
+        for (size_t i = 0; i < j["not_channels"].size(); ++i) {
+            const std::string ptr = "/not_channels/" + std::to_string(i);
+            const auto& v = j["not_channels"][i];
+            r.keys(v, ptr, {"from", "to", "what", "both_ways"});
+            SideSpec s{r.str(v, ptr, "from"), r.str(v, ptr, "to"), r.str(v, ptr, "what"), false};
+            if (v.contains("both_ways")) {
+                if (!v["both_ways"].is_boolean()) r.fail(ptr + "/both_ways", "\"both_ways\" must be true or false");
+                s.both_ways = v["both_ways"].get<bool>();
+            }
+            t.sides.push_back(std::move(s));
+        }
+    }
+    return t;
+}
+
+Topology load_topology_file(const std::string& path) {
+    std::string text, why;
+    if (!read_input_file(path, text, why)) throw TopologyError(fmt::format("{}: {}", printable(path), why));
+    return parse_topology(text, path);
+}
+
+}  // namespace vpsim::sc

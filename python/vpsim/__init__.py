@@ -1,0 +1,1 @@
+"""vpsim's Python package: the plots and reports (vpsim.plot)."""
