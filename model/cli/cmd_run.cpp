@@ -8,6 +8,7 @@
 #include "model/common/file_util.h"
 #include "model/common/presets.h"
 #include "model/scene/default_scene.h"
+#include "model/scene/scene_window.h"
 #include "model/sc/pipeline.h"
 #include "tb/rtl_in_loop.h"
 #include "tb/user_rtl_loop.h"
@@ -37,6 +38,7 @@ struct RunArgs {
     std::vector<std::string> sets, profile, tess_profile, rtl;
     bool vertices = false, json = false, quiet = false, no_progress = false, topology = false;
     uint64_t stats_interval = 0;  // --stats-interval N (0: off)
+    uint64_t draws = 0;           // --draws N: the scene up to its N-th draw (0: all of it)
     bool compare_model = false;   // --compare-model (with --rtl decl_decoder=FILE)
     uint64_t compare_random = 20000;
 };
@@ -188,6 +190,7 @@ nlohmann::ordered_json summary_json(const std::string& scene, const sc::RunResul
     }
     j["bottleneck"] = {{"unit", r.bottleneck_unit}, {"busy", r.bottleneck_busy}, {"reason", r.bottleneck_reason},
                        {"text", r.bottleneck}, {"chain", chain}};
+    if (!r.bottleneck_capacity_key.empty()) j["bottleneck"]["capacity_key"] = r.bottleneck_capacity_key;
     j["in_flight_per_engine"] = r.in_flight_mean;
     j["max_in_flight_per_engine"] = r.in_flight_max;
     auto caps = nlohmann::ordered_json::array();
@@ -232,6 +235,7 @@ int run_run(const RunArgs& a) {
         LoadedScene ls = load_run_scene(a.scene);
         sc = std::move(ls.scene);
         hash = ls.hash;
+        if (a.draws) scene::keep_draws(sc, a.draws);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "vpsim run: %s\n", e.what());
         return 2;
@@ -445,6 +449,7 @@ int run_run(const RunArgs& a) {
             nlohmann::ordered_json cfg;
             cfg["schema"] = "vpsim-config-1";
             cfg["scene"] = {{"name", sc.name}, {"hash", hash}};
+            if (a.draws) cfg["draws"] = a.draws;  // absent: the whole scene
             if (!a.preset.empty()) cfg["preset"] = a.preset;  // then --config, then --set
             cfg["profile"] = a.profile;
             cfg["tess_profile"] = a.tess_profile;
@@ -517,6 +522,11 @@ void add_run_command(CLI::App& app, int& exit_code) {
         "malformed scene or I/O error, 3 internal error.");
     c->add_option("SCENE", a->scene, "The scene (.json, docs/scenes.md); none: the built-in default scene");
     add_preset_option(c, a->preset);
+    c->add_option("--draws", a->draws,
+                  "Run the scene only up to its N-th draw (its commands after it are dropped; a scene with fewer "
+                  "draws runs whole): a window of a large scene, as `vpsim why` runs it (docs/why.md)")
+        ->type_name("N")
+        ->check(CLI::Range(uint64_t(1), std::numeric_limits<uint64_t>::max()));
     c->add_option("--config", a->config,
                   "Parameters from a JSON file: {\"unit\": {\"param\": value}} or a run's config.json");
     c->add_option("--set", a->sets, "Override one parameter, unit.param=value (repeatable; after --config)")

@@ -166,6 +166,7 @@ std::vector<Point> resolve_points(const Study& s, const std::string& out_dir, co
                 PointInputs in;
                 in.scene = p.scene;
                 in.scene_hash = scene_hash[si];
+                if (s.draws) in.scene_hash += fmt::format(" draws={}", s.draws);  // a window is another input
                 in.params_json = params.to_json().dump();
                 if (!topology.empty()) in.topology = topologies.at(topology).text;
                 in.profile = s.profile;
@@ -176,6 +177,7 @@ std::vector<Point> resolve_points(const Study& s, const std::string& out_dir, co
                 p.dir = (fs::path(out_dir) / "points" / p.hash).string();
                 p.argv = {exe, "run", p.scene, "--out", p.dir, "--quiet", "--no-progress"};
                 if (!preset.empty()) p.argv.insert(p.argv.end(), {"--preset", preset});
+                if (s.draws) p.argv.insert(p.argv.end(), {"--draws", std::to_string(s.draws)});
                 if (!topology.empty()) p.argv.insert(p.argv.end(), {"--topology-file", topology});
                 for (const auto& kv : s.sets) p.argv.insert(p.argv.end(), {"--set", kv});
                 for (const auto& [k, v] : av)
