@@ -14,7 +14,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
+#include <fnmatch.h>
 #include <cstdio>
 #include <cstdlib>
 #include <deque>
@@ -31,6 +33,7 @@ namespace {
 struct WhyArgs {
     std::string scene, preset, topology_file, out, backend = "local";
     std::vector<std::string> sets, profile, tess_profile;
+    std::vector<std::string> only;  // --only: globs over the keys to relax (empty: every one)
     double factor = 2.0;
     unsigned jobs = 0, pairs = 4, moves = 3;
     uint64_t budget = 1000000;
@@ -143,7 +146,7 @@ nlohmann::ordered_json effect_json(const study::Effect& e, bool pair) {
         j["parts"] = e.parts;
         j["parts_sum"] = e.parts_sum;
         j["parts_best"] = e.parts_best;
-        j["only_together"] = e.synergy;
+        j["super_additive"] = e.synergy;  // more together than the parts apart
     }
     return j;
 }
@@ -164,7 +167,8 @@ std::string why_text(const WhyArgs& a, const WhyResult& w) {
                                 a.preset.empty() ? "" : " --preset " + a.preset,
                                 a.topology_file.empty() ? "" : " --topology-file " + a.topology_file);
     auto row = [&](const std::string& k, const std::string& v) { s += fmt::format("  {:<10} {}\n", k, v); };
-    row("relaxed", fmt::format("each capacity and rate x{0:g}, each latency /{0:g}, one at a time", a.factor));
+    row("relaxed", fmt::format("each capacity and rate x{0:g}, each latency /{0:g}, one at a time{1}", a.factor,
+                               a.only.empty() ? "" : fmt::format(" (only {})", fmt::join(a.only, ","))));
     row("window", w.window.text());
     row("baseline", fmt::format("{} cycles", group_digits(w.base["cycles"].get<uint64_t>())));
     row("runs", fmt::format("{} ({} backend), {:.1f} s", w.runs, a.backend, w.seconds));
@@ -208,6 +212,7 @@ nlohmann::ordered_json why_json(const WhyArgs& a, const WhyResult& w) {
     if (!a.topology_file.empty()) j["topology"] = a.topology_file;
     j["sets"] = a.sets;
     j["factor"] = a.factor;
+    j["only"] = a.only;
     j["window"] = {{"draws", w.window.draws == 0 ? w.window.of : w.window.draws}, {"scene_draws", w.window.of},
                    {"whole_scene", w.window.draws == 0}, {"references", w.window.references},
                    {"scene_references", w.window.total}, {"uncounted_patch_draws", w.window.uncounted},
@@ -269,6 +274,28 @@ WhyResult analyse(const WhyArgs& a, const std::string& exe, const std::string& d
         throw WhyUsage(e.what());
     }
     w.plan = plan_relaxations(params, a.factor);
+    if (!a.only.empty()) {
+        auto wanted = [&](const std::string& key) {
+            for (const auto& g : a.only)
+                if (::fnmatch(g.c_str(), key.c_str(), 0) == 0) return true;
+            return false;
+        };
+        for (const auto& g : a.only) {
+            bool any = false;
+            for (const auto& r : w.plan.variants) any = any || ::fnmatch(g.c_str(), r.key.c_str(), 0) == 0;
+            for (const auto& r : w.plan.skipped) any = any || ::fnmatch(g.c_str(), r.key.c_str(), 0) == 0;
+            if (!any) {
+                std::string keys;
+                for (const auto& r : w.plan.variants) keys += (keys.empty() ? "" : ", ") + r.key;
+                throw WhyUsage(fmt::format("--only {}: matches no capacity, rate or latency of this pipeline; they "
+                                           "are: {}", g, keys));
+            }
+        }
+        auto& v = w.plan.variants;
+        v.erase(std::remove_if(v.begin(), v.end(), [&](const Relaxation& r) { return !wanted(r.key); }), v.end());
+        auto& k = w.plan.skipped;
+        k.erase(std::remove_if(k.begin(), k.end(), [&](const Skipped& r) { return !wanted(r.key); }), k.end());
+    }
     base.name = "why";
     base.scenes = {a.scene};
     base.preset = a.preset;
@@ -420,6 +447,11 @@ void add_why_command(CLI::App& app, int& exit_code) {
     c->add_option("--tess-profile", a->tess_profile, "Tessellation choice (repeatable, as vpsim run)")
         ->allow_extra_args(false)
         ->check(tess_option_check());
+    c->add_option("--only", a->only,
+                  "Relax only the parameters these globs match (unit.param, e.g. 'output.*'; comma-separated or "
+                  "repeated); a glob that matches none is an error")
+        ->delimiter(',')
+        ->allow_extra_args(false);
     c->add_option("--factor", a->factor, "How far each parameter is relaxed (default 2: capacities and rates x2, "
                                          "latencies /2; integers rounded toward the relaxed side, within range)");
     c->add_option("--budget", a->budget,
