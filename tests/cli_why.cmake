@@ -16,7 +16,7 @@ if(CASE STREQUAL "order_queue")
 elseif(CASE STREQUAL "memory_latency")
   # A 100,000-cycle memory behind a fetch with every capacity at its maximum: only halving the
   # latency helps much, those capacities are skipped at their maximum, and the summary agrees.
-  expect(0 "\n +1 +memory.latency 100000 -> 50000 +77,123 +50,000 +39.3 .*vertex_fetch.max_misses = 1024 \\(capacity\\): at its maximum \\(1024\\).*verdict +agrees"
+  expect(0 "\n +1 +memory.latency 100000 -> 50000 +77,123 +50,000 +39.3 .*vertex_fetch.max_misses = 1024 \\(capacity\\): at its maximum \\(1024\\).*verdict +agrees: the summary.s bottleneck is vertex_fetch, and relaxing memory.latency \\(a parameter of the memory it waits for\\)"
          why ${SKIN} --set memory.latency=100000 --set vertex_fetch.fetch_window=4096 --set vertex_fetch.max_misses=1024
          --set vertex_fetch.input_buffers=1024 --set output.order_queue=1048576 --set output.buffers=1024
          --set vertex_fetch.queue=1024 --only memory.*,vertex_fetch.*,output.* --pairs 0 --jobs 2)

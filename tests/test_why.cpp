@@ -111,6 +111,21 @@ TEST_CASE("why: variants rank by cycles saved; a pair only helps together above 
     Effect additive = measure({ra, rb}, base, stats(892, 0, 0, 0), 3);  // 108 < 110 + 5
     combine(additive, {&e[0], &e[1]}, 1000);
     CHECK_FALSE(additive.synergy);
+    CHECK_FALSE(additive.same_limit);
+}
+
+TEST_CASE("why: two relaxations that save no more together than the better one relieve the same limit") {
+    const Relaxation ra{"u.a", ParamKind::Capacity, 1, 2}, rb{"u.b", ParamKind::Latency, 8, 4};
+    const nlohmann::json base = stats(1000, 0, 0, 0);
+    const Effect a = measure({ra}, base, stats(820, 0, 0, 0), 3), b = measure({rb}, base, stats(830, 0, 0, 0), 3);
+    Effect both = measure({ra, rb}, base, stats(818, 0, 0, 0), 3);
+    combine(both, {&a, &b}, 1000);
+    CHECK(both.same_limit);
+    CHECK_FALSE(both.synergy);
+    const Effect none = measure({rb}, base, stats(1000, 0, 0, 0), 3);  // a part that does nothing alone
+    Effect c = measure({ra, rb}, base, stats(820, 0, 0, 0), 3);
+    combine(c, {&a, &none}, 1000);
+    CHECK_FALSE(c.same_limit);
 }
 
 TEST_CASE("why: the summary's bottleneck agrees when the top parameter is its unit's, or its memory's") {
@@ -120,7 +135,9 @@ TEST_CASE("why: the summary's bottleneck agrees when the top parameter is its un
     const std::map<std::string, std::string> memory = {{"vertex_fetch", "memory"}};
     const nlohmann::json fetch = {{"unit", "vertex_fetch"}, {"reason", "memory_latency"}};
     CHECK(agreement(fetch, "vertex_fetch.max_misses", 5, tables, memory).agrees);
-    CHECK(agreement(fetch, "memory.latency", 5, tables, memory).agrees);
+    const Agreement mem = agreement(fetch, "memory.latency", 5, tables, memory);
+    CHECK(mem.agrees);
+    CHECK(mem.text.find("a parameter of the memory it waits for") != std::string::npos);
     const Agreement no = agreement(fetch, "output.order_queue", 18.4, tables, memory);
     CHECK_FALSE(no.agrees);
     CHECK(no.text.find("disagrees") == 0);

@@ -118,6 +118,9 @@ void combine(Effect& pair, const std::vector<const Effect*>& parts, uint64_t bas
     }
     const double margin = 0.005 * double(base_cycles);
     pair.synergy = double(pair.saved - pair.parts_sum) > margin && pair.saved > pair.parts_best;
+    bool all_help = !parts.empty();
+    for (const Effect* e : parts) all_help = all_help && double(e->saved) > margin;
+    pair.same_limit = all_help && parts.size() > 1 && double(pair.saved - pair.parts_best) < margin;
 }
 
 void rank(std::vector<Effect>& effects) {
@@ -133,6 +136,7 @@ Agreement agreement(const nlohmann::json& bottleneck, const std::string& top_key
     const std::string table = top_key.substr(0, top_key.find('.'));
     std::vector<std::string> tables;
     if (const auto it = unit_tables.find(unit); it != unit_tables.end()) tables = it->second;
+    const std::ptrdiff_t own = std::ptrdiff_t(tables.size());  // the unit's own; then its memory's
     if (reason.find("memory") != std::string::npos)
         if (const auto m = unit_memory.find(unit); m != unit_memory.end() && !m->second.empty())
             if (const auto mt = unit_tables.find(m->second); mt != unit_tables.end())
@@ -142,8 +146,11 @@ Agreement agreement(const nlohmann::json& bottleneck, const std::string& top_key
     if (unit.empty())
         a.text = "the summary names no bottleneck";
     else if (a.agrees)
-        a.text = fmt::format("agrees: the summary's bottleneck is {}, and relaxing {} (a parameter of {}) saves most",
-                             unit, top_key, capacity ? "the capacity it names" : "that unit");
+        a.text = fmt::format("agrees: the summary's bottleneck is {}, and relaxing {} ({}) saves most", unit, top_key,
+                             capacity                                                   ? "the capacity it names"
+                             : std::find(tables.begin(), tables.begin() + own, table) != tables.begin() + own
+                                 ? "a parameter of that unit"
+                                 : "a parameter of the memory it waits for");
     else
         a.text = fmt::format(
             "disagrees: the summary's bottleneck is {} ({}), but relaxing {} saves most ({:.1f} %): the summary "

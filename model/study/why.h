@@ -68,11 +68,16 @@ struct Effect {
     std::vector<int64_t> parts;
     int64_t parts_sum = 0, parts_best = 0;
     bool synergy = false;
+    // Both parts save cycles alone but together no more than the better one: they relieve the
+    // same limit (either will do).
+    bool same_limit = false;
 };
 Effect measure(const std::vector<Relaxation>& changes, const nlohmann::json& base_stats, const nlohmann::json& stats,
                size_t moves);
 // A pair's parts: their savings alone. It only helps together (synergy) when it saves more than
-// its parts added up by over 0.5 % of the baseline's cycles (and more than the best part).
+// its parts added up by over 0.5 % of the baseline's cycles (and more than the best part); its
+// parts relieve the same limit when each saves over 0.5 % alone and together they save less than
+// 0.5 % more than the better one.
 void combine(Effect& pair, const std::vector<const Effect*>& parts, uint64_t base_cycles);
 // Largest saving first (ties: table order kept).
 void rank(std::vector<Effect>& effects);
