@@ -147,6 +147,7 @@ nlohmann::ordered_json effect_json(const study::Effect& e, bool pair) {
         j["parts_sum"] = e.parts_sum;
         j["parts_best"] = e.parts_best;
         j["super_additive"] = e.synergy;  // more together than the parts apart
+        j["same_limit"] = e.same_limit;   // together no more than the better part
     }
     return j;
 }
@@ -190,7 +191,9 @@ std::string why_text(const WhyArgs& a, const WhyResult& w) {
             s += fmt::format("    {}: {} cycles, saved {} ({:.1f} %); alone {} + {} = {}{}\n", change_text(e.changes),
                              group_digits(e.cycles), signed_digits(e.saved), e.percent, signed_digits(e.parts.at(0)),
                              signed_digits(e.parts.at(1)), signed_digits(e.parts_sum),
-                             e.synergy ? "  <- more together than apart" : "");
+                             e.synergy      ? "  <- more together than apart"
+                             : e.same_limit ? "  <- the same limit: either will do"
+                                            : "");
     }
     if (!w.plan.skipped.empty()) {
         s += "\n  skipped:\n";
