@@ -83,6 +83,26 @@ private:
     uint64_t draws_ = 0, prims_ = 0, refs_ = 0, unique_ = 0;
 };
 
+// Each vertex engine's cycles (the ALU's e<N>_*_cycles counters) as fractions of the run, for
+// an ALU of two or more engines: a shortfall of one engine is not visible in the ALU's totals.
+struct EngineShare {
+    double issue = 0, dependency = 0, latency = 0, empty = 0;
+};
+std::vector<EngineShare> engine_shares(const sc::RunResult& r) {
+    std::vector<EngineShare> out;
+    if (!r.cycles || !r.stats.contains("units")) return out;
+    for (const auto& [unit, g] : r.stats["units"].items()) {
+        if (!g.contains("counters") || !g["counters"].contains("e1_issue_cycles")) continue;
+        const auto& c = g["counters"];
+        auto f = [&](const std::string& k) { return double(c[k]["value"].get<uint64_t>()) / double(r.cycles); };
+        for (unsigned e = 0; c.contains(fmt::format("e{}_issue_cycles", e)); ++e)
+            out.push_back({f(fmt::format("e{}_issue_cycles", e)), f(fmt::format("e{}_dependency_cycles", e)),
+                           f(fmt::format("e{}_latency_cycles", e)), f(fmt::format("e{}_empty_cycles", e))});
+        break;
+    }
+    return out;
+}
+
 // `rtl`: the units that ran as Verilated RTL (--rtl); `assumptions`: as summary_json's.
 std::string summary_text(const std::string& scene, const sc::RunResult& r, const std::vector<std::string>& rtl,
                          const std::vector<SensitiveAssumption>& assumptions) {
@@ -118,6 +138,12 @@ std::string summary_text(const std::string& scene, const sc::RunResult& r, const
     if (r.top_stalls.empty()) row("top stalls", "none");
     row("bottleneck", r.bottleneck);
     row("vertices in flight", fmt::format("{:.2f} per engine on average, {} at most", r.in_flight_mean, r.in_flight_max));
+    const auto shares = engine_shares(r);
+    for (size_t e = 0; e < shares.size(); ++e)
+        row(e ? "" : "per engine",
+            fmt::format("engine {}: issuing {:.1f} %, dependency {:.1f} %, latency {:.1f} %, empty {:.1f} %", e,
+                        100 * shares[e].issue, 100 * shares[e].dependency, 100 * shares[e].latency,
+                        100 * shares[e].empty));
     for (size_t i = 0; i < r.caps.size(); ++i) row(i ? "" : "caps", "warning: " + r.caps[i].text);
     if (!assumptions.empty()) {
         std::vector<std::string> texts;
@@ -191,6 +217,10 @@ nlohmann::ordered_json summary_json(const std::string& scene, const sc::RunResul
     j["bottleneck"] = {{"unit", r.bottleneck_unit}, {"busy", r.bottleneck_busy}, {"reason", r.bottleneck_reason},
                        {"text", r.bottleneck}, {"chain", chain}};
     if (!r.bottleneck_capacity_key.empty()) j["bottleneck"]["capacity_key"] = r.bottleneck_capacity_key;
+    auto engines = nlohmann::ordered_json::array();  // two or more engines only
+    for (const auto& e : engine_shares(r))
+        engines.push_back({{"issue", e.issue}, {"dependency", e.dependency}, {"latency", e.latency}, {"empty", e.empty}});
+    if (!engines.empty()) j["engines"] = engines;
     j["in_flight_per_engine"] = r.in_flight_mean;
     j["max_in_flight_per_engine"] = r.in_flight_max;
     auto caps = nlohmann::ordered_json::array();

@@ -279,6 +279,19 @@ VertexAlu::VertexAlu(const sc_core::sc_module_name& n, const VertexAluParams& p,
                     engines_[e].ctx[c].track = probes->track(fmt::format("{}.e{}.ctx{}", basename(), e, c));
         }
     }
+    issued_.assign(p.engines, 0);
+    for (uint32_t e = 0; e < p.engines; ++e) {
+        auto c = [&](const char* what, const char* description) {
+            return &stats_.counter(fmt::format("e{}_{}_cycles", e, what), "cycles",
+                                   fmt::format("cycles engine {} {}", e, description));
+        };
+        engine_cycles_of_.push_back(
+            {c("issue", "issued at least one slot"),
+             c("dependency", "held a vertex with slots left and issued none (an operand, an earlier write, the "
+                             "scalar pipe)"),
+             c("latency", "held only vertices with every slot issued (waiting for results or to leave in order)"),
+             c("empty", "held no vertex")});
+    }
     if (probes) sig_active_ = probes->vcd_signal(basename(), "vertices_in_flight", 8);
     acct_.attach(probes, basename());
     stats_.rate("utilisation", "issue_cycles", "engine_cycles", "fraction", "engine cycles that issued a slot");
@@ -414,7 +427,28 @@ int VertexAlu::try_issue(uint32_t ei, Engine& e, Cycle now) {
     return 0;
 }
 
+void VertexAlu::engine_cycles_until(Cycle now) {
+    if (now <= engines_since_) return;
+    const uint64_t d = now - engines_since_;
+    for (uint32_t ei = 0; ei < p_.engines; ++ei) {
+        const EngineCycles& ec = engine_cycles_of_[ei];
+        // A step that issued returns the next cycle: that cycle was the engine's issue cycle; the
+        // rest (none when stepped again at once) is charged to what its vertices wait for now.
+        const uint64_t issued = issued_[ei] ? 1 : 0;
+        issued_[ei] = 0;
+        ec.issue->value += issued;
+        bool active = false, slots_left = false;
+        for (const Context& c : engines_[ei].ctx) {
+            active = active || c.active;
+            slots_left = slots_left || (c.active && !finished(c));
+        }
+        (slots_left ? ec.dependency : active ? ec.latency : ec.empty)->value += d - issued;
+    }
+    engines_since_ = now;
+}
+
 Cycle VertexAlu::step(Cycle now) {
+    engine_cycles_until(now);
     while (written_->can_pop(now)) constants_written_ = written_->pop(now).vectors;
     bool progress = false;
     while (draw_end_->can_pop(now)) {
@@ -501,6 +535,7 @@ Cycle VertexAlu::step(Cycle now) {
     for (uint32_t ei = 0; ei < p_.engines; ++ei) {
         Engine& e = engines_[ei];
         const int n = try_issue(ei, e, now);
+        issued_[ei] = issued_[ei] || n > 0;
         if (n) {
             ++issue_cycles_;
             if (n == 2) ++coissue_cycles_;
@@ -562,6 +597,7 @@ Cycle VertexAlu::step(Cycle now) {
 }
 
 void VertexAlu::finish(Cycle end) {
+    engine_cycles_until(end);
     acct_.finish(end);
     in_flight_change(0, 0, end);
     engine_cycles_.value = end * p_.engines;
