@@ -44,6 +44,11 @@ elseif(CASE STREQUAL "run_draws")
   # vpsim run --draws N: the scene up to its N-th draw.
   expect(0 "draws +2\n +vertices \\(references\\) +[0-9,]+\n" run ${SRC}/examples/scenes/strip.json --draws 2)
   expect(2 "--draws: Value 0 not in range" run --draws 0)
+elseif(CASE STREQUAL "topology")
+  # --topology-file: that pipeline's own parameters (a delay stage's) are relaxed and named.
+  expect(0 "\n +1 +delay_stage.latency 2 -> 1 .*verdict +agrees: the summary's bottleneck is delay_stage"
+         why ${SKIN} --topology-file ${SRC}/examples/topologies/delay_stage.json --only delay_stage.*,output.order_queue
+         --pairs 0 --jobs 2)
 elseif(CASE STREQUAL "errors")
   expect(2 "--factor 1: must be a number above 1" why --factor 1)
   expect(2 "--only nothing.\\*: matches no capacity, rate or latency of this pipeline; they are: .*output.order_queue" why --only nothing.*)

@@ -48,11 +48,16 @@ std::vector<Point> resolve_points(const Study& s, const std::string& out_dir, co
     } catch (const std::exception& e) {
         throw StudyError(std::string("preset: ") + e.what());
     }
+    // With a `topology` axis every point takes its topology's tables: a base --set of a unit only
+    // those topologies have (delay_stage.latency) is checked on them, point by point, below.
+    bool topology_axis = false;
+    for (const Axis& a : s.axes)
+        for (const auto& k : a.keys) topology_axis = topology_axis || k == "topology";
     for (const auto& kv : s.sets) {
         try {
             base.apply_set(kv);
         } catch (const std::exception& e) {
-            throw StudyError(fmt::format("base --set {}: {}", kv, e.what()));
+            if (!topology_axis) throw StudyError(fmt::format("base --set {}: {}", kv, e.what()));
         }
     }
     for (const auto& kv : s.profile) {
@@ -147,7 +152,12 @@ std::vector<Point> resolve_points(const Study& s, const std::string& out_dir, co
                     if (s.axes[ai].keys[k] == "preset") preset = s.axes[ai].values[idx[ai]][k];
                     if (s.axes[ai].keys[k] == "topology") topology = s.axes[ai].values[idx[ai]][k];
                 }
-            ParamSet params = base_for(preset, topology);
+            ParamSet params = base;
+            try {
+                params = base_for(preset, topology);
+            } catch (const std::exception& e) {
+                throw StudyError(fmt::format("topology {}: base --set: {}", topology, e.what()));
+            }
             std::vector<std::pair<std::string, std::string>> av;
             for (size_t ai = 0; ai < s.axes.size(); ++ai)
                 for (size_t k = 0; k < s.axes[ai].keys.size(); ++k) {
