@@ -1,7 +1,7 @@
 // decl_decoder: D3D8 vertex shader declaration token decoder (rules 1-14).
 //
 // Contract: docs/decl-decoder.md (event record, rule order per token, cycle behaviour).
-// Token formats and rules: ../shared/spec/declaration.md. Field positions and the
+// Token formats and rules: docs/spec/declaration.md. Field positions and the
 // reserved-bit masks follow model/decl/decl_tokens.h.
 //
 // Structure

@@ -58,6 +58,7 @@ FIGURES = {
     "run.default.cpv": ("default", lambda s, R: f"{s['summary']['cycles_per_vertex']:.1f}"),
     "run.default.mvps": ("default", lambda s, R: f"{s['summary']['vertices_per_second'] / 1e6:.2f}"),
     "run.default.coissue": ("default", lambda s, R: f"{100 * s['summary']['coissue_rate']:.1f}"),
+    "run.default.alu_issue": ("default", lambda s, R: f"{100 * s['summary']['alu_utilisation']:.1f}"),
     "run.default.alu_busy": ("default", lambda s, R: f"{unit_fraction(s, 'vertex_alu', 'busy'):.1f}"),
     "run.default.alu_dependency": ("default", lambda s, R: f"{unit_fraction(s, 'vertex_alu', 'dependency'):.1f}"),
     "run.nv2a.cpv": ("default.nv2a", lambda s, R: f"{s['summary']['cycles_per_vertex']:.1f}"),

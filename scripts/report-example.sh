@@ -2,7 +2,7 @@
 # Regenerates docs/report-example.png: the HTML report (vpsim report, docs/report.md) of one
 # `vpsim run --stats-interval` of examples/scenes/skinning.json, screenshotted by headless
 # Chromium at 1200x1600; and docs/report-sweep-example.png: the report of the 3-scene sweep of
-# tests/cli_report_panels.cmake, checked (a panel per scene, each drawn) and screenshotted by
+# tests/cli/report_panels.cmake, checked (a panel per scene, each drawn) and screenshotted by
 # tests/report_panels_check.py.
 #   scripts/report-example.sh [BUILD_DIR]     (default BUILD_DIR: build; built when it has no vpsim)
 set -euo pipefail

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Test helper for tests/cli_report.cmake: opens an HTML report in headless Chromium and checks
+"""Test helper for tests/cli/report.cmake: opens an HTML report in headless Chromium and checks
 that it loads with no console error, that its DOM has at least MIN_IMAGES embedded plots (PNG or SVG), and
 that its screenshot is a PNG of the window's size that is not one colour.
 

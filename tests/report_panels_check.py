@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Test helper (tests/cli_report.cmake, docs/report.md): a sweep report has one panel per scene
+"""Test helper (tests/cli/report.cmake, docs/report.md): a sweep report has one panel per scene
 in every figure, each panel's SVG names its scene, and in headless Chromium every panel in the
 first screen is drawn (its part of the screenshot is not blank).
 

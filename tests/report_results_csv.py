@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Test helper for tests/cli_report.cmake: writes a sweep-style results.csv (docs/report.md)
+"""Test helper for tests/cli/report.cmake: writes a sweep-style results.csv (docs/report.md)
 from several `vpsim run --out` directories, so the sweep report is tested without `vpsim sweep`.
 
   report_results_csv.py OUT.csv KEYS POINT_DIR...    (KEYS: comma-separated axis parameter keys)

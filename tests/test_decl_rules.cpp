@@ -1,4 +1,4 @@
-// One test per validation rule of ../shared/spec/declaration.md (and docs/decl-decoder.md).
+// One test per validation rule of docs/spec/declaration.md (and docs/decl-decoder.md).
 #include "tests/decl_test_util.h"
 
 using namespace vpsim::decl;

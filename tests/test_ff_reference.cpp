@@ -1,5 +1,5 @@
 // The reference fixed-function processor (model/ff/ff_reference.h) against D3D8's documented
-// equations and the Windows behaviours of ../shared/spec/fixed-function.md. Every expectation is
+// equations and the Windows behaviours of docs/spec/fixed-function.md. Every expectation is
 // computed by hand from the equation named in docs/fixed-function.md (the arithmetic is in the
 // comments); none is the code's own output.
 #include "model/ff/ff_reference.h"

@@ -72,7 +72,7 @@ TEST_CASE("The fixed-function state starts at D3D8's device defaults", "[ff][sce
     Machine mc("");
     const ff::FfState& s = mc.ff();
     const ff::RenderStates& rs = s.rs;
-    // D3DRENDERSTATETYPE defaults (../shared/spec/fixed-function.md, D3D8's reference).
+    // D3DRENDERSTATETYPE defaults (docs/spec/fixed-function.md, D3D8's reference).
     CHECK(rs.lighting);
     CHECK(rs.ambient == 0);
     CHECK_FALSE(rs.specularenable);

@@ -6,7 +6,10 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 using namespace vpsim;
@@ -177,4 +180,60 @@ TEST_CASE("process: find_program looks names up on PATH") {
     CHECK(find_program("vpsim-no-such-program-on-path").empty());
     CHECK(find_program("/bin/sh") == "/bin/sh");
     CHECK(find_program("/nonexistent/sh").empty());
+}
+
+namespace {
+
+// How the grandchild `sleep 30` ends that an intermediate process spawns (with
+// `parent_death_signal`) and then leaves by _exit, as a SIGKILL would leave it: this process is a
+// subreaper, so the orphan becomes its child and is reaped here. The signal that ended it, or
+// nullopt when it still runs after `wait_ms` (it is killed then).
+std::optional<int> orphan_end_signal(int parent_death_signal, int wait_ms) {
+    REQUIRE(::prctl(PR_SET_CHILD_SUBREAPER, 1) == 0);
+    int fds[2];
+    REQUIRE(::pipe(fds) == 0);
+    const pid_t mid = ::fork();
+    REQUIRE(mid >= 0);
+    if (mid == 0) {
+        ::close(fds[0]);
+        SpawnOptions o;
+        o.parent_death_signal = parent_death_signal;
+        Child c = spawn({"/bin/sleep", "30"}, o);
+        const pid_t p = c.pid();
+        if (::write(fds[1], &p, sizeof p) != ssize_t(sizeof p)) ::_exit(1);
+        ::_exit(0);  // no destructor, no clean-up
+    }
+    ::close(fds[1]);
+    pid_t orphan = -1;
+    const bool got = ::read(fds[0], &orphan, sizeof orphan) == ssize_t(sizeof orphan);
+    ::close(fds[0]);
+    int st = 0;
+    ::waitpid(mid, &st, 0);
+    REQUIRE(got);
+    std::optional<int> sig;
+    for (int waited = 0; waited <= wait_ms; waited += 10) {
+        if (::waitpid(orphan, &st, WNOHANG) == orphan) {
+            sig = WIFSIGNALED(st) ? WTERMSIG(st) : -1;
+            break;
+        }
+        ::usleep(10000);
+    }
+    if (!sig) {
+        ::kill(orphan, SIGKILL);
+        ::waitpid(orphan, &st, 0);
+    }
+    ::prctl(PR_SET_CHILD_SUBREAPER, 0);
+    return sig;
+}
+
+}  // namespace
+
+TEST_CASE("process: parent_death_signal ends a child when its parent process ends") {
+    const std::optional<int> sig = orphan_end_signal(SIGTERM, 5000);
+    REQUIRE(sig);
+    CHECK(*sig == SIGTERM);
+}
+
+TEST_CASE("process: without parent_death_signal a child outlives its parent (the control)") {
+    CHECK_FALSE(orphan_end_signal(0, 500));
 }

@@ -404,3 +404,120 @@ TEST_CASE("every example scene runs, each reference's vertex equal to its index 
     for (size_t i = 0; i < a.draws[0].vertices.size(); ++i) same = same && vs::same_bits(a.draws[0].vertices[i], b.draws[0].vertices[i]);
     CHECK(same);
 }
+
+namespace {
+
+// Every index a draw's shading is asked for, per draw, and the outputs (Keep::Counts drops them;
+// the log keeps a copy of each block's to compare).
+struct ShadeLog {
+    std::vector<std::vector<uint32_t>> indices;
+    std::vector<std::vector<vs::VertexOutputs>> outputs;
+};
+
+ShadeFn logging(ShadeLog& log, size_t& draws_seen, const ShadeFn& inner) {
+    return [&log, &draws_seen, inner](const ShadeState& st, const uint32_t* idx, size_t n, vs::VertexOutputs* out) {
+        inner(st, idx, n, out);
+        log.indices.resize(draws_seen + 1);
+        log.outputs.resize(draws_seen + 1);
+        log.indices[draws_seen].insert(log.indices[draws_seen].end(), idx, idx + n);
+        log.outputs[draws_seen].insert(log.outputs[draws_seen].end(), out, out + n);
+    };
+}
+
+}  // namespace
+
+TEST_CASE("Keep::Counts shades the same distinct vertices, in ascending order, as Keep::Vertices", "[scene]") {
+    // Three ways to find a draw's distinct vertices without its references: a non-indexed draw
+    // (consecutive), an indexed draw over a narrow range (a bitmap) and one whose indices spread
+    // far (a sorted copy); the largest has more than one kShadeBlock of distinct vertices.
+    std::string idx;
+    for (uint32_t i = 0; i < 3 * 3000; ++i) idx += fmt::format("{}{}", i ? "," : "", (i * 7919u) % 9001u);
+    const std::string text = fmt::format(R"J({{
+      "buffers": {{"g": {{"generator": "grid", "columns": 99, "rows": 99, "indices": "INDEX32",
+                      "streams": {{"p": [{{"attribute": "position", "type": "FLOAT3"}}]}}}},
+                  "near": {{"format": "INDEX32", "indices": [{}]}},
+                  "far": {{"format": "INDEX32", "indices": [9999, 0, 5000, 9999, 17, 0]}}}},
+      "commands": [
+        {{"op": "CreateVertexShader", "name": "s",
+          "declaration": {{"text": "D3DVSD_STREAM(0), D3DVSD_REG(0, D3DVSDT_FLOAT3), D3DVSD_END()"}},
+          "function": {{"asm": "vs.1.1\nmul oPos, v0, c0\nmov oD0, v0\n"}}}},
+        {{"op": "SetVertexShader", "shader": "s"}},
+        {{"op": "SetVertexShaderConstant", "register": 0, "values": [[2, 3, 4, 1]]}},
+        {{"op": "SetStreamSource", "stream": 0, "buffer": "g.p", "stride": 12}},
+        {{"op": "DrawPrimitive", "type": "trianglestrip", "start_vertex": 7, "primitive_count": 5000}},
+        {{"op": "SetIndices", "buffer": "near"}},
+        {{"op": "DrawIndexedPrimitive", "type": "trianglelist", "min_index": 0, "num_vertices": 9001, "start_index": 0}},
+        {{"op": "SetIndices", "buffer": "far"}},
+        {{"op": "DrawIndexedPrimitive", "type": "trianglelist", "min_index": 0, "num_vertices": 10000, "start_index": 0}}
+      ]}})J",
+                                         idx);
+    const Scene sc = parse(text);
+    ShadeLog kept2, counted;
+    size_t kept_draw = 0, counted_draw = 0;
+    std::vector<DrawResult> vertices_draws, counts_draws;
+    run_functional_each(sc, vs::Profile::d3d8(), logging(kept2, kept_draw, reference_shade()), {}, {}, Keep::Vertices,
+                        [&](DrawResult&& d) {
+                            vertices_draws.push_back(std::move(d));
+                            ++kept_draw;
+                        });
+    run_functional_each(sc, vs::Profile::d3d8(), logging(counted, counted_draw, reference_shade()), {}, {}, Keep::Counts,
+                        [&](DrawResult&& d) {
+                            counts_draws.push_back(std::move(d));
+                            ++counted_draw;
+                        });
+    REQUIRE(vertices_draws.size() == 3);
+    REQUIRE(counts_draws.size() == 3);
+    REQUIRE(counted.indices.size() == 3);
+    for (size_t k = 0; k < 3; ++k) {
+        INFO("draw " << k);
+        const DrawResult &v = vertices_draws[k], &c = counts_draws[k];
+        CHECK(c.indices.empty());
+        CHECK(c.vertices.empty());
+        CHECK(c.references == v.references);
+        CHECK(c.references == v.indices.size());
+        CHECK(c.unique_vertices == v.unique_vertices);
+        CHECK(c.primitives == v.primitives);
+        CHECK(counted.indices[k] == kept2.indices[k]);  // the same distinct indices, ascending
+        REQUIRE(counted.outputs[k].size() == kept2.outputs[k].size());
+        size_t bad = 0;
+        for (size_t i = 0; i < counted.outputs[k].size(); ++i) bad += !vs::same_bits(counted.outputs[k][i], kept2.outputs[k][i]);
+        CHECK(bad == 0);
+    }
+    CHECK(counts_draws[1].unique_vertices > kShadeBlock);  // more than one block
+    CHECK(counts_draws[2].unique_vertices == 4);
+}
+
+TEST_CASE("Keep::Counts reports the same first unfetchable vertex as Keep::Vertices", "[scene]") {
+    // Vertices 0..2 exist; the indices reach 5000 and 70000 (a bitmap) or 3000000 (a sorted copy):
+    // both report the smallest unfetchable index, 5000 / 3000000.
+    for (const char* far : {"70000", "3000000"}) {
+        INFO(far);
+        std::string idx = "0,1,2";
+        for (int i = 0; i < 30; ++i) idx += ",2,1,0";
+        const std::string text = fmt::format(R"J({{
+          "buffers": {{"tri": {{"layout": ["FLOAT3"], "vertices": [[0, 0, 0], [1, 0, 0], [0, 1, 0]]}},
+                      "ib": {{"format": "INDEX32", "indices": [{},{},{},{}]}}}},
+          "commands": [
+            {{"op": "CreateVertexShader", "name": "s",
+              "declaration": {{"text": "D3DVSD_STREAM(0), D3DVSD_REG(0, D3DVSDT_FLOAT3), D3DVSD_END()"}},
+              "function": {{"asm": "vs.1.1\nmov oPos, v0\n"}}}},
+            {{"op": "SetVertexShader", "shader": "s"}},
+            {{"op": "SetStreamSource", "stream": 0, "buffer": "tri", "stride": 12}},
+            {{"op": "SetIndices", "buffer": "ib"}},
+            {{"op": "DrawIndexedPrimitive", "type": "trianglelist", "min_index": 0, "num_vertices": 3000001,
+              "start_index": 0}}]}})J",
+                                             idx, far, std::string(far) == "70000" ? "5000" : "3000000", "1");
+        const Scene sc = parse(text);
+        std::string errs[2];
+        for (int keep = 0; keep < 2; ++keep) {
+            try {
+                run_functional_each(sc, vs::Profile::d3d8(), reference_shade(), {}, {},
+                                    keep ? Keep::Counts : Keep::Vertices, [](DrawResult&&) {});
+            } catch (const SceneError& e) {
+                errs[keep] = e.what();
+            }
+        }
+        CHECK_THAT(errs[0], Contains(std::string("vertex ") + (std::string(far) == "70000" ? "5000" : "3000000") + ":"));
+        CHECK(errs[1] == errs[0]);
+    }
+}

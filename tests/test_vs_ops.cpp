@@ -1,4 +1,4 @@
-// The vertex ALU's operations and the reference interpreter (../shared/spec/vs-isa.md,
+// The vertex ALU's operations and the reference interpreter (docs/spec/vs-isa.md,
 // "Semantics"; docs/vs-semantics.md). Expected values are exact bit patterns; where one comes
 // from libm it was cross-checked against a long-double computation rounded to float.
 #include "model/vs/vs_exec.h"

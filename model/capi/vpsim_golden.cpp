@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include <cstdint>
 #include <cstring>
 #include <exception>
 #include <new>
@@ -36,8 +37,31 @@ void put_error(char* err, size_t size, const std::string& m) {
 }
 
 bool options_ok(uint32_t const_count, uint32_t max_length) {
-    return const_count >= 1 && const_count <= 0xFFFFFFu && max_length >= 1 && max_length <= 0xFFFFFFu;
+    return const_count >= 1 && const_count <= VPSIM_MAX_DECODER_OPTION && max_length >= 1 &&
+           max_length <= VPSIM_MAX_DECODER_OPTION;
 }
+
+// n tokens of 4 bytes (or n events) that can be in memory at all.
+constexpr size_t kMaxTokens = SIZE_MAX / sizeof(uint32_t);
+constexpr size_t kMaxEvents = SIZE_MAX / sizeof(vpsim_event);
+
+// decl::decode of tokens[0..n), reading only the tokens the decoder reads: up to the one that ends
+// the array (END, or an error; rule 14's comes at token max_length at the latest). The rest would
+// be discarded; the events do not change, because `last` matters only to a decoder not yet ended.
+decl::Declaration decode_array(const uint32_t* tokens, size_t n, const decl::DecoderOptions& o) {
+    decl::DecoderOptions quiet = o;
+    quiet.diagnostics = false;
+    decl::DeclStepper st(quiet);
+    decl::Event ev[2];
+    size_t read = 0;
+    while (read < n) {
+        st.step(tokens[read], read + 1 == n, ev);
+        ++read;
+        if (st.finished()) break;
+    }
+    return decl::decode(std::vector<uint32_t>(tokens, tokens + read), o);
+}
+static_assert(VPSIM_FETCH_MAX_LENGTH == decl::DecoderOptions{}.max_length, "the header's VPSIM_FETCH_MAX_LENGTH");
 
 decl::DecoderOptions options(uint32_t const_count, uint32_t max_length, bool lenient) {
     decl::DecoderOptions o;
@@ -74,7 +98,7 @@ VPSIM_API int vpsim_golden_abi(void) { return VPSIM_GOLDEN_ABI; }
 VPSIM_API const char* vpsim_golden_version(void) { return VPSIM_VERSION; }
 
 VPSIM_API int vpsim_event_text(const vpsim_event* e, char* buf, size_t size) {
-    if (!e) return -1;
+    if (!e || (!buf && size) || e->kind > 7 || e->stream > 0xFFu || e->code > 0xFFu || e->reg > 0xFFFFu) return -1;
     try {
         const std::string s = decl::to_string(from_c(*e));
         if (buf && size) std::snprintf(buf, size, "%s", s.c_str());
@@ -103,9 +127,11 @@ VPSIM_API int vpsim_decl_stepper_step(vpsim_decl_stepper* s, uint32_t token, int
 
 VPSIM_API long vpsim_decl_decode(const uint32_t* tokens, size_t n, int lenient, uint32_t const_count, uint32_t max_length,
                                  vpsim_event* events, size_t capacity) {
-    if ((!tokens && n) || (!events && capacity) || !options_ok(const_count, max_length)) return -1;
+    if ((!tokens && n) || (!events && capacity) || n > kMaxTokens || capacity > kMaxEvents ||
+        !options_ok(const_count, max_length))
+        return -1;
     try {
-        const decl::Declaration d = decl::decode(std::vector<uint32_t>(tokens, tokens + n), options(const_count, max_length, lenient != 0));
+        const decl::Declaration d = decode_array(tokens, n, options(const_count, max_length, lenient != 0));
         for (size_t i = 0; i < d.events.size() && i < capacity; ++i) to_c(d.events[i], &events[i]);
         return long(d.events.size());
     } catch (...) {
@@ -141,8 +167,28 @@ VPSIM_API int vpsim_fetch_vertex(const uint32_t* tokens, size_t n, const vpsim_s
         put_error(err, err_size, "vpsim_fetch_vertex: a NULL argument");
         return -1;
     }
+    if (n > kMaxTokens) {
+        put_error(err, err_size,
+                  fmt::format("vpsim_fetch_vertex: n = {} tokens is more than an array in memory can hold ({} at most)",
+                              n, kMaxTokens));
+        return -1;
+    }
+    for (size_t i = 0; i < 16; ++i) {
+        const vpsim_stream& st = streams[i];
+        if (!st.bound) continue;
+        if (!st.data) {
+            put_error(err, err_size, fmt::format("vpsim_fetch_vertex: stream {} is bound with a NULL data pointer", i));
+            return -1;
+        }
+        if (st.size > UINTPTR_MAX - reinterpret_cast<uintptr_t>(st.data)) {
+            put_error(err, err_size,
+                      fmt::format("vpsim_fetch_vertex: stream {}: size {} runs past the end of the address space", i,
+                                  st.size));
+            return -1;
+        }
+    }
     try {
-        const decl::Declaration d = decl::decode(std::vector<uint32_t>(tokens, tokens + n));
+        const decl::Declaration d = decode_array(tokens, n, decl::DecoderOptions{});
         if (!d.valid) {
             std::string m = "the declaration is not valid";
             for (const auto& diag : d.diagnostics)
@@ -158,7 +204,7 @@ VPSIM_API int vpsim_fetch_vertex(const uint32_t* tokens, size_t n, const vpsim_s
             s[i].data = static_cast<const uint8_t*>(streams[i].data);
             s[i].size = streams[i].size;
             s[i].stride = streams[i].stride;
-            s[i].bound = streams[i].bound != 0 && streams[i].data;
+            s[i].bound = streams[i].bound != 0;
         }
         vs::check_streams(d, s);
         const auto in = vs::fetch_vertex(d, s, index);
@@ -177,6 +223,13 @@ VPSIM_API int vpsim_fetch_vertex(const uint32_t* tokens, size_t n, const vpsim_s
 VPSIM_API vpsim_shader* vpsim_shader_new(const uint32_t* bytecode, size_t n, char* err, size_t err_size) {
     if (!bytecode || !n) {
         put_error(err, err_size, "vpsim_shader_new: no bytecode");
+        return nullptr;
+    }
+    if (n > VPSIM_MAX_BYTECODE_TOKENS) {
+        put_error(err, err_size,
+                  fmt::format("vpsim_shader_new: n = {} tokens is more than the bytecode limit of {} tokens (1 GiB, "
+                              "vpsim's input file limit)",
+                              n, VPSIM_MAX_BYTECODE_TOKENS));
         return nullptr;
     }
     try {
@@ -207,6 +260,13 @@ VPSIM_API int vpsim_shader_run(const vpsim_shader* s, const float inputs[16][4],
                                uint32_t const_count, vpsim_vertex_out* out, char* err, size_t err_size) {
     if (!s || !inputs || !out || (!constants && const_count)) {
         put_error(err, err_size, "vpsim_shader_run: a NULL argument");
+        return -1;
+    }
+    if (const_count > VPSIM_SHADER_CONSTANTS) {
+        put_error(err, err_size,
+                  fmt::format("vpsim_shader_run: const_count {} is more than the {} constant registers of the D3D8 "
+                              "profile (c0..c{}); a shader cannot read the others",
+                              const_count, VPSIM_SHADER_CONSTANTS, VPSIM_SHADER_CONSTANTS - 1));
         return -1;
     }
     try {

@@ -10,7 +10,14 @@
  *   - vs.1.1 execution of one vertex (vpsim_shader_*), the reference interpreter, D3D8 profile.
  *
  * Every function is noexcept: C++ exceptions never cross this interface; a failure is a return
- * value and, where a buffer is given, a message. */
+ * value and, where a buffer is given, a message.
+ *
+ * Preconditions: each function states what it requires of its arguments ("Requires: ..."). What
+ * the library can check it checks before it reads or allocates anything, and a count outside its
+ * limit is refused (NULL or -1, with a message where the function takes an error buffer), never
+ * truncated or wrapped: a count that cannot describe an array in memory (n tokens of 4 bytes
+ * beyond SIZE_MAX bytes), a constant count beyond the device's registers. What it cannot check
+ * (that a pointer really holds the count of elements it is given with) is the caller's part. */
 #ifndef VPSIM_GOLDEN_H
 #define VPSIM_GOLDEN_H
 
@@ -22,6 +29,12 @@ extern "C" {
 #endif
 
 #define VPSIM_GOLDEN_ABI 1
+
+/* The limits the functions check. */
+#define VPSIM_MAX_DECODER_OPTION 0xFFFFFFu      /* CONST_COUNT and MAX_LENGTH: 1 .. 2^24-1 */
+#define VPSIM_FETCH_MAX_LENGTH 4096u            /* vpsim_fetch_vertex decodes with MAX_LENGTH 4096 */
+#define VPSIM_SHADER_CONSTANTS 96u              /* constant registers of the D3D8 profile (c0..c95) */
+#define VPSIM_MAX_BYTECODE_TOKENS (1u << 28)    /* 1 GiB of bytecode, vpsim's input file limit */
 
 /* VPSIM_GOLDEN_ABI of the library (check it against the header's at start-up). */
 int vpsim_golden_abi(void);
@@ -36,23 +49,31 @@ typedef struct vpsim_event {
 } vpsim_event;
 
 /* The event in words ("ELEMENT stream=0 offset=12 type=SHORT4 v3"), snprintf-style: writes at most
- * `size` bytes (NUL included), returns the length of the whole text. */
+ * `size` bytes (NUL included), returns the length of the whole text.
+ * Requires: e not NULL, with the ranges the decoder's events have (kind <= 7, stream <= 255,
+ * code <= 255, reg <= 65535); buf not NULL when size > 0. Else -1 (nothing written). */
 int vpsim_event_text(const vpsim_event* e, char* buf, size_t size);
 
 /* ---- Declaration decoding: the golden stepper. const_count: constant registers (rule 12, 1 ..
  * 2^24-1, default 96); max_length: tokens within which END must come (rule 14, default 4096).
- * NULL on a bad argument. Free with vpsim_decl_stepper_free. */
+ * Requires: 1 <= const_count, max_length <= VPSIM_MAX_DECODER_OPTION. Else NULL (also when out of
+ * memory). Free with vpsim_decl_stepper_free. */
 typedef struct vpsim_decl_stepper vpsim_decl_stepper;
 vpsim_decl_stepper* vpsim_decl_stepper_new(uint32_t const_count, uint32_t max_length);
 void vpsim_decl_stepper_free(vpsim_decl_stepper* s);
 void vpsim_decl_stepper_reset(vpsim_decl_stepper* s);
 /* One token (`last`: the array's last token; `lenient`: lenient mode for this token). Writes 0, 1
- * or 2 events into out[0..1] and returns how many. After `last` the stepper starts a new array. */
+ * or 2 events into out[0..1] and returns how many. After `last` the stepper starts a new array.
+ * Requires: s and out not NULL (else -1). */
 int vpsim_decl_stepper_step(vpsim_decl_stepper* s, uint32_t token, int last, int lenient, vpsim_event out[2]);
 
 /* A whole array: the events of decoding tokens[0..n-1] (the last one marked last). Writes at most
  * `capacity` events and returns how many there are (call again with more room if larger), or -1 on
- * a bad argument. */
+ * a bad argument. Tokens are read up to the one that ends the array (END or an error; at the
+ * latest token max_length, rule 14), whatever n is.
+ * Requires: tokens not NULL unless n is 0, events not NULL unless capacity is 0; n <= SIZE_MAX / 4
+ * and capacity <= SIZE_MAX / sizeof(vpsim_event) (arrays that fit in memory); const_count and
+ * max_length as for vpsim_decl_stepper_new. Else -1. */
 long vpsim_decl_decode(const uint32_t* tokens, size_t n, int lenient, uint32_t const_count, uint32_t max_length,
                        vpsim_event* events, size_t capacity);
 
@@ -60,6 +81,8 @@ long vpsim_decl_decode(const uint32_t* tokens, size_t n, int lenient, uint32_t c
  * combinational outputs (in_ready for this cycle's out_ready, out_valid, out), then tick with the
  * cycle's inputs (the rising edge). */
 typedef struct vpsim_decl_timing vpsim_decl_timing;
+/* Requires: as vpsim_decl_stepper_new (else NULL). The functions below take a handle: NULL reads
+ * as not ready / not valid / an all-zero event and does nothing on tick. */
 vpsim_decl_timing* vpsim_decl_timing_new(uint32_t const_count, uint32_t max_length);
 void vpsim_decl_timing_free(vpsim_decl_timing* t);
 void vpsim_decl_timing_reset(vpsim_decl_timing* t);
@@ -71,7 +94,11 @@ int vpsim_decl_timing_tick(vpsim_decl_timing* t, int in_valid, uint32_t token, i
 
 /* ---- The vertex fetch of one vertex: v0..v15 from the bound streams, as D3D8 expands each
  * element to four floats (registers the declaration does not load are 0). The declaration must be
- * valid (strict). Returns 0, or -1 with a message in err (err may be NULL). */
+ * valid (strict). Returns 0, or -1 with a message in err (err may be NULL).
+ * Requires: decl, streams and v not NULL; n <= SIZE_MAX / 4 (tokens are read up to END or the first
+ * error, at most VPSIM_FETCH_MAX_LENGTH + 1 of them); each bound stream with
+ * data not NULL and data + size within the address space (size bytes readable at data); index
+ * any uint32_t (offsets are computed in 64 bits and checked against size). Else -1 and a message. */
 typedef struct vpsim_stream {
     const void* data; /* the vertex buffer (not copied; read during the call only) */
     size_t size;      /* its bytes */
@@ -83,7 +110,8 @@ int vpsim_fetch_vertex(const uint32_t* decl, size_t n, const vpsim_stream stream
 
 /* ---- vs.1.1 on one vertex: the reference interpreter (docs/vs-semantics.md, D3D8 profile).
  * vpsim_shader_new decodes and validates the shader's bytecode (version token to END); NULL on an
- * error (message in err). The handle owns its copy. */
+ * error (message in err). The handle owns its copy.
+ * Requires: bytecode not NULL, 1 <= n <= VPSIM_MAX_BYTECODE_TOKENS. Else NULL and a message. */
 typedef struct vpsim_shader vpsim_shader;
 vpsim_shader* vpsim_shader_new(const uint32_t* bytecode, size_t n, char* err, size_t err_size);
 void vpsim_shader_free(vpsim_shader* s);
@@ -92,7 +120,10 @@ typedef struct vpsim_vertex_out {
     float fog, pts;
     float t[8][4];
 } vpsim_vertex_out;
-/* inputs: v0..v15; constants: `const_count` registers c0.. (fewer than 96: the rest read 0). */
+/* inputs: v0..v15; constants: `const_count` registers c0.. (fewer than 96: the rest read 0).
+ * Requires: s, inputs and out not NULL; const_count <= VPSIM_SHADER_CONSTANTS (the D3D8 profile's
+ * registers; a shader cannot read more), constants not NULL when const_count > 0. Else -1 and a
+ * message, before any constant is read. */
 int vpsim_shader_run(const vpsim_shader* s, const float inputs[16][4], const float (*constants)[4], uint32_t const_count,
                      vpsim_vertex_out* out, char* err, size_t err_size);
 

@@ -6,15 +6,24 @@ of one vertex. The library is found through $VPSIM_GOLDEN_LIB, else next to this
 (../../lib or ../lib, the build and install layouts), else the loader's search path.
 Rules (types, ownership, threads): docs/dpi.md.
 
+Arguments are checked before they reach the library: an integer outside the range of the C type
+it is passed as (a token or index beyond 0..2**32-1, a stream number beyond 0..15) is a
+ValueError naming the argument, never wrapped to 32 bits; a non-integer is a TypeError. Limits
+the library checks (const_count beyond the D3D8 profile's 96 registers, ...) raise GoldenError
+with its message.
+
     import vpsim_golden as g
     events = g.decode([0x20000000, 0x40020000, 0xFFFFFFFF])   # [Event(kind=0, ...), ...]
     print(g.event_text(events[1]))                            # ELEMENT stream=0 offset=0 type=FLOAT3 v0
 """
 import ctypes
+import numbers
 import os
 from collections import namedtuple
 
 ABI = 1
+MAX_DECODER_OPTION = 0xFFFFFF   # CONST_COUNT and MAX_LENGTH: 1 .. 2**24-1 (VPSIM_MAX_DECODER_OPTION)
+SHADER_CONSTANTS = 96           # constant registers Shader.run takes (VPSIM_SHADER_CONSTANTS)
 KINDS = ("STREAM", "ELEMENT", "SKIP", "TESS", "CONST", "EXT", "END", "ERROR")
 Event = namedtuple("Event", "kind stream value code reg data")
 
@@ -89,14 +98,37 @@ def version():
     return _version().decode()
 
 
+def _ranged(value, what, lo, hi):
+    """`value` as an int in lo..hi, else TypeError / ValueError naming `what`."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError("%s: expected an integer, found %s %r" % (what, type(value).__name__, value))
+    v = int(value)
+    if not lo <= v <= hi:
+        raise ValueError("%s: %d is outside %d..%d" % (what, v, lo, hi))
+    return v
+
+
+def _word(value, what):
+    return _ranged(value, what, 0, 0xFFFFFFFF)
+
+
+def _options(const_count, max_length):
+    return (_ranged(const_count, "const_count", 1, MAX_DECODER_OPTION),
+            _ranged(max_length, "max_length", 1, MAX_DECODER_OPTION))
+
+
 def _event(c):
     return Event(c.kind, c.stream, c.value, c.code, c.reg, tuple(c.data))
 
 
 def _cevent(e):
-    c = _CEvent(e.kind, e.stream, e.value, e.code, e.reg)
+    c = _CEvent(_ranged(e.kind, "event kind", 0, 7), _ranged(e.stream, "event stream", 0, 0xFF),
+                _word(e.value, "event value"), _ranged(e.code, "event code", 0, 0xFF),
+                _ranged(e.reg, "event reg", 0, 0xFFFF))
+    if len(e.data) != 4:
+        raise ValueError("event data: expected 4 words, found %d" % len(e.data))
     for i in range(4):
-        c.data[i] = e.data[i]
+        c.data[i] = _word(e.data[i], "event data[%d]" % i)
     return c
 
 
@@ -104,18 +136,20 @@ def event_text(e):
     """The event in words, as vpsim prints it."""
     c = _cevent(e)
     n = _text(ctypes.byref(c), None, 0)
+    if n < 0:
+        raise GoldenError("vpsim_event_text refused the event %r" % (e,))
     buf = ctypes.create_string_buffer(n + 1)
     _text(ctypes.byref(c), buf, n + 1)
     return buf.value.decode()
 
 
-def _tokens(tokens):
-    arr = (_u32 * max(1, len(tokens)))(*[t & 0xFFFFFFFF for t in tokens])
-    return arr
+def _tokens(tokens, what="tokens"):
+    return (_u32 * max(1, len(tokens)))(*[_word(t, "%s[%d]" % (what, i)) for i, t in enumerate(tokens)])
 
 
 def decode(tokens, lenient=False, const_count=96, max_length=4096):
     """Every event of decoding the array (its last token marked last)."""
+    const_count, max_length = _options(const_count, max_length)
     arr = _tokens(tokens)
     cap = len(tokens) + 4
     while True:
@@ -132,13 +166,13 @@ class Stepper:
     """The golden decoder token by token: step() returns the 0, 1 or 2 events of one token."""
 
     def __init__(self, const_count=96, max_length=4096):
-        self._h = _st_new(const_count, max_length)
+        self._h = _st_new(*_options(const_count, max_length))
         if not self._h:
             raise GoldenError("bad const_count %d or max_length %d" % (const_count, max_length))
         self._out = (_CEvent * 2)()
 
     def step(self, token, last=False, lenient=False):
-        n = _st_step(self._h, token & 0xFFFFFFFF, int(last), int(lenient), self._out)
+        n = _st_step(self._h, _word(token, "token"), int(bool(last)), int(bool(lenient)), self._out)
         return [_event(self._out[i]) for i in range(n)]
 
     def reset(self):
@@ -154,7 +188,7 @@ class Timing:
     """The decoder's cycle contract: read in_ready(out_ready), out_valid(), out(); then tick() at the edge."""
 
     def __init__(self, const_count=96, max_length=4096):
-        self._h = _tm_new(const_count, max_length)
+        self._h = _tm_new(*_options(const_count, max_length))
         if not self._h:
             raise GoldenError("bad const_count %d or max_length %d" % (const_count, max_length))
 
@@ -170,7 +204,8 @@ class Timing:
         return _event(c)
 
     def tick(self, in_valid, token, last, lenient, out_ready):
-        return bool(_tm_tick(self._h, int(in_valid), token & 0xFFFFFFFF, int(last), int(lenient), int(out_ready)))
+        return bool(_tm_tick(self._h, int(bool(in_valid)), _word(token, "token"), int(bool(last)), int(bool(lenient)),
+                             int(bool(out_ready))))
 
     def reset(self):
         _tm_reset(self._h)
@@ -185,15 +220,23 @@ def fetch_vertex(declaration, streams, index):
     """v0..v15 (lists of 4 floats) of vertex `index`; streams: {stream number: (bytes, stride)}."""
     cs = (_CStream * 16)()
     keep = []
+    index = _word(index, "index")
     for s, (data, stride) in streams.items():
-        buf = ctypes.create_string_buffer(bytes(data), len(data))
+        s = _ranged(s, "stream number", 0, 15)
+        buf = ctypes.create_string_buffer(bytes(data), max(1, len(data)))
         keep.append(buf)
-        cs[s] = _CStream(ctypes.cast(buf, _p), len(data), stride, 1)
+        cs[s] = _CStream(ctypes.cast(buf, _p), len(data), _word(stride, "stream %d stride" % s), 1)
     v = ((ctypes.c_float * 4) * 16)()
     err = ctypes.create_string_buffer(512)
-    if _fetch(_tokens(declaration), len(declaration), cs, index, v, err, 512) != 0:
+    if _fetch(_tokens(declaration, "declaration"), len(declaration), cs, index, v, err, 512) != 0:
         raise GoldenError(err.value.decode())
     return [list(v[r]) for r in range(16)]
+
+
+def _vec4(x, what):
+    if len(x) > 4:
+        raise ValueError("%s: %d components, more than 4" % (what, len(x)))
+    return (ctypes.c_float * 4)(*x)
 
 
 class Shader:
@@ -201,17 +244,19 @@ class Shader:
 
     def __init__(self, bytecode):
         err = ctypes.create_string_buffer(512)
-        self._h = _sh_new(_tokens(bytecode), len(bytecode), err, 512)
+        self._h = _sh_new(_tokens(bytecode, "bytecode"), len(bytecode), err, 512)
         if not self._h:
             raise GoldenError(err.value.decode())
 
     def run(self, inputs, constants=()):
+        if len(inputs) > 16:
+            raise ValueError("inputs: %d registers, more than v0..v15" % len(inputs))
         v = ((ctypes.c_float * 4) * 16)()
         for r, x in enumerate(inputs):
-            v[r] = (ctypes.c_float * 4)(*x)
+            v[r] = _vec4(x, "inputs[%d]" % r)
         k = ((ctypes.c_float * 4) * max(1, len(constants)))()
         for r, x in enumerate(constants):
-            k[r] = (ctypes.c_float * 4)(*x)
+            k[r] = _vec4(x, "constants[%d]" % r)
         o = _CVertexOut()
         err = ctypes.create_string_buffer(512)
         if _sh_run(self._h, v, k, len(constants), ctypes.byref(o), err, 512) != 0:

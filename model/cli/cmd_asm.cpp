@@ -204,7 +204,7 @@ void add_asm_commands(CLI::App& app, int& exit_code) {
     auto a = std::make_shared<AsmArgs>();
     CLI::App* c = app.add_subcommand(
         "asm",
-        "Assemble a vs.1.0/vs.1.1 shader (D3DX8 syntax after the C preprocessor, see ../shared/spec/vs-isa.md) into "
+        "Assemble a vs.1.0/vs.1.1 shader (D3DX8 syntax after the C preprocessor, see docs/spec/vs-isa.md) into "
         "bytecode; `def`s become D3DVSD_CONST declaration tokens.\nWarnings (forms the DX9 docs dislike) go to standard error as file:line:column.\n"
         "Exit status: 0 assembled, 2 assembly error (file:line:column) or usage/I-O error.");
     c->add_option("file", a->file, "Assembly text (.vsh); - reads standard input")->required();

@@ -51,46 +51,51 @@ int run_scene_exec(const SceneExecArgs& a) {
         std::fprintf(stderr, "vpsim scene-exec: %s\n", e.what());
         return 2;
     }
-    scene::FunctionalResult r;
+    // Each draw becomes its text as soon as it is shaded and is dropped: only --json (without
+    // --summary) asks for the vertices, and then one draw's are held at a time beside the text.
+    const bool vertices = a.json && !a.summary;
+    uint64_t draws = 0, refs = 0, prims = 0, unique = 0;
+    std::string body;
+    auto add_draw = [&](scene::DrawResult&& d) {
+        const char* name = scene::command_name(sc.commands[d.command].body);
+        if (a.json) {
+            body += draw_json_open(draws == 0, {d.command, d.pointer, name, d.shader, pipe::primitive_type_name(d.type),
+                                                d.primitives, d.references, d.unique_vertices});
+            if (vertices) {
+                body += ",\n  \"outputs\": [";
+                for (size_t k = 0; k < d.vertices.size(); ++k)
+                    body += (k ? ",\n   " : "\n   ") + vertex_json(d.indices[k], d.vertices[k]);
+                body += d.vertices.empty() ? "]" : "\n  ]";
+            }
+            body += "}";
+        } else {
+            body += fmt::format("  {} {} (shader \"{}\"): {} {}, {} vertices, {} unique{}\n", d.pointer, name, d.shader,
+                                d.primitives, pipe::primitive_type_name(d.type), d.references, d.unique_vertices,
+                                d.generated ? fmt::format(" (tessellated: {}, {} generated vertices)", d.generated->what,
+                                                          d.generated->vertices.size())
+                                            : std::string());
+        }
+        ++draws, refs += d.references, prims += d.primitives, unique += d.unique_vertices;
+    };
+    std::vector<std::string> warnings;
     try {
-        r = scene::run_functional(sc, profile, a.reference ? scene::reference_shade() : scene::fast_shade(),
-                                  tess_profile, caps);
+        warnings = scene::run_functional_each(sc, profile, a.reference ? scene::reference_shade() : scene::fast_shade(),
+                                              tess_profile, caps, vertices ? scene::Keep::Vertices : scene::Keep::Counts,
+                                              add_draw);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "vpsim scene-exec: %s\n", e.what());
         return 1;
     }
-    for (const auto& w : r.warnings) std::fprintf(stderr, "%s\n", w.c_str());
+    for (const auto& w : warnings) std::fprintf(stderr, "%s\n", w.c_str());
 
-    uint64_t refs = 0, prims = 0, unique = 0;
-    for (const auto& d : r.draws) refs += d.vertices.size(), prims += d.primitives, unique += d.unique_vertices;
     std::string out;
     if (a.json) {
-        out = draws_json_open(sc.name, a.reference ? "reference" : "fast");
-        for (size_t i = 0; i < r.draws.size(); ++i) {
-            const auto& d = r.draws[i];
-            out += draw_json_open(i == 0, {d.command, d.pointer, scene::command_name(sc.commands[d.command].body),
-                                           d.shader, pipe::primitive_type_name(d.type), d.primitives,
-                                           d.vertices.size(), d.unique_vertices});
-            if (!a.summary) {
-                out += ",\n  \"outputs\": [";
-                for (size_t k = 0; k < d.vertices.size(); ++k)
-                    out += (k ? ",\n   " : "\n   ") + vertex_json(d.indices[k], d.vertices[k]);
-                out += d.vertices.empty() ? "]" : "\n  ]";
-            }
-            out += "}";
-        }
-        out += draws_json_close(r.draws.size(), prims, refs, unique);
+        out = draws_json_open(sc.name, a.reference ? "reference" : "fast") + body +
+              draws_json_close(draws, prims, refs, unique);
     } else {
-        out = fmt::format("{}: {} draw{}, {}\n", sc.name, r.draws.size(), r.draws.size() == 1 ? "" : "s",
-                          a.reference ? "reference interpreter" : "fast path");
-        for (const auto& d : r.draws)
-            out += fmt::format("  {} {} (shader \"{}\"): {} {}, {} vertices, {} unique{}\n", d.pointer,
-                               scene::command_name(sc.commands[d.command].body), d.shader, d.primitives,
-                               pipe::primitive_type_name(d.type), d.vertices.size(), d.unique_vertices,
-                               d.generated ? fmt::format(" (tessellated: {}, {} generated vertices)", d.generated->what,
-                                                         d.generated->vertices.size())
-                                           : std::string());
-        out += fmt::format("  total: {} primitives, {} vertices, {} unique\n", prims, refs, unique);
+        out = fmt::format("{}: {} draw{}, {}\n", sc.name, draws, draws == 1 ? "" : "s",
+                          a.reference ? "reference interpreter" : "fast path") +
+              body + fmt::format("  total: {} primitives, {} vertices, {} unique\n", prims, refs, unique);
     }
     std::fwrite(out.data(), 1, out.size(), stdout);
     return 0;
@@ -104,7 +109,9 @@ void add_scene_exec_command(CLI::App& app, int& exit_code) {
         "scene-exec",
         "Run a scene (JSON D3D8 commands, docs/scenes.md) with the golden model and print each draw's vertices, "
         "primitives and unique vertices; no FILE runs the built-in default scene.\nExit status: 0 ok, 1 a command "
-        "failed (invalid shader, stream or index problem), 2 usage, I/O or malformed scene.");
+        "failed (invalid shader, stream or index problem), 2 usage, I/O or malformed scene, 3 internal error (out of "
+        "memory).\nWithout --json (or with --summary) no shaded vertex is kept: memory does not grow with the draws' "
+        "vertices (docs/limits.md).");
     c->add_option("FILE", a->file, "The scene (.json); none: the built-in default scene");
     c->add_flag("--json", a->json,
                 "Print {\"draws\": [...]} with every shaded vertex of every draw in draw order (the vertex format of "

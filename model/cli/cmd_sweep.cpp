@@ -139,6 +139,20 @@ int run_sweep(const SweepArgs& a) {
             if (ec) throw OutputError(fmt::format("{}/{}: cannot remove the old results: {}", a.out, f, ec.message()));
         }
         for (const Point& p : points) {
+            // A point directory another process still writes (a point of an earlier sweep that was
+            // killed and left it running, e.g. under GNU parallel): its files are the truth once it
+            // ends, so wait for it rather than run the point beside it (which would fail on the
+            // directory's lock and record that beside the other's complete stats.json).
+            if (point_state(p) != PointState::Done &&
+                wait_for_dir_lock(p.dir, [&] {
+                    std::fprintf(stderr,
+                                 "vpsim sweep: %s: another process is still writing %s (a point of a sweep that was "
+                                 "killed?); waiting for it to end\n",
+                                 point_label(p).c_str(), p.dir.c_str());
+                }) &&
+                !a.quiet)
+                std::fprintf(stderr, "vpsim sweep: %s: %s\n", point_label(p).c_str(),
+                             point_state(p) == PointState::Done ? "done by that process" : "not done; it runs again");
             if (point_state(p) == PointState::Done) {
                 ++done_before;
                 continue;

@@ -53,6 +53,7 @@ int main(int argc, char** argv) {
     app.set_version_flag("--version", "vpsim " VPSIM_VERSION);
     int exit_code = 0;
     vpsim::install_cleanup_on_signals();  // SIGINT/SIGTERM: no temporary file left, exit 130/143
+    vpsim::install_out_of_memory_exit("vpsim");  // std::bad_alloc anywhere: exit 3, docs/limits.md
     vpsim::cli::add_decl_command(app, exit_code);
     vpsim::cli::add_xcheck_command(app, exit_code);
     vpsim::cli::add_asm_commands(app, exit_code);

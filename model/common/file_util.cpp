@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
+#include <new>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -39,12 +40,34 @@ void unregister_temp(int slot) {
     if (slot >= 0) g_slots[slot].state.store(0);
 }
 
-extern "C" void cleanup_and_exit(int sig) {
+void remove_temporaries() {
     for (auto& s : g_slots)
         if (s.state.load() == 2) ::unlink(s.path);
+}
+
+extern "C" void cleanup_and_exit(int sig) {
+    remove_temporaries();
     ::_exit(128 + sig);
 }
+
+const char* g_oom_me = "vpsim";
+
+// Nothing here allocates: the allocator has just failed.
+void out_of_memory() {
+    const char* rest =
+        ": internal error: out of memory (an input limit should have prevented this; please report the command)\n";
+    if (::write(2, g_oom_me, std::strlen(g_oom_me)) < 0 || ::write(2, rest, std::strlen(rest)) < 0) {
+        // nothing more to say it with
+    }
+    remove_temporaries();
+    ::_exit(3);
+}
 }  // namespace
+
+void install_out_of_memory_exit(const char* me) {
+    g_oom_me = me;
+    std::set_new_handler(out_of_memory);
+}
 
 void install_cleanup_on_signals() {
     struct sigaction sa {};
@@ -73,6 +96,24 @@ OutputDirLock::OutputDirLock(const std::string& dir) {
 
 OutputDirLock::~OutputDirLock() {
     if (fd_ >= 0) ::close(fd_);  // closing releases the lock
+}
+
+bool wait_for_dir_lock(const std::string& dir, const std::function<void()>& waiting) {
+    const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) {
+        if (errno == ENOENT) return false;
+        throw OutputError(dir + ": cannot open the directory: " + std::strerror(errno));
+    }
+    struct Closer {
+        int fd;
+        ~Closer() { ::close(fd); }  // closing releases the lock
+    } closer{fd};
+    if (::flock(fd, LOCK_EX | LOCK_NB) == 0) return false;
+    if (errno != EWOULDBLOCK) throw OutputError(dir + ": cannot lock the directory: " + std::strerror(errno));
+    waiting();
+    while (::flock(fd, LOCK_EX) != 0)
+        if (errno != EINTR) throw OutputError(dir + ": cannot lock the directory: " + std::strerror(errno));
+    return true;
 }
 
 bool read_input_file(const std::string& path, std::string& data, std::string& why) {

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <stdexcept>
 #include <string>
 
@@ -62,8 +63,20 @@ private:
     int fd_ = -1;
 };
 
+// Waits while another process holds `dir`'s OutputDirLock (a `vpsim run` still writing it), then
+// returns at once without holding it: true when it had to wait (`waiting` was called first,
+// once), false when the directory was free or does not exist. Throws OutputError when the
+// directory cannot be opened or locked for another reason.
+bool wait_for_dir_lock(const std::string& dir, const std::function<void()>& waiting);
+
 // SIGINT and SIGTERM: remove every temporary file an AtomicOutput or write_file_atomic has
 // open, then exit 128 + the signal (130, 143). Installed once by main().
 void install_cleanup_on_signals();
+
+// Out of memory anywhere (operator new fails, whichever command and whatever would have caught
+// the std::bad_alloc): the internal error docs/limits.md gives, "`me`: internal error: out of
+// memory ..." on stderr, the temporary files removed as on a signal, exit 3. A std::new_handler;
+// installed once by main(). `me` must live as long as the process (a string literal).
+void install_out_of_memory_exit(const char* me);
 
 }  // namespace vpsim

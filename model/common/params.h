@@ -5,8 +5,9 @@
 //
 // A unit declares each parameter once, in a ParamBindings list that names the struct member
 // the parameter fills: the same list builds the unit's table (defaults read from the struct's
-// in-class initialisers) and reads a resolved ParamSet back into the struct. The timing
-// model lists its units' tables explicitly (sc::param_tables(), model/sc/pipeline.cpp).
+// in-class initialisers) and reads a resolved ParamSet back into the struct. A run's tables are
+// the pipeline's own two and those of the unit types its topology names, each type listing its
+// tables in its registration (UnitType::tables; sc::param_tables(topology), model/sc/pipeline.cpp).
 #pragma once
 
 #include <nlohmann/json.hpp>

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -149,6 +150,7 @@ pid_t start(const std::vector<std::string>& argv, const SpawnOptions& o, int cap
     int report[2];
     if (::pipe2(report, O_CLOEXEC) != 0) throw ProcessError(std::string("pipe: ") + std::strerror(errno));
     std::fflush(nullptr);  // text this process buffered comes before the child's
+    const pid_t parent = ::getpid();
     const pid_t pid = ::fork();
     if (pid < 0) {
         const int e = errno;
@@ -173,6 +175,10 @@ pid_t start(const std::vector<std::string>& argv, const SpawnOptions& o, int cap
             return true;
         };
         bool ok = true;
+        if (o.parent_death_signal) {
+            ::prctl(PR_SET_PDEATHSIG, o.parent_death_signal);
+            if (::getppid() != parent) ::kill(::getpid(), o.parent_death_signal);  // it ended before the prctl
+        }
         if (o.own_process_group) ::setpgid(0, 0);
         if (o.stdin_null) {
             const int fn = ::open("/dev/null", O_RDONLY);

@@ -43,6 +43,12 @@ struct SpawnOptions {
     std::string out_file, err_file;
     std::string cwd;              // empty: this process's working directory
     bool own_process_group = false;  // the child leads a new process group: kill() and a timeout end all it started
+    // Not 0: the child gets this signal when this process ends, however it ends (SIGKILL too), so
+    // it does not run on as an orphan (Linux PR_SET_PDEATHSIG, kept across exec; it fires when the
+    // thread that called spawn() ends, so spawn such children from a thread that lives as long as
+    // the process, e.g. the main thread). A child whose parent is already gone at its start gets
+    // the signal at once.
+    int parent_death_signal = 0;
 };
 
 // How a process ended, and what it used.

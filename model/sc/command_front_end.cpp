@@ -192,6 +192,16 @@ Cycle CommandFrontEnd::execute(Cycle now, const scene::Command& c) {
 
 void CommandFrontEnd::finish(Cycle end) { acct_.finish(end); }
 
+void CommandFrontEnd::retire(uint32_t id) {
+    if (id >= draws_.size()) return;
+    DrawState& d = *draws_[id];
+    d.constants.reset();
+    d.setup.constant_writes = {};
+    d.setup.ff_state.reset();
+    d.setup.ff_program.reset();
+    d.setup.generated.reset();
+}
+
 void register_unit_command_front_end(UnitRegistry& r) {
     UnitType t;
     t.name = "front_end";

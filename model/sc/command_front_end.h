@@ -13,7 +13,7 @@
 // * Every other command costs `command_cycles`.
 // Ports: `constants` batches to the constant loader; `draws` draws to the tessellator;
 // `declarations` / `decoded` to and from the declaration decoder. The front end owns the draws it
-// sends (they live as long as the pipeline).
+// sends (they live as long as the pipeline; retire() shrinks each once the output is done with it).
 #pragma once
 
 #include "model/common/params.h"
@@ -48,6 +48,12 @@ public:
     void finish(Cycle end) override;
     bool busy_with_work() const override { return next_ < machine_.scene().commands.size() || decoding_; }
     const StatGroup& stats() const override { return stats_; }
+    // Draw `id` has left the output: every unit is done with it. What only its shading read goes
+    // (the constant memory it sees, the driver's writes, the fixed-function state and program, a
+    // tessellated draw's generated vertices); the DrawState stays, small, at the same address (units
+    // compare draw pointers). A software-processed draw keeps its SoftwareDraw: its shader is the
+    // draw's shader, and units key their program caches by shader address.
+    void retire(uint32_t id);
 
 private:
     Cycle decoded(Cycle now);  // the decoder's events have come back

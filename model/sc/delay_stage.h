@@ -2,7 +2,7 @@
 // most `depth` inside and one per cycle each way. It does nothing to the values; it is the
 // smallest complete unit (parameters declared once, ports, statistics, cycle accounting) and
 // the worked example of docs/timing-model.md, "Adding a unit": a topology file that inserts it
-// between the vertex fetch and the vertex ALU (tests/topologies/delay_stage.json) runs it.
+// between the vertex fetch and the vertex ALU (examples/topologies/delay_stage.json) runs it.
 //
 // Ports: `in` vertex jobs (pool handles) from upstream, `out` the same jobs downstream.
 #pragma once

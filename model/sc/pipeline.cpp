@@ -1,6 +1,7 @@
 #include "model/sc/pipeline.h"
 
 #include "model/sc/bottleneck.h"
+#include "model/sc/command_front_end.h"
 #include "model/sc/decl_decoder_slot.h"
 #include "model/sc/dispatcher.h"
 #include "model/sc/memory_model.h"
@@ -23,7 +24,7 @@ using namespace sc_core;
 const ParamBindings<PipelineParams>& PipelineParams::bindings() {
     static const auto b = ParamBindings<PipelineParams>(kUnit, "the timing model as a whole: clock and kernel synchronisation")
         .real("clock_mhz", "MHz", &PipelineParams::clock_mhz, "modelled core clock (vertices/s and trace times)",
-                    "GeForce3 (NV20) core clock: 200 MHz (pipeline.md)", 1.0, 100000.0)
+                    "GeForce3 (NV20) core clock: 200 MHz (docs/spec/pipeline.md)", 1.0, 100000.0)
         .uint("quantum", "cycles", &PipelineParams::quantum,
                   "cycles the dispatcher may run ahead of the SystemC kernel before it synchronises",
                   "assumed (a speed setting: results do not depend on it)", 1, uint64_t(1) << 40);
@@ -144,6 +145,15 @@ private:
     scene::SceneMachine machine_;
     VertexPool pool_;
     vs::Constants constant_memory_;  // the loader writes it, the ALU reads it
+    // A draw the output has finished: the front end drops what only its shading needed, so that a run's
+    // memory does not grow with the draws' states (docs/limits.md).
+    void retire(const DrawState& d) {
+        if (!front_end_)
+            for (const auto& u : units_)
+                if ((front_end_ = dynamic_cast<CommandFrontEnd*>(u.get()))) break;
+        if (front_end_) front_end_->retire(d.id);
+    }
+    CommandFrontEnd* front_end_ = nullptr;
     std::vector<std::unique_ptr<TimedUnit>> units_;  // as listed in the topology
     std::vector<const UnitType*> types_;             // of units_
     std::map<std::string, TimedUnit*> by_name_;
@@ -203,6 +213,7 @@ void Pipeline::build() {
                         ff_programs_.push_back(p);
                 }
                 if (opt_.draw_done) opt_.draw_done(d);
+                retire(d);
             };
             UnitFactory make = t->make;
             if (t->name == "decl_decoder" && opt_.decl_decoder.make) make = decl_decoder_factory(opt_.decl_decoder);

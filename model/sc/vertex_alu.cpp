@@ -12,9 +12,9 @@ namespace vpsim::sc {
 const ParamBindings<VertexAluParams>& VertexAluParams::bindings() {
     static const auto b = ParamBindings<VertexAluParams>(kUnit, "vertex ALU: engines of co-issuing vector + scalar pipes, several vertices in flight")
         .uint("engines", "engines", &VertexAluParams::engines, "vertex engines",
-                  "NV20 (GeForce3) has one; NV2A and NV25 two (pipeline.md)", 1, 64).capacity()
+                  "NV20 (GeForce3) has one; NV2A and NV25 two (docs/spec/pipeline.md)", 1, 64).capacity()
         .uint("contexts", "vertices", &VertexAluParams::contexts, "vertices in flight per engine",
-                  "NV20: up to 3 vertices in flight per engine (pipeline.md)", 1, 64).capacity()
+                  "NV20: up to 3 vertices in flight per engine (docs/spec/pipeline.md)", 1, 64).capacity()
         .uint("vector_latency", "cycles", &VertexAluParams::vector_latency, "cycles from a vector slot's issue to its result",
                   "assumed (no public figure): the latency at which 3 vertices in flight give GeForce3's published vertex rate (docs/calibration.md)", 1, 64).latency()
         .uint("scalar_latency", "cycles", &VertexAluParams::scalar_latency, "cycles from a scalar slot's issue to its result",
@@ -25,10 +25,10 @@ const ParamBindings<VertexAluParams>& VertexAluParams::bindings() {
         .uint("rcp_rsq_latency", "cycles", &VertexAluParams::rcp_rsq_latency, "cycles from issue to result of rcp and rsq",
                   "assumed: as the vector pipe", 1, 64).latency()
         .uint("rcp_interval", "cycles", &VertexAluParams::rcp_interval, "scalar pipe cycles per rcp / rsq (other scalar ops: 1)",
-                  "NV20: one reciprocal or reciprocal square root per two cycles (pipeline.md)", 1, 64).latency()
+                  "NV20: one reciprocal or reciprocal square root per two cycles (docs/spec/pipeline.md)", 1, 64).latency()
         .choice("coissue", {"off", "pairs", "window"}, &VertexAluParams::coissue,
                   "co-issue of a vector and a scalar slot in one cycle: off, adjacent pairs, look-ahead window",
-                  "NV20 instruction slots hold one vector and one scalar op (pipeline.md); window assumed")
+                  "NV20 instruction slots hold one vector and one scalar op (docs/spec/pipeline.md); window assumed")
         .choice("schedule", {"round_robin", "oldest"}, &VertexAluParams::schedule,
                   "which vertex in flight issues when several can: round robin over the contexts, or the oldest",
                   "assumed (no public figure); oldest first keeps vertices staggered so each finishes early")
@@ -36,7 +36,7 @@ const ParamBindings<VertexAluParams>& VertexAluParams::bindings() {
                   "assumed", 2, VertexAluProgram::kMaxWindow).capacity()
         .boolean("port_limit", &VertexAluParams::port_limit,
                   "a co-issued pair reads at most one input and one constant register",
-                  "NV20: one instruction reads at most one input and one constant (pipeline.md)");
+                  "NV20: one instruction reads at most one input and one constant (docs/spec/pipeline.md)");
     return b;
 }
 ParamTable VertexAluParams::table() { return bindings().table(); }

@@ -12,7 +12,7 @@ const ParamBindings<VertexFetchParams>& VertexFetchParams::bindings() {
     static const auto b = ParamBindings<VertexFetchParams>(kUnit, "vertex fetch unit: element requests, fetch cache, type conversion, input buffers")
         .uint("input_buffers", "vertices", &VertexFetchParams::input_buffers,
                   "input buffers: a vertex holds one from its data's arrival until the ALU finishes it",
-                  "NV20: 6 copies of the per-vertex input buffers (pipeline.md)", 1, 1024).capacity()
+                  "NV20: 6 copies of the per-vertex input buffers (docs/spec/pipeline.md)", 1, 1024).capacity()
         .uint("fetch_window", "vertices", &VertexFetchParams::fetch_window,
                   "vertices fetched at once (first request to last data); hides memory latency", "assumed (docs/calibration.md)", 1, 4096).capacity()
         .uint("queue", "vertices", &VertexFetchParams::queue, "vertex jobs buffered from the index fetch", "assumed", 1, 1024).capacity()

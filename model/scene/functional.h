@@ -38,8 +38,9 @@ struct DrawResult {
     bool indexed = false;
     PrimitiveType type = PrimitiveType::TriangleList;
     uint32_t primitives = 0;
+    uint64_t references = 0;                 // vertex references (indices read), draw order
     std::vector<uint32_t> indices;           // vertex index of each reference (base_vertex added), draw order
-    std::vector<vs::VertexOutputs> vertices; // one per reference, draw order
+    std::vector<vs::VertexOutputs> vertices; // one per reference, draw order (Keep::Counts: both empty)
     uint32_t unique_vertices = 0;            // distinct indices (each shaded once)
     uint32_t outputs_written = 0;            // the shader's vs::kOut* bits
     std::string shader;                      // its name ("...: fixed function (N instructions)")
@@ -60,5 +61,22 @@ struct FunctionalResult {
 // `caps`: the device's fixed-function caps (a fixed-function draw beyond them is refused).
 FunctionalResult run_functional(const Scene& scene, const vs::Profile& profile, const ShadeFn& shade = {},
                                 const tess::TessProfile& tess_profile = {}, const ff::Caps& caps = {});
+
+// What run_functional_each keeps of each draw.
+enum class Keep {
+    Vertices,  // DrawResult::indices and ::vertices, one per reference (what run_functional returns)
+    // Neither: the draw's distinct vertices are shaded in ascending blocks of kShadeBlock and dropped
+    // (the same vertices shaded, the same first error), so memory does not grow with the draw's
+    // references: the distinct indices are a bitmap over their range, or a sorted copy of the
+    // draw's indices (4 bytes a reference, the size of its index buffer) when that is smaller.
+    Counts,
+};
+constexpr size_t kShadeBlock = 4096;
+
+// As run_functional, but each draw goes to `sink` as soon as it is shaded and is not kept; returns
+// the warnings.
+std::vector<std::string> run_functional_each(const Scene& scene, const vs::Profile& profile, const ShadeFn& shade,
+                                             const tess::TessProfile& tess_profile, const ff::Caps& caps, Keep keep,
+                                             const std::function<void(DrawResult&&)>& sink);
 
 }  // namespace vpsim::scene

@@ -38,8 +38,9 @@ std::string write_points_file(const std::string& path, const std::vector<const P
 
 bool run_points_tool(const std::vector<std::string>& args, const std::string& err, const std::vector<const Point*>& jobs,
                      const std::function<void(const Point&, bool)>& done, const std::function<void(Child&)>& stop,
-                     const std::function<void(int)>& exited) {
+                     const std::function<void(int)>& exited, int parent_death_signal) {
     SpawnOptions o;
+    o.parent_death_signal = parent_death_signal;
     o.out = Stream::Null;
     o.err = Stream::File;
     o.err_file = err;

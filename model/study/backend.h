@@ -47,9 +47,10 @@ std::string write_points_file(const std::string& path, const std::vector<const P
 // Runs `args` with stdin and stdout on /dev/null and stderr into the file `err`, reporting each
 // point as its directory says it ended. On SIGINT/SIGTERM `stop(tool)` is called once and the
 // run returns false. The tool's exit status is passed to `exited` (which may throw) when it
-// ended on its own.
+// ended on its own. `parent_death_signal`: the signal the tool gets when the sweep ends however it
+// ends (SpawnOptions; 0: none).
 bool run_points_tool(const std::vector<std::string>& args, const std::string& err, const std::vector<const Point*>& jobs,
                      const std::function<void(const Point&, bool)>& done, const std::function<void(Child&)>& stop,
-                     const std::function<void(int)>& exited);
+                     const std::function<void(int)>& exited, int parent_death_signal);
 
 }  // namespace vpsim::study

@@ -56,9 +56,12 @@ public:
     }
 
 private:
-    // stdin and stdout on /dev/null, stderr into the point's stderr.txt.
+    // stdin and stdout on /dev/null, stderr into the point's stderr.txt. A point gets SIGTERM when
+    // the sweep ends, however it ends (a SIGKILL too): no point runs on as an orphan that a resumed
+    // sweep would meet (vpsim run removes its temporaries on SIGTERM and exits 143).
     static Child start(const Point& p) {
         SpawnOptions o;
+        o.parent_death_signal = SIGTERM;
         o.out = Stream::Null;
         o.err = Stream::File;
         o.err_file = p.dir + "/stderr.txt";

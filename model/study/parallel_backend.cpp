@@ -40,7 +40,10 @@ public:
             },
             [&](int status) {
                 if (status == 255) throw std::runtime_error("GNU parallel failed; its messages are in " + err);
-            });
+            },
+            // A sweep that ends (even by SIGKILL) takes its points with it: on SIGINT GNU parallel
+            // kills its running jobs (each in its own process group) and exits.
+            SIGINT);
     }
 
 private:

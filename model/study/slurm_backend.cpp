@@ -77,7 +77,10 @@ public:
                 (void)read_input_file(err, m, why);
                 while (!m.empty() && m.back() == '\n') m.pop_back();
                 throw std::runtime_error("--backend slurm: " + (m.empty() ? "sweep-slurm.sh failed" : m));
-            });
+            },
+            // The job array is the cluster's: it runs on without the sweep (--no-wait relies on it); a
+            // second sweep refuses the directory while it has tasks in the queue.
+            0);
     }
 
 private:

@@ -1,5 +1,5 @@
 // The golden D3D8 primitive tessellator: patch descriptions, the tessellation profile (vpsim's
-// numbered choices of /work/shared/spec/patches.md, each an option with the spec's default) and
+// numbered choices of docs/spec/patches.md, each an option with the spec's default) and
 // the error type. The model and every choice are described in docs/tessellation.md.
 #pragma once
 

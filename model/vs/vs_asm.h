@@ -1,4 +1,4 @@
-// vs.1.0 / vs.1.1 assembler and disassembler (../shared/spec/vs-isa.md, "Assembly syntax").
+// vs.1.0 / vs.1.1 assembler and disassembler (docs/spec/vs-isa.md, "Assembly syntax").
 //
 // Accepted text (D3DX8 style), after the C preprocessor (vs_preproc.h) when it has directives:
 //   - the version line `vs.1.0` or `vs.1.1` (also `vs_1_0` / `vs_1_1`) before the first

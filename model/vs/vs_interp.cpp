@@ -1,4 +1,4 @@
-// The reference interpreter: the golden semantics of vs.1.0 / vs.1.1 (../shared/spec/vs-isa.md,
+// The reference interpreter: the golden semantics of vs.1.0 / vs.1.1 (docs/spec/vs-isa.md,
 // "Semantics"; every decision the spec leaves open is in docs/vs-semantics.md).
 //
 // Written to be obviously right, not fast: one instruction at a time, every source read into a

@@ -1,5 +1,5 @@
 // vs.1.0 / vs.1.1 bytecode: token formats, the decoded instruction list, and the profile of
-// choices where sources disagree (../shared/spec/vs-isa.md).
+// choices where sources disagree (docs/spec/vs-isa.md).
 #pragma once
 
 #include <array>

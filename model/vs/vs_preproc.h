@@ -1,4 +1,4 @@
-// The C preprocessor pass over vs.1.x assembly (../shared/spec/vs-isa.md, "Assembly syntax"):
+// The C preprocessor pass over vs.1.x assembly (docs/spec/vs-isa.md, "Assembly syntax"):
 // #define (object- and function-like), #undef, #include "..." (relative to the including file,
 // then the -I directories), #if/#ifdef/#ifndef/#elif/#else/#endif, #error, -D NAME[=VALUE].
 //

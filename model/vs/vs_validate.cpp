@@ -1,4 +1,4 @@
-// CreateVertexShader validation (../shared/spec/vs-isa.md, "Validation"; ids in vs_validate.h).
+// CreateVertexShader validation (docs/spec/vs-isa.md, "Validation"; ids in vs_validate.h).
 #include "model/vs/vs_validate.h"
 
 #include <fmt/format.h>

@@ -1,4 +1,4 @@
-// CreateVertexShader validation of a decoded vs.1.x program (../shared/spec/vs-isa.md,
+// CreateVertexShader validation of a decoded vs.1.x program (docs/spec/vs-isa.md,
 // "Validation"), and what the program reads (for declaration rules 16-17).
 #pragma once
 

@@ -8,7 +8,7 @@ set(EX ${SRC}/examples/decl)
 set(XE ${SRC}/examples/exec)
 set(SH ${SRC}/examples/shaders)
 set(SC ${SRC}/examples/scenes)
-include(${CMAKE_CURRENT_LIST_DIR}/../cli_expect.cmake)  # expect(code regex args...)
+include(${CMAKE_CURRENT_LIST_DIR}/expect.cmake)  # expect(code regex args...)
 
 expect(0 "nv20 .*ok .*nv2a .*ok .*nv25 .*ok .*every preset within its tolerance" bench calibrate)
 expect(1 "OUT.*a preset is outside its tolerance" bench calibrate --set vertex_fetch.prefetch_lines=0)

@@ -7,7 +7,7 @@ set(EX ${SRC}/examples/decl)
 set(XE ${SRC}/examples/exec)
 set(SH ${SRC}/examples/shaders)
 set(SC ${SRC}/examples/scenes)
-include(${CMAKE_CURRENT_LIST_DIR}/../cli_expect.cmake)  # expect(code regex args...)
+include(${CMAKE_CURRENT_LIST_DIR}/expect.cmake)  # expect(code regex args...)
 
 # The binary finds its data (xcheck's corpus) relative to itself, not in the source tree: copies
 # of the binary with the build's share/vpsim, in the build layout (<dir>/vpsim, <dir>/share) and

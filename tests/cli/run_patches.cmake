@@ -7,7 +7,7 @@ set(EX ${SRC}/examples/decl)
 set(XE ${SRC}/examples/exec)
 set(SH ${SRC}/examples/shaders)
 set(SC ${SRC}/examples/scenes)
-include(${CMAKE_CURRENT_LIST_DIR}/../cli_expect.cmake)  # expect(code regex args...)
+include(${CMAKE_CURRENT_LIST_DIR}/expect.cmake)  # expect(code regex args...)
 
 # Patches: every tessellation example runs on the timing model and prints the tessellator's
 # figures (its vertices equal scene-exec's: the loop over every example scene above).

@@ -7,7 +7,7 @@ file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
 set(SC ${SRC}/examples/scenes)
 set(TOP ${SRC}/examples/topologies)
-include(${CMAKE_CURRENT_LIST_DIR}/../cli_expect.cmake)  # expect(code regex args...)
+include(${CMAKE_CURRENT_LIST_DIR}/expect.cmake)  # expect(code regex args...)
 
 # The stats.json of a run without the host timing, and its vertices.
 function(run_out dir)

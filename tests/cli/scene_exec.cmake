@@ -7,7 +7,7 @@ set(EX ${SRC}/examples/decl)
 set(XE ${SRC}/examples/exec)
 set(SH ${SRC}/examples/shaders)
 set(SC ${SRC}/examples/scenes)
-include(${CMAKE_CURRENT_LIST_DIR}/../cli_expect.cmake)  # expect(code regex args...)
+include(${CMAKE_CURRENT_LIST_DIR}/expect.cmake)  # expect(code regex args...)
 
 # scene-exec: every example scene runs, and the fast path equals the interpreter bit for bit.
 # Every scene file under examples/scenes/ (subdirectories included), so a new one is covered.

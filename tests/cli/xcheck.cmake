@@ -6,7 +6,7 @@ set(EX ${SRC}/examples/decl)
 set(XE ${SRC}/examples/exec)
 set(SH ${SRC}/examples/shaders)
 set(SC ${SRC}/examples/scenes)
-include(${CMAKE_CURRENT_LIST_DIR}/../cli_expect.cmake)  # expect(code regex args...)
+include(${CMAKE_CURRENT_LIST_DIR}/expect.cmake)  # expect(code regex args...)
 
 # xcheck: a short run passes and reports its figures.
 expect(0 "mismatches: 0.*coverage: complete.*arrays/s" xcheck --random 20000 --seed 7)

@@ -1,7 +1,7 @@
 # vpsim run --rtl vertex_fetch (docs/vertex-fetch-rtl.md, "In the loop"): the built-in RTL, your
 # own (here the planted bug, Verilated once into a cache of its own), both RTL units at once, the
 # model with the RTL's timing parameters, and the bad --rtl arguments.
-include(${CMAKE_CURRENT_LIST_DIR}/cli_expect.cmake)
+include(${CMAKE_CURRENT_LIST_DIR}/expect.cmake)
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
 set(V ${SRC}/tests/rtl_variants)

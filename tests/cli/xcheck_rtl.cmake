@@ -1,6 +1,6 @@
 # vpsim xcheck --rtl: bring-your-own RTL (docs/xcheck.md, "Your own RTL"). Verilates the test
 # variants in tests/rtl_variants/ at run time into a cache of its own under ${WORK}.
-include(${CMAKE_CURRENT_LIST_DIR}/cli_expect.cmake)
+include(${CMAKE_CURRENT_LIST_DIR}/expect.cmake)
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK}/mm)
 set(V ${SRC}/tests/rtl_variants)

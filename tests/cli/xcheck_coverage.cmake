@@ -1,6 +1,6 @@
 # vpsim xcheck --coverage: RTL code coverage of the built-in decoder (docs/xcheck.md,
 # "RTL code coverage"). The HTML report needs Debian's lcov (genhtml): installed here if missing.
-include(${CMAKE_CURRENT_LIST_DIR}/cli_expect.cmake)
+include(${CMAKE_CURRENT_LIST_DIR}/expect.cmake)
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
 execute_process(COMMAND bash ${SRC}/scripts/deps.sh lcov RESULT_VARIABLE rc)

@@ -1,9 +1,9 @@
 # vpsim compare (docs/run.md, "Comparing runs and presets"): run directories and presets side by
 # side, the figures equal to the runs' own, text / JSON / CSV, bad input.
-# Invoked by ctest: cmake -DVPSIM=... -DSRC=... -DWORK=... -DPYTHON=... -P cli_compare.cmake
+# Invoked by ctest: cmake -DVPSIM=... -DSRC=... -DWORK=... -DPYTHON=... -P tests/cli/compare.cmake
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
-include(${CMAKE_CURRENT_LIST_DIR}/cli_expect.cmake)
+include(${CMAKE_CURRENT_LIST_DIR}/expect.cmake)
 set(SCENE ${SRC}/examples/workloads/point_light.json)
 
 # Two run directories, and the same scene on the presets.

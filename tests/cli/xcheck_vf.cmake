@@ -3,8 +3,8 @@
 # vertex, and its replay command (with every option that shaped the run) reproduces it; a design
 # with the wrong ports is refused before it is compiled; --jobs does not change the report. Kept
 # short for CI (one Verilated design): the mutation campaign is scripts/xcheck-vf-mutants.sh, the
-# code coverage tests/cli_xcheck_vf_coverage.cmake.
-include(${CMAKE_CURRENT_LIST_DIR}/cli_expect.cmake)
+# code coverage tests/cli/xcheck_vf_coverage.cmake.
+include(${CMAKE_CURRENT_LIST_DIR}/expect.cmake)
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
 set(V ${SRC}/tests/rtl_variants)

@@ -1,10 +1,10 @@
 # vpsim why (docs/why.md): one behaviour per CASE, each a ctest of its own (tests/CMakeLists.txt).
 # Causes known by construction: a tiny order queue, a memory latency nothing else can hide, and the
 # nv25 default scene of issue 33 (the order queue, not the fetch the summary names).
-# Run by ctest: cmake -DVPSIM=... -DSRC=... -DWORK=... -DCASE=... -P tests/cli_why.cmake
+# Run by ctest: cmake -DVPSIM=... -DSRC=... -DWORK=... -DCASE=... -P tests/cli/why.cmake
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
-include(${CMAKE_CURRENT_LIST_DIR}/cli_expect.cmake)  # expect(code regex args...)
+include(${CMAKE_CURRENT_LIST_DIR}/expect.cmake)  # expect(code regex args...)
 set(SKIN ${SRC}/examples/scenes/skinning.json)
 
 if(CASE STREQUAL "order_queue")
@@ -57,5 +57,5 @@ elseif(CASE STREQUAL "errors")
   expect(2 "no-such.json" why ${WORK}/no-such.json)
   expect(2 "--backend slurm: unknown backend; valid: local, parallel" why --backend slurm)
 else()
-  message(FATAL_ERROR "cli_why.cmake: unknown CASE ${CASE}")
+  message(FATAL_ERROR "cli/why.cmake: unknown CASE ${CASE}")
 endif()

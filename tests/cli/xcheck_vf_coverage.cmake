@@ -2,7 +2,7 @@
 # (docs/vertex-fetch-rtl.md, "--coverage DIR"). The directed cases and 300 random ones reach every
 # line and branch point and all twelve cover properties; the files are written, the never-hit
 # points are listed, and --jobs 2 (two instances, merged) finds the same holes.
-include(${CMAKE_CURRENT_LIST_DIR}/cli_expect.cmake)
+include(${CMAKE_CURRENT_LIST_DIR}/expect.cmake)
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
 execute_process(COMMAND bash ${SRC}/scripts/deps.sh lcov RESULT_VARIABLE rc)

@@ -1,10 +1,10 @@
 # A 3-scene sweep's report (docs/report.md): one panel per scene in every figure, each panel's SVG
 # naming its scene, and every panel of the first screen drawn in headless Chromium
 # (tests/report_panels_check.py); --where keeps the panels per scene.
-# Invoked by ctest: cmake -DVPSIM=... -DSRC=... -DWORK=... -DPYTHON=... -DCHROMIUM=... -P cli_report_panels.cmake
+# Invoked by ctest: cmake -DVPSIM=... -DSRC=... -DWORK=... -DPYTHON=... -DCHROMIUM=... -P tests/cli/report_panels.cmake
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
-include(${CMAKE_CURRENT_LIST_DIR}/cli_expect.cmake)
+include(${CMAKE_CURRENT_LIST_DIR}/expect.cmake)
 set(W ${SRC}/examples/workloads)
 expect(0 "-" sweep --scene ${W}/point_light.json --scene ${W}/toon.json --scene ${W}/skin4.json
        --axis vertex_alu.engines=1,2 --axis vertex_alu.coissue=off,window --jobs 2 --quiet --out ${WORK}/sw)

@@ -1,7 +1,7 @@
 # vpsim sweep (docs/sweep.md): a 12-point study equals its points run one by one with
 # `vpsim run --out`; killed mid-way and run again it runs only the missing points; GNU parallel
 # gives the same results.csv; bad input is a clear error with no results.csv.
-# Invoked by ctest: cmake -DVPSIM=... -DSRC=... -DWORK=... -P cli_sweep.cmake
+# Invoked by ctest: cmake -DVPSIM=... -DSRC=... -DWORK=... -P tests/cli/sweep.cmake
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
 set(W ${SRC}/examples/workloads)

@@ -1,6 +1,6 @@
 # vpsim xcheck --mutants: mutation score with yosys' mutate (docs/xcheck.md, "Mutation score").
 # A short fixed budget (the full campaign is scripts/xcheck-mutants.sh); yosys installed if missing.
-include(${CMAKE_CURRENT_LIST_DIR}/cli_expect.cmake)
+include(${CMAKE_CURRENT_LIST_DIR}/expect.cmake)
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
 execute_process(COMMAND bash ${SRC}/scripts/deps.sh yosys RESULT_VARIABLE rc)

@@ -1,10 +1,10 @@
 # vpsim asm / disasm / check / exec on real-style shader sources (issue 13): D3D9 vs_1_1 input,
 # the preprocessor, the examples/shaders/corpus shaders. Output and exit codes.
-# Invoked by ctest: cmake -DVPSIM=... -DSRC=... -DWORK=... -P cli_vs_sources.cmake
+# Invoked by ctest: cmake -DVPSIM=... -DSRC=... -DWORK=... -P tests/cli/vs_sources.cmake
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
 
-include(${CMAKE_CURRENT_LIST_DIR}/cli_expect.cmake)  # expect(code regex args...)
+include(${CMAKE_CURRENT_LIST_DIR}/expect.cmake)  # expect(code regex args...)
 
 # D3D9 vs_1_1: without --d3d9 (and the D3D8 spelling vs.1.1) a dcl_ line names the flag.
 file(WRITE ${WORK}/nine8.vsh "vs.1.1\ndcl_position v0\nmov oPos, v0\n")

@@ -2,7 +2,7 @@
 # control", "Triage", "Shrinking"): replays that reproduce, output folders, coverage exclusions
 # and waivers, triage of many mismatches, a shrinker that keeps the bug, --dump-arrays.
 # The RTL variants are Verilated into ${CACHE_DIR} (shared with the other workflow tests).
-include(${CMAKE_CURRENT_LIST_DIR}/cli_expect.cmake)
+include(${CMAKE_CURRENT_LIST_DIR}/expect.cmake)
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
 set(V ${SRC}/tests/rtl_variants)
@@ -182,7 +182,7 @@ expect(1 "waveform of the shrunk replay \\([0-9]+ cycles, the expected pins in s
        xcheck --rtl ${V}/decl_decoder_fsm_bug.sv ${CACHE} --no-corpus --random 3000 --seed 2 --show 1 --wave-on-fail ${WORK}/wave
        --out ${WORK}/wave_out)
 file(GLOB fst ${WORK}/wave/*.fst)
-execute_process(COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/fst_hierarchy.py ${fst} OUTPUT_VARIABLE names RESULT_VARIABLE rc)
+execute_process(COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/../fst_hierarchy.py ${fst} OUTPUT_VARIABLE names RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0 OR NOT names MATCHES "(^|\n)dut\n" OR NOT names MATCHES "(^|\n)golden \\[174:0\\]\n"
    OR NOT names MATCHES "golden_value \\[23:0\\]" OR NOT names MATCHES "(^|\n)out_value \\[23:0\\]")
   message(SEND_ERROR "the FST ${fst} lacks the dut scope or the golden pins:\n${names}")

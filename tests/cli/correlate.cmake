@@ -3,10 +3,10 @@
 # every figure with its page and quote, the chip's clock, --markdown, --json, --check, --plot, and
 # bad measurement files refused with the file, the JSON pointer and the rule. No check asserts
 # the size of an error (the model does not reach the goal today; --check must say what it finds).
-# Invoked by ctest: cmake -DVPSIM=... -DWORK=... -P cli_correlate.cmake
+# Invoked by ctest: cmake -DVPSIM=... -DWORK=... -P tests/cli/correlate.cmake
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
-include(${CMAKE_CURRENT_LIST_DIR}/cli_expect.cmake)
+include(${CMAKE_CURRENT_LIST_DIR}/expect.cmake)
 
 expect(0 "set +id +preset@MHz +measured +model +unit +error.*fit +3dm01-ffrate-gf3 +nv20@200 +16.6 .*holdout +opengvs-indtri-quadro4-900 +nv25@300 .*\nfit: +[0-9]+ rate figures, mean absolute error [0-9.]+ %.*\nholdout: +[0-9]+ rate figures.*\ngoal (met|not met): [0-9]+ rate figures \\(goal 12\\)"
        bench correlate)
@@ -86,18 +86,18 @@ expect(0 "\"sets\": \\[\n *\"vertex_alu.engines=1\"" bench correlate --json --se
 expect(2 "vpsim bench correlate: .*no_such" bench correlate --set no_such.param=1)
 
 # Bad measurement files: the file, the JSON pointer (or line and column) and the rule.
-file(READ ${CMAKE_CURRENT_LIST_DIR}/../examples/correlation/measurements.json data)
+file(READ ${CMAKE_CURRENT_LIST_DIR}/../../examples/correlation/measurements.json data)
 string(JSON data REMOVE "${data}" figures 0 url)
 file(WRITE ${WORK}/no_url.json "${data}")
 expect(2 "vpsim bench correlate: no_url.json: /figures/0/url: missing \\(every figure names the page it was read from\\)"
        bench correlate --data no_url.json)
-file(READ ${CMAKE_CURRENT_LIST_DIR}/../examples/correlation/measurements.json data)
+file(READ ${CMAKE_CURRENT_LIST_DIR}/../../examples/correlation/measurements.json data)
 string(JSON data SET "${data}" figures 1 quote "\"a table row without the number\"")
 file(WRITE ${WORK}/no_value.json "${data}")
 expect(2 "no_value.json: /figures/1/quote: the quote does not show the value 11.82"
        bench correlate --data no_value.json)
 # A copy of the file beside no scenes: the first figure's scene is missing.
-file(READ ${CMAKE_CURRENT_LIST_DIR}/../examples/correlation/measurements.json data)
+file(READ ${CMAKE_CURRENT_LIST_DIR}/../../examples/correlation/measurements.json data)
 file(WRITE ${WORK}/no_scene.json "${data}")
 expect(2 "no_scene.json: /figures/0/scene: .*hpc_1light.json: cannot open" bench correlate --data no_scene.json)
 file(WRITE ${WORK}/syntax.json "{\"schema\": \"vpsim-measurements-1\",\n \"figures\": [}")

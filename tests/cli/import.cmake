@@ -1,9 +1,9 @@
 # vpsim import on the command line: a scene that loads from another working directory, runs on a
 # preset, the options, and bad input (exit 2, the file and the reason named, nothing written).
-# Invoked by ctest: cmake -DVPSIM=... -DWORK=... -P cli_import.cmake. Needs assimp-testmodels.
+# Invoked by ctest: cmake -DVPSIM=... -DWORK=... -P tests/cli/import.cmake. Needs assimp-testmodels.
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK}/out ${WORK}/elsewhere ${WORK}/empty)
-include(${CMAKE_CURRENT_LIST_DIR}/cli_expect.cmake)
+include(${CMAKE_CURRENT_LIST_DIR}/expect.cmake)
 set(M /usr/share/assimp/models)
 
 expect(0 "--max-blend-index" import --help)

@@ -1,11 +1,11 @@
 # vpsim run --stats-interval, vpsim plot and vpsim report (docs/report.md), with real runs, the
 # real plot script (matplotlib) and the report opened in headless Chromium.
-# Invoked by ctest: cmake -DVPSIM=... -DSRC=... -DWORK=... -DPYTHON=... -DCHROMIUM=... -P cli_report.cmake
+# Invoked by ctest: cmake -DVPSIM=... -DSRC=... -DWORK=... -DPYTHON=... -DCHROMIUM=... -P tests/cli/report.cmake
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
 set(SCENE ${SRC}/examples/scenes/skinning.json)
 
-include(${CMAKE_CURRENT_LIST_DIR}/cli_expect.cmake)  # expect(code regex args...)
+include(${CMAKE_CURRENT_LIST_DIR}/expect.cmake)  # expect(code regex args...)
 function(python what)
   execute_process(COMMAND ${PYTHON} ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err
                   WORKING_DIRECTORY ${WORK})
