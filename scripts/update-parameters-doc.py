@@ -9,6 +9,11 @@ import sys
 
 
 def rng(p):
+    kind = p.get("kind")  # capacity, rate or latency: what `vpsim why` relaxes (docs/why.md)
+    return base_rng(p) + (f"; {kind}" if kind else "")
+
+
+def base_rng(p):
     if p["type"] == "enum":
         return "enum {" + ", ".join(p["allowed"]) + "}"
     if p["type"] in ("uint", "int", "double") and "max" in p:

@@ -1082,3 +1082,31 @@ TEST_CASE("Caps: fewer input buffers than engines x contexts warn, with the in-f
     // The defaults (1 engine x 3 contexts, 6 buffers) are not capped.
     CHECK(!has(run(scene::default_scene()).result, "vertex_fetch.input_buffers"));
 }
+
+// Issue 33: each engine's cycles (vertex_alu counters e<N>_*_cycles).
+namespace {
+uint64_t alu_counter(const Captured& c, const std::string& name) {
+    return c.result.stats["units"]["vertex_alu"]["counters"][name]["value"].get<uint64_t>();
+}
+}  // namespace
+
+TEST_CASE("Each vertex engine's cycles add up to the run's, and their issue cycles to the ALU's", "[timing]") {
+    for (unsigned engines : {1u, 2u, 3u}) {
+        INFO(engines << " engines");
+        const Captured c = run(scene::default_scene(), {fmt::format("vertex_alu.engines={}", engines)});
+        uint64_t issue = 0;
+        for (unsigned e = 0; e < engines; ++e) {
+            const auto k = [&](const char* what) { return alu_counter(c, fmt::format("e{}_{}_cycles", e, what)); };
+            CHECK(k("issue") + k("dependency") + k("latency") + k("empty") == c.result.cycles);
+            issue += k("issue");
+        }
+        CHECK(issue == alu_counter(c, "issue_cycles"));
+    }
+}
+
+TEST_CASE("An engine that is given no vertex is empty for the whole run while the other works", "[timing]") {
+    const Captured c = run(point_scene(1, "vs.1.1\nmov oPos, v0\n"), {"vertex_alu.engines=2"});
+    CHECK(alu_counter(c, "e1_empty_cycles") == c.result.cycles);
+    CHECK(alu_counter(c, "e0_issue_cycles") == 1);
+    CHECK(alu_counter(c, "e0_empty_cycles") < c.result.cycles);
+}

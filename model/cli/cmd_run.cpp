@@ -8,6 +8,7 @@
 #include "model/common/file_util.h"
 #include "model/common/presets.h"
 #include "model/scene/default_scene.h"
+#include "model/scene/scene_window.h"
 #include "model/sc/pipeline.h"
 #include "tb/rtl_in_loop.h"
 #include "tb/user_rtl_loop.h"
@@ -37,6 +38,7 @@ struct RunArgs {
     std::vector<std::string> sets, profile, tess_profile, rtl;
     bool vertices = false, json = false, quiet = false, no_progress = false, topology = false;
     uint64_t stats_interval = 0;  // --stats-interval N (0: off)
+    uint64_t draws = 0;           // --draws N: the scene up to its N-th draw (0: all of it)
     bool compare_model = false;   // --compare-model (with --rtl decl_decoder=FILE)
     uint64_t compare_random = 20000;
 };
@@ -81,6 +83,26 @@ private:
     uint64_t draws_ = 0, prims_ = 0, refs_ = 0, unique_ = 0;
 };
 
+// Each vertex engine's cycles (the ALU's e<N>_*_cycles counters) as fractions of the run, for
+// an ALU of two or more engines: a shortfall of one engine is not visible in the ALU's totals.
+struct EngineShare {
+    double issue = 0, dependency = 0, latency = 0, empty = 0;
+};
+std::vector<EngineShare> engine_shares(const sc::RunResult& r) {
+    std::vector<EngineShare> out;
+    if (!r.cycles || !r.stats.contains("units")) return out;
+    for (const auto& [unit, g] : r.stats["units"].items()) {
+        if (!g.contains("counters") || !g["counters"].contains("e1_issue_cycles")) continue;
+        const auto& c = g["counters"];
+        auto f = [&](const std::string& k) { return double(c[k]["value"].get<uint64_t>()) / double(r.cycles); };
+        for (unsigned e = 0; c.contains(fmt::format("e{}_issue_cycles", e)); ++e)
+            out.push_back({f(fmt::format("e{}_issue_cycles", e)), f(fmt::format("e{}_dependency_cycles", e)),
+                           f(fmt::format("e{}_latency_cycles", e)), f(fmt::format("e{}_empty_cycles", e))});
+        break;
+    }
+    return out;
+}
+
 // `rtl`: the units that ran as Verilated RTL (--rtl); `assumptions`: as summary_json's.
 std::string summary_text(const std::string& scene, const sc::RunResult& r, const std::vector<std::string>& rtl,
                          const std::vector<SensitiveAssumption>& assumptions) {
@@ -116,6 +138,12 @@ std::string summary_text(const std::string& scene, const sc::RunResult& r, const
     if (r.top_stalls.empty()) row("top stalls", "none");
     row("bottleneck", r.bottleneck);
     row("vertices in flight", fmt::format("{:.2f} per engine on average, {} at most", r.in_flight_mean, r.in_flight_max));
+    const auto shares = engine_shares(r);
+    for (size_t e = 0; e < shares.size(); ++e)
+        row(e ? "" : "per engine",
+            fmt::format("engine {}: issuing {:.1f} %, dependency {:.1f} %, latency {:.1f} %, empty {:.1f} %", e,
+                        100 * shares[e].issue, 100 * shares[e].dependency, 100 * shares[e].latency,
+                        100 * shares[e].empty));
     for (size_t i = 0; i < r.caps.size(); ++i) row(i ? "" : "caps", "warning: " + r.caps[i].text);
     if (!assumptions.empty()) {
         std::vector<std::string> texts;
@@ -188,6 +216,11 @@ nlohmann::ordered_json summary_json(const std::string& scene, const sc::RunResul
     }
     j["bottleneck"] = {{"unit", r.bottleneck_unit}, {"busy", r.bottleneck_busy}, {"reason", r.bottleneck_reason},
                        {"text", r.bottleneck}, {"chain", chain}};
+    if (!r.bottleneck_capacity_key.empty()) j["bottleneck"]["capacity_key"] = r.bottleneck_capacity_key;
+    auto engines = nlohmann::ordered_json::array();  // two or more engines only
+    for (const auto& e : engine_shares(r))
+        engines.push_back({{"issue", e.issue}, {"dependency", e.dependency}, {"latency", e.latency}, {"empty", e.empty}});
+    if (!engines.empty()) j["engines"] = engines;
     j["in_flight_per_engine"] = r.in_flight_mean;
     j["max_in_flight_per_engine"] = r.in_flight_max;
     auto caps = nlohmann::ordered_json::array();
@@ -232,6 +265,7 @@ int run_run(const RunArgs& a) {
         LoadedScene ls = load_run_scene(a.scene);
         sc = std::move(ls.scene);
         hash = ls.hash;
+        if (a.draws) scene::keep_draws(sc, a.draws);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "vpsim run: %s\n", e.what());
         return 2;
@@ -445,6 +479,7 @@ int run_run(const RunArgs& a) {
             nlohmann::ordered_json cfg;
             cfg["schema"] = "vpsim-config-1";
             cfg["scene"] = {{"name", sc.name}, {"hash", hash}};
+            if (a.draws) cfg["draws"] = a.draws;  // absent: the whole scene
             if (!a.preset.empty()) cfg["preset"] = a.preset;  // then --config, then --set
             cfg["profile"] = a.profile;
             cfg["tess_profile"] = a.tess_profile;
@@ -517,6 +552,11 @@ void add_run_command(CLI::App& app, int& exit_code) {
         "malformed scene or I/O error, 3 internal error.");
     c->add_option("SCENE", a->scene, "The scene (.json, docs/scenes.md); none: the built-in default scene");
     add_preset_option(c, a->preset);
+    c->add_option("--draws", a->draws,
+                  "Run the scene only up to its N-th draw (its commands after it are dropped; a scene with fewer "
+                  "draws runs whole): a window of a large scene, as `vpsim why` runs it (docs/why.md)")
+        ->type_name("N")
+        ->check(CLI::Range(uint64_t(1), std::numeric_limits<uint64_t>::max()));
     c->add_option("--config", a->config,
                   "Parameters from a JSON file: {\"unit\": {\"param\": value}} or a run's config.json");
     c->add_option("--set", a->sets, "Override one parameter, unit.param=value (repeatable; after --config)")

@@ -48,6 +48,25 @@ std::string shown(const nlohmann::json& v) { return v.dump(-1, ' ', false, nlohm
 
 }  // namespace
 
+const char* param_kind_name(ParamKind k) {
+    switch (k) {
+        case ParamKind::None: return "";
+        case ParamKind::Capacity: return "capacity";
+        case ParamKind::Rate: return "rate";
+        case ParamKind::Latency: return "latency";
+    }
+    return "";
+}
+
+ParamTable& ParamTable::kind(ParamKind k) {
+    if (params.empty()) throw std::logic_error(unit + ": kind() before any parameter");
+    if (params.back().type != ParamType::Uint && params.back().type != ParamType::Int &&
+        params.back().type != ParamType::Double)
+        throw std::logic_error(unit + "." + params.back().name + ": only a numeric parameter has a kind");
+    params.back().kind = k;
+    return *this;
+}
+
 std::string ParamDef::type_text() const {
     switch (type) {
     case ParamType::Enum: return fmt::format("enum {{{}}}", join(allowed, ", "));
@@ -474,6 +493,7 @@ nlohmann::ordered_json ParamSet::tables_json() const {
             p["default"] = d.default_value;
             if (d.min) p["min"] = *d.min;
             if (d.max) p["max"] = *d.max;
+            if (d.kind != ParamKind::None) p["kind"] = param_kind_name(d.kind);
             p["description"] = d.description;
             p["source"] = d.source;
             ps.push_back(std::move(p));

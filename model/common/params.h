@@ -34,6 +34,13 @@ struct ParamError : std::runtime_error {
 enum class ParamType { Bool, Uint, Int, Double, Enum };
 const char* param_type_name(ParamType t);  // "bool", "uint", "int", "double", "enum"
 
+// What a numeric parameter is to the hardware, declared by the unit that owns it (`vpsim why`,
+// docs/why.md, relaxes each one): a capacity (entries, buffers, contexts: more is faster), a rate
+// (work per cycle: more is faster) or a latency (cycles: fewer is faster). None: anything else
+// (a policy, a shape, a functional limit, the clock).
+enum class ParamKind { None, Capacity, Rate, Latency };
+const char* param_kind_name(ParamKind k);  // "", "capacity", "rate", "latency"
+
 // One row of a unit's table. The value is kept as JSON: a boolean, an unsigned or signed
 // integer, a double or a string (enum), according to `type`.
 struct ParamDef {
@@ -45,6 +52,7 @@ struct ParamDef {
     std::string source;       // where the default comes from, or "assumed"
     std::vector<std::string> allowed;  // Enum only
     std::optional<double> min, max;    // numeric types only (inclusive)
+    ParamKind kind = ParamKind::None;  // capacity, rate or latency (`vpsim why`)
 
     // What a value must look like, e.g. "uint in [0, 4096]", "enum {fifo, lru}".
     std::string type_text() const;
@@ -73,6 +81,9 @@ struct ParamTable {
                            std::optional<double> max = std::nullopt);
     ParamTable& add_enum(std::string name, std::vector<std::string> allowed, std::string def,
                          std::string description, std::string source);
+
+    // Marks the last row added as a capacity, rate or latency (ParamKind).
+    ParamTable& kind(ParamKind k);
 
     const ParamDef* find(const std::string& name) const;
     std::string valid_keys() const;  // "unit.a (uint), unit.b (bool)"
@@ -170,6 +181,11 @@ public:
         return *this;
     }
 
+    // The last parameter added is a capacity, a rate or a latency (ParamKind, `vpsim why`).
+    ParamBindings& capacity() { return kind(ParamKind::Capacity); }
+    ParamBindings& rate() { return kind(ParamKind::Rate); }
+    ParamBindings& latency() { return kind(ParamKind::Latency); }
+
     const ParamTable& table() const { return table_; }
     P from(const ParamSet& p) const {
         P r;
@@ -178,6 +194,10 @@ public:
     }
 
 private:
+    ParamBindings& kind(ParamKind k) {
+        table_.kind(k);
+        return *this;
+    }
     std::string key(const std::string& name) const { return table_.unit + "." + name; }
     const P defaults_{};
     ParamTable table_;

@@ -13,7 +13,7 @@ namespace vpsim::pipe {
 const ParamBindings<PostTransformCacheParams>& PostTransformCacheParams::bindings() {
     static const auto b = ParamBindings<PostTransformCacheParams>(kUnit, "index fetch + post-transform vertex cache (FIFO keyed by vertex index)")
         .uint("entries", "entries", &PostTransformCacheParams::entries, "shaded vertices the FIFO holds; 0 turns the cache off",
-                  "GeForce3 (NVIDIA stripifier documentation: 24 entries, plans for 18); GeForce 1/2: 16", 0, 4096)
+                  "GeForce3 (NVIDIA stripifier documentation: 24 entries, plans for 18); GeForce 1/2: 16", 0, 4096).capacity()
         .uint("batch_reset", "indices", &PostTransformCacheParams::batch_reset,
                   "flush the cache every N indices (hardware that flushes per batch); 0 = never", "assumed");
     return b;

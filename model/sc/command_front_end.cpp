@@ -11,7 +11,7 @@ using namespace sc_core;
 const ParamBindings<CommandFrontEndParams>& CommandFrontEndParams::bindings() {
     static const auto b = ParamBindings<CommandFrontEndParams>(kUnit, "command front end: executes the scene's D3D8 commands in order")
         .uint("command_cycles", "cycles", &CommandFrontEndParams::command_cycles,
-                  "cycles per state command (SetStreamSource, SetIndices, SetVertexShader, ...)", "assumed", 1, 1000000);
+                  "cycles per state command (SetStreamSource, SetIndices, SetVertexShader, ...)", "assumed", 1, 1000000).latency();
     return b;
 }
 ParamTable CommandFrontEndParams::table() { return bindings().table(); }

@@ -7,8 +7,8 @@ namespace vpsim::sc {
 const ParamBindings<ConstantLoaderParams>& ConstantLoaderParams::bindings() {
     static const auto b = ParamBindings<ConstantLoaderParams>(kUnit, "constant memory loader: the write port of constant memory")
         .uint("vectors_per_cycle", "vectors/cycle", &ConstantLoaderParams::vectors_per_cycle,
-                  "constant vectors (4 x 32 bits) written per cycle", "assumed (one 128-bit write port)", 1, 64)
-        .uint("queue", "batches", &ConstantLoaderParams::queue, "write batches buffered from the front end", "assumed", 1, 1024);
+                  "constant vectors (4 x 32 bits) written per cycle", "assumed (one 128-bit write port)", 1, 64).rate()
+        .uint("queue", "batches", &ConstantLoaderParams::queue, "write batches buffered from the front end", "assumed", 1, 1024).capacity();
     return b;
 }
 ParamTable ConstantLoaderParams::table() { return bindings().table(); }

@@ -8,8 +8,8 @@ const ParamBindings<DelayStageParams>& DelayStageParams::bindings() {
     static const auto b =
         ParamBindings<DelayStageParams>(kUnit, "pass-through stage: jobs leave after a fixed latency")
             .uint("latency", "cycles", &DelayStageParams::latency, "cycles from a job's entry to its exit",
-                  "assumed (a stage an architect inserts)", 0, 1u << 20)
-            .uint("depth", "jobs", &DelayStageParams::depth, "jobs the stage holds at once", "assumed", 1, 1u << 16);
+                  "assumed (a stage an architect inserts)", 0, 1u << 20).latency()
+            .uint("depth", "jobs", &DelayStageParams::depth, "jobs the stage holds at once", "assumed", 1, 1u << 16).capacity();
     return b;
 }
 

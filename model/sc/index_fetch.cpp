@@ -11,8 +11,8 @@ const ParamBindings<IndexFetchParams>& IndexFetchParams::bindings() {
     static const auto b = ParamBindings<IndexFetchParams>(kUnit, "index fetch: reads a draw's references and looks them up in the post-transform cache")
         .uint("indices_per_cycle", "indices/cycle", &IndexFetchParams::indices_per_cycle,
                   "references read and looked up per cycle", "assumed (one vertex per cycle, as ATTILA's streamer)", 1,
-                  64)
-        .uint("draw_queue", "draws", &IndexFetchParams::draw_queue, "draws buffered from the tessellator", "assumed", 1, 1024);
+                  64).rate()
+        .uint("draw_queue", "draws", &IndexFetchParams::draw_queue, "draws buffered from the tessellator", "assumed", 1, 1024).capacity();
     return b;
 }
 ParamTable IndexFetchParams::table() { return bindings().table(); }

@@ -7,10 +7,10 @@ namespace vpsim::sc {
 const ParamBindings<MemoryModelParams>& MemoryModelParams::bindings() {
     static const auto b = ParamBindings<MemoryModelParams>(kUnit, "memory behind the vertex fetch cache: latency and bus bandwidth")
         .uint("latency", "cycles", &MemoryModelParams::latency, "cycles from a line request to its data",
-                  "assumed (DDR at 230 MHz behind the memory controller, ~400 ns)", 0, 100000)
+                  "assumed (DDR at 230 MHz behind the memory controller, ~400 ns)", 0, 100000).latency()
         .uint("bytes_per_cycle", "bytes/cycle", &MemoryModelParams::bytes_per_cycle, "bus bytes per core cycle for vertex reads",
                   "GeForce3: 128-bit DDR at 230 MHz = 7.36 GB/s = 36.8 B per 200 MHz cycle, rounded down",
-                  1, 4096);
+                  1, 4096).rate();
     return b;
 }
 ParamTable MemoryModelParams::table() { return bindings().table(); }

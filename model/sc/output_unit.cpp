@@ -10,12 +10,12 @@ namespace vpsim::sc {
 const ParamBindings<OutputUnitParams>& OutputUnitParams::bindings() {
     static const auto b = ParamBindings<OutputUnitParams>(kUnit, "output: shaded vertices leave in draw order; primitive assembly counts primitives")
         .uint("buffers", "vertices", &OutputUnitParams::buffers, "output buffers between the ALU and the output",
-                  "NV20: 6 copies of the per-vertex output buffers (docs/spec/pipeline.md)", 1, 1024)
+                  "NV20: 6 copies of the per-vertex output buffers (docs/spec/pipeline.md)", 1, 1024).capacity()
         .uint("order_queue", "references", &OutputUnitParams::order_queue,
                   "references in flight between the index fetch and the output (bounds vertices in flight)",
-                  "assumed", 1, 1u << 20)
+                  "assumed", 1, 1u << 20).capacity()
         .uint("vertices_per_cycle", "vertices/cycle", &OutputUnitParams::vertices_per_cycle, "references emitted per cycle",
-                  "assumed (one vertex per cycle to setup)", 1, 64);
+                  "assumed (one vertex per cycle to setup)", 1, 64).rate();
     return b;
 }
 ParamTable OutputUnitParams::table() { return bindings().table(); }

@@ -445,6 +445,7 @@ RunResult Pipeline::result() const {
     r.bottleneck_unit = b.unit;
     r.bottleneck_busy = b.busy;
     r.bottleneck_reason = b.reason;
+    r.bottleneck_capacity_key = b.capacity_key;
     r.bottleneck = b.text;
     r.bottleneck_chain = b.chain;
     r.caps = find_caps(params_, r.stats["units"], end);

@@ -107,6 +107,7 @@ struct RunResult {
     std::string bottleneck_unit;
     double bottleneck_busy = 0;
     std::string bottleneck_reason;
+    std::string bottleneck_capacity_key;  // with reason "capacity": the channel capacity's parameter
     std::string bottleneck;
     std::vector<CauseStep> bottleneck_chain;
     std::vector<CapWarning> caps;  // parameters capping another's effect (model/sc/caps.h)

@@ -6,14 +6,14 @@ namespace vpsim::sc {
 
 const ParamBindings<TessellatorParams>& TessellatorParams::bindings() {
     static const auto b = ParamBindings<TessellatorParams>(kUnit, "tessellator and tessellator input: patches and N-patches to generated vertices")
-        .uint("queue", "draws", &TessellatorParams::queue, "draws buffered from the front end", "assumed", 1, 1024)
+        .uint("queue", "draws", &TessellatorParams::queue, "draws buffered from the front end", "assumed", 1, 1024).capacity()
         .uint("control_points_per_cycle", "points/cycle", &TessellatorParams::control_points_per_cycle,
-                  "patch control points read per cycle (skipped on a patch handle hit)", "assumed", 1, 64)
+                  "patch control points read per cycle (skipped on a patch handle hit)", "assumed", 1, 64).rate()
         .uint("points_per_cycle", "points/cycle", &TessellatorParams::points_per_cycle, "domain points generated per cycle, at most",
-                  "assumed (one vertex per cycle into the vertex ALU's input)", 1, 64)
+                  "assumed (one vertex per cycle into the vertex ALU's input)", 1, 64).rate()
         .uint("macs_per_cycle", "products/cycle", &TessellatorParams::macs_per_cycle,
                   "register x control point four-wide multiply-adds per cycle when evaluating a point",
-                  "assumed (four 4-wide multiply-add units)", 1, 4096);
+                  "assumed (four 4-wide multiply-add units)", 1, 4096).rate();
     return b;
 }
 ParamTable TessellatorParams::table() { return bindings().table(); }

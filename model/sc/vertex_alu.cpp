@@ -12,20 +12,20 @@ namespace vpsim::sc {
 const ParamBindings<VertexAluParams>& VertexAluParams::bindings() {
     static const auto b = ParamBindings<VertexAluParams>(kUnit, "vertex ALU: engines of co-issuing vector + scalar pipes, several vertices in flight")
         .uint("engines", "engines", &VertexAluParams::engines, "vertex engines",
-                  "NV20 (GeForce3) has one; NV2A and NV25 two (docs/spec/pipeline.md)", 1, 64)
+                  "NV20 (GeForce3) has one; NV2A and NV25 two (docs/spec/pipeline.md)", 1, 64).capacity()
         .uint("contexts", "vertices", &VertexAluParams::contexts, "vertices in flight per engine",
-                  "NV20: up to 3 vertices in flight per engine (docs/spec/pipeline.md)", 1, 64)
+                  "NV20: up to 3 vertices in flight per engine (docs/spec/pipeline.md)", 1, 64).capacity()
         .uint("vector_latency", "cycles", &VertexAluParams::vector_latency, "cycles from a vector slot's issue to its result",
-                  "assumed (no public figure): the latency at which 3 vertices in flight give GeForce3's published vertex rate (docs/calibration.md)", 1, 64)
+                  "assumed (no public figure): the latency at which 3 vertices in flight give GeForce3's published vertex rate (docs/calibration.md)", 1, 64).latency()
         .uint("scalar_latency", "cycles", &VertexAluParams::scalar_latency, "cycles from a scalar slot's issue to its result",
-                  "assumed: as the vector pipe", 1, 64)
+                  "assumed: as the vector pipe", 1, 64).latency()
         .uint("dot_latency", "cycles", &VertexAluParams::dot_latency,
                   "cycles from issue to result of a dot product slot (dp3, dp4, m4x4 ... rows)",
-                  "assumed: as the vector pipe", 1, 64)
+                  "assumed: as the vector pipe", 1, 64).latency()
         .uint("rcp_rsq_latency", "cycles", &VertexAluParams::rcp_rsq_latency, "cycles from issue to result of rcp and rsq",
-                  "assumed: as the vector pipe", 1, 64)
+                  "assumed: as the vector pipe", 1, 64).latency()
         .uint("rcp_interval", "cycles", &VertexAluParams::rcp_interval, "scalar pipe cycles per rcp / rsq (other scalar ops: 1)",
-                  "NV20: one reciprocal or reciprocal square root per two cycles (docs/spec/pipeline.md)", 1, 64)
+                  "NV20: one reciprocal or reciprocal square root per two cycles (docs/spec/pipeline.md)", 1, 64).latency()
         .choice("coissue", {"off", "pairs", "window"}, &VertexAluParams::coissue,
                   "co-issue of a vector and a scalar slot in one cycle: off, adjacent pairs, look-ahead window",
                   "NV20 instruction slots hold one vector and one scalar op (docs/spec/pipeline.md); window assumed")
@@ -33,7 +33,7 @@ const ParamBindings<VertexAluParams>& VertexAluParams::bindings() {
                   "which vertex in flight issues when several can: round robin over the contexts, or the oldest",
                   "assumed (no public figure); oldest first keeps vertices staggered so each finishes early")
         .uint("window", "instructions", &VertexAluParams::window, "slots searched for a partner (head included; coissue=window)",
-                  "assumed", 2, VertexAluProgram::kMaxWindow)
+                  "assumed", 2, VertexAluProgram::kMaxWindow).capacity()
         .boolean("port_limit", &VertexAluParams::port_limit,
                   "a co-issued pair reads at most one input and one constant register",
                   "NV20: one instruction reads at most one input and one constant (docs/spec/pipeline.md)");
@@ -279,6 +279,19 @@ VertexAlu::VertexAlu(const sc_core::sc_module_name& n, const VertexAluParams& p,
                     engines_[e].ctx[c].track = probes->track(fmt::format("{}.e{}.ctx{}", basename(), e, c));
         }
     }
+    issued_.assign(p.engines, 0);
+    for (uint32_t e = 0; e < p.engines; ++e) {
+        auto c = [&](const char* what, const char* description) {
+            return &stats_.counter(fmt::format("e{}_{}_cycles", e, what), "cycles",
+                                   fmt::format("cycles engine {} {}", e, description));
+        };
+        engine_cycles_of_.push_back(
+            {c("issue", "issued at least one slot"),
+             c("dependency", "held a vertex with slots left and issued none (an operand, an earlier write, the "
+                             "scalar pipe)"),
+             c("latency", "held only vertices with every slot issued (waiting for results or to leave in order)"),
+             c("empty", "held no vertex")});
+    }
     if (probes) sig_active_ = probes->vcd_signal(basename(), "vertices_in_flight", 8);
     acct_.attach(probes, basename());
     stats_.rate("utilisation", "issue_cycles", "engine_cycles", "fraction", "engine cycles that issued a slot");
@@ -414,7 +427,28 @@ int VertexAlu::try_issue(uint32_t ei, Engine& e, Cycle now) {
     return 0;
 }
 
+void VertexAlu::engine_cycles_until(Cycle now) {
+    if (now <= engines_since_) return;
+    const uint64_t d = now - engines_since_;
+    for (uint32_t ei = 0; ei < p_.engines; ++ei) {
+        const EngineCycles& ec = engine_cycles_of_[ei];
+        // A step that issued returns the next cycle: that cycle was the engine's issue cycle; the
+        // rest (none when stepped again at once) is charged to what its vertices wait for now.
+        const uint64_t issued = issued_[ei] ? 1 : 0;
+        issued_[ei] = 0;
+        ec.issue->value += issued;
+        bool active = false, slots_left = false;
+        for (const Context& c : engines_[ei].ctx) {
+            active = active || c.active;
+            slots_left = slots_left || (c.active && !finished(c));
+        }
+        (slots_left ? ec.dependency : active ? ec.latency : ec.empty)->value += d - issued;
+    }
+    engines_since_ = now;
+}
+
 Cycle VertexAlu::step(Cycle now) {
+    engine_cycles_until(now);
     while (written_->can_pop(now)) constants_written_ = written_->pop(now).vectors;
     bool progress = false;
     while (draw_end_->can_pop(now)) {
@@ -502,6 +536,7 @@ Cycle VertexAlu::step(Cycle now) {
     for (uint32_t ei = 0; ei < p_.engines; ++ei) {
         Engine& e = engines_[ei];
         const int n = try_issue(ei, e, now);
+        issued_[ei] = issued_[ei] || n > 0;
         if (n) {
             ++issue_cycles_;
             if (n == 2) ++coissue_cycles_;
@@ -563,6 +598,7 @@ Cycle VertexAlu::step(Cycle now) {
 }
 
 void VertexAlu::finish(Cycle end) {
+    engine_cycles_until(end);
     acct_.finish(end);
     in_flight_change(0, 0, end);
     engine_cycles_.value = end * p_.engines;

@@ -247,6 +247,18 @@ private:
     Cycle in_flight_since_ = 0;
     void in_flight_change(uint32_t engine, int delta, Cycle now);
     bool draw_in_progress() const;  // a draw has entered and not all its vertices have left
+    // Per engine (stats.json counters e<N>_issue_cycles, e<N>_dependency_cycles,
+    // e<N>_latency_cycles, e<N>_empty_cycles: they add up to the run's cycles): the cycles it
+    // issued, held a vertex with slots left that could not issue (an operand, an earlier write or
+    // the scalar pipe), held only vertices with every slot issued, or held none. The unit's stall
+    // reasons say what held the ALU as a whole; these show an engine that falls short on its own.
+    struct EngineCycles {
+        Counter *issue, *dependency, *latency, *empty;
+    };
+    std::vector<EngineCycles> engine_cycles_of_;
+    std::vector<uint8_t> issued_;  // the last step's issue, per engine
+    Cycle engines_since_ = 0;
+    void engine_cycles_until(Cycle now);  // charges each engine's state since engines_since_
 };
 
 }  // namespace vpsim::sc

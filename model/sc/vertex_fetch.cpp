@@ -12,35 +12,35 @@ const ParamBindings<VertexFetchParams>& VertexFetchParams::bindings() {
     static const auto b = ParamBindings<VertexFetchParams>(kUnit, "vertex fetch unit: element requests, fetch cache, type conversion, input buffers")
         .uint("input_buffers", "vertices", &VertexFetchParams::input_buffers,
                   "input buffers: a vertex holds one from its data's arrival until the ALU finishes it",
-                  "NV20: 6 copies of the per-vertex input buffers (docs/spec/pipeline.md)", 1, 1024)
+                  "NV20: 6 copies of the per-vertex input buffers (docs/spec/pipeline.md)", 1, 1024).capacity()
         .uint("fetch_window", "vertices", &VertexFetchParams::fetch_window,
-                  "vertices fetched at once (first request to last data); hides memory latency", "assumed (docs/calibration.md)", 1, 4096)
-        .uint("queue", "vertices", &VertexFetchParams::queue, "vertex jobs buffered from the index fetch", "assumed", 1, 1024)
+                  "vertices fetched at once (first request to last data); hides memory latency", "assumed (docs/calibration.md)", 1, 4096).capacity()
+        .uint("queue", "vertices", &VertexFetchParams::queue, "vertex jobs buffered from the index fetch", "assumed", 1, 1024).capacity()
         .uint("elements_per_cycle", "requests/cycle", &VertexFetchParams::elements_per_cycle, "element requests issued per cycle",
-                  "assumed", 1, 16)
+                  "assumed", 1, 16).rate()
         .uint("cache_lines", "lines", &VertexFetchParams::cache_lines, "fetch cache capacity (fully associative, LRU)",
-                  "ATTILA's vertex input cache: 32 lines x 64 B", 1, 4096)
+                  "ATTILA's vertex input cache: 32 lines x 64 B", 1, 4096).capacity()
         .uint("line_bytes", "bytes", &VertexFetchParams::line_bytes, "fetch cache line size (a power of two)",
                   "ATTILA's vertex input cache: 32 lines x 64 B", 4, 4096)
         .uint("hit_latency", "cycles", &VertexFetchParams::hit_latency, "cycles from a request to its data on a cache hit", "assumed",
-                  1, 1000)
+                  1, 1000).latency()
         .uint("max_misses", "lines", &VertexFetchParams::max_misses, "line fills outstanding at once (miss registers)", "assumed: enough to cover the memory latency (docs/calibration.md)", 1,
-                  1024)
+                  1024).capacity()
         .uint("prefetch_lines", "lines", &VertexFetchParams::prefetch_lines,
                   "lines each stream reads ahead of its last request (sequential prefetch, within max_misses); 0 = none",
-                  "assumed (a fetch that streams ahead; docs/calibration.md)", 0, 64)
+                  "assumed (a fetch that streams ahead; docs/calibration.md)", 0, 64).capacity()
         .uint("fill_latency", "cycles", &VertexFetchParams::fill_latency,
                   "cycles from a line fill's arrival to its data's use (a register between the memory and the converter)",
-                  "assumed: 0 (the RTL, rtl/vertex_fetch.sv: 1)", 0, 1000)
+                  "assumed: 0 (the RTL, rtl/vertex_fetch.sv: 1)", 0, 1000).latency()
         .uint("convert_per_cycle", "elements/cycle", &VertexFetchParams::convert_per_cycle,
                   "elements converted per cycle, in order, each once its data is there; 0: conversion takes no time. "
                   "With N > 0 a converted vertex waits in one output register for its input buffer and a demand line "
                   "fill holds its miss register until its element is converted",
-                  "assumed: 0 (the RTL, rtl/vertex_fetch.sv: 1)", 0, 16)
+                  "assumed: 0 (the RTL, rtl/vertex_fetch.sv: 1)", 0, 16).rate()
         .uint("element_queue", "elements", &VertexFetchParams::element_queue,
                   "elements issued and not yet converted, with convert_per_cycle > 0 (a vertex without elements takes "
                   "one); 0: no limit",
-                  "assumed: 0 (the RTL, rtl/vertex_fetch.sv: ELEM_DEPTH 64)", 0, 65536);
+                  "assumed: 0 (the RTL, rtl/vertex_fetch.sv: ELEM_DEPTH 64)", 0, 65536).capacity();
     return b;
 }
 ParamTable VertexFetchParams::table() { return bindings().table(); }

@@ -48,11 +48,16 @@ std::vector<Point> resolve_points(const Study& s, const std::string& out_dir, co
     } catch (const std::exception& e) {
         throw StudyError(std::string("preset: ") + e.what());
     }
+    // With a `topology` axis every point takes its topology's tables: a base --set of a unit only
+    // those topologies have (delay_stage.latency) is checked on them, point by point, below.
+    bool topology_axis = false;
+    for (const Axis& a : s.axes)
+        for (const auto& k : a.keys) topology_axis = topology_axis || k == "topology";
     for (const auto& kv : s.sets) {
         try {
             base.apply_set(kv);
         } catch (const std::exception& e) {
-            throw StudyError(fmt::format("base --set {}: {}", kv, e.what()));
+            if (!topology_axis) throw StudyError(fmt::format("base --set {}: {}", kv, e.what()));
         }
     }
     for (const auto& kv : s.profile) {
@@ -147,7 +152,12 @@ std::vector<Point> resolve_points(const Study& s, const std::string& out_dir, co
                     if (s.axes[ai].keys[k] == "preset") preset = s.axes[ai].values[idx[ai]][k];
                     if (s.axes[ai].keys[k] == "topology") topology = s.axes[ai].values[idx[ai]][k];
                 }
-            ParamSet params = base_for(preset, topology);
+            ParamSet params = base;
+            try {
+                params = base_for(preset, topology);
+            } catch (const std::exception& e) {
+                throw StudyError(fmt::format("topology {}: base --set: {}", topology, e.what()));
+            }
             std::vector<std::pair<std::string, std::string>> av;
             for (size_t ai = 0; ai < s.axes.size(); ++ai)
                 for (size_t k = 0; k < s.axes[ai].keys.size(); ++k) {
@@ -166,6 +176,7 @@ std::vector<Point> resolve_points(const Study& s, const std::string& out_dir, co
                 PointInputs in;
                 in.scene = p.scene;
                 in.scene_hash = scene_hash[si];
+                if (s.draws) in.scene_hash += fmt::format(" draws={}", s.draws);  // a window is another input
                 in.params_json = params.to_json().dump();
                 if (!topology.empty()) in.topology = topologies.at(topology).text;
                 in.profile = s.profile;
@@ -176,6 +187,7 @@ std::vector<Point> resolve_points(const Study& s, const std::string& out_dir, co
                 p.dir = (fs::path(out_dir) / "points" / p.hash).string();
                 p.argv = {exe, "run", p.scene, "--out", p.dir, "--quiet", "--no-progress"};
                 if (!preset.empty()) p.argv.insert(p.argv.end(), {"--preset", preset});
+                if (s.draws) p.argv.insert(p.argv.end(), {"--draws", std::to_string(s.draws)});
                 if (!topology.empty()) p.argv.insert(p.argv.end(), {"--topology-file", topology});
                 for (const auto& kv : s.sets) p.argv.insert(p.argv.end(), {"--set", kv});
                 for (const auto& [k, v] : av)

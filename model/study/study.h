@@ -3,6 +3,7 @@
 // points it expands to are in points.h, how they run in backend.h, the results table in results.h.
 #pragma once
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -27,6 +28,9 @@ struct Study {
     std::vector<std::string> sets, profile, tess_profile;  // the base, before the axes
     std::vector<Axis> axes;
     unsigned repeats = 1;
+    // Every point runs its scene only up to this draw (`vpsim run --draws`; `vpsim why`'s window);
+    // 0: the whole scene.
+    uint64_t draws = 0;
     // The metrics to keep in results.csv / results.jsonl: glob patterns (fnmatch) over the
     // flattened column names ("cycles_per_vertex", "vertex_alu.*"); empty keeps every metric.
     // point, scene, repeat and the axes are always kept.
