@@ -61,11 +61,15 @@ TEST_CASE("why: capacities and rates are multiplied, latencies divided, rounded 
     CHECK(set_of(q, "demo.latency") == "demo.latency=6");
 }
 
-TEST_CASE("why: a parameter at its limit or 0 is skipped, saying why; one without a kind is not relaxed") {
+TEST_CASE("why: a parameter at its limit or 0 is skipped, saying why") {
     const Plan p = plan_relaxations(ParamSet({kinds_table()}), 2.0);
     CHECK(skip_of(p, "demo.full") == "at its maximum (10)");
     CHECK(skip_of(p, "demo.fast") == "at its minimum (1)");
     CHECK(skip_of(p, "demo.off") == "0 (see its description) is not scaled by x2");
+}
+
+TEST_CASE("why: a parameter without a kind is neither relaxed nor listed as skipped") {
+    const Plan p = plan_relaxations(ParamSet({kinds_table()}), 2.0);
     CHECK(set_of(p, "demo.plain").empty());
     CHECK(skip_of(p, "demo.plain").empty());
     CHECK(p.variants.size() + p.skipped.size() == 6);
@@ -96,14 +100,29 @@ TEST_CASE("why: the stall counters that moved most come first, unmoved ones are 
     CHECK(stall_moves(stats(100, 50, 10, 7), stats(80, 20, 15, 7), 1).size() == 1);
 }
 
-TEST_CASE("why: variants rank by cycles saved; a pair only helps together above the sum of its parts") {
-    const Relaxation ra{"u.a", ParamKind::Capacity, 1, 2}, rb{"u.b", ParamKind::Capacity, 1, 2};
-    const nlohmann::json base = stats(1000, 0, 0, 0);
+namespace {
+
+const Relaxation ra{"u.a", ParamKind::Capacity, 1, 2}, rb{"u.b", ParamKind::Capacity, 1, 2};
+
+// u.a alone saves 10 of 1000 cycles, u.b alone 100; ranked.
+std::vector<Effect> ranked_singles(const nlohmann::json& base) {
     std::vector<Effect> e = {measure({ra}, base, stats(990, 0, 0, 0), 3), measure({rb}, base, stats(900, 0, 0, 0), 3)};
     rank(e);
+    return e;
+}
+
+}  // namespace
+
+TEST_CASE("why: variants rank by cycles saved") {
+    const std::vector<Effect> e = ranked_singles(stats(1000, 0, 0, 0));
     CHECK(e[0].changes[0].key == "u.b");
     CHECK(e[0].saved == 100);
     CHECK(e[0].percent == Approx(10.0));
+}
+
+TEST_CASE("why: a pair only helps together above the sum of its parts") {
+    const nlohmann::json base = stats(1000, 0, 0, 0);
+    std::vector<Effect> e = ranked_singles(base);
     Effect together = measure({ra, rb}, base, stats(700, 0, 0, 0), 3);
     combine(together, {&e[0], &e[1]}, 1000);
     CHECK(together.parts_sum == 110);
