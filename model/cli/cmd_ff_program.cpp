@@ -25,6 +25,7 @@ struct FfProgramArgs {
     std::string scene;
     std::optional<uint64_t> draw;
     std::string preset;
+    std::vector<std::string> sets;
     bool counts = false;
 };
 
@@ -34,7 +35,7 @@ struct FfProgramArgs {
 int run_counts(const FfProgramArgs& a) {
     ff::Caps preset;
     try {
-        preset = preset_caps(a.preset);
+        preset = preset_caps(a.preset, a.sets);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "vpsim ff-program: %s\n", e.what());
         return 2;
@@ -109,7 +110,7 @@ int run_ff_program(const FfProgramArgs& a) {
     ff::Caps caps;
     try {
         ls = load_run_scene(a.scene);
-        caps = preset_caps(a.preset);
+        caps = preset_caps(a.preset, a.sets);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "vpsim ff-program: %s\n", e.what());
         return 2;
@@ -176,6 +177,9 @@ void add_ff_program_command(CLI::App& app, int& exit_code) {
     c->add_option("--preset", a->preset,
                   "The device's fixed-function caps from this hardware preset (nv20, nv2a, nv25); default: the "
                   "fixed_function parameters' defaults");
+    c->add_option("--set", a->sets,
+                  "A fixed-function cap after --preset, fixed_function.param=value (repeatable; `vpsim params "
+                  "fixed_function`); other units' parameters do not reach the program and are refused");
     c->callback([a, &exit_code] { exit_code = run_ff_program(*a); });
 }
 

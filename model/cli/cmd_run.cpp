@@ -607,8 +607,9 @@ void add_run_command(CLI::App& app, int& exit_code) {
     c->add_option("--rtl-cache", a->rtl_cache,
                   "With --rtl UNIT=FILE: the directory of Verilated builds (default $VPSIM_RTL_CACHE, else "
                   "$XDG_CACHE_HOME/vpsim/rtl, else ~/.cache/vpsim/rtl)");
-    c->add_flag("--json", a->json, "Print the summary as JSON");
-    c->add_flag("--quiet", a->quiet, "Print no summary and no progress line");
+    CLI::Option* json = c->add_flag("--json", a->json, "Print the summary as JSON");
+    // --quiet drops the summary --json would print: together they are a contradiction, refused.
+    c->add_flag("--quiet", a->quiet, "Print no summary and no progress line (not with --json)")->excludes(json);
     c->add_flag("--no-progress", a->no_progress, "No progress line on stderr");
     c->add_option("--profile", a->profile,
                   std::string("Semantics option (repeatable; docs/vs-semantics.md): ") + vs::Profile::option_help())

@@ -12,9 +12,19 @@
 
 namespace vpsim::cli {
 
-ff::Caps preset_caps(const std::string& preset) {
+ff::Caps preset_caps(const std::string& preset, const std::vector<std::string>& sets) {
     ParamSet p = sc::default_params();
     if (!preset.empty()) apply_preset(p, preset);
+    // Only the fixed-function caps reach a compiled program: any other unit's value would be
+    // ignored, so it is refused (an option that does not apply is an error).
+    for (const std::string& s : sets) {
+        if (s.rfind("fixed_function.", 0) != 0)
+            throw std::invalid_argument(fmt::format(
+                "--set {}: only fixed_function.* parameters apply to the fixed-function caps (vpsim params "
+                "fixed_function)",
+                s));
+        p.apply_set(s);
+    }
     return sc::FixedFunctionParams::from(p).caps();
 }
 

@@ -36,7 +36,7 @@ inline LoadedScene load_run_scene(const std::string& path) { return scene::load_
 
 // The fixed-function caps of `preset` ("": the fixed_function parameters' defaults), for the
 // commands that run the functional executor (scene-exec, ff-program). ParamError for an unknown name.
-ff::Caps preset_caps(const std::string& preset);
+ff::Caps preset_caps(const std::string& preset, const std::vector<std::string>& sets = {});
 
 // 1234567 -> "1,234,567" (the summaries' counts).
 std::string group_digits(uint64_t v);

@@ -1112,7 +1112,49 @@ ImportProduct build_import(const ImportOptions& opt) {
     return product;
 }
 
+namespace {
+
+// The directories an import's files need that do not exist yet are made (`-o newdir/scene.json`);
+// the outermost ones made are returned so that a failure can remove them again.
+std::vector<fs::path> make_parent_directories(const std::vector<OutputFile>& files) {
+    std::vector<fs::path> made;
+    for (const auto& f : files) {
+        const fs::path parent = fs::path(f.path).parent_path();
+        if (parent.empty()) continue;
+        std::error_code ec;
+        if (fs::is_directory(parent, ec)) continue;
+        fs::path outermost = parent;
+        while (!outermost.parent_path().empty() && outermost.parent_path() != outermost &&
+               !fs::exists(outermost.parent_path(), ec))
+            outermost = outermost.parent_path();
+        if (!fs::create_directories(parent, ec) && ec) {
+            for (const auto& d : made) fs::remove_all(d, ec);
+            throw ImportError(fmt::format("{}: cannot make the directory {}: {}", f.path, parent.string(), ec.message()));
+        }
+        made.push_back(outermost);
+    }
+    return made;
+}
+
+// Every file to a temporary, then all renamed (below).
+void write_import_files(const std::vector<OutputFile>& files);
+
+}  // namespace
+
 void write_import(const std::vector<OutputFile>& files) {
+    const std::vector<fs::path> made = make_parent_directories(files);
+    try {
+        write_import_files(files);
+    } catch (...) {
+        std::error_code ec;
+        for (const auto& d : made) fs::remove_all(d, ec);
+        throw;
+    }
+}
+
+namespace {
+
+void write_import_files(const std::vector<OutputFile>& files) {
     // Everything written to temporaries, then renamed; a failure removes what was renamed.
     std::vector<std::unique_ptr<AtomicOutput>> outs;
     try {
@@ -1135,6 +1177,8 @@ void write_import(const std::vector<OutputFile>& files) {
         throw ImportError(e.what());
     }
 }
+
+}  // namespace
 
 nlohmann::json import_model(const ImportOptions& opt) {
     ImportProduct p = build_import(opt);

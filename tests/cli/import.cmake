@@ -47,7 +47,10 @@ expect(2 "--index-order sideways: expected file, optimised or random" import ${M
 expect(2 "spider.obj: --time: the model has no animation" import ${M}/OBJ/spider.obj -o empty/a.json --time 1)
 expect(2 "--max-blend-index 1" import ${M}/OBJ/spider.obj -o empty/a.json --max-blend-index 1)
 expect(2 "not expected: --bogus" import ${M}/OBJ/spider.obj --bogus)
-expect(2 "cannot" import ${M}/OBJ/spider.obj -o empty/no/such/dir/a.json)
+# (a directory that does not exist is made: tests/cli/import_wall.cmake, CASE new-dir; one that
+# cannot be made, under a plain file, is an error)
+file(WRITE ${WORK}/plain_file "x")
+expect(2 "cannot make the directory .*plain_file/sub" import ${M}/OBJ/spider.obj -o plain_file/sub/a.json)
 file(GLOB left ${WORK}/empty/*)
 if(left)
   message(SEND_ERROR "bad input left files behind: ${left}")

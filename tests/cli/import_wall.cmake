@@ -7,6 +7,8 @@
 #   utf8        a name in the model that is not UTF-8 is written as U+FFFD: the scene and report are JSON
 #   one-frame   a keyframe model with one frame imports without --frame (frame 0 alone, no tweening)
 #   reload      every scene tests/cli/import.cmake wrote loads and runs (scene-exec)
+#   new-dir     -o into directories that do not exist yet makes them (README's example)
+#   no-new-dir  a refused import into directories that do not exist makes none of them
 # Invoked by ctest: cmake -DVPSIM=... -DWORK=... -DCASE=... -DPYTHON=... -DINPUTS=... -P import_wall.cmake.
 include(${CMAKE_CURRENT_LIST_DIR}/expect.cmake)
 set(M /usr/share/assimp/models)
@@ -80,6 +82,12 @@ elseif(CASE STREQUAL "one-frame")
     message(SEND_ERROR "one.md3: the report's frame ${frame} of ${frames}, expected frame 0 of 1")
   endif()
   expect(0 "1 draw, .*total: 1 primitives" scene-exec out/one.json)
+elseif(CASE STREQUAL "new-dir")
+  expect(0 "spider.obj: [0-9]+ vertices" import ${M}/OBJ/spider.obj -o out/new/deeper/spider.json)
+  expect(0 "total: [1-9][0-9]* primitives" scene-exec out/new/deeper/spider.json)
+elseif(CASE STREQUAL "no-new-dir")
+  expect(2 "faerie.md2: --time nan: not a finite number" import ${M}/MD2/faerie.md2 -o empty/new/f.json --time=nan)
+  nothing_left()
 elseif(CASE STREQUAL "reload")
   # The scenes the import test wrote (its fixture): each loads and runs.
   file(GLOB scenes ${WORK}/out/*.json)
