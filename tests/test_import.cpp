@@ -388,11 +388,20 @@ TEST_CASE("Bad input: a clear error naming the file, and nothing written", "[imp
         o.time = 1.0;
         expect_error(o, "no animation");
     }
-    // Unwritable output: the error names it, nothing is left behind.
+    // Unwritable output (a directory that cannot be made, under a plain file): the error names it,
+    // nothing is left behind beside that file. (A directory that does not exist yet is made.)
     {
-        import::ImportOptions o = options(kModels + "OBJ/spider.obj", d / "no_such_dir" / "o.json");
-        CHECK_THROWS_AS(import::import_model(o), import::ImportError);
-        CHECK(fs::is_empty(d));
+        const fs::path plain = d / "plain_file";
+        std::ofstream(plain) << "x";
+        import::ImportOptions o = options(kModels + "OBJ/spider.obj", plain / "sub" / "o.json");
+        try {
+            import::import_model(o);
+            FAIL("no error");
+        } catch (const import::ImportError& e) {
+            CHECK_THAT(e.what(), Catch::Contains("cannot make the directory " + (plain / "sub").string()));
+        }
+        CHECK(std::distance(fs::directory_iterator(d), fs::directory_iterator()) == 1);
+        fs::remove(plain);
     }
 }
 
