@@ -351,7 +351,7 @@ std::vector<ArrayCase> load_corpus(const std::vector<std::string>& paths) {
         // A shrunk file's back-pressure pattern: `// bp-seed: N` (text forms only).
         std::optional<uint64_t> bp;
         if (decl::format_for_path(f.string()) != decl::TokenFormat::Binary) {
-            std::istringstream in(decl::read_file(f.string()));
+            std::istringstream in(read_file(f.string()));
             std::string line;
             while (std::getline(in, line))
                 if (line.rfind("// bp-seed: ", 0) == 0) bp = std::strtoull(line.c_str() + 12, nullptr, 0);

@@ -104,7 +104,7 @@ int run_asm(const AsmArgs& a) {
     opt.preprocess.include_dirs = a.include_dirs;
     if (a.file != "-") opt.path = a.file;
     try {
-        r = vs::assemble(decl::read_file(a.file), name, opt);
+        r = vs::assemble(read_file(a.file), name, opt);
     } catch (const std::exception& e) {  // AsmError (file:line:column) or InputError
         std::fprintf(stderr, "vpsim asm: %s\n", e.what());
         return 2;
@@ -167,7 +167,7 @@ int run_disasm(const DisasmArgs& a) {
     const std::string name = display_name(a.file);
     std::string text;
     try {
-        const std::string bytes = decl::read_file(a.file);
+        const std::string bytes = read_file(a.file);
         const Kind kind = input_kind(a.file, bytes, name);
         if (kind == Kind::Asm) {
             vs::AsmOptions opt;

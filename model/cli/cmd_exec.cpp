@@ -8,6 +8,7 @@
 #include "model/vs/vs_fetch.h"
 #include "model/vs/vs_create.h"
 #include "model/vs/vs_validate.h"
+#include "model/common/file_util.h"
 
 #include <fmt/format.h>
 
@@ -164,7 +165,7 @@ void run_exec(const ExecArgs& a, std::FILE* out_file) {
     std::array<std::string, 16> buffers;
     for (const auto& s : specs) {
         try {
-            buffers[s.stream] = decl::read_file(s.file);
+            buffers[s.stream] = read_file(s.file);
         } catch (const std::exception& e) {
             fail(2, e.what());
         }

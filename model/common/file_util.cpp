@@ -116,6 +116,12 @@ bool wait_for_dir_lock(const std::string& dir, const std::function<void()>& wait
     return true;
 }
 
+std::string read_file(const std::string& path) {
+    std::string data, why;
+    if (!read_input_file(path, data, why)) throw InputFileError((path == "-" ? std::string("<stdin>") : path) + ": " + why);
+    return data;
+}
+
 bool read_input_file(const std::string& path, std::string& data, std::string& why) {
     data.clear();
     const bool in = path == "-";

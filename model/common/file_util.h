@@ -24,6 +24,14 @@ constexpr uint64_t kMaxInputFileBytes = uint64_t(1) << 30;  // 1 GiB
 // is more than the limit ...") on failure; the caller names the file in its own error type.
 bool read_input_file(const std::string& path, std::string& data, std::string& why);
 
+// An input file that cannot be read: what() is "NAME: why", NAME the path ("<stdin>" for "-").
+struct InputFileError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// read_input_file() for callers that name the file as it is: the whole file, or InputFileError.
+std::string read_file(const std::string& path);
+
 // Throws OutputError("PATH: cannot write: <reason>") and leaves no partial file behind.
 void write_file_atomic(const std::string& path, const std::string& content);
 

@@ -167,12 +167,6 @@ TokenFormat format_for_path(std::string_view path) {
     return TokenFormat::Text;
 }
 
-std::string read_file(const std::string& path) {
-    std::string data, why;
-    if (!read_input_file(path, data, why)) throw InputError(display_name(path), why);
-    return data;
-}
-
 std::vector<uint32_t> parse_bin(std::string_view bytes, std::string_view filename) {
     const std::string name = display_name(filename);
     if (bytes.size() % 4 != 0)
@@ -202,7 +196,8 @@ std::vector<uint32_t> parse_hex(std::string_view text, std::string_view filename
 
 std::vector<uint32_t> load_tokens(const std::string& path) {
     const std::string name = display_name(path);
-    const std::string data = read_file(path);
+    std::string data, why;
+    if (!read_input_file(path, data, why)) throw InputError(name, why);
     if (path == "-") {
         if (!valid_utf8_text(data)) return parse_bin(data, name);
         if (looks_like_bare_hex(data)) return parse_hex(data, name);

@@ -36,10 +36,6 @@ enum class TokenFormat {
 // For loading, CArray and Text are the same thing (parse_text).
 TokenFormat format_for_path(std::string_view path);
 
-// Whole file as bytes. "-" reads standard input. Error: "path: cannot open: <strerror>"
-// (or "path: read error: <strerror>").
-std::string read_file(const std::string& path);
-
 // Little-endian DWORDs. A size that is not a multiple of 4 is an error naming the
 // file and the byte size.
 std::vector<uint32_t> parse_bin(std::string_view bytes, std::string_view filename);

@@ -6,6 +6,7 @@
 #include "model/decl/decl_io.h"
 #include "model/scene/scene_buffers.h"
 #include "model/scene/scene_commands.h"
+#include "model/common/file_util.h"
 
 #include <fmt/format.h>
 
@@ -88,7 +89,7 @@ Scene parse_scene(const nlohmann::json& j, const std::string& base_dir, const st
 Scene load_scene(const std::string& path) {
     std::string text;
     try {
-        text = decl::read_file(path);
+        text = read_file(path);
     } catch (const std::exception& e) {
         std::string m = e.what();  // "path: cannot open: ..."
         if (m.rfind(path + ": ", 0) == 0) m = m.substr(path.size() + 2);

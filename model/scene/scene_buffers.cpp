@@ -3,6 +3,7 @@
 #include "model/decl/decl_io.h"
 #include "model/decl/decl_tokens.h"
 #include "model/scene/generators.h"
+#include "model/common/file_util.h"
 
 #include <fmt/format.h>
 
@@ -28,7 +29,7 @@ void BufferReader::buffer(const std::string& name, const json& j, const std::str
         const std::string file = path(get_string(j["file"], ptr + "/file", "a file name"));
         std::string data;
         try {
-            data = decl::read_file(file);
+            data = read_file(file);
         } catch (const std::exception& e) {
             fail(ptr + "/file", e.what());
         }

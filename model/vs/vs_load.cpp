@@ -2,6 +2,7 @@
 
 #include "model/decl/decl_io.h"
 #include "model/vs/vs_asm.h"
+#include "model/common/file_util.h"
 
 namespace vpsim::vs {
 
@@ -14,12 +15,12 @@ LoadedShader load_shader(const std::string& path, uint32_t const_count) {
 LoadedShader load_shader(const std::string& path, const AsmOptions& options) {
     LoadedShader s;
     switch (decl::format_for_path(path)) {
-    case decl::TokenFormat::Binary: s.bytecode = decl::parse_bin(decl::read_file(path), path); break;
-    case decl::TokenFormat::Hex: s.bytecode = decl::parse_hex(decl::read_file(path), path); break;
+    case decl::TokenFormat::Binary: s.bytecode = decl::parse_bin(read_file(path), path); break;
+    case decl::TokenFormat::Hex: s.bytecode = decl::parse_hex(read_file(path), path); break;
     default: {
         AsmOptions o = options;
         if (path != "-") o.path = path;  // #include "..." relative to the file
-        s = shader_from_assembly(decl::read_file(path), path == "-" ? "<stdin>" : path, o);
+        s = shader_from_assembly(read_file(path), path == "-" ? "<stdin>" : path, o);
     }
     }
     return s;

@@ -9,6 +9,7 @@
 #include "model/decl/decl_io.h"
 #include "model/vs/vs_load.h"
 #include "model/vs/vs_preproc.h"
+#include "model/common/file_util.h"
 
 #include <nlohmann/json.hpp>
 
@@ -51,7 +52,7 @@ json inline_files(const json& j, const std::string& dir, const std::string& key 
             } else if (k == "declaration" && v.is_string()) {
                 out[k] = json{{"tokens", decl::load_tokens(dir + "/" + v.get<std::string>())}};
             } else if (k == "file" && v.is_string()) {
-                const std::string data = decl::read_file(dir + "/" + v.get<std::string>());
+                const std::string data = read_file(dir + "/" + v.get<std::string>());
                 json bytes = json::array();
                 for (char c : data) bytes.push_back(uint32_t(uint8_t(c)));
                 out["bytes"] = bytes;
@@ -83,13 +84,13 @@ int main(int argc, char** argv) {
         } else if (cmd == "bytecode") {
             write(out, words(vs::load_shader(in).bytecode, 0));
         } else if (cmd == "asm") {
-            const std::string text = decl::read_file(in);
+            const std::string text = read_file(in);
             if (vs::has_directives(text))
                 write(out, vs::preprocess(text, in, in, dir_of(in), vs::PreprocOptions{}).text);
             else
                 write(out, text);
         } else if (cmd == "scene") {
-            write(out, inline_files(json::parse(decl::read_file(in)), dir_of(in)).dump(1));
+            write(out, inline_files(json::parse(read_file(in)), dir_of(in)).dump(1));
         } else {
             std::cerr << "seed_tool: unknown command " << cmd << "\n";
             return 2;
