@@ -17,8 +17,11 @@ work = sys.argv[3] if len(sys.argv) > 3 else "xcheck-shrink-compare"
 random_n = sys.argv[4] if len(sys.argv) > 4 else "20000"
 seed = sys.argv[5] if len(sys.argv) > 5 else "1"
 src = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-variants = [("decl_decoder_fsm_bug.sv", []), ("decl_decoder_fsm_bpbug.sv", ["--out-ready", "0.2"]),
-            ("decl_decoder_fsm_skipbug.sv", []), ("decl_decoder_fsm_lenbug.sv", []), ("decl_decoder_fsm_slow.sv", [])]
+# The planted-bug variants, made from their patches on today's rtl/ (tests/rtl_variants/apply.cmake).
+vdir = os.path.join(os.path.abspath(work), "variants")
+os.makedirs(vdir, exist_ok=True)
+variants = [("decl_decoder_bug.sv", []), ("decl_decoder_bpbug.sv", ["--out-ready", "0.2"]),
+            ("decl_decoder_skipbug.sv", []), ("decl_decoder_lenbug.sv", []), ("decl_decoder_slow.sv", [])]
 
 
 def klass(diff):
@@ -32,6 +35,12 @@ def klass(diff):
     return ("%s has extra %s" % (m.group(1), m.group(2))) if m else diff[:30]
 
 
+for sv, _ in variants:
+    subprocess.run(["cmake", "-DPATCH=" + os.path.join(src, "tests", "rtl_variants", sv[:-3] + ".patch"), "-DROOT=" + src,
+                    "-DOUT=" + os.path.join(vdir, sv), "-P", os.path.join(src, "tests", "rtl_variants", "apply.cmake")],
+                   check=True)
+
+
 print("| variant | binary | mismatches | original tokens | shrunk tokens | same class |")
 print("|---|---|---|---|---|---|")
 for sv, extra in variants:
@@ -40,7 +49,7 @@ for sv, extra in variants:
         os.makedirs(d, exist_ok=True)
         for f in glob.glob(d + "/*.decl"):
             os.remove(f)
-        out = subprocess.run([exe, "xcheck", "--rtl", os.path.join(src, "tests", "rtl_variants", sv), "--no-corpus",
+        out = subprocess.run([exe, "xcheck", "--rtl", os.path.join(vdir, sv), "--no-corpus",
                               "--random", random_n, "--seed", seed, "--mismatch-dir", d, "--rtl-cache",
                               os.path.join(os.path.abspath(work), "cache")] + extra,
                              capture_output=True, text=True, cwd=d)

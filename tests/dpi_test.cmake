@@ -1,8 +1,8 @@
 # ctest "dpi: ...": a SystemVerilog testbench (tb/dpi/decl_dpi_tb.sv) whose expectations come only
 # from the golden model's DPI-C package (model/capi/vpsim_golden_pkg.sv over libvpsim_golden_c.so),
 # built with Verilator's --binary; stimulus from `vpsim xcheck --dump-arrays`. It must pass on
-# rtl/decl_decoder.sv and catch the planted bug of tests/rtl_variants/decl_decoder_fsm_bug.sv.
-# Variables: VPSIM, SRC, WORK, LIB (the library file).
+# rtl/decl_decoder.sv and catch the planted bug of decl_decoder_bug.sv (tests/rtl_variants/decl_decoder_bug.patch,
+# applied by the build). Variables: VPSIM, SRC, WORK, LIB (the library file), VARIANTS (the build's RTL variants).
 file(REMOVE_RECURSE ${WORK}/dump)
 file(MAKE_DIRECTORY ${WORK})
 execute_process(COMMAND ${VPSIM} xcheck --dump-arrays ${WORK}/dump --random 2000 --seed 3 RESULT_VARIABLE rc
@@ -17,7 +17,7 @@ endif()
 get_filename_component(libdir ${LIB} DIRECTORY)
 execute_process(COMMAND verilator --binary -j 2 -Wno-fatal -Wno-lint -Wno-style --top-module decl_dpi_tb -Mdir ${WORK}/obj
                         ${SRC}/model/capi/vpsim_golden_pkg.sv ${SRC}/rtl/decl_decoder.sv
-                        ${SRC}/tests/rtl_variants/decl_decoder_fsm_bug.sv ${SRC}/tb/dpi/decl_dpi_tb.sv ${LIB}
+                        ${VARIANTS}/decl_decoder_bug.sv ${SRC}/tb/dpi/decl_dpi_tb.sv ${LIB}
                         -LDFLAGS "-Wl,-rpath,${libdir}"
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)

@@ -145,17 +145,24 @@ echo "== 7. one writer per --out directory"
 grid_scene slow.json 1024
 "$vpsim" run slow.json --quiet --out shared > /dev/null 2> a.err &
 apid=$!
-# The first run holds the directory once its output directory exists and it is simulating.
-for i in $(seq 1 300); do
-  [ -d shared ] && break
+# Once the kernel lists the first run's flock() on shared/ (/proc/locks: looked at, not taken, so
+# the probe cannot be the second writer), the run is stopped (SIGSTOP): it cannot end while the
+# second run tries, however fast the machine is. Then it goes on (SIGCONT).
+held=0
+for i in $(seq 1 3000); do
+  if [ -d shared ] && grep -Eq "FLOCK +ADVISORY +WRITE +$apid +[0-9a-f]+:[0-9a-f]+:$(stat -c %i shared) " /proc/locks; then
+    kill -STOP "$apid"
+    held=1
+    break
+  fi
+  kill -0 "$apid" 2>/dev/null || break
   sleep 0.01
 done
-sleep 0.3
-if kill -0 "$apid" 2>/dev/null; then
+if [ "$held" = 1 ]; then
   expect 2 "shared: another vpsim process is writing this output directory" -- run --quiet --out shared
-  kill -0 "$apid" 2>/dev/null || fail "the first run ended before the second was refused: the check proves nothing"
+  kill -CONT "$apid"
 else
-  fail "the first run ended before the second started"
+  fail "the first run was never seen holding shared/ (it ended, or took no lock): $(cat a.err)"
 fi
 wait "$apid" || fail "the first run exited $?: $(cat a.err)"
 [ -s shared/stats.json ] && [ -s shared/config.json ] || fail "the first run's files are missing"
@@ -183,12 +190,19 @@ for sig in INT TERM; do
   rm -rf sig
   "$vpsim" run slow.json --quiet --vertices --out sig > /dev/null 2>&1 &
   pid=$!
-  for i in $(seq 1 500); do
-    ls sig/*.tmp.* > /dev/null 2>&1 && break
+  # Stopped (SIGSTOP) as soon as a temporary file exists, so the signal reaches it while it writes
+  # however fast the machine is; the signal waits until SIGCONT.
+  for i in $(seq 1 3000); do
+    if ls sig/*.tmp.* > /dev/null 2>&1; then
+      kill -STOP "$pid"
+      break
+    fi
+    kill -0 "$pid" 2>/dev/null || break
     sleep 0.01
   done
-  ls sig/*.tmp.* > /dev/null 2>&1 || fail "SIG$sig: no temporary file appeared to interrupt"
+  ls sig/*.tmp.* > /dev/null 2>&1 || fail "SIG$sig: no temporary file while the run was stopped: nothing to interrupt"
   kill -s "$sig" "$pid"
+  kill -CONT "$pid"
   wait "$pid"
   rc=$?
   want=$([ "$sig" = INT ] && echo 130 || echo 143)

@@ -5,9 +5,10 @@ libvpsim_golden_c.so). The design under test is Verilated by vpsim's --rtl cache
 of tb/user_rtl.cpp) and driven from Python cycle by cycle with random back-pressure; its pins are
 compared with the golden cycle contract (vpsim_golden.Timing) every cycle and its events with the
 golden decoder (vpsim_golden.decode). rtl/decl_decoder.sv must pass, the planted bug of
-tests/rtl_variants/decl_decoder_fsm_bug.sv must be caught.
+decl_decoder_bug.sv (tests/rtl_variants/decl_decoder_bug.patch, applied by the build into VARIANTS)
+must be caught.
 
-usage: test_golden_py.py VPSIM SRC WORK CACHE   (seed: $VPSIM_TEST_SEED, default 4)"""
+usage: test_golden_py.py VPSIM SRC WORK CACHE VARIANTS   (seed: $VPSIM_TEST_SEED, default 4)"""
 import ctypes
 import json
 import os
@@ -15,7 +16,7 @@ import random
 import subprocess
 import sys
 
-vpsim, src, work, cache = sys.argv[1:5]
+vpsim, src, work, cache, variants = sys.argv[1:6]
 sys.path.insert(0, os.path.join(src, "model", "capi"))
 import vpsim_golden as g  # noqa: E402
 
@@ -102,7 +103,7 @@ def check(sv):
 
 ok = True
 for sv, want_pass in ((os.path.join(src, "rtl", "decl_decoder.sv"), True),
-                      (os.path.join(src, "tests", "rtl_variants", "decl_decoder_fsm_bug.sv"), False)):
+                      (os.path.join(variants, "decl_decoder_bug.sv"), False)):
     ce, ee, n, cycles, first = check(sv)
     print("%s: %d arrays, %d cycles: %d cycle errors, %d arrays with other events than the golden decoder's%s" % (
         os.path.basename(sv), n, cycles, ce, ee, ("; first: " + first) if first else ""))

@@ -3,7 +3,8 @@
 // decl_scoreboard): every delivered event against the golden stepper, every cycle's pins against
 // the cycle contract. Stimulus: the arrays of `vpsim xcheck --dump-arrays DIR` (+arrays=DIR/arrays.txt),
 // with random back-pressure (+seed=N, +out_ready=PERCENT, +in_valid=PERCENT). +bug selects the
-// planted-bug decoder (tests/rtl_variants/decl_decoder_fsm_bug.sv) instead of rtl/decl_decoder.sv.
+// planted-bug decoder (decl_decoder_bug.sv: tests/rtl_variants/decl_decoder_bug.patch on rtl/decl_decoder.sv,
+// made by the build) instead of rtl/decl_decoder.sv.
 // Exit status 0 when everything matched, else 1 ($fatal). Built by ctest "dpi: ..." (docs/dpi.md).
 module decl_dpi_tb;
   import vpsim_golden_pkg::*;
@@ -22,9 +23,9 @@ module decl_dpi_tb;
   decl_decoder good (.clk, .rst, .in_valid, .in_ready(in_ready_a), .in_token, .in_last, .lenient, .out_valid(out_valid_a),
                      .out_ready, .out_kind(kind_a), .out_stream(stream_a), .out_value(value_a), .out_code(code_a),
                      .out_reg(reg_a), .out_data(data_a));
-  decl_decoder_fsm_bug bad (.clk, .rst, .in_valid, .in_ready(in_ready_b), .in_token, .in_last, .lenient,
-                            .out_valid(out_valid_b), .out_ready, .out_kind(kind_b), .out_stream(stream_b),
-                            .out_value(value_b), .out_code(code_b), .out_reg(reg_b), .out_data(data_b));
+  decl_decoder_bug bad (.clk, .rst, .in_valid, .in_ready(in_ready_b), .in_token, .in_last, .lenient,
+                        .out_valid(out_valid_b), .out_ready, .out_kind(kind_b), .out_stream(stream_b),
+                        .out_value(value_b), .out_code(code_b), .out_reg(reg_b), .out_data(data_b));
 
   wire         in_ready  = use_bug ? in_ready_b : in_ready_a;
   wire         out_valid = use_bug ? out_valid_b : out_valid_a;
@@ -90,7 +91,7 @@ module decl_dpi_tb;
       arrays++;
     end
     $fclose(fd);
-    if (use_bug) $display("decl_dpi_tb: %0d arrays from %s on decl_decoder_fsm_bug (planted bug)", arrays, file);
+    if (use_bug) $display("decl_dpi_tb: %0d arrays from %s on decl_decoder_bug (planted bug)", arrays, file);
     else $display("decl_dpi_tb: %0d arrays from %s on decl_decoder", arrays, file);
     sb.report();
     if (arrays == 0) $fatal(1, "decl_dpi_tb: no arrays in %s", file);

@@ -4,7 +4,7 @@
 include(${CMAKE_CURRENT_LIST_DIR}/expect.cmake)
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
-set(V ${SRC}/tests/rtl_variants)
+set(V ${VARIANTS})  # tests/rtl_variants/ made in the build tree (tests/rtl_variants/variants.cmake)
 set(CACHE --rtl-cache ${WORK}/cache)
 set(SCENE ${SRC}/examples/scenes/compressed.json)  # no D3DCOLOR byte 255: the planted bug is not reached
 

@@ -3,7 +3,7 @@
 include(${CMAKE_CURRENT_LIST_DIR}/expect.cmake)
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK}/mm)
-set(V ${SRC}/tests/rtl_variants)
+set(V ${VARIANTS})  # tests/rtl_variants/ made in the build tree (tests/rtl_variants/variants.cmake)
 set(CACHE --rtl-cache ${WORK}/cache)
 
 # A correct decoder written differently (two-process FSM) passes the whole cross-check:
@@ -18,8 +18,8 @@ expect(0 "new build.*mismatches: 0.*coverage: complete" xcheck --rtl ${V}/decl_d
 
 # The planted bug: caught on random arrays, reported with the seed, the array number and the
 # replay command, shrunk and written for the corpus.
-expect(1 "MISMATCH random array [0-9]+ of --seed 11 .*replay: vpsim xcheck --rtl [^ ]*decl_decoder_fsm_bug.sv --no-corpus --seed 11 --only [0-9]+ --out-ready 0.7 --in-valid 0.9.*shrunk to [0-9]+ tokens"
-       xcheck --rtl ${V}/decl_decoder_fsm_bug.sv ${CACHE} --no-corpus --random 20000 --seed 11 --mismatch-dir ${WORK}/mm)
+expect(1 "MISMATCH random array [0-9]+ of --seed 11 .*replay: vpsim xcheck --rtl [^ ]*decl_decoder_bug.sv --no-corpus --seed 11 --only [0-9]+ --out-ready 0.7 --in-valid 0.9.*shrunk to [0-9]+ tokens"
+       xcheck --rtl ${V}/decl_decoder_bug.sv ${CACHE} --no-corpus --random 20000 --seed 11 --mismatch-dir ${WORK}/mm)
 file(GLOB shrunk ${WORK}/mm/xcheck-mismatch-seed11-*.decl)
 list(LENGTH shrunk n)
 if(n EQUAL 0)
@@ -36,11 +36,11 @@ else()
   get_filename_component(name ${first} NAME)
   string(REGEX MATCH "seed11-([0-9]+)-" m "${name}")
   # The replay of that one array fails again; the shrunk file fails as a corpus.
-  expect(1 "MISMATCH random array ${CMAKE_MATCH_1} of --seed 11" xcheck --rtl ${V}/decl_decoder_fsm_bug.sv ${CACHE}
+  expect(1 "MISMATCH random array ${CMAKE_MATCH_1} of --seed 11" xcheck --rtl ${V}/decl_decoder_bug.sv ${CACHE}
          --no-corpus --seed 11 --only ${CMAKE_MATCH_1} --mismatch-dir ${WORK}/mm)
   file(MAKE_DIRECTORY ${WORK}/shrunk_corpus)
   file(COPY ${first} DESTINATION ${WORK}/shrunk_corpus)
-  expect(1 "MISMATCH corpus" xcheck --rtl ${V}/decl_decoder_fsm_bug.sv ${CACHE} --corpus ${WORK}/shrunk_corpus
+  expect(1 "MISMATCH corpus" xcheck --rtl ${V}/decl_decoder_bug.sv ${CACHE} --corpus ${WORK}/shrunk_corpus
          --random 0 --mismatch-dir ${WORK}/mm)
   # ... and the built-in RTL passes it.
   expect(0 "mismatches: 0" xcheck --corpus ${WORK}/shrunk_corpus --random 0 --only 0)
@@ -49,7 +49,7 @@ endif()
 # --jobs 2: two threads, each with its own instance of the user's design; the report (mismatches,
 # their shrunk arrays, coverage, totals) is the one --jobs 1 gives.
 foreach(j 1 2)
-  execute_process(COMMAND ${VPSIM} xcheck --rtl ${V}/decl_decoder_fsm_bug.sv ${CACHE} --no-corpus --random 20000 --seed 11
+  execute_process(COMMAND ${VPSIM} xcheck --rtl ${V}/decl_decoder_bug.sv ${CACHE} --no-corpus --random 20000 --seed 11
                           --jobs ${j} --json --mismatch-dir ${WORK}/mm
                   WORKING_DIRECTORY ${WORK} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
   string(REGEX REPLACE "\"(seconds|arrays_per_second)\": [0-9.e+-]+" "" report${j} "${out}")
@@ -93,10 +93,10 @@ same_run(${WORK}/run_model ${WORK}/run_fsm "run --rtl decl_decoder=decl_decoder_
 expect(0 "RTL in the loop +decl_decoder=[^ ]*decl_decoder_fsm.sv" run ${SCN} --rtl decl_decoder=${V}/decl_decoder_fsm.sv ${CACHE})
 # The front end checks every declaration's events against the golden decoder: the planted bug is
 # a finding about the user's RTL (exit 1, the first differing event), and no stats.json is written.
-expect(1 "--rtl decl_decoder=[^ ]*decl_decoder_fsm_bug.sv: /commands/[0-9]+: CreateVertexShader: the declaration decoder differs from the model .* event [0-9]+: model ELEMENT.* \\| rtl ELEMENT.*the declaration: [^ ]*run_bug/decl-decoder-mismatch_commands_[0-9]+.decl"
-       run ${SCN} --rtl decl_decoder=${V}/decl_decoder_fsm_bug.sv ${CACHE} --out ${WORK}/run_bug --quiet)
+expect(1 "--rtl decl_decoder=[^ ]*decl_decoder_bug.sv: /commands/[0-9]+: CreateVertexShader: the declaration decoder differs from the model .* event [0-9]+: model ELEMENT.* \\| rtl ELEMENT.*the declaration: [^ ]*run_bug/decl-decoder-mismatch_commands_[0-9]+.decl"
+       run ${SCN} --rtl decl_decoder=${V}/decl_decoder_bug.sv ${CACHE} --out ${WORK}/run_bug --quiet)
 if(EXISTS ${WORK}/run_bug/stats.json)
-  message(SEND_ERROR "run --rtl decl_decoder=decl_decoder_fsm_bug.sv wrote stats.json")
+  message(SEND_ERROR "run --rtl decl_decoder=decl_decoder_bug.sv wrote stats.json")
 endif()
 # Another MAX_LENGTH for the run: the design is Verilated again with -G MAX_LENGTH=2048.
 expect(0 "-" run --set decl_decoder.max_length=2048 --out ${WORK}/run_model_2048 --vertices --quiet)
@@ -129,7 +129,7 @@ expect(2 "at most 18446744073709551615" xcheck --seed 18446744073709551616 --ran
 # --junit: one test case per corpus file and per 10,000 random arrays, plus the functional
 # coverage; well-formed XML; the planted bug's failures carry the replay command.
 expect(0 "mismatches: 0" xcheck --random 25000 --seed 2 --junit ${WORK}/pass.xml)
-expect(1 "MISMATCH" xcheck --rtl ${V}/decl_decoder_fsm_bug.sv ${CACHE} --no-corpus --random 25000 --seed 2
+expect(1 "MISMATCH" xcheck --rtl ${V}/decl_decoder_bug.sv ${CACHE} --no-corpus --random 25000 --seed 2
        --junit ${WORK}/fail.xml --mismatch-dir ${WORK}/mm)
 file(GLOB corpus_files ${SRC}/tb/corpus/*.decl ${SRC}/tb/corpus/*.hex ${SRC}/tb/corpus/*.bin)
 list(LENGTH corpus_files ncorpus)
@@ -146,14 +146,14 @@ foreach(x pass:${want_pass}:0 fail:4:3)
   endif()
 endforeach()
 file(READ ${WORK}/fail.xml fail)
-if(NOT fail MATCHES "name=\"random arrays 0-9999 \\(seed 2\\)\"" OR NOT fail MATCHES "replay: vpsim xcheck --rtl [^ ]*decl_decoder_fsm_bug.sv --no-corpus --seed 2 --only [0-9]+ --out-ready 0.7 --in-valid 0.9</failure>")
+if(NOT fail MATCHES "name=\"random arrays 0-9999 \\(seed 2\\)\"" OR NOT fail MATCHES "replay: vpsim xcheck --rtl [^ ]*decl_decoder_bug.sv --no-corpus --seed 2 --only [0-9]+ --out-ready 0.7 --in-valid 0.9</failure>")
   message(SEND_ERROR "--junit: the failing random batch or its replay command is missing\n${fail}")
 endif()
 
 # --wave-on-fail: the first failure's shrunk replay as an FST waveform, from a model Verilated
 # with --trace-fst when it is needed (an FST file starts with its header block, type 0).
 expect(1 "waveform of the shrunk replay \\([0-9]+ cycles[^)]*\\): [^ ]*/wave/xcheck-fail-seed2-[0-9]+.fst"
-       xcheck --rtl ${V}/decl_decoder_fsm_bug.sv ${CACHE} --no-corpus --random 3000 --seed 2
+       xcheck --rtl ${V}/decl_decoder_bug.sv ${CACHE} --no-corpus --random 3000 --seed 2
        --wave-on-fail ${WORK}/wave --mismatch-dir ${WORK}/mm)
 file(GLOB fst ${WORK}/wave/*.fst)
 list(LENGTH fst nfst)

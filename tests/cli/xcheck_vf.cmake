@@ -7,7 +7,7 @@
 include(${CMAKE_CURRENT_LIST_DIR}/expect.cmake)
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
-set(V ${SRC}/tests/rtl_variants)
+set(V ${VARIANTS})  # tests/rtl_variants/ made in the build tree (tests/rtl_variants/variants.cmake)
 set(CACHE --rtl-cache ${WORK}/cache)
 
 expect(0 "mismatches: 0.*coverage: every bin hit" xcheck --unit vertex_fetch --random 1500 --seed 5 --jobs 2)

@@ -5,7 +5,7 @@
 include(${CMAKE_CURRENT_LIST_DIR}/expect.cmake)
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
-set(V ${SRC}/tests/rtl_variants)
+set(V ${VARIANTS})  # tests/rtl_variants/ made in the build tree (tests/rtl_variants/variants.cmake)
 set(CACHE --rtl-cache ${CACHE_DIR})
 
 # Runs vpsim with ARGN in ${WORK}; the output (stdout + stderr) into ${var}, the exit status
@@ -26,14 +26,14 @@ function(words_of cmdline var)
 endfunction()
 
 # --- Replays that reproduce: a bug only back-pressure shows (tests/rtl_variants/
-# decl_decoder_fsm_bpbug.sv), found with --out-ready 0.2; its printed replay carries
+# decl_decoder_bpbug.sv), found with --out-ready 0.2; its printed replay carries
 # --out-ready (and --in-valid, --rtl, --no-corpus) and fails again; without --out-ready it passes,
 # which is what the replay printed before this work did.
-run(found xcheck --rtl ${V}/decl_decoder_fsm_bpbug.sv ${CACHE} --no-corpus --random 300 --seed 1 --out-ready 0.2
+run(found xcheck --rtl ${V}/decl_decoder_bpbug.sv ${CACHE} --no-corpus --random 300 --seed 1 --out-ready 0.2
     --in-valid 0.8 --show 1)
 string(REGEX MATCH "\n  replay: (vpsim xcheck [^\n]*)" m "${found}")
 set(replay "${CMAKE_MATCH_1}")
-if(NOT found_rc EQUAL 1 OR NOT replay MATCHES "--rtl [^ ]*decl_decoder_fsm_bpbug.sv --no-corpus --seed 1 --only [0-9]+ --out-ready 0.2 --in-valid 0.8$")
+if(NOT found_rc EQUAL 1 OR NOT replay MATCHES "--rtl [^ ]*decl_decoder_bpbug.sv --no-corpus --seed 1 --only [0-9]+ --out-ready 0.2 --in-valid 0.8$")
   message(SEND_ERROR "the back-pressure bug: exit ${found_rc}, replay '${replay}'\n${found}")
 else()
   words_of("${replay}" args)
@@ -65,7 +65,7 @@ endif()
 # --mismatch-dir that does not exist yet is created; --corpus takes a file.
 file(WRITE ${WORK}/short4.decl "// expect: valid\nD3DVSD_STREAM(0), D3DVSD_REG(0, D3DVSDT_SHORT4), D3DVSD_REG(1, D3DVSDT_FLOAT1), D3DVSD_END()\n")
 expect(1 "shrunk to [0-9]+ tokens \\(same signature\\): [^ ]*new/dir/xcheck-mismatch"
-       xcheck --rtl ${V}/decl_decoder_fsm_bug.sv ${CACHE} --corpus ${WORK}/short4.decl --random 0
+       xcheck --rtl ${V}/decl_decoder_bug.sv ${CACHE} --corpus ${WORK}/short4.decl --random 0
        --mismatch-dir ${WORK}/new/dir)
 expect(2 "nothere.decl: no such file or directory" xcheck --corpus ${WORK}/nothere.decl --random 0)
 
@@ -95,7 +95,7 @@ file(WRITE ${WORK}/bad_waivers.txt "waive token SKIP because ok\nwaive token NOP
 expect(2 "bad_waivers.txt:2: expected `waive BIN because REASON`" xcheck --random 10 --waive ${WORK}/bad_waivers.txt)
 
 # --- Triage: every mismatch counted and grouped by signature; the first `--show` detailed.
-run(tri xcheck --rtl ${V}/decl_decoder_fsm_bug.sv ${CACHE} --no-corpus --random 4000 --seed 11 --show 2 --json
+run(tri xcheck --rtl ${V}/decl_decoder_bug.sv ${CACHE} --no-corpus --random 4000 --seed 11 --show 2 --json
     --out ${WORK}/tri)
 file(WRITE ${WORK}/tri.json "${tri_out}")
 execute_process(COMMAND python3 -c "import json, sys
@@ -136,12 +136,12 @@ endif()
 
 # --- vpsim run --rtl decl_decoder=FILE.sv against the model: the front end checks the pins
 # against the cycle contract's model cycle by cycle. A decoder whose events are right but whose
-# timing is not (tests/rtl_variants/decl_decoder_fsm_slow.sv) fails, naming the scene command and
+# timing is not (tests/rtl_variants/decl_decoder_slow.sv) fails, naming the scene command and
 # the first diverging cycle; the declaration is written next to the run and its replay fails too.
 set(SCN ${SRC}/examples/scenes)
-run(slow run ${SCN}/strip.json --rtl decl_decoder=${V}/decl_decoder_fsm_slow.sv ${CACHE} --out ${WORK}/run_slow --quiet)
+run(slow run ${SCN}/strip.json --rtl decl_decoder=${V}/decl_decoder_slow.sv ${CACHE} --out ${WORK}/run_slow --quiet)
 if(NOT slow_rc EQUAL 1 OR NOT slow MATCHES "/commands/0: CreateVertexShader: the declaration decoder differs from the model [^\n]* at cycle 1 of the decode: in_ready model 1 \\| rtl 0")
-  message(SEND_ERROR "run --rtl decl_decoder_fsm_slow.sv: exit ${slow_rc}\n${slow}")
+  message(SEND_ERROR "run --rtl decl_decoder_slow.sv: exit ${slow_rc}\n${slow}")
 else()
   string(REGEX MATCH "replay: (vpsim xcheck [^\n]*)" m "${slow}")
   words_of("${CMAKE_MATCH_1}" args)
@@ -149,16 +149,16 @@ else()
          --out ${WORK}/slow_replay)
 endif()
 if(EXISTS ${WORK}/run_slow/stats.json OR NOT EXISTS ${WORK}/run_slow/decl-decoder-mismatch_commands_0.decl)
-  message(SEND_ERROR "run --rtl decl_decoder_fsm_slow.sv: stats.json written, or no declaration file")
+  message(SEND_ERROR "run --rtl decl_decoder_slow.sv: stats.json written, or no declaration file")
 endif()
-# A SKIP bug (decl_decoder_fsm_skipbug.sv): no other scene has a SKIP; examples/scenes/decl_tokens.json does.
+# A SKIP bug (decl_decoder_skipbug.sv): no other scene has a SKIP; examples/scenes/decl_tokens.json does.
 expect(1 "CreateVertexShader: the declaration decoder differs from the model .* event [0-9]+: model ELEMENT .* \\| rtl ELEMENT"
-       run ${SCN}/decl_tokens.json --rtl decl_decoder=${V}/decl_decoder_fsm_skipbug.sv ${CACHE} --out ${WORK}/run_skip --quiet)
-# A lenient-mode bug (decl_decoder_fsm_lenbug.sv): every scene passes (the pipeline decodes
+       run ${SCN}/decl_tokens.json --rtl decl_decoder=${V}/decl_decoder_skipbug.sv ${CACHE} --out ${WORK}/run_skip --quiet)
+# A lenient-mode bug (decl_decoder_lenbug.sv): every scene passes (the pipeline decodes
 # strictly); --compare-model's directed arrays find it, with a replay command.
-expect(0 "-" run ${SCN}/strip.json --rtl decl_decoder=${V}/decl_decoder_fsm_lenbug.sv ${CACHE} --quiet)
-expect(1 "compare-model: pipeline: cycles model [0-9]+ \\| rtl [0-9]+, statistics equal.*differ in event ELEMENT: stream; first: corpus rule07_[^ ]*.decl \\(lenient mode\\).*replay: vpsim xcheck --rtl [^ ]*decl_decoder_fsm_lenbug.sv"
-       run ${SCN}/strip.json --rtl decl_decoder=${V}/decl_decoder_fsm_lenbug.sv ${CACHE} --compare-model --compare-random 2000
+expect(0 "-" run ${SCN}/strip.json --rtl decl_decoder=${V}/decl_decoder_lenbug.sv ${CACHE} --quiet)
+expect(1 "compare-model: pipeline: cycles model [0-9]+ \\| rtl [0-9]+, statistics equal.*differ in event ELEMENT: stream; first: corpus rule07_[^ ]*.decl \\(lenient mode\\).*replay: vpsim xcheck --rtl [^ ]*decl_decoder_lenbug.sv"
+       run ${SCN}/strip.json --rtl decl_decoder=${V}/decl_decoder_lenbug.sv ${CACHE} --compare-model --compare-random 2000
        --out ${WORK}/run_len)
 expect(0 "compare-model: pipeline: cycles model [0-9]+ \\| rtl [0-9]+, statistics equal.*mismatches 0"
        run ${SCN}/decl_tokens.json --rtl decl_decoder=${SRC}/rtl/decl_decoder.sv ${CACHE} --compare-model --compare-random 2000)
@@ -179,7 +179,7 @@ endif()
 # --- The waveform of a failure carries the expected pins: the traced build wraps the design in a
 # harness (scope dut) with the model's pins (golden: in_ready, out_valid and the event fields).
 expect(1 "waveform of the shrunk replay \\([0-9]+ cycles, the expected pins in scope golden\\): [^ ]*wave/xcheck-fail-seed2-[0-9]+.fst"
-       xcheck --rtl ${V}/decl_decoder_fsm_bug.sv ${CACHE} --no-corpus --random 3000 --seed 2 --show 1 --wave-on-fail ${WORK}/wave
+       xcheck --rtl ${V}/decl_decoder_bug.sv ${CACHE} --no-corpus --random 3000 --seed 2 --show 1 --wave-on-fail ${WORK}/wave
        --out ${WORK}/wave_out)
 file(GLOB fst ${WORK}/wave/*.fst)
 execute_process(COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/../fst_hierarchy.py ${fst} OUTPUT_VARIABLE names RESULT_VARIABLE rc)
