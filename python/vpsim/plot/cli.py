@@ -49,6 +49,16 @@ def cmd_plot(a, base):
         sw.column(a.hue, "axis", "--hue")
     if a.heatmap:
         sw.column(a.heatmap, "axis", "--heatmap")
+    # A zip's members vary together: naming one plots the zip as one axis, and a member is
+    # neither a hue nor a heatmap axis of its own zip.
+    a.x = sw.factor(a.x)
+    for opt, name in (("--hue", a.hue), ("--heatmap", a.heatmap)):
+        if name and sw.factor(name) == a.x:
+            others = [f for f in sw.varying_axes() if f != a.x]
+            raise InputError(f"{opt} {name}: zipped with --x in {sw.design_file()} ({a.x} vary together, one axis), "
+                             "so it cannot split or cross it; independent axes: " + (", ".join(others) or "none"))
+    a.hue = sw.factor(a.hue) if a.hue else a.hue
+    a.heatmap = sw.factor(a.heatmap) if a.heatmap else a.heatmap
     if a.heatmap and a.hue:
         raise InputError("--heatmap and --hue: a heatmap has no hue (give one of them)")
     if a.stalls and (a.heatmap or a.hue):
