@@ -210,6 +210,12 @@ def point_label(sw, r, skip=("scene",)):
     return ", ".join(sw.label(k, r[k]) for k in g) or "the point"
 
 
+def outside_legend(ax):
+    """The legend beside the axes, outside the layout: the axes keep the figure's width and the
+    saved image grows by the legend (bbox_inches="tight"), so the labels keep their room."""
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0)).set_in_layout(False)
+
+
 def draw_stalls(ax, sw, rows, x, unit, colours, title):
     """A unit's busy / stalled / idle cycles per value of x (mean over the other points)."""
     cols = sw.unit_parts(unit)
@@ -227,7 +233,7 @@ def draw_stalls(ax, sw, rows, x, unit, colours, title):
     ax.set_ylabel(f"{unit} cycles")
     ax.set_ylim(bottom=0)
     ax.set_title(title, fontsize=9)
-    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    outside_legend(ax)
     return averaged_over(sw, rows, [x])
 
 
@@ -260,12 +266,15 @@ def draw_causes(ax, sw, rows, colours, title):
     ax.set_xlim(0, 1.0)
     ax.set_xlabel("fraction of the run's cycles")
     ax.set_title(title, fontsize=9)
-    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    outside_legend(ax)
 
 
 def fig_bytes(fig, fmt):
     buf = io.BytesIO()
-    fig.savefig(buf, format=fmt, dpi=100, bbox_inches="tight", metadata={"Date": None} if fmt == "svg" else None)
+    # Legends kept out of the layout (outside_legend) are still in the saved image.
+    legends = [ax.get_legend() for ax in fig.axes if ax.get_legend()]
+    fig.savefig(buf, format=fmt, dpi=100, bbox_inches="tight", bbox_extra_artists=legends,
+                metadata={"Date": None} if fmt == "svg" else None)
     plt.close(fig)
     return buf.getvalue()
 
@@ -369,8 +378,8 @@ class Figure:
     def panel_size(self, panel):
         """A panel's size in inches: a cause chart tall enough for a level label per point."""
         if self.kind == "causes":
-            return 9.0, 1.3 + 0.42 * len(self.panels[panel][1])
-        return (6.0 if self.kind == "stalls" else 4.6), 3.5
+            return 7.0, 1.3 + 0.42 * len(self.panels[panel][1])
+        return (4.4 if self.kind == "stalls" else 4.6), 3.5
 
     def separate(self):
         """[(panel title, metric, figure)]: one figure per panel (the report's small multiples)."""

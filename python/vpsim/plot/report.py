@@ -35,8 +35,9 @@ def panels_html(f):
     """A Figure's small multiples: a heading that states the panels and any averaging, then one
     embedded SVG per panel (data-panel: the scene), rows of up to three."""
     figs = f.separate()
-    # A cause chart (a level label per point) gets a row of its own, drawn near its natural size.
-    per_row = 1 if f.kind == "causes" else min(3, len(f.panels))
+    # A cause chart (a level label per point) gets a row of its own, a stall breakdown (its legend
+    # beside it) half a row, so that their text is drawn near its natural size.
+    per_row = min({"causes": 1, "stalls": 2}.get(f.kind, 3), len(f.panels))
     width = min(1140 // per_row - 6, 760) if f.kind not in ("stalls", "causes") or per_row > 1 else 900
     out = [f'<div class="figure" data-kind="{f.kind}" data-panels="{len(f.panels)}">',
            f"<h3>{html.escape(f.title())}</h3>", '<div class="panels">']
