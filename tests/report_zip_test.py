@@ -126,7 +126,8 @@ def case_heatmap(m, work, check):
     f = m.Figure(sw, "heatmap", "scene", x=ZIP, x2="vertex_alu.coissue", y="cycles_per_vertex")
     fig = f.single()
     grid = numpy.ma.filled(fig.axes[0].get_images()[0].get_array(), numpy.nan)
-    check(grid.shape == (2, 3) and not numpy.isnan(grid).any(), f"every cell of the 3 x 2 heatmap drawn: {grid.tolist()}")
+    check(grid.shape == (2, 3) and not numpy.isnan(grid).any(),
+          f"every cell of the 3 x 2 heatmap drawn: {grid.tolist()}")
     m.plt.close(fig)
     for opt in ("--hue", "--heatmap"):
         out = os.path.join(work, f"partner{opt.strip('-')}.png")
