@@ -134,7 +134,10 @@ def draw_metric(ax, sw, rows, x, y, hue, zoom, title):
     y_from_zero(ax, allv, zoom)
     ax.grid(True, axis="y", alpha=0.3)
     if hue and len(hues) > 1:
-        ax.legend(fontsize=7)
+        if not numeric_x and not zoom:
+            # Room above the bars for the legend's lines, so that it covers no bar.
+            ax.set_ylim(top=ax.get_ylim()[1] * (1.12 + 0.09 * len(hues)))
+        ax.legend(fontsize=7, loc="upper right" if not numeric_x else "best")
     ax.set_title(title, fontsize=9)
     return averaged_over(sw, rows, [c for c in (x, hue) if c])
 
