@@ -16,6 +16,8 @@ averages points says so in its title and names what it averages over; y axes sta
 (--zoom: they do not, and the break is marked); categorical axes are bars; a per-vertex metric
 gets total cycles beside it when the shaded count changes; the colours are Okabe and Ito's
 colour-blind-safe palette, busy (blue) told apart from stalled (warm colours, hatched by class).
+A study's zipped axes (its study.json) are one axis: hues, heatmaps and averages are over
+independent axes only; tick labels are turned until they do not overlap.
 """
 import argparse
 import io

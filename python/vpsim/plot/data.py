@@ -272,7 +272,7 @@ class Sweep:
                 out.append(self.zip_of[g[0]])
             else:
                 out += [a for a in g if len(set(r[a] for r in self.rows)) > 1]
-        return [a for a in dict.fromkeys(out)]
+        return list(dict.fromkeys(out))
 
     def grouping(self):
         """Axes and the scene, the things a point varies by (for labels)."""
