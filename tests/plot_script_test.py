@@ -139,10 +139,10 @@ def main(python_dir, work):
           "stall classes hatched differently")
     check(c.part("stalled.x", "")[1] == c.part("stalled.x", "local")[1], "a reason keeps its colour")
 
-    # The cause plot draws each point's cause unit.
+    # The cause plot draws each point's cause unit (horizontal bars: a level label per point).
     f = m.Figure(sw, "causes", "scene")
     fig = f.single()
-    labels = [t.get_text() for t in fig.axes[2].get_xticklabels()]
+    labels = [t.get_text() for t in fig.axes[2].get_yticklabels()]
     check(all("vertex_fetch: miss_limit" in t for t in labels) and len(labels) == 4,
           f"scene c's cause is vertex_fetch: {labels}")
     check(any("stalled (class unknown): miss_limit" in t.get_text() for t in fig.axes[2].get_legend().get_texts()),

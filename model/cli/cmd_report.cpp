@@ -120,7 +120,9 @@ void add_report_commands(CLI::App& app, int& exit_code) {
         "value, "
         "total cycles beside a per-vertex metric when the shaded count changes; --heatmap AXIS2: a heatmap over AXIS "
         "x AXIS2; --stalls: --y names a unit (or `bottleneck`: each point's cause) and each value of AXIS gets a bar "
-        "of its busy / stalled-by-reason / idle cycles. A title says when points are averaged and over what.\nExit "
+        "of its busy / stalled-by-reason / idle cycles. A title says when points are averaged and over what. A study's "
+        "zipped axes (its study.json) are one axis: a member as --x plots the zip; as --hue or --heatmap of its own zip, "
+        "an error.\nExit "
         "status: 0 ok, 2 usage or bad input (no output file), 3 internal error.");
     plot->add_option("DIR", p->dir, "A sweep directory (its results.csv)")->required();
     plot->add_option("--x", p->x, "The x axis: a column of results.csv (a parameter, e.g. vertex_alu.engines)")
@@ -155,7 +157,8 @@ void add_report_commands(CLI::App& app, int& exit_code) {
     CLI::App* report = app.add_subcommand(
         "report",
         "Write a self-contained HTML report (plots embedded as SVG, docs/report.md) of a sweep directory (results.csv: "
-        "one panel per scene: plots per axis, a heatmap, the bottleneck's cause per point, stall breakdowns, the table, each point's difference from the base) or of a "
+        "one panel per scene: plots per independent axis (a zip is one), a heatmap, the bottleneck's cause per point, "
+        "stall breakdowns, the table, each point's difference from the base) or of a "
         "`vpsim run --out` directory (per-unit busy / stalled / idle bars, utilisation over time from "
         "timeseries.csv, the summary, the parameters that differ from the defaults).\nExit status: 0 ok, 2 usage "
         "or bad input (no output file), 3 internal error.");

@@ -16,6 +16,8 @@ averages points says so in its title and names what it averages over; y axes sta
 (--zoom: they do not, and the break is marked); categorical axes are bars; a per-vertex metric
 gets total cycles beside it when the shaded count changes; the colours are Okabe and Ito's
 colour-blind-safe palette, busy (blue) told apart from stalled (warm colours, hatched by class).
+A study's zipped axes (its study.json) are one axis: hues, heatmaps and averages are over
+independent axes only; tick labels are turned until they do not overlap.
 """
 import argparse
 import io
@@ -49,6 +51,16 @@ def cmd_plot(a, base):
         sw.column(a.hue, "axis", "--hue")
     if a.heatmap:
         sw.column(a.heatmap, "axis", "--heatmap")
+    # A zip's members vary together: naming one plots the zip as one axis, and a member is
+    # neither a hue nor a heatmap axis of its own zip.
+    a.x = sw.factor(a.x)
+    for opt, name in (("--hue", a.hue), ("--heatmap", a.heatmap)):
+        if name and sw.factor(name) == a.x:
+            others = [f for f in sw.varying_axes() if f != a.x]
+            raise InputError(f"{opt} {name}: zipped with --x in {sw.design_file()} ({a.x} vary together, one axis), "
+                             "so it cannot split or cross it; independent axes: " + (", ".join(others) or "none"))
+    a.hue = sw.factor(a.hue) if a.hue else a.hue
+    a.heatmap = sw.factor(a.heatmap) if a.heatmap else a.heatmap
     if a.heatmap and a.hue:
         raise InputError("--heatmap and --hue: a heatmap has no hue (give one of them)")
     if a.stalls and (a.heatmap or a.hue):

@@ -85,6 +85,16 @@ def ordered(values):
     return sorted(vs, key=order_key(vs))
 
 
+def together(rows, a, b):
+    """True when columns a and b both vary and each one's value determines the other's in every
+    row (as a zip's members do; two axes of a full product never do)."""
+    ab, ba = {}, {}
+    for r in rows:
+        if ab.setdefault(r[a], r[b]) != r[b] or ba.setdefault(r[b], r[a]) != r[a]:
+            return False
+    return len(ab) > 1
+
+
 def parse_where(items):
     """--where KEY=VALUE, repeatable: [(key, value)]."""
     out = []
@@ -103,6 +113,7 @@ class Sweep:
         self.dir = directory
         self.path = os.path.join(directory, "results.csv")
         self.header, self.rows = read_csv(self.path)
+        all_rows = self.rows
         if not self.rows:
             raise InputError(f"{self.path}: no points (only a header)")
         self.base = base
@@ -116,6 +127,7 @@ class Sweep:
                                  + ", ".join(ordered(r[k] for r in self.rows)))
             self.rows = keep
         self.axes = [c for c in self.header if c in base or c == "preset"]
+        self.read_design(all_rows)
         self.unit_cols = [c for c in self.header if UNIT_CYCLES.match(c)]
         self.metrics = [c for c in self.header
                         if c not in self.axes and c not in ("scene", "point", "repeat") and c not in self.unit_cols
@@ -137,6 +149,108 @@ class Sweep:
             self.study_metrics = [m for m in named if isinstance(m, str) and m in self.metrics]
         self._point_stats = {}
 
+    def read_design(self, all_rows):
+        """The study's design: which axes are zipped (vary together) and which are independent.
+        From the sweep's study.json ("axes": [{"keys": [...]}, ...], a group of several keys a
+        zip; also a study file's {"zip": [{"key": ...}, ...]}); without one, axes whose values
+        determine each other in every point are taken as zipped (a full product never does).
+        self.groups: the axis columns in groups, design order; self.zips: {name: members} for each
+        group of which two or more members vary in the points kept, its name "a & b", each row
+        given the group's value under that name ("engines=1, contexts=6")."""
+        groups, self.design = None, "none"
+        study = os.path.join(self.dir, "study.json")
+        doc = read_json(study) if os.path.isfile(study) else None
+        if isinstance(doc, dict) and isinstance(doc.get("axes"), list):
+            groups = []
+            for a in doc["axes"]:
+                keys = a.get("keys") if isinstance(a, dict) else None
+                if keys is None and isinstance(a, dict) and isinstance(a.get("zip"), list):
+                    keys = [z.get("key") for z in a["zip"] if isinstance(z, dict)]
+                if keys is None and isinstance(a, dict):
+                    keys = [a.get("key")]
+                members = [k for k in (keys or []) if k in self.axes]
+                if members:
+                    groups.append(members)
+            self.design = "study.json"
+        if groups is None:
+            groups = []
+            for c in self.axes:
+                g = next((g for g in groups if together(all_rows, g[0], c)), None)
+                if g is None:
+                    groups.append([c])
+                else:
+                    g.append(c)
+            if any(len(g) > 1 for g in groups):
+                self.design = "inferred"
+        grouped = [c for g in groups for c in g]
+        self.groups = groups + [[c] for c in self.axes if c not in grouped]
+        self.zips, self.zip_of, self.zip_pos = {}, {}, {}
+        for g in self.groups:
+            members = [c for c in g if len(set(r[c] for r in self.rows)) > 1]
+            if len(members) < 2:
+                continue
+            name = " & ".join(members)
+            self.zips[name] = members
+            for c in g:
+                self.zip_of[c] = name
+            for r in self.rows:
+                r[name] = ", ".join(f"{c.split('.')[-1]}={r[c]}" for c in members)
+            # x at the first member's value when every member is a number and the first tells
+            # the steps apart (a line), else the steps in the design's order (bars).
+            steps = list(dict.fromkeys(r[name] for r in self.rows))
+            lead = {}
+            for r in self.rows:
+                lead.setdefault(r[name], number(r[members[0]]))
+            numeric = all(number(r[c]) is not None for r in self.rows for c in members)
+            if numeric and len(set(lead.values())) == len(steps):
+                self.zip_pos[name] = lead
+
+    def design_file(self):
+        """Where the design was read: the sweep's study.json, or the points themselves."""
+        return (os.path.join(self.dir, "study.json") if self.design == "study.json"
+                else f"{self.path} (their values go together in every point)")
+
+    def factor(self, col):
+        """The independent axis a column belongs to: its zip's name, or itself."""
+        return self.zip_of.get(col, col)
+
+    def is_zip(self, x):
+        return x in self.zips
+
+    def members(self, x):
+        return self.zips.get(x, [x])
+
+    def ordered_values(self, rows, x):
+        """x's values in these rows, in axis order (a numeric zip by its first member)."""
+        if x in self.zip_pos:
+            return sorted(dict.fromkeys(r[x] for r in rows), key=lambda v: self.zip_pos[x][v])
+        if x in self.zips:
+            return list(dict.fromkeys(r[x] for r in rows))
+        return ordered(r[x] for r in rows)
+
+    def position(self, x, v):
+        """Where value v sits on a numeric x axis (None: x is categorical)."""
+        return self.zip_pos[x][v] if x in self.zip_pos else (None if x in self.zips else number(v))
+
+    def label(self, x, v):
+        """A value as a point's label: "engines=2" or, for a zip, "engines=2, contexts=3"."""
+        return v if x in self.zips else f"{x.split('.')[-1]}={v}"
+
+    def tick(self, x, v):
+        """A value as a tick label: "2", or a zip's members on lines of their own."""
+        return v.replace(", ", "\n") if x in self.zips else v
+
+    def axis_title(self, x):
+        if x in self.zips:
+            # "vertex_alu.engines & contexts (zipped)": a unit named once.
+            shown, unit = [], None
+            for c in self.zips[x]:
+                u = c.split(".")[0] if "." in c else None
+                shown.append(c[len(u) + 1:] if u and u == unit else c)
+                unit = u
+            return " & ".join(shown) + " (zipped)"
+        return x
+
     def column(self, name, what, option):
         if name not in self.header:
             raise InputError(f"{option} {name}: {self.path} has no such {what} column; its columns: "
@@ -150,7 +264,15 @@ class Sweep:
         return v
 
     def varying_axes(self):
-        return [a for a in self.axes if len(set(r[a] for r in self.rows)) > 1]
+        """The independent axes that vary: a zip of which two or more members vary is one axis
+        (its name "a & b"), in the design's order."""
+        out = []
+        for g in self.groups:
+            if g[0] in self.zip_of:
+                out.append(self.zip_of[g[0]])
+            else:
+                out += [a for a in g if len(set(r[a] for r in self.rows)) > 1]
+        return list(dict.fromkeys(out))
 
     def grouping(self):
         """Axes and the scene, the things a point varies by (for labels)."""

@@ -20,7 +20,10 @@ def mean(vs):
 def averaged_over(sw, rows, shown):
     """What points sharing every shown column differ in: "" when no two do, else e.g.
     "mean over vertex_alu.window (2, 4, 8)" or "mean over 3 scenes"."""
-    keys = [c for c in ["scene"] + sw.axes + ["repeat"] if c in sw.header and c not in shown]
+    # A zip is one axis: its members are shown with it, and averaged over together.
+    shown_cols = set(shown) | {c for s in shown for c in sw.members(s)}
+    factors = list(dict.fromkeys(sw.factor(c) for c in sw.axes))
+    keys = [c for c in ["scene"] + factors + ["repeat"] if (c in sw.header or sw.is_zip(c)) and c not in shown_cols]
     groups = {}
     for r in rows:
         groups.setdefault(tuple(r[c] for c in shown), []).append(r)
@@ -28,9 +31,11 @@ def averaged_over(sw, rows, shown):
         return ""
     varying = []
     for c in keys:
-        vals = ordered(r[c] for r in rows)
+        vals = sw.ordered_values(rows, c)
         if len(vals) > 1:
-            if c == "scene":
+            if sw.is_zip(c):
+                varying.append(f"{c} ({'; '.join(vals[:6])}{'; ...' if len(vals) > 6 else ''})")
+            elif c == "scene":
                 varying.append(f"{len(vals)} scenes")
             elif c == "repeat":
                 varying.append(f"{len(vals)} repeats")
@@ -61,16 +66,46 @@ def y_from_zero(ax, values, zoom):
         ax.set_ylabel(ax.get_ylabel() + f"\n(axis broken: starts at {bottom:.4g}, not 0)")
 
 
-def categorical(rows, x):
-    """True when x is drawn as bars: a column whose values are not all numbers, or scene/preset."""
+def categorical(sw, rows, x):
+    """True when x is drawn as bars: a column whose values are not all numbers, scene/preset, or
+    a zip whose first member is not a number that tells its steps apart."""
+    if sw.is_zip(x):
+        return sw.position(x, rows[0][x]) is None
     return x in ("scene", "preset") or not all(number(v) is not None for v in ordered(r[x] for r in rows))
+
+
+def boxes_overlap(boxes, pad=1.0):
+    """True when any two of the display-space boxes overlap (by more than pad pixels)."""
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            if min(a.x1, b.x1) - max(a.x0, b.x0) > pad and min(a.y1, b.y1) - max(a.y0, b.y0) > pad:
+                return True
+    return False
+
+
+def fit_ticklabels(ax):
+    """Tick labels that do not overlap: the x labels level, else at 30 degrees, else upright;
+    the y labels (horizontal bars) get smaller down to 7 points."""
+    renderer = ax.figure.canvas.get_renderer()
+    labels = [t for t in ax.get_xticklabels() if t.get_text()]
+    for rotation, ha in ((0, "center"), (30, "right"), (90, "center")):
+        for t in labels:
+            t.set_rotation(rotation)
+            t.set_ha(ha)
+            t.set_rotation_mode("anchor" if rotation == 30 else "default")
+        if not boxes_overlap([t.get_window_extent(renderer) for t in labels]):
+            break
+    labels = [t for t in ax.get_yticklabels() if t.get_text()]
+    while labels and boxes_overlap([t.get_window_extent(renderer) for t in labels]) and labels[0].get_fontsize() > 7:
+        for t in labels:
+            t.set_fontsize(t.get_fontsize() - 0.5)
 
 
 def draw_metric(ax, sw, rows, x, y, hue, zoom, title):
     """y against x in one panel: lines over a numeric x, grouped bars over a categorical one."""
-    xs = ordered(r[x] for r in rows)
-    numeric_x = not categorical(rows, x)
-    hues = ordered(r[hue] for r in rows) if hue else [None]
+    xs = sw.ordered_values(rows, x)
+    numeric_x = not categorical(sw, rows, x)
+    hues = sw.ordered_values(rows, hue) if hue else [None]
     allv = []
     width = 0.8 / max(1, len(hues))
     for k, h in enumerate(hues):
@@ -78,10 +113,10 @@ def draw_metric(ax, sw, rows, x, y, hue, zoom, title):
         for i, xv in enumerate(xs):
             vals = [sw.value(r, y) for r in rows if r[x] == xv and (hue is None or r[hue] == h)]
             if vals:
-                px.append(number(xv) if numeric_x else i)
+                px.append(sw.position(x, xv) if numeric_x else i)
                 py.append(mean(vals))
         allv += py
-        label = f"{hue.split('.')[-1]} = {h}" if hue else y
+        label = (h if sw.is_zip(hue) else f"{hue.split('.')[-1]} = {h}") if hue else y
         colour, marker = PALETTE[k % len(PALETTE)], MARKERS[k % len(MARKERS)]
         if numeric_x:
             ax.plot(px, py, marker=marker, color=colour, label=label)
@@ -90,22 +125,25 @@ def draw_metric(ax, sw, rows, x, y, hue, zoom, title):
                    edgecolor="white", linewidth=0.5)
     if not numeric_x:
         ax.set_xticks(range(len(xs)))
-        ax.set_xticklabels(xs, rotation=20 if len(xs) > 3 else 0, ha="right" if len(xs) > 3 else "center", fontsize=8)
-    elif len(xs) <= 16:
-        ax.set_xticks([number(v) for v in xs])
-        ax.set_xticklabels(xs, fontsize=8)
-    ax.set_xlabel(x)
+        ax.set_xticklabels([sw.tick(x, v) for v in xs], fontsize=8)
+    elif len(xs) <= 16 or sw.is_zip(x):
+        ax.set_xticks([sw.position(x, v) for v in xs])
+        ax.set_xticklabels([sw.tick(x, v) for v in xs], fontsize=8)
+    ax.set_xlabel(sw.axis_title(x))
     ax.set_ylabel(y)
     y_from_zero(ax, allv, zoom)
     ax.grid(True, axis="y", alpha=0.3)
     if hue and len(hues) > 1:
-        ax.legend(fontsize=7)
+        if not numeric_x and not zoom:
+            # Room above the bars for the legend's lines, so that it covers no bar.
+            ax.set_ylim(top=ax.get_ylim()[1] * (1.12 + 0.09 * len(hues)))
+        ax.legend(fontsize=7, loc="upper right" if not numeric_x else "best")
     ax.set_title(title, fontsize=9)
     return averaged_over(sw, rows, [c for c in (x, hue) if c])
 
 
 def draw_heatmap(fig, ax, sw, rows, x, x2, y, title):
-    xs, ys = ordered(r[x] for r in rows), ordered(r[x2] for r in rows)
+    xs, ys = sw.ordered_values(rows, x), sw.ordered_values(rows, x2)
     grid = []
     for yv in ys:
         line = []
@@ -116,11 +154,11 @@ def draw_heatmap(fig, ax, sw, rows, x, x2, y, title):
     im = ax.imshow(grid, origin="lower", aspect="auto", cmap="viridis")
     fig.colorbar(im, ax=ax, label=y)
     ax.set_xticks(range(len(xs)))
-    ax.set_xticklabels(xs, fontsize=8)
+    ax.set_xticklabels([sw.tick(x, v) for v in xs], fontsize=8)
     ax.set_yticks(range(len(ys)))
-    ax.set_yticklabels(ys, fontsize=8)
-    ax.set_xlabel(x)
-    ax.set_ylabel(x2)
+    ax.set_yticklabels([sw.tick(x2, v) for v in ys], fontsize=8)
+    ax.set_xlabel(sw.axis_title(x))
+    ax.set_ylabel(sw.axis_title(x2))
     finite = [v for line in grid for v in line if not math.isnan(v)]
     mid = (min(finite) + max(finite)) / 2 if finite else 0
     for i, line in enumerate(grid):
@@ -132,7 +170,7 @@ def draw_heatmap(fig, ax, sw, rows, x, x2, y, title):
     return averaged_over(sw, rows, [x, x2])
 
 
-def stack_bars(ax, labels, parts, horizontal=False):
+def stack_bars(ax, labels, parts, horizontal=False, fontsize=8):
     """parts: [(name, colour, hatch, [value per label])], stacked."""
     acc = [0.0] * len(labels)
     pos = list(range(len(labels)))
@@ -146,11 +184,11 @@ def stack_bars(ax, labels, parts, horizontal=False):
         acc = [a + v for a, v in zip(acc, vals)]
     if horizontal:
         ax.set_yticks(pos)
-        ax.set_yticklabels(labels)
+        ax.set_yticklabels(labels, fontsize=fontsize)
         ax.invert_yaxis()
     else:
         ax.set_xticks(pos)
-        ax.set_xticklabels(labels, rotation=30, ha="right", fontsize=7)
+        ax.set_xticklabels(labels, fontsize=fontsize)
 
 
 class Colours:
@@ -172,13 +210,19 @@ class Colours:
 
 def point_label(sw, r, skip=("scene",)):
     g = [k for k in sw.grouping() if k not in skip]
-    return ", ".join(f"{k.split('.')[-1]}={r[k]}" for k in g) or "the point"
+    return ", ".join(sw.label(k, r[k]) for k in g) or "the point"
+
+
+def outside_legend(ax):
+    """The legend beside the axes, outside the layout: the axes keep the figure's width and the
+    saved image grows by the legend (bbox_inches="tight"), so the labels keep their room."""
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0)).set_in_layout(False)
 
 
 def draw_stalls(ax, sw, rows, x, unit, colours, title):
     """A unit's busy / stalled / idle cycles per value of x (mean over the other points)."""
     cols = sw.unit_parts(unit)
-    xs = ordered(r[x] for r in rows)
+    xs = sw.ordered_values(rows, x)
     parts = []
     for c in cols:
         part = UNIT_CYCLES.match(c).group(2)
@@ -186,11 +230,13 @@ def draw_stalls(ax, sw, rows, x, unit, colours, title):
         vals = [mean([sw.value(r, c) for r in rows if r[x] == xv]) for xv in xs]
         if any(vals):
             parts.append((name, colour, hatch, vals))
-    stack_bars(ax, [f"{x.split('.')[-1]}={v}" for v in xs], parts)
+    stack_bars(ax, [sw.tick(x, v) if sw.is_zip(x) else sw.label(x, v) for v in xs], parts)
+    if sw.is_zip(x):
+        ax.set_xlabel(sw.axis_title(x))
     ax.set_ylabel(f"{unit} cycles")
     ax.set_ylim(bottom=0)
     ax.set_title(title, fontsize=9)
-    ax.legend(fontsize=6, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    outside_legend(ax)
     return averaged_over(sw, rows, [x])
 
 
@@ -201,7 +247,7 @@ def draw_causes(ax, sw, rows, colours, title):
     order = []
     for i, r in enumerate(rows):
         unit, reason, _, _ = sw.cause(r)
-        labels.append(point_label(sw, r) + f"\n{unit}: {reason}")
+        labels.append(point_label(sw, r) + f"\n→ {unit}: {reason}")
         total = sw.value(r, "cycles") if "cycles" in sw.header else None
         if not unit or unit not in sw.units or not total:
             continue
@@ -218,16 +264,20 @@ def draw_causes(ax, sw, rows, colours, title):
     keys = [k for k in order if k == "busy"] + [k for k in order if k not in ("busy", "idle")] + \
            [k for k in order if k == "idle"]
     parts = [legend_parts[k] + (per_part[k],) for k in keys if any(per_part[k])]
-    stack_bars(ax, labels, parts)
-    ax.set_ylim(0, 1.0)
-    ax.set_ylabel("fraction of the run's cycles")
+    # Horizontal bars: a label per point reads level however many points there are.
+    stack_bars(ax, labels, parts, horizontal=True)
+    ax.set_xlim(0, 1.0)
+    ax.set_xlabel("fraction of the run's cycles")
     ax.set_title(title, fontsize=9)
-    ax.legend(fontsize=6, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    outside_legend(ax)
 
 
 def fig_bytes(fig, fmt):
     buf = io.BytesIO()
-    fig.savefig(buf, format=fmt, dpi=100, bbox_inches="tight", metadata={"Date": None} if fmt == "svg" else None)
+    # Legends kept out of the layout (outside_legend) are still in the saved image.
+    legends = [ax.get_legend() for ax in fig.axes if ax.get_legend()]
+    fig.savefig(buf, format=fmt, dpi=100, bbox_inches="tight", bbox_extra_artists=legends,
+                metadata={"Date": None} if fmt == "svg" else None)
     plt.close(fig)
     return buf.getvalue()
 
@@ -277,7 +327,7 @@ class Figure:
         if self.kind == "metric":
             # The heading names the marks the chart draws: lines over a numeric axis, bars over a
             # categorical one (categorical() decides both).
-            bars = any(categorical(rows, kw["x"]) for _, rows in self.panels)
+            bars = any(categorical(sw, rows, kw["x"]) for _, rows in self.panels)
             t = f"{kw['y']} against {kw['x']}"
             if kw.get("hue"):
                 t += f", one bar per {kw['hue']} at each {kw['x']}" if bars else f", one line per {kw['hue']}"
@@ -311,11 +361,11 @@ class Figure:
     def single(self):
         """Every panel in one matplotlib figure (vpsim plot)."""
         n = len(self.panels)
-        ncols = min(n, 3)
+        ncols = 1 if self.kind == "causes" else min(n, 3)
         prow = (n + ncols - 1) // ncols
         nrows = prow * len(self.rows_of)
-        wide = 6.5 if self.kind in ("stalls", "causes") else 5.0
-        fig, axes = plt.subplots(nrows, ncols, figsize=(wide * ncols, 3.8 * nrows), squeeze=False)
+        wide, high = self.panel_size(max(range(n), key=lambda p: len(self.panels[p][1])))
+        fig, axes = plt.subplots(nrows, ncols, figsize=(wide * ncols, high * nrows), squeeze=False)
         for m, metric in enumerate(self.rows_of):
             for p in range(n):
                 self.draw(fig, axes[m * prow + p // ncols][p % ncols], p, metric)
@@ -323,16 +373,26 @@ class Figure:
                 axes[m * prow + p // ncols][p % ncols].set_visible(False)
         fig.suptitle(self.title(), fontsize=10)
         fig.tight_layout()
+        for ax in fig.axes:
+            fit_ticklabels(ax)
+        fig.tight_layout()
         return fig
+
+    def panel_size(self, panel):
+        """A panel's size in inches: a cause chart tall enough for a level label per point."""
+        if self.kind == "causes":
+            return 7.0, 1.3 + 0.42 * len(self.panels[panel][1])
+        return (4.4 if self.kind == "stalls" else 4.6), 3.5
 
     def separate(self):
         """[(panel title, metric, figure)]: one figure per panel (the report's small multiples)."""
         out = []
         for metric in self.rows_of:
             for p, (title, _) in enumerate(self.panels):
-                wide = 6.0 if self.kind in ("stalls", "causes") else 4.6
-                fig, ax = plt.subplots(figsize=(wide, 3.5))
+                fig, ax = plt.subplots(figsize=self.panel_size(p))
                 self.draw(fig, ax, p, metric)
+                fig.tight_layout()
+                fit_ticklabels(ax)
                 fig.tight_layout()
                 out.append((title, metric, fig))
         return out

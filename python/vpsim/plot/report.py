@@ -35,7 +35,9 @@ def panels_html(f):
     """A Figure's small multiples: a heading that states the panels and any averaging, then one
     embedded SVG per panel (data-panel: the scene), rows of up to three."""
     figs = f.separate()
-    per_row = min(3, len(f.panels))
+    # A cause chart (a level label per point) gets a row of its own, a stall breakdown (its legend
+    # beside it) half a row, so that their text is drawn near its natural size.
+    per_row = min({"causes": 1, "stalls": 2}.get(f.kind, 3), len(f.panels))
     width = min(1140 // per_row - 6, 760) if f.kind not in ("stalls", "causes") or per_row > 1 else 900
     out = [f'<div class="figure" data-kind="{f.kind}" data-panels="{len(f.panels)}">',
            f"<h3>{html.escape(f.title())}</h3>", '<div class="panels">']
@@ -86,6 +88,10 @@ def sweep_report(a, base):
     body = [f'<p class="note">{len(sw.rows)} points from {html.escape(sw.path)}'
             + (f"; scenes: {html.escape(', '.join(sw.scenes))}" if sw.scenes else "")
             + (f"; axes: {html.escape(', '.join(axes))}" if axes else "; no parameter varies")
+            + "".join(f"; {html.escape(z)} zipped (vary together, one axis"
+                      + (", as study.json records" if sw.design == "study.json" else
+                         ": no study.json records the design, and their values go together in every point")
+                      + ")" for z in axes if sw.is_zip(z))
             + html.escape(sw.where_text()) + ". Each scene has its own panel; a panel that averages points says "
             "over what in its heading; y axes start at zero.</p>"]
     body.append("<h2>Plots</h2>")
