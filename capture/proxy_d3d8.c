@@ -67,6 +67,9 @@ static uint32_t env_u32(const char* name, uint32_t dflt) {
     return (uint32_t)strtoul(v, NULL, 10);
 }
 
+/* VPSIM_CAPTURE_REAL_TIME=1: the program reads the real timers (its capture may differ run to run). */
+static int g_real_time;
+
 static void open_capture(void) {
     char path[MAX_PATH * 2];
     DWORD n = GetEnvironmentVariableA("VPSIM_CAPTURE_FILE", path, sizeof path);
@@ -74,7 +77,7 @@ static void open_capture(void) {
     g_file = CreateFileA(path, GENERIC_WRITE, FILE_SHARE_READ, NULL, CREATE_ALWAYS, FILE_ATTRIBUTE_NORMAL, NULL);
     if (g_file == INVALID_HANDLE_VALUE) return;
     unsigned char hdr[VPSIM_CAPTURE_HEADER_BYTES];
-    uint32_t f[6] = {VPSIM_CAPTURE_VERSION, VPSIM_CAPTURE_HEADER_BYTES, VPSIM_CAPTURE_FLAG_VIRTUAL_TIME,
+    uint32_t f[6] = {VPSIM_CAPTURE_VERSION, VPSIM_CAPTURE_HEADER_BYTES, g_real_time ? 0 : VPSIM_CAPTURE_FLAG_VIRTUAL_TIME,
                      env_u32("VPSIM_CAPTURE_FIRST_FRAME", 0), env_u32("VPSIM_CAPTURE_LAST_FRAME", 0xFFFFFFFFu), 0};
     memcpy(hdr, VPSIM_CAPTURE_MAGIC, 8);
     memcpy(hdr + 8, f, sizeof f);
@@ -509,8 +512,9 @@ BOOL WINAPI DllMain(HINSTANCE inst, DWORD reason, void* reserved) {
     (void)reserved;
     if (reason == DLL_PROCESS_ATTACH) {
         InitializeCriticalSection(&g_lock);
+        g_real_time = env_u32("VPSIM_CAPTURE_REAL_TIME", 0) != 0;
         open_capture();
-        if (g_enabled) virtualize_timers();
+        if (g_enabled && !g_real_time) virtualize_timers();
     }
     return TRUE;
 }

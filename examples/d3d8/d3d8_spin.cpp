@@ -7,13 +7,16 @@
 //   3. a fan: DrawPrimitiveUP, unlit FVF XYZ|DIFFUSE;
 //   4. a lit quad: DrawIndexedPrimitiveUP, FVF XYZ|NORMAL, 16-bit indices.
 // Its animation follows QueryPerformanceCounter, so a capture is the same run to run only when
-// the recorder virtualises the timers.  Usage: d3d8_spin.exe [FRAMES] (default 5).
+// the recorder virtualises the timers.  Usage: d3d8_spin.exe [FRAMES [crash|hang]]: FRAMES
+// frames (default 5), then exit; with `crash` or `hang` the program instead crashes (a write
+// through a null pointer) or loops forever after them (the recorder's damage cases).
 #include <windows.h>
 #include <d3d8.h>
 
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 
 namespace {
 
@@ -315,6 +318,10 @@ int main(int argc, char** argv) {
         QueryPerformanceCounter(&now);
         ok = app.draw_frame(float(double(now.QuadPart - start.QuadPart) / double(freq.QuadPart)));
     }
+    const char* after = argc > 2 ? argv[2] : "";
+    if (!std::strcmp(after, "crash")) *static_cast<volatile int*>(nullptr) = 1;
+    if (!std::strcmp(after, "hang"))
+        for (volatile bool forever = true; forever;) Sleep(10);
     app.release();
     DestroyWindow(w);
     std::printf("d3d8_spin: %d frames %s\n", frames, ok ? "drawn" : "failed");

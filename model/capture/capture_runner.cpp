@@ -30,12 +30,12 @@ std::string windows_path(const fs::path& p) {
 }
 
 // Ends what Wine left running in the prefix (its wineserver and the programs under it).
-void stop_wineserver(const std::string& prefix) {
+void stop_wineserver(const std::string& wineserver, const std::string& prefix) {
     vpsim::RunOptions k;
     k.out = k.err = Stream::Null;
     k.timeout_seconds = 20;
     try {
-        vpsim::run({"env", "WINEPREFIX=" + prefix, "wineserver", "-k"}, k);
+        vpsim::run({"env", "WINEPREFIX=" + prefix, wineserver, "-k"}, k);
     } catch (const ProcessError&) {
     }
 }
@@ -47,8 +47,8 @@ std::vector<std::string> missing_tools(std::string& wine) {
     wine = find_program("wine64");
     if (wine.empty()) wine = find_program("/usr/lib/wine/wine64");  // Debian's wine64 puts its loader there, not on PATH
     if (wine.empty()) m.push_back("wine64 (package wine64)");
-    if (find_program("wineserver").empty() && find_program("/usr/lib/wine/wineserver").empty())
-        m.push_back("wineserver (package wine64)");
+    else if (find_program((fs::path(wine).parent_path() / "wineserver").string()).empty())
+        m.push_back("wineserver beside " + wine + " (package wine64)");
     if (find_program("xvfb-run").empty()) m.push_back("xvfb-run (package xvfb)");
     if (find_program("xauth").empty()) m.push_back("xauth (package xauth)");
     return m;
@@ -82,6 +82,7 @@ RunReport run_capture(const RunOptions& o) {
         return r;
     }
     const std::string wineserver_dir = fs::path(wine).parent_path().string();
+    const std::string wineserver = (fs::path(wineserver_dir) / "wineserver").string();
     const std::string path_env = "PATH=" + wineserver_dir + ":" + (std::getenv("PATH") ? std::getenv("PATH") : "/usr/bin:/bin");
     const std::string prefix = fs::absolute(o.prefix).string();
     fs::create_directories(prefix, ec);
@@ -95,7 +96,7 @@ RunReport run_capture(const RunOptions& o) {
         argv.insert(argv.end(), xvfb.begin(), xvfb.end());
         argv.insert(argv.end(), {wine, "wineboot", "-i"});
         const RunResult w = vpsim::run(argv, k);
-        stop_wineserver(prefix);
+        stop_wineserver(wineserver, prefix);
         r.wineboot_seconds = w.wall_seconds;
         r.made_prefix = true;
         if (!w.ok() || !fs::exists(fs::path(prefix) / "system.reg")) {
@@ -117,7 +118,7 @@ RunReport run_capture(const RunOptions& o) {
     k.own_process_group = true;
     k.cwd = program.parent_path().string();
     std::vector<std::string> argv = {"env", path_env, "WINEPREFIX=" + prefix, "WINEDEBUG=-all",
-                                     "WINEDLLOVERRIDES=d3d8=n,b;mscoree,mshtml=",
+                                     "WINEDLLOVERRIDES=d3d8=n,b;mscoree,mshtml=;winedbg.exe=d",
                                      "VPSIM_CAPTURE_FILE=" + windows_path(out),
                                      fmt::format("VPSIM_CAPTURE_FIRST_FRAME={}", o.first_frame),
                                      fmt::format("VPSIM_CAPTURE_LAST_FRAME={}", o.last_frame)};
@@ -126,7 +127,7 @@ RunReport run_capture(const RunOptions& o) {
     argv.push_back(program.string());
     argv.insert(argv.end(), o.args.begin(), o.args.end());
     const RunResult p = vpsim::run(argv, k);
-    stop_wineserver(prefix);
+    stop_wineserver(wineserver, prefix);
     if (placed) fs::remove(beside, ec);
     r.program_seconds = p.wall_seconds;
     if (!fs::exists(out)) {
