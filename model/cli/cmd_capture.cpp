@@ -74,7 +74,8 @@ int run_info(const CaptureArgs& a) {
     if (a.json) std::printf("%s\n", capture::info_json(c, f).dump(1).c_str());
     else std::printf("%s", capture::info_text(c, f).c_str());
     if (!c.error.empty()) {
-        std::fprintf(stderr, "vpsim capture info: %s (the %zu frames before it are summarised)\n", c.error.c_str(), c.frames.size());
+        std::fprintf(stderr, "vpsim capture info: %s (%zu frame%s before it summarised)\n", c.error.c_str(), c.frames.size(),
+                     c.frames.size() == 1 ? "" : "s");
         return 2;
     }
     return 0;
@@ -106,7 +107,8 @@ int run_convert(const CaptureArgs& a) {
     for (const auto& [what, n] : r.dropped)
         std::fprintf(stderr, "vpsim capture convert: left out %llu x %s\n", static_cast<unsigned long long>(n), what.c_str());
     if (!r.error.empty()) {
-        std::fprintf(stderr, "vpsim capture convert: %s (the %u frames before it are converted)\n", r.error.c_str(), r.frames);
+        std::fprintf(stderr, "vpsim capture convert: %s (%u frame%s before it converted)\n", r.error.c_str(), r.frames,
+                     r.frames == 1 ? "" : "s");
         return 2;
     }
     return 0;
