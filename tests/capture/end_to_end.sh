@@ -47,4 +47,4 @@ assert run["references"] == refs, f"run: {run['references']} vertex references, 
 print(f"scene-exec and run: 15 draws, {refs} vertex references")
 PY
 t2=$(date +%s.%N)
-echo "record $(echo "$t1 - $t0" | bc) s, convert + scene-exec + run $(echo "$t2 - $t1" | bc) s"
+awk -v a="$t0" -v b="$t1" -v c="$t2" 'BEGIN { printf "record %.1f s, convert + scene-exec + run %.1f s\n", b - a, c - b }'
