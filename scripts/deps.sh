@@ -26,6 +26,10 @@ else
     parallel
     # GNU time: the robustness test measures peak memory with /usr/bin/time
     time
+    # vpsim capture (docs/capture.md): the recorder and test program are built with mingw-w64
+    # (~640 MB installed, so not in --build: a build configured before it is installed skips them
+    # until it is configured again) and run under Wine 8 in Xvfb (x86-64 only)
+    wine64 xvfb xauth g++-mingw-w64-x86-64
   )
 fi
 # Extra packages for optional jobs, e.g. scripts/deps.sh yosys

@@ -39,6 +39,7 @@ void add_compare_command(CLI::App& app, int& exit_code);  // vpsim compare (docs
 void add_ff_program_command(CLI::App& app, int& exit_code);  // vpsim ff-program (docs/fixed-function.md)
 void add_import_command(CLI::App& app, int& exit_code);  // vpsim import (docs/import.md)
 void add_why_command(CLI::App& app, int& exit_code);  // vpsim why (docs/why.md)
+void add_capture_command(CLI::App& app, int& exit_code);  // vpsim capture (docs/capture.md)
 
 // CLI11 check for --profile KEY=VALUE: the message names the valid keys and values.
 inline CLI::Validator profile_option_check() {

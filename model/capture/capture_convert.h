@@ -1,0 +1,31 @@
+// A capture (docs/capture.md) to a vpsim scene (docs/scenes.md): the calls that reach the
+// vertex pipeline become scene commands; buffer contents become one scene buffer per version a
+// draw sees; user-pointer draws become a buffer and a plain draw. See docs/capture.md,
+// "Conversion".
+#pragma once
+
+#include "model/capture/capture_reader.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+namespace vpsim::capture {
+
+struct ConvertOptions {
+    uint32_t first = 0, last = 0xFFFFFFFFu;  // the frames whose draws are kept (state from earlier frames is kept too)
+};
+
+struct ConvertResult {
+    nlohmann::json scene;
+    uint32_t frames = 0;   // frames converted (of those in the range)
+    uint64_t draws = 0;    // draws in the scene
+    std::string error;     // the capture's damage or a call the scene cannot express: where it stopped
+    std::map<std::string, uint64_t> dropped;  // calls left out, by kind ("SetRenderState 7 (ZENABLE...)")
+};
+
+ConvertResult convert_capture(const Capture& c, const ConvertOptions& o);
+
+}  // namespace vpsim::capture

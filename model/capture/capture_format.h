@@ -1,0 +1,62 @@
+/* vpsim's D3D8 capture format (docs/capture.md): the constants and the frame checksum shared by
+ * the recorder (capture/proxy_d3d8.c, C, built with mingw-w64) and the reader / writer in
+ * model/capture (C++). Plain C so both compilers read the same definitions.
+ *
+ * A capture is a 32-byte file header, then frame records. A frame record is a 20-byte frame
+ * header followed by its payload: the frame's calls, each an 8-byte call header (op, arguments'
+ * byte count) and its arguments. All numbers are little-endian; floats are IEEE-754 binary32. */
+#ifndef VPSIM_CAPTURE_FORMAT_H
+#define VPSIM_CAPTURE_FORMAT_H
+
+#include <stdint.h>
+
+#define VPSIM_CAPTURE_MAGIC "VPSIMCAP"  /* the file's first 8 bytes */
+#define VPSIM_CAPTURE_VERSION 1u
+#define VPSIM_CAPTURE_HEADER_BYTES 32u
+#define VPSIM_CAPTURE_FRAME_MAGIC 0x4D415246u /* "FRAM" */
+#define VPSIM_CAPTURE_FRAME_HEADER_BYTES 20u
+#define VPSIM_CAPTURE_CALL_HEADER_BYTES 8u
+
+/* File header flags. */
+#define VPSIM_CAPTURE_FLAG_VIRTUAL_TIME 1u /* the program's timers were virtualised per frame */
+
+/* Call ops (the u16 of a call header). The arguments of each are in docs/capture.md. */
+enum vpsim_capture_op {
+    VPSIM_OP_CREATE_DEVICE = 1,
+    VPSIM_OP_CREATE_VERTEX_BUFFER = 2,
+    VPSIM_OP_CREATE_INDEX_BUFFER = 3,
+    VPSIM_OP_VERTEX_BUFFER_DATA = 4,  /* a Lock/Unlock of a vertex buffer: the bytes written */
+    VPSIM_OP_INDEX_BUFFER_DATA = 5,
+    VPSIM_OP_SET_STREAM_SOURCE = 6,
+    VPSIM_OP_SET_INDICES = 7,
+    VPSIM_OP_CREATE_VERTEX_SHADER = 8,
+    VPSIM_OP_SET_VERTEX_SHADER = 9,
+    VPSIM_OP_DELETE_VERTEX_SHADER = 10,
+    VPSIM_OP_SET_VERTEX_SHADER_CONSTANT = 11,
+    VPSIM_OP_SET_TRANSFORM = 12,
+    VPSIM_OP_MULTIPLY_TRANSFORM = 13,
+    VPSIM_OP_SET_LIGHT = 14,
+    VPSIM_OP_LIGHT_ENABLE = 15,
+    VPSIM_OP_SET_MATERIAL = 16,
+    VPSIM_OP_SET_RENDER_STATE = 17,
+    VPSIM_OP_SET_TEXTURE_STAGE_STATE = 18,
+    VPSIM_OP_SET_VIEWPORT = 19,
+    VPSIM_OP_DRAW_PRIMITIVE = 20,
+    VPSIM_OP_DRAW_INDEXED_PRIMITIVE = 21,
+    VPSIM_OP_DRAW_PRIMITIVE_UP = 22,
+    VPSIM_OP_DRAW_INDEXED_PRIMITIVE_UP = 23,
+    VPSIM_OP_PRESENT = 24,
+    VPSIM_OP_LAST = 24
+};
+
+/* The frame checksum: FNV-1a (32-bit) over the frame's payload bytes. */
+static inline uint32_t vpsim_capture_checksum(const unsigned char* p, uint64_t n) {
+    uint32_t h = 2166136261u;
+    for (uint64_t i = 0; i < n; ++i) {
+        h ^= p[i];
+        h *= 16777619u;
+    }
+    return h;
+}
+
+#endif

@@ -1,0 +1,239 @@
+// vpsim capture's pure C++ side without Wine (docs/capture.md): captures built in memory with
+// CaptureWriter, read back, damaged, summarised and converted to scenes that the golden model runs.
+#include "model/capture/capture_calls.h"
+#include "model/capture/capture_convert.h"
+#include "model/capture/capture_info.h"
+#include "model/capture/capture_reader.h"
+#include "model/capture/capture_writer.h"
+#include "model/scene/functional.h"
+#include "model/scene/scene.h"
+
+#include <catch2/catch.hpp>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+using namespace vpsim;
+using namespace vpsim::capture;
+
+namespace {
+
+const uint32_t kFvfXyzDiffuse = 0x042;  // D3DFVF_XYZ | D3DFVF_DIFFUSE, 16 bytes a vertex
+
+std::string vertices(const std::vector<float>& xyz) {  // XYZ|DIFFUSE vertices, white
+    std::string s;
+    for (size_t i = 0; i + 2 < xyz.size(); i += 3) {
+        const float v[3] = {xyz[i], xyz[i + 1], xyz[i + 2]};
+        const uint32_t c = 0xFFFFFFFFu;
+        s.append(reinterpret_cast<const char*>(v), 12);
+        s.append(reinterpret_cast<const char*>(&c), 4);
+    }
+    return s;
+}
+
+std::string indices16(const std::vector<uint16_t>& v) {
+    return std::string(reinterpret_cast<const char*>(v.data()), 2 * v.size());
+}
+
+// Frame 0: a device, a vertex buffer of 4 vertices (64 bytes) filled, a 6-index buffer, a
+// DrawIndexedPrimitive of 2 triangles. Frame 1: vertices 0..1 rewritten (DISCARD), DrawPrimitive
+// of a strip; a DrawPrimitiveUP fan. Frame 2: DrawIndexedPrimitiveUP.
+CaptureWriter sample() {
+    CaptureWriter w;
+    w.call(VPSIM_OP_CREATE_DEVICE, {0, 1, kCreateHardwareVp, 160, 120, 1});
+    w.call(VPSIM_OP_CREATE_VERTEX_BUFFER, {1, 64, 8, kFvfXyzDiffuse, 1});
+    w.call(VPSIM_OP_CREATE_INDEX_BUFFER, {2, 12, 8, kFmtIndex16, 1});
+    w.call(VPSIM_OP_VERTEX_BUFFER_DATA, {1, 0, 64, 0}, vertices({0, 0, 0.5f, 1, 0, 0.5f, 0, 1, 0.5f, 1, 1, 0.5f}));
+    w.call(VPSIM_OP_INDEX_BUFFER_DATA, {2, 0, 12, 0}, indices16({0, 1, 2, 2, 1, 3}));
+    w.call(VPSIM_OP_SET_RENDER_STATE, {137, 0});  // LIGHTING FALSE
+    w.call(VPSIM_OP_SET_RENDER_STATE, {7, 1});    // ZENABLE: not the vertex pipeline's
+    w.call(VPSIM_OP_SET_VERTEX_SHADER, {kFvfXyzDiffuse});
+    w.call(VPSIM_OP_SET_STREAM_SOURCE, {0, 1, 16});
+    w.call(VPSIM_OP_SET_INDICES, {2, 0});
+    w.call(VPSIM_OP_DRAW_INDEXED_PRIMITIVE, {4, 0, 4, 0, 2});
+    w.present();
+    w.call(VPSIM_OP_VERTEX_BUFFER_DATA, {1, 0, 32, 0x2000}, vertices({0, 0, 0.25f, 1, 0, 0.25f}));
+    w.call(VPSIM_OP_DRAW_PRIMITIVE, {5, 0, 2});
+    w.call(VPSIM_OP_DRAW_PRIMITIVE_UP, {6, 1, 16, 48}, vertices({0, 0, 0, 1, 0, 0, 0, 1, 0}));
+    w.present();
+    w.call(VPSIM_OP_DRAW_INDEXED_PRIMITIVE_UP, {4, 0, 3, 1, kFmtIndex16, 16, 6, 48},
+           indices16({0, 1, 2}) + vertices({0, 0, 0, 1, 0, 0, 0, 1, 0}));
+    w.present();
+    return w;
+}
+
+uint32_t word(const std::string& b, size_t off) {
+    uint32_t v;
+    std::memcpy(&v, b.data() + off, 4);
+    return v;
+}
+
+scene::Scene to_scene(const ConvertResult& r) { return scene::parse_scene(r.scene, ".", "converted.json"); }
+
+}  // namespace
+
+TEST_CASE("a capture written in memory reads back frame by frame, call by call", "[capture]") {
+    const Capture c = parse_capture(sample().bytes(), "s.vpcap");
+    REQUIRE(c.error.empty());
+    REQUIRE(c.frames.size() == 3);
+    CHECK(c.frames[0].calls.size() == 12);
+    CHECK(c.frames[0].calls[0].op == VPSIM_OP_CREATE_DEVICE);
+    CHECK(c.frames[1].calls.size() == 4);
+    CHECK(c.frames[1].calls.back().op == VPSIM_OP_PRESENT);
+    CHECK(c.frames[2].index == 2);
+}
+
+TEST_CASE("a truncated capture keeps its complete frames and locates the cut", "[capture][damage]") {
+    const std::string b = sample().bytes();
+    const Capture whole = parse_capture(b, "s.vpcap");
+    const uint64_t cut = whole.frames[2].offset + 30;  // inside frame 2's payload
+    const Capture c = parse_capture(b.substr(0, cut), "s.vpcap");
+    CHECK(c.frames.size() == 2);
+    CHECK(c.error.find("s.vpcap: frame 2, byte offset " + std::to_string(whole.frames[2].offset)) == 0);
+    CHECK(c.error.find("truncated") != std::string::npos);
+}
+
+TEST_CASE("a changed byte fails its frame's checksum, the frames before it are kept", "[capture][damage]") {
+    std::string b = sample().bytes();
+    const Capture whole = parse_capture(b, "s.vpcap");
+    b[whole.frames[1].calls[0].args_offset + 20] ^= 0x40;
+    const Capture c = parse_capture(b, "s.vpcap");
+    CHECK(c.frames.size() == 1);
+    CHECK(c.error.find("frame 1, byte offset " + std::to_string(whole.frames[1].offset) + ": checksum") != std::string::npos);
+}
+
+TEST_CASE("a call that breaks its op's layout is located by frame, call and byte offset", "[capture][damage]") {
+    CaptureWriter w;
+    w.call(VPSIM_OP_SET_RENDER_STATE, {137, 0}).present();
+    w.call(VPSIM_OP_SET_RENDER_STATE, {137, 0}).call(VPSIM_OP_SET_LIGHT, {0, 3}).present();  // 8 of SetLight's 108 bytes
+    const Capture c = parse_capture(w.bytes(), "l.vpcap");
+    CHECK(c.frames.size() == 1);
+    const uint64_t call1 = 32 + 20 + (8 + 8) + 8 + 20 + (8 + 8);
+    CHECK(c.error == "l.vpcap: frame 1, call 1, byte offset " + std::to_string(call1) +
+                         ": SetLight takes at least 108 argument bytes, found 8");
+}
+
+TEST_CASE("an unknown op is refused with its number", "[capture][damage]") {
+    CaptureWriter w;
+    w.call(99, {}).present();
+    const Capture c = parse_capture(w.bytes(), "u.vpcap");
+    CHECK(c.frames.empty());
+    CHECK(c.error.find("call 0, byte offset 52: unknown op 99") != std::string::npos);
+}
+
+TEST_CASE("a file that is not a capture, or of another version, is refused at its header", "[capture][damage]") {
+    CHECK(parse_capture("hello", "h").error.find("h: byte offset 0: not a vpsim capture") == 0);
+    std::string b = sample().bytes();
+    b[8] = 2;
+    CHECK(parse_capture(b, "v").error.find("v: byte offset 8: capture version 2") == 0);
+}
+
+TEST_CASE("capture info counts draws, vertices, the fixed-function and user-pointer mix and the traffic per frame",
+          "[capture][info]") {
+    const auto f = capture_info(parse_capture(sample().bytes(), "s.vpcap"));
+    REQUIRE(f.size() == 3);
+    CHECK(f[0].draws == 1);
+    CHECK(f[0].vertices == 6);
+    CHECK(f[0].buffer_bytes == 64 + 12);
+    CHECK(f[0].state_calls == 2);
+    CHECK(f[1].draws == 2);
+    CHECK(f[1].vertices == 4 + 3);
+    CHECK(f[1].user_pointer_draws == 1);
+    CHECK(f[1].user_pointer_bytes == 48);
+    CHECK(f[1].fixed_function_draws == 2);
+    CHECK(f[2].vertices == 3);
+    CHECK(f[2].user_pointer_bytes == 6 + 48);
+}
+
+TEST_CASE("capture info tells shader draws from fixed-function ones and counts constant registers", "[capture][info]") {
+    CaptureWriter w;
+    w.call(VPSIM_OP_CREATE_VERTEX_SHADER, {0xF0000001u, 0, 0, 1}, std::string("\xFF\xFF\x00\x00", 4));
+    w.call(VPSIM_OP_SET_VERTEX_SHADER, {0xF0000001u});
+    w.call_floats(VPSIM_OP_SET_VERTEX_SHADER_CONSTANT, {4, 2}, std::vector<float>(8, 1.0f));
+    w.call(VPSIM_OP_DRAW_PRIMITIVE, {4, 0, 1});
+    w.call(VPSIM_OP_SET_VERTEX_SHADER, {kFvfXyzDiffuse});
+    w.call(VPSIM_OP_DRAW_PRIMITIVE, {4, 0, 1});
+    w.present();
+    const auto f = capture_info(parse_capture(w.bytes(), "v.vpcap"));
+    CHECK(f[0].shader_draws == 1);
+    CHECK(f[0].fixed_function_draws == 1);
+    CHECK(f[0].constant_vectors == 2);
+}
+
+TEST_CASE("a converted capture is a scene the golden model runs, draw for draw", "[capture][convert]") {
+    const ConvertResult r = convert_capture(parse_capture(sample().bytes(), "s.vpcap"), {});
+    REQUIRE(r.error.empty());
+    CHECK(r.frames == 3);
+    CHECK(r.draws == 4);
+    const auto f = scene::run_functional(to_scene(r), vs::Profile{});
+    REQUIRE(f.draws.size() == 4);
+    CHECK(f.draws[0].references == 6);
+    CHECK(f.draws[1].references == 4);
+    CHECK(f.draws[2].references == 3);
+    CHECK(f.draws[3].references == 3);
+}
+
+TEST_CASE("a buffer rewritten between draws becomes a new scene buffer, bound again", "[capture][convert]") {
+    const ConvertResult r = convert_capture(parse_capture(sample().bytes(), "s.vpcap"), {});
+    const auto f = scene::run_functional(to_scene(r), vs::Profile{});
+    REQUIRE(f.draws.size() == 4);
+    // Frame 1's strip reads the rewritten vertices 0 and 1 (z 0.25) and the old 2 and 3 (z 0.5).
+    const auto& strip = f.draws[1].vertices;
+    REQUIRE(strip.size() == 4);
+    CHECK(strip[0].pos[2] == 0.25f);
+    CHECK(strip[2].pos[2] == 0.5f);
+    CHECK(r.scene["buffers"].contains("vb1_v1"));
+    CHECK(r.scene["buffers"].contains("vb1_v2"));
+}
+
+TEST_CASE("render states outside the vertex pipeline are left out and counted", "[capture][convert]") {
+    const ConvertResult r = convert_capture(parse_capture(sample().bytes(), "s.vpcap"), {});
+    REQUIRE(r.dropped.size() == 1);
+    CHECK(r.dropped.begin()->first.find("SetRenderState 7") == 0);
+    CHECK(r.dropped.begin()->second == 1);
+}
+
+TEST_CASE("convert --frames keeps the range's draws and the state of the frames before it", "[capture][convert]") {
+    ConvertOptions o;
+    o.first = o.last = 1;
+    const ConvertResult r = convert_capture(parse_capture(sample().bytes(), "s.vpcap"), o);
+    REQUIRE(r.error.empty());
+    CHECK(r.frames == 1);
+    const auto f = scene::run_functional(to_scene(r), vs::Profile{});
+    REQUIRE(f.draws.size() == 2);
+    CHECK(f.draws[0].vertices[2].pos[2] == 0.5f);  // frame 0's bytes of vertex 2
+}
+
+TEST_CASE("a damaged capture converts every frame before the damage and names it", "[capture][convert][damage]") {
+    std::string b = sample().bytes();
+    const Capture whole = parse_capture(b, "s.vpcap");
+    const ConvertResult r = convert_capture(parse_capture(b.substr(0, whole.frames[2].offset + 5), "s.vpcap"), {});
+    CHECK(r.frames == 2);
+    CHECK(r.draws == 3);
+    CHECK(r.error.find("s.vpcap: frame 2, byte offset") == 0);
+    CHECK(scene::run_functional(to_scene(r), vs::Profile{}).draws.size() == 3);
+}
+
+TEST_CASE("a call the scene cannot express stops the conversion at it, its frame left out", "[capture][convert][damage]") {
+    CaptureWriter w = sample();
+    w.call(VPSIM_OP_SET_STREAM_SOURCE, {0, 7, 16}).call(VPSIM_OP_DRAW_PRIMITIVE, {4, 0, 1}).present();
+    const Capture c = parse_capture(w.bytes(), "s.vpcap");
+    const ConvertResult r = convert_capture(c, {});
+    CHECK(r.frames == 3);
+    CHECK(r.error == "s.vpcap: frame 3, call 1 (DrawPrimitive), byte offset " + std::to_string(c.frames[3].calls[1].offset) +
+                         ": buffer 7 was never created in this capture");
+    CHECK(scene::run_functional(to_scene(r), vs::Profile{}).draws.size() == 4);
+}
+
+TEST_CASE("the writer's frame header holds the frame's index, call count, size and FNV-1a checksum", "[capture]") {
+    CaptureWriter w;
+    w.call(VPSIM_OP_SET_RENDER_STATE, {137, 1}).present();
+    const std::string& b = w.bytes();
+    CHECK(b.compare(0, 8, "VPSIMCAP") == 0);
+    CHECK(word(b, 32) == VPSIM_CAPTURE_FRAME_MAGIC);
+    CHECK(word(b, 36) == 0);
+    CHECK(word(b, 40) == 2);
+    CHECK(word(b, 44) == 16 + 8);
+    CHECK(word(b, 48) == vpsim_capture_checksum(reinterpret_cast<const unsigned char*>(b.data()) + 52, 24));
+}
