@@ -97,9 +97,13 @@ def study(scenes=None, axes=None, *, file=None, preset=None, overrides=None, top
             kw = {"preset": preset, "topology": topology, "profile": profile, "tess_profile": tess_profile,
                   "draws": draws, "base_dir": base_dir}
             sets = list(base_sets)
-            row = {"scene": scene if not isinstance(scene, dict) else scene.get("name", "<dict>")}
             if scene is None:
-                row["scene"] = "<default>"
+                name = "<default>"
+            elif isinstance(scene, dict):
+                name = str(scene.get("name", "<dict>"))
+            else:
+                name = os.fspath(scene)
+            row = {"scene": name}
             for (keys, _), values in zip(ax, combo):
                 for k, v in zip(keys, values):
                     row[k] = v
@@ -121,7 +125,9 @@ def study(scenes=None, axes=None, *, file=None, preset=None, overrides=None, top
         with concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
             metrics = list(pool.map(_point, work))
     keys = [k for keys, _ in ax for k in keys]
-    frame = pd.DataFrame([dict(r, **m) for r, m in zip(rows, metrics)])
     first = ["scene", "repeat"] + keys
+    if not rows:
+        return pd.DataFrame(columns=first)
+    frame = pd.DataFrame([dict(r, **m) for r, m in zip(rows, metrics)])
     return frame[first + [c for c in frame.columns if c not in first]]
 
