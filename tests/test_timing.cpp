@@ -1104,6 +1104,32 @@ TEST_CASE("Each vertex engine's cycles add up to the run's, and their issue cycl
     }
 }
 
+// Issue 33: the same engine cycles by context class (k<N>_*_cycles, N contexts holding a vertex).
+TEST_CASE("The engine cycles by context class add up to the engines' issue, dependency and latency cycles",
+          "[timing]") {
+    for (unsigned engines : {1u, 2u}) {
+        INFO(engines << " engines");
+        const Captured c = run(scene::default_scene(), {fmt::format("vertex_alu.engines={}", engines)});
+        for (const char* what : {"issue", "dependency", "latency"}) {
+            INFO(what);
+            uint64_t by_engine = 0, by_class = 0;
+            for (unsigned e = 0; e < engines; ++e) by_engine += alu_counter(c, fmt::format("e{}_{}_cycles", e, what));
+            for (unsigned k = 1; k <= 3; ++k) by_class += alu_counter(c, fmt::format("k{}_{}_cycles", k, what));
+            CHECK(by_class == by_engine);
+        }
+    }
+}
+
+TEST_CASE("A vertex alone on an engine is counted in the one-context class", "[timing]") {
+    // One point: its engine holds one vertex at a time, so no cycle is in a class above 1.
+    const Captured c = run(point_scene(1, "vs.1.1\nmov oPos, v0\n"));
+    CHECK(alu_counter(c, "k1_issue_cycles") == alu_counter(c, "e0_issue_cycles"));
+    CHECK(alu_counter(c, "k2_issue_cycles") + alu_counter(c, "k2_dependency_cycles") +
+              alu_counter(c, "k2_latency_cycles") + alu_counter(c, "k3_issue_cycles") +
+              alu_counter(c, "k3_dependency_cycles") + alu_counter(c, "k3_latency_cycles") ==
+          0);
+}
+
 TEST_CASE("An engine that is given no vertex is empty for the whole run while the other works", "[timing]") {
     const Captured c = run(point_scene(1, "vs.1.1\nmov oPos, v0\n"), {"vertex_alu.engines=2"});
     CHECK(alu_counter(c, "e1_empty_cycles") == c.result.cycles);

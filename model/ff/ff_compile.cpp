@@ -234,6 +234,16 @@ private:
     Vec4 point(const Vec4& p) const { return object_ ? mul(p, inv_wv_) : p; }
 
     void position_and_normal(bool need_pc, bool need_pz, bool need_nc);
+    // The parts of position_and_normal: tweening's inputs, one matrix, non-indexed and indexed
+    // blending, and what they share (the last weight, a weighted sum, projecting the blended position).
+    void tween(bool normals, std::string& p, std::string& n);
+    void one_matrix(const std::string& p, const std::string& n, int nw, bool need_pc, bool need_pz, bool normals);
+    void blend(const std::string& p, const std::string& n, int nw, bool need_pc, bool need_pz, bool normals);
+    void indexed_blend(const std::string& p, const std::string& n, int nw, bool normals);
+    std::string last_weight(int nw);
+    void blend_sum(uint32_t i, const std::string& acc_dst, const std::string& term, const std::string& weight,
+                   const std::string& acc);
+    void project_blended_position(const std::string& p);
     void lighting_colours(bool need_nc_for_light);
     // The parts of lighting_colours: a light's vector to the vertex and its Atten*Spot factor
     // (attenuation and range, the spotlight's cone), its terms into the sums (ambient, diffuse,
@@ -414,174 +424,15 @@ void Generator::viewer() {
 
 void Generator::position_and_normal(bool need_pc, bool need_pz, bool need_nc) {
     const RenderStates& rs = s_.rs;
-    const VertexBlend vb = rs.vertexblend;
-    const int nw = blend_weights(vb);
+    const int nw = blend_weights(rs.vertexblend);
     const bool has_normal = in_.has(kDeNormal);
     const bool normals = need_nc && has_normal;
 
     std::string p = "v0", n = "v3";
-    if (vb == VertexBlend::Tweening) {
-        const float t = rs.tweenfactor, u = 1.0f - t;
-        note(fmt::format("tweening: P = POSITION * (1 - {0}) + POSITION2 * {0}", num(t)));
-        op("mul", "r11", {"v0", scal(u)});
-        op("mad", "r11", {"v15", scal(t), "r11"});
-        p = "r11";
-        if (normals && in_.has(kDeNormal2)) {
-            note("tweening: N = NORMAL * (1 - t) + NORMAL2 * t");
-            op("mul", "r10.xyz", {"v3", scal(u)});
-            op("mad", "r10.xyz", {normal2(), scal(t), "r10"});
-            n = "r10";
-        }
-    }
-
-    if (nw < 0 || (nw == 0 && !rs.indexedvertexblendenable)) {
-        const Matrix wv = mul(s_.world[0], s_.view);
-        const Matrix wvp = mul(wv, s_.projection);
-        note("transform: oPos = P * WORLD * VIEW * PROJECTION (one combined matrix)");
-        op("m4x4", "oPos", {p, fmt::format("c{}", block(columns(wvp, 4), "world-view-projection"))});
-        const uint32_t wvb = block(columns(wv, 3), "world-view");
-        if (need_pc) {
-            note("camera-space position P = P * WORLD * VIEW");
-            op("m4x3", "r0", {p, fmt::format("c{}", wvb)});
-        } else if (need_pz) {
-            note("camera-space z (fog distance)");
-            op("dp4", "r0.z", {p, fmt::format("c{}", wvb + 2)});
-        }
-        if (object_) lp_ = p;
-        if (normals && !object_) {
-            if (nw < 0) {
-                bool singular = false;
-                const Matrix g = normal_matrix(wv, &singular);
-                note(singular ? "camera-space normal N = N * WORLD * VIEW (upper 3x3: the matrix is singular)"
-                              : "camera-space normal N = N * inverse transpose of WORLD * VIEW");
-                op("m3x3", "r1", {n, fmt::format("c{}", block(columns(g, 3), "normal matrix"))});
-            } else {
-                note("camera-space normal N = N * WORLD * VIEW (upper 3x3: 0WEIGHTS blends one matrix)");
-                op("m3x3", "r1", {n, fmt::format("c{}", wvb)});
-            }
-        }
-    } else if (!rs.indexedvertexblendenable) {
-        // Non-indexed blending of count world matrices, the last weight 1 - sum of the others.
-        const uint32_t count = uint32_t(nw) + 1;
-        const std::string wlast = "r11.w";
-        note(fmt::format("vertex blending: {} world matrices, weights v1.x..; the last weight 1 - their sum", count));
-        if (nw == 1) {
-            op("add", wlast, {"-v1.x", one()});
-        } else if (in_.components[kDeBlendWeight] == nw) {
-            // v1 is (w0, .., 0.., 1): dp4 with (-1.., 0.., 1) gives 1 - sum
-            Vec4 k{0, 0, 0, 1};
-            for (int i = 0; i < nw; ++i) k[size_t(i)] = -1.0f;
-            op("dp4", wlast, {"v1", vec(k, "blend: -1 per weight, 1 for v1.w")});
-        } else {
-            Vec4 k{0, 0, 0, 0};
-            for (int i = 0; i < nw; ++i) k[size_t(i)] = -1.0f;
-            op("dp4", wlast, {"v1", vec(k, "blend: -1 per weight")});
-            op("add", wlast, {wlast, one()});
-        }
-        const auto weight = [&](uint32_t i) { return i + 1 == count ? wlast : fmt::format("v1.{}", "xyzw"[i]); };
-        if (need_pc) {
-            for (uint32_t i = 0; i < count; ++i) {
-                const Matrix wv = mul(s_.world[i], s_.view);
-                const uint32_t b = block(columns(wv, 3), fmt::format("world-view {}", i));
-                note(fmt::format("blend: P += w{0} * P * WORLDMATRIX({0}) * VIEW", i));
-                op("m4x3", "r10", {p, fmt::format("c{}", b)});
-                op(i == 0 ? "mul" : "mad", "r0.xyz",
-                   i == 0 ? std::vector<std::string>{"r10", weight(i)} : std::vector<std::string>{"r10", weight(i), "r0"});
-                if (normals) {
-                    note(fmt::format("blend: N += w{0} * N * WORLDMATRIX({0}) * VIEW", i));
-                    op("m3x3", "r10", {n, fmt::format("c{}", b)});
-                    op(i == 0 ? "mul" : "mad", "r1.xyz",
-                       i == 0 ? std::vector<std::string>{"r10", weight(i)} : std::vector<std::string>{"r10", weight(i), "r1"});
-                }
-            }
-            op("mov", "r0.w", {p + ".w"});  // the weights sum to 1 and WORLD*VIEW is affine
-            pc_w1_ = in_.components[kDePosition] <= 3;
-            note("oPos = P * PROJECTION");
-            op("m4x4", "oPos", {"r0", fmt::format("c{}", block(columns(s_.projection, 4), "projection"))});
-        } else {
-            for (uint32_t i = 0; i < count; ++i) {
-                const Matrix wvp = mul(mul(s_.world[i], s_.view), s_.projection);
-                const uint32_t b = block(columns(wvp, 4), fmt::format("world-view-projection {}", i));
-                note(fmt::format("blend: oPos += w{0} * P * WORLDMATRIX({0}) * VIEW * PROJECTION", i));
-                op("m4x4", "r10", {p, fmt::format("c{}", b)});
-                const bool last = i + 1 == count;
-                op(i == 0 ? "mul" : "mad", last ? "oPos" : "r0",
-                   i == 0 ? std::vector<std::string>{"r10", weight(i)} : std::vector<std::string>{"r10", weight(i), "r0"});
-            }
-            if (need_pz) {
-                // fog z without the full position: blend the z row alone
-                for (uint32_t i = 0; i < count; ++i) {
-                    const Matrix wv = mul(s_.world[i], s_.view);
-                    note(fmt::format("blend: camera-space z += w{0} * P * WORLDMATRIX({0}) * VIEW (.z)", i));
-                    op("dp4", "r10.z", {p, vec(column(wv, 2), fmt::format("world-view {} column z", i))});
-                    op(i == 0 ? "mul" : "mad", "r0.z",
-                       i == 0 ? std::vector<std::string>{"r10.z", weight(i)} : std::vector<std::string>{"r10.z", weight(i), "r0.z"});
-                }
-            }
-            if (normals) {
-                for (uint32_t i = 0; i < count; ++i) {
-                    const Matrix wv = mul(s_.world[i], s_.view);
-                    const uint32_t b = block(columns(wv, 3), fmt::format("world-view {}", i));
-                    note(fmt::format("blend: N += w{0} * N * WORLDMATRIX({0}) * VIEW", i));
-                    op("m3x3", "r10", {n, fmt::format("c{}", b)});
-                    op(i == 0 ? "mul" : "mad", "r1.xyz",
-                       i == 0 ? std::vector<std::string>{"r10", weight(i)} : std::vector<std::string>{"r10", weight(i), "r1"});
-                }
-            }
-        }
-    } else {
-        // Indexed blending: the world-view matrices of WORLDMATRIX(0..MaxVertexBlendMatrixIndex),
-        // 3 registers each, addressed by a0.x = 3 * index.
-        const uint32_t count = uint32_t(nw) + 1;
-        const uint32_t palette = std::min<uint32_t>(caps_.max_vertex_blend_matrix_index, 255) + 1;
-        uint32_t base = 0;
-        {
-            std::vector<Vec4> all;
-            for (uint32_t i = 0; i < palette; ++i)
-                for (const Vec4& c : columns(mul(s_.world[i], s_.view), 3)) all.push_back(c);
-            base = block(all, "indexed world-view palette");
-        }
-        note(fmt::format("indexed vertex blending: {} matrices from a palette of {} (MaxVertexBlendMatrixIndex {}), "
-                         "3 registers each at c{}",
-                         count, palette, caps_.max_vertex_blend_matrix_index, base));
-        op("mul", "r10", {"v2", scal(3.0f)});
-        std::string wlast = "r11.w";
-        if (nw == 1) {
-            op("add", wlast, {"-v1.x", one()});
-        } else if (nw > 1 && in_.components[kDeBlendWeight] == nw) {
-            Vec4 k{0, 0, 0, 1};
-            for (int i = 0; i < nw; ++i) k[size_t(i)] = -1.0f;
-            op("dp4", wlast, {"v1", vec(k, "blend: -1 per weight, 1 for v1.w")});
-        } else if (nw > 1) {
-            Vec4 k{0, 0, 0, 0};
-            for (int i = 0; i < nw; ++i) k[size_t(i)] = -1.0f;
-            op("dp4", wlast, {"v1", vec(k, "blend: -1 per weight")});
-            op("add", wlast, {wlast, one()});
-        }
-        const auto weight = [&](uint32_t i) { return i + 1 == count ? wlast : fmt::format("v1.{}", "xyzw"[i]); };
-        const std::string rel = fmt::format("c[a0.x + {}]", base);
-        for (uint32_t i = 0; i < count; ++i) {
-            note(fmt::format("blend: matrix {0} = WORLDMATRIX(v2.{1})", i, "xyzw"[i]));
-            op("mov", "a0.x", {fmt::format("r10.{}", "xyzw"[i])});
-            if (count == 1) {
-                op("m4x3", "r0", {p, rel});
-                if (normals) op("m3x3", "r1", {n, rel});
-                continue;
-            }
-            op("m4x3", "r9", {p, rel});
-            op(i == 0 ? "mul" : "mad", "r0.xyz",
-               i == 0 ? std::vector<std::string>{"r9", weight(i)} : std::vector<std::string>{"r9", weight(i), "r0"});
-            if (normals) {
-                op("m3x3", "r9", {n, rel});
-                op(i == 0 ? "mul" : "mad", "r1.xyz",
-                   i == 0 ? std::vector<std::string>{"r9", weight(i)} : std::vector<std::string>{"r9", weight(i), "r1"});
-            }
-        }
-        op("mov", "r0.w", {p + ".w"});  // the weights sum to 1 and WORLD*VIEW is affine
-        pc_w1_ = in_.components[kDePosition] <= 3;
-        note("oPos = P * PROJECTION");
-        op("m4x4", "oPos", {"r0", fmt::format("c{}", block(columns(s_.projection, 4), "projection"))});
-    }
+    if (rs.vertexblend == VertexBlend::Tweening) tween(normals, p, n);
+    if (nw < 0 || (nw == 0 && !rs.indexedvertexblendenable)) one_matrix(p, n, nw, need_pc, need_pz, normals);
+    else if (!rs.indexedvertexblendenable) blend(p, n, nw, need_pc, need_pz, normals);
+    else indexed_blend(p, n, nw, normals);
 
     if (need_nc && !has_normal) {
         note("no normal in the declaration: N = 0");
@@ -596,6 +447,173 @@ void Generator::position_and_normal(bool need_pc, bool need_pz, bool need_nc) {
     } else if (normals && object_) {
         ln_ = n;
     }
+}
+
+// Tweening: the position (and the normal, when both are given) between the two streams' at
+// TWEENFACTOR; `p` and `n` become the registers that hold them.
+void Generator::tween(bool normals, std::string& p, std::string& n) {
+    const float t = s_.rs.tweenfactor, u = 1.0f - t;
+    note(fmt::format("tweening: P = POSITION * (1 - {0}) + POSITION2 * {0}", num(t)));
+    op("mul", "r11", {"v0", scal(u)});
+    op("mad", "r11", {"v15", scal(t), "r11"});
+    p = "r11";
+    if (normals && in_.has(kDeNormal2)) {
+        note("tweening: N = NORMAL * (1 - t) + NORMAL2 * t");
+        op("mul", "r10.xyz", {"v3", scal(u)});
+        op("mad", "r10.xyz", {normal2(), scal(t), "r10"});
+        n = "r10";
+    }
+}
+
+// No blending (or 0WEIGHTS, one matrix): oPos through one combined matrix, the camera-space
+// position or its z, the normal through the inverse transpose of WORLD * VIEW (0WEIGHTS: its
+// upper 3x3, as a blend of one matrix).
+void Generator::one_matrix(const std::string& p, const std::string& n, int nw, bool need_pc, bool need_pz,
+                           bool normals) {
+    const Matrix wv = mul(s_.world[0], s_.view);
+    const Matrix wvp = mul(wv, s_.projection);
+    note("transform: oPos = P * WORLD * VIEW * PROJECTION (one combined matrix)");
+    op("m4x4", "oPos", {p, fmt::format("c{}", block(columns(wvp, 4), "world-view-projection"))});
+    const uint32_t wvb = block(columns(wv, 3), "world-view");
+    if (need_pc) {
+        note("camera-space position P = P * WORLD * VIEW");
+        op("m4x3", "r0", {p, fmt::format("c{}", wvb)});
+    } else if (need_pz) {
+        note("camera-space z (fog distance)");
+        op("dp4", "r0.z", {p, fmt::format("c{}", wvb + 2)});
+    }
+    if (object_) lp_ = p;
+    if (!normals || object_) return;
+    if (nw < 0) {
+        bool singular = false;
+        const Matrix g = normal_matrix(wv, &singular);
+        note(singular ? "camera-space normal N = N * WORLD * VIEW (upper 3x3: the matrix is singular)"
+                      : "camera-space normal N = N * inverse transpose of WORLD * VIEW");
+        op("m3x3", "r1", {n, fmt::format("c{}", block(columns(g, 3), "normal matrix"))});
+    } else {
+        note("camera-space normal N = N * WORLD * VIEW (upper 3x3: 0WEIGHTS blends one matrix)");
+        op("m3x3", "r1", {n, fmt::format("c{}", wvb)});
+    }
+}
+
+// The last blend weight, 1 - the sum of the `nw` weights in v1 (none when nw is 0), into the
+// register it returns.
+std::string Generator::last_weight(int nw) {
+    const std::string wlast = "r11.w";
+    if (nw == 1) {
+        op("add", wlast, {"-v1.x", one()});
+    } else if (nw > 1 && in_.components[kDeBlendWeight] == nw) {
+        // v1 is (w0, .., 0.., 1): dp4 with (-1.., 0.., 1) gives 1 - sum
+        Vec4 k{0, 0, 0, 1};
+        for (int i = 0; i < nw; ++i) k[size_t(i)] = -1.0f;
+        op("dp4", wlast, {"v1", vec(k, "blend: -1 per weight, 1 for v1.w")});
+    } else if (nw > 1) {
+        Vec4 k{0, 0, 0, 0};
+        for (int i = 0; i < nw; ++i) k[size_t(i)] = -1.0f;
+        op("dp4", wlast, {"v1", vec(k, "blend: -1 per weight")});
+        op("add", wlast, {wlast, one()});
+    }
+    return wlast;
+}
+
+// `acc` (.xyz, or a whole register) += `term` * `weight`; the first term (i = 0) starts it.
+void Generator::blend_sum(uint32_t i, const std::string& acc_dst, const std::string& term, const std::string& weight,
+                          const std::string& acc) {
+    op(i == 0 ? "mul" : "mad", acc_dst,
+       i == 0 ? std::vector<std::string>{term, weight} : std::vector<std::string>{term, weight, acc});
+}
+
+// After a blend into the camera-space position r0.xyz: its w from the input (the weights sum to 1
+// and WORLD * VIEW is affine), then oPos = P * PROJECTION.
+void Generator::project_blended_position(const std::string& p) {
+    op("mov", "r0.w", {p + ".w"});
+    pc_w1_ = in_.components[kDePosition] <= 3;
+    note("oPos = P * PROJECTION");
+    op("m4x4", "oPos", {"r0", fmt::format("c{}", block(columns(s_.projection, 4), "projection"))});
+}
+
+// Non-indexed blending of nw + 1 world matrices, the last weight 1 - the sum of the others: in
+// camera space when the position is needed there, else straight to oPos (and the fog's z alone).
+void Generator::blend(const std::string& p, const std::string& n, int nw, bool need_pc, bool need_pz, bool normals) {
+    const uint32_t count = uint32_t(nw) + 1;
+    note(fmt::format("vertex blending: {} world matrices, weights v1.x..; the last weight 1 - their sum", count));
+    const std::string wlast = last_weight(nw);
+    const auto weight = [&](uint32_t i) { return i + 1 == count ? wlast : fmt::format("v1.{}", "xyzw"[i]); };
+    if (need_pc) {
+        for (uint32_t i = 0; i < count; ++i) {
+            const Matrix wv = mul(s_.world[i], s_.view);
+            const uint32_t b = block(columns(wv, 3), fmt::format("world-view {}", i));
+            note(fmt::format("blend: P += w{0} * P * WORLDMATRIX({0}) * VIEW", i));
+            op("m4x3", "r10", {p, fmt::format("c{}", b)});
+            blend_sum(i, "r0.xyz", "r10", weight(i), "r0");
+            if (normals) {
+                note(fmt::format("blend: N += w{0} * N * WORLDMATRIX({0}) * VIEW", i));
+                op("m3x3", "r10", {n, fmt::format("c{}", b)});
+                blend_sum(i, "r1.xyz", "r10", weight(i), "r1");
+            }
+        }
+        project_blended_position(p);
+        return;
+    }
+    for (uint32_t i = 0; i < count; ++i) {
+        const Matrix wvp = mul(mul(s_.world[i], s_.view), s_.projection);
+        const uint32_t b = block(columns(wvp, 4), fmt::format("world-view-projection {}", i));
+        note(fmt::format("blend: oPos += w{0} * P * WORLDMATRIX({0}) * VIEW * PROJECTION", i));
+        op("m4x4", "r10", {p, fmt::format("c{}", b)});
+        blend_sum(i, i + 1 == count ? "oPos" : "r0", "r10", weight(i), "r0");
+    }
+    if (need_pz) {
+        // fog z without the full position: blend the z row alone
+        for (uint32_t i = 0; i < count; ++i) {
+            const Matrix wv = mul(s_.world[i], s_.view);
+            note(fmt::format("blend: camera-space z += w{0} * P * WORLDMATRIX({0}) * VIEW (.z)", i));
+            op("dp4", "r10.z", {p, vec(column(wv, 2), fmt::format("world-view {} column z", i))});
+            blend_sum(i, "r0.z", "r10.z", weight(i), "r0.z");
+        }
+    }
+    if (normals) {
+        for (uint32_t i = 0; i < count; ++i) {
+            const Matrix wv = mul(s_.world[i], s_.view);
+            const uint32_t b = block(columns(wv, 3), fmt::format("world-view {}", i));
+            note(fmt::format("blend: N += w{0} * N * WORLDMATRIX({0}) * VIEW", i));
+            op("m3x3", "r10", {n, fmt::format("c{}", b)});
+            blend_sum(i, "r1.xyz", "r10", weight(i), "r1");
+        }
+    }
+}
+
+// Indexed blending: the world-view matrices of WORLDMATRIX(0..MaxVertexBlendMatrixIndex), 3
+// registers each, addressed by a0.x = 3 * index.
+void Generator::indexed_blend(const std::string& p, const std::string& n, int nw, bool normals) {
+    const uint32_t count = uint32_t(nw) + 1;
+    const uint32_t palette = std::min<uint32_t>(caps_.max_vertex_blend_matrix_index, 255) + 1;
+    std::vector<Vec4> all;
+    for (uint32_t i = 0; i < palette; ++i)
+        for (const Vec4& c : columns(mul(s_.world[i], s_.view), 3)) all.push_back(c);
+    const uint32_t base = block(all, "indexed world-view palette");
+    note(fmt::format("indexed vertex blending: {} matrices from a palette of {} (MaxVertexBlendMatrixIndex {}), "
+                     "3 registers each at c{}",
+                     count, palette, caps_.max_vertex_blend_matrix_index, base));
+    op("mul", "r10", {"v2", scal(3.0f)});
+    const std::string wlast = last_weight(nw);
+    const auto weight = [&](uint32_t i) { return i + 1 == count ? wlast : fmt::format("v1.{}", "xyzw"[i]); };
+    const std::string rel = fmt::format("c[a0.x + {}]", base);
+    for (uint32_t i = 0; i < count; ++i) {
+        note(fmt::format("blend: matrix {0} = WORLDMATRIX(v2.{1})", i, "xyzw"[i]));
+        op("mov", "a0.x", {fmt::format("r10.{}", "xyzw"[i])});
+        if (count == 1) {
+            op("m4x3", "r0", {p, rel});
+            if (normals) op("m3x3", "r1", {n, rel});
+            continue;
+        }
+        op("m4x3", "r9", {p, rel});
+        blend_sum(i, "r0.xyz", "r9", weight(i), "r0");
+        if (normals) {
+            op("m3x3", "r9", {n, rel});
+            blend_sum(i, "r1.xyz", "r9", weight(i), "r1");
+        }
+    }
+    project_blended_position(p);
 }
 
 void Generator::unlit_colours() {

@@ -188,35 +188,74 @@ uint32_t texcoord_outputs(const FfState& state, const FfInputs& inputs, const Ca
     return mask;
 }
 
-// ---------------------------------------------------------------- process_vertex
+// ---------------------------------------------------------------- process_vertex, in parts
 
-vs::VertexOutputs process_vertex(const FfState& state, const FfInputs& inputs, const FfRegisters& v, const Caps& caps) {
+namespace {
+
+// Colour sources with lighting off ("Lighting" page, lighting off): the vertex's colours, else
+// opaque white and (0,0,0,0).
+Color vertex_diffuse(const FfInputs& inputs, const FfRegisters& v) {
+    return inputs.has(kDeDiffuse) ? v[kDeDiffuse] : Color{1, 1, 1, 1};
+}
+Color vertex_specular(const FfInputs& inputs, const FfRegisters& v) {
+    return inputs.has(kDeSpecular) ? v[kDeSpecular] : Color{0, 0, 0, 0};
+}
+
+float clamp_point_size(float s, const RenderStates& rs, const Caps& caps) {
+    const float pmax = std::fmin(rs.pointsize_max, caps.max_point_size);
+    return s > pmax ? pmax : (s < rs.pointsize_min ? rs.pointsize_min : s);
+}
+
+// Pre-transformed vertices (XYZRHW): everything passes through.
+vs::VertexOutputs pretransformed(const FfState& state, const FfInputs& inputs, const FfRegisters& v, const Caps& caps) {
     const RenderStates& rs = state.rs;
     vs::VertexOutputs out;
+    out.pos = v[kDePosition];
+    out.d0 = saturate(vertex_diffuse(inputs, v));
+    out.d1 = saturate(vertex_specular(inputs, v));
+    if (rs.fogenable) out.fog = out.d1[3];  // FOGENABLE FALSE: no fog factor (choice 6)
+    if (writes_point_size(state, inputs)) out.pts = clamp_point_size(v[kDePSize][0], rs, caps);
+    const uint32_t mask = texcoord_outputs(state, inputs, caps);
+    for (uint32_t s = 0; s < vs::kNumTexcoords; ++s)
+        if ((mask >> s) & 1u) out.t[s] = v[kDeTexcoord0 + (state.stages[s].texcoordindex & 0xFFFFu)];
+    return out;
+}
 
-    // Colour sources with lighting off ("Lighting" page, lighting off): the vertex's colours, else
-    // opaque white and (0,0,0,0).
-    const Color vertex_diffuse = inputs.has(kDeDiffuse) ? v[kDeDiffuse] : Color{1, 1, 1, 1};
-    const Color vertex_specular = inputs.has(kDeSpecular) ? v[kDeSpecular] : Color{0, 0, 0, 0};
+// The position and normal in camera space.
+struct CameraSpace {
+    Vec4 pc{0, 0, 0, 0};  // position (not divided by w)
+    Vec3 nc{0, 0, 0};     // normal ((0,0,0) without one)
+};
 
-    // ------------------------------------------------------------ pre-transformed (XYZRHW)
-    if (inputs.pretransformed) {
-        out.pos = v[kDePosition];
-        out.d0 = saturate(vertex_diffuse);
-        out.d1 = saturate(vertex_specular);
-        if (rs.fogenable) out.fog = out.d1[3];  // FOGENABLE FALSE: no fog factor (choice 6)
-        if (writes_point_size(state, inputs)) {
-            const float pmax = std::fmin(rs.pointsize_max, caps.max_point_size);
-            const float s = v[kDePSize][0];
-            out.pts = s > pmax ? pmax : (s < rs.pointsize_min ? rs.pointsize_min : s);
+// "Blending Weights" / "Indexed Vertex Blending": nWEIGHTS blends n + 1 world matrices, the last
+// weight 1 minus the sum of the others; indexed blending takes matrix k from WORLDMATRIX(index
+// k). DISABLE and TWEENING use WORLDMATRIX(0) alone. Fills `weight` and `world` for `count`
+// matrices.
+void blend_matrices(const FfState& state, const FfRegisters& v, const Caps& caps, int nw, uint32_t count,
+                    std::array<float, 4>& weight, std::array<uint32_t, 4>& world) {
+    if (nw > 0) {
+        float sum = 0;
+        for (int k = 0; k < nw; ++k) {
+            weight[size_t(k)] = v[kDeBlendWeight][size_t(k)];
+            sum += weight[size_t(k)];
         }
-        const uint32_t mask = texcoord_outputs(state, inputs, caps);
-        for (uint32_t s = 0; s < vs::kNumTexcoords; ++s)
-            if ((mask >> s) & 1u) out.t[s] = v[kDeTexcoord0 + (state.stages[s].texcoordindex & 0xFFFFu)];
-        return out;
+        weight[size_t(nw)] = 1.0f - sum;
     }
+    if (nw < 0 || !state.rs.indexedvertexblendenable) return;
+    for (uint32_t k = 0; k < count; ++k) {
+        const float f = v[kDeBlendIndices][k];
+        const uint32_t limit = std::min<uint32_t>(caps.max_vertex_blend_matrix_index, uint32_t(state.world.size() - 1));
+        if (!(f >= 0.0f) || f > float(limit))
+            throw FfError("blend matrix index " + number(f) + " (BLENDINDICES component " + std::to_string(k) +
+                          ") is outside 0.." + std::to_string(limit) +
+                          (limit == caps.max_vertex_blend_matrix_index ? " (the device's MaxVertexBlendMatrixIndex)"
+                                                                       : " (D3DTS_WORLDMATRIX(0..255))"));
+        world[k] = uint32_t(f);
+    }
+}
 
-    // ------------------------------------------------------------ position and normal in camera space
+CameraSpace camera_space(const FfState& state, const FfInputs& inputs, const FfRegisters& v, const Caps& caps) {
+    const RenderStates& rs = state.rs;
     // "Vertex Tweening": POSITION = POSITION1 * (1 - TWEENFACTOR) + POSITION2 * TWEENFACTOR, and
     // likewise for normals (a declaration without NORMAL2 keeps NORMAL).
     Vec4 p = v[kDePosition];
@@ -229,201 +268,199 @@ vs::VertexOutputs process_vertex(const FfState& state, const FfInputs& inputs, c
         for (int i = 0; i < 4; ++i) p[size_t(i)] = p[size_t(i)] * u + p2[size_t(i)] * t;
         if (has_normal && inputs.has(kDeNormal2)) n = add(scale(n, u), scale(xyz(v[kDeNormal2]), t));
     }
-
-    // "Blending Weights" / "Indexed Vertex Blending": nWEIGHTS blends n + 1 world matrices, the
-    // last weight 1 minus the sum of the others; indexed blending takes matrix k from
-    // WORLDMATRIX(index k). DISABLE and TWEENING use WORLDMATRIX(0) alone.
     const int nw = blend_weights(vb);
     const uint32_t count = nw < 0 ? 1u : uint32_t(nw) + 1;
     std::array<float, 4> weight{1, 0, 0, 0};
     std::array<uint32_t, 4> world{0, 1, 2, 3};
-    if (nw > 0) {
-        float sum = 0;
-        for (int k = 0; k < nw; ++k) {
-            weight[size_t(k)] = v[kDeBlendWeight][size_t(k)];
-            sum += weight[size_t(k)];
-        }
-        weight[size_t(nw)] = 1.0f - sum;
-    }
-    if (nw >= 0 && rs.indexedvertexblendenable) {
-        for (uint32_t k = 0; k < count; ++k) {
-            const float f = v[kDeBlendIndices][k];
-            const uint32_t limit = std::min<uint32_t>(caps.max_vertex_blend_matrix_index, uint32_t(state.world.size() - 1));
-            if (!(f >= 0.0f) || f > float(limit))
-                throw FfError("blend matrix index " + number(f) + " (BLENDINDICES component " + std::to_string(k) +
-                              ") is outside 0.." + std::to_string(limit) +
-                              (limit == caps.max_vertex_blend_matrix_index
-                                   ? " (the device's MaxVertexBlendMatrixIndex)"
-                                   : " (D3DTS_WORLDMATRIX(0..255))"));
-            world[k] = uint32_t(f);
-        }
-    }
+    blend_matrices(state, v, caps, nw, count, weight, world);
     // Camera space: P * WORLDMATRIX(k) * VIEW, weighted. Without blending (DISABLE, TWEENING)
     // the normal goes through the inverse transpose of the world-view matrix, as D3D8 and Windows
     // do; with blending (0WEIGHTS..3WEIGHTS) through each world-view matrix's upper 3x3, weighted
     // likewise, as Wine and nine do (docs/fixed-function.md, choice 1).
-    Vec4 pc{0, 0, 0, 0};
-    Vec3 nc{0, 0, 0};
+    CameraSpace cs;
     for (uint32_t k = 0; k < count; ++k) {
         const Matrix wv = mul(state.world[world[k]], state.view);
         const Vec4 pk = mul(p, wv);
         if (nw < 0) {
-            pc = pk;
-            nc = mul3(n, normal_matrix(wv));
+            cs.pc = pk;
+            cs.nc = mul3(n, normal_matrix(wv));
             break;
         }
         if (count == 1) {
-            pc = pk;
-            nc = mul3(n, wv);
+            cs.pc = pk;
+            cs.nc = mul3(n, wv);
             break;
         }
         const float w = weight[k];
-        for (int i = 0; i < 4; ++i) pc[size_t(i)] += w * pk[size_t(i)];
-        nc = add(nc, scale(mul3(n, wv), w));
+        for (int i = 0; i < 4; ++i) cs.pc[size_t(i)] += w * pk[size_t(i)];
+        cs.nc = add(cs.nc, scale(mul3(n, wv), w));
     }
-    if (rs.normalizenormals) nc = normalize(nc);
-    out.pos = mul(pc, state.projection);  // clip space
-    const Vec3 pe = xyz(pc);              // camera-space position (no divide by w)
+    if (rs.normalizenormals) cs.nc = normalize(cs.nc);
+    return cs;
+}
 
-    // ------------------------------------------------------------ lighting ("Lighting", "Diffuse
-    // Formula", "Specular Formula", "Spotlight Model"; alpha is not lit)
-    if (!rs.lighting) {
-        out.d0 = saturate(vertex_diffuse);
-        out.d1 = saturate(vertex_specular);
+// One light's unit vector from the vertex to the light and its Atten * Spot factor ("Spotlight
+// Model"); false when the vertex is beyond its Range (nothing at all, ambient included).
+bool light_at(const Light& l, const Matrix& view, const Vec3& pe, Vec3& ldir, float& att) {
+    att = 1;
+    if (l.type == LightType::Directional) {
+        ldir = normalize(scale(mul3(l.direction, view), -1.0f));
+        return true;
+    }
+    const Vec4 lp = mul(Vec4{l.position[0], l.position[1], l.position[2], 1.0f}, view);
+    const Vec3 vl{lp[0] - pe[0], lp[1] - pe[1], lp[2] - pe[2]};
+    const float d = length(vl);
+    if (d > l.range) return false;
+    ldir = normalize(vl);
+    att = 1.0f / (l.attenuation0 + l.attenuation1 * d + l.attenuation2 * d * d);
+    if (l.type == LightType::Spot) {
+        // rho = cos of the angle between the light's direction and the light-to-vertex vector;
+        // theta and phi are full cone angles.
+        const float rho = dot(normalize(mul3(l.direction, view)), scale(ldir, -1.0f));
+        const float ct = std::cos(l.theta * 0.5f), cp = std::cos(l.phi * 0.5f);
+        float spot;
+        if (rho > ct) spot = 1.0f;
+        else if (rho <= cp) spot = 0.0f;
+        else spot = std::pow((rho - cp) / (ct - cp), l.falloff);
+        att *= spot;
+    }
+    return true;
+}
+
+// Lighting ("Lighting", "Diffuse Formula", "Specular Formula"; alpha is not lit): oD0 and oD1.
+void light_colours(const FfState& state, const FfInputs& inputs, const FfRegisters& v, const Vec3& pe, const Vec3& nc,
+                   vs::VertexOutputs& out) {
+    const RenderStates& rs = state.rs;
+    const Material& m = state.material;
+    const auto source = [&](MaterialSource s, const Color& material) -> Color {
+        if (!rs.colorvertex) return material;
+        if (s == MaterialSource::Color1 && inputs.has(kDeDiffuse)) return v[kDeDiffuse];
+        if (s == MaterialSource::Color2 && inputs.has(kDeSpecular)) return v[kDeSpecular];
+        return material;  // MATERIAL, or a colour the vertex lacks
+    };
+    const Color cd = source(rs.diffusematerialsource, m.diffuse);
+    const Color ca = source(rs.ambientmaterialsource, m.ambient);
+    const Color cs = source(rs.specularmaterialsource, m.specular);
+    const Color ce = source(rs.emissivematerialsource, m.emissive);
+    const Color ga = from_d3dcolor(rs.ambient);
+
+    Vec3 amb{ga[0], ga[1], ga[2]}, dif{0, 0, 0}, spe{0, 0, 0};
+    // Non-local viewer: the direction to the viewer is (0, 0, -1) in camera space.
+    const Vec3 to_eye = rs.localviewer ? normalize(scale(pe, -1.0f)) : Vec3{0, 0, -1};
+    for (const auto& [index, slot] : state.lights) {
+        if (!slot.enabled) continue;
+        const Light& l = slot.light;
+        Vec3 ldir;  // unit vector from the vertex to the light
+        float att;  // Atten * Spot
+        if (!light_at(l, state.view, pe, ldir, att)) continue;
+        amb = add(amb, scale(xyz(l.ambient), att));
+        if (!inputs.has(kDeNormal)) continue;  // the dot-product terms are zero without a normal
+        const float ndl = dot(nc, ldir);
+        if (ndl > 0.0f) {
+            dif = add(dif, scale(xyz(l.diffuse), ndl * att));
+            if (rs.specularenable) {
+                const float ndh = dot(nc, normalize(add(ldir, to_eye)));
+                if (ndh > 0.0f) spe = add(spe, scale(xyz(l.specular), std::pow(ndh, m.power) * att));
+            }
+        }
+    }
+    Color d0{}, d1{};
+    for (int i = 0; i < 3; ++i) {
+        const size_t c = size_t(i);
+        d0[c] = ca[c] * amb[c] + cd[c] * dif[c] + ce[c];
+        d1[c] = cs[c] * spe[c];
+    }
+    d0[3] = cd[3];  // the diffuse source's alpha
+    d1[3] = cs[3];  // the specular source's alpha
+    out.d0 = saturate(d0);
+    // SPECULARENABLE FALSE: the vertex's specular colour passes through (Windows), not (0,0,0,0).
+    out.d1 = rs.specularenable ? saturate(d1) : saturate(vertex_specular(inputs, v));
+}
+
+// Vertex fog ("Vertex Fog"): the factor at the camera-space distance.
+float vertex_fog(const RenderStates& rs, const Vec3& pe) {
+    const float d = rs.rangefogenable ? length(pe) : std::fabs(pe[2]);
+    float f = 0;
+    switch (rs.fogvertexmode) {
+        case FogMode::Linear: f = rs.fogend == rs.fogstart ? 0.0f : (rs.fogend - d) / (rs.fogend - rs.fogstart); break;
+        case FogMode::Exp: f = std::exp(-(d * rs.fogdensity)); break;
+        case FogMode::Exp2: {
+            const float x = d * rs.fogdensity;
+            f = std::exp(-(x * x));
+            break;
+        }
+        case FogMode::None: break;
+    }
+    return saturate(f);
+}
+
+// "Point Size Computations".
+float point_size(const FfState& state, const FfInputs& inputs, const FfRegisters& v, const Caps& caps, const Vec3& pe) {
+    const RenderStates& rs = state.rs;
+    float s = inputs.has(kDePSize) ? v[kDePSize][0] : rs.pointsize;
+    if (rs.pointscaleenable) {
+        const float de = length(pe);
+        s = float(state.viewport.height) * s *
+            std::sqrt(1.0f / (rs.pointscale_a + rs.pointscale_b * de + rs.pointscale_c * (de * de)));
+    }
+    return clamp_point_size(s, rs, caps);
+}
+
+// Texture coordinates ("Texture Coordinate Transformations", D3DTSS_TCI_*): stage `s`'s output.
+Vec4 texcoord(const FfState& state, const FfInputs& inputs, const FfRegisters& v, uint32_t s, const Vec3& pe,
+              const Vec3& nc) {
+    const uint32_t tci = state.stages[s].texcoordindex;
+    const uint32_t gen = tci & 0xFFFF0000u, set = tci & 0xFFFFu;
+    Vec4 in{};
+    uint32_t dim = 3;
+    if (gen == kTciPassthru) {
+        in = v[kDeTexcoord0 + set];
+        dim = inputs.components[kDeTexcoord0 + set];
     } else {
-        const Material& m = state.material;
-        const auto source = [&](MaterialSource s, const Color& material) -> Color {
-            if (!rs.colorvertex) return material;
-            if (s == MaterialSource::Color1 && inputs.has(kDeDiffuse)) return v[kDeDiffuse];
-            if (s == MaterialSource::Color2 && inputs.has(kDeSpecular)) return v[kDeSpecular];
-            return material;  // MATERIAL, or a colour the vertex lacks
-        };
-        const Color cd = source(rs.diffusematerialsource, m.diffuse);
-        const Color ca = source(rs.ambientmaterialsource, m.ambient);
-        const Color cs = source(rs.specularmaterialsource, m.specular);
-        const Color ce = source(rs.emissivematerialsource, m.emissive);
-        const Color ga = from_d3dcolor(rs.ambient);
-
-        Vec3 amb{ga[0], ga[1], ga[2]}, dif{0, 0, 0}, spe{0, 0, 0};
-        // Non-local viewer: the direction to the viewer is (0, 0, -1) in camera space.
-        const Vec3 to_eye = rs.localviewer ? normalize(scale(pe, -1.0f)) : Vec3{0, 0, -1};
-        for (const auto& [index, slot] : state.lights) {
-            if (!slot.enabled) continue;
-            const Light& l = slot.light;
-            Vec3 ldir;       // unit vector from the vertex to the light
-            float att = 1;   // Atten * Spot
-            if (l.type == LightType::Directional) {
-                ldir = normalize(scale(mul3(l.direction, state.view), -1.0f));
-            } else {
-                const Vec4 lp = mul(Vec4{l.position[0], l.position[1], l.position[2], 1.0f}, state.view);
-                const Vec3 vl{lp[0] - pe[0], lp[1] - pe[1], lp[2] - pe[2]};
-                const float d = length(vl);
-                if (d > l.range) continue;  // beyond Range: nothing at all, ambient included
-                ldir = normalize(vl);
-                att = 1.0f / (l.attenuation0 + l.attenuation1 * d + l.attenuation2 * d * d);
-                if (l.type == LightType::Spot) {
-                    // rho = cos of the angle between the light's direction and the light-to-vertex
-                    // vector; theta and phi are full cone angles.
-                    const float rho = dot(normalize(mul3(l.direction, state.view)), scale(ldir, -1.0f));
-                    const float ct = std::cos(l.theta * 0.5f), cp = std::cos(l.phi * 0.5f);
-                    float spot;
-                    if (rho > ct) spot = 1.0f;
-                    else if (rho <= cp) spot = 0.0f;
-                    else spot = std::pow((rho - cp) / (ct - cp), l.falloff);
-                    att *= spot;
-                }
-            }
-            amb = add(amb, scale(xyz(l.ambient), att));
-            if (!has_normal) continue;  // the dot-product terms are zero without a normal
-            const float ndl = dot(nc, ldir);
-            if (ndl > 0.0f) {
-                dif = add(dif, scale(xyz(l.diffuse), ndl * att));
-                if (rs.specularenable) {
-                    const float ndh = dot(nc, normalize(add(ldir, to_eye)));
-                    if (ndh > 0.0f) spe = add(spe, scale(xyz(l.specular), std::pow(ndh, m.power) * att));
-                }
-            }
+        Vec3 g{};
+        if (gen == kTciCameraSpaceNormal) g = nc;
+        else if (gen == kTciCameraSpacePosition) g = pe;
+        else {
+            // R = E - 2 (N.E) N, E the unit vector from the eye to the vertex (whatever
+            // LOCALVIEWER says: it is about specular highlights).
+            const Vec3 e = normalize(pe);
+            g = add(e, scale(nc, -2.0f * dot(nc, e)));
         }
-        Color d0{}, d1{};
-        for (int i = 0; i < 3; ++i) {
-            const size_t c = size_t(i);
-            d0[c] = ca[c] * amb[c] + cd[c] * dif[c] + ce[c];
-            d1[c] = cs[c] * spe[c];
-        }
-        d0[3] = cd[3];  // the diffuse source's alpha
-        d1[3] = cs[3];  // the specular source's alpha
-        out.d0 = saturate(d0);
-        // SPECULARENABLE FALSE: the vertex's specular colour passes through (Windows), not (0,0,0,0).
-        out.d1 = rs.specularenable ? saturate(d1) : saturate(vertex_specular);
+        in = {g[0], g[1], g[2], 1.0f};
     }
-
-    // ------------------------------------------------------------ vertex fog ("Vertex Fog")
-    if (vertex_fog_on(state, inputs)) {
-        const float d = rs.rangefogenable ? length(pe) : std::fabs(pe[2]);
-        float f = 0;
-        switch (rs.fogvertexmode) {
-            case FogMode::Linear:
-                f = rs.fogend == rs.fogstart ? 0.0f : (rs.fogend - d) / (rs.fogend - rs.fogstart);
-                break;
-            case FogMode::Exp: f = std::exp(-(d * rs.fogdensity)); break;
-            case FogMode::Exp2: {
-                const float x = d * rs.fogdensity;
-                f = std::exp(-(x * x));
-                break;
-            }
-            case FogMode::None: break;
-        }
-        out.fog = saturate(f);
-    } else if (rs.fogenable) {
-        out.fog = out.d1[3];  // the fog factor travels in the specular alpha
-    }  // FOGENABLE FALSE: no stage reads a fog factor; oFog is not written (0, its start value)
-
-    // ------------------------------------------------------------ point size ("Point Size Computations")
-    if (writes_point_size(state, inputs)) {
-        float s = inputs.has(kDePSize) ? v[kDePSize][0] : rs.pointsize;
-        if (rs.pointscaleenable) {
-            const float de = length(pe);
-            s = float(state.viewport.height) * s *
-                std::sqrt(1.0f / (rs.pointscale_a + rs.pointscale_b * de + rs.pointscale_c * (de * de)));
-        }
-        const float pmax = std::fmin(rs.pointsize_max, caps.max_point_size);
-        out.pts = s > pmax ? pmax : (s < rs.pointsize_min ? rs.pointsize_min : s);
+    if (transform_applies(state, inputs, s)) {
+        // The input is padded before the matrix: (u,1,0,0), (u,v,1,0), (u,v,w,1), (u,v,w,q).
+        Vec4 padded = in;
+        if (dim == 1) padded = {in[0], 1, 0, 0};
+        else if (dim == 2) padded = {in[0], in[1], 1, 0};
+        else if (dim == 3) padded = {in[0], in[1], in[2], 1};
+        in = mul(padded, state.texture[s]);
     }
+    return in;  // PROJECTED: undivided (the rasteriser divides per pixel)
+}
 
-    // ------------------------------------------------------------ texture coordinates
-    // ("Texture Coordinate Transformations", D3DTSS_TCI_*)
+}  // namespace
+
+vs::VertexOutputs process_vertex(const FfState& state, const FfInputs& inputs, const FfRegisters& v, const Caps& caps) {
+    if (inputs.pretransformed) return pretransformed(state, inputs, v, caps);
+    const RenderStates& rs = state.rs;
+    vs::VertexOutputs out;
+    const CameraSpace cs = camera_space(state, inputs, v, caps);
+    out.pos = mul(cs.pc, state.projection);  // clip space
+    const Vec3 pe = xyz(cs.pc);              // camera-space position (no divide by w)
+    if (rs.lighting) {
+        light_colours(state, inputs, v, pe, cs.nc, out);
+    } else {
+        out.d0 = saturate(vertex_diffuse(inputs, v));
+        out.d1 = saturate(vertex_specular(inputs, v));
+    }
+    if (vertex_fog_on(state, inputs)) out.fog = vertex_fog(rs, pe);
+    else if (rs.fogenable) out.fog = out.d1[3];  // the fog factor travels in the specular alpha
+    // (FOGENABLE FALSE: no stage reads a fog factor; oFog is not written (0, its start value).)
+    if (writes_point_size(state, inputs)) out.pts = point_size(state, inputs, v, caps, pe);
     const uint32_t mask = texcoord_outputs(state, inputs, caps);
-    for (uint32_t s = 0; s < vs::kNumTexcoords; ++s) {
-        if (!((mask >> s) & 1u)) continue;
-        const uint32_t tci = state.stages[s].texcoordindex;
-        const uint32_t gen = tci & 0xFFFF0000u, set = tci & 0xFFFFu;
-        Vec4 in{};
-        uint32_t dim = 3;
-        if (gen == kTciPassthru) {
-            in = v[kDeTexcoord0 + set];
-            dim = inputs.components[kDeTexcoord0 + set];
-        } else {
-            Vec3 g{};
-            if (gen == kTciCameraSpaceNormal) g = nc;
-            else if (gen == kTciCameraSpacePosition) g = pe;
-            else {
-                // R = E - 2 (N.E) N, E the unit vector from the eye to the vertex (whatever
-                // LOCALVIEWER says: it is about specular highlights).
-                const Vec3 e = normalize(pe);
-                g = add(e, scale(nc, -2.0f * dot(nc, e)));
-            }
-            in = {g[0], g[1], g[2], 1.0f};
-        }
-        if (transform_applies(state, inputs, s)) {
-            // The input is padded before the matrix: (u,1,0,0), (u,v,1,0), (u,v,w,1), (u,v,w,q).
-            Vec4 padded = in;
-            if (dim == 1) padded = {in[0], 1, 0, 0};
-            else if (dim == 2) padded = {in[0], in[1], 1, 0};
-            else if (dim == 3) padded = {in[0], in[1], in[2], 1};
-            in = mul(padded, state.texture[s]);
-        }
-        out.t[s] = in;  // PROJECTED: undivided (the rasteriser divides per pixel)
-    }
+    for (uint32_t s = 0; s < vs::kNumTexcoords; ++s)
+        if ((mask >> s) & 1u) out.t[s] = texcoord(state, inputs, v, s, pe, cs.nc);
     return out;
 }
 

@@ -292,6 +292,16 @@ VertexAlu::VertexAlu(const sc_core::sc_module_name& n, const VertexAluParams& p,
              c("latency", "held only vertices with every slot issued (waiting for results or to leave in order)"),
              c("empty", "held no vertex")});
     }
+    for (uint32_t k = 1; k <= p.contexts; ++k) {
+        auto c = [&](const char* what, const char* description) {
+            return &stats_.counter(fmt::format("k{}_{}_cycles", k, what), "engine cycles",
+                                   fmt::format("engine cycles with {} of its contexts holding a vertex that {}", k,
+                                               description));
+        };
+        class_cycles_of_.push_back({c("issue", "issued at least one slot"),
+                                    c("dependency", "issued none with slots left (engine's e<N>_dependency_cycles)"),
+                                    c("latency", "held only vertices with every slot issued"), nullptr});
+    }
     if (probes) sig_active_ = probes->vcd_signal(basename(), "vertices_in_flight", 8);
     acct_.attach(probes, basename());
     stats_.rate("utilisation", "issue_cycles", "engine_cycles", "fraction", "engine cycles that issued a slot");
@@ -437,12 +447,18 @@ void VertexAlu::engine_cycles_until(Cycle now) {
         const uint64_t issued = issued_[ei] ? 1 : 0;
         issued_[ei] = 0;
         ec.issue->value += issued;
-        bool active = false, slots_left = false;
+        bool slots_left = false;
+        uint32_t in_use = 0;
         for (const Context& c : engines_[ei].ctx) {
-            active = active || c.active;
+            in_use += c.active ? 1 : 0;
             slots_left = slots_left || (c.active && !finished(c));
         }
-        (slots_left ? ec.dependency : active ? ec.latency : ec.empty)->value += d - issued;
+        (slots_left ? ec.dependency : in_use ? ec.latency : ec.empty)->value += d - issued;
+        if (in_use) {
+            const EngineCycles& kc = class_cycles_of_[in_use - 1];
+            kc.issue->value += issued;
+            (slots_left ? kc.dependency : kc.latency)->value += d - issued;
+        }
     }
     engines_since_ = now;
 }
@@ -622,10 +638,24 @@ void register_unit_vertex_alu(UnitRegistry& r) {
                                   const nlohmann::ordered_json& units, const ParamSet& p,
                                   const std::string&) -> std::string {
         if (reason != "dependency" && reason != "result_latency" && reason != "scalar_pipe") return "";
-        return fmt::format("{}: issuing in {:.1f} % of engine cycles; stalled on {} in {:.1f} % of cycles with all {} "
-                           "contexts per engine in use at most",
+        // The context class of those cycles (k<N>_* counters): with every context in use, more
+        // contexts could hide the wait; with fewer, the ALU lacks vertices rather than contexts.
+        const uint64_t K = p.get_uint("vertex_alu.contexts");
+        const char* what = reason == "result_latency" ? "latency" : "dependency";
+        const auto& c = units[unit]["counters"];
+        auto counter = [&](const std::string& name) {
+            return c.contains(name) ? c[name]["value"].get<double>() : 0.0;
+        };
+        double all = 0;
+        for (uint64_t k = 1; k <= K; ++k) all += counter(fmt::format("k{}_{}_cycles", k, what));
+        const double full = counter(fmt::format("k{}_{}_cycles", K, what));
+        return fmt::format("{}: issuing in {:.1f} % of engine cycles; stalled on {} in {:.1f} % of cycles, {} with "
+                           "all {} contexts of an engine in use",
                            unit == "vertex_alu" ? "the vertex ALU" : "the vertex ALU " + unit,
-                           100 * utilisation(units[unit]), reason, 100 * frac, p.get_uint("vertex_alu.contexts"));
+                           100 * utilisation(units[unit]), reason, 100 * frac,
+                           all > 0 ? fmt::format("{:.1f} % of the engines' {} cycles", 100 * full / all, what)
+                                   : std::string("none of them"),
+                           K);
     };
     t.make = [](const UnitContext& c) {
         return std::make_unique<VertexAlu>(c.name.c_str(), VertexAluParams::from(c.params), c.machine.profile(), c.pool,

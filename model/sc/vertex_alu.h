@@ -256,6 +256,11 @@ private:
         Counter *issue, *dependency, *latency, *empty;
     };
     std::vector<EngineCycles> engine_cycles_of_;
+    // Per context class (stats.json counters k<N>_issue_cycles, k<N>_dependency_cycles,
+    // k<N>_latency_cycles, N = 1 .. contexts): the same engine cycles summed over the engines and
+    // split by how many of the engine's contexts held a vertex. Dependency cycles with every
+    // context in use say more contexts could help; with few in use, the ALU is starved instead.
+    std::vector<EngineCycles> class_cycles_of_;  // index N - 1; its empty is unused (e<N>_empty)
     std::vector<uint8_t> issued_;  // the last step's issue, per engine
     Cycle engines_since_ = 0;
     void engine_cycles_until(Cycle now);  // charges each engine's state since engines_since_
