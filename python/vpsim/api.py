@@ -149,14 +149,15 @@ class ExecResult:
     vertices=True "indices" and "outputs", a float32 numpy array of references x 46 in OUTPUTS'
     order), warnings."""
 
-    def __init__(self, d):
+    def __init__(self, d, vertices):
         self.scene = d["scene"]
         self.warnings = list(d["warnings"])
         self.draws = d["draws"]
+        self.kept_vertices = vertices
         import numpy as np
         for draw in self.draws:
             raw = draw.pop("outputs")
-            if draw["indices"] or raw:
+            if vertices:
                 draw["outputs"] = np.frombuffer(raw, dtype=np.float32).reshape(-1, len(OUTPUTS))
             else:
                 del draw["indices"]
@@ -169,10 +170,10 @@ class ExecResult:
     def vertices(self):
         """A row per vertex reference (draw order): draw, reference, index and the 46 outputs."""
         import pandas as pd
+        if not self.kept_vertices:
+            raise InputError("vertices: this result kept no vertices (scene_exec(..., vertices=True) keeps them)")
         frames = []
         for n, d in enumerate(self.draws):
-            if "outputs" not in d:
-                raise InputError("vertices: this result kept no vertices (run exec with vertices=True)")
             f = pd.DataFrame(d["outputs"], columns=OUTPUTS)
             f.insert(0, "index", d["indices"])
             f.insert(0, "reference", range(len(f)))
@@ -188,7 +189,7 @@ def scene_exec(scene=None, *, fast=True, vertices=True, preset=None, overrides=N
     give the fixed-function caps; any other override is refused."""
     s = spec(scene, preset=preset, overrides=overrides, profile=profile, tess_profile=tess_profile, draws=draws,
              base_dir=base_dir)
-    return ExecResult(_core.scene_exec(s, bool(fast), bool(vertices)))
+    return ExecResult(_core.scene_exec(s, bool(fast), bool(vertices)), bool(vertices))
 
 
 def why(scene=None, *, factor=2.0, only=None, pairs=4, moves=3, budget=1000000, **kw):

@@ -52,3 +52,11 @@ def test_vertices_frame_has_a_row_per_reference():
 def test_an_override_other_than_fixed_function_is_refused():
     with pytest.raises(vpsim.InputError, match="only fixed_function"):
         vpsim.scene_exec(overrides={"memory.latency": 60})
+
+
+def test_counts_only_keeps_no_vertices_and_says_how_to_keep_them():
+    r = vpsim.scene_exec(vertices=False)
+    assert [d["references"] for d in r.draws] == [d["references"] for d in vpsim.scene_exec().draws]
+    assert all("outputs" not in d for d in r.draws)
+    with pytest.raises(vpsim.InputError, match="vertices=True"):
+        r.vertices()
