@@ -1,4 +1,6 @@
 """vpsim.why: `vpsim why` in process ranks as the CLI does."""
+import os
+
 import pytest
 
 import vpsim
@@ -30,3 +32,14 @@ def test_a_factor_not_above_one_is_refused():
 def test_a_glob_matching_nothing_lists_the_keys():
     with pytest.raises(vpsim.InputError, match="matches no capacity"):
         vpsim.why(only=["nothing.*"])
+
+
+def test_budget_window_equals_cli_why_budget(cli_json, src):
+    scene = os.path.join(src, "examples", "scenes", "strip.json")
+    want = cli_json("why", scene, "--budget", "8", "--only", "memory.*", "--pairs", "0", "--json", "--jobs", "2")
+    got = vpsim.why(scene, budget=8, only=["memory.*"], pairs=0)
+    assert not got["window"]["whole_scene"]
+    for k in ("draws", "scene_draws", "references", "scene_references"):
+        assert got["window"][k] == want["window"][k]
+    assert [(e["changes"], e["cycles"]) for e in got["ranking"]] == \
+           [(e["changes"], e["cycles"]) for e in want["ranking"]]
