@@ -14,6 +14,8 @@ packages=(
   libmcpp-dev libmeshoptimizer-dev
   # vpsim import (docs/import.md): Assimp
   libassimp-dev
+  # the Python API (docs/python.md): the extension module vpsim._core, built for Debian's python3
+  pybind11-dev python3-dev
 )
 if [ "${1:-}" = --build ]; then
   shift
@@ -23,6 +25,8 @@ else
     assimp-utils assimp-testmodels
     # vpsim plot / vpsim report (matplotlib), their test and docs picture (headless Chromium)
     python3-matplotlib chromium
+    # the Python API's tests and worked study (docs/python.md): pytest, pandas
+    python3-pytest python3-pandas
     parallel
     # GNU time: the robustness test measures peak memory with /usr/bin/time
     time
