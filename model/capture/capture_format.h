@@ -1,5 +1,5 @@
 /* vpsim's D3D8 capture format (docs/capture.md): the constants and the frame checksum shared by
- * the recorder (capture/proxy_d3d8.c, C, built with mingw-w64) and the reader / writer in
+ * the recorder (model/capture/recorder/proxy_d3d8.c, C, built with mingw-w64) and the reader / writer in
  * model/capture (C++). Plain C so both compilers read the same definitions.
  *
  * A capture is a 32-byte file header, then frame records. A frame record is a 20-byte frame
