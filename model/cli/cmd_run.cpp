@@ -144,6 +144,7 @@ std::string summary_text(const std::string& scene, const sc::RunResult& r, const
             fmt::format("engine {}: issuing {:.1f} %, dependency {:.1f} %, latency {:.1f} %, empty {:.1f} %", e,
                         100 * shares[e].issue, 100 * shares[e].dependency, 100 * shares[e].latency,
                         100 * shares[e].empty));
+    for (size_t i = 0; i < r.instances.size(); ++i) row(i ? "" : "per instance", r.instances[i].text);
     for (size_t i = 0; i < r.caps.size(); ++i) row(i ? "" : "caps", "warning: " + r.caps[i].text);
     if (!assumptions.empty()) {
         std::vector<std::string> texts;
@@ -221,6 +222,11 @@ nlohmann::ordered_json summary_json(const std::string& scene, const sc::RunResul
     for (const auto& e : engine_shares(r))
         engines.push_back({{"issue", e.issue}, {"dependency", e.dependency}, {"latency", e.latency}, {"empty", e.empty}});
     if (!engines.empty()) j["engines"] = engines;
+    if (!r.instances.empty()) {  // a topology with several units of a type
+        auto inst = nlohmann::ordered_json::array();
+        for (const auto& i : r.instances) inst.push_back({{"unit", i.unit}, {"type", i.type}, {"busy", i.busy}, {"text", i.text}});
+        j["instances"] = inst;
+    }
     j["in_flight_per_engine"] = r.in_flight_mean;
     j["max_in_flight_per_engine"] = r.in_flight_max;
     auto caps = nlohmann::ordered_json::array();
