@@ -185,7 +185,7 @@ TEST_CASE("A draw's job count is dealt as a round-robin job split deals the jobs
         }
 }
 
-TEST_CASE("An instance's parameters follow its type's until set for it; --set reaches the type or one instance",
+TEST_CASE("An instance's parameters follow its type's until set for it, and --set reaches the type or one instance",
           "[nway][params]") {
     const sc::Topology t = sc::load_topology_file(topology_path("unequal_vertex_fetch.json"));
     ParamSet p = sc::default_params(t);

@@ -565,7 +565,9 @@ void add_run_command(CLI::App& app, int& exit_code) {
         ->check(CLI::Range(uint64_t(1), std::numeric_limits<uint64_t>::max()));
     c->add_option("--config", a->config,
                   "Parameters from a JSON file: {\"unit\": {\"param\": value}} or a run's config.json");
-    c->add_option("--set", a->sets, "Override one parameter, unit.param=value (repeatable; after --config)")
+    c->add_option("--set", a->sets, "Override one parameter, unit.param=value (repeatable; after --config); a topology's unit "
+                  "named otherwise than its type has its own, INSTANCE.param, following TYPE.param until set "
+                  "(docs/parameters.md, \"Per-instance parameters\")")
         ->allow_extra_args(false);
     c->add_option("--out", a->out, "Write config.json and stats.json (and with --vertices vertices.json) into DIR")
         ->type_name("DIR");
@@ -585,7 +587,8 @@ void add_run_command(CLI::App& app, int& exit_code) {
         ->type_name("FILE.json");
     c->add_option("--topology-file", a->topology_file,
                   "Run the pipeline this topology file describes (units and channels; docs/timing-model.md, \"The "
-                  "topology file\") instead of the built-in one; it is checked before the run")
+                  "topology file\") instead of the built-in one; it is checked before the run (a unit's \"params\" "
+                  "too: its own values)")
         ->type_name("T.json");
     c->add_flag("--topology", a->topology,
                 "Print the topology in use (the built-in one or --topology-file's): its units, its channels "
