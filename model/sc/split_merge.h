@@ -20,8 +20,12 @@ inline ParamTable ways_table(const std::string& type, const std::string& what) {
     return t;
 }
 
+// The unit's `ways`; 2 (the table's default) when the run's parameters were not made from a
+// topology naming the type (sc::default_params() with another topology: nothing could have set it).
 inline uint32_t ways_of(const UnitContext& c, const std::string& type) {
-    return uint32_t(c.params.get_uint(type + ".ways"));
+    for (const ParamTable& t : c.params.tables())
+        if (t.unit == type) return uint32_t(c.params.get_uint(type + ".ways"));
+    return 2;
 }
 
 // Ports `prefix`0 .. `prefix`<n-1> of `owner` (In<T> or Out<T>), in order.
