@@ -111,7 +111,7 @@ std::vector<ParamTable> param_tables(const Topology& t, const UnitRegistry& r) {
                                                                   u.name)));
         ParamTable c = *own;
         c.unit = u.name;
-        c.description = fmt::format("{} {}: as {} unless set for it", own->unit, u.name, own->unit);
+        c.description = fmt::format("a unit of type {}: the type's values unless set for this unit", u.type);
         c.inherits = own->unit;
         out.push_back(std::move(c));
     }
