@@ -130,11 +130,11 @@ ParamSet default_params(const Topology& t, const UnitRegistry& r) {
             if (tb.unit == u.name) own = &tb;
         nlohmann::json values = nlohmann::json::object();
         for (const auto& item : u.params.items()) {
-            const std::string key = u.name + "." + item.key();
+            const std::string key = u.name + "." + printable(item.key(), 60);  // (for messages: escaped)
             const ParamDef* d = own->find(item.key());
             if (!d)
                 throw TopologyError(located(u.at, "params/" + item.key(),
-                                            fmt::format("{}: unknown parameter; valid keys: {}", printable(key, 80),
+                                            fmt::format("{}: unknown parameter; valid keys: {}", key,
                                                         own->valid_keys())));
             try {
                 values[u.name][item.key()] = check_param_value(*d, item.value(), key);
