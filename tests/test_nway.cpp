@@ -168,6 +168,17 @@ TEST_CASE("A three-way split and merge (ways=3) deal vertices to three ALUs and 
     }
 }
 
+TEST_CASE("Two tessellators (draw_split, draw_merge, generated_merge) keep the functional model's vertices", "[nway]") {
+    const sc::Topology two = sc::load_topology_file(topology_path("two_tessellator.json"));
+    for (const auto& s : example_scenes()) {
+        INFO("scene " << s.name);
+        const Captured c = run_on(s, two);
+        check_functional(s, c);
+        CHECK(counter(c, "tess_merge", "draws") == counter(c, "tess_split", "items"));
+        CHECK(c.result.draws == counter(c, "tess_split", "items"));
+    }
+}
+
 TEST_CASE("A draw's job count is dealt as a round-robin job split deals the jobs", "[nway]") {
     // Jobs 0..9 dealt to 3 outputs: 0,3,6,9 / 1,4,7 / 2,5,8.
     CHECK(sc::DrawEndSplit::share(0, 10, 3, 0) == 4);
