@@ -144,6 +144,7 @@ std::string summary_text(const std::string& scene, const sc::RunResult& r, const
             fmt::format("engine {}: issuing {:.1f} %, dependency {:.1f} %, latency {:.1f} %, empty {:.1f} %", e,
                         100 * shares[e].issue, 100 * shares[e].dependency, 100 * shares[e].latency,
                         100 * shares[e].empty));
+    for (size_t i = 0; i < r.instances.size(); ++i) row(i ? "" : "per instance", r.instances[i].text);
     for (size_t i = 0; i < r.caps.size(); ++i) row(i ? "" : "caps", "warning: " + r.caps[i].text);
     if (!assumptions.empty()) {
         std::vector<std::string> texts;
@@ -221,6 +222,11 @@ nlohmann::ordered_json summary_json(const std::string& scene, const sc::RunResul
     for (const auto& e : engine_shares(r))
         engines.push_back({{"issue", e.issue}, {"dependency", e.dependency}, {"latency", e.latency}, {"empty", e.empty}});
     if (!engines.empty()) j["engines"] = engines;
+    if (!r.instances.empty()) {  // a topology with several units of a type
+        auto inst = nlohmann::ordered_json::array();
+        for (const auto& i : r.instances) inst.push_back({{"unit", i.unit}, {"type", i.type}, {"busy", i.busy}, {"text", i.text}});
+        j["instances"] = inst;
+    }
     j["in_flight_per_engine"] = r.in_flight_mean;
     j["max_in_flight_per_engine"] = r.in_flight_max;
     auto caps = nlohmann::ordered_json::array();
@@ -559,7 +565,9 @@ void add_run_command(CLI::App& app, int& exit_code) {
         ->check(CLI::Range(uint64_t(1), std::numeric_limits<uint64_t>::max()));
     c->add_option("--config", a->config,
                   "Parameters from a JSON file: {\"unit\": {\"param\": value}} or a run's config.json");
-    c->add_option("--set", a->sets, "Override one parameter, unit.param=value (repeatable; after --config)")
+    c->add_option("--set", a->sets, "Override one parameter, unit.param=value (repeatable; after --config); a topology's unit "
+                  "named otherwise than its type has its own, INSTANCE.param, following TYPE.param until set "
+                  "(docs/parameters.md, \"Per-instance parameters\")")
         ->allow_extra_args(false);
     c->add_option("--out", a->out, "Write config.json and stats.json (and with --vertices vertices.json) into DIR")
         ->type_name("DIR");
@@ -579,7 +587,8 @@ void add_run_command(CLI::App& app, int& exit_code) {
         ->type_name("FILE.json");
     c->add_option("--topology-file", a->topology_file,
                   "Run the pipeline this topology file describes (units and channels; docs/timing-model.md, \"The "
-                  "topology file\") instead of the built-in one; it is checked before the run")
+                  "topology file\") instead of the built-in one; it is checked before the run (a unit's \"params\" "
+                  "too: its own values)")
         ->type_name("T.json");
     c->add_flag("--topology", a->topology,
                 "Print the topology in use (the built-in one or --topology-file's): its units, its channels "

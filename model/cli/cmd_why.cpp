@@ -242,7 +242,11 @@ void unit_maps(const sc::Topology& t, std::map<std::string, std::vector<std::str
     for (const sc::UnitSpec& u : t.units) {
         std::vector<std::string>& names = tables[u.name];
         if (const sc::UnitType* type = sc::builtin_units().find(u.type))
-            for (const ParamTable& pt : type->tables) names.push_back(pt.unit);
+            for (const ParamTable& pt : type->tables) {
+                // A unit named otherwise than its type has a table of its own (what `why` relaxes).
+                if (pt.unit == type->name && u.name != u.type) names.push_back(u.name);
+                names.push_back(pt.unit);
+            }
         memory[u.name] = u.memory;
     }
 }

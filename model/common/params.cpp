@@ -273,13 +273,23 @@ nlohmann::json parse_param_text(const ParamDef& def, const std::string& text, co
 // ---- ParamSet -----------------------------------------------------------------------------
 
 ParamSet::ParamSet(std::vector<ParamTable> tables) : tables_(std::move(tables)) {
-    std::set<std::string> units;
+    std::set<std::string> units, keys;
     for (const ParamTable& t : tables_) {
         if (t.unit.empty() || t.unit.find('.') != std::string::npos || !units.insert(t.unit).second)
             throw std::logic_error(fmt::format("parameter table '{}': empty, dotted or duplicate unit name", t.unit));
+        if (!t.inherits.empty()) {
+            // An instance table: the type's table comes first, with the same rows; no values of its own yet.
+            const auto type = std::find_if(tables_.begin(), tables_.end(),
+                                           [&](const ParamTable& o) { return o.unit == t.inherits && o.inherits.empty(); });
+            if (type == tables_.end() || !units.count(t.inherits) || type->params.size() != t.params.size())
+                throw std::logic_error(fmt::format("parameter table '{}': inherits '{}', not an earlier type table with "
+                                                   "its rows", t.unit, t.inherits));
+            inherits_[t.unit] = t.inherits;
+            continue;
+        }
         for (const ParamDef& d : t.params) {
             const std::string key = t.unit + "." + d.name;
-            if (d.name.empty() || d.name.find('.') != std::string::npos || values_.count(key))
+            if (d.name.empty() || d.name.find('.') != std::string::npos || !keys.insert(key).second)
                 throw std::logic_error(fmt::format("parameter '{}': empty, dotted or duplicate name", key));
             try {
                 values_[key] = check_param_value(d, d.default_value, key);
@@ -310,6 +320,23 @@ const ParamDef& ParamSet::def_of(const std::string& key) const {
     const ParamDef* d = t.find(key.substr(dot + 1));
     if (!d) throw ParamError(fmt::format("{}: unknown parameter; valid keys: {}", printable(key), t.valid_keys()));
     return *d;
+}
+
+const nlohmann::json& ParamSet::resolved(const std::string& key) const {
+    const auto v = values_.find(key);
+    if (v != values_.end()) return v->second;
+    const size_t dot = key.find('.');
+    return values_.at(inherits_.at(key.substr(0, dot)) + key.substr(dot));
+}
+
+ParamSet ParamSet::for_instance(const std::string& instance) const {
+    ParamSet p = *this;
+    const auto it = inherits_.find(instance);
+    if (it == inherits_.end()) return p;
+    for (const ParamTable& t : tables_)
+        if (t.unit == instance)
+            for (const ParamDef& d : t.params) p.values_[it->second + "." + d.name] = resolved(instance + "." + d.name);
+    return p;
 }
 
 void ParamSet::apply_json(const nlohmann::json& config, const std::string& origin) {
@@ -398,7 +425,7 @@ nlohmann::ordered_json ParamSet::to_json() const {
     nlohmann::ordered_json j = nlohmann::ordered_json::object();
     for (const ParamTable& t : tables_) {
         nlohmann::ordered_json u = nlohmann::ordered_json::object();
-        for (const ParamDef& d : t.params) u[d.name] = values_.at(t.unit + "." + d.name);
+        for (const ParamDef& d : t.params) u[d.name] = resolved(t.unit + "." + d.name);
         j[t.unit] = std::move(u);
     }
     return j;
@@ -408,11 +435,11 @@ void ParamSet::write_config(const std::string& path) const { write_file_atomic(p
 
 const nlohmann::json& ParamSet::value(const std::string& key) const {
     def_of(key);
-    return values_.at(key);
+    return resolved(key);
 }
 
 bool ParamSet::is_default(const std::string& key) const {
-    return check_param_value(def_of(key), def_of(key).default_value, key) == values_.at(key);
+    return check_param_value(def_of(key), def_of(key).default_value, key) == resolved(key);
 }
 
 namespace {
@@ -424,23 +451,23 @@ void want(const ParamDef& d, ParamType t, const std::string& key) {
 
 bool ParamSet::get_bool(const std::string& key) const {
     want(def_of(key), ParamType::Bool, key);
-    return values_.at(key).get<bool>();
+    return resolved(key).get<bool>();
 }
 uint64_t ParamSet::get_uint(const std::string& key) const {
     want(def_of(key), ParamType::Uint, key);
-    return values_.at(key).get<uint64_t>();
+    return resolved(key).get<uint64_t>();
 }
 int64_t ParamSet::get_int(const std::string& key) const {
     want(def_of(key), ParamType::Int, key);
-    return values_.at(key).get<int64_t>();
+    return resolved(key).get<int64_t>();
 }
 double ParamSet::get_double(const std::string& key) const {
     want(def_of(key), ParamType::Double, key);
-    return values_.at(key).get<double>();
+    return resolved(key).get<double>();
 }
 std::string ParamSet::get_enum(const std::string& key) const {
     want(def_of(key), ParamType::Enum, key);
-    return values_.at(key).get<std::string>();
+    return resolved(key).get<std::string>();
 }
 
 namespace {
@@ -457,7 +484,7 @@ std::string ParamSet::text() const {
             std::string type = param_type_name(d.type);
             if (d.type == ParamType::Enum) type += "{" + join(d.allowed, "|") + "}";
             rows.push_back({d.name, type, d.unit.empty() ? "-" : d.unit,
-                            value_text(values_.at(key)) + (is_default(key) ? "" : " *"),
+                            value_text(resolved(key)) + (is_default(key) ? "" : " *"),
                             value_text(d.default_value), d.description, d.source});
         }
         std::array<size_t, 7> w{};
@@ -489,7 +516,7 @@ nlohmann::ordered_json ParamSet::tables_json() const {
             p["type"] = param_type_name(d.type);
             if (d.type == ParamType::Enum) p["allowed"] = d.allowed;
             p["unit"] = d.unit;
-            p["value"] = values_.at(t.unit + "." + d.name);
+            p["value"] = resolved(t.unit + "." + d.name);
             p["default"] = d.default_value;
             if (d.min) p["min"] = *d.min;
             if (d.max) p["max"] = *d.max;

@@ -64,6 +64,10 @@ struct ParamTable {
     std::string unit;
     std::string description;
     std::vector<ParamDef> params;
+    // An instance's table (a topology's unit named otherwise than its type, docs/parameters.md,
+    // "Per-instance parameters"): the rows of the type's table `inherits`, whose values it
+    // follows until a value is set for the instance itself. "" for a type's own table.
+    std::string inherits;
 
     ParamTable(std::string unit_name, std::string unit_description)
         : unit(std::move(unit_name)), description(std::move(unit_description)) {}
@@ -123,6 +127,12 @@ public:
     std::string get_enum(const std::string& key) const;
     const nlohmann::json& value(const std::string& key) const;
     bool is_default(const std::string& key) const;
+    // An instance table's key set for the instance itself (false: it follows its type's value).
+    bool is_set(const std::string& key) const { return values_.count(key) != 0; }
+    // The set the unit `instance` reads: a copy in which the keys of the table it inherits
+    // (its type's) hold the instance's values, so a unit reading "type.param" gets its own.
+    // Unchanged when there is no such table.
+    ParamSet for_instance(const std::string& instance) const;
 
     const std::vector<ParamTable>& tables() const { return tables_; }
 
@@ -134,10 +144,13 @@ public:
 private:
     const ParamTable& table_of(const std::string& unit, const std::string& key_path) const;
     const ParamDef& def_of(const std::string& key) const;
+    // The value of `key`: its own, or (an instance table's key not set) its type's.
+    const nlohmann::json& resolved(const std::string& key) const;
     std::string valid_units() const;
 
     std::vector<ParamTable> tables_;
-    std::map<std::string, nlohmann::json> values_;  // "unit.param" -> value
+    std::map<std::string, nlohmann::json> values_;  // "unit.param" -> value (instance tables: only those set)
+    std::map<std::string, std::string> inherits_;  // instance table -> its type's table
 };
 
 // Checks a JSON value against a parameter and returns it in canonical form (unsigned for

@@ -14,6 +14,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <deque>
 #include <set>
 #include <stdexcept>
 #include <thread>
@@ -68,6 +69,16 @@ ff::Caps FixedFunctionParams::caps() const {
     return c;
 }
 
+namespace {
+// The table a type's instances get a copy of: the one named after the type (a type's other
+// tables, the index fetch's post_transform_cache, stay shared by its instances).
+const ParamTable* own_table(const UnitType& t) {
+    for (const ParamTable& p : t.tables)
+        if (p.unit == t.name) return &p;
+    return nullptr;
+}
+}  // namespace
+
 std::vector<ParamTable> param_tables(const Topology& t, const UnitRegistry& r) {
     std::vector<ParamTable> out = {PipelineParams::table(), FixedFunctionParams::table()};
     std::set<std::string> types;
@@ -79,11 +90,62 @@ std::vector<ParamTable> param_tables(const Topology& t, const UnitRegistry& r) {
         if (types.insert(u.type).second)
             for (const ParamTable& p : ty->tables) out.push_back(p);
     }
+    // Each unit named otherwise than its type has a table of its own, named after it, following
+    // the type's values until set for it (docs/parameters.md, "Per-instance parameters").
+    std::set<std::string> names;
+    for (const ParamTable& p : out) names.insert(p.unit);
+    for (const UnitSpec& u : t.units) {
+        const ParamTable* own = own_table(*r.find(u.type));
+        if (!own || u.name == u.type) {
+            if (!u.params.empty())
+                throw TopologyError(located(u.at, "params",
+                                            own ? fmt::format("unit {} is named after its type: its parameters are the "
+                                                              "type's (--set {}.PARAM); give it a name of its own for "
+                                                              "parameters of its own", u.name, u.type)
+                                                : fmt::format("unit {}: its type {} has no parameters", u.name, u.type)));
+            continue;
+        }
+        if (!names.insert(u.name).second)
+            throw TopologyError(located(u.at, "name", fmt::format("unit {}: the name of a parameter table already (a unit "
+                                                                  "type's); its own parameters need another name",
+                                                                  u.name)));
+        ParamTable c = *own;
+        c.unit = u.name;
+        c.description = fmt::format("a unit of type {}: the type's values unless set for this unit", u.type);
+        c.inherits = own->unit;
+        out.push_back(std::move(c));
+    }
     return out;
 }
 
 std::vector<ParamTable> param_tables() { return param_tables(default_topology()); }
-ParamSet default_params(const Topology& t, const UnitRegistry& r) { return ParamSet(param_tables(t, r)); }
+
+ParamSet default_params(const Topology& t, const UnitRegistry& r) {
+    ParamSet p(param_tables(t, r));
+    // The units' own values from the file, each checked against its table where it is written.
+    for (const UnitSpec& u : t.units) {
+        if (u.params.empty()) continue;
+        const ParamTable* own = nullptr;
+        for (const ParamTable& tb : p.tables())
+            if (tb.unit == u.name) own = &tb;
+        nlohmann::json values = nlohmann::json::object();
+        for (const auto& item : u.params.items()) {
+            const std::string key = u.name + "." + printable(item.key(), 60);  // (for messages: escaped)
+            const ParamDef* d = own->find(item.key());
+            if (!d)
+                throw TopologyError(located(u.at, "params/" + item.key(),
+                                            fmt::format("{}: unknown parameter; valid keys: {}", key,
+                                                        own->valid_keys())));
+            try {
+                values[u.name][item.key()] = check_param_value(*d, item.value(), key);
+            } catch (const ParamError& e) {
+                throw TopologyError(located(u.at, "params/" + item.key(), e.what()));
+            }
+        }
+        p.apply_json(values, t.source);
+    }
+    return p;
+}
 ParamSet default_params() { return ParamSet(param_tables()); }
 
 namespace {
@@ -125,11 +187,16 @@ public:
 private:
     void build();
     void bind();
+    // The parameters unit `u` reads: the run's, with its type's table holding its own values.
+    const ParamSet& instance_params(const UnitSpec& u);
+    std::deque<ParamSet> instance_params_;  // (units keep what they read; kept for their lifetime)
     void progress(Cycle now, bool final_line);
     void dispatch();
     // The stats.json group of the first unit of `type` (null when the topology has none).
     const StatGroup* group_of(const std::string& type) const;
     uint64_t sum(const std::string& type, const char* counter) const;  // over the units of `type`
+    // RunResult::instances from stats.json's units.
+    std::vector<RunResult::Instance> instance_lines(const nlohmann::ordered_json& units) const;
 
     PipelineParams pp_;
     ParamSet params_;
@@ -169,6 +236,19 @@ private:
     bool progress_shown_ = false;
 };
 
+const ParamSet& Pipeline::instance_params(const UnitSpec& u) {
+    bool own = false;
+    for (const ParamTable& t : params_.tables()) own = own || t.unit == u.name;
+    if (!own) {
+        if (!u.params.empty())
+            throw TopologyError(located(u.at, "params", fmt::format("unit {}: the run's parameters were not made from this "
+                                                                    "topology (sc::default_params(topology))", u.name)));
+        return params_;
+    }
+    instance_params_.push_back(params_.for_instance(u.name));
+    return instance_params_.back();
+}
+
 void Pipeline::build() {
     // Memories first (the units with a memory port are given theirs), then the rest, each in the
     // order listed.
@@ -201,7 +281,7 @@ void Pipeline::build() {
                 throw TopologyError(located(u->at, "memory", fmt::format("unit {} (type {}) has no memory port", u->name,
                                                                          u->type)));
             }
-            UnitContext c{u->name, params_, pool_, machine_, constant_memory_, memory, probes_.get(), {}, {}, {}};
+            UnitContext c{u->name, instance_params(*u), pool_, machine_, constant_memory_, memory, probes_.get(), {}, {}, {}};
             c.sync = [this](Cycle at) { dispatcher_->sync(at); };
             c.sink = opt_.sink;
             c.draw_done = [this](const DrawState& d) {
@@ -352,6 +432,27 @@ uint64_t Pipeline::sum(const std::string& type, const char* counter) const {
     return n;
 }
 
+std::vector<RunResult::Instance> Pipeline::instance_lines(const nlohmann::ordered_json& units) const {
+    std::map<std::string, size_t> of_type;
+    for (const UnitType* t : types_) ++of_type[t->name];
+    std::vector<RunResult::Instance> out;
+    for (size_t i = 0; i < units_.size(); ++i) {
+        const UnitType& t = *types_[i];
+        const std::string unit = units_[i]->basename();
+        if (of_type[t.name] < 2 || !units.contains(unit)) continue;
+        const auto& g = units[unit];
+        double busy = NAN;
+        if (t.words.capacity) busy = t.words.capacity(g, end, params_);
+        if (std::isnan(busy) && end && g.contains("cycles") && g["cycles"].is_object()) busy = double(g["cycles"]["busy"].get<uint64_t>()) / double(end);
+        if (std::isnan(busy)) continue;
+        std::string words = t.words.busy;
+        const size_t at = words.find("{}");
+        if (at != std::string::npos) words.replace(at, 2, fmt::format("{:.1f} %", 100 * busy));
+        out.push_back({unit, t.name, busy, fmt::format("{} ({}): {}", unit, t.words.noun, words)});
+    }
+    return out;
+}
+
 RunResult Pipeline::result() const {
     RunResult r;
     r.cycles = end;
@@ -413,6 +514,13 @@ RunResult Pipeline::result() const {
     const StatGroup* ix = group_of("index_fetch");
     r.alu_utilisation = rate(alu, "utilisation");
     r.coissue_rate = rate(alu, "coissue_rate");
+    size_t alus = 0;
+    for (size_t i = 0; i < units_.size(); ++i) alus += types_[i]->name == "vertex_alu";
+    if (alus > 1) {  // over every ALU's engines
+        const uint64_t engine_cycles = sum("vertex_alu", "engine_cycles"), issue = sum("vertex_alu", "issue_cycles");
+        r.alu_utilisation = engine_cycles ? double(issue) / double(engine_cycles) : 0.0;
+        r.coissue_rate = issue ? double(sum("vertex_alu", "coissue_cycles")) / double(issue) : 0.0;
+    }
     r.ptc_hit_rate = rate(ix, "hit_rate");
     r.acmr = r.primitives ? double(r.shaded) / double(r.primitives) : 0.0;
     r.atvr = r.unique ? double(r.shaded) / double(r.unique) : 0.0;
@@ -451,6 +559,13 @@ RunResult Pipeline::result() const {
     r.caps = find_caps(params_, r.stats["units"], end);
     r.in_flight_mean = rate(alu, "in_flight_per_engine");
     r.in_flight_max = alu ? alu->get("max_in_flight") : 0;
+    if (alus > 1) {
+        const uint64_t engine_cycles = sum("vertex_alu", "engine_cycles");
+        r.in_flight_mean = engine_cycles ? double(sum("vertex_alu", "vertex_cycles")) / double(engine_cycles) : 0.0;
+        for (size_t i = 0; i < units_.size(); ++i)
+            if (types_[i]->name == "vertex_alu") r.in_flight_max = std::max(r.in_flight_max, units_[i]->stats().get("max_in_flight"));
+    }
+    r.instances = instance_lines(r.stats["units"]);
     return r;
 }
 

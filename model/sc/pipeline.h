@@ -113,6 +113,15 @@ struct RunResult {
     std::vector<CapWarning> caps;  // parameters capping another's effect (model/sc/caps.h)
     double in_flight_mean = 0;     // vertices in flight per engine, mean over the run
     uint64_t in_flight_max = 0;    // and the most in one engine
+    // Per instance, for each unit type the topology has several units of (none with one unit per
+    // type): how busy each is for its capacity, in its type's words ("issuing in 45.1 % of engine
+    // cycles"), in topology order.
+    struct Instance {
+        std::string unit, type;
+        double busy = 0;
+        std::string text;
+    };
+    std::vector<Instance> instances;
     std::vector<std::string> cycle_errors;  // units whose cycles do not add up (must be empty)
     std::vector<std::string> warnings;
     double host_seconds = 0;                // sc_start's wall time

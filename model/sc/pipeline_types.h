@@ -42,7 +42,11 @@ struct DrawState {
 // with its vertices: 4 bytes each, ~8 MB for the 1M-vertex sphere).
 class MissStream {
 public:
-    MissStream(const scene::DrawSetup& s, const pipe::PostTransformCacheParams& cache) : s_(s), cache_(cache) {}
+    MissStream(const scene::DrawSetup& s, const pipe::PostTransformCacheParams& cache)
+        : s_(s), params_(cache), cache_(cache) {}
+    // The same stream from the draw's start, to read on its own (each of N vertex ALUs reads the
+    // draw's misses itself, skipping those shaded by the others).
+    MissStream fresh() const { return MissStream(s_, params_); }
     // The next miss's vertex index; false after the draw's last.
     bool next(uint32_t& v) {
         while (ref_ < s_.refs) {
@@ -57,6 +61,7 @@ public:
 
 private:
     const scene::DrawSetup& s_;
+    pipe::PostTransformCacheParams params_;
     pipe::PostTransformCache cache_;  // as the index fetch's after its flush at the draw's start
     uint64_t ref_ = 0;
 };

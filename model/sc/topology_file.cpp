@@ -24,8 +24,9 @@ std::string escape(const std::string& k) {
 }
 
 // Values deeper than this have no position of their own (a topology's members are at depth 3,
-// "/units/3/name"; anything deeper is refused at one of its ancestors, which have one).
-constexpr size_t kLocatedDepth = 3;
+// "/units/3/name", a unit's parameters at depth 4, "/units/3/params/engines"; anything deeper is
+// refused at one of its ancestors, which have one).
+constexpr size_t kLocatedDepth = 4;
 
 // The offset of the values a message can name, by JSON pointer ("/units/3/type"): nlohmann's
 // values carry no position, so the (valid) text is walked once more — in one pass, with an
@@ -260,9 +261,22 @@ std::vector<UnitSpec> read_units(const Reader& r, const nlohmann::json& units) {
     for (size_t i = 0; i < units.size(); ++i) {
         const std::string ptr = "/units/" + std::to_string(i);
         const auto& u = units[i];
-        r.keys(u, ptr, {"name", "type", "memory"});
+        r.keys(u, ptr, {"name", "type", "memory", "params"});
         UnitSpec s{r.name(u, ptr, "unit"), r.str(u, ptr, "type"), r.str(u, ptr, "memory", false),
-                   r.located(ptr, {"name", "type", "memory"})};
+                   nlohmann::json::object(), r.located(ptr, {"name", "type", "memory", "params"})};
+        if (u.contains("params")) {
+            const auto& p = u["params"];
+            if (!p.is_object())
+                r.fail(ptr + "/params", fmt::format("\"params\" must be an object {{\"param\": value}}, got {}", p.type_name()));
+            for (const auto& item : p.items()) {
+                const std::string kp = ptr + "/params/" + escape(item.key());
+                if (item.value().is_structured())
+                    r.fail(kp, fmt::format("parameter \"{}\": a value is a number, true/false or a string, got {}",
+                                           printable(item.key(), 60), shown(item.value())));
+                s.at["params/" + item.key()] = r.where(kp);
+            }
+            s.params = p;
+        }
         if (!names.insert(s.name).second) r.fail(ptr + "/name", fmt::format("unit {} is named twice", s.name));
         out.push_back(std::move(s));
     }

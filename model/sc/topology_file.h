@@ -7,6 +7,8 @@
 
 #include "model/common/params.h"
 
+#include <nlohmann/json.hpp>
+
 #include <cstdint>
 #include <map>
 #include <stdexcept>
@@ -41,7 +43,10 @@ struct UnitSpec {
     std::string name;    // the instance (statistics group, VCD scope)
     std::string type;    // a registered type
     std::string memory;  // the memory unit its memory port reads ("" when it has none)
-    Located at;
+    // Its own parameter values ({"param": value}, overriding its type's for this instance only;
+    // checked against the type's table when the run's parameters are made, model/sc/pipeline.h).
+    nlohmann::json params = nlohmann::json::object();
+    Located at;  // also "params/NAME" for each of its parameters
 };
 
 // One channel.

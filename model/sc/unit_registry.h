@@ -89,6 +89,15 @@ private:
     std::vector<UnitType> types_;
 };
 
+// The key a unit instance's parameter has in `p`: "unit.param" when the instance has a table of
+// its own (docs/parameters.md, "Per-instance parameters"), else its type's "type.param".
+inline std::string instance_key(const ParamSet& p, const std::string& unit, const std::string& type,
+                                const std::string& param) {
+    for (const ParamTable& t : p.tables())
+        if (t.unit == unit) return unit + "." + param;
+    return type + "." + param;
+}
+
 // vpsim's unit types (generated from model/CMakeLists.txt's unit list).
 const UnitRegistry& builtin_units();
 void register_builtin_units(UnitRegistry& r);  // the generated list of calls

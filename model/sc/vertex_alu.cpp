@@ -203,15 +203,16 @@ VertexAluProgram::VertexAluProgram(const vs::Program& p, const vs::Profile& prof
 // ---------------------------------------------------------------- the function
 
 DrawFunction::DrawFunction(const DrawState& d, std::shared_ptr<MissStream> misses, const vs::FastShader& fs)
-    : d_(d), misses_(std::move(misses)), fs_(fs) {}
+    : d_(d), misses_(std::move(misses)), own_(misses_->fresh()), fs_(fs) {}
 
-void DrawFunction::refill() {
+void DrawFunction::refill(uint64_t from) {
     constexpr size_t kBatch = 256;
     const auto& s = d_.setup;
-    first_ = pos_;
     uint32_t batch[kBatch];
+    for (; pos_ < from && own_.next(batch[0]); ++pos_) {}  // other ALUs' misses
+    first_ = pos_;
     size_t n = 0;
-    while (n < kBatch && misses_->next(batch[n])) ++n;
+    while (n < kBatch && own_.next(batch[n])) ++n;
     misses_done_ = n < kBatch;
     inputs_.resize(n * vs::kNumInputs);
     out_.resize(n);
@@ -230,7 +231,9 @@ void DrawFunction::refill() {
 }
 
 const vs::VertexOutputs& DrawFunction::next(const VertexJob& j) {
-    if (next_ == out_.size() && !misses_done_) refill();
+    // (One ALU: j.miss is always first_ + next_, and a batch is read when the last is used up.)
+    if (j.misses == misses_ && j.miss >= first_ + out_.size() && !misses_done_) refill(j.miss);
+    if (j.misses == misses_ && j.miss >= first_ + next_ && j.miss < first_ + out_.size()) next_ = size_t(j.miss - first_);
     if (next_ == out_.size() || j.misses != misses_ || j.miss != first_ + next_)
         throw std::logic_error(fmt::format("vertex ALU: draw {} shades vertex {} (miss {}) out of its order "
                                            "(internal error)",
@@ -640,7 +643,7 @@ void register_unit_vertex_alu(UnitRegistry& r) {
         if (reason != "dependency" && reason != "result_latency" && reason != "scalar_pipe") return "";
         // The context class of those cycles (k<N>_* counters): with every context in use, more
         // contexts could hide the wait; with fewer, the ALU lacks vertices rather than contexts.
-        const uint64_t K = p.get_uint("vertex_alu.contexts");
+        const uint64_t K = p.get_uint(instance_key(p, unit, "vertex_alu", "contexts"));
         const char* what = reason == "result_latency" ? "latency" : "dependency";
         const auto& c = units[unit]["counters"];
         auto counter = [&](const std::string& name) {

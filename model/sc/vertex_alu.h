@@ -103,16 +103,21 @@ private:
 };
 
 // The functional values of one draw's shaded vertices, in shading order, a batch at a time.
+// It reads the draw's misses from a stream of its own (MissStream::fresh), so that each of N
+// vertex ALUs, given every N-th job of a draw by a job_split, reads them all and shades the
+// batches holding its jobs (one ALU shades every miss, N ALUs each batch N times).
 class DrawFunction {
 public:
     DrawFunction(const DrawState& d, std::shared_ptr<MissStream> misses, const vs::FastShader& fs);
-    // The outputs of the draw's next shaded vertex, which must be the job's.
+    // The outputs of the job's vertex: a miss of the draw after the previous job's (misses in
+    // between are other ALUs'); an internal error otherwise.
     const vs::VertexOutputs& next(const VertexJob& j);
 
 private:
-    void refill();
+    void refill(uint64_t from);  // the batch starting at miss `from`
     const DrawState& d_;
-    std::shared_ptr<MissStream> misses_;
+    std::shared_ptr<MissStream> misses_;  // the jobs' (identifies the draw's stream)
+    MissStream own_;                      // read here
     const vs::FastShader& fs_;
     uint64_t pos_ = 0;    // next miss to shade
     bool misses_done_ = false;  // misses_ has given the draw's last

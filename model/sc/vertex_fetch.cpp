@@ -377,19 +377,19 @@ void register_unit_vertex_fetch(UnitRegistry& r) {
                        const nlohmann::ordered_json& units, const ParamSet& p, const std::string& memory) -> std::string {
         const std::string n = unit == "vertex_fetch" ? "the vertex fetch" : "the vertex fetch " + unit;
         const double bus = units.contains(memory) ? rate(units[memory], "bus_utilisation") : NAN;
-        const std::string mem = fmt::format("{}-cycle latency, bus busy {:.1f} %", p.get_uint("memory.latency"),
+        const std::string mem = fmt::format("{}-cycle latency, bus busy {:.1f} %", p.get_uint(instance_key(p, memory, "memory", "latency")),
                                             100 * (std::isnan(bus) ? 0.0 : bus));
         if (reason == "miss_limit")
             return fmt::format("{}: waiting on memory with all {} miss registers busy ({}) in {:.1f} % of cycles", n,
-                               p.get_uint("vertex_fetch.max_misses"), mem, 100 * frac);
+                               p.get_uint(instance_key(p, unit, "vertex_fetch", "max_misses")), mem, 100 * frac);
         if (reason == "memory_latency")
             return fmt::format("{}: waiting for memory data ({}) in {:.1f} % of cycles", n, mem, 100 * frac);
         if (reason == "fetch_window_full")
             return fmt::format("{}: all {} vertices of its fetch window await memory data ({}) in {:.1f} % of cycles", n,
-                               p.get_uint("vertex_fetch.fetch_window"), mem, 100 * frac);
+                               p.get_uint(instance_key(p, unit, "vertex_fetch", "fetch_window")), mem, 100 * frac);
         if (reason == "element_queue_full")
             return fmt::format("{}: all {} elements of its queue await conversion ({} a cycle) in {:.1f} % of cycles", n,
-                               p.get_uint("vertex_fetch.element_queue"), p.get_uint("vertex_fetch.convert_per_cycle"),
+                               p.get_uint(instance_key(p, unit, "vertex_fetch", "element_queue")), p.get_uint(instance_key(p, unit, "vertex_fetch", "convert_per_cycle")),
                                100 * frac);
         return "";
     };

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <set>
 
 namespace vpsim::study {
 
@@ -53,7 +54,13 @@ std::optional<nlohmann::json> relaxed_value(const ParamDef& def, const nlohmann:
 
 Plan plan_relaxations(const ParamSet& p, double factor) {
     Plan plan;
+    // A type whose units have tables of their own (a topology's several instances) is relaxed per
+    // instance, not as a whole (docs/why.md).
+    std::set<std::string> per_instance;
     for (const ParamTable& t : p.tables())
+        if (!t.inherits.empty()) per_instance.insert(t.inherits);
+    for (const ParamTable& t : p.tables()) {
+        if (per_instance.count(t.unit)) continue;
         for (const ParamDef& d : t.params) {
             if (d.kind == ParamKind::None) continue;
             const std::string key = t.unit + "." + d.name;
@@ -64,6 +71,7 @@ Plan plan_relaxations(const ParamSet& p, double factor) {
             else
                 plan.skipped.push_back({key, d.kind, v, why});
         }
+    }
     return plan;
 }
 

@@ -1,0 +1,39 @@
+// What the N-way split and merge units share (docs/timing-model.md, "Split and merge units"):
+// their one parameter, `ways` (the outputs of a split, the inputs of a merge; 2 to 64), read from
+// the instance's table (a topology's `"params": {"ways": 3}` on a unit named otherwise than its
+// type), and their numbered ports (`out0`..`out<N-1>`, `in0`..`in<N-1>`).
+#pragma once
+
+#include "model/common/params.h"
+#include "model/sc/unit_registry.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace vpsim::sc {
+
+inline ParamTable ways_table(const std::string& type, const std::string& what) {
+    ParamTable t(type, what);
+    t.add_uint("ways", "ports", 2, "outputs of a split, inputs of a merge (its ports out0.. or in0..)",
+               "a topology's choice (2: two units behind it)", 2, 64);
+    return t;
+}
+
+// The unit's `ways`; 2 (the table's default) when the run's parameters were not made from a
+// topology naming the type (sc::default_params() with another topology: nothing could have set it).
+inline uint32_t ways_of(const UnitContext& c, const std::string& type) {
+    for (const ParamTable& t : c.params.tables())
+        if (t.unit == type) return uint32_t(c.params.get_uint(type + ".ways"));
+    return 2;
+}
+
+// Ports `prefix`0 .. `prefix`<n-1> of `owner` (In<T> or Out<T>), in order.
+template <class P>
+std::vector<std::unique_ptr<P>> numbered_ports(TimedUnit& owner, const char* prefix, uint32_t n) {
+    std::vector<std::unique_ptr<P>> v;
+    for (uint32_t i = 0; i < n; ++i) v.push_back(std::make_unique<P>(owner, prefix + std::to_string(i)));
+    return v;
+}
+
+}  // namespace vpsim::sc
