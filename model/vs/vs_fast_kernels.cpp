@@ -189,7 +189,9 @@ struct KMatVec {
         float* __restrict d3 = R > 3 ? d[3] : nullptr;
         // The destinations never alias the source slots (the slot allocator), but with R + K
         // pointers GCC gives up its run-time overlap checks and the loop would stay scalar.
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC ivdep
+#endif
         for (size_t i = 0; i < n; ++i) {
             float x[K];
             for (int k = 0; k < K; ++k) x[k] = a.c[k](i);
