@@ -46,8 +46,12 @@ struct Measured {
 };
 
 
+// How a repetition is timed: the CPU time of the calling thread (the default: on a loaded machine,
+// time when the thread is not running is charged to none of the three), or wall-clock time.
+enum class Clock { ThreadCpu, Wall };
+
 // Runs each way `reps` times on `n` vertices; the vertices per second are medians.
-Measured measure(Workload& w, uint32_t n, int reps);
+Measured measure(Workload& w, uint32_t n, int reps, Clock clock = Clock::ThreadCpu);
 
 // The median of a benchmark's repetitions (the mean of the middle two for an even count).
 double median(std::vector<double> v);

@@ -42,7 +42,7 @@ FastShader compile_fast(const Program& program, const Profile& profile) { return
 std::string describe(const FastShader& fs) {
     static const char* const names[] = {"add", "sub", "mul", "mad", "min", "max", "slt", "sge", "dp3", "dp4",
                                         "move", "rcp", "rsq", "exp", "log", "frc", "expp", "logp", "lit.y", "lit.z",
-                                        "sat", "a0", "a0=0", "gather"};
+                                        "sat", "a0", "a0=0", "gather", "matvec3", "matvec4"};
     const auto opnd = [&](const Opnd& o) -> std::string {
         if (o.kind == FastShader::OPND_SLOT) return fmt::format("s{}", o.index);
         if (o.kind == FastShader::OPND_NEG) return fmt::format("-s{}", o.index);
@@ -68,6 +68,18 @@ std::string describe(const FastShader& fs) {
             a += (i ? ", " : " ") + opnd(m.src[size_t(i)]);
         }
         if (m.code == FastShader::GATHER) a = fmt::format(" c[a0.x + {}].{}", m.reg, "xyzw"[m.comp]);
+        if (m.code == FastShader::MATVEC3 || m.code == FastShader::MATVEC4) {  // one row per destination
+            const unsigned k = m.code == FastShader::MATVEC4 ? 4 : 3;
+            for (unsigned r = 0; r < m.comp; ++r) {
+                a += r ? " |" : " x";
+                for (unsigned i = 0; i < k; ++i) {
+                    Opnd u;
+                    u.kind = FastShader::OPND_UNI;
+                    u.index = uint16_t(m.reg + 4 * r + i);
+                    a += " " + opnd(u);
+                }
+            }
+        }
         s += fmt::format("  {} = {}{}\n", d, names[m.code], a);
     }
     for (unsigned reg = 0; reg < kNumFastOutRegs; ++reg) {

@@ -82,6 +82,8 @@ struct FastShader {
         A0,                                      // a0.x = ops::a0_from(s[0]) into the int slot
         A0_ZERO,                                 // a0.x = 0 (a relative read before any a0 write)
         GATHER,                                  // slot = c[a0.x + reg].comp, 0 outside 0..count-1
+        MATVEC3, MATVEC4,                        // comp (2..4) DP3/DP4 of one source s[0..2|3] with
+                                                 // uniform rows uniforms[reg + 4*r ..]: dst[r], r < comp
     };
     static constexpr uint16_t kNoSlot = 0xFFFF;
     struct MicroOp {

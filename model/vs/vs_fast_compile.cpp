@@ -43,6 +43,7 @@ struct VOp {
     uint8_t comp = 0;
     int a0_read = -1;   // GATHER: a0 version read
     int a0_write = -1;  // A0 / A0_ZERO: a0 version written
+    std::vector<VOpnd> rows;  // MATVEC3/4: the uniform rows, 4 per dot product (DP3: the 4th unused)
 };
 
 }  // namespace
@@ -53,6 +54,8 @@ int code_sources(FastShader::Code c) {
         case FastShader::MAX: case FastShader::SLT: case FastShader::SGE: return 2;
         case FastShader::MAD: case FastShader::LIT_Z: return 3;
         case FastShader::DP3: case FastShader::DP4: return 8;  // s[0..3] and s[4..7]; DP3 uses 0..2, 4..6
+        case FastShader::MATVEC3: return 3;                       // s[0..2]; the rows are uniforms
+        case FastShader::MATVEC4: return 4;
         case FastShader::A0_ZERO: case FastShader::GATHER: return 0;
         default: return 1;
     }
@@ -74,6 +77,7 @@ public:
         for (const Instruction& ins : p_.code) step(ins);
         finish_outputs();
         eliminate_dead_code();
+        fuse_dot_products();
         return allocate();
     }
 
@@ -424,6 +428,50 @@ private:
         }
     }
 
+    // Dot products of one source with uniform rows (m4x4, m3x3, ... with constant matrices, and
+    // such dp3/dp4 written out) become one MATVEC micro-operation of up to 4 rows: the source is
+    // read once per vertex instead of once per row. Each row's sum is still computed as the
+    // DP3/DP4 kernel computes it (same operands, same order, canonical NaN), so the bits do not
+    // change. Moving a later dot product up to the first one's place is valid: its sources are
+    // the first one's source (already computed there) and uniforms, and values are SSA.
+    static bool uniform_rows(const VOp& op) {
+        const int k = op.code == FastShader::DP4 ? 4 : 3;
+        for (int i = 0; i < k; ++i)
+            if (op.src[size_t(4 + i)].kind != FastShader::OPND_UNI || op.src[size_t(i)].kind == FastShader::OPND_UNI)
+                return false;
+        return true;
+    }
+    static bool same_source(const VOp& a, const VOp& b) {
+        const int k = a.code == FastShader::DP4 ? 4 : 3;
+        for (int i = 0; i < k; ++i)
+            if (!(a.src[size_t(i)] == b.src[size_t(i)])) return false;
+        return true;
+    }
+    void fuse_dot_products() {
+        for (size_t k = 0; k < ops_.size(); ++k) {
+            VOp& op = ops_[k];
+            if (!live_[k] || (op.code != FastShader::DP3 && op.code != FastShader::DP4) || !uniform_rows(op)) continue;
+            std::vector<size_t> group{k};
+            for (size_t j = k + 1; j < ops_.size() && group.size() < 4; ++j) {
+                const VOp& o = ops_[j];
+                if (live_[j] && o.code == op.code && uniform_rows(o) && same_source(op, o)) group.push_back(j);
+            }
+            if (group.size() < 2) continue;
+            VOp m;
+            m.code = op.code == FastShader::DP4 ? FastShader::MATVEC4 : FastShader::MATVEC3;
+            m.nsrc = code_sources(m.code);
+            for (int i = 0; i < m.nsrc; ++i) m.src[size_t(i)] = op.src[size_t(i)];
+            for (size_t r = 0; r < group.size(); ++r) {
+                const VOp& g = ops_[group[r]];
+                m.dst[r] = g.dst[0];
+                for (int i = 0; i < 4; ++i) m.rows.push_back(g.src[size_t(4 + i)]);
+                live_[group[r]] = false;
+            }
+            op = m;
+            live_[k] = true;
+        }
+    }
+
     FastShader allocate() {
         FastShader fs;
         fs.profile = prof_;
@@ -492,6 +540,13 @@ private:
             m.reg = v.reg;
             m.comp = v.comp;
             for (int i = 0; i < v.nsrc; ++i) m.src[size_t(i)] = opnd(v.src[size_t(i)]);
+            if (!v.rows.empty()) {  // MATVEC: its rows' uniforms contiguous from m.reg
+                if (fs.uniforms.size() + v.rows.size() >= FastShader::kNoSlot)
+                    throw std::invalid_argument("compile_fast: too many uniforms");
+                m.reg = uint32_t(fs.uniforms.size());
+                m.comp = uint8_t(v.rows.size() / 4);
+                for (const VOpnd& u : v.rows) fs.uniforms.push_back(uniforms_[size_t(u.index)]);
+            }
             // Destinations first, then the sources whose last use this is are freed: a
             // destination never shares a slot with a source of the same micro-operation.
             for (int d = 0; d < 4; ++d) {

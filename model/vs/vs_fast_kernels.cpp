@@ -170,6 +170,66 @@ struct KDp4 {
         }
     }
 };
+// R dot products (MATVEC3/4) of one K-component source with uniform rows u[4*r .. 4*r+K-1]:
+// each row's sum exactly as KDp3/KDp4 (source component times row component, left to right,
+// each step rounded, canonical NaN), the source read once per vertex.
+template <int K, int R>
+struct KMatVec {
+    float* __restrict d[R];
+    size_t n;
+    const float* u;
+    template <class A>
+    VPSIM_INLINE void operator()(Src4<A> a) const {
+        float m[R][K];
+        for (int r = 0; r < R; ++r)
+            for (int k = 0; k < K; ++k) m[r][k] = u[4 * r + k];
+        float* __restrict d0 = d[0];
+        float* __restrict d1 = d[1];
+        float* __restrict d2 = R > 2 ? d[2] : nullptr;
+        float* __restrict d3 = R > 3 ? d[3] : nullptr;
+        // The destinations never alias the source slots (the slot allocator), but with R + K
+        // pointers GCC gives up its run-time overlap checks and the loop would stay scalar.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC ivdep
+#endif
+        for (size_t i = 0; i < n; ++i) {
+            float x[K];
+            for (int k = 0; k < K; ++k) x[k] = a.c[k](i);
+            float out[R];
+            for (int r = 0; r < R; ++r) {
+                float sum = x[0] * m[r][0];
+                for (int k = 1; k < K; ++k) sum = sum + x[k] * m[r][k];
+                out[r] = canon(sum);
+            }
+            d0[i] = out[0];
+            d1[i] = out[1];
+            if constexpr (R > 2) d2[i] = out[2];
+            if constexpr (R > 3) d3[i] = out[3];
+        }
+    }
+};
+
+template <int K, int R>
+VPSIM_INLINE void run_matvec(const MicroOp& m, Ctx& c, size_t n) {
+    KMatVec<K, R> k{{}, n, c.uni + m.reg};
+    for (int r = 0; r < R; ++r) k.d[r] = c.slot(m.dst[size_t(r)]);
+    const Opnd* o = m.src.data();
+    if (o[0].kind == FastShader::OPND_NEG)
+        k(Src4<LdN>{{LdN{c.slot(o[0].index)}, LdN{c.slot(o[1].index)}, LdN{c.slot(o[2].index)},
+                     LdN{c.slot(o[K - 1].index)}}});
+    else
+        k(Src4<LdV>{{LdV{c.slot(o[0].index)}, LdV{c.slot(o[1].index)}, LdV{c.slot(o[2].index)},
+                     LdV{c.slot(o[K - 1].index)}}});
+}
+template <int K>
+VPSIM_INLINE void run_matvec_rows(const MicroOp& m, Ctx& c, size_t n) {
+    switch (m.comp) {
+        case 2: run_matvec<K, 2>(m, c, n); break;
+        case 3: run_matvec<K, 3>(m, c, n); break;
+        default: run_matvec<K, 4>(m, c, n); break;
+    }
+}
+
 struct KExppLogp {
     float* ds[4];
     size_t n;
@@ -218,6 +278,8 @@ VPSIM_INLINE void run_op_body(const MicroOp& m, Ctx& c, size_t n) {
         case FS::MAD: dispatch<3>(c, o, KMad{d, n}); break;
         case FS::DP3: dispatch_dot(c, o, KDp3{d, n}); break;
         case FS::DP4: dispatch_dot(c, o, KDp4{d, n}); break;
+        case FS::MATVEC3: run_matvec_rows<3>(m, c, n); break;
+        case FS::MATVEC4: run_matvec_rows<4>(m, c, n); break;
         case FS::MOVE: dispatch<1>(c, o, KUnary<OpMove>{d, n, {}}); break;
         case FS::SAT: dispatch<1>(c, o, KUnary<OpSat>{d, n, {}}); break;
         case FS::LIT_Y: dispatch<1>(c, o, KUnary<OpLitY>{d, n, {}}); break;
