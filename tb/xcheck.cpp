@@ -9,6 +9,7 @@
 #include "tb/replay.h"
 #include "tb/shrink.h"
 #include "tb/user_rtl.h"
+#include "tb/xcheck_stream.h"
 
 #include <fmt/format.h>
 
@@ -60,6 +61,19 @@ SideResult run_model(const std::vector<uint32_t>& tokens, bool lenient, uint64_t
     SideResult r;
     drive_array(side, tokens, lenient, bp_seed, bp, r);
     return r;
+}
+
+StreamResult run_model_stream(const std::vector<StreamArray>& arrays, uint64_t bp_seed, const Backpressure& bp,
+                              const decl::DecoderOptions& model, std::vector<CycleSample>* trace) {
+    ModelSide side(model);
+    StreamResult r;
+    r.trace = trace;
+    drive_stream(side, arrays, bp_seed, bp, r);
+    return r;
+}
+
+void RtlDut::run_stream_into(const std::vector<StreamArray>&, uint64_t, const Backpressure&, StreamResult&) {
+    throw std::logic_error("this RTL side cannot drive streams of arrays");
 }
 
 namespace {
@@ -746,9 +760,13 @@ XcheckReport run_xcheck(const XcheckOptions& opt) {
         auto one = [&](const ArrayCase& c) { check_results(c, model(c.tokens, c), rtl(c.tokens, c)); };
         for (const auto& c : corpus)
             if (!stop) one(c);
+        const bool streaming = opt.stream > 0 || !opt.stream_file.empty();
+        if (streaming && !stop) check_streams(opt, *dut, rep, triage);
         const uint64_t chunks = (opt.random + kRandomChunk - 1) / kRandomChunk;
         auto chunk_end = [&](uint64_t k) { return std::min(opt.random, (k + 1) * kRandomChunk); };
-        if (opt.only >= 0) {
+        if (streaming) {
+            // the random arrays went in streams
+        } else if (opt.only >= 0) {
             if (!stop) one(random_case(opt.seed, uint64_t(opt.only)));
         } else if (opt.per_array_path) {
             for (uint64_t i = 0; i < opt.random && !stop; ++i) {

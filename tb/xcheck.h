@@ -43,6 +43,23 @@ struct SideResult {
     std::vector<CycleSample>* trace = nullptr;  // when set, every cycle is appended here
 };
 
+// Streaming (--stream K, tb/xcheck_stream.h): arrays driven back to back through one decoder.
+// One array of a stream: its tokens (never empty), its mode, and the idle cycles between the
+// previous array's last accepted token and the first offer of this one (0: the very next cycle).
+struct StreamArray {
+    std::vector<uint32_t> tokens;
+    bool lenient = false;
+    uint32_t gap = 0;
+};
+// What one side did with a stream: per array its events and the stream cycle its final event
+// left in (SideResult::cycles, counted from the stream's first cycle).
+struct StreamResult {
+    std::vector<SideResult> arrays;
+    uint64_t cycles = 0;  // the whole stream
+    bool timed_out = false, assertion_failed = false;
+    std::vector<CycleSample>* trace = nullptr;  // when set, every cycle of the stream is appended here
+};
+
 // Per-cycle handshake randomness, drawn identically for both sides.
 struct Backpressure {
     double out_ready = 0.7;  // probability that the sink is ready
@@ -83,6 +100,9 @@ public:
     // Drives one array into `out`, whose buffers are reused (no allocation once they have grown).
     virtual void run_into(const std::vector<uint32_t>& tokens, bool lenient, uint64_t bp_seed, const Backpressure& bp,
                           SideResult& out) = 0;
+    // Drives arrays back to back (drive_stream in tb/drive.h); an RTL side that cannot throws.
+    virtual void run_stream_into(const std::vector<StreamArray>& arrays, uint64_t bp_seed, const Backpressure& bp,
+                                 StreamResult& out);
     SideResult run(const std::vector<uint32_t>& tokens, bool lenient, uint64_t bp_seed, const Backpressure& bp) {
         SideResult r;
         run_into(tokens, lenient, bp_seed, bp, r);
@@ -112,6 +132,7 @@ struct Mismatch {
     std::string divergence;         // the first cycle where the two sides' pins differ
     std::string replay;             // the command that replays the array
     std::vector<uint32_t> shrunk;
+    size_t shrunk_arrays = 0;       // a stream (--stream): the arrays it shrank to (shrunk: their tokens)
     std::string shrunk_difference;  // the first difference on the shrunk array
     std::string written_to;       // the shrunk array's file
     std::string wave;             // its waveform (--wave-on-fail)
@@ -150,6 +171,10 @@ struct XcheckOptions {
     // The serial path as it was before chunks: every array generated into new vectors, a new
     // golden side per array, results returned by value (vpsim bench xcheck's baseline).
     bool per_array_path = false;
+    // Streaming (tb/xcheck_stream.h): > 0 drives the random arrays back to back, this many to a
+    // stream (--stream K; --only I then names a stream); stream_file replays one stream file.
+    uint64_t stream = 0;
+    std::string stream_file;
 };
 constexpr uint64_t kRandomChunk = 2000;
 

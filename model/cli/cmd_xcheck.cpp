@@ -151,6 +151,7 @@ int run_mutants(const XcheckArgs& a, const tb::XcheckOptions& opt) {
                                       "--seed", std::to_string(opt.seed), "--out-ready", fmt::format("{}", opt.bp.out_ready),
                                       "--in-valid", fmt::format("{}", opt.bp.in_valid)};
     if (opt.jobs > 1) check.insert(check.end(), {"--jobs", std::to_string(opt.jobs)});
+    if (opt.stream) check.insert(check.end(), {"--stream", std::to_string(opt.stream)});
     if (opt.corpus.empty()) check.push_back("--no-corpus");
     for (const auto& p : opt.corpus) check.insert(check.end(), {"--corpus", p});
     if (!a.rtl_cache.empty()) check.insert(check.end(), {"--rtl-cache", a.rtl_cache});
@@ -224,8 +225,42 @@ int xcheck_coverage_report(const std::string& dir, bool json, nlohmann::ordered_
 
 namespace {
 
-int run_xcheck(XcheckArgs& a) {
+// The header's words for the random part of the run: what was checked, not the default budget.
+std::string random_words(const tb::XcheckOptions& opt) {
+    if (!opt.stream_file.empty()) return fmt::format("stream file {}", opt.stream_file);
+    if (opt.stream && opt.only >= 0) return fmt::format("random stream {} of seed {} ({} arrays back to back)", opt.only, opt.seed, opt.stream);
+    if (opt.only >= 0) return fmt::format("random array {} of seed {}", opt.only, opt.seed);
+    if (opt.stream)
+        return fmt::format("{} random arrays back to back in streams of {}, seed {}",
+                           (opt.random + opt.stream - 1) / opt.stream * opt.stream, opt.stream, opt.seed);
+    return fmt::format("{} random arrays, seed {}", opt.random, opt.seed);
+}
+
+int run_xcheck(XcheckArgs& a, const CLI::App& c) {
     tb::XcheckOptions opt = a.opt;
+    const bool streaming = opt.stream > 0 || !opt.stream_file.empty();
+    if (streaming) {
+        // Options that do not apply to streams are errors, never ignored.
+        if (!a.dump_arrays.empty()) {
+            std::fprintf(stderr, "vpsim xcheck: --dump-arrays exports single arrays: it does not apply with --stream / "
+                                 "--stream-file\n");
+            return 2;
+        }
+        if (opt.jobs > 1) {
+            std::fprintf(stderr, "vpsim xcheck: --stream and --stream-file check on one thread: --jobs %d does not apply\n",
+                         opt.jobs);
+            return 2;
+        }
+        if (!opt.stream_file.empty()) {
+            for (const char* o : {"--random", "--seed", "--only"})
+                if (c.count(o)) {
+                    std::fprintf(stderr, "vpsim xcheck: --stream-file checks the stream in the file: %s does not apply\n", o);
+                    return 2;
+                }
+            a.no_corpus = true;
+            opt.random = 0;
+        }
+    }
     if (a.no_corpus) {
         opt.corpus.clear();
     } else if (!a.corpus_given) {
@@ -421,9 +456,8 @@ int run_xcheck(XcheckArgs& a) {
         if (opt.user_bins) std::cout << r.user.table(*opt.user_bins);
         std::cout << fmt::format("bench: {} ({})\n", opt.systemc ? "SystemC (RTL in SystemC mode vs DeclDecoderUnit)"
                                                                 : "fast (Verilated RTL in C++ mode vs golden model)",
-                                 opt.corpus.empty() ? fmt::format("{} random arrays, seed {}", opt.random, opt.seed)
-                                                    : fmt::format("corpus {} + {} random arrays, seed {}",
-                                                                  fmt::join(opt.corpus, " "), opt.random, opt.seed));
+                                 fmt::format("{}{}", opt.corpus.empty() ? "" : fmt::format("corpus {} + ", fmt::join(opt.corpus, " ")),
+                                             random_words(opt)));
         std::cout << fmt::format("rtl: {}\n", opt.rtl_name);
         std::cout << fmt::format("arrays checked: {}  tokens: {}  events: {}  cycles: {}\n", r.arrays, r.tokens,
                                  r.events, r.cycles);
@@ -475,7 +509,7 @@ void add_xcheck_command(CLI::App& app, int& exit_code) {
                 return "--seed " + v + ": the seed must be at most 18446744073709551615 (2^64-1)";
             return "";
         });
-    c->add_option("--only", a->opt.only, "Check only random array number N of --seed (replay a reported mismatch)")
+    c->add_option("--only", a->opt.only, "Check only random array number N of --seed (replay a reported mismatch); with --stream, stream N")
         ->check(CLI::NonNegativeNumber);
     c->add_option("--corpus", a->opt.corpus,
                   "Token arrays: a file (any format vpsim decl reads) or a directory of .decl/.hex/.bin files "
@@ -567,6 +601,19 @@ void add_xcheck_command(CLI::App& app, int& exit_code) {
                   "the same for any N")
         ->check(CLI::Range(1, 256))
         ->excludes("--systemc");
+    c->add_option("--stream", a->opt.stream,
+                  "Drive the random arrays back to back, K to a stream (K >= 2; --random rounded up to whole "
+                  "streams), with random idle gaps between them, none at half of the boundaries: the cycle contract "
+                  "across array boundaries. --only I then checks stream I; a failing stream is shrunk and written "
+                  "as a stream file")
+        ->check(CLI::Range(2ull, 1000000ull))
+        ->excludes("--systemc");
+    c->add_option("--stream-file", a->opt.stream_file,
+                  "Check the one stream in FILE (a shrunk failing stream, as --stream writes them), without the "
+                  "corpus and the random arrays")
+        ->excludes("--systemc")
+        ->excludes("--stream")
+        ->excludes("--corpus");
     c->add_flag("--json", a->json, "Print one JSON object instead of the table");
     add_vf_xcheck_options(c, a->vf);
     c->callback([a, c, &exit_code] {
@@ -591,7 +638,7 @@ void add_xcheck_command(CLI::App& app, int& exit_code) {
             exit_code = run_vf_xcheck(v);
             return;
         }
-        exit_code = run_xcheck(*a);
+        exit_code = run_xcheck(*a, *c);
     });
 }
 
