@@ -63,6 +63,7 @@ template <class Side>
 void drive_stream(Side& side, const std::vector<StreamArray>& arrays, uint64_t bp_seed, const Backpressure& bp,
                   StreamResult& r) {
     r.arrays.assign(arrays.size(), SideResult());
+    r.last_in.assign(arrays.size(), 0);
     r.cycles = 0;
     r.timed_out = r.assertion_failed = false;
     Rng rng(bp_seed);
@@ -101,6 +102,7 @@ void drive_stream(Side& side, const std::vector<StreamArray>& arrays, uint64_t b
         }
         if (!offering && in_arr < arrays.size()) --wait;
         if (in_valid && side.in_ready() && ++pos == cur.tokens.size()) {
+            r.last_in[in_arr] = r.cycles;
             ++in_arr;
             pos = 0;
             wait = in_arr < arrays.size() ? arrays[in_arr].gap : 0;

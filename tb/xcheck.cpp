@@ -455,8 +455,15 @@ void report_mismatch(Mismatch& m, const XcheckOptions& opt, int number) {
     std::fprintf(stderr, "  array (%zu tokens):", c.tokens.size());
     for (size_t i = 0; i < c.tokens.size() && i < 64; ++i) std::fprintf(stderr, " %08X", c.tokens[i]);
     std::fprintf(stderr, "%s\n", c.tokens.size() > 64 ? " ..." : "");
-    const std::string name = fmt::format("{}/xcheck-mismatch-seed{}-{}-{}.decl", opt.mismatch_dir, opt.seed,
-                                         c.origin == "random" ? fmt::format("{}", c.index) : c.origin, number);
+    // A random array: xcheck-mismatch-seed<S>-<i>-<n>.decl. A corpus file: named after the file; a
+    // shrunk file replayed again gets its own name with one more -<n>, not the whole name nested.
+    std::string stem = std::filesystem::path(c.origin).stem().string();
+    if (stem.rfind("xcheck-mismatch-", 0) == 0) stem = stem.substr(16);
+    const std::string name =
+        c.origin == "random" ? fmt::format("{}/xcheck-mismatch-seed{}-{}-{}.decl", opt.mismatch_dir, opt.seed, c.index, number)
+        : std::filesystem::path(c.origin).stem().string().rfind("xcheck-mismatch-", 0) == 0
+            ? fmt::format("{}/xcheck-mismatch-{}-{}.decl", opt.mismatch_dir, stem, number)
+            : fmt::format("{}/xcheck-mismatch-seed{}-{}-{}.decl", opt.mismatch_dir, opt.seed, c.origin, number);
     // Ready for tb/corpus/: line 2 states the golden model's verdict (tests/test_corpus.cpp). The
     // header has the replay of the original array, and the shrunk file's own replay carries its
     // back-pressure pattern (bp-seed) and the options that shaped the run.

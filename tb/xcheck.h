@@ -56,6 +56,7 @@ struct StreamArray {
 struct StreamResult {
     std::vector<SideResult> arrays;
     uint64_t cycles = 0;  // the whole stream
+    std::vector<uint64_t> last_in;  // per array: the stream cycle its last token was accepted in (from 0)
     bool timed_out = false, assertion_failed = false;
     std::vector<CycleSample>* trace = nullptr;  // when set, every cycle of the stream is appended here
 };

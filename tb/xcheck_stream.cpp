@@ -114,8 +114,23 @@ Difference stream_difference(const StreamResult& exp, const StreamResult& act) {
 }
 
 std::vector<StreamArray> shrink_stream(std::vector<StreamArray> s,
-                                       const std::function<bool(const std::vector<StreamArray>&)>& keeps) {
+                                       const std::function<bool(const std::vector<StreamArray>&)>& keeps,
+                                       const LastIn& last_in) {
     for (int round = 0; round < 2; ++round) {
+        // An array replaced by idle cycles: the next array starts in the same cycle as before.
+        for (size_t j = 0; last_in && j + 1 < s.size();) {
+            const std::vector<uint64_t> last = last_in(s);
+            const uint64_t span = last[j] + 1 - (j ? last[j - 1] + 1 : 0);
+            std::vector<StreamArray> c = s;
+            const uint64_t gap = uint64_t(c[j + 1].gap) + span;
+            if (gap > 1000000) break;
+            c[j + 1].gap = uint32_t(gap);
+            c.erase(c.begin() + long(j));
+            if (keeps(c))
+                s = std::move(c);
+            else
+                ++j;
+        }
         s = shrink_keeping<StreamArray>(std::move(s), keeps);  // whole arrays
         for (size_t j = 0; j < s.size(); ++j)  // each array's tokens, by units (never empty)
             s[j].tokens = shrink(s[j].tokens, [&](const std::vector<uint32_t>& t) {
@@ -181,7 +196,7 @@ void detail_mismatch(const StreamCase& c, const Difference& diff, const XcheckOp
     const std::vector<StreamArray> shrunk = shrink_stream(c.arrays, [&](const std::vector<StreamArray>& s) {
         dut.reset();  // every candidate from a reset decoder, as a stream file's replay starts
         return both(s, nullptr, nullptr).signature == diff.signature;
-    });
+    }, [&](const std::vector<StreamArray>& s) { return run_model_stream(s, c.bp_seed, opt.bp, opt.model).last_in; });
     std::vector<CycleSample> tm, tr;
     dut.reset();
     m.shrunk_difference = both(shrunk, &tm, &tr).text;

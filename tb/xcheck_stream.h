@@ -47,9 +47,13 @@ StreamResult run_model_stream(const std::vector<StreamArray>& arrays, uint64_t b
 Difference stream_difference(const StreamResult& expected, const StreamResult& actual);
 
 // Shrinks a failing stream: the smallest stream found for which `keeps` holds (never an empty
-// stream nor an empty array).
+// stream nor an empty array). `last_in`, when given, returns a stream's StreamResult::last_in on
+// the golden side: an array is then first tried away with its cycles added to the next array's
+// gap, so the arrays after it are offered in the same cycles, under the same handshake draws.
+using LastIn = std::function<std::vector<uint64_t>(const std::vector<StreamArray>&)>;
 std::vector<StreamArray> shrink_stream(std::vector<StreamArray> arrays,
-                                       const std::function<bool(const std::vector<StreamArray>&)>& keeps);
+                                       const std::function<bool(const std::vector<StreamArray>&)>& keeps,
+                                       const LastIn& last_in = nullptr);
 
 // The replay command of a stream under these options ("vpsim xcheck ... --no-corpus --seed S
 // --stream K --only I ..." or "... --stream-file FILE ...").

@@ -617,6 +617,33 @@ void add_xcheck_command(CLI::App& app, int& exit_code) {
     c->add_flag("--json", a->json, "Print one JSON object instead of the table");
     add_vf_xcheck_options(c, a->vf);
     c->callback([a, c, &exit_code] {
+        // An option that does not apply to the unit (or to a mutation campaign) is an error, never ignored.
+        auto refuse = [&](const std::vector<const char*>& opts, const std::string& why) {
+            for (const char* o : opts)
+                if (c->count(o)) {
+                    std::fprintf(stderr, "vpsim xcheck: %s does not apply %s\n", o, why.c_str());
+                    exit_code = 2;
+                    return true;
+                }
+            return false;
+        };
+        if (a->vf.unit == "vertex_fetch") {
+            if (refuse({"--junit", "--wave-on-fail", "--bins", "--waive", "--waive-bin", "--coverage-gate",
+                        "--no-coverage-gate", "--corpus", "--no-corpus", "--systemc", "--vcd", "--mismatch-dir", "--out",
+                        "--show", "--dump-arrays", "--in-valid", "--stream", "--stream-file"},
+                       "to --unit vertex_fetch (the vertex fetch cross-check has directed cases, not the decoder's "
+                       "corpus, and no JUnit report, waveforms, user bins, waivers or streams yet: docs/xcheck.md)"))
+                return;
+        } else if (refuse({"--latency-min", "--latency-max", "--req-ready", "--idx-valid", "--no-directed",
+                           "--check-traffic", "--no-check-traffic"},
+                          "to the declaration decoder (it is a --unit vertex_fetch option)")) {
+            return;
+        }
+        if (a->mutants > 0 && refuse({"--junit", "--wave-on-fail", "--bins", "--waive", "--waive-bin", "--dump-arrays",
+                                      "--show", "--mismatch-dir", "--first-mismatch", "--stream-file"},
+                                     "with --mutants (each mutant's check stops at its first mismatch; the campaign "
+                                     "prints one row per mutant)"))
+            return;
         if (a->vf.unit == "vertex_fetch") {
             VfXcheckArgs& v = a->vf;
             v.random = c->count("--random") ? a->opt.random : 10000;
