@@ -62,7 +62,7 @@ void drive_array(Side& side, const std::vector<uint32_t>& tokens, bool lenient, 
 template <class Side>
 void drive_stream(Side& side, const std::vector<StreamArray>& arrays, uint64_t bp_seed, const Backpressure& bp,
                   StreamResult& r) {
-    r.arrays.assign(arrays.size(), SideResult());
+    r.arrays.assign(arrays.size(), SideResult());  // drive_array on one array: the same cycles (r.cycles)
     r.last_in.assign(arrays.size(), 0);
     r.cycles = 0;
     r.timed_out = r.assertion_failed = false;
@@ -75,7 +75,7 @@ void drive_stream(Side& side, const std::vector<StreamArray>& arrays, uint64_t b
     const uint32_t p_in = uint32_t(bp.in_valid * 4294967295.0), p_out = uint32_t(bp.out_ready * 4294967295.0);
     size_t in_arr = 0, pos = 0, out_arr = 0;  // the array being offered, its next token, the array receiving events
     uint32_t wait = arrays.empty() ? 0 : arrays[0].gap;
-    while (out_arr < arrays.size()) {
+    while (out_arr < arrays.size() || in_arr < arrays.size()) {  // every token in, every final event out
         const uint64_t draw = rng.next();  // one draw per cycle, whatever the state
         const bool offering = in_arr < arrays.size() && wait == 0;
         const StreamArray& cur = arrays[in_arr < arrays.size() ? in_arr : arrays.size() - 1];
@@ -93,9 +93,10 @@ void drive_stream(Side& side, const std::vector<StreamArray>& arrays, uint64_t b
             r.trace->push_back(c);
         }
         if (side.out_valid() && out_ready) {
-            SideResult& o = r.arrays[out_arr];
+            // An event after every array's final one is the last array's (an extra event).
+            SideResult& o = r.arrays[out_arr < arrays.size() ? out_arr : arrays.size() - 1];
             o.events.push_back(side.event());
-            if (is_final(o.events.back())) {
+            if (out_arr < arrays.size() && is_final(o.events.back())) {
                 o.cycles = r.cycles + 1;
                 ++out_arr;
             }

@@ -172,6 +172,24 @@ std::string first_divergence(const std::vector<CycleSample>& m, const std::vecto
     return "";
 }
 
+std::string pin_signature(const std::vector<CycleSample>& m, const std::vector<CycleSample>& r) {
+    const size_t n = std::min(m.size(), r.size());
+    for (size_t c = 0; c < n; ++c) {
+        const CycleSample &a = m[c], &b = r[c];
+        std::string d;
+        auto add = [&](const std::string& what) { d += (d.empty() ? "" : "; ") + what; };
+        if (a.in_valid != b.in_valid) add("in_valid");
+        if (a.in_ready != b.in_ready) add(fmt::format("in_ready model {} | rtl {}", int(a.in_ready), int(b.in_ready)));
+        if (a.out_valid != b.out_valid) add(fmt::format("out_valid model {} | rtl {}", int(a.out_valid), int(b.out_valid)));
+        if (a.out_valid && b.out_valid && a.event != b.event)
+            add(a.event.kind != b.event.kind ? fmt::format("event kind {} | {}", kind_sig(a.event), kind_sig(b.event))
+                                             : fmt::format("event fields {}", decl::event_kind_name(a.event.kind)));
+        if (!d.empty()) return d;
+    }
+    if (m.size() != r.size()) return fmt::format("pins agree, {} longer", m.size() > r.size() ? "model" : "rtl");
+    return "";
+}
+
 // ---------------------------------------------------------------------------------------
 // Coverage
 namespace {

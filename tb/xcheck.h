@@ -198,6 +198,10 @@ struct XcheckReport {
     std::vector<std::string> holes;
     std::vector<CaseRecord> cases;   // with XcheckOptions::case_batch
     std::vector<TriageGroup> groups; // every mismatch, grouped by signature
+    // Streams (--stream): every mismatch grouped by the pins that differ at the first cycle where
+    // the two sides' pins part (pin_signature): cycle-aligned, so a bug whose events fall out of
+    // step is still one group.
+    std::vector<TriageGroup> pin_groups;
     bool ok() const { return mismatches == 0 && holes.empty(); }
 };
 
@@ -221,6 +225,10 @@ std::string compare(const SideResult& expected, const SideResult& actual);
 // The first cycle where the two sides' traces differ: "cycle 5: in_ready model 1 | rtl 0;
 // out_valid ..." ("" when equal over the shorter one's length and the lengths are equal).
 std::string first_divergence(const std::vector<CycleSample>& model, const std::vector<CycleSample>& rtl);
+// What differs at that cycle, without the values: the pins by name ("in_ready", "out_valid",
+// "event kind STREAM | ERROR D7", "event fields ERROR": the kind without the rule, whose index moves
+// with a lost token), or "pins agree, rtl longer"; "" when equal.
+std::string pin_signature(const std::vector<CycleSample>& model, const std::vector<CycleSample>& rtl);
 
 // A token array's units for shrinking: each token with its payload (a CONST header with its 4 x
 // count DWORDs, an EXT header with its count DWORDs, cut at the array's end).

@@ -265,6 +265,7 @@ void check_streams(const XcheckOptions& opt, RtlDut& dut, XcheckReport& rep, Tri
         count = (opt.random + opt.stream - 1) / opt.stream;  // whole streams
     }
     StreamResult exp, act;
+    Triage pins;  // by the first diverging pins
     CaseRecord* cr = nullptr;
     auto case_clock = std::chrono::steady_clock::now();
     for (uint64_t i = 0; i < count; ++i) {
@@ -303,6 +304,14 @@ void check_streams(const XcheckOptions& opt, RtlDut& dut, XcheckReport& rep, Tri
         ++rep.mismatches;
         const std::string replay = stream_replay_command(c, opt);
         triage.add(diff.signature, describe(c, opt), diff.text, replay);
+        {
+            std::vector<CycleSample> tm, tr;
+            StreamResult e = run_model_stream(c.arrays, c.bp_seed, opt.bp, opt.model, &tm), a;
+            a.trace = &tr;
+            dut.reset();
+            dut.run_stream_into(c.arrays, c.bp_seed, opt.bp, a);
+            pins.add(pin_signature(tm, tr), describe(c, opt), first_divergence(tm, tr), replay);
+        }
         if (cr && cr->mismatches++ == 0) cr->failure = fmt::format("{}: {}\nreplay: {}", describe(c, opt), diff.text, replay);
         if (rep.failures.size() >= opt.show && !opt.first_mismatch) continue;
         Mismatch m;
@@ -318,6 +327,7 @@ void check_streams(const XcheckOptions& opt, RtlDut& dut, XcheckReport& rep, Tri
         rep.failures.push_back(std::move(m));
         if (opt.first_mismatch) break;
     }
+    rep.pin_groups = pins.groups();
 }
 
 }  // namespace vpsim::tb

@@ -62,6 +62,7 @@ std::string stream_replay_command(const StreamCase& c, const XcheckOptions& opt)
 // The run's streams (opt.stream_file, or opt.random arrays in streams of opt.stream, or stream
 // opt.only) checked on `dut` and the golden side: totals, coverage (per array), mismatches (one
 // per failing stream; the first opt.show shrunk and written), triage and JUnit cases into `rep`.
+// Every mismatch is also replayed with the pins traced for rep.pin_groups (pin_signature).
 void check_streams(const XcheckOptions& opt, RtlDut& dut, XcheckReport& rep, Triage& triage);
 
 }  // namespace vpsim::tb

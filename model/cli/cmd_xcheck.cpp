@@ -429,6 +429,15 @@ int run_xcheck(XcheckArgs& a, const CLI::App& c) {
                                             {"first", g.first_where},
                                             {"first_difference", g.first_detail},
                                             {"replay", g.first_replay}});
+        if (!r.pin_groups.empty()) {
+            j["pin_groups"] = nlohmann::ordered_json::array();
+            for (const auto& g : r.pin_groups)
+                j["pin_groups"].push_back({{"pins", g.signature},
+                                           {"count", g.count},
+                                           {"first", g.first_where},
+                                           {"first_divergence", g.first_detail},
+                                           {"replay", g.first_replay}});
+        }
         j["failures"] = nlohmann::ordered_json::array();
         for (const auto& m : r.failures)
             j["failures"].push_back({{"origin", m.array.origin},
@@ -469,6 +478,13 @@ int run_xcheck(XcheckArgs& a, const CLI::App& c) {
             for (const auto& g : r.groups)
                 table += fmt::format("  {:>8}  {}\n            first: {}: {}\n            replay: {}\n", g.count, g.signature,
                                      g.first_where, g.first_detail, g.first_replay);
+            if (!r.pin_groups.empty()) {
+                table += fmt::format("pin groups ({} groups; the pins that differ at the first cycle the two sides part):\n",
+                                    r.pin_groups.size());
+                for (const auto& g : r.pin_groups)
+                    table += fmt::format("  {:>8}  {}\n            first: {}: {}\n            replay: {}\n", g.count,
+                                         g.signature, g.first_where, g.first_detail, g.first_replay);
+            }
             std::cout << table;
         }
         if (check_coverage) {
