@@ -603,7 +603,7 @@ TEST_CASE("Streams: a stream of one array drives exactly as drive_array (the sam
     }
 }
 
-TEST_CASE("Streams: the built-in RTL matches the golden model on arrays back to back; a stream replays alone") {
+TEST_CASE("Streams: the built-in RTL matches the golden model on arrays back to back, and a stream replays alone") {
     const uint64_t seed = test_seed("streams back to back");
     INFO("seed " << seed);
     auto dut = builtin_rtl();
@@ -642,7 +642,7 @@ TEST_CASE("Streams: the shrinker never leaves an empty array and keeps the prope
     REQUIRE(r[1].gap == 0);
 }
 
-TEST_CASE("Streams: a stream file reads back what stream_text wrote; a bad line names the file and line") {
+TEST_CASE("Streams: a stream file reads back what stream_text wrote, and a bad line names the file and line") {
     const auto dir = std::filesystem::temp_directory_path() / fmt::format("vpsim_stream_{}", ::getpid());
     std::filesystem::create_directories(dir);
     const std::vector<StreamArray> s = {{{0x20000001u, 0xFFFFFFFFu}, false, 0}, {{0x40000002u}, true, 5}};
