@@ -53,4 +53,68 @@ void drive_array(Side& side, const std::vector<uint32_t>& tokens, bool lenient, 
     }
 }
 
+// Drives a stream of arrays back to back (tb/xcheck_stream.h): array j's first token is offered
+// `gap` cycles after array j-1's last token was accepted (0: on the very next cycle), the
+// per-cycle draw deciding in_valid and out_ready as in drive_array (one draw per cycle). Each
+// array's events go to r.arrays[j] (the events up to and including its final one), its `cycles`
+// the stream cycle its final event left in (counted from 1). Arrays whose final event never came
+// are marked timed out.
+template <class Side>
+void drive_stream(Side& side, const std::vector<StreamArray>& arrays, uint64_t bp_seed, const Backpressure& bp,
+                  StreamResult& r) {
+    r.arrays.assign(arrays.size(), SideResult());  // drive_array on one array: the same cycles (r.cycles)
+    r.last_in.assign(arrays.size(), 0);
+    r.cycles = 0;
+    r.timed_out = r.assertion_failed = false;
+    Rng rng(bp_seed);
+    uint64_t limit = 0;
+    for (const auto& a : arrays) {
+        const size_t n = a.tokens.size();
+        limit += 64 + 8 * n + n * n / 4 + (bp.out_ready < 1 || bp.in_valid < 1 ? 40 * n : 0) + a.gap;
+    }
+    const uint32_t p_in = uint32_t(bp.in_valid * 4294967295.0), p_out = uint32_t(bp.out_ready * 4294967295.0);
+    size_t in_arr = 0, pos = 0, out_arr = 0;  // the array being offered, its next token, the array receiving events
+    uint32_t wait = arrays.empty() ? 0 : arrays[0].gap;
+    while (out_arr < arrays.size() || in_arr < arrays.size()) {  // every token in, every final event out
+        const uint64_t draw = rng.next();  // one draw per cycle, whatever the state
+        const bool offering = in_arr < arrays.size() && wait == 0;
+        const StreamArray& cur = arrays[in_arr < arrays.size() ? in_arr : arrays.size() - 1];
+        const bool in_valid = offering && uint32_t(draw) <= p_in;
+        const bool out_ready = uint32_t(draw >> 32) <= p_out;
+        const bool last = in_valid && pos + 1 == cur.tokens.size();
+        side.set_inputs(in_valid, in_valid ? cur.tokens[pos] : 0u, last, cur.lenient, out_ready);
+        if (r.trace) {
+            CycleSample c;
+            c.in_valid = in_valid;
+            c.out_ready = out_ready;
+            c.in_ready = side.in_ready();
+            c.out_valid = side.out_valid();
+            if (c.out_valid) c.event = side.event();
+            r.trace->push_back(c);
+        }
+        if (side.out_valid() && out_ready) {
+            // An event after every array's final one is the last array's (an extra event).
+            SideResult& o = r.arrays[out_arr < arrays.size() ? out_arr : arrays.size() - 1];
+            o.events.push_back(side.event());
+            if (out_arr < arrays.size() && is_final(o.events.back())) {
+                o.cycles = r.cycles + 1;
+                ++out_arr;
+            }
+        }
+        if (!offering && in_arr < arrays.size()) --wait;
+        if (in_valid && side.in_ready() && ++pos == cur.tokens.size()) {
+            r.last_in[in_arr] = r.cycles;
+            ++in_arr;
+            pos = 0;
+            wait = in_arr < arrays.size() ? arrays[in_arr].gap : 0;
+        }
+        side.clock();
+        if (++r.cycles > limit) {
+            r.timed_out = true;
+            for (size_t j = out_arr; j < arrays.size(); ++j) r.arrays[j].timed_out = true;
+            break;
+        }
+    }
+}
+
 }  // namespace vpsim::tb

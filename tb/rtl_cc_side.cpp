@@ -88,6 +88,16 @@ public:
                   SideResult& out) override {
         run_on(side_, tokens, lenient, bp_seed, bp, out);
     }
+    void run_stream_into(const std::vector<StreamArray>& arrays, uint64_t bp_seed, const Backpressure& bp,
+                         StreamResult& out) override {
+        side_.use();
+        drive_stream(side_, arrays, bp_seed, bp, out);
+        if (out.timed_out || side_.broken()) {
+            out.assertion_failed = side_.broken();
+            side_.clear_error();
+            side_.reset();
+        }
+    }
     void reset() override { side_.reset(); }
 
 private:

@@ -154,11 +154,19 @@ RtlCoverageReport write_rtl_coverage_report(const std::string& dir) {
     } catch (const std::exception& e) {
         throw std::runtime_error(info + ": " + e.what());
     }
+    // Holes with each bus's contiguous bits as one range (offset_q[23:18]); written before the HTML
+    // report, so a missing genhtml still leaves every hole listed.
+    rep.grouped_holes = group_bit_ranges(rep.summary.holes);
+    std::string holes;
+    for (const auto& h : rep.grouped_holes)
+        holes += fmt::format("{}:{}: {} {} ({})\n", h.file, h.line, h.kind, h.comment, h.hier);
+    write_file_atomic(dir + "/holes.txt", holes);
     out.clear();
     const int gh = run_command({"genhtml", "--quiet", "--branch-coverage", "--output-directory", dir + "/html", info}, "", out);
     if (gh != 0)
-        throw std::runtime_error(fmt::format("genhtml {} (the HTML report needs Debian's lcov: scripts/deps.sh lcov){}{}",
-                                             gh == 127 ? "is not installed" : "failed", gh == 127 ? "" : ":\n",
+        throw std::runtime_error(fmt::format("genhtml {} (the HTML report needs Debian's lcov: scripts/deps.sh lcov; "
+                                             "{}/holes.txt and coverage.info are written){}{}",
+                                             gh == 127 ? "is not installed" : "failed", dir, gh == 127 ? "" : ":\n",
                                              gh == 127 ? "" : out));
     // The lcov view: source lines with at least one point (DA records), and those hit.
     std::istringstream lines(text);
@@ -168,12 +176,6 @@ RtlCoverageReport write_rtl_coverage_report(const std::string& dir) {
             const size_t comma = l.find(',');
             if (comma != std::string::npos && std::strtoull(l.c_str() + comma + 1, nullptr, 10) > 0) ++rep.lcov_hit;
         }
-    // Holes with each bus's contiguous bits as one range (offset_q[23:18]).
-    rep.grouped_holes = group_bit_ranges(rep.summary.holes);
-    std::string holes;
-    for (const auto& h : rep.grouped_holes)
-        holes += fmt::format("{}:{}: {} {} ({})\n", h.file, h.line, h.kind, h.comment, h.hier);
-    write_file_atomic(dir + "/holes.txt", holes);
     return rep;
 }
 

@@ -231,6 +231,15 @@ public:
             side_.reset();
         }
     }
+    void run_stream_into(const std::vector<StreamArray>& arrays, uint64_t bp_seed, const Backpressure& bp,
+                         StreamResult& r) override {
+        drive_stream(side_, arrays, bp_seed, bp, r);
+        if (r.timed_out || side_.broken()) {
+            r.assertion_failed = side_.broken();
+            side_.clear_error();
+            side_.reset();
+        }
+    }
     void reset() override { side_.reset(); }
     bool write_coverage(const std::string& file) override {
         return coverage_ && api_.coverage_write(side_.handle(), file.c_str()) != 0;

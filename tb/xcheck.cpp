@@ -9,6 +9,7 @@
 #include "tb/replay.h"
 #include "tb/shrink.h"
 #include "tb/user_rtl.h"
+#include "tb/xcheck_stream.h"
 
 #include <fmt/format.h>
 
@@ -60,6 +61,19 @@ SideResult run_model(const std::vector<uint32_t>& tokens, bool lenient, uint64_t
     SideResult r;
     drive_array(side, tokens, lenient, bp_seed, bp, r);
     return r;
+}
+
+StreamResult run_model_stream(const std::vector<StreamArray>& arrays, uint64_t bp_seed, const Backpressure& bp,
+                              const decl::DecoderOptions& model, std::vector<CycleSample>* trace) {
+    ModelSide side(model);
+    StreamResult r;
+    r.trace = trace;
+    drive_stream(side, arrays, bp_seed, bp, r);
+    return r;
+}
+
+void RtlDut::run_stream_into(const std::vector<StreamArray>&, uint64_t, const Backpressure&, StreamResult&) {
+    throw std::logic_error("this RTL side cannot drive streams of arrays");
 }
 
 namespace {
@@ -155,6 +169,24 @@ std::string first_divergence(const std::vector<CycleSample>& m, const std::vecto
     if (m.size() != r.size())
         return fmt::format("the pins agree for {} cycles; then the {} goes on for {} more", n,
                            m.size() > r.size() ? "model" : "rtl", (m.size() > r.size() ? m.size() : r.size()) - n);
+    return "";
+}
+
+std::string pin_signature(const std::vector<CycleSample>& m, const std::vector<CycleSample>& r) {
+    const size_t n = std::min(m.size(), r.size());
+    for (size_t c = 0; c < n; ++c) {
+        const CycleSample &a = m[c], &b = r[c];
+        std::string d;
+        auto add = [&](const std::string& what) { d += (d.empty() ? "" : "; ") + what; };
+        if (a.in_valid != b.in_valid) add("in_valid");
+        if (a.in_ready != b.in_ready) add(fmt::format("in_ready model {} | rtl {}", int(a.in_ready), int(b.in_ready)));
+        if (a.out_valid != b.out_valid) add(fmt::format("out_valid model {} | rtl {}", int(a.out_valid), int(b.out_valid)));
+        if (a.out_valid && b.out_valid && a.event != b.event)
+            add(a.event.kind != b.event.kind ? fmt::format("event kind {} | {}", kind_sig(a.event), kind_sig(b.event))
+                                             : fmt::format("event fields {}", decl::event_kind_name(a.event.kind)));
+        if (!d.empty()) return d;
+    }
+    if (m.size() != r.size()) return fmt::format("pins agree, {} longer", m.size() > r.size() ? "model" : "rtl");
     return "";
 }
 
@@ -441,8 +473,15 @@ void report_mismatch(Mismatch& m, const XcheckOptions& opt, int number) {
     std::fprintf(stderr, "  array (%zu tokens):", c.tokens.size());
     for (size_t i = 0; i < c.tokens.size() && i < 64; ++i) std::fprintf(stderr, " %08X", c.tokens[i]);
     std::fprintf(stderr, "%s\n", c.tokens.size() > 64 ? " ..." : "");
-    const std::string name = fmt::format("{}/xcheck-mismatch-seed{}-{}-{}.decl", opt.mismatch_dir, opt.seed,
-                                         c.origin == "random" ? fmt::format("{}", c.index) : c.origin, number);
+    // A random array: xcheck-mismatch-seed<S>-<i>-<n>.decl. A corpus file: named after the file; a
+    // shrunk file replayed again gets its own name with one more -<n>, not the whole name nested.
+    std::string stem = std::filesystem::path(c.origin).stem().string();
+    if (stem.rfind("xcheck-mismatch-", 0) == 0) stem = stem.substr(16);
+    const std::string name =
+        c.origin == "random" ? fmt::format("{}/xcheck-mismatch-seed{}-{}-{}.decl", opt.mismatch_dir, opt.seed, c.index, number)
+        : std::filesystem::path(c.origin).stem().string().rfind("xcheck-mismatch-", 0) == 0
+            ? fmt::format("{}/xcheck-mismatch-{}-{}.decl", opt.mismatch_dir, stem, number)
+            : fmt::format("{}/xcheck-mismatch-seed{}-{}-{}.decl", opt.mismatch_dir, opt.seed, c.origin, number);
     // Ready for tb/corpus/: line 2 states the golden model's verdict (tests/test_corpus.cpp). The
     // header has the replay of the original array, and the shrunk file's own replay carries its
     // back-pressure pattern (bp-seed) and the options that shaped the run.
@@ -746,9 +785,13 @@ XcheckReport run_xcheck(const XcheckOptions& opt) {
         auto one = [&](const ArrayCase& c) { check_results(c, model(c.tokens, c), rtl(c.tokens, c)); };
         for (const auto& c : corpus)
             if (!stop) one(c);
+        const bool streaming = opt.stream > 0 || !opt.stream_file.empty();
+        if (streaming && !stop) check_streams(opt, *dut, rep, triage);
         const uint64_t chunks = (opt.random + kRandomChunk - 1) / kRandomChunk;
         auto chunk_end = [&](uint64_t k) { return std::min(opt.random, (k + 1) * kRandomChunk); };
-        if (opt.only >= 0) {
+        if (streaming) {
+            // the random arrays went in streams
+        } else if (opt.only >= 0) {
             if (!stop) one(random_case(opt.seed, uint64_t(opt.only)));
         } else if (opt.per_array_path) {
             for (uint64_t i = 0; i < opt.random && !stop; ++i) {

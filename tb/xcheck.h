@@ -43,6 +43,24 @@ struct SideResult {
     std::vector<CycleSample>* trace = nullptr;  // when set, every cycle is appended here
 };
 
+// Streaming (--stream K, tb/xcheck_stream.h): arrays driven back to back through one decoder.
+// One array of a stream: its tokens (never empty), its mode, and the idle cycles between the
+// previous array's last accepted token and the first offer of this one (0: the very next cycle).
+struct StreamArray {
+    std::vector<uint32_t> tokens;
+    bool lenient = false;
+    uint32_t gap = 0;
+};
+// What one side did with a stream: per array its events and the stream cycle its final event
+// left in (SideResult::cycles, counted from the stream's first cycle).
+struct StreamResult {
+    std::vector<SideResult> arrays;
+    uint64_t cycles = 0;  // the whole stream
+    std::vector<uint64_t> last_in;  // per array: the stream cycle its last token was accepted in (from 0)
+    bool timed_out = false, assertion_failed = false;
+    std::vector<CycleSample>* trace = nullptr;  // when set, every cycle of the stream is appended here
+};
+
 // Per-cycle handshake randomness, drawn identically for both sides.
 struct Backpressure {
     double out_ready = 0.7;  // probability that the sink is ready
@@ -83,6 +101,9 @@ public:
     // Drives one array into `out`, whose buffers are reused (no allocation once they have grown).
     virtual void run_into(const std::vector<uint32_t>& tokens, bool lenient, uint64_t bp_seed, const Backpressure& bp,
                           SideResult& out) = 0;
+    // Drives arrays back to back (drive_stream in tb/drive.h); an RTL side that cannot throws.
+    virtual void run_stream_into(const std::vector<StreamArray>& arrays, uint64_t bp_seed, const Backpressure& bp,
+                                 StreamResult& out);
     SideResult run(const std::vector<uint32_t>& tokens, bool lenient, uint64_t bp_seed, const Backpressure& bp) {
         SideResult r;
         run_into(tokens, lenient, bp_seed, bp, r);
@@ -112,6 +133,7 @@ struct Mismatch {
     std::string divergence;         // the first cycle where the two sides' pins differ
     std::string replay;             // the command that replays the array
     std::vector<uint32_t> shrunk;
+    size_t shrunk_arrays = 0;       // a stream (--stream): the arrays it shrank to (shrunk: their tokens)
     std::string shrunk_difference;  // the first difference on the shrunk array
     std::string written_to;       // the shrunk array's file
     std::string wave;             // its waveform (--wave-on-fail)
@@ -150,6 +172,10 @@ struct XcheckOptions {
     // The serial path as it was before chunks: every array generated into new vectors, a new
     // golden side per array, results returned by value (vpsim bench xcheck's baseline).
     bool per_array_path = false;
+    // Streaming (tb/xcheck_stream.h): > 0 drives the random arrays back to back, this many to a
+    // stream (--stream K; --only I then names a stream); stream_file replays one stream file.
+    uint64_t stream = 0;
+    std::string stream_file;
 };
 constexpr uint64_t kRandomChunk = 2000;
 
@@ -172,6 +198,10 @@ struct XcheckReport {
     std::vector<std::string> holes;
     std::vector<CaseRecord> cases;   // with XcheckOptions::case_batch
     std::vector<TriageGroup> groups; // every mismatch, grouped by signature
+    // Streams (--stream): every mismatch grouped by the pins that differ at the first cycle where
+    // the two sides' pins part (pin_signature): cycle-aligned, so a bug whose events fall out of
+    // step is still one group.
+    std::vector<TriageGroup> pin_groups;
     bool ok() const { return mismatches == 0 && holes.empty(); }
 };
 
@@ -195,6 +225,10 @@ std::string compare(const SideResult& expected, const SideResult& actual);
 // The first cycle where the two sides' traces differ: "cycle 5: in_ready model 1 | rtl 0;
 // out_valid ..." ("" when equal over the shorter one's length and the lengths are equal).
 std::string first_divergence(const std::vector<CycleSample>& model, const std::vector<CycleSample>& rtl);
+// What differs at that cycle, without the values: the pins by name ("in_ready", "out_valid",
+// "event kind STREAM | ERROR D7", "event fields ERROR": the kind without the rule, whose index moves
+// with a lost token), or "pins agree, rtl longer"; "" when equal.
+std::string pin_signature(const std::vector<CycleSample>& model, const std::vector<CycleSample>& rtl);
 
 // A token array's units for shrinking: each token with its payload (a CONST header with its 4 x
 // count DWORDs, an EXT header with its count DWORDs, cut at the array's end).

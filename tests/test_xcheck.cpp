@@ -605,3 +605,89 @@ TEST_CASE("User-defined bins and crosses: tokens, events, modes, crosses, holes 
     CHECK_THAT(bad("bin a event ELEMENT colour=3\n"), Catch::Contains("unknown field colour"));
     std::filesystem::remove(f);
 }
+
+// ---------------------------------------------------------------------------------------
+#include "tb/xcheck_stream.h"
+
+#include <unistd.h>
+
+TEST_CASE("Streams: a stream of one array drives exactly as drive_array (the same events and cycles)") {
+    // The stream's cycles end, as drive_array's, when every token is in and the final event is out;
+    // the array's own cycles, when its final event left (tokens after an error may still follow).
+    const uint64_t seed = test_seed("stream of one array");
+    INFO("seed " << seed);
+    for (uint64_t i = 0; i < 300; ++i) {
+        const ArrayCase c = random_case(seed, i);
+        const SideResult one = run_model(c.tokens, c.lenient, c.bp_seed, {});
+        const StreamResult s = run_model_stream({{c.tokens, c.lenient, 0}}, c.bp_seed, {}, {});
+        REQUIRE(s.arrays.size() == 1);
+        REQUIRE(s.arrays[0].events == one.events);
+        REQUIRE(s.cycles == one.cycles);
+        REQUIRE(s.arrays[0].cycles <= one.cycles);
+    }
+}
+
+TEST_CASE("Streams: the built-in RTL matches the golden model on arrays back to back, and a stream replays alone") {
+    const uint64_t seed = test_seed("streams back to back");
+    INFO("seed " << seed);
+    auto dut = builtin_rtl();
+    size_t zero_gaps = 0;
+    for (uint64_t k = 0; k < 200; ++k) {
+        const StreamCase c = random_stream(seed, k, 6);
+        for (size_t j = 1; j < c.arrays.size(); ++j) zero_gaps += c.arrays[j].gap == 0;
+        dut->reset();
+        StreamResult act;
+        dut->run_stream_into(c.arrays, c.bp_seed, {}, act);
+        const StreamResult exp = run_model_stream(c.arrays, c.bp_seed, {}, {});
+        REQUIRE(stream_difference(exp, act).text == "");
+        const StreamCase again = random_stream(seed, k, 6);
+        REQUIRE(again.bp_seed == c.bp_seed);
+        REQUIRE(again.arrays.size() == c.arrays.size());
+        for (size_t j = 0; j < c.arrays.size(); ++j) REQUIRE(again.arrays[j].tokens == c.arrays[j].tokens);
+    }
+    CHECK(zero_gaps > 300);  // about half of the 1000 boundaries are back to back
+}
+
+TEST_CASE("Streams: the shrinker never leaves an empty array and keeps the property") {
+    std::vector<StreamArray> s;
+    for (int j = 0; j < 6; ++j) s.push_back({{0x20000000u | uint32_t(j), 0x40000002u, 0xFFFFFFFFu}, j % 2 == 1, uint32_t(j)});
+    s[3].tokens.push_back(0x12345678u);  // the "bug": an array holding this word after another array
+    auto keeps = [](const std::vector<StreamArray>& c) {
+        for (const auto& a : c) REQUIRE(!a.tokens.empty());
+        for (size_t j = 1; j < c.size(); ++j)
+            for (uint32_t t : c[j].tokens)
+                if (t == 0x12345678u) return true;
+        return false;
+    };
+    const auto r = shrink_stream(s, keeps);
+    REQUIRE(r.size() == 2);
+    REQUIRE(r[1].tokens == std::vector<uint32_t>{0x12345678u});
+    REQUIRE(r[0].tokens.size() == 1);
+    REQUIRE(r[1].gap == 0);
+}
+
+TEST_CASE("Streams: a stream file reads back what stream_text wrote, and a bad line names the file and line") {
+    const auto dir = std::filesystem::temp_directory_path() / fmt::format("vpsim_stream_{}", ::getpid());
+    std::filesystem::create_directories(dir);
+    const std::vector<StreamArray> s = {{{0x20000001u, 0xFFFFFFFFu}, false, 0}, {{0x40000002u}, true, 5}};
+    {
+        std::ofstream(dir / "a.stream") << "// a comment\n" << stream_text(s, 0xABCDu);
+    }
+    const StreamCase c = load_stream_file((dir / "a.stream").string());
+    REQUIRE(c.bp_seed == 0xABCDu);
+    REQUIRE(c.arrays.size() == 2);
+    CHECK(c.arrays[0].tokens == s[0].tokens);
+    CHECK(c.arrays[1].tokens == s[1].tokens);
+    CHECK(c.arrays[1].lenient);
+    CHECK(c.arrays[1].gap == 5);
+    {
+        std::ofstream(dir / "b.stream") << "// bp-seed: 1\n// stream-array strict gap 0\n0x1\nnot_a_token\n";
+    }
+    try {
+        load_stream_file((dir / "b.stream").string());
+        FAIL("no error");
+    } catch (const std::exception& e) {
+        CHECK_THAT(e.what(), Catch::Contains("b.stream:4"));
+    }
+    std::filesystem::remove_all(dir);
+}

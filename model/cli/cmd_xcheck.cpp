@@ -151,6 +151,7 @@ int run_mutants(const XcheckArgs& a, const tb::XcheckOptions& opt) {
                                       "--seed", std::to_string(opt.seed), "--out-ready", fmt::format("{}", opt.bp.out_ready),
                                       "--in-valid", fmt::format("{}", opt.bp.in_valid)};
     if (opt.jobs > 1) check.insert(check.end(), {"--jobs", std::to_string(opt.jobs)});
+    if (opt.stream) check.insert(check.end(), {"--stream", std::to_string(opt.stream)});
     if (opt.corpus.empty()) check.push_back("--no-corpus");
     for (const auto& p : opt.corpus) check.insert(check.end(), {"--corpus", p});
     if (!a.rtl_cache.empty()) check.insert(check.end(), {"--rtl-cache", a.rtl_cache});
@@ -224,8 +225,42 @@ int xcheck_coverage_report(const std::string& dir, bool json, nlohmann::ordered_
 
 namespace {
 
-int run_xcheck(XcheckArgs& a) {
+// The header's words for the random part of the run: what was checked, not the default budget.
+std::string random_words(const tb::XcheckOptions& opt) {
+    if (!opt.stream_file.empty()) return fmt::format("stream file {}", opt.stream_file);
+    if (opt.stream && opt.only >= 0) return fmt::format("random stream {} of seed {} ({} arrays back to back)", opt.only, opt.seed, opt.stream);
+    if (opt.only >= 0) return fmt::format("random array {} of seed {}", opt.only, opt.seed);
+    if (opt.stream)
+        return fmt::format("{} random arrays back to back in streams of {}, seed {}",
+                           (opt.random + opt.stream - 1) / opt.stream * opt.stream, opt.stream, opt.seed);
+    return fmt::format("{} random arrays, seed {}", opt.random, opt.seed);
+}
+
+int run_xcheck(XcheckArgs& a, const CLI::App& c) {
     tb::XcheckOptions opt = a.opt;
+    const bool streaming = opt.stream > 0 || !opt.stream_file.empty();
+    if (streaming) {
+        // Options that do not apply to streams are errors, never ignored.
+        if (!a.dump_arrays.empty()) {
+            std::fprintf(stderr, "vpsim xcheck: --dump-arrays exports single arrays: it does not apply with --stream / "
+                                 "--stream-file\n");
+            return 2;
+        }
+        if (opt.jobs > 1) {
+            std::fprintf(stderr, "vpsim xcheck: --stream and --stream-file check on one thread: --jobs %d does not apply\n",
+                         opt.jobs);
+            return 2;
+        }
+        if (!opt.stream_file.empty()) {
+            for (const char* o : {"--random", "--seed", "--only"})
+                if (c.count(o)) {
+                    std::fprintf(stderr, "vpsim xcheck: --stream-file checks the stream in the file: %s does not apply\n", o);
+                    return 2;
+                }
+            a.no_corpus = true;
+            opt.random = 0;
+        }
+    }
     if (a.no_corpus) {
         opt.corpus.clear();
     } else if (!a.corpus_given) {
@@ -394,6 +429,15 @@ int run_xcheck(XcheckArgs& a) {
                                             {"first", g.first_where},
                                             {"first_difference", g.first_detail},
                                             {"replay", g.first_replay}});
+        if (!r.pin_groups.empty()) {
+            j["pin_groups"] = nlohmann::ordered_json::array();
+            for (const auto& g : r.pin_groups)
+                j["pin_groups"].push_back({{"pins", g.signature},
+                                           {"count", g.count},
+                                           {"first", g.first_where},
+                                           {"first_divergence", g.first_detail},
+                                           {"replay", g.first_replay}});
+        }
         j["failures"] = nlohmann::ordered_json::array();
         for (const auto& m : r.failures)
             j["failures"].push_back({{"origin", m.array.origin},
@@ -421,9 +465,8 @@ int run_xcheck(XcheckArgs& a) {
         if (opt.user_bins) std::cout << r.user.table(*opt.user_bins);
         std::cout << fmt::format("bench: {} ({})\n", opt.systemc ? "SystemC (RTL in SystemC mode vs DeclDecoderUnit)"
                                                                 : "fast (Verilated RTL in C++ mode vs golden model)",
-                                 opt.corpus.empty() ? fmt::format("{} random arrays, seed {}", opt.random, opt.seed)
-                                                    : fmt::format("corpus {} + {} random arrays, seed {}",
-                                                                  fmt::join(opt.corpus, " "), opt.random, opt.seed));
+                                 fmt::format("{}{}", opt.corpus.empty() ? "" : fmt::format("corpus {} + ", fmt::join(opt.corpus, " ")),
+                                             random_words(opt)));
         std::cout << fmt::format("rtl: {}\n", opt.rtl_name);
         std::cout << fmt::format("arrays checked: {}  tokens: {}  events: {}  cycles: {}\n", r.arrays, r.tokens,
                                  r.events, r.cycles);
@@ -435,6 +478,13 @@ int run_xcheck(XcheckArgs& a) {
             for (const auto& g : r.groups)
                 table += fmt::format("  {:>8}  {}\n            first: {}: {}\n            replay: {}\n", g.count, g.signature,
                                      g.first_where, g.first_detail, g.first_replay);
+            if (!r.pin_groups.empty()) {
+                table += fmt::format("pin groups ({} groups; the pins that differ at the first cycle the two sides part):\n",
+                                    r.pin_groups.size());
+                for (const auto& g : r.pin_groups)
+                    table += fmt::format("  {:>8}  {}\n            first: {}: {}\n            replay: {}\n", g.count,
+                                         g.signature, g.first_where, g.first_detail, g.first_replay);
+            }
             std::cout << table;
         }
         if (check_coverage) {
@@ -475,7 +525,7 @@ void add_xcheck_command(CLI::App& app, int& exit_code) {
                 return "--seed " + v + ": the seed must be at most 18446744073709551615 (2^64-1)";
             return "";
         });
-    c->add_option("--only", a->opt.only, "Check only random array number N of --seed (replay a reported mismatch)")
+    c->add_option("--only", a->opt.only, "Check only random array number N of --seed (replay a reported mismatch); with --stream, stream N")
         ->check(CLI::NonNegativeNumber);
     c->add_option("--corpus", a->opt.corpus,
                   "Token arrays: a file (any format vpsim decl reads) or a directory of .decl/.hex/.bin files "
@@ -567,9 +617,49 @@ void add_xcheck_command(CLI::App& app, int& exit_code) {
                   "the same for any N")
         ->check(CLI::Range(1, 256))
         ->excludes("--systemc");
+    c->add_option("--stream", a->opt.stream,
+                  "Drive the random arrays back to back, K to a stream (K >= 2; --random rounded up to whole "
+                  "streams), with random idle gaps between them, none at half of the boundaries: the cycle contract "
+                  "across array boundaries. --only I then checks stream I; a failing stream is shrunk and written "
+                  "as a stream file")
+        ->check(CLI::Range(2ull, 1000000ull))
+        ->excludes("--systemc");
+    c->add_option("--stream-file", a->opt.stream_file,
+                  "Check the one stream in FILE (a shrunk failing stream, as --stream writes them), without the "
+                  "corpus and the random arrays")
+        ->excludes("--systemc")
+        ->excludes("--stream")
+        ->excludes("--corpus");
     c->add_flag("--json", a->json, "Print one JSON object instead of the table");
     add_vf_xcheck_options(c, a->vf);
     c->callback([a, c, &exit_code] {
+        // An option that does not apply to the unit (or to a mutation campaign) is an error, never ignored.
+        auto refuse = [&](const std::vector<const char*>& opts, const std::string& why) {
+            for (const char* o : opts)
+                if (c->count(o)) {
+                    std::fprintf(stderr, "vpsim xcheck: %s does not apply %s\n", o, why.c_str());
+                    exit_code = 2;
+                    return true;
+                }
+            return false;
+        };
+        if (a->vf.unit == "vertex_fetch") {
+            if (refuse({"--junit", "--wave-on-fail", "--bins", "--waive", "--waive-bin", "--coverage-gate",
+                        "--no-coverage-gate", "--corpus", "--no-corpus", "--systemc", "--vcd", "--mismatch-dir", "--out",
+                        "--show", "--dump-arrays", "--in-valid", "--stream", "--stream-file"},
+                       "to --unit vertex_fetch (the vertex fetch cross-check has directed cases, not the decoder's "
+                       "corpus, and no JUnit report, waveforms, user bins, waivers or streams yet: docs/xcheck.md)"))
+                return;
+        } else if (refuse({"--latency-min", "--latency-max", "--req-ready", "--idx-valid", "--no-directed",
+                           "--check-traffic", "--no-check-traffic"},
+                          "to the declaration decoder (it is a --unit vertex_fetch option)")) {
+            return;
+        }
+        if (a->mutants > 0 && refuse({"--junit", "--wave-on-fail", "--bins", "--waive", "--waive-bin", "--dump-arrays",
+                                      "--show", "--mismatch-dir", "--first-mismatch", "--stream-file"},
+                                     "with --mutants (each mutant's check stops at its first mismatch; the campaign "
+                                     "prints one row per mutant)"))
+            return;
         if (a->vf.unit == "vertex_fetch") {
             VfXcheckArgs& v = a->vf;
             v.random = c->count("--random") ? a->opt.random : 10000;
@@ -591,7 +681,7 @@ void add_xcheck_command(CLI::App& app, int& exit_code) {
             exit_code = run_vf_xcheck(v);
             return;
         }
-        exit_code = run_xcheck(*a);
+        exit_code = run_xcheck(*a, *c);
     });
 }
 
