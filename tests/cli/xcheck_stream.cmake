@@ -3,7 +3,7 @@
 # (the workflow tests' cache: built once). Cases that need a failing stream's file take it from the
 # `caught_*` cases through ${SHARED} (ctest fixtures order them).
 include(${CMAKE_CURRENT_LIST_DIR}/expect.cmake)
-set(V ${SRC}/tests/rtl_variants)
+set(V ${VARIANTS})
 set(CACHE --rtl-cache ${CACHE_DIR})
 file(MAKE_DIRECTORY ${WORK})
 
