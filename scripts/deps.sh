@@ -26,6 +26,8 @@ else
     parallel
     # GNU time: the robustness test measures peak memory with /usr/bin/time
     time
+    # vpsim formal's tests (docs/formal.md): yosys (with yosys-smtbmc) and the z3 solver
+    yosys z3
   )
 fi
 # Extra packages for optional jobs, e.g. scripts/deps.sh yosys

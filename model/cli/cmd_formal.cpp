@@ -9,6 +9,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -120,8 +121,25 @@ std::string yosys_error(const std::string& log) {
 
 struct Model {
     fs::path smt2;
-    std::vector<std::string> properties;
+    std::vector<std::string> properties;  // the wrapper's labels, in its order
+    std::vector<std::string> in_model;    // those yosys kept (it drops one that is constant true)
 };
+
+// The labels of the wrapper's assertions ("name: assert (...)").
+std::vector<std::string> wrapper_labels(const std::string& text) {
+    std::vector<std::string> names;
+    std::istringstream in(text);
+    std::string line;
+    while (std::getline(in, line)) {
+        const size_t p = line.find(": assert");
+        if (p == std::string::npos || line.find("//") < p) continue;
+        const size_t b = line.find_first_not_of(' ');
+        const std::string name = line.substr(b, p - b);
+        if (!name.empty() && name.find_first_not_of("abcdefghijklmnopqrstuvwxyz_0123456789") == std::string::npos)
+            names.push_back(name);
+    }
+    return names;
+}
 
 // yosys: the design and the wrapper to one SMT-LIB model (flattened and bit-blasted: z3 answers the
 // word-level model of the decoder only after minutes, its AND-inverter form in seconds).
@@ -143,9 +161,10 @@ Model build_model(const FormalArgs& a, const UnitInfo& u, const fs::path& dir) {
     if (rc != 0)
         throw ParamError(fmt::format("yosys could not read the design ({}; log {}): {}", rtl,
                                      (dir / "yosys.log").string(), yosys_error(read_text((dir / "yosys.log").string()) + log)));
-    Model m{dir / "model.smt2", {}};
-    m.properties = formal::smt2_properties(read_text(m.smt2.string()));
-    if (m.properties.empty()) throw std::logic_error(fmt::format("{}: no properties in the model", m.smt2.string()));
+    Model m{dir / "model.smt2", wrapper_labels(read_text(props)), formal::smt2_properties(read_text((dir / "model.smt2").string()))};
+    if (m.properties.empty()) throw std::logic_error(fmt::format("{}: no labelled assertions", props));
+    for (const std::string& p : m.in_model)  // a design's own assertions (outside `ifndef SYNTHESIS)
+        if (std::find(m.properties.begin(), m.properties.end(), p) == m.properties.end()) m.properties.push_back(p);
     return m;
 }
 
@@ -196,7 +215,8 @@ std::string result_text(const formal::SmtbmcLog& bmc, const std::string& prop, i
     for (const auto& [name, k] : bmc.failed)
         if (name == prop) step = k;
     if (step >= 0) return fmt::format("failed at step {}", step);
-    if (bmc.status == "TIMEOUT") return fmt::format("time limit, passed to step {}", bmc.last_step);
+    if (bmc.status == "TIMEOUT")
+        return bmc.last_step <= 0 ? std::string("time limit, no step done") : fmt::format("time limit, passed to step {}", bmc.last_step - 1);
     return proved ? "proved" : fmt::format("passed to depth {}", depth);
 }
 
@@ -227,7 +247,8 @@ int run_formal(FormalArgs a) {
     int first_fail = -1;
     for (const std::string& p : m.properties) {
         int step = -1;
-        const std::string r = result_text(bmc, p, a.depth, proved, step);
+        const bool kept = std::find(m.in_model.begin(), m.in_model.end(), p) != m.in_model.end();
+        const std::string r = kept ? result_text(bmc, p, a.depth, proved, step) : "proved (constant: yosys)";
         double secs = bmc_seconds + (proved ? ind_seconds : 0);
         for (size_t i = 0; i < bmc.failed.size(); ++i)
             if (bmc.failed[i].first == p) secs = bmc.failed_seconds[i];

@@ -35,6 +35,8 @@ SmtbmcLog parse_smtbmc(const std::string& output) {
             line += output[i];
             continue;
         }
+        // The solver's progress spinner may precede a line without a line break.
+        if (const size_t h = line.find("##   "); h != std::string::npos) line.erase(0, h);
         if (line.rfind("##", 0) == 0) {
             const double t = stamp_seconds(line);
             if (t >= 0) log.seconds = t;
