@@ -192,8 +192,8 @@ std::string hex_lines(const formal::TokenArray& arr) {
 
 // The decoder counterexample's token arrays as corpus files that `vpsim xcheck --corpus` runs;
 // returns the replay command.
-std::string write_replay(const FormalArgs& a, const fs::path& dir, const fs::path& vcd, int step) {
-    const auto arrays = formal::decoder_arrays(formal::read_vcd(vcd.string()), step);
+std::string write_replay(const FormalArgs& a, const fs::path& dir, const fs::path& vcd, int step, bool handshake) {
+    const auto arrays = formal::decoder_arrays(formal::read_vcd(vcd.string()), step, handshake);
     if (arrays.empty()) return "";
     const fs::path rd = dir / "replay";
     fs::create_directories(rd);
@@ -207,7 +207,8 @@ std::string write_replay(const FormalArgs& a, const fs::path& dir, const fs::pat
     std::string cmd = "vpsim xcheck";
     if (!a.rtl.empty()) cmd += " --rtl " + a.rtl + (a.top.empty() ? "" : " --top " + a.top);
     for (const auto& g : a.params) cmd += " -G " + g;
-    return cmd + " --corpus " + rd.string() + " --random 0";
+    // A stall shows when the sink takes every event and a token is always offered.
+    return cmd + " --corpus " + rd.string() + " --random 0" + (handshake ? " --out-ready 1 --in-valid 1" : "");
 }
 
 std::string result_text(const formal::SmtbmcLog& bmc, const std::string& prop, int depth, bool proved, int& step) {
@@ -245,6 +246,7 @@ int run_formal(FormalArgs a) {
                a.induction ? ", k-induction" : "");
     fmt::print("{:<24} {:<26} {:>6} {:>9}\n", "property", "result", "depth", "time (s)");
     int first_fail = -1;
+    bool handshake = false;  // the first failure is an in_ready property
     for (const std::string& p : m.properties) {
         int step = -1;
         const bool kept = std::find(m.in_model.begin(), m.in_model.end(), p) != m.in_model.end();
@@ -253,14 +255,17 @@ int run_formal(FormalArgs a) {
         for (size_t i = 0; i < bmc.failed.size(); ++i)
             if (bmc.failed[i].first == p) secs = bmc.failed_seconds[i];
         fmt::print("{:<24} {:<26} {:>6} {:>9.1f}\n", p, r, step >= 0 ? step : a.depth, secs);
-        if (step >= 0 && (first_fail < 0 || step < first_fail)) first_fail = step;
+        if (step >= 0 && (first_fail < 0 || step < first_fail)) {
+            first_fail = step;
+            handshake = p.rfind("ready_", 0) == 0;
+        }
     }
     if (a.induction && !proved && bmc.failed.empty())
         fmt::print("k-induction did not close at k = {} (log {})\n", a.depth, (dir / "induction.log").string());
     if (first_fail < 0) return bmc.status == "TIMEOUT" ? 1 : 0;
     fmt::print("counterexample: {}\n", (dir / "cex.vcd").string());
     if (a.unit == "decl_decoder" && fs::exists(dir / "cex.vcd")) {
-        const std::string replay = write_replay(a, dir, dir / "cex.vcd", first_fail);
+        const std::string replay = write_replay(a, dir, dir / "cex.vcd", first_fail, handshake);
         if (!replay.empty()) fmt::print("token arrays: {}\nreplay: {}\n", (dir / "replay").string(), replay);
     }
     return 1;

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -122,7 +123,7 @@ bool bit(const std::map<std::string, std::string>& s, const std::string& name) {
 
 }  // namespace
 
-std::vector<TokenArray> decoder_arrays(const Trace& t, int last_step) {
+std::vector<TokenArray> decoder_arrays(const Trace& t, int last_step, bool offer_next) {
     std::vector<TokenArray> arrays;
     TokenArray open;
     for (int k = 0; k <= last_step && size_t(k) < t.steps.size(); ++k) {
@@ -143,6 +144,21 @@ std::vector<TokenArray> decoder_arrays(const Trace& t, int last_step) {
             open = TokenArray{};
         }
     }
+    // A token offered and refused just before the failure is what a stall property saw: it goes
+    // in too (the next token of the open array).
+    for (int k = std::max(0, last_step - 1); k <= last_step && size_t(k) < t.steps.size(); ++k) {
+        const auto& s = t.steps[size_t(k)];
+        if (bit(s, "rst") || !bit(s, "in_valid") || bit(s, "accept")) continue;
+        auto it = s.find("in_token");
+        if (it == s.end() || it->second.find_first_not_of("01") != std::string::npos) break;
+        open.tokens.push_back(uint32_t(std::stoul(it->second, nullptr, 2)));
+        open.lenient = open.lenient || bit(s, "lenient");
+        offer_next = false;
+        break;
+    }
+    // A handshake property can fail with no token offered (in_ready is wrong on its own): a NOP
+    // after the open array makes the replay offer one in that cycle.
+    if (offer_next && !open.tokens.empty()) open.tokens.push_back(0);
     if (!open.tokens.empty()) arrays.push_back(open);
     return arrays;
 }

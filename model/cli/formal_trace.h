@@ -37,12 +37,14 @@ struct Trace {
 Trace read_vcd(const std::string& path);  // throws std::runtime_error naming the file and line
 
 // The token arrays a decoder trace accepted (accept && !rst), from the last reset on, up to and
-// including step `last_step`; each array ends at a token marked in_last (the last array may be open).
+// including step `last_step`, and a token offered and refused in the last two steps; each array ends
+// at a token marked in_last (the last array may be open).
 struct TokenArray {
     std::vector<uint32_t> tokens;
     bool lenient = false;  // any token of it was accepted with lenient high
     bool closed = false;   // its last token was marked in_last
 };
-std::vector<TokenArray> decoder_arrays(const Trace& t, int last_step);
+// offer_next: a handshake property failed; with no token refused, a NOP (0) ends the open array.
+std::vector<TokenArray> decoder_arrays(const Trace& t, int last_step, bool offer_next);
 
 }  // namespace vpsim::cli::formal
