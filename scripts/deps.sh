@@ -34,6 +34,8 @@ else
     # (~640 MB installed, so not in --build: a build configured before it is installed skips them
     # until it is configured again) and run under Wine 8 in Xvfb (x86-64 only)
     wine64 xvfb xauth g++-mingw-w64-x86-64
+    # vpsim formal's tests (docs/formal.md): yosys (with yosys-smtbmc) and the z3 solver
+    yosys z3
   )
 fi
 # Extra packages for optional jobs, e.g. scripts/deps.sh yosys

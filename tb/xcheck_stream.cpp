@@ -49,7 +49,7 @@ std::string stream_text(const std::vector<StreamArray>& arrays, uint64_t bp_seed
 StreamCase load_stream_file(const std::string& path) {
     StreamCase c;
     c.path = path;
-    std::istringstream in(decl::read_file(path));
+    std::istringstream in(read_file(path));
     std::string line;
     int n = 0;
     bool have_bp = false;

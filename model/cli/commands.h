@@ -38,6 +38,7 @@ void add_sweep_command(CLI::App& app, int& exit_code);  // vpsim sweep (docs/swe
 void add_compare_command(CLI::App& app, int& exit_code);  // vpsim compare (docs/run.md)
 void add_ff_program_command(CLI::App& app, int& exit_code);  // vpsim ff-program (docs/fixed-function.md)
 void add_import_command(CLI::App& app, int& exit_code);  // vpsim import (docs/import.md)
+void add_formal_command(CLI::App& app, int& exit_code);  // vpsim formal (docs/formal.md)
 void add_why_command(CLI::App& app, int& exit_code);  // vpsim why (docs/why.md)
 void add_capture_command(CLI::App& app, int& exit_code);  // vpsim capture (docs/capture.md)
 

@@ -71,6 +71,7 @@ int main(int argc, char** argv) {
     vpsim::cli::add_ff_program_command(app, exit_code);
     vpsim::cli::add_import_command(app, exit_code);
     vpsim::cli::add_capture_command(app, exit_code);
+    vpsim::cli::add_formal_command(app, exit_code);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
