@@ -2,6 +2,7 @@
 
 #include "model/common/file_util.h"
 #include "tb/user_rtl.h"
+#include "model/common/process.h"
 
 #include <fmt/format.h>
 

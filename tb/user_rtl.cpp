@@ -109,27 +109,6 @@ std::pair<std::string, std::string> parse_param(const std::string& arg) {
     return {name, value};
 }
 
-// ---------------------------------------------------------------------------------------
-// Tools (verilator, make, yosys, verilator_coverage, genhtml): model/common/process.h's run().
-int run_command(const std::vector<std::string>& argv, const std::string& cwd, std::string& output,
-                double timeout_seconds) {
-    RunOptions o;
-    o.out = Stream::Capture;
-    o.err = Stream::ToStdout;  // one text, in the order the tool wrote it
-    o.cwd = cwd;
-    o.timeout_seconds = timeout_seconds;
-    o.own_process_group = timeout_seconds > 0;  // a timeout ends all it started (make's compilers, a child vpsim)
-    try {
-        const RunResult r = run(argv, o);
-        output += r.out;
-        if (r.timed_out) return -1;
-        return r.shell_code();
-    } catch (const ProcessError& e) {  // not found, not executable, no such directory
-        output += e.what();
-        return 127;
-    }
-}
-
 namespace {
 
 std::string trim(std::string s) {

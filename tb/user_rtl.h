@@ -100,11 +100,6 @@ private:
     std::vector<std::pair<std::string, std::string>> params_;
 };
 
-// Runs argv (PATH lookup) in `cwd` ("" = here) with model/common/process.h's run(), stdout and
-// stderr captured together into `output` (a tool that cannot be started: the reason); returns the exit status, 127 when it could not be started, 128 + N after signal N,
-// -1 when it ran longer than timeout_seconds (> 0) and was killed.
-int run_command(const std::vector<std::string>& argv, const std::string& cwd, std::string& output,
-                double timeout_seconds = 0);
 
 // Verilates (or finds in the cache) and loads the design; throws RtlBuildError.
 std::shared_ptr<UserRtl> build_user_rtl(const UserRtlSpec& spec);

@@ -10,6 +10,7 @@
 #include "tb/shrink.h"
 #include "tb/user_rtl.h"
 #include "tb/xcheck_stream.h"
+#include "model/common/process.h"
 
 #include <fmt/format.h>
 

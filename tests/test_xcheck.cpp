@@ -1,5 +1,6 @@
 // The cross-check benches: the fast path (Verilated C++ RTL vs golden model) and the SystemC
 // bench (Verilated SystemC RTL vs the SystemC unit), on the corpus and on seeded random arrays.
+#include "model/common/process.h"
 #include "model/decl/decl_decoder.h"
 #include "tb/decl_gen.h"
 #include "tb/replay.h"

@@ -5,6 +5,7 @@
 #include "model/cli/formal_trace.h"
 #include "model/common/params.h"
 #include "tb/user_rtl.h"
+#include "model/common/process.h"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -157,7 +158,7 @@ Model build_model(const FormalArgs& a, const UnitInfo& u, const fs::path& dir) {
     script += "write_smt2 -wires model.smt2\n";
     write_text(dir / "formal.ys", script);
     std::string log;
-    const int rc = tb::run_command({"yosys", "-q", "-l", "yosys.log", "formal.ys"}, dir.string(), log, a.time_limit);
+    const int rc = run_command({"yosys", "-q", "-l", "yosys.log", "formal.ys"}, dir.string(), log, a.time_limit);
     if (rc != 0)
         throw ParamError(fmt::format("yosys could not read the design ({}; log {}): {}", rtl,
                                      (dir / "yosys.log").string(), yosys_error(read_text((dir / "yosys.log").string()) + log)));
@@ -175,7 +176,7 @@ formal::SmtbmcLog smtbmc(const FormalArgs& a, const fs::path& dir, const std::ve
     argv.insert(argv.end(), extra.begin(), extra.end());
     argv.push_back("model.smt2");
     std::string out;
-    const int rc = tb::run_command(argv, dir.string(), out, a.time_limit);
+    const int rc = run_command(argv, dir.string(), out, a.time_limit);
     write_text(dir / log_name, out);
     formal::SmtbmcLog log = formal::parse_smtbmc(out);
     if (rc == -1) log.status = "TIMEOUT";

@@ -6,6 +6,7 @@
 #include "tb/vf_loop.h"
 #include "tb/vf_user_rtl.h"
 #include "tb/vf_xcheck.h"
+#include "model/common/process.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -107,7 +108,7 @@ int64_t run_cycles(const std::vector<std::string>& extra, std::string& err) {
     std::vector<std::string> argv = {"/proc/self/exe", "run", "--json", "--no-progress"};
     argv.insert(argv.end(), extra.begin(), extra.end());
     std::string out;
-    if (tb::run_command(argv, "", out, 120) != 0) {
+    if (run_command(argv, "", out, 120) != 0) {
         err = out.substr(0, out.find('\n'));
         return -1;
     }
@@ -192,7 +193,7 @@ int run_vf_mutants(const VfXcheckArgs& a) {
             argv.insert(argv.end(), check.begin(), check.end());
             argv.insert(argv.end(), {"--rtl", file});
             std::string out;
-            const int rc = tb::run_command(argv, "", out, a.mutant_timeout);
+            const int rc = run_command(argv, "", out, a.mutant_timeout);
             if (rc == -1) {
                 result = "timed out";
                 detail = fmt::format("no verdict within {} s", a.mutant_timeout);
@@ -347,7 +348,7 @@ int run_vf_xcheck(const VfXcheckArgs& a) {
             if (f.rfind("coverage.dat.", 0) == 0) merge.push_back(e.path().string());
         }
         std::string out;
-        if (merge.size() == 3 || tb::run_command(merge, "", out) != 0) {
+        if (merge.size() == 3 || run_command(merge, "", out) != 0) {
             std::fprintf(stderr, "vpsim xcheck: verilator_coverage --write failed:\n%s\n", out.c_str());
             return 2;
         }

@@ -362,4 +362,24 @@ std::string find_program(const std::string& name) {
     return "";
 }
 
+// Tools (verilator, make, yosys, verilator_coverage, genhtml): run() with one captured text.
+int run_command(const std::vector<std::string>& argv, const std::string& cwd, std::string& output,
+                double timeout_seconds) {
+    RunOptions o;
+    o.out = Stream::Capture;
+    o.err = Stream::ToStdout;  // one text, in the order the tool wrote it
+    o.cwd = cwd;
+    o.timeout_seconds = timeout_seconds;
+    o.own_process_group = timeout_seconds > 0;  // a timeout ends all it started (make's compilers, a child vpsim)
+    try {
+        const RunResult r = run(argv, o);
+        output += r.out;
+        if (r.timed_out) return -1;
+        return r.shell_code();
+    } catch (const ProcessError& e) {  // not found, not executable, no such directory
+        output += e.what();
+        return 127;
+    }
+}
+
 }  // namespace vpsim

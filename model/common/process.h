@@ -2,8 +2,8 @@
 // and reports how a process ended (exit status or signal, wall time, CPU time, peak resident
 // memory from wait4's rusage). vpsim sweep's backends, vpsim plot / report (the plot script),
 // bench run's memory children and the tools the RTL checks run (verilator, make, yosys,
-// verilator_coverage, genhtml and the mutation campaign's child cross-checks, through
-// tb::run_command in tb/user_rtl.h: run() with stdout and stderr as one captured text) use it.
+// verilator_coverage, genhtml, yosys-smtbmc and the mutation campaign's child cross-checks,
+// through run_command() below: run() with stdout and stderr as one captured text) use it.
 // vpsim import runs its model reading in a forked child through run_function() (no exec).
 // Nothing else in model/ or tb/ forks, execs, or calls popen or system().
 //
@@ -142,5 +142,12 @@ RunResult run_function(const std::function<int()>& body, const RunOptions& o = {
 // The path `name` resolves to on PATH, as execvp would find it ("" when none); a name with a
 // '/' is returned when that file is executable.
 std::string find_program(const std::string& name);
+
+// Runs argv (PATH lookup) in `cwd` ("" = here) with run(), stdout and stderr captured together into
+// `output` (a tool that cannot be started: the reason); returns the exit status, 127 when it could
+// not be started, 128 + N after signal N, -1 when it ran longer than timeout_seconds (> 0) and was
+// killed with everything it started (its process group).
+int run_command(const std::vector<std::string>& argv, const std::string& cwd, std::string& output,
+                double timeout_seconds = 0);
 
 }  // namespace vpsim
