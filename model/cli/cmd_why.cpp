@@ -130,28 +130,6 @@ std::string moves_text(const std::vector<study::StallMove>& m) {
     return s.empty() ? "none" : s;
 }
 
-nlohmann::ordered_json effect_json(const study::Effect& e, bool pair) {
-    nlohmann::ordered_json j;
-    auto ch = nlohmann::ordered_json::array();
-    for (const auto& r : e.changes)
-        ch.push_back({{"key", r.key}, {"kind", param_kind_name(r.kind)}, {"from", r.from}, {"to", r.to}});
-    j["changes"] = ch;
-    j["cycles"] = e.cycles;
-    j["saved"] = e.saved;
-    j["percent"] = e.percent;
-    auto mv = nlohmann::ordered_json::array();
-    for (const auto& m : e.moved) mv.push_back({{"counter", m.counter}, {"before", m.before}, {"after", m.after}});
-    j["stalls_moved"] = mv;
-    if (pair) {
-        j["parts"] = e.parts;
-        j["parts_sum"] = e.parts_sum;
-        j["parts_best"] = e.parts_best;
-        j["super_additive"] = e.synergy;  // more together than the parts apart
-        j["same_limit"] = e.same_limit;   // together no more than the better part
-    }
-    return j;
-}
-
 struct WhyResult {
     Window window;
     nlohmann::json base;
@@ -222,10 +200,10 @@ nlohmann::ordered_json why_json(const WhyArgs& a, const WhyResult& w) {
                    {"budget", a.budget}, {"text", w.window.text()}};
     j["baseline"] = {{"cycles", w.base["cycles"]}, {"bottleneck", w.base["summary"]["bottleneck"]}};
     auto r = nlohmann::ordered_json::array();
-    for (const auto& e : w.ranking) r.push_back(effect_json(e, false));
+    for (const auto& e : w.ranking) r.push_back(study::effect_json(e, false));
     j["ranking"] = r;
     auto p = nlohmann::ordered_json::array();
-    for (const auto& e : w.pairs) p.push_back(effect_json(e, true));
+    for (const auto& e : w.pairs) p.push_back(study::effect_json(e, true));
     j["pairs"] = p;
     auto sk = nlohmann::ordered_json::array();
     for (const auto& k : w.plan.skipped)

@@ -28,6 +28,22 @@ inline uint32_t ways_of(const UnitContext& c, const std::string& type) {
     return 2;
 }
 
+// Registers a split or merge unit type: its `ways` table, its words (`busy`: the busy sentence),
+// and `make`, which builds Unit(instance name, ways, args..., probes).
+template <class Unit, class... Args>
+void add_split_merge_type(UnitRegistry& r, const char* name, const char* what, const char* noun, const char* busy,
+                          Args... args) {
+    UnitType t;
+    t.name = name;
+    t.what = what;
+    t.tables = {ways_table(name, what)};
+    t.words = {noun, busy, {}, {}};
+    t.make = [name = std::string(name), args...](const UnitContext& c) {
+        return std::make_unique<Unit>(c.name.c_str(), ways_of(c, name), args..., c.probes);
+    };
+    r.add(std::move(t));
+}
+
 // Ports `prefix`0 .. `prefix`<n-1> of `owner` (In<T> or Out<T>), in order.
 template <class P>
 std::vector<std::unique_ptr<P>> numbered_ports(TimedUnit& owner, const char* prefix, uint32_t n) {

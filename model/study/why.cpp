@@ -167,4 +167,26 @@ Agreement agreement(const nlohmann::json& bottleneck, const std::string& top_key
     return a;
 }
 
+nlohmann::ordered_json effect_json(const Effect& e, bool pair) {
+    nlohmann::ordered_json j;
+    auto ch = nlohmann::ordered_json::array();
+    for (const auto& r : e.changes)
+        ch.push_back({{"key", r.key}, {"kind", param_kind_name(r.kind)}, {"from", r.from}, {"to", r.to}});
+    j["changes"] = ch;
+    j["cycles"] = e.cycles;
+    j["saved"] = e.saved;
+    j["percent"] = e.percent;
+    auto mv = nlohmann::ordered_json::array();
+    for (const auto& m : e.moved) mv.push_back({{"counter", m.counter}, {"before", m.before}, {"after", m.after}});
+    j["stalls_moved"] = mv;
+    if (pair) {
+        j["parts"] = e.parts;
+        j["parts_sum"] = e.parts_sum;
+        j["parts_best"] = e.parts_best;
+        j["super_additive"] = e.synergy;  // more together than the parts apart
+        j["same_limit"] = e.same_limit;   // together no more than the better part
+    }
+    return j;
+}
+
 }  // namespace vpsim::study

@@ -95,4 +95,8 @@ Agreement agreement(const nlohmann::json& bottleneck, const std::string& top_key
                     const std::map<std::string, std::vector<std::string>>& unit_tables,
                     const std::map<std::string, std::string>& unit_memory);
 
+// One relaxation's (or pair's) effect as `vpsim why --json` writes it (schema vpsim-why-1, docs/why.md):
+// its changes, cycles, saving and the stall counters that moved; a pair adds its parts.
+nlohmann::ordered_json effect_json(const Effect& e, bool pair);
+
 }  // namespace vpsim::study

@@ -23,28 +23,6 @@ namespace {
 using study::Effect;
 using study::Relaxation;
 
-nlohmann::ordered_json effect_json(const Effect& e, bool pair) {
-    nlohmann::ordered_json j;
-    auto ch = nlohmann::ordered_json::array();
-    for (const auto& r : e.changes)
-        ch.push_back({{"key", r.key}, {"kind", param_kind_name(r.kind)}, {"from", r.from}, {"to", r.to}});
-    j["changes"] = ch;
-    j["cycles"] = e.cycles;
-    j["saved"] = e.saved;
-    j["percent"] = e.percent;
-    auto mv = nlohmann::ordered_json::array();
-    for (const auto& m : e.moved) mv.push_back({{"counter", m.counter}, {"before", m.before}, {"after", m.after}});
-    j["stalls_moved"] = mv;
-    if (pair) {
-        j["parts"] = e.parts;
-        j["parts_sum"] = e.parts_sum;
-        j["parts_best"] = e.parts_best;
-        j["super_additive"] = e.synergy;
-        j["same_limit"] = e.same_limit;
-    }
-    return j;
-}
-
 // Keeps the variants and skipped parameters `only`'s globs match; a glob matching none is refused.
 void narrow(study::Plan& plan, const std::vector<std::string>& only) {
     if (only.empty()) return;
@@ -137,10 +115,10 @@ std::string why(const RunSpec& s, double factor, const std::vector<std::string>&
                    {"scene_references", total}, {"budget", budget}};
     j["baseline"] = {{"cycles", base_cycles}, {"bottleneck", bottleneck}};
     auto rk = nlohmann::ordered_json::array();
-    for (const auto& e : ranking) rk.push_back(effect_json(e, false));
+    for (const auto& e : ranking) rk.push_back(study::effect_json(e, false));
     j["ranking"] = rk;
     auto pr = nlohmann::ordered_json::array();
-    for (const auto& e : pair_effects) pr.push_back(effect_json(e, true));
+    for (const auto& e : pair_effects) pr.push_back(study::effect_json(e, true));
     j["pairs"] = pr;
     auto sk = nlohmann::ordered_json::array();
     for (const auto& k : plan.skipped)
