@@ -13,6 +13,26 @@ inline bool is_final(const decl::Event& e) {
     return e.kind == decl::EventKind::End || e.kind == decl::EventKind::Error;
 }
 
+// The cycles an array of n tokens may take before its run counts as timed out.
+inline uint64_t cycle_limit(size_t n, const Backpressure& bp) {
+    return 64 + 8 * n + n * n / 4 + (bp.out_ready < 1 || bp.in_valid < 1 ? 40 * n : 0);
+}
+
+// A probability as the threshold a 32-bit draw is compared with (draw <= threshold: true).
+inline uint32_t draw_threshold(double p) { return uint32_t(p * 4294967295.0); }
+
+// One cycle's pins as a trace records them (the side's outputs settled after set_inputs).
+template <class Side>
+CycleSample sample_pins(Side& side, bool in_valid, bool out_ready) {
+    CycleSample c;
+    c.in_valid = in_valid;
+    c.out_ready = out_ready;
+    c.in_ready = side.in_ready();
+    c.out_valid = side.out_valid();
+    if (c.out_valid) c.event = side.event();
+    return c;
+}
+
 // Drives one array into `r` (cleared first; its event buffer is reused from array to array).
 template <class Side>
 void drive_array(Side& side, const std::vector<uint32_t>& tokens, bool lenient, uint64_t bp_seed, const Backpressure& bp,
@@ -22,8 +42,8 @@ void drive_array(Side& side, const std::vector<uint32_t>& tokens, bool lenient, 
     r.timed_out = r.assertion_failed = false;
     Rng rng(bp_seed);
     const size_t n = tokens.size();
-    const uint64_t limit = 64 + 8 * n + n * n / 4 + (bp.out_ready < 1 || bp.in_valid < 1 ? 40 * n : 0);
-    const uint32_t p_in = uint32_t(bp.in_valid * 4294967295.0), p_out = uint32_t(bp.out_ready * 4294967295.0);
+    const uint64_t limit = cycle_limit(n, bp);
+    const uint32_t p_in = draw_threshold(bp.in_valid), p_out = draw_threshold(bp.out_ready);
     size_t pos = 0;
     bool final_seen = false;
     while (!(pos == n && final_seen)) {
@@ -31,15 +51,7 @@ void drive_array(Side& side, const std::vector<uint32_t>& tokens, bool lenient, 
         const bool in_valid = pos < n && uint32_t(draw) <= p_in;
         const bool out_ready = uint32_t(draw >> 32) <= p_out;
         side.set_inputs(in_valid, in_valid ? tokens[pos] : 0u, in_valid && pos + 1 == n, lenient, out_ready);
-        if (r.trace) {
-            CycleSample c;
-            c.in_valid = in_valid;
-            c.out_ready = out_ready;
-            c.in_ready = side.in_ready();
-            c.out_valid = side.out_valid();
-            if (c.out_valid) c.event = side.event();
-            r.trace->push_back(c);
-        }
+        if (r.trace) r.trace->push_back(sample_pins(side, in_valid, out_ready));
         if (side.out_valid() && out_ready) {
             r.events.push_back(side.event());
             final_seen = final_seen || is_final(r.events.back());
@@ -70,9 +82,9 @@ void drive_stream(Side& side, const std::vector<StreamArray>& arrays, uint64_t b
     uint64_t limit = 0;
     for (const auto& a : arrays) {
         const size_t n = a.tokens.size();
-        limit += 64 + 8 * n + n * n / 4 + (bp.out_ready < 1 || bp.in_valid < 1 ? 40 * n : 0) + a.gap;
+        limit += cycle_limit(n, bp) + a.gap;
     }
-    const uint32_t p_in = uint32_t(bp.in_valid * 4294967295.0), p_out = uint32_t(bp.out_ready * 4294967295.0);
+    const uint32_t p_in = draw_threshold(bp.in_valid), p_out = draw_threshold(bp.out_ready);
     size_t in_arr = 0, pos = 0, out_arr = 0;  // the array being offered, its next token, the array receiving events
     uint32_t wait = arrays.empty() ? 0 : arrays[0].gap;
     while (out_arr < arrays.size() || in_arr < arrays.size()) {  // every token in, every final event out
@@ -83,15 +95,7 @@ void drive_stream(Side& side, const std::vector<StreamArray>& arrays, uint64_t b
         const bool out_ready = uint32_t(draw >> 32) <= p_out;
         const bool last = in_valid && pos + 1 == cur.tokens.size();
         side.set_inputs(in_valid, in_valid ? cur.tokens[pos] : 0u, last, cur.lenient, out_ready);
-        if (r.trace) {
-            CycleSample c;
-            c.in_valid = in_valid;
-            c.out_ready = out_ready;
-            c.in_ready = side.in_ready();
-            c.out_valid = side.out_valid();
-            if (c.out_valid) c.event = side.event();
-            r.trace->push_back(c);
-        }
+        if (r.trace) r.trace->push_back(sample_pins(side, in_valid, out_ready));
         if (side.out_valid() && out_ready) {
             // An event after every array's final one is the last array's (an extra event).
             SideResult& o = r.arrays[out_arr < arrays.size() ? out_arr : arrays.size() - 1];

@@ -7,6 +7,7 @@
 #include "model/scene/default_scene.h"
 #include "model/scene/functional.h"
 #include "model/study/why.h"
+#include "tests/timing_test_util.h"
 
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
@@ -20,15 +21,10 @@ using namespace vpsim;
 
 namespace {
 
-std::string topology_path(const std::string& name) {
-    return std::string(VPSIM_SOURCE_DIR) + "/examples/topologies/" + name;
-}
-
-struct Captured {
-    sc::RunResult result;
-    std::vector<std::vector<uint32_t>> indices;  // per draw
-    std::vector<std::vector<vs::VertexOutputs>> vertices;
-};
+using test::Captured;
+using test::topology_error;
+using test::topology_path;
+using test::where;
 
 // Runs `s` on `topo` with its own parameters (sc::default_params(topo)) and `sets`.
 Captured run_on(const scene::Scene& s, const sc::Topology& topo, const std::vector<std::string>& sets = {}) {
@@ -37,11 +33,7 @@ Captured run_on(const scene::Scene& s, const sc::Topology& topo, const std::vect
     Captured c;
     sc::RunOptions opt;
     opt.topology = &topo;
-    opt.sink = [&c](const sc::DrawState& d, uint64_t, uint32_t index, const vs::VertexOutputs& o) {
-        if (c.indices.size() <= d.id) c.indices.resize(d.id + 1), c.vertices.resize(d.id + 1);
-        c.indices[d.id].push_back(index);
-        c.vertices[d.id].push_back(o);
-    };
+    opt.sink = test::capture_into(c);
     c.result = sc::run_pipeline(s, p, vs::Profile::d3d8(), opt);
     return c;
 }
@@ -74,28 +66,6 @@ std::vector<scene::Scene> example_scenes() {
 
 uint64_t counter(const Captured& c, const std::string& unit, const std::string& name) {
     return c.result.stats["units"][unit]["counters"][name]["value"].get<uint64_t>();
-}
-
-// The message building `text` gives (parsed, parameters made, units built and bound).
-std::string topology_error(const std::string& text) {
-    try {
-        const sc::Topology t = sc::parse_topology(text, "T.json");
-        sc::RunOptions opt;
-        opt.topology = &t;
-        sc::check_topology(sc::default_params(t), opt);
-    } catch (const sc::TopologyError& e) {
-        return e.what();
-    }
-    return "";
-}
-
-// "T.json:L:C: " of the first occurrence of `what` in `text`.
-std::string where(const std::string& text, const std::string& what) {
-    const size_t at = text.find(what);
-    REQUIRE(at != std::string::npos);
-    size_t line = 1, col = 1;
-    for (size_t i = 0; i < at; ++i) text[i] == '\n' ? (++line, col = 1) : ++col;
-    return fmt::format("T.json:{}:{}: ", line, col);
 }
 
 // The same, of the value of the first `"key": ` in `text` (where a parameter's message points).

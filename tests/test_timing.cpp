@@ -7,6 +7,7 @@
 #include "model/scene/default_scene.h"
 #include "model/scene/functional.h"
 #include "tests/test_seed.h"
+#include "tests/timing_test_util.h"
 
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
@@ -29,24 +30,17 @@ using namespace vpsim;
 
 namespace {
 
-struct Captured {
-    sc::RunResult result;
-    std::vector<std::vector<uint32_t>> indices;  // per draw
-    std::vector<std::vector<vs::VertexOutputs>> vertices;
-    bool out_of_order = false;  // a reference arrived out of draw order
-};
+using test::Captured;
+using test::topology_error;
+using test::topology_path;
+using test::where;
 
 Captured run(const scene::Scene& s, const std::vector<std::string>& sets = {}) {
     ParamSet p = vpsim::sc::default_params();
     for (const auto& kv : sets) p.apply_set(kv);
     Captured c;
     sc::RunOptions opt;
-    opt.sink = [&c](const sc::DrawState& d, uint64_t ref, uint32_t index, const vs::VertexOutputs& o) {
-        if (c.indices.size() <= d.id) c.indices.resize(d.id + 1), c.vertices.resize(d.id + 1);
-        if (ref != c.indices[d.id].size()) c.out_of_order = true;
-        c.indices[d.id].push_back(index);
-        c.vertices[d.id].push_back(o);
-    };
+    opt.sink = test::capture_into(c);
     c.result = sc::run_pipeline(s, p, vs::Profile::d3d8(), opt);
     CHECK_FALSE(c.out_of_order);
     return c;
@@ -622,10 +616,6 @@ TEST_CASE("The timing model lists every unit's table, the post-transform cache w
 
 namespace {
 
-std::string topology_path(const std::string& name) {
-    return std::string(VPSIM_SOURCE_DIR) + "/examples/topologies/" + name;
-}
-
 // Runs `s` on `topo` (null: the built-in one) with the parameters of the delay-stage topology
 // (a superset), so one list of settings serves both.
 Captured run_topology(const scene::Scene& s, const sc::Topology* topo, const std::vector<std::string>& sets,
@@ -643,11 +633,7 @@ Captured run_topology(const scene::Scene& s, const sc::Topology* topo, const std
     opt.topology = topo;
     opt.registry = registry;
     opt.variants = std::move(variants);
-    opt.sink = [&c](const sc::DrawState& d, uint64_t, uint32_t index, const vs::VertexOutputs& o) {
-        if (c.indices.size() <= d.id) c.indices.resize(d.id + 1), c.vertices.resize(d.id + 1);
-        c.indices[d.id].push_back(index);
-        c.vertices[d.id].push_back(o);
-    };
+    opt.sink = test::capture_into(c);
     c.result = sc::run_pipeline(s, p, vs::Profile::d3d8(), opt);
     return c;
 }
@@ -664,34 +650,12 @@ void check_same_vertices(const Captured& a, const Captured& b) {
     }
 }
 
-// The message a topology text gives when it is built (parsed, units made, links bound, ordered).
-std::string topology_error(const std::string& text) {
-    try {
-        const sc::Topology t = sc::parse_topology(text, "T.json");
-        sc::RunOptions opt;
-        opt.topology = &t;
-        sc::check_topology(sc::default_params(t), opt);
-    } catch (const sc::TopologyError& e) {
-        return e.what();
-    }
-    return "";
-}
-
 // The built-in topology's text with one replacement (which must apply).
 std::string edited(const std::string& from, const std::string& to) {
     std::string t = sc::default_topology_text();
     const size_t at = t.find(from);
     REQUIRE(at != std::string::npos);
     return t.replace(at, from.size(), to);
-}
-
-// "T.json:L:C: " of the first occurrence of `what` in `text` (`plus` characters on).
-std::string where(const std::string& text, const std::string& what, size_t plus = 0) {
-    const size_t at = text.find(what) + plus;
-    REQUIRE(text.find(what) != std::string::npos);
-    size_t line = 1, col = 1;
-    for (size_t i = 0; i < at; ++i) text[i] == '\n' ? (++line, col = 1) : ++col;
-    return fmt::format("T.json:{}:{}: ", line, col);
 }
 
 }  // namespace

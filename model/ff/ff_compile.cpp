@@ -244,6 +244,7 @@ private:
     void blend_sum(uint32_t i, const std::string& acc_dst, const std::string& term, const std::string& weight,
                    const std::string& acc);
     void project_blended_position(const std::string& p);
+    void blend_normal(uint32_t i, const std::string& n, uint32_t b, const std::string& weight);
     void lighting_colours(bool need_nc_for_light);
     // The parts of lighting_colours: a light's vector to the vertex and its Atten*Spot factor
     // (attenuation and range, the spotlight's cone), its terms into the sums (ambient, diffuse,
@@ -546,11 +547,7 @@ void Generator::blend(const std::string& p, const std::string& n, int nw, bool n
             note(fmt::format("blend: P += w{0} * P * WORLDMATRIX({0}) * VIEW", i));
             op("m4x3", "r10", {p, fmt::format("c{}", b)});
             blend_sum(i, "r0.xyz", "r10", weight(i), "r0");
-            if (normals) {
-                note(fmt::format("blend: N += w{0} * N * WORLDMATRIX({0}) * VIEW", i));
-                op("m3x3", "r10", {n, fmt::format("c{}", b)});
-                blend_sum(i, "r1.xyz", "r10", weight(i), "r1");
-            }
+            if (normals) blend_normal(i, n, b, weight(i));
         }
         project_blended_position(p);
         return;
@@ -574,12 +571,16 @@ void Generator::blend(const std::string& p, const std::string& n, int nw, bool n
     if (normals) {
         for (uint32_t i = 0; i < count; ++i) {
             const Matrix wv = mul(s_.world[i], s_.view);
-            const uint32_t b = block(columns(wv, 3), fmt::format("world-view {}", i));
-            note(fmt::format("blend: N += w{0} * N * WORLDMATRIX({0}) * VIEW", i));
-            op("m3x3", "r10", {n, fmt::format("c{}", b)});
-            blend_sum(i, "r1.xyz", "r10", weight(i), "r1");
+            blend_normal(i, n, block(columns(wv, 3), fmt::format("world-view {}", i)), weight(i));
         }
     }
+}
+
+// N += w_i * N * WORLDMATRIX(i) * VIEW (upper 3x3, at c`b`) into r1.xyz.
+void Generator::blend_normal(uint32_t i, const std::string& n, uint32_t b, const std::string& weight) {
+    note(fmt::format("blend: N += w{0} * N * WORLDMATRIX({0}) * VIEW", i));
+    op("m3x3", "r10", {n, fmt::format("c{}", b)});
+    blend_sum(i, "r1.xyz", "r10", weight, "r1");
 }
 
 // Indexed blending: the world-view matrices of WORLDMATRIX(0..MaxVertexBlendMatrixIndex), 3

@@ -40,8 +40,7 @@ public:
                 took = true;
             }
         const uint64_t m = *std::min_element(latest_.begin(), latest_.end());
-        Cycle next = kNever;
-        for (const auto& in : ins_) next = std::min(next, (*in)->next_pop(now));
+        const Cycle next = earliest_pop(ins_, now);
         if (m > sent_) {
             if (!out_->can_push(now)) {
                 acct_.stall(stall_out_, now);
@@ -63,9 +62,7 @@ public:
     }
     void finish(Cycle end) override { acct_.finish(end); }
     bool busy_with_work() const override {
-        for (const auto& in : ins_)
-            if (!(*in)->empty()) return true;
-        return *std::min_element(latest_.begin(), latest_.end()) > sent_;
+        return any_holds(ins_) || *std::min_element(latest_.begin(), latest_.end()) > sent_;
     }
     const StatGroup& stats() const override { return stats_; }
 

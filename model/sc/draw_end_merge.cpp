@@ -19,11 +19,7 @@ DrawEndMerge::DrawEndMerge(const sc_core::sc_module_name& n, uint32_t ways, Prob
     acct_.attach(probes, basename());
 }
 
-bool DrawEndMerge::busy_with_work() const {
-    for (const auto& in : ins_)
-        if (!(*in)->empty()) return true;
-    return false;
-}
+bool DrawEndMerge::busy_with_work() const { return any_holds(ins_); }
 
 Cycle DrawEndMerge::step(Cycle now) {
     bool moved = false;
@@ -48,8 +44,7 @@ Cycle DrawEndMerge::step(Cycle now) {
         ++draws_;
         moved = true;
     }
-    Cycle next = kNever;
-    for (const auto& in : ins_) next = std::min(next, (*in)->next_pop(now));
+    const Cycle next = earliest_pop(ins_, now);
     if (moved) {
         acct_.busy(now);
         return now + 1;  // (busy this cycle: idle from the next, unless more comes)

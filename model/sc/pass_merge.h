@@ -40,8 +40,7 @@ public:
                 ++items_;
                 moved = true;
             }
-        Cycle next = kNever;
-        for (const auto& in : ins_) next = std::min(next, (*in)->next_pop(now));
+        const Cycle next = earliest_pop(ins_, now);
         if (moved) {
             acct_.busy(now);
             return now + 1;  // (busy this cycle: idle from the next, unless more comes)
@@ -53,11 +52,7 @@ public:
         return blocked ? now + 1 : next;
     }
     void finish(Cycle end) override { acct_.finish(end); }
-    bool busy_with_work() const override {
-        for (const auto& in : ins_)
-            if (!(*in)->empty()) return true;
-        return false;
-    }
+    bool busy_with_work() const override { return any_holds(ins_); }
     const StatGroup& stats() const override { return stats_; }
 
 private:

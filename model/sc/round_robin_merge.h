@@ -57,11 +57,7 @@ public:
         return now + 1;
     }
     void finish(Cycle end) override { acct_.finish(end); }
-    bool busy_with_work() const override {
-        for (const auto& in : ins_)
-            if (!(*in)->empty()) return true;
-        return false;
-    }
+    bool busy_with_work() const override { return any_holds(ins_); }
     const StatGroup& stats() const override { return stats_; }
 
 private:

@@ -7,6 +7,7 @@
 #include "model/common/params.h"
 #include "model/sc/unit_registry.h"
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
@@ -50,6 +51,22 @@ std::vector<std::unique_ptr<P>> numbered_ports(TimedUnit& owner, const char* pre
     std::vector<std::unique_ptr<P>> v;
     for (uint32_t i = 0; i < n; ++i) v.push_back(std::make_unique<P>(owner, prefix + std::to_string(i)));
     return v;
+}
+
+// Whether any of a merge's inputs holds an item (its busy_with_work()).
+template <class P>
+bool any_holds(const std::vector<std::unique_ptr<P>>& ins) {
+    for (const auto& in : ins)
+        if (!(*in)->empty()) return true;
+    return false;
+}
+
+// The earliest cycle at which any of a merge's inputs has an item to pop (kNever: none coming).
+template <class P>
+Cycle earliest_pop(const std::vector<std::unique_ptr<P>>& ins, Cycle now) {
+    Cycle next = kNever;
+    for (const auto& in : ins) next = std::min(next, (*in)->next_pop(now));
+    return next;
 }
 
 }  // namespace vpsim::sc
