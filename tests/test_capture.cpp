@@ -125,8 +125,8 @@ TEST_CASE("an unknown op is refused with its number", "[capture][damage]") {
 TEST_CASE("a file that is not a capture, or of another version, is refused at its header", "[capture][damage]") {
     CHECK(parse_capture("hello", "h").error.find("h: byte offset 0: not a vpsim capture") == 0);
     std::string b = sample().bytes();
-    b[8] = 2;
-    CHECK(parse_capture(b, "v").error.find("v: byte offset 8: capture version 2") == 0);
+    b[8] = 3;
+    CHECK(parse_capture(b, "v").error.find("v: byte offset 8: capture version 3 with a 32-byte header; this vpsim reads versions 1..2") == 0);
 }
 
 TEST_CASE("capture info counts draws, vertices, the fixed-function and user-pointer mix and the traffic per frame",
