@@ -20,15 +20,15 @@ uint32_t bits(float f) {
     return d;
 }
 
-// D3D8's render-state defaults for the states vpsim models (Wine 8.0's wined3d
-// init_default_render_states, which follows the D3D8 SDK's D3DRENDERSTATETYPE page).
-// POINTSIZE_MAX's is the device's MaxPointSize, filled in by default_of().
+// D3D8's render-state defaults for the states vpsim models: wined3d's init_default_render_states
+// (Wine 8.0), but POINTSIZE_MIN 0, which Wine's d3d8 sets over wined3d's 1.0 at device creation and
+// Reset (dlls/d3d8/device.c). POINTSIZE_MAX's is the device's MaxPointSize, filled in by default_of().
 const std::map<uint32_t, uint32_t>& render_state_defaults() {
     static const std::map<uint32_t, uint32_t> d = {
         {28, 0},          {29, 0},          {35, 0},   {36, bits(0)}, {37, bits(1)}, {38, bits(1)}, {48, 0},
         {136, 1},         {137, 1},         {139, 0},  {140, 0},      {141, 1},      {142, 1},      {143, 0},
         {145, 1},         {146, 2},         {147, 0},  {148, 0},      {151, 0},      {152, 0},      {153, 0},
-        {154, bits(1)},   {155, bits(1)},   {157, 0},  {158, bits(1)}, {159, bits(0)}, {160, bits(0)}, {163, 0},
+        {154, bits(1)},   {155, bits(0)},   {157, 0},  {158, bits(1)}, {159, bits(0)}, {160, bits(0)}, {163, 0},
         {164, bits(1)},   {167, 0},         {170, bits(0)}, {172, 3}, {173, 1}};
     return d;
 }
