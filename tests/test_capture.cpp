@@ -492,3 +492,19 @@ TEST_CASE("capture info counts state-block calls, ProcessVertices and their vert
     CHECK(f[0].processed_vertices == 2);
     CHECK(f[0].resets == 1);
 }
+
+TEST_CASE("CreateStateBlock of a number that is no D3DSTATEBLOCKTYPE is a located error", "[capture][stateblock][damage]") {
+    CaptureWriter w = probe_setup();
+    w.call(VPSIM_OP_CREATE_STATE_BLOCK, {4, 5}).present();
+    const Capture c = parse_capture(w.bytes(), "s.vpcap");
+    const ConvertResult r = convert_capture(c, {});
+    CHECK(r.error == "s.vpcap: frame 0, call 9 (CreateStateBlock), byte offset " + std::to_string(c.frames[0].calls[9].offset) +
+                         ": state block type 4 is not a D3DSTATEBLOCKTYPE (1 ALL, 2 PIXELSTATE, 3 VERTEXSTATE)");
+}
+
+TEST_CASE("a ProcessVertices call whose byte count is not the bytes it carries is damage at its call", "[capture][processvertices][damage]") {
+    CaptureWriter w;
+    w.call(VPSIM_OP_PROCESS_VERTICES, {0, 0, 1, 2, 0, 0, 32}, vertices({0, 0, 0})).present();  // 16 bytes, 32 announced
+    CHECK(parse_capture(w.bytes(), "pv.vpcap").error ==
+          "pv.vpcap: frame 0, call 0, byte offset 52: ProcessVertices takes 60 argument bytes (its fixed 28 and the data its counts say), found 44");
+}
