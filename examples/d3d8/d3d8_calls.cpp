@@ -7,12 +7,12 @@
 // The device does software vertex processing. A "probe" is a ProcessVertices of one triangle
 // into a system-memory XYZRHW|DIFFUSE buffer followed by a draw of the same triangle with the
 // same state: Wine's own transform of the triangle (the bytes the recorder keeps) is what vpsim
-// must compute for the draw that follows, which tests/capture/calls.sh checks. The probes' state
-// is a world matrix and the AMBIENT render state (lighting on, no light enabled, the material's
-// ambient white: the colour is AMBIENT), changed by state blocks as D3D8 defines them:
-//   1. WORLD = T1, AMBIENT = A1
-//   2. ApplyStateBlock(ALL block captured at set-up: T0, A0)       -> T0, A0
-//   3. T1, A1, then ApplyStateBlock(VERTEXSTATE block: A0)          -> T1, A0 (no transforms in it)
+// must compute for the draw that follows, which tests/capture/probes.sh checks. The probes' state
+// is a world matrix, the viewport and the AMBIENT render state (lighting on, no light enabled, the
+// material's ambient white: the colour is AMBIENT), changed by state blocks as D3D8 defines them:
+//   1. WORLD = T1, AMBIENT = A1, a viewport V1 smaller than the back buffer
+//   2. ApplyStateBlock(ALL block captured at set-up: T0, A0, V0)    -> T0, A0, V0
+//   3. T1, A1, V1, then ApplyStateBlock(VERTEXSTATE block: A0)      -> T1, A0, V1 (no transform, no viewport in it)
 //   4. AMBIENT = A2, then ApplyStateBlock(PIXELSTATE block)         -> T1, A2 (neither in it)
 //   5. ApplyStateBlock(recorded block: WORLD = T3, AMBIENT = A3)     -> T3, A3
 //   6. MultiplyTransform(WORLD, S)                                  -> S x T3
@@ -169,9 +169,11 @@ bool App::frame(int f) {
     const float s = 0.1f * float(f);
     const D3DMATRIX t1 = matrix(1, 1, 0.2f + s, -0.1f, 3.0f), t2 = matrix(0.8f, 1.2f, -0.2f, 0.1f, 2.0f),
                     scale = matrix(1.5f, 0.5f, 0.1f, 0, 0);
+    D3DVIEWPORT8 small = {8, 4, 48, 40, 0.0f, 1.0f};
     // 1.
     CHECK(dev->SetTransform(D3DTS_WORLD, &t1));
     CHECK(dev->SetRenderState(D3DRS_AMBIENT, 0xFF20C020));
+    CHECK(dev->SetViewport(&small));
     if (!probe(false)) return false;
     // 2.
     CHECK(dev->ApplyStateBlock(all));
@@ -179,6 +181,7 @@ bool App::frame(int f) {
     // 3.
     CHECK(dev->SetTransform(D3DTS_WORLD, &t1));
     CHECK(dev->SetRenderState(D3DRS_AMBIENT, 0xFF20C020));
+    CHECK(dev->SetViewport(&small));
     CHECK(dev->ApplyStateBlock(vertex));
     if (!probe(false)) return false;
     // 4.
