@@ -196,7 +196,7 @@ package vpsim_golden_pkg;
 
   // The vertex fetch unit's golden side (rtl/vertex_fetch.sv's pins, docs/vertex-fetch-rtl.md):
   // set a declaration (decl: 0, or -1 and `error`), drive lay_count / lay_elems from layout(), give
-  // the streams and the memory the DUT reads, then expect(index) gives out_loaded and out_regs.
+  // the streams and the memory the DUT reads, then vertex(index) gives out_loaded and out_regs.
   class fetch_model;
     chandle h;
     string error;
@@ -233,7 +233,7 @@ package vpsim_golden_pkg;
       vpsim_dpi_fetch_mem_clear(h);
     endfunction
     // Vertex `index`: out_loaded and out_regs as the DUT must give them; 0, or -1 with `error`.
-    function int expect(logic [31:0] index, output logic [15:0] loaded, output logic [2047:0] regs);
+    function int vertex(logic [31:0] index, output logic [15:0] loaded, output logic [2047:0] regs);
       if (vpsim_dpi_fetch_vertex(h, int'(index)) != 0) begin
         error = vpsim_dpi_fetch_error(h);
         return -1;
@@ -280,10 +280,8 @@ package vpsim_golden_pkg;
       end
       return 0;
     endfunction
-    function logic [127:0] out(int o);
-      logic [127:0] v;
-      for (int c = 0; c < 4; c++) v[32*c +: 32] = vpsim_dpi_shader_out(h, o, c);
-      return v;
+    function void out(int o, output logic [127:0] xyzw);
+      for (int c = 0; c < 4; c++) xyzw[32*c +: 32] = vpsim_dpi_shader_out(h, o, c);
     endfunction
     function void free();
       vpsim_dpi_shader_free(h);
