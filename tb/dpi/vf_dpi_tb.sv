@@ -104,6 +104,10 @@ module vf_dpi_tb;
 
   initial begin
     fetch_model gold;
+    shader_model sh;
+    logic [127:0] opos;
+    logic [31:0] code[$];
+    logic [31:0] add_code[6] = '{32'hFFFE_0101, 32'h0000_0002, 32'hC00F_0000, 32'h90E4_0000, 32'hA0E4_0001, 32'h0000_FFFF};
     vertex_t expected[$], e;
     logic [31:0] tokens[$], base[16], stride[16], bad_decl[$];
     logic [31:0] pend_addr[$];
@@ -125,6 +129,26 @@ module vf_dpi_tb;
     bad_decl = '{32'h2000_0000, 32'hDEAD_BEEF, 32'hFFFF_FFFF};
     if (gold.decl(bad_decl) != -1 || gold.error == "") $fatal(1, "vf_dpi_tb: a malformed declaration was not refused");
     $display("vf_dpi_tb: malformed declaration refused: %s", gold.error);
+
+    // The vertex shader comes next in the pipeline: the package's shader_model on one vertex
+    // (add oPos, v0, c1: (1, 2, 3, 4) + (10, 20, 30, 40)), and bytecode it refuses.
+    sh = new();
+    for (int i = 0; i < 6; i++) code.push_back(add_code[i]);
+    if (sh.load(code) != 0)
+      $fatal(1, "vf_dpi_tb: shader_model refused add oPos, v0, c1: %s", sh.error);
+    sh.input_reg(0, {32'h4080_0000, 32'h4040_0000, 32'h4000_0000, 32'h3F80_0000});
+    sh.constant(1, {32'h4220_0000, 32'h41F0_0000, 32'h41A0_0000, 32'h4120_0000});
+    if (sh.run() != 0) $fatal(1, "vf_dpi_tb: shader_model.run: %s", sh.error);
+    sh.out(0, opos);
+    if (opos != {32'h4230_0000, 32'h4204_0000, 32'h41B0_0000, 32'h4130_0000})
+      $fatal(1, "vf_dpi_tb: shader_model: oPos %h, expected (11, 22, 33, 44)", opos);
+    code.delete();
+    code.push_back(32'hFFFE_0101);
+    code.push_back(32'hDEAD_BEEF);
+    if (sh.load(code) != -1 || sh.error == "")
+      $fatal(1, "vf_dpi_tb: shader_model accepted malformed bytecode");
+    $display("vf_dpi_tb: shader_model: oPos = (11, 22, 33, 44); malformed bytecode refused: %s", sh.error);
+    sh.free();
 
     // Memory: random DWORDs, one in eight a pattern (0xFFFFFFFF: color and ubyte 255; NaN; -32768 shorts).
     for (int w = 0; w < MEM_WORDS; w++)
