@@ -307,7 +307,7 @@ int run_run(const RunArgs& a) {
         sc::RunOptions opt;
         opt.tess_profile = tess_profile;
         opt.topology = &topology;
-        return run_sample(sc, params, profile, opt, a.sample, a.json, a.quiet);
+        return run_sample(std::move(sc), params, profile, opt, a.sample, a.json, a.quiet);
     }
     std::vector<const tb::RtlUnit*> rtl;  // --rtl, each unit once, in the order given
     std::vector<std::string> rtl_names;

@@ -15,13 +15,13 @@ void add_sample_options(CLI::App* c, SampleArgs& a) {
         "detail; refused (exit 2) for a scene too short to sample, phase changes it cannot bound, or patches");
     const auto range = CLI::Range(uint64_t(1), uint64_t(std::numeric_limits<uint32_t>::max()));
     c->add_option("--sample-unit", a.options.unit_refs,
-                  "With --sample: references per sampling unit (default: the scene's references / 4000, within "
-                  "96..2000)")
+                  "With --sample: references per sampling unit (default: the scene's references / 8000, within "
+                  "96..1000)")
         ->type_name("N")
         ->check(range)
         ->needs(on);
     c->add_option("--sample-period", a.options.period,
-                  "With --sample: simulate every K-th unit of a phase (default: about 60 samples)")
+                  "With --sample: simulate every K-th unit of a phase (default: about 30 samples)")
         ->type_name("K")
         ->check(range)
         ->needs(on);
@@ -39,7 +39,7 @@ void add_sample_options(CLI::App* c, SampleArgs& a) {
         on->excludes(c->get_option(name));
 }
 
-int run_sample(const scene::Scene& s, const ParamSet& params, const vs::Profile& profile,
+int run_sample(scene::Scene s, const ParamSet& params, const vs::Profile& profile,
                const sc::RunOptions& options, const SampleArgs& a, bool json, bool quiet) {
     study::SampleResult r;
     try {

@@ -24,7 +24,7 @@ void add_sample_options(CLI::App* run, SampleArgs& a);
 // The sampled run: prints its estimate (JSON with `json`; nothing with `quiet`). Returns the
 // exit status: 0, 1 a scene command failed, 2 refused (the reason on stderr) or bad input, 3 an
 // internal error.
-int run_sample(const scene::Scene& s, const ParamSet& params, const vs::Profile& profile,
+int run_sample(scene::Scene s, const ParamSet& params, const vs::Profile& profile,
                const sc::RunOptions& options, const SampleArgs& a, bool json, bool quiet);
 
 }  // namespace vpsim::cli

@@ -146,7 +146,7 @@ SamplePlan plan_sampling(const scene::Scene& s, const SampleOptions& o) {
     p.seed = o.seed;
     uint64_t total = 0;
     for (const auto& d : scene::draw_sizes(s)) total += d.references.value_or(0);
-    p.unit_refs = o.unit_refs ? o.unit_refs : std::clamp<uint64_t>(total / 4000, 96, 2000);
+    p.unit_refs = o.unit_refs ? o.unit_refs : std::clamp<uint64_t>(total / 8000, 96, 1000);
     cut_units(s, p);
     if (p.units.empty()) throw SampleRefused(s.name + ": the scene draws nothing: there is nothing to sample");
     p.period = o.period ? o.period : std::max<uint64_t>(1, p.units.size() / o.target_samples);
@@ -212,7 +212,9 @@ Estimate stratified_estimate(double exact, const std::vector<Stratum>& strata, d
         for (double v : h.values) ss += (v - mean) * (v - mean);
         const double s2 = n > 1 ? ss / (n - 1) : 0;
         e.value += N * mean;
-        var += N * N * (1 - n / N) * s2 / n;
+        // No finite-population correction: a unit's marginal cycles carry the error of its finite
+        // warm-up, which a census (period 1) would otherwise report as a zero-width interval.
+        var += N * N * s2 / n;
     }
     e.half_width = z * std::sqrt(std::max(0.0, var));
     return e;
@@ -267,7 +269,7 @@ uint64_t refs_between(const SamplePlan& p, size_t first, size_t last) {
 
 }  // namespace
 
-SampleResult run_sampled(const scene::Scene& s, const SamplePlan& plan, const ParamSet& params,
+SampleResult run_sampled(scene::Scene& s, const SamplePlan& plan, const ParamSet& params,
                          const vs::Profile& profile, const sc::RunOptions& options, double z) {
     const auto t0 = std::chrono::steady_clock::now();
     SampleResult r;
@@ -275,7 +277,13 @@ SampleResult run_sampled(const scene::Scene& s, const SamplePlan& plan, const Pa
     r.z = z;
     r.clock_mhz = sc::PipelineParams::from(params).clock_mhz;
     std::vector<std::string> order;
-    std::map<std::string, scene::Buffer> buffers = s.buffers;  // lent to each run
+    std::map<std::string, scene::Buffer> buffers;  // the scene's, lent to each run and given back
+    buffers.swap(s.buffers);
+    struct Restore {
+        std::map<std::string, scene::Buffer>& a;
+        std::map<std::string, scene::Buffer>& b;
+        ~Restore() { a.swap(b); }
+    } restore{s.buffers, buffers};
     // Per block: the marginal cycles and statistics of its units (the run to its last unit minus
     // the run to the unit before its first, both from the same warm-up start).
     std::vector<Measured> marginal;

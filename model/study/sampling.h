@@ -29,7 +29,7 @@ struct SampleOptions {
     double z = 3.0;           // the interval's half-width in standard errors (3: 99.7 %)
     uint64_t min_samples = 30;        // fewer samples: refused (too short for the CLT)
     uint64_t min_phase_samples = 10;  // a phase with fewer is simulated whole
-    uint64_t target_samples = 60;     // the automatic period's aim
+    uint64_t target_samples = 30;     // the automatic period's aim
 };
 
 // A scene sampling cannot bound; what() says why (exit status 2).
@@ -100,9 +100,9 @@ struct SampleResult {
 };
 
 // Runs the plan's blocks on the timing model (`options`: no sink, probe or time series) and
-// estimates. Throws what run_pipeline throws, and std::logic_error when a run's statistics do
+// estimates. The scene's buffers are lent to each run (not copied) and are back in `s` on return. Throws what run_pipeline throws, and std::logic_error when a run's statistics do
 // not add up.
-SampleResult run_sampled(const scene::Scene& s, const SamplePlan& plan, const ParamSet& params,
+SampleResult run_sampled(scene::Scene& s, const SamplePlan& plan, const ParamSet& params,
                          const vs::Profile& profile, const sc::RunOptions& options, double z);
 
 // The estimate of a stratified systematic sample (docs/sampling.md, "The estimate"): `exact` the
