@@ -66,8 +66,10 @@ for name, path in scenes:
     cycles = full["cycles"]
     rc, out, err, s_cpu = cpu_run(["run", path, "--sample", "--json"] + extra)
     if rc == 2:
-        reason = err.strip().replace("vpsim run: --sample refused: ", "").replace(path, "").lstrip(": ")
-        print(f"| {name} | {cycles:,} | refused: {reason.split(':')[0]} | | | | | |")
+        reason = err.strip()
+        why = ("patches" if "a patch" in reason else "N-patches" if "N-patches" in reason
+               else "phase changes" if "phase changes" in reason else "too short" if "too short" in reason else reason)
+        print(f"| {name} | {cycles:,} | refused: {why} | | | | | |")
         continue
     if rc != 0:
         print(f"| {name} | {cycles:,} | sampled run failed ({rc}): {err.strip()} | | | | | |")

@@ -151,17 +151,17 @@ SamplePlan plan_sampling(const scene::Scene& s, const SampleOptions& o) {
     if (p.units.empty()) throw SampleRefused(s.name + ": the scene draws nothing: there is nothing to sample");
     p.period = o.period ? o.period : std::max<uint64_t>(1, p.units.size() / o.target_samples);
     choose_blocks(p, o);
-    if (p.samples < o.min_samples)
+    if (p.units.size() >= o.min_samples && 2 * p.whole_units > p.units.size())
+        throw SampleRefused(fmt::format(
+            "{}: phase changes too frequent to bound: {} of {} units are in phases shorter than {} units ({} samples "
+            "at period {}), which sampling cannot bound; run it in full",
+            s.name, p.whole_units, p.units.size(), o.min_phase_samples * p.period, o.min_phase_samples, p.period));
+    if (p.samples < o.min_samples)  // too few units for any period, or too few in sampled phases
         throw SampleRefused(fmt::format(
             "{}: too short to sample: {} units of about {} references in {} phase(s) give {} samples at period {} "
             "(at least {} are needed for the interval); run it in full, or choose a smaller --sample-unit or "
             "--sample-period",
             s.name, p.units.size(), p.unit_refs, p.phases.size(), p.samples, p.period, o.min_samples));
-    if (2 * p.whole_units > p.units.size())
-        throw SampleRefused(fmt::format(
-            "{}: phase changes too frequent to bound: {} of {} units are in phases shorter than {} units ({} samples "
-            "at period {}), which sampling cannot bound; run it in full",
-            s.name, p.whole_units, p.units.size(), o.min_phase_samples * p.period, o.min_phase_samples, p.period));
     return p;
 }
 

@@ -19,6 +19,26 @@ function(case_patches)
          run ${SC}/patches/bezier.json --sample)
 endfunction()
 
+# A scene whose program changes every draw (here D3DRS_PATCHSEGMENTS set before each of 40 draws of
+# the default sphere): every phase is shorter than 10 periods, so sampling cannot bound it: refused.
+function(case_phases)
+  file(READ ${SC}/default.json scene)
+  string(JSON n LENGTH "${scene}" commands)
+  math(EXPR last "${n} - 1")
+  string(JSON scene REMOVE "${scene}" commands ${last})
+  foreach(i RANGE 39)
+    math(EXPR start "${i} * 1470")
+    math(EXPR at "${last} + 2 * ${i}")
+    string(JSON scene SET "${scene}" commands ${at} "{\"op\": \"SetRenderState\", \"state\": 164, \"value\": 1.0}")
+    math(EXPR at "${at} + 1")
+    string(JSON scene SET "${scene}" commands ${at} "{\"op\": \"DrawIndexedPrimitive\", \"type\": \"trianglelist\", \"min_index\": 0, \"num_vertices\": 10000, \"start_index\": ${start}, \"primitive_count\": 490}")
+  endforeach()
+  file(WRITE ${WORK}/phases.json "${scene}")
+  expect(0 "cycles" run ${WORK}/phases.json --no-progress)  # the scene itself runs
+  expect(2 "--sample refused: .*phases.json: phase changes too frequent to bound: 600 of 600 units are in phases shorter than"
+         run ${WORK}/phases.json --sample)
+endfunction()
+
 # Options that need every cycle simulated, or that only mean something with --sample, are refused.
 function(case_options)
   expect(2 "--vcd excludes --sample|--sample excludes --vcd" run --sample --vcd ${WORK}/x.vcd)
