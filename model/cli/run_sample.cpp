@@ -27,7 +27,7 @@ void add_sample_options(CLI::App* c, SampleArgs& a) {
         ->needs(on);
     c->add_option("--sample-warmup", a.options.warmup,
                   "With --sample: references (whole units) simulated in detail before each measured unit to warm the "
-                  "caches and queues (default 2500)")
+                  "caches and queues (default 5000)")
         ->type_name("N")
         ->check(CLI::Range(uint64_t(0), uint64_t(std::numeric_limits<uint32_t>::max())))
         ->needs(on);

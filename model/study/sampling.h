@@ -24,7 +24,7 @@ namespace vpsim::study {
 struct SampleOptions {
     uint64_t unit_refs = 0;   // references per sampling unit (0: chosen from the scene's size)
     uint64_t period = 0;      // k: every k-th unit of a phase (0: about `target_samples` samples)
-    uint64_t warmup = 2500;   // references (whole units) of detailed warming before each measured unit or block
+    uint64_t warmup = 5000;   // references (whole units) of detailed warming before each measured unit or block
     uint64_t seed = 1;        // the offsets' generator (std::mt19937_64)
     double z = 3.0;           // the interval's half-width in standard errors (3: 99.7 %)
     uint64_t min_samples = 30;        // fewer samples: refused (too short for the CLT)
