@@ -10,7 +10,7 @@ void add_sample_options(CLI::App* c, SampleArgs& a) {
     CLI::Option* on = c->add_flag(
         "--sample", a.on,
         "Sampled simulation (docs/sampling.md): cut the scene into units of about --sample-unit references, simulate "
-        "every --sample-period-th unit of each phase in detail after --sample-warmup references of warming, and print the "
+        "one unit in every --sample-period of each phase (at a seeded random position) in detail after --sample-warmup references of warming, and print the "
         "estimated cycles with a 99.7 % interval (z = 3), the busy and stall shares and the share simulated in "
         "detail; refused (exit 2) for a scene too short to sample, phase changes it cannot bound, or patches");
     const auto range = CLI::Range(uint64_t(1), uint64_t(std::numeric_limits<uint32_t>::max()));
@@ -21,7 +21,8 @@ void add_sample_options(CLI::App* c, SampleArgs& a) {
         ->check(range)
         ->needs(on);
     c->add_option("--sample-period", a.options.period,
-                  "With --sample: simulate every K-th unit of a phase (default: about 30 samples)")
+                  "With --sample: measure one unit in every K of a phase, at a random position (default: about 30 "
+                  "samples)")
         ->type_name("K")
         ->check(range)
         ->needs(on);

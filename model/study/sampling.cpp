@@ -354,8 +354,8 @@ std::string sample_text(const std::string& scene, const SampleResult& r) {
     const SamplePlan& p = r.plan;
     std::string s = fmt::format("vpsim run --sample: {}\n", scene);
     auto row = [&](const std::string& k, const std::string& v) { s += fmt::format("  {:<28} {}\n", k, v); };
-    row("sampling units", fmt::format("{} units of about {} references in {} phase(s); every {}th unit of a phase in "
-                                      "detail after {} references of warm-up",
+    row("sampling units", fmt::format("{} units of about {} references in {} phase(s); one unit in every {} of a phase "
+                                      "in detail, at a random position, after {} references of warm-up",
                                       p.units.size(), p.unit_refs, p.phases.size(), p.period, p.warmup));
     row("seed", std::to_string(p.seed));
     row("samples", fmt::format("{} units measured; {} units in short phases simulated whole", p.samples, p.whole_units));
