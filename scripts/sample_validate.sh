@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The validation of sampled simulation (docs/sampling.md, "Validation"): every scene of
 # examples/workloads/, examples/scenes/ and examples/scenes/patches/, and the default scene with
-# a 1000 x 1000-vertex sphere (written to a temporary file: 32.9 M cycles), each run in full and
+# a 1000 x 1000-vertex sphere (32.9 M cycles) and ff_blend2 at 200 x 300 vertices (2.8 M cycles),
+# both written to a temporary directory, each run in full and
 # with --sample; prints a Markdown table: full cycles, the estimate ± its 99.7 % half-width, the
 # error, whether the full run's cycles are inside the interval, the share simulated in detail,
 # and the speed-up in CPU seconds (user + sys of the process; "simulation" subtracts the scene's
@@ -12,7 +13,7 @@
 #   scripts/sample_validate.sh                    # uses $root/build/vpsim
 #   VPSIM_BUILD_DIR=build-bench scripts/sample_validate.sh
 #   scripts/sample_validate.sh --sample-seed 7    # extra arguments go to every sampled run
-#   VPSIM_SAMPLE_ONLY=large scripts/sample_validate.sh   # the generated sphere only
+#   VPSIM_SAMPLE_ONLY=large scripts/sample_validate.sh   # the two generated scenes only
 #
 # It does not build vpsim. Exit status: 0 when every scene sampled has its full cycles inside
 # the interval, 1 otherwise, 2 usage.
@@ -55,6 +56,14 @@ for d in [] if os.environ.get("VPSIM_SAMPLE_ONLY") == "large" else ("examples/wo
     full = os.path.join(root, d)
     scenes += [(os.path.join(d, n), os.path.join(full, n)) for n in sorted(os.listdir(full)) if n.endswith(".json")]
 scenes.append(("sphere 1000 x 1000 (generated)", big_path))
+# ff_blend2's limb at 200 x 300 vertices (2.8 M cycles): a long fixed-function blending run.
+with open(os.path.join(root, "examples/workloads/ff_blend2.json")) as f:
+    blend = json.load(f)
+blend["buffers"]["limb"]["slices"], blend["buffers"]["limb"]["stacks"] = 199, 299
+blend_path = os.path.join(tmp, "ff_blend2_200x300.json")
+with open(blend_path, "w") as f:
+    json.dump(blend, f)
+scenes.append(("ff_blend2 200 x 300 (generated)", blend_path))
 
 print("| scene | full cycles | estimate ± 99.7 % | error | inside | detail | speed-up (simulation) | speed-up (process) | "
       "speed-up (wall) |")
