@@ -626,12 +626,34 @@ XcheckReport run_xcheck(const XcheckOptions& opt) {
             cr->failure = fmt::format("{}: {}\nreplay: {}", describe(c, opt.seed), d, replay_command(c, opt));
     };
     Triage triage;
+    // Item 6 of issue 34: every mismatching array again from a reset decoder with both sides' pins
+    // traced, grouped by the pins that differ at the first cycle the sides part (cycle-aligned:
+    // one bug whose events fall out of step is one group). On an instance of its own, made when
+    // first needed, so the instance under check keeps its state; not with first_mismatch.
+    Triage pins;
+    std::unique_ptr<RtlDut> pin_dut;
+    auto pin_triage = [&](const ArrayCase& c, const std::string& replay) {
+        if (opt.first_mismatch || opt.systemc) return;
+        if (!pin_dut) pin_dut = opt.rtl ? opt.rtl() : builtin_rtl();
+        std::vector<CycleSample> tm, tr;
+        ModelSide side(opt.model);
+        SideResult rm, rr;
+        rm.trace = &tm;
+        rr.trace = &tr;
+        drive_array(side, c.tokens, c.lenient, c.bp_seed, opt.bp, rm);
+        pin_dut->reset();
+        pin_dut->run_into(c.tokens, c.lenient, c.bp_seed, opt.bp, rr);
+        const std::string sig = pin_signature(tm, tr);
+        pins.add(sig.empty() ? "pins agree from reset (the mismatch needs the state an earlier array left)" : sig,
+                 describe(c, opt.seed), first_divergence(tm, tr), replay);
+    };
     // A mismatch, in array order: kept for the report (the first five, shrunk) or, with
     // first_mismatch, the end of the check.
     auto on_mismatch = [&](const ArrayCase& c, const SideResult& exp, const SideResult& act, const Difference& diff) {
         ++rep.mismatches;
         const std::string replay = replay_command(c, opt);
         triage.add(diff.signature, describe(c, opt.seed), diff.text, replay);
+        pin_triage(c, replay);
         Mismatch m;
         m.array = c;
         m.expected = exp;
@@ -752,7 +774,9 @@ XcheckReport run_xcheck(const XcheckOptions& opt) {
                 probe.index = m.index;
                 probe.lenient = m.lenient;
                 ++rep.mismatches;
-                triage.add(m.signature, describe(probe, opt.seed), m.diff, replay_command(probe, opt));
+                const std::string replay = replay_command(probe, opt);
+                triage.add(m.signature, describe(probe, opt.seed), m.diff, replay);
+                if (!opt.first_mismatch) pin_triage(random_case(opt.seed, m.index), replay);
                 if (opt.first_mismatch) stop = true;
             }
         }
@@ -903,6 +927,19 @@ XcheckReport run_xcheck(const XcheckOptions& opt) {
         rep.holes.insert(rep.holes.end(), uh.begin(), uh.end());
     }
     rep.groups = triage.groups();
+    {
+        // The arrays' pin groups, then the streams' (check_streams), one group per pin signature.
+        std::vector<TriageGroup> all = pins.groups();
+        for (const auto& g : rep.pin_groups) {
+            auto it = std::find_if(all.begin(), all.end(), [&](const TriageGroup& x) { return x.signature == g.signature; });
+            if (it == all.end())
+                all.push_back(g);
+            else
+                it->count += g.count;
+        }
+        std::stable_sort(all.begin(), all.end(), [](const TriageGroup& a, const TriageGroup& b) { return a.count > b.count; });
+        rep.pin_groups = std::move(all);
+    }
     return rep;
 }
 
