@@ -144,8 +144,6 @@ int run_mutants(const XcheckArgs& a, const tb::XcheckOptions& opt) {
                          a.mutant_seed, setup))
         return 2;
     const tb::MutationSpec& ms = setup.spec;
-    const std::vector<tb::Mutation>& list = setup.list;
-    const std::string& unmutated = setup.unmutated;
     // The child cross-check of each mutant (tb::run_mutation_campaign adds --rtl MUTANT).
     std::vector<std::string> check = {"xcheck", "--first-mismatch", "--json", "--random", std::to_string(opt.random),
                                       "--seed", std::to_string(opt.seed), "--out-ready", fmt::format("{}", opt.bp.out_ready),
@@ -155,30 +153,17 @@ int run_mutants(const XcheckArgs& a, const tb::XcheckOptions& opt) {
     if (opt.corpus.empty()) check.push_back("--no-corpus");
     for (const auto& p : opt.corpus) check.insert(check.end(), {"--corpus", p});
     if (!a.rtl_cache.empty()) check.insert(check.end(), {"--rtl-cache", a.rtl_cache});
-    std::printf("mutants of %s (yosys mutate -list %d -seed %llu), each against corpus %s + %llu random arrays (seed %llu)\n",
-                ms.source.c_str(), a.mutants, (unsigned long long)a.mutant_seed,
-                opt.corpus.empty() ? "(none)" : fmt::format("{}", fmt::join(opt.corpus, " ")).c_str(), (unsigned long long)opt.random,
-                (unsigned long long)opt.seed);
-    std::printf("%4s  %-6s  %-22s  %-9s  %s\n", "#", "mode", "where", "result", "detail");
     tb::CampaignSpec cs;
     cs.mutation = ms;
     cs.check_args = check;
     cs.rtl_cache = a.rtl_cache;
     cs.vpsim_version = VPSIM_VERSION;
     cs.timeout_seconds = a.mutant_timeout;
-    const tb::CampaignResult res = tb::run_mutation_campaign(cs, list, unmutated, [](const tb::MutantOutcome& o) {
-        std::printf("%4zu  %-6s  %-22s  %-9s  %s\n", o.index, o.mutation->mode.c_str(), o.mutation->where.c_str(),
-                    o.result_text(), o.detail.c_str());
-        std::fflush(stdout);
-    });
-    const int run = res.killed + res.survived + res.timed_out;
-    std::printf("mutants: %zu  equivalent (same netlist): %d  killed: %d  survived: %d  timed out: %d  not built: %d  "
-                "kill rate: %.1f %% (%d / %d)\n",
-                list.size(), res.equivalent, res.killed, res.survived, res.timed_out, res.not_built,
-                run ? 100.0 * res.killed / run : 0.0, res.killed, run);
-    for (const auto& s : res.survivors) std::printf("survivor %s\n", s.c_str());
-    std::printf("time: %.1f s  mutants in %s\n", res.seconds, ms.work_dir.c_str());
-    return res.passed() ? 0 : 1;
+    return run_campaign(setup, cs,
+                        fmt::format("corpus {} + {} random arrays (seed {})",
+                                    opt.corpus.empty() ? "(none)" : fmt::format("{}", fmt::join(opt.corpus, " ")), opt.random,
+                                    opt.seed),
+                        a.mutants, a.mutant_seed);
 }
 
 }  // namespace
@@ -217,6 +202,46 @@ bool prepare_mutants(const std::vector<std::string>& rtl, const std::string& top
         return false;
     }
     return true;
+}
+
+int run_campaign(const MutantsSetup& setup, const tb::CampaignSpec& cs, const std::string& against, int n, uint64_t seed) {
+    const tb::MutationSpec& ms = setup.spec;
+    std::printf("mutants of %s (yosys mutate -list %d -seed %llu), each against %s\n", ms.source.c_str(), n,
+                (unsigned long long)seed, against.c_str());
+    std::printf("%4s  %-6s  %-22s  %-9s  %s\n", "#", "mode", "where", "result", "detail");
+    const tb::CampaignResult res = tb::run_mutation_campaign(cs, setup.list, setup.unmutated, [](const tb::MutantOutcome& o) {
+        std::printf("%4zu  %-6s  %-22s  %-9s  %s\n", o.index, o.mutation->mode.c_str(), o.mutation->where.c_str(),
+                    o.result_text(), o.detail.c_str());
+        std::fflush(stdout);
+    });
+    const int run = res.killed + res.survived + res.timed_out;
+    std::printf("mutants: %zu  equivalent (same netlist): %d  killed: %d  survived: %d  timed out: %d  not built: %d  "
+                "kill rate: %.1f %% (%d / %d)\n",
+                setup.list.size(), res.equivalent, res.killed, res.survived, res.timed_out, res.not_built,
+                run ? 100.0 * res.killed / run : 0.0, res.killed, run);
+    for (const auto& s : res.survivors) std::printf("survivor %s\n", s.c_str());
+    std::printf("time: %.1f s  mutants in %s\n", res.seconds, ms.work_dir.c_str());
+    return res.passed() ? 0 : 1;
+}
+
+std::string groups_text(const std::vector<tb::TriageGroup>& groups, uint64_t mismatches) {
+    std::string table = fmt::format("mismatch groups ({} mismatches, {} signatures; a signature is what differs):\n",
+                                    mismatches, groups.size());
+    for (const auto& g : groups)
+        table += fmt::format("  {:>8}  {}\n            first: {}: {}\n            replay: {}\n", g.count, g.signature,
+                             g.first_where, g.first_detail, g.first_replay);
+    return table;
+}
+
+nlohmann::ordered_json groups_json(const std::vector<tb::TriageGroup>& groups) {
+    nlohmann::ordered_json j = nlohmann::ordered_json::array();
+    for (const auto& g : groups)
+        j.push_back({{"signature", g.signature},
+                     {"count", g.count},
+                     {"first", g.first_where},
+                     {"first_difference", g.first_detail},
+                     {"replay", g.first_replay}});
+    return j;
 }
 
 int xcheck_coverage_report(const std::string& dir, bool json, nlohmann::ordered_json* j) {
@@ -422,13 +447,7 @@ int run_xcheck(XcheckArgs& a, const CLI::App& c) {
             for (size_t i = 0; i < opt.user_bins->crosses.size(); ++i)
                 j["user_crosses"][opt.user_bins->crosses[i].name] = i < r.user.crosses.size() ? r.user.crosses[i] : 0;
         }
-        j["mismatch_groups"] = nlohmann::ordered_json::array();
-        for (const auto& g : r.groups)
-            j["mismatch_groups"].push_back({{"signature", g.signature},
-                                            {"count", g.count},
-                                            {"first", g.first_where},
-                                            {"first_difference", g.first_detail},
-                                            {"replay", g.first_replay}});
+        j["mismatch_groups"] = groups_json(r.groups);
         if (!r.pin_groups.empty()) {
             j["pin_groups"] = nlohmann::ordered_json::array();
             for (const auto& g : r.pin_groups)
@@ -472,12 +491,7 @@ int run_xcheck(XcheckArgs& a, const CLI::App& c) {
                                  r.events, r.cycles);
         std::cout << fmt::format("mismatches: {}\n", r.mismatches);
         if (r.mismatches) {
-            std::string table;
-            table = fmt::format("mismatch groups ({} mismatches, {} signatures; a signature is what differs):\n",
-                                r.mismatches, r.groups.size());
-            for (const auto& g : r.groups)
-                table += fmt::format("  {:>8}  {}\n            first: {}: {}\n            replay: {}\n", g.count, g.signature,
-                                     g.first_where, g.first_detail, g.first_replay);
+            std::string table = groups_text(r.groups, r.mismatches);
             if (!r.pin_groups.empty()) {
                 table += fmt::format("pin groups ({} groups; the pins that differ at the first cycle the two sides part):\n",
                                     r.pin_groups.size());
@@ -644,14 +658,20 @@ void add_xcheck_command(CLI::App& app, int& exit_code) {
             return false;
         };
         if (a->vf.unit == "vertex_fetch") {
-            if (refuse({"--junit", "--wave-on-fail", "--bins", "--waive", "--waive-bin", "--coverage-gate",
-                        "--no-coverage-gate", "--corpus", "--no-corpus", "--systemc", "--vcd", "--mismatch-dir", "--out",
-                        "--show", "--dump-arrays", "--in-valid", "--stream", "--stream-file"},
+            if (refuse({"--wave-on-fail", "--bins", "--waive", "--waive-bin", "--coverage-gate", "--no-coverage-gate",
+                        "--corpus", "--no-corpus", "--systemc", "--vcd", "--show", "--dump-arrays", "--in-valid", "--stream",
+                        "--stream-file"},
                        "to --unit vertex_fetch (the vertex fetch cross-check has directed cases, not the decoder's "
-                       "corpus, and no JUnit report, waveforms, user bins, waivers or streams yet: docs/xcheck.md)"))
+                       "corpus, and no waveforms, user bins, waivers or streams yet: docs/xcheck.md)"))
+                return;
+            // --case FILE checks the case as written, its timing included.
+            if (c->count("--case") &&
+                refuse({"--random", "--seed", "--only", "--no-directed", "--jobs", "--mutants", "--latency-min",
+                        "--latency-max", "--req-ready", "--out-ready", "--idx-valid", "--first-mismatch"},
+                       "with --case (the case file holds the one case to check, its timing and back-pressure included)"))
                 return;
         } else if (refuse({"--latency-min", "--latency-max", "--req-ready", "--idx-valid", "--no-directed",
-                           "--check-traffic", "--no-check-traffic"},
+                           "--check-traffic", "--no-check-traffic", "--case"},
                           "to the declaration decoder (it is a --unit vertex_fetch option)")) {
             return;
         }
@@ -678,6 +698,8 @@ void add_xcheck_command(CLI::App& app, int& exit_code) {
             v.mutant_timeout = a->mutant_timeout;
             v.mutants_dir = a->mutants_dir;
             if (c->count("--out-ready")) v.out_ready = a->opt.bp.out_ready;
+            v.junit = a->junit;
+            v.mismatch_dir = a->mismatch_dir_given ? a->opt.mismatch_dir : a->out + "/mismatches";
             exit_code = run_vf_xcheck(v);
             return;
         }
