@@ -152,6 +152,143 @@ int run_vf_mutants(const VfXcheckArgs& a) {
 
 }  // namespace
 
+namespace {
+
+// The design: the built-in RTL, or --rtl (and the built-in one Verilated again for --coverage),
+// built through the cache; its name for the report and its options for replay commands. False
+// after printing why (exit 2).
+bool load_vf_rtl(const VfXcheckArgs& a, tb::vf::Options& o, std::string& rtl_name) {
+    rtl_name = "rtl/vertex_fetch.sv";
+    std::vector<std::string> sources = a.rtl;
+    if (!a.coverage.empty()) {
+        std::error_code ec;
+        std::filesystem::create_directories(a.coverage, ec);
+        if (ec) {
+            std::fprintf(stderr, "vpsim xcheck: --coverage %s: cannot create the directory (%s)\n", a.coverage.c_str(),
+                         ec.message().c_str());
+            return false;
+        }
+        if (sources.empty()) {  // the built-in RTL, Verilated again with coverage
+            const std::string sv = data_path("rtl/vertex_fetch.sv");
+            if (sv.empty()) {
+                std::fprintf(stderr, "vpsim xcheck: --coverage: the RTL source %s\n", data_not_found("rtl/vertex_fetch.sv").c_str());
+                return false;
+            }
+            sources = {sv};
+        }
+        o.coverage_file = a.coverage + "/coverage.dat";
+    }
+    if (!sources.empty()) {
+        tb::UserRtlSpec spec;
+        spec.sources = sources;
+        spec.top = a.top;
+        spec.cache_dir = a.rtl_cache;
+        spec.vpsim_version = VPSIM_VERSION;
+        spec.coverage = !a.coverage.empty();
+        spec.verbose = !a.json;
+        try {
+            for (const auto& g : a.params) spec.params.push_back(tb::parse_param(g));
+            auto rtl = tb::vf::build(spec);
+            o.rtl = tb::vf::factory(rtl);
+            if (!a.json && rtl->was_cached()) std::fprintf(stderr, "vpsim: %s: cached build %s\n", sources.front().c_str(), rtl->dir().c_str());
+        } catch (const tb::RtlBuildError& e) {
+            std::fprintf(stderr, "vpsim xcheck: %s\n", e.what());
+            return false;
+        }
+        if (!a.rtl.empty()) {
+            rtl_name = fmt::format("{}", fmt::join(a.rtl, ", "));
+            for (const auto& f : a.rtl) o.replay_args += " --rtl " + f;
+            if (!a.top.empty()) o.replay_args += " --top " + a.top;
+            for (const auto& g : a.params) o.replay_args += " -G " + g;
+            if (a.check_traffic) o.replay_args += " --check-traffic";
+            if (!a.rtl_cache.empty()) o.replay_args += " --rtl-cache " + a.rtl_cache;
+            o.replay_args = o.replay_args.substr(1);
+        }
+    }
+    return true;
+}
+
+// The report as one JSON object (with --coverage, the code coverage in it); non-zero on a
+// coverage report error.
+int print_vf_json(const VfXcheckArgs& a, const tb::vf::Report& r, const std::string& rtl_name) {
+    const double vps = r.seconds > 0 ? double(r.vertices) / r.seconds : 0;
+    nlohmann::ordered_json j;
+    j["unit"] = "vertex_fetch";
+    j["rtl"] = rtl_name;
+    j["seed"] = a.seed;
+    j["cases"] = r.cases;
+    j["vertices"] = r.vertices;
+    j["elements"] = r.elements;
+    j["cycles"] = r.cycles;
+    j["mismatches"] = r.mismatches;
+    j["seconds"] = r.seconds;
+    j["vertices_per_second"] = vps;
+    j["jobs"] = a.jobs;
+    nlohmann::ordered_json f = nlohmann::ordered_json::array();
+    for (const auto& m : r.failures) {
+        nlohmann::ordered_json x;
+        x["origin"] = m.c.origin;
+        x["index"] = m.c.index;
+        x["vertex"] = m.vertex;
+        x["register"] = m.reg;
+        x["first_difference"] = m.what;
+        x["replay"] = m.replay;
+        x["case"] = tb::vf::case_json(m.c);
+        x["signature"] = m.signature;
+        if (!m.shrunk.indices.empty()) {
+            x["shrunk"] = tb::vf::case_json(m.shrunk);
+            x["shrunk_difference"] = m.shrunk_what;
+            x["file"] = m.written_to;
+        }
+        f.push_back(x);
+    }
+    j["failures"] = f;
+    j["mismatch_groups"] = groups_json(r.groups);
+    j["coverage_holes"] = r.holes;
+    if (!a.coverage.empty() && xcheck_coverage_report(a.coverage, true, &j) != 0) return 2;
+    std::printf("%s\n", j.dump(2).c_str());
+    return 0;
+}
+
+// The report as text: totals, failures with their shrunk cases, triage, coverage.
+int print_vf_text(const VfXcheckArgs& a, const tb::vf::Options& o, const tb::vf::Report& r, const std::string& rtl_name) {
+    const double vps = r.seconds > 0 ? double(r.vertices) / r.seconds : 0;
+    std::printf("vertex fetch cross-check: %s against the golden vertex fetch (vs::fetch_vertex)\n", rtl_name.c_str());
+    std::printf("cases: %llu  vertices: %llu  elements: %llu  RTL cycles: %llu  mismatches: %llu\n",
+                (unsigned long long)r.cases, (unsigned long long)r.vertices, (unsigned long long)r.elements,
+                (unsigned long long)r.cycles, (unsigned long long)r.mismatches);
+    std::printf("time: %.2f s  (%.0f vertices/s, --jobs %d)\n", r.seconds, vps, a.jobs);
+    for (const auto& m : r.failures) {
+        std::printf("\nMISMATCH %s case %llu (seed %llu): %s\n", m.c.origin.c_str(), (unsigned long long)m.c.index,
+                    (unsigned long long)m.c.seed, m.what.c_str());
+        std::printf("  replay: %s\n%s", m.replay.c_str(), tb::vf::describe(m.c).c_str());
+        if (!m.shrunk.indices.empty()) {
+            size_t tokens = 0;
+            for (const auto* d : tb::vf::draws(m.shrunk)) tokens += d->tokens.size();
+            std::printf("  shrunk to %zu vertices in %zu draw(s), %zu declaration tokens: %s\n%s",
+                        tb::vf::vertex_count(m.shrunk), 1 + m.shrunk.then.size(), tokens, m.shrunk_what.c_str(),
+                        tb::vf::describe(m.shrunk).c_str());
+            if (!m.written_to.empty())
+                std::printf("  shrunk case: %s  (replay: vpsim xcheck --unit vertex_fetch --case %s%s%s)\n",
+                            m.written_to.c_str(), m.written_to.c_str(), o.replay_args.empty() ? "" : " ",
+                            o.replay_args.c_str());
+        }
+    }
+    if (r.mismatches) std::printf("\n%s", groups_text(r.groups, r.mismatches).c_str());
+    if (o.only < 0 && o.directed && !o.first_mismatch) {
+        std::printf("\nfunctional coverage:\n%s", r.coverage.table().c_str());
+        if (r.holes.empty())
+            std::printf("coverage: every bin hit\n");
+        else
+            for (const auto& h : r.holes) std::printf("coverage hole: %s\n", h.c_str());
+    }
+    std::fflush(stdout);
+    if (!a.coverage.empty() && xcheck_coverage_report(a.coverage, false, nullptr) != 0) return 2;
+    return 0;
+}
+
+}  // namespace
+
 int run_vf_xcheck(const VfXcheckArgs& a) {
     if (a.mutants > 0) return run_vf_mutants(a);
     if (a.lat_min >= 0 && a.lat_max >= 0 && a.lat_max < a.lat_min) {
@@ -175,53 +312,8 @@ int run_vf_xcheck(const VfXcheckArgs& a) {
     o.progress = a.json ? 0 : (isatty(2) ? 1 : 2);
     o.mismatch_dir = a.mismatch_dir;
     o.case_file = a.case_file;
-    std::string rtl_name = "rtl/vertex_fetch.sv";
-    std::vector<std::string> sources = a.rtl;
-    if (!a.coverage.empty()) {
-        std::error_code ec;
-        std::filesystem::create_directories(a.coverage, ec);
-        if (ec) {
-            std::fprintf(stderr, "vpsim xcheck: --coverage %s: cannot create the directory (%s)\n", a.coverage.c_str(),
-                         ec.message().c_str());
-            return 2;
-        }
-        if (sources.empty()) {  // the built-in RTL, Verilated again with coverage
-            const std::string sv = data_path("rtl/vertex_fetch.sv");
-            if (sv.empty()) {
-                std::fprintf(stderr, "vpsim xcheck: --coverage: the RTL source %s\n", data_not_found("rtl/vertex_fetch.sv").c_str());
-                return 2;
-            }
-            sources = {sv};
-        }
-        o.coverage_file = a.coverage + "/coverage.dat";
-    }
-    if (!sources.empty()) {
-        tb::UserRtlSpec spec;
-        spec.sources = sources;
-        spec.top = a.top;
-        spec.cache_dir = a.rtl_cache;
-        spec.vpsim_version = VPSIM_VERSION;
-        spec.coverage = !a.coverage.empty();
-        spec.verbose = !a.json;
-        try {
-            for (const auto& g : a.params) spec.params.push_back(tb::parse_param(g));
-            auto rtl = tb::vf::build(spec);
-            o.rtl = tb::vf::factory(rtl);
-            if (!a.json && rtl->was_cached()) std::fprintf(stderr, "vpsim: %s: cached build %s\n", sources.front().c_str(), rtl->dir().c_str());
-        } catch (const tb::RtlBuildError& e) {
-            std::fprintf(stderr, "vpsim xcheck: %s\n", e.what());
-            return 2;
-        }
-        if (!a.rtl.empty()) {
-            rtl_name = fmt::format("{}", fmt::join(a.rtl, ", "));
-            for (const auto& f : a.rtl) o.replay_args += " --rtl " + f;
-            if (!a.top.empty()) o.replay_args += " --top " + a.top;
-            for (const auto& g : a.params) o.replay_args += " -G " + g;
-            if (a.check_traffic) o.replay_args += " --check-traffic";
-            if (!a.rtl_cache.empty()) o.replay_args += " --rtl-cache " + a.rtl_cache;
-            o.replay_args = o.replay_args.substr(1);
-        }
-    }
+    std::string rtl_name;
+    if (!load_vf_rtl(a, o, rtl_name)) return 2;
     if (a.no_check_traffic) o.replay_args += std::string(o.replay_args.empty() ? "" : " ") + "--no-check-traffic";
     tb::vf::Report r;
     try {
@@ -230,7 +322,6 @@ int run_vf_xcheck(const VfXcheckArgs& a) {
         std::fprintf(stderr, "vpsim xcheck: %s\n", e.what());
         return 2;
     }
-    nlohmann::ordered_json cov_json;
     if (!a.coverage.empty()) {
         // Each RTL instance wrote coverage.dat.N; verilator_coverage sums them.
         std::vector<std::string> merge = {"verilator_coverage", "--write", o.coverage_file};
@@ -254,76 +345,8 @@ int run_vf_xcheck(const VfXcheckArgs& a) {
             return 2;
         }
     }
-    const double vps = r.seconds > 0 ? double(r.vertices) / r.seconds : 0;
-    if (a.json) {
-        nlohmann::ordered_json j;
-        j["unit"] = "vertex_fetch";
-        j["rtl"] = rtl_name;
-        j["seed"] = a.seed;
-        j["cases"] = r.cases;
-        j["vertices"] = r.vertices;
-        j["elements"] = r.elements;
-        j["cycles"] = r.cycles;
-        j["mismatches"] = r.mismatches;
-        j["seconds"] = r.seconds;
-        j["vertices_per_second"] = vps;
-        j["jobs"] = a.jobs;
-        nlohmann::ordered_json f = nlohmann::ordered_json::array();
-        for (const auto& m : r.failures) {
-            nlohmann::ordered_json x;
-            x["origin"] = m.c.origin;
-            x["index"] = m.c.index;
-            x["vertex"] = m.vertex;
-            x["register"] = m.reg;
-            x["first_difference"] = m.what;
-            x["replay"] = m.replay;
-            x["case"] = tb::vf::case_json(m.c);
-            x["signature"] = m.signature;
-            if (!m.shrunk.indices.empty()) {
-                x["shrunk"] = tb::vf::case_json(m.shrunk);
-                x["shrunk_difference"] = m.shrunk_what;
-                x["file"] = m.written_to;
-            }
-            f.push_back(x);
-        }
-        j["failures"] = f;
-        j["mismatch_groups"] = groups_json(r.groups);
-        j["coverage_holes"] = r.holes;
-        if (!a.coverage.empty() && xcheck_coverage_report(a.coverage, true, &j) != 0) return 2;
-        std::printf("%s\n", j.dump(2).c_str());
-    } else {
-        std::printf("vertex fetch cross-check: %s against the golden vertex fetch (vs::fetch_vertex)\n", rtl_name.c_str());
-        std::printf("cases: %llu  vertices: %llu  elements: %llu  RTL cycles: %llu  mismatches: %llu\n",
-                    (unsigned long long)r.cases, (unsigned long long)r.vertices, (unsigned long long)r.elements,
-                    (unsigned long long)r.cycles, (unsigned long long)r.mismatches);
-        std::printf("time: %.2f s  (%.0f vertices/s, --jobs %d)\n", r.seconds, vps, a.jobs);
-        for (const auto& m : r.failures) {
-            std::printf("\nMISMATCH %s case %llu (seed %llu): %s\n", m.c.origin.c_str(), (unsigned long long)m.c.index,
-                        (unsigned long long)m.c.seed, m.what.c_str());
-            std::printf("  replay: %s\n%s", m.replay.c_str(), tb::vf::describe(m.c).c_str());
-            if (!m.shrunk.indices.empty()) {
-                size_t tokens = 0;
-                for (const auto* d : tb::vf::draws(m.shrunk)) tokens += d->tokens.size();
-                std::printf("  shrunk to %zu vertices in %zu draw(s), %zu declaration tokens: %s\n%s",
-                            tb::vf::vertex_count(m.shrunk), 1 + m.shrunk.then.size(), tokens, m.shrunk_what.c_str(),
-                            tb::vf::describe(m.shrunk).c_str());
-                if (!m.written_to.empty())
-                    std::printf("  shrunk case: %s  (replay: vpsim xcheck --unit vertex_fetch --case %s%s%s)\n",
-                                m.written_to.c_str(), m.written_to.c_str(), o.replay_args.empty() ? "" : " ",
-                                o.replay_args.c_str());
-            }
-        }
-        if (r.mismatches) std::printf("\n%s", groups_text(r.groups, r.mismatches).c_str());
-        if (o.only < 0 && o.directed && !o.first_mismatch) {
-            std::printf("\nfunctional coverage:\n%s", r.coverage.table().c_str());
-            if (r.holes.empty())
-                std::printf("coverage: every bin hit\n");
-            else
-                for (const auto& h : r.holes) std::printf("coverage hole: %s\n", h.c_str());
-        }
-        std::fflush(stdout);
-        if (!a.coverage.empty() && xcheck_coverage_report(a.coverage, false, nullptr) != 0) return 2;
-    }
+    const int rc = a.json ? print_vf_json(a, r, rtl_name) : print_vf_text(a, o, r, rtl_name);
+    if (rc) return rc;
     return r.ok() ? 0 : 1;
 }
 
