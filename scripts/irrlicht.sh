@@ -125,6 +125,14 @@ answers() {
 layer=$here/examples/irrlicht
 bindir() { echo "$src/bin/Win64-gcc"; }  # the examples find ../../media from here, as upstream
 
+# up_to_date FILE DEP...: FILE exists and is newer than every DEP
+up_to_date() {
+  local f=$1 d
+  shift
+  [ -f "$f" ] || return 1
+  for d in "$@"; do [ "$f" -nt "$d" ] || return 1; done
+}
+
 stage_examples() {
   local lib=$work/lib/libIrrlicht.a bin
   bin=$(bindir)
@@ -134,7 +142,7 @@ stage_examples() {
   $CXX "${cf[@]}" -c "$layer/d3dx8/d3dx8_tokens.cpp" -o "$work/obj-layer/d3dx8_tokens.o"
   local e t0=$SECONDS
   for e in "${EXAMPLES[@]}"; do
-    [ -f "$bin/$e.exe" ] && [ "$bin/$e.exe" -nt "$lib" ] && continue
+    up_to_date "$bin/$e.exe" "$lib" "$layer/irrlicht_d3d8.h" "$layer"/d3dx8/* && continue
     $CXX "$opt" -w -D_IRR_STATIC_LIB_ -I"$src/include" -include "$layer/irrlicht_d3d8.h" \
       "$src/examples/$e/main.cpp" "$work/obj-layer/d3dx8_compat.o" "$work/obj-layer/d3dx8_tokens.o" \
       "$lib" -lz -lgdi32 -lwinmm -lole32 -luuid -static -static-libgcc -static-libstdc++ \

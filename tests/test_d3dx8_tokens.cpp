@@ -1,6 +1,6 @@
 // The d3dx8 compatibility layer's token rewriting (examples/irrlicht/d3dx8/d3dx8_tokens.h): what
 // it makes of shaders as d3dx9 assembles them, for Direct3D 8 (docs/real-frames.md).
-#include <catch2/catch_test_macros.hpp>
+#include <catch2/catch.hpp>
 
 #include <cstdint>
 #include <vector>
