@@ -187,6 +187,20 @@ TEST_CASE("a buffer rewritten between draws becomes a new scene buffer, bound ag
     CHECK(r.scene["buffers"].contains("vb1_v2"));
 }
 
+TEST_CASE("a scene has the constant registers its shaders name, beyond 96 too", "[capture][convert]") {
+    // The program's device had them (Wine reports more than 96): Irrlicht's parallax shader reads c96.
+    CaptureWriter w;
+    w.call(VPSIM_OP_CREATE_DEVICE, {0, 1, kCreateHardwareVp, 160, 120, 1});
+    const std::vector<uint32_t> tokens = {0x20000000u, 0x40020000u, 0xFFFFFFFFu,  // STREAM(0), REG(0, FLOAT3), END
+                                          0xFFFE0101u, 0x00000001u, 0xC00F0000u, 0xA0E40060u, 0x0000FFFFu};  // vs.1.1 mov oPos, c96
+    w.call(VPSIM_OP_CREATE_VERTEX_SHADER, {7, 0, 3, 5}, std::string(reinterpret_cast<const char*>(tokens.data()), 4 * tokens.size()));
+    w.present();
+    const ConvertResult r = convert_capture(parse_capture(w.bytes(), "c.vpcap"), {});
+    REQUIRE(r.error.empty());
+    CHECK(r.scene["const_count"] == 97);
+    CHECK_NOTHROW(scene::run_functional(to_scene(r), vs::Profile{}));
+}
+
 TEST_CASE("render states outside the vertex pipeline are left out and counted", "[capture][convert]") {
     const ConvertResult r = convert_capture(parse_capture(sample().bytes(), "s.vpcap"), {});
     REQUIRE(r.dropped.size() == 1);

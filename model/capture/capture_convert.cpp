@@ -135,6 +135,31 @@ void Converter::buffer_data(Args& a, bool index) {
     ++b.version;
 }
 
+// 1 + the highest constant register a vertex shader function's parameter tokens name (D3DSPR_CONST,
+// register type 2 in bits 28..30, the number in bits 0..10), 0 when none: the version token,
+// comments and def's four values are skipped; relative addressing (a0) is not followed.
+uint32_t const_registers_named(const json& fn) {
+    uint32_t n = 0;
+    for (size_t i = 1; i < fn.size(); ++i) {
+        const uint32_t t = fn[i].get<uint32_t>();
+        if (t == 0x0000FFFFu) break;
+        if ((t & 0xFFFFu) == 0xFFFEu) {  // a comment and its words
+            i += (t >> 16) & 0x7FFFu;
+            continue;
+        }
+        if (!(t & 0x80000000u)) {  // an instruction token
+            if ((t & 0xFFFFu) == 81 && i + 1 < fn.size()) {  // def: its register, then 4 raw values
+                const uint32_t r = fn[i + 1].get<uint32_t>();
+                if (((r >> 28) & 7u) == 2) n = std::max(n, (r & 0x7FFu) + 1);
+                i += 5;
+            }
+            continue;
+        }
+        if (((t >> 28) & 7u) == 2) n = std::max(n, (t & 0x7FFu) + 1);
+    }
+    return n;
+}
+
 void Converter::create_shader(Args& a) {
     const uint32_t handle = a.u32();
     a.u32();  // usage
@@ -142,6 +167,9 @@ void Converter::create_shader(Args& a) {
     json decl = json::array(), fn = json::array();
     for (uint32_t i = 0; i < nd; ++i) decl.push_back(a.u32());
     for (uint32_t i = 0; i < nf; ++i) fn.push_back(a.u32());
+    // The program's device had the constant registers its shaders read (Wine reports more than
+    // 96): the scene's const_count covers the highest one a function names directly.
+    max_const_ = std::max(max_const_, const_registers_named(fn));
     const std::string name = fmt::format("vs{}", ++shader_count_);
     shaders_[handle] = name;
     json j = {{"op", "CreateVertexShader"}, {"name", name}, {"declaration", {{"tokens", decl}}}};
