@@ -52,11 +52,12 @@ EXAMPLES=(
 
 CXX=x86_64-w64-mingw32-g++
 src=$work/irrlicht-1.8.5
+jpeg=$work/libjpeg-turbo
 log() { echo "== irrlicht.sh: $*" >&2; }
 want() { local s; for s in "${stages[@]}"; do [ "$s" = "$1" ] && return 0; done; return 1; }
 
 stage_fetch() {
-  [ -f "$src/include/irrlicht.h" ] && { log "fetch: $src is there"; return; }
+  [ -f "$src/include/irrlicht.h" ] && [ -f "$jpeg/jpeglib.h" ] && { log "fetch: $src and $jpeg are there"; return; }
   # dpkg-dev: dpkg-source; libz-mingw-w64-dev: zlib for the engine's zip (pk3) reader
   "$here/scripts/deps.sh" dpkg-dev libz-mingw-w64-dev
   local apt=$work/apt
@@ -74,18 +75,33 @@ EOF
               -o "Dir::State::Lists=$apt/lists" -o "Dir::Cache=$apt/cache")
   apt-get "${opts[@]}" update >&2
   (cd "$apt/download" && apt-get "${opts[@]}" source --download-only irrlicht >&2)
-  rm -rf "$src"
+  # libjpeg-turbo: the Quake 3 map's textures are JPEG, and Irrlicht's Quake 3 level loader keeps
+  # no surface whose texture it cannot load (Debian's repack drops the bundled jpeglib)
+  (cd "$apt/download" && apt-get "${opts[@]}" source --download-only libjpeg-turbo >&2)
+  rm -rf "$src" "$jpeg"
   dpkg-source -x "$apt/download"/irrlicht_*.dsc "$src" >&2
-  log "fetch: $(ls "$apt/download"/*.dsc) unpacked into $src"
+  dpkg-source -x "$apt/download"/libjpeg-turbo_*.dsc "$jpeg" >&2
+  log "fetch: $(ls "$apt/download"/*.dsc | tr '\n' ' ') unpacked into $src and $jpeg"
+}
+
+# libjpeg-turbo as a static library for mingw-w64 (no SIMD: no nasm needed), with its own CMake.
+stage_jpeg() {
+  [ -f "$jpeg/b/libjpeg.a" ] && return
+  cmake -S "$jpeg" -B "$jpeg/b" -DCMAKE_SYSTEM_NAME=Windows -DCMAKE_SYSTEM_PROCESSOR=AMD64 \
+    -DCMAKE_C_COMPILER=x86_64-w64-mingw32-gcc -DCMAKE_RC_COMPILER=x86_64-w64-mingw32-windres \
+    -DWITH_SIMD=0 -DENABLE_SHARED=0 -DWITH_TURBOJPEG=0 -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_INSTALL_PREFIX="$jpeg/inst" >&2
+  cmake --build "$jpeg/b" --target jpeg-static -j"$jobs" >&2
 }
 
 # The engine's configuration: Direct3D 8 only (the other drivers off), no image libraries the
-# Debian repack dropped (jpeg, png: those textures stay white), zlib from libz-mingw-w64-dev.
+# Debian repack dropped but libjpeg-turbo built here (png: those textures stay white), zlib from
+# libz-mingw-w64-dev.
 ENGINE_FLAGS=(
   -D_IRR_STATIC_LIB_ -DIRR_COMPILE_WITH_DX9_DEV_PACK -D_IRR_COMPILE_WITH_DIRECT3D_8_
   -DNO_IRR_COMPILE_WITH_DIRECT3D_9_ -DNO_IRR_COMPILE_WITH_OPENGL_ -DNO_IRR_COMPILE_WITH_SOFTWARE_
   -DNO_IRR_COMPILE_WITH_BURNINGSVIDEO_ -DNO_IRR_COMPILE_WITH_DIRECTINPUT_JOYSTICK_
-  -DNO_IRR_COMPILE_WITH_LIBJPEG_ -DNO_IRR_COMPILE_WITH_LIBPNG_ -DNO_IRR_COMPILE_WITH_BZIP2_
+  -DNO_IRR_COMPILE_WITH_LIBPNG_ -DNO_IRR_COMPILE_WITH_BZIP2_
   -DNO_IRR_COMPILE_WITH_ZIP_ENCRYPTION_
   # mingw-w64's d3d8.h lacks it (d3d8types.h of the DirectX SDK: 0)
   -DD3DPRESENT_RATE_DEFAULT=0
@@ -95,13 +111,14 @@ ENGINE_FLAGS=(
 
 stage_engine() {
   local lib=$work/lib/libIrrlicht.a
+  stage_jpeg
   [ -f "$lib" ] && { log "engine: $lib is there"; return; }
   mkdir -p "$work/obj" "$work/lib"
   local mk=$work/obj/Makefile
   {
     echo "SRC := $src/source/Irrlicht"
     echo "OBJ := \$(patsubst \$(SRC)/%.cpp,%.o,\$(wildcard \$(SRC)/*.cpp))"
-    echo "FLAGS := $opt -w -fno-strict-aliasing ${ENGINE_FLAGS[*]} -I$src/include -I\$(SRC) -I$here/examples/irrlicht/d3dx8"
+    echo "FLAGS := $opt -w -fno-strict-aliasing ${ENGINE_FLAGS[*]} -I$src/include -I\$(SRC) -I$jpeg -I$jpeg/b -I$here/examples/irrlicht/d3dx8"
     echo "all: \$(OBJ)"
     echo "%.o: \$(SRC)/%.cpp"
     printf '\t%s -c $(FLAGS) $< -o $@\n' "$CXX"
@@ -113,12 +130,12 @@ stage_engine() {
   log "engine: $(ls "$work"/obj/*.o | wc -l) objects at $opt in $((SECONDS - t0)) s -> $lib"
 }
 
-# Standard input of an example that asks on its console (02: the driver, 08: stencil shadows).
+# The answers of an example that asks on its console (02: the driver, c = Direct3D 8; 08: stencil
+# shadows, y): compiled in (VPSIM_IRR_STDIN, examples/irrlicht/irrlicht_d3d8.h).
 answers() {
   case $1 in
     02.Quake3Map) echo c ;;
     08.SpecialFX) echo y ;;
-    *) echo ;;
   esac
 }
 
@@ -135,6 +152,12 @@ up_to_date() {
 
 stage_examples() {
   local lib=$work/lib/libIrrlicht.a bin
+  # 07.Collision and 08.SpecialFX load media/dwarf.x, which Debian's repack drops (non-free): an
+  # animated .x character of Debian's assimp-testmodels stands in for it (in the unpacked source)
+  if [ ! -f "$src/media/dwarf.x" ]; then
+    "$here/scripts/deps.sh" assimp-testmodels
+    cp /usr/share/assimp/models/X/BCN_Epileptic.X "$src/media/dwarf.x"
+  fi
   bin=$(bindir)
   mkdir -p "$bin" "$work/obj-layer"
   local cf=("$opt" -Wall -Wextra -I"$layer/d3dx8")
@@ -142,10 +165,12 @@ stage_examples() {
   $CXX "${cf[@]}" -c "$layer/d3dx8/d3dx8_tokens.cpp" -o "$work/obj-layer/d3dx8_tokens.o"
   local e t0=$SECONDS
   for e in "${EXAMPLES[@]}"; do
-    up_to_date "$bin/$e.exe" "$lib" "$layer/irrlicht_d3d8.h" "$layer"/d3dx8/* && continue
-    $CXX "$opt" -w -D_IRR_STATIC_LIB_ -I"$src/include" -include "$layer/irrlicht_d3d8.h" \
+    up_to_date "$bin/$e.exe" "$lib" "$jpeg/b/libjpeg.a" "$layer/irrlicht_d3d8.h" "$layer"/d3dx8/* && continue
+    local ans=()
+    [ -n "$(answers "$e")" ] && ans=(-DVPSIM_IRR_STDIN="\"$(answers "$e")\"")
+    $CXX "$opt" -w -D_IRR_STATIC_LIB_ "${ans[@]}" -I"$src/include" -include "$layer/irrlicht_d3d8.h" \
       "$src/examples/$e/main.cpp" "$work/obj-layer/d3dx8_compat.o" "$work/obj-layer/d3dx8_tokens.o" \
-      "$lib" -lz -lgdi32 -lwinmm -lole32 -luuid -static -static-libgcc -static-libstdc++ \
+      "$lib" "$jpeg/b/libjpeg.a" -lz -lgdi32 -lwinmm -lole32 -luuid -static -static-libgcc -static-libstdc++ \
       -o "$bin/$e.exe.tmp"
     mv "$bin/$e.exe.tmp" "$bin/$e.exe"
   done
@@ -162,8 +187,9 @@ capture_once() {
   local env=()
   [ -n "$shot" ] && env=(VPSIM_IRR_SHOT_FRAME=$((frames - 2)) "VPSIM_IRR_SHOT_FILE=shot-$e.bmp")
   rm -f "$bin/shot-$e.bmp"
-  answers "$e" | env "${env[@]}" "$vpsim" capture run --frames "0-$((frames - 1))" -o "$out" \
-    --prefix "$work/wineprefix" --time-limit 900 -- "$bin/$e.exe" >&2
+  env "${env[@]}" "$vpsim" capture run --frames "0-$((frames - 1))" -o "$out" \
+    --prefix "$work/wineprefix" --time-limit 900 -- "$bin/$e.exe" >&2 \
+    || log "record: $e: vpsim capture run exited $?"
   if [ -n "$shot" ]; then
     [ -f "$bin/shot-$e.bmp" ] && mv "$bin/shot-$e.bmp" "$shot" || log "record: $e saved no picture"
   fi

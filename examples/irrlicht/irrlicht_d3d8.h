@@ -3,8 +3,10 @@
 // - they pick Direct3D 8 without asking: Irrlicht's driverChoice.h is read first (its include
 //   guard keeps the example's own #include from reading it again), then its function's name
 //   means Direct3D 8, and so does EDT_SOFTWARE (01.HelloWorld asks for the software renderer in
-//   its source). Questions an example asks on its console itself are answered on its standard
-//   input by the script;
+//   its source). Questions an example asks on its console itself are answered by
+//   VPSIM_IRR_STDIN, a string the script compiles in per example: std::cin reads it (vpsim
+//   capture run gives the program no standard input);
+// - d3d8.dll is loaded before main, so the recorder's virtual clock is the only one read;
 // - a reference picture: with VPSIM_IRR_SHOT_FRAME=N and VPSIM_IRR_SHOT_FILE=F.bmp in the
 //   environment, after the endScene that presented frame N (frame numbers as in a capture: the
 //   first Present ends frame 0), just before that frame's Present, the example copies the D3D8
@@ -21,9 +23,29 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <iostream>
+#include <sstream>
 #include <vector>
 
 namespace vpsim_irr {
+
+// The recorder virtualises the program's timers when d3d8.dll is loaded (its DllMain); Irrlicht
+// loads d3d8.dll only when it makes its device, after its timer has read the real clock, so
+// animations would start from a real time and differ run to run. Loading it before main keeps
+// every timer read virtual (without the recorder it loads Wine's d3d8, which changes nothing).
+struct LoadD3d8Early {
+  LoadD3d8Early() { LoadLibraryA("d3d8.dll"); }
+};
+static LoadD3d8Early load_d3d8_early;
+
+#ifdef VPSIM_IRR_STDIN
+// std::cin reads the compiled-in answers from before main on.
+struct Answers {
+  std::istringstream text{VPSIM_IRR_STDIN};
+  Answers() { std::cin.rdbuf(text.rdbuf()); }
+};
+static Answers answers;
+#endif
 
 // Writes the back buffer of the D3D8 device as a 24-bit BMP (bottom-up rows); returns the file, or
 // the step that failed.
