@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Irrlicht 1.8.5 as a real D3D8 workload (docs/real-frames.md; issue 32 items 4 and 5). Run by hand,
 # not in CI (tens of minutes on 2 cores):
-#   scripts/irrlicht.sh [--work DIR] [--build DIR] [--opt FLAG] [--frames N] [--jobs J] [STAGE...]
+#   scripts/irrlicht.sh [--work DIR] [--build DIR] [--opt FLAG] [--frames N] [--study-frames S]
+#                       [--jobs J] [STAGE...]
 # Stages, in order (default: all of them; each skips what is already done in the work folder):
 #   fetch     Debian's irrlicht source package through a private apt configuration (a temporary
 #             deb-src list in the work folder: the machine's apt sources are not touched), unpacked
@@ -10,12 +11,14 @@
 #   examples  the examples of EXAMPLES below, each linked with vpsim's d3dx8 compatibility layer
 #             (examples/irrlicht/d3dx8) and a driverChoice.h that picks Direct3D 8 without asking
 #   record    vpsim capture run of frames 0..N-1 of each example, twice (the two must be identical)
-#   convert   vpsim capture info / convert of each capture
+#   convert   vpsim capture info of each capture, and convert of its last S frames (the set-up
+#             frame 0 left out, the scenes kept to a size vpsim reads in a few GB: the user-pointer
+#             bytes of 60 terrain frames are 177 MB, a JSON array of numbers)
 #   study     every converted capture on every preset (vpsim run --preset P --json)
 # --work DIR: where everything goes (default <build>/irrlicht); --build DIR: vpsim's build folder
 # (default build; vpsim, its recorder d3d8.dll and the presets come from there); --opt: the engine's
-# optimisation (default -O1); --frames N: frames recorded per example (default 60); --jobs J: compile
-# jobs (default 2).
+# optimisation (default -O1); --frames N: frames recorded per example (default 60); --study-frames
+# S: the last S of them converted and studied (default 10); --jobs J: compile jobs (default 2).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -23,6 +26,7 @@ build=$here/build
 work=
 opt=-O1
 frames=60
+study=10
 jobs=2
 stages=()
 while [ $# -gt 0 ]; do
@@ -31,9 +35,10 @@ while [ $# -gt 0 ]; do
     --build) build=$2; shift 2 ;;
     --opt) opt=$2; shift 2 ;;
     --frames) frames=$2; shift 2 ;;
+    --study-frames) study=$2; shift 2 ;;
     --jobs) jobs=$2; shift 2 ;;
     fetch|engine|examples|record|convert|study) stages+=("$1"); shift ;;
-    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
     *) echo "irrlicht.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -217,7 +222,8 @@ stage_convert() {
     [ -f "$cap" ] || { log "convert: no $cap"; continue; }
     "$vpsim" capture info "$cap" >"$work/scenes/$e.info.txt"
     "$vpsim" capture info --json "$cap" >"$work/scenes/$e.info.json"
-    "$vpsim" capture convert "$cap" -o "$work/scenes/$e.json" 2>"$work/scenes/$e.convert.txt" \
+    "$vpsim" capture convert "$cap" --frames "$((frames - study))-$((frames - 1))" \
+      -o "$work/scenes/$e.json" 2>"$work/scenes/$e.convert.txt" \
       || log "convert: $e: $(tail -1 "$work/scenes/$e.convert.txt")"
   done
 }
@@ -247,7 +253,8 @@ stage_study() {
       done
     done
   done
-  python3 "$here/scripts/real-frames-table.py" table "$work" "${EXAMPLES[@]}" | tee "$work/table.md"
+  python3 "$here/scripts/real-frames-table.py" report "$work" "${EXAMPLES[@]}" | tee "$work/report.md"
+  python3 "$here/scripts/real-frames-table.py" table "$work" "$study" "${EXAMPLES[@]}" | tee "$work/table.md"
 }
 
 for s in fetch engine examples record convert study; do

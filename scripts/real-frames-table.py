@@ -5,10 +5,12 @@
       A converted capture with both fixed-function and shader draws: PREFIX.ff.json keeps only its
       fixed-function draws, PREFIX.shader.json only its shader draws (every other command kept, so
       each draw sees the same state). A scene with one kind only: neither file (old ones removed).
-  real-frames-table.py table WORK EXAMPLE...
-      The markdown table of WORK/runs/EXAMPLE[.ff|.shader].PRESET.json (vpsim run --json) with
-      WORK/runs/EXAMPLE.PRESET/stats.json and WORK/scenes/EXAMPLE.info.json (vpsim capture info
-      --json), one row per example and preset.
+  real-frames-table.py report WORK EXAMPLE...
+      The markdown table of the captures: WORK/scenes/EXAMPLE.info.json (vpsim capture info --json)
+      and WORK/captures/md5.txt (the recording and the one made again), one row per example.
+  real-frames-table.py table WORK FRAMES EXAMPLE...
+      The markdown table of WORK/runs/EXAMPLE[.ff|.shader].PRESET.json (vpsim run --json of a scene
+      of FRAMES frames) with WORK/runs/EXAMPLE.PRESET/stats.json, one row per example and preset.
 """
 import glob
 import json
@@ -68,14 +70,44 @@ def unit_busy(stats, unit):
     return stats.get("units", {}).get(unit, {}).get("cycles", {}).get("busy", 0)
 
 
-def table(work, examples):
+def report(work, examples):
+    md5 = {}
+    with open(os.path.join(work, "captures", "md5.txt")) as f:
+        for line in f:
+            digest, name = line.split()
+            md5[name] = digest
+    rows = [
+        "| example | frames | draws/frame | vertices/frame | shader draws/frame | user-pointer draws/frame | "
+        "constant vectors/frame | bytes/frame (Lock + user pointer) | capture MB | recorded twice |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|",
+    ]
+    for e in examples:
+        info = load(os.path.join(work, "scenes", e + ".info.json"))
+        if not info:
+            rows.append(f"| {e} | no capture | | | | | | | | |")
+            continue
+        fr = info["frames"][1:]  # frame 0 holds the set-up too
+        n = len(fr)
+
+        def mean(key):
+            return sum(f[key] for f in fr) / n
+        a, b = md5.get(e + ".vpcap"), md5.get(e + ".again.vpcap")
+        same = "identical" if a and a == b else "differ"
+        size = os.path.getsize(os.path.join(work, "captures", e + ".vpcap")) / 1e6
+        rows.append(
+            f"| {e} | {len(info['frames'])} | {mean('draws'):,.1f} | {mean('vertices'):,.0f} | "
+            f"{mean('shader_draws'):,.1f} | {mean('user_pointer_draws'):,.1f} | {mean('constant_vectors'):,.1f} | "
+            f"{mean('buffer_bytes') + mean('user_pointer_bytes'):,.0f} | {size:,.1f} | {same} (md5 {a[:8] if a else '-'}) |")
+    print("\n".join(rows))
+
+
+def table(work, frames, examples):
     rows = [
         "| example | preset | frames | draws/frame | vertices/frame | cycles/frame | bottleneck | "
         "constant loader busy | ALU waiting for constants | fixed-function draws alone | shader draws alone |",
         "|---|---|---:|---:|---:|---:|---|---:|---:|---:|---:|",
     ]
     for e in examples:
-        info = load(os.path.join(work, "scenes", e + ".info.json"))
         for run_path in sorted(glob.glob(os.path.join(work, "runs", e + ".*.json"))):
             preset = os.path.basename(run_path)[len(e) + 1:-len(".json")]
             if "." in preset:
@@ -84,7 +116,6 @@ def table(work, examples):
             if not run:
                 rows.append(f"| {e} | {preset} | run failed | | | | | | | | |")
                 continue
-            frames = len(info["frames"]) if info else 0
             stats = load(os.path.join(work, "runs", f"{e}.{preset}", "stats.json")) or {}
             cycles = run["cycles"]
             busy = unit_busy(stats, "constant_loader")
@@ -110,8 +141,10 @@ def table(work, examples):
 def main(argv):
     if len(argv) >= 3 and argv[1] == "split":
         split(argv[2], argv[3])
-    elif len(argv) >= 3 and argv[1] == "table":
-        table(argv[2], argv[3:])
+    elif len(argv) >= 3 and argv[1] == "report":
+        report(argv[2], argv[3:])
+    elif len(argv) >= 4 and argv[1] == "table":
+        table(argv[2], int(argv[3]), argv[4:])
     else:
         sys.exit(__doc__)
 

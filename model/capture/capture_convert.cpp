@@ -1,6 +1,7 @@
 #include "model/capture/capture_convert.h"
 
 #include "model/capture/capture_calls.h"
+#include "model/decl/decl_decoder.h"
 #include "model/ff/ff_names.h"
 
 #include <fmt/format.h>
@@ -48,6 +49,7 @@ private:
     std::string snapshot(uint32_t id);
     std::string add_buffer(const std::string& prefix, const uint8_t* p, uint64_t n, bool index, uint32_t format);
     void draw_up(Args& a, bool indexed);
+    uint32_t up_vertices(const std::string& name, const uint8_t* p, uint64_t n, uint32_t stride);
     json floats(Args& a, uint64_t n);
     void drop(const std::string& what) { ++r_.dropped[what]; }
     void cmd(json j) { r_.scene["commands"].push_back(std::move(j)); }
@@ -58,6 +60,8 @@ private:
     bool device_ = false;
     std::map<uint32_t, Buffer> buffers_;
     std::map<uint32_t, std::string> shaders_;  // handle -> scene name
+    std::map<uint32_t, uint32_t> stream0_size_;  // handle -> its declaration's stream-0 vertex size (0: none)
+    uint32_t current_size0_ = 0;                // the selected shader's (0: an FVF)
     Binding streams_[16];
     Binding indices_;                  // id, base vertex
     std::string emitted_streams_[16];  // the buffer name each stream has in the scene
@@ -164,15 +168,18 @@ void Converter::create_shader(Args& a) {
     const uint32_t handle = a.u32();
     a.u32();  // usage
     const uint32_t nd = a.u32(), nf = a.u32();
-    json decl = json::array(), fn = json::array();
-    for (uint32_t i = 0; i < nd; ++i) decl.push_back(a.u32());
+    json tokens = json::array(), fn = json::array();
+    for (uint32_t i = 0; i < nd; ++i) tokens.push_back(a.u32());
     for (uint32_t i = 0; i < nf; ++i) fn.push_back(a.u32());
     // The program's device had the constant registers its shaders read (Wine reports more than
     // 96): the scene's const_count covers the highest one a function names directly.
     max_const_ = std::max(max_const_, const_registers_named(fn));
     const std::string name = fmt::format("vs{}", ++shader_count_);
     shaders_[handle] = name;
-    json j = {{"op", "CreateVertexShader"}, {"name", name}, {"declaration", {{"tokens", decl}}}};
+    const decl::Declaration d = decl::decode(tokens.get<std::vector<uint32_t>>());
+    const decl::StreamDecl* s0 = d.find_stream(0);
+    stream0_size_[handle] = s0 && !s0->tess ? s0->size : 0;
+    json j = {{"op", "CreateVertexShader"}, {"name", name}, {"declaration", {{"tokens", tokens}}}};
     j["function"] = nf ? json{{"tokens", fn}} : json(nullptr);
     cmd(std::move(j));
 }
@@ -214,22 +221,45 @@ void Converter::set_texture_stage_state(uint32_t stage, uint32_t state, uint32_t
     cmd({{"op", "SetTextureStageState"}, {"stage", stage}, {"state", state}, {"value", value}});
 }
 
+// The vertices D3D8 reads from user-pointer data of `n` bytes at `stride` when the declaration's
+// vertex is `size` > stride bytes: each vertex's `size` bytes from its start, running into the next
+// one (D3D8 does not check; Irrlicht's shader declaration has a second FLOAT2 texture coordinate
+// that its 36-byte vertices do not hold, and its shaders do not read). Laid out at `size`, with
+// zeros past the data, they make a stream vpsim's stride rule accepts and the draw reads the same.
+std::vector<uint8_t> restride(const uint8_t* p, uint64_t n, uint32_t stride, uint32_t size) {
+    const uint64_t count = (n + stride - 1) / stride;
+    std::vector<uint8_t> out(count * size, 0);
+    for (uint64_t i = 0; i < count; ++i) std::memcpy(out.data() + i * size, p + i * stride, std::min<uint64_t>(size, n - i * stride));
+    return out;
+}
+
+// A user-pointer draw's vertex buffer; returns the stride it is bound with (restride above).
+uint32_t Converter::up_vertices(const std::string& name, const uint8_t* p, uint64_t n, uint32_t stride) {
+    if (stride == 0 || current_size0_ <= stride) {
+        add_buffer(name, p, n, false, 0);
+        return stride;
+    }
+    const std::vector<uint8_t> v = restride(p, n, stride, current_size0_);
+    add_buffer(name, v.data(), v.size(), false, 0);
+    return current_size0_;
+}
+
 void Converter::draw_up(Args& a, bool indexed) {
     const uint32_t type = a.u32();
     ++up_count_;
     const std::string vb = fmt::format("up{}", up_count_);
     if (!indexed) {
         const uint32_t count = a.u32(), stride = a.u32(), bytes = a.u32();
-        add_buffer(vb, a.bytes(bytes), bytes, false, 0);
-        cmd({{"op", "SetStreamSource"}, {"stream", 0}, {"buffer", vb}, {"stride", stride}});
+        const uint32_t laid = up_vertices(vb, a.bytes(bytes), bytes, stride);
+        cmd({{"op", "SetStreamSource"}, {"stream", 0}, {"buffer", vb}, {"stride", laid}});
         cmd({{"op", "DrawPrimitive"}, {"type", prim_type(type)}, {"start_vertex", 0}, {"primitive_count", count}});
     } else {
         const uint32_t min_index = a.u32(), nv = a.u32(), count = a.u32(), format = a.u32(), stride = a.u32(),
                        ib_bytes = a.u32(), vb_bytes = a.u32();
         const std::string ib = fmt::format("upi{}", up_count_);
         add_buffer(ib, a.bytes(ib_bytes), ib_bytes, true, format);
-        add_buffer(vb, a.bytes(vb_bytes), vb_bytes, false, 0);
-        cmd({{"op", "SetStreamSource"}, {"stream", 0}, {"buffer", vb}, {"stride", stride}});
+        const uint32_t laid = up_vertices(vb, a.bytes(vb_bytes), vb_bytes, stride);
+        cmd({{"op", "SetStreamSource"}, {"stream", 0}, {"buffer", vb}, {"stride", laid}});
         cmd({{"op", "SetIndices"}, {"buffer", ib}, {"base_vertex", 0}});
         cmd({{"op", "DrawIndexedPrimitive"}, {"type", prim_type(type)}, {"min_index", min_index}, {"num_vertices", nv},
              {"start_index", 0}, {"primitive_count", count}});
@@ -286,11 +316,17 @@ void Converter::call(const Call& k, bool draws) {
     case VPSIM_OP_SET_VERTEX_SHADER: {
         const uint32_t h = a.u32();
         auto it = shaders_.find(h);
+        current_size0_ = it != shaders_.end() ? stream0_size_[h] : 0;
         if (it != shaders_.end()) cmd({{"op", "SetVertexShader"}, {"shader", it->second}});
         else cmd({{"op", "SetVertexShader"}, {"fvf", h}});
         break;
     }
-    case VPSIM_OP_DELETE_VERTEX_SHADER: shaders_.erase(a.u32()); break;
+    case VPSIM_OP_DELETE_VERTEX_SHADER: {
+        const uint32_t h = a.u32();
+        shaders_.erase(h);
+        stream0_size_.erase(h);
+        break;
+    }
     case VPSIM_OP_SET_VERTEX_SHADER_CONSTANT: {
         const uint32_t reg = a.u32(), count = a.u32();
         if (uint64_t(reg) + count > 8192) throw ConvertError(fmt::format("constants c{}..c{} go past c8191", reg, uint64_t(reg) + count - 1));
