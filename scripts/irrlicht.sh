@@ -246,10 +246,14 @@ stage_study() {
         local out=$work/runs/$e$v.$p.json
         [ -f "$out" ] && continue
         local t0=$SECONDS
-        "$vpsim" run "$work/scenes/$e$v.json" --preset "$p" --json --out "$work/runs/$e$v.$p" \
-          >"$out.tmp" 2>"$work/runs/$e$v.$p.err"
-        mv "$out.tmp" "$out"
-        log "study: $e$v on $p in $((SECONDS - t0)) s"
+        if "$vpsim" run "$work/scenes/$e$v.json" --preset "$p" --json --out "$work/runs/$e$v.$p" \
+          >"$out.tmp" 2>"$work/runs/$e$v.$p.err"; then
+          mv "$out.tmp" "$out"
+          log "study: $e$v on $p in $((SECONDS - t0)) s"
+        else
+          rm -f "$out.tmp"
+          log "study: $e$v on $p failed: $(tail -1 "$work/runs/$e$v.$p.err")"
+        fi
       done
     done
   done
