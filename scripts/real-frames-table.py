@@ -104,7 +104,7 @@ def report(work, examples):
 def table(work, frames, examples):
     rows = [
         "| example | preset | frames | draws/frame | vertices/frame | cycles/frame | bottleneck | "
-        "constant loader busy | ALU waiting for constants | fixed-function draws alone | shader draws alone |",
+        "constant loader busy | ALU waiting for constants | fixed-function draws alone, cycles/frame | shader draws alone, cycles/frame |",
         "|---|---|---:|---:|---:|---:|---|---:|---:|---:|---:|",
     ]
     for e in examples:
