@@ -49,7 +49,7 @@ work=$(cd "$work" && pwd)
 build=$(cd "$build" && pwd)
 vpsim=$build/vpsim
 
-# The examples recorded: folder name in the source package's examples/, and the arguments.
+# The examples recorded: their folders in the source package's examples/.
 EXAMPLES=(
   01.HelloWorld 02.Quake3Map 03.CustomSceneNode 04.Movement 07.Collision 08.SpecialFX
   10.Shaders 11.PerPixelLighting 12.TerrainRendering 16.Quake3MapShader 20.ManagedLights
@@ -182,10 +182,9 @@ stage_examples() {
   log "examples: ${#EXAMPLES[@]} in $bin ($((SECONDS - t0)) s)"
 }
 
-# capture_once EXAMPLE OUT [SHOT.bmp]: frames 0..frames-1 of the example through vpsim capture run
-# (its console questions answered on standard input); with SHOT, the example saves the frame
-# before the last as a picture (examples/irrlicht/irrlicht_d3d8.h: the last frame's Present ends
-# the program inside the recorder).
+# capture_once EXAMPLE OUT [SHOT.bmp]: frames 0..frames-1 of the example through vpsim capture run;
+# with SHOT, the example writes the back buffer of frame frames-2 as a picture
+# (examples/irrlicht/irrlicht_d3d8.h).
 capture_once() {
   local e=$1 out=$2 shot=${3:-} bin
   bin=$(bindir)
