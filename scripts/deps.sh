@@ -7,8 +7,8 @@
 # matplotlib and Assimp's test models, most of the download.
 # --capture32 (or VPSIM_CAPTURE32=1 in the environment, e.g. for scripts/test.sh): also what
 # recording 32-bit Windows programs needs (docs/capture.md): Debian's i386 architecture, wine32:i386
-# and g++-mingw-w64-i686. Not by default: 267 MB to download, 1.3 GB installed, and 61 installed
-# amd64 libraries upgraded to the versions their new i386 twins need.
+# and g++-mingw-w64-i686, i386 GL and X libraries. Not by default: 311 MB to download, 1.5 GB
+# installed, and 68 installed amd64 libraries upgraded to the versions their new i386 twins need.
 set -euo pipefail
 
 packages=(
@@ -53,8 +53,12 @@ else
 fi
 if [ "$capture32" = 1 ]; then
   # vpsim capture of 32-bit programs: Wine's 32-bit half and the i686 mingw-w64 (the recorder's
-  # i686 build and the 32-bit test program); wine32 is an i386 package.
-  packages+=(wine32:i386 g++-mingw-w64-i686)
+  # i686 build and the 32-bit test program); wine32 is an i386 package. Its GL (Mesa's llvmpipe)
+  # and the X libraries Wine's X11 driver loads are only recommended by libwine:i386, so named:
+  # without libgl1:i386 Direct3DCreate8 fails ("Failed to load libGL").
+  packages+=(wine32:i386 g++-mingw-w64-i686 libgl1:i386 libgl1-mesa-dri:i386
+    libxrandr2:i386 libxi6:i386 libxcursor1:i386 libxcomposite1:i386 libxinerama1:i386
+    libxrender1:i386 libxxf86vm1:i386 libxfixes3:i386)
 fi
 # Extra packages for optional jobs, e.g. scripts/deps.sh yosys
 # (scripts/fuzz.sh asks for clang libclang-rt-14-dev: clang with libFuzzer and the sanitizers)
