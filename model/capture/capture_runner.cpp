@@ -113,19 +113,21 @@ ProgramArch program_arch(const std::string& path) {
         p.error = path + ": cannot be read";
         return p;
     }
-    std::string s(4096, '\0');
-    f.read(s.data(), std::streamsize(s.size()));
-    s.resize(size_t(f.gcount()));
-    if (s.size() < 64 || s[0] != 'M' || s[1] != 'Z') {
+    std::string s(64, '\0');
+    f.read(s.data(), 64);
+    if (f.gcount() < 64 || s[0] != 'M' || s[1] != 'Z') {
         p.error = path + ": byte offset 0: not a Windows program (no MZ header of 64 bytes)";
         return p;
     }
     const uint32_t pe = le(s, 0x3C, 4);
-    if (pe > s.size() - 6 || s.compare(pe, 4, std::string("PE\0\0", 4)) != 0) {
+    std::string h(6, '\0');  // the PE signature and the machine field
+    f.seekg(pe);
+    f.read(h.data(), 6);
+    if (!f || h.compare(0, 4, std::string("PE\0\0", 4)) != 0) {
         p.error = fmt::format("{}: byte offset {}: no PE signature where the MZ header's e_lfanew (byte offset 60) points", path, pe);
         return p;
     }
-    const uint32_t machine = le(s, pe + 4, 2);
+    const uint32_t machine = le(h, 4, 2);
     if (machine == 0x8664) p.arch = Arch::X86_64;
     else if (machine == 0x014C) p.arch = Arch::I686;
     else {
