@@ -519,9 +519,22 @@ void* WINAPI Direct3DShaderValidatorCreate8(void) {
     return f ? f() : NULL;
 }
 
+/* The program's normal end (ExitProcess; not TerminateProcess, not a crash): the calls after its
+ * last Present, if any, as a last frame, which has no Present (a program that draws without
+ * presenting, e.g. Wine's conformance tests reading the render target back, would lose them). The
+ * other threads are gone by then: no lock. */
+static void flush_at_exit(void) {
+    if (!g_enabled || !g_calls) return;
+    uint32_t h[5] = {VPSIM_CAPTURE_FRAME_MAGIC, g_frame, g_calls, (uint32_t)g_len, vpsim_capture_checksum(g_buf, g_len)};
+    write_all(h, sizeof h);
+    write_all(g_buf, (DWORD)g_len);
+    CloseHandle(g_file);
+    g_enabled = 0;
+}
+
 BOOL WINAPI DllMain(HINSTANCE inst, DWORD reason, void* reserved) {
     (void)inst;
-    (void)reserved;
+    if (reason == DLL_PROCESS_DETACH && reserved) flush_at_exit();
     if (reason == DLL_PROCESS_ATTACH) {
         InitializeCriticalSection(&g_lock);
         g_real_time = env_u32("VPSIM_CAPTURE_REAL_TIME", 0) != 0;
