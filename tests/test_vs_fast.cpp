@@ -347,6 +347,34 @@ TEST_CASE("Directed programs: swizzle hazards, renaming, relative reads, scalar 
     }
 }
 
+TEST_CASE("lit.z with a constant power (its own kernel) matches the interpreter at every edge of x, y and the power") {
+    // r0.w from a constant: the fast path clamps the power once and calls pow only where x > 0
+    // and y > 0 (vs_fast_kernels.cpp, KLitZ); every (x, y) edge against every power edge.
+    const Program p = assemble("vs.1.1\nmov r0.xy, v0\nmov r0.w, c6.w\nlit r1, r0\nmov oPos, r1\n").program;
+    const float inf = std::numeric_limits<float>::infinity(), qnan = std::numeric_limits<float>::quiet_NaN();
+    const float xy[] = {0.0f, -0.0f, 1.0f, -1.0f, 0.5f, 2.0f, FLT_MIN, 1e-45f, FLT_MAX, inf, -inf, qnan, -qnan};
+    const float powers[] = {0.0f,  -0.0f, 1.0f,   -1.0f,  16.0f, 127.9961f, 128.0f, -128.0f, 1e30f,
+                            -1e30f, 0.5f, -0.5f, inf,    -inf,  qnan,      FLT_MIN, 3.0f,    -3.0f};
+    std::vector<Vec4> in;
+    for (float x : xy)
+        for (float y : xy) {
+            std::array<Vec4, kNumInputs> v{};
+            v[0] = {x, y, 0.0f, 0.0f};
+            in.insert(in.end(), v.begin(), v.end());
+        }
+    const size_t n = in.size() / kNumInputs;
+    for (const FastIsa isa : isas()) {
+        IsaScope scope(isa);
+        for (float power : powers) {
+            Constants k(96);
+            k[6] = {0.0f, 0.0f, 0.0f, power};
+            size_t runs = 0;
+            INFO("power " << power << " isa " << fast_isa_name(isa));
+            CHECK(compare(p, Profile::d3d8(), k, in, n, &runs) == "");
+        }
+    }
+}
+
 TEST_CASE("Dead code is not computed, mov costs nothing, and a dot product is computed once") {
     const AsmResult a = assemble(
         "vs.1.1\nmov r0, v0\nmul r5, v3, c4\ndp3 r1, r0, c1\nmov r2, r1\nadd r3, r2, r1\nmov oPos, r3\n");
