@@ -168,10 +168,11 @@ __attribute__((target("avx2"))) void transform8(const TransformPlan& t, const ui
         }
         VPSIM_TRANSPOSE8(o[0], o[1], o[2], o[3]);
         float* rec = out + 4 * i;
-        for (int v = 0; v < 4; ++v) {
-            _mm_storeu_ps(rec + 4 * v, _mm256_castps256_ps128(o[v]));
-            _mm_storeu_ps(rec + 16 + 4 * v, _mm256_extractf128_ps(o[v], 1));
-        }
+        // o[v] = records of vertices i+v (low lane) and i+4+v (high): two records per store.
+        _mm256_storeu_ps(rec, _mm256_permute2f128_ps(o[0], o[1], 0x20));
+        _mm256_storeu_ps(rec + 8, _mm256_permute2f128_ps(o[2], o[3], 0x20));
+        _mm256_storeu_ps(rec + 16, _mm256_permute2f128_ps(o[0], o[1], 0x31));
+        _mm256_storeu_ps(rec + 24, _mm256_permute2f128_ps(o[2], o[3], 0x31));
     }
     if (i < n) transform4<K, NL>(t, base + i * stride, stride, n - i, out + 4 * i);
 }
