@@ -39,166 +39,214 @@ std::string read_text(const std::string& path, bool* ok = nullptr) {
 
 std::string cell_text(const nlohmann::json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
 
-std::vector<Point> resolve_points(const Study& s, const std::string& out_dir, const std::string& exe) {
-    if (s.scenes.empty()) throw StudyError("no scene: give --scene (a file, folder or glob) or a study file's \"scenes\"");
-    // The base: preset, then the --set list; the profiles.
-    ParamSet base = sc::default_params();
-    try {
-        if (!s.preset.empty()) apply_preset(base, s.preset);
-    } catch (const std::exception& e) {
-        throw StudyError(std::string("preset: ") + e.what());
+namespace {
+
+// resolve_points' stages: the base parameters, the topologies, the axes checked on the base, the
+// scenes' hashes, then every point.
+class Resolver {
+public:
+    explicit Resolver(const Study& s) : s_(s) {}
+
+    std::vector<Point> run(const std::string& out_dir, const std::string& exe) {
+        if (s_.scenes.empty())
+            throw StudyError("no scene: give --scene (a file, folder or glob) or a study file's \"scenes\"");
+        base_params();
+        check_profiles();
+        load_topologies();
+        check_axes();
+        hash_scenes();
+        return points(out_dir, exe);
     }
-    // With a `topology` axis every point takes its topology's tables: a base --set of a unit only
-    // those topologies have (delay_stage.latency) is checked on them, point by point, below.
-    bool topology_axis = false;
-    for (const Axis& a : s.axes)
-        for (const auto& k : a.keys) topology_axis = topology_axis || k == "topology";
-    for (const auto& kv : s.sets) {
+
+private:
+    // The base: preset, then the --set list. With a `topology` axis every point takes its
+    // topology's tables: a base --set of a unit only those topologies have (delay_stage.latency)
+    // is checked on them, point by point.
+    void base_params() {
+        base_ = sc::default_params();
         try {
-            base.apply_set(kv);
+            if (!s_.preset.empty()) apply_preset(base_, s_.preset);
         } catch (const std::exception& e) {
-            if (!topology_axis) throw StudyError(fmt::format("base --set {}: {}", kv, e.what()));
+            throw StudyError(std::string("preset: ") + e.what());
+        }
+        bool topology_axis = false;
+        for (const Axis& a : s_.axes)
+            for (const auto& k : a.keys) topology_axis = topology_axis || k == "topology";
+        for (const auto& kv : s_.sets) {
+            try {
+                base_.apply_set(kv);
+            } catch (const std::exception& e) {
+                if (!topology_axis) throw StudyError(fmt::format("base --set {}: {}", kv, e.what()));
+            }
         }
     }
-    for (const auto& kv : s.profile) {
-        try {
-            vs::Profile p;
-            p.set(kv);
-        } catch (const std::exception& e) {
-            throw StudyError(fmt::format("--profile {}: {}", kv, e.what()));
+
+    void check_profiles() const {
+        for (const auto& kv : s_.profile) {
+            try {
+                vs::Profile p;
+                p.set(kv);
+            } catch (const std::exception& e) {
+                throw StudyError(fmt::format("--profile {}: {}", kv, e.what()));
+            }
+        }
+        for (const auto& kv : s_.tess_profile) {
+            try {
+                tess::TessProfile p;
+                tess::set_tess_option(p, kv);
+            } catch (const std::exception& e) {
+                throw StudyError(fmt::format("--tess-profile {}: {}", kv, e.what()));
+            }
         }
     }
-    for (const auto& kv : s.tess_profile) {
-        try {
-            tess::TessProfile p;
-            tess::set_tess_option(p, kv);
-        } catch (const std::exception& e) {
-            throw StudyError(fmt::format("--tess-profile {}: {}", kv, e.what()));
-        }
+
+    // The `topology` axis: topology files (vpsim run --topology-file), each loaded once.
+    void load_topologies() {
+        for (const Axis& a : s_.axes)
+            for (size_t k = 0; k < a.keys.size(); ++k)
+                if (a.keys[k] == "topology")
+                    for (const auto& vs : a.values) try {
+                            if (!topologies_.count(vs[k])) topologies_.emplace(vs[k], sc::load_topology_file(vs[k]));
+                        } catch (const std::exception& e) {
+                            throw StudyError(fmt::format("axis topology: {}", e.what()));
+                        }
     }
-    // The `topology` axis: topology files (vpsim run --topology-file), each loaded once; a point
-    // with one takes that topology's parameter tables.
-    std::map<std::string, sc::Topology> topologies;
-    for (const Axis& a : s.axes)
-        for (size_t k = 0; k < a.keys.size(); ++k)
-            if (a.keys[k] == "topology")
-                for (const auto& vs : a.values) try {
-                        if (!topologies.count(vs[k])) topologies.emplace(vs[k], sc::load_topology_file(vs[k]));
-                    } catch (const std::exception& e) {
-                        throw StudyError(fmt::format("axis topology: {}", e.what()));
-                    }
-    // A point's parameters: the defaults (of its topology), its preset (the `preset` axis's
-    // value, else the study's), the base --set list.
-    auto base_for = [&](const std::string& preset, const std::string& topology = "") {
-        if (preset == s.preset && topology.empty()) return base;
-        ParamSet p = topology.empty() ? sc::default_params() : sc::default_params(topologies.at(topology));
+
+    // A point's parameters: the defaults (of its topology), its preset (the `preset` axis's value,
+    // else the study's), the base --set list.
+    ParamSet base_for(const std::string& preset, const std::string& topology = "") const {
+        if (preset == s_.preset && topology.empty()) return base_;
+        ParamSet p = topology.empty() ? sc::default_params() : sc::default_params(topologies_.at(topology));
         if (!preset.empty()) apply_preset(p, preset);
-        for (const auto& kv : s.sets) p.apply_set(kv);
+        for (const auto& kv : s_.sets) p.apply_set(kv);
         return p;
-    };
+    }
+
     // Every axis key and value, on the base.
-    std::set<std::string> seen;
-    for (const Axis& a : s.axes) {
-        for (size_t k = 0; k < a.keys.size(); ++k) {
-            if (!seen.insert(a.keys[k]).second)
-                throw StudyError(fmt::format("axis {}: the key is on two axes (zip them to vary them together)", a.keys[k]));
-            if (a.values.empty()) throw StudyError(fmt::format("axis {}: no values (an empty axis)", a.keys[k]));
-            if (a.keys[k] == "preset" || a.keys[k] == "topology") {
+    void check_axes() const {
+        std::set<std::string> seen;
+        for (const Axis& a : s_.axes) {
+            for (size_t k = 0; k < a.keys.size(); ++k) {
+                if (!seen.insert(a.keys[k]).second)
+                    throw StudyError(
+                        fmt::format("axis {}: the key is on two axes (zip them to vary them together)", a.keys[k]));
+                if (a.values.empty()) throw StudyError(fmt::format("axis {}: no values (an empty axis)", a.keys[k]));
                 for (const auto& vs : a.values) try {
-                        if (a.keys[k] == "preset")
+                        if (a.keys[k] == "preset") {
                             base_for(vs[k]);
-                        else
-                            base_for(s.preset, vs[k]);
+                        } else if (a.keys[k] == "topology") {
+                            base_for(s_.preset, vs[k]);
+                        } else {
+                            ParamSet p = base_;
+                            p.apply_set(a.keys[k] + "=" + vs[k]);
+                        }
                     } catch (const std::exception& e) {
                         throw StudyError(fmt::format("axis {}: {}", a.keys[k], e.what()));
                     }
-                continue;
-            }
-            for (const auto& vs : a.values) {
-                ParamSet p = base;
-                try {
-                    p.apply_set(a.keys[k] + "=" + vs[k]);
-                } catch (const std::exception& e) {
-                    throw StudyError(fmt::format("axis {}: {}", a.keys[k], e.what()));
-                }
             }
         }
     }
+
     // Every scene loads (a malformed scene is bad input; a scene whose commands fail is a failed point).
-    std::vector<std::string> scene_hash;
-    for (const auto& sc : s.scenes) {
-        try {
-            scene_hash.push_back(scene::load_hashed_scene(sc).hash);
-        } catch (const std::exception& e) {
-            throw StudyError(fmt::format("scene {}: {}", sc, e.what()));
-        }
-    }
-    const std::string identity = binary_identity(exe);
-    std::vector<Point> pts;
-    size_t combos = 1;
-    for (const Axis& a : s.axes) combos *= a.values.size();
-    for (size_t si = 0; si < s.scenes.size(); ++si) {
-        for (size_t c = 0; c < combos; ++c) {
-            // Mixed radix: the first axis varies slowest.
-            std::vector<size_t> idx(s.axes.size());
-            size_t rest = c;
-            for (size_t ai = s.axes.size(); ai-- > 0;) {
-                idx[ai] = rest % s.axes[ai].values.size();
-                rest /= s.axes[ai].values.size();
-            }
-            std::string preset = s.preset, topology;
-            for (size_t ai = 0; ai < s.axes.size(); ++ai)
-                for (size_t k = 0; k < s.axes[ai].keys.size(); ++k) {
-                    if (s.axes[ai].keys[k] == "preset") preset = s.axes[ai].values[idx[ai]][k];
-                    if (s.axes[ai].keys[k] == "topology") topology = s.axes[ai].values[idx[ai]][k];
-                }
-            ParamSet params = base;
+    void hash_scenes() {
+        for (const auto& sc : s_.scenes) {
             try {
-                params = base_for(preset, topology);
+                scene_hash_.push_back(scene::load_hashed_scene(sc).hash);
             } catch (const std::exception& e) {
-                throw StudyError(fmt::format("topology {}: base --set: {}", topology, e.what()));
-            }
-            std::vector<std::pair<std::string, std::string>> av;
-            for (size_t ai = 0; ai < s.axes.size(); ++ai)
-                for (size_t k = 0; k < s.axes[ai].keys.size(); ++k) {
-                    av.emplace_back(s.axes[ai].keys[k], s.axes[ai].values[idx[ai]][k]);
-                    if (av.back().first != "preset" && av.back().first != "topology")
-                        params.apply_set(av.back().first + "=" + av.back().second);
-                }
-            for (unsigned r = 0; r < s.repeats; ++r) {
-                Point p;
-                p.index = pts.size();
-                p.scene = s.scenes[si];
-                p.repeat = r;
-                p.axis_values = av;
-                for (const auto& [k, v] : av)
-                    p.axis_json[k] = k == "preset" || k == "topology" ? nlohmann::json(v) : params.value(k);
-                PointInputs in;
-                in.scene = p.scene;
-                in.scene_hash = scene_hash[si];
-                if (s.draws) in.scene_hash += fmt::format(" draws={}", s.draws);  // a window is another input
-                in.params_json = params.to_json().dump();
-                if (!topology.empty()) in.topology = topologies.at(topology).text;
-                in.profile = s.profile;
-                in.tess_profile = s.tess_profile;
-                in.binary = identity;
-                in.repeat = r;
-                p.hash = point_hash(in);
-                p.dir = (fs::path(out_dir) / "points" / p.hash).string();
-                p.argv = {exe, "run", p.scene, "--out", p.dir, "--quiet", "--no-progress"};
-                if (!preset.empty()) p.argv.insert(p.argv.end(), {"--preset", preset});
-                if (s.draws) p.argv.insert(p.argv.end(), {"--draws", std::to_string(s.draws)});
-                if (!topology.empty()) p.argv.insert(p.argv.end(), {"--topology-file", topology});
-                for (const auto& kv : s.sets) p.argv.insert(p.argv.end(), {"--set", kv});
-                for (const auto& [k, v] : av)
-                    if (k != "preset" && k != "topology") p.argv.insert(p.argv.end(), {"--set", k + "=" + v});
-                for (const auto& x : s.profile) p.argv.insert(p.argv.end(), {"--profile", x});
-                for (const auto& x : s.tess_profile) p.argv.insert(p.argv.end(), {"--tess-profile", x});
-                pts.push_back(std::move(p));
+                throw StudyError(fmt::format("scene {}: {}", sc, e.what()));
             }
         }
     }
-    return pts;
+
+    // Combination c's value index on every axis: mixed radix, the first axis varies slowest.
+    std::vector<size_t> axis_indices(size_t c) const {
+        std::vector<size_t> idx(s_.axes.size());
+        for (size_t ai = s_.axes.size(); ai-- > 0;) {
+            idx[ai] = c % s_.axes[ai].values.size();
+            c /= s_.axes[ai].values.size();
+        }
+        return idx;
+    }
+
+    std::vector<Point> points(const std::string& out_dir, const std::string& exe) const {
+        const std::string identity = binary_identity(exe);
+        std::vector<Point> pts;
+        size_t combos = 1;
+        for (const Axis& a : s_.axes) combos *= a.values.size();
+        for (size_t si = 0; si < s_.scenes.size(); ++si)
+            for (size_t c = 0; c < combos; ++c) add_combination(si, axis_indices(c), out_dir, exe, identity, pts);
+        return pts;
+    }
+
+    // The points (one per repeat) of scene `si` at one combination of axis values.
+    void add_combination(size_t si, const std::vector<size_t>& idx, const std::string& out_dir, const std::string& exe,
+                         const std::string& identity, std::vector<Point>& pts) const {
+        std::string preset = s_.preset, topology;
+        std::vector<std::pair<std::string, std::string>> av;
+        for (size_t ai = 0; ai < s_.axes.size(); ++ai)
+            for (size_t k = 0; k < s_.axes[ai].keys.size(); ++k) {
+                av.emplace_back(s_.axes[ai].keys[k], s_.axes[ai].values[idx[ai]][k]);
+                if (av.back().first == "preset") preset = av.back().second;
+                if (av.back().first == "topology") topology = av.back().second;
+            }
+        ParamSet params = base_;
+        try {
+            params = base_for(preset, topology);
+        } catch (const std::exception& e) {
+            throw StudyError(fmt::format("topology {}: base --set: {}", topology, e.what()));
+        }
+        for (const auto& [k, v] : av)
+            if (k != "preset" && k != "topology") params.apply_set(k + "=" + v);
+        for (unsigned r = 0; r < s_.repeats; ++r) {
+            Point p;
+            p.index = pts.size();
+            p.scene = s_.scenes[si];
+            p.repeat = r;
+            p.axis_values = av;
+            for (const auto& [k, v] : av)
+                p.axis_json[k] = k == "preset" || k == "topology" ? nlohmann::json(v) : params.value(k);
+            PointInputs in;
+            in.scene = p.scene;
+            in.scene_hash = scene_hash_[si];
+            if (s_.draws) in.scene_hash += fmt::format(" draws={}", s_.draws);  // a window is another input
+            in.params_json = params.to_json().dump();
+            if (!topology.empty()) in.topology = topologies_.at(topology).text;
+            in.profile = s_.profile;
+            in.tess_profile = s_.tess_profile;
+            in.binary = identity;
+            in.repeat = r;
+            p.hash = point_hash(in);
+            p.dir = (fs::path(out_dir) / "points" / p.hash).string();
+            p.argv = point_argv(exe, p, preset, topology);
+            pts.push_back(std::move(p));
+        }
+    }
+
+    // The point's `vpsim run` command line.
+    std::vector<std::string> point_argv(const std::string& exe, const Point& p, const std::string& preset,
+                                        const std::string& topology) const {
+        std::vector<std::string> argv = {exe, "run", p.scene, "--out", p.dir, "--quiet", "--no-progress"};
+        if (!preset.empty()) argv.insert(argv.end(), {"--preset", preset});
+        if (s_.draws) argv.insert(argv.end(), {"--draws", std::to_string(s_.draws)});
+        if (!topology.empty()) argv.insert(argv.end(), {"--topology-file", topology});
+        for (const auto& kv : s_.sets) argv.insert(argv.end(), {"--set", kv});
+        for (const auto& [k, v] : p.axis_values)
+            if (k != "preset" && k != "topology") argv.insert(argv.end(), {"--set", k + "=" + v});
+        for (const auto& x : s_.profile) argv.insert(argv.end(), {"--profile", x});
+        for (const auto& x : s_.tess_profile) argv.insert(argv.end(), {"--tess-profile", x});
+        return argv;
+    }
+
+    const Study& s_;
+    ParamSet base_;
+    std::map<std::string, sc::Topology> topologies_;
+    std::vector<std::string> scene_hash_;
+};
+
+}  // namespace
+
+std::vector<Point> resolve_points(const Study& s, const std::string& out_dir, const std::string& exe) {
+    return Resolver(s).run(out_dir, exe);
 }
 
 nlohmann::ordered_json study_json(const Study& s, const std::vector<Point>& points) {
