@@ -386,6 +386,11 @@ int run_vf_xcheck(const VfXcheckArgs& a) {
         }
         j["failures"] = f;
         j["coverage_holes"] = r.holes;
+        // Per-bin counts, for merging runs (vpsim coverage merge, vpsim regress: tb/coverage_merge.h).
+        const auto& cv = r.coverage;
+        j["coverage"] = {{"type_stream", cv.type_stream}, {"start_byte", cv.start_byte}, {"span2", cv.span2},
+                         {"hit", cv.hit}, {"stride", cv.stride}, {"pressure", cv.pressure},
+                         {"data", cv.data}, {"layout", cv.layout}};
         if (!a.coverage.empty() && xcheck_coverage_report(a.coverage, true, &j) != 0) return 2;
         std::printf("%s\n", j.dump(2).c_str());
     } else {
