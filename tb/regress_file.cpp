@@ -273,7 +273,7 @@ Regression parse_regression(const std::string& text, const std::string& source, 
         unsigned line = 0, col = 0;
         int used = 0;
         if (std::sscanf(m.c_str(), "line %u, column %u: %n", &line, &col, &used) == 2 && used > 0)
-            throw RegressError(fmt::format("{}:{}:{}: not valid JSON: {}", source, line, col, m.substr(size_t(used))));
+            throw RegressError(fmt::format("{}:{}:{}: {}", source, line, col, m.substr(size_t(used))));
         throw RegressError(fmt::format("{}: not valid JSON: {}", source, m));
     }
     const Reader r(text, source, base_dir);

@@ -100,7 +100,7 @@ function(case_resume)
   endforeach()
   execute_process(COMMAND ${CMAKE_COMMAND} -E sleep 1.1)
   vpsim(0 "5 runs, 3 already finished, 2 to run" log regress small.json --out r --jobs 2)
-  count_matches("${log}" "\\] finished " ran)
+  count_matches("${log}" "finished (dec|vf)/" ran)
   if(NOT ran EQUAL 2)
     message(FATAL_ERROR "${ran} runs ran again, expected 2:\n${log}")
   endif()
@@ -133,7 +133,7 @@ function(case_coverage_merge)
   file(READ ${WORK}/m12.json m12)
   file(READ ${WORK}/m123.json m123)
   set(checked 0)
-  foreach(pair "token_kinds;3;token REG" "token_kinds;0;token NOP" "events_model;1;event END \\(model\\)")
+  foreach(pair "token_kinds;4;token REG" "token_kinds;2;token STREAM" "events_model;6;event END \\(model\\)")
     list(GET pair 0 key)
     list(GET pair 1 i)
     list(GET pair 2 bin)
@@ -161,15 +161,15 @@ endfunction()
 function(case_malformed)
   set(head "{\"schema\": \"vpsim-regress-1\", \"seeds\": [1], \"random\": 10,\n \"groups\": [")
   set(cases
-    "{\"name\": \"a\", \"unit\": \"decl_decoder\", \"profiles\": [{\"name\": \"p\", \"req_ready\": 0.5}]}|bad.json:3:48: /groups/0/profiles/0/req_ready: unknown member \"req_ready\" \\(valid here: name, out_ready, in_valid\\)"
-    "{\"name\": \"a\", \"unit\": \"decl_decoder\", \"profiles\": [{\"name\": \"p\", \"out_ready\": 2}]}|bad.json:3:61: /groups/0/profiles/0/out_ready: \"out_ready\" is a probability 0.05 .. 1"
-    "{\"name\": \"a\", \"unit\": \"gpu\"}|bad.json:3:22: /groups/0/unit: \"unit\" is decl_decoder or vertex_fetch, got \"gpu\""
-    "{\"name\": \"a\", \"unit\": \"vertex_fetch\", \"stream\": 8}|bad.json:3:42: /groups/0/stream: \"stream\" is a decl_decoder option"
-    "{\"name\": \"a\", \"unit\": \"decl_decoder\", \"rtl\": [{\"name\": \"x\", \"files\": [\"nosuch.sv\"]}]}|bad.json:3:62: /groups/0/rtl/0/files/0: .*nosuch.sv: no such file"
-    "{\"name\": \"a\", \"unit\": \"decl_decoder\", \"seeds\": [3, 3]}|bad.json:3:46: /groups/0/seeds/1: seed 3 is listed twice"
-    "{\"name\": \"a\", \"unit\": \"decl_decoder\"}, {\"name\": \"a\", \"unit\": \"vertex_fetch\"}|bad.json:3:49: /groups/1/name: group \"a\" is named twice"
-    "{\"name\": \"a\", \"unit\": \"decl_decoder\", \"params\": [{\"CONST_COUNT\": \"1 2\"}]}|bad.json:3:61: /groups/0/params/0/CONST_COUNT: a parameter value is an integer or a string without spaces"
-    "{\"name\": \"a\", \"unit\": \"decl_decoder\",}|bad.json:3:40: not valid JSON")
+    "{\"name\": \"a\", \"unit\": \"decl_decoder\", \"profiles\": [{\"name\": \"p\", \"req_ready\": 0.5}]}|bad.json:3:81: /groups/0/profiles/0/req_ready: unknown member \"req_ready\" \\(valid here: name, out_ready, in_valid\\)"
+    "{\"name\": \"a\", \"unit\": \"decl_decoder\", \"profiles\": [{\"name\": \"p\", \"out_ready\": 2}]}|bad.json:3:81: /groups/0/profiles/0/out_ready: \"out_ready\" is a probability 0.05 .. 1"
+    "{\"name\": \"a\", \"unit\": \"gpu\"}|bad.json:3:25: /groups/0/unit: \"unit\" is decl_decoder or vertex_fetch, got \"gpu\""
+    "{\"name\": \"a\", \"unit\": \"vertex_fetch\", \"stream\": 8}|bad.json:3:51: /groups/0/stream: \"stream\" is a decl_decoder option"
+    "{\"name\": \"a\", \"unit\": \"decl_decoder\", \"rtl\": [{\"name\": \"x\", \"files\": [\"nosuch.sv\"]}]}|bad.json:3:73: /groups/0/rtl/0/files/0: .*nosuch.sv: no such file"
+    "{\"name\": \"a\", \"unit\": \"decl_decoder\", \"seeds\": [3, 3]}|bad.json:3:54: /groups/0/seeds/1: seed 3 is listed twice"
+    "{\"name\": \"a\", \"unit\": \"decl_decoder\"}, {\"name\": \"a\", \"unit\": \"vertex_fetch\"}|bad.json:3:51: /groups/1/name: group \"a\" is named twice"
+    "{\"name\": \"a\", \"unit\": \"decl_decoder\", \"params\": [{\"CONST_COUNT\": \"1 2\"}]}|bad.json:3:68: /groups/0/params/0/CONST_COUNT: a parameter value is an integer or a string without spaces"
+    "{\"name\": \"a\", \"unit\": \"decl_decoder\",}|bad.json:3:40: not valid JSON: syntax error")
   foreach(c IN LISTS cases)
     string(FIND "${c}" "|" bar)
     string(SUBSTRING "${c}" 0 ${bar} group)
