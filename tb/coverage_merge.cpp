@@ -142,13 +142,14 @@ CoverageSet fetch_coverage(const json& r, const std::string& source) {
     return s;
 }
 
-CoverageSet from_file_json(const json& j, const std::string& source) {
+// Ordered, so the bins keep the order the file has them in.
+CoverageSet from_file_json(const nlohmann::ordered_json& j, const std::string& source) {
     CoverageSet s;
     if (!j.contains("units") || !j["units"].is_object())
         throw CoverageFileError(source + ": /units: expected an object UNIT: {runs, bins, excluded}");
     for (const auto& item : j["units"].items()) {
         const std::string p = "/units/" + printable(item.key(), 60);
-        const json& v = item.value();
+        const auto& v = item.value();
         if (!v.is_object() || !v.contains("runs") || !v["runs"].is_number_unsigned() || !v.contains("bins") || !v["bins"].is_object())
             throw CoverageFileError(fmt::format("{}: {}: expected {{\"runs\": N, \"bins\": {{BIN: hits}}}}", source, p));
         UnitCoverage& u = s.units[item.key()];
@@ -161,7 +162,7 @@ CoverageSet from_file_json(const json& j, const std::string& source) {
         if (v.contains("excluded")) {
             if (!v["excluded"].is_object()) throw CoverageFileError(fmt::format("{}: {}/excluded: expected an object", source, p));
             for (const auto& e : v["excluded"].items()) {
-                const json& x = e.value();
+                const auto& x = e.value();
                 if (!x.is_object() || !x.contains("runs") || !x["runs"].is_number_unsigned() || x["runs"].get<uint64_t>() > u.runs)
                     throw CoverageFileError(fmt::format("{}: {}/excluded/{}: expected {{\"runs\": N <= the unit's runs, \"reason\": TEXT}}",
                                                         source, p, printable(e.key(), 60)));
@@ -248,7 +249,7 @@ CoverageSet load_coverage(const std::string& path) {
     if (j.is_object() && j.contains("schema")) {
         if (j["schema"] != "vpsim-coverage-1")
             throw CoverageFileError(path + ": /schema: expected \"vpsim-coverage-1\" (or an xcheck --json report)");
-        return from_file_json(j, path);
+        return from_file_json(nlohmann::ordered_json::parse(text), path);
     }
     return coverage_of_xcheck(j, path);
 }

@@ -114,7 +114,8 @@ public:
         if (!fs::is_regular_file(p, ec))
             fail(ptr, fmt::format("{}: no such file (relative names are taken from the regression file's folder)",
                                   printable(p.lexically_normal().string())));
-        return p.lexically_normal().string();
+        // Absolute: a run may start elsewhere (a Slurm job runs in the regression's folder).
+        return fs::absolute(p, ec).lexically_normal().string();
     }
 
 private:

@@ -74,7 +74,10 @@ int run_regress(const RegressArgs& a) {
         if (ec) throw study::StudyError("/proc/self/exe: cannot find the vpsim binary: " + ec.message());
         reg = tb::load_regression(a.file);
         auto builtin = [](const std::string& unit) { return data_path("rtl/" + unit + ".sv"); };
-        runs = tb::expand_runs(reg, a.out, study::binary_identity(exe.string()), builtin, a.rtl_cache);
+        // Absolute folders: the runs may start in another working directory (a Slurm job's).
+        const std::string out = fs::absolute(a.out).lexically_normal().string();
+        const std::string cache = a.rtl_cache.empty() ? "" : fs::absolute(a.rtl_cache).lexically_normal().string();
+        runs = tb::expand_runs(reg, out, study::binary_identity(exe.string()), builtin, cache);
         backend = make_backend(a);
         if (!a.list) backend->check();
     } catch (const std::exception& e) {
