@@ -121,6 +121,28 @@ function(case_resume)
   message(STATUS "ok: the rerun ran the missing and the unfinished run only; run again, nothing")
 endfunction()
 
+# --list: the product designs x -G sets x profiles x seeds per group, in that order, each run a
+# label; nothing runs, no output folder.
+function(case_list)
+  file(WRITE ${WORK}/m.json "{\"schema\": \"vpsim-regress-1\", \"seeds\": {\"first\": 1, \"count\": 3}, \"random\": 10,
+  \"groups\": [{\"name\": \"dec\", \"unit\": \"decl_decoder\",
+    \"rtl\": [{\"name\": \"builtin\"}, {\"name\": \"fsm\", \"files\": [\"${SRC}/tests/rtl_variants/decl_decoder_fsm.sv\"]}],
+    \"params\": [{}, {\"CONST_COUNT\": 100}],
+    \"profiles\": [{\"name\": \"default\"}, {\"name\": \"stalled\", \"out_ready\": 0.3}]},
+   {\"name\": \"vf\", \"unit\": \"vertex_fetch\", \"seeds\": [9],
+    \"profiles\": [{\"name\": \"a\"}, {\"name\": \"b\", \"latency_min\": 5}]}]}\n")
+  vpsim(0 "dec/builtin/defaults/default/seed1\n.*dec/builtin/CONST_COUNT=100/stalled/seed3\n.*dec/fsm/CONST_COUNT=100/stalled/seed3\n.*vf/builtin/defaults/b/seed9\n$"
+        log regress m.json --out out --list)
+  count_matches("${log}" "[0-9a-f]+  [a-z]+/" n)
+  if(NOT n EQUAL 26)
+    message(FATAL_ERROR "${n} runs listed, expected 2 x 2 x 2 x 3 + 2 = 26\n${log}")
+  endif()
+  if(EXISTS ${WORK}/out)
+    message(FATAL_ERROR "--list made the output folder")
+  endif()
+  message(STATUS "ok: 26 runs listed in product order, nothing run")
+endfunction()
+
 # coverage merge: the hit counts of two runs' reports add up, bin by bin; merging a merged file with
 # a third run adds that run too.
 function(case_coverage_merge)
