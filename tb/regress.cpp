@@ -89,6 +89,7 @@ std::vector<RegressRun> expand_runs(const Regression& reg, const std::string& ou
                         Fnv h;
                         h.add("vpsim-regress-run-1");
                         h.add(binary_identity);
+                        h.add(r.label);  // two rows with the same arguments (e.g. two empty profiles) are two runs
                         for (size_t i = 0; i < r.args.size(); ++i) {
                             h.add(r.args[i]);
                             if (i && (r.args[i - 1] == "--rtl" || r.args[i - 1] == "--bins")) h.add(file_bytes(r.args[i]));

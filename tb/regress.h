@@ -28,7 +28,7 @@ struct RegressRun {
 };
 
 // Every run of the file, in order (groups, designs, -G sets, profiles, seeds). The hash covers the
-// binary's identity (model/study/point_hash.h), the xcheck arguments and the bytes of every RTL and
+// binary's identity (model/study/point_hash.h), the run's label, the xcheck arguments and the bytes of every RTL and
 // bins file, so a run whose inputs changed runs again. `builtin_source(unit)`: the built-in RTL's
 // file, given to --rtl when a -G set applies to the built-in design. `rtl_cache`: passed on as
 // --rtl-cache ("" none; not part of the hash). Throws RegressError when a file cannot be read.

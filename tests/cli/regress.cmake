@@ -130,17 +130,24 @@ function(case_list)
     \"params\": [{}, {\"CONST_COUNT\": 100}],
     \"profiles\": [{\"name\": \"default\"}, {\"name\": \"stalled\", \"out_ready\": 0.3}]},
    {\"name\": \"vf\", \"unit\": \"vertex_fetch\", \"seeds\": [9],
-    \"profiles\": [{\"name\": \"a\"}, {\"name\": \"b\", \"latency_min\": 5}]}]}\n")
-  vpsim(0 "dec/builtin/defaults/default/seed1\n.*dec/builtin/CONST_COUNT=100/stalled/seed3\n.*dec/fsm/CONST_COUNT=100/stalled/seed3\n.*vf/builtin/defaults/b/seed9\n$"
+    \"profiles\": [{\"name\": \"a\"}, {\"name\": \"b\", \"latency_min\": 5}, {\"name\": \"c\"}]}]}\n")
+  vpsim(0 "dec/builtin/defaults/default/seed1\n.*dec/builtin/CONST_COUNT=100/stalled/seed3\n.*dec/fsm/CONST_COUNT=100/stalled/seed3\n.*vf/builtin/defaults/b/seed9\n.*vf/builtin/defaults/c/seed9\n$"
         log regress m.json --out out --list)
   count_matches("${log}" "[0-9a-f]+  [a-z]+/" n)
-  if(NOT n EQUAL 26)
-    message(FATAL_ERROR "${n} runs listed, expected 2 x 2 x 2 x 3 + 2 = 26\n${log}")
+  if(NOT n EQUAL 27)
+    message(FATAL_ERROR "${n} runs listed, expected 2 x 2 x 2 x 3 + 3 = 27\n${log}")
+  endif()
+  # profiles a and c give the same xcheck arguments: still two runs, two folders
+  string(REGEX MATCH "([0-9a-f]+)  vf/builtin/defaults/a/" m "${log}")
+  set(ha "${CMAKE_MATCH_1}")
+  string(REGEX MATCH "([0-9a-f]+)  vf/builtin/defaults/c/" m "${log}")
+  if(ha STREQUAL "${CMAKE_MATCH_1}" OR ha STREQUAL "")
+    message(FATAL_ERROR "two runs with the same arguments share the folder ${ha}")
   endif()
   if(EXISTS ${WORK}/out)
     message(FATAL_ERROR "--list made the output folder")
   endif()
-  message(STATUS "ok: 26 runs listed in product order, nothing run")
+  message(STATUS "ok: 27 runs listed in product order, two rows with the same arguments in two folders, nothing run")
 endfunction()
 
 # coverage merge: the hit counts of two runs' reports add up, bin by bin; merging a merged file with
