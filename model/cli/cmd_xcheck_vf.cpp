@@ -245,6 +245,11 @@ int print_vf_json(const VfXcheckArgs& a, const tb::vf::Report& r, const std::str
     j["failures"] = f;
     j["mismatch_groups"] = groups_json(r.groups);
     j["coverage_holes"] = r.holes;
+    // Per-bin counts, for merging runs (vpsim coverage merge, vpsim regress: tb/coverage_merge.h).
+    const auto& cv = r.coverage;
+    j["coverage"] = {{"type_stream", cv.type_stream}, {"start_byte", cv.start_byte}, {"span2", cv.span2},
+                     {"hit", cv.hit}, {"stride", cv.stride}, {"pressure", cv.pressure},
+                     {"data", cv.data}, {"layout", cv.layout}};
     if (!a.coverage.empty() && xcheck_coverage_report(a.coverage, true, &j) != 0) return 2;
     std::printf("%s\n", j.dump(2).c_str());
     return 0;

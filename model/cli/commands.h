@@ -41,6 +41,7 @@ void add_import_command(CLI::App& app, int& exit_code);  // vpsim import (docs/i
 void add_formal_command(CLI::App& app, int& exit_code);  // vpsim formal (docs/formal.md)
 void add_why_command(CLI::App& app, int& exit_code);  // vpsim why (docs/why.md)
 void add_capture_command(CLI::App& app, int& exit_code);  // vpsim capture (docs/capture.md)
+void add_regress_command(CLI::App& app, int& exit_code);  // vpsim regress, coverage merge (docs/regress.md)
 
 // CLI11 check for --profile KEY=VALUE: the message names the valid keys and values.
 inline CLI::Validator profile_option_check() {

@@ -66,6 +66,7 @@ int main(int argc, char** argv) {
     vpsim::cli::add_run_command(app, exit_code);
     vpsim::cli::add_report_commands(app, exit_code);  // vpsim plot, vpsim report
     vpsim::cli::add_sweep_command(app, exit_code);
+    vpsim::cli::add_regress_command(app, exit_code);
     vpsim::cli::add_why_command(app, exit_code);
     vpsim::cli::add_compare_command(app, exit_code);
     vpsim::cli::add_ff_program_command(app, exit_code);

@@ -2,6 +2,7 @@
 
 #include "model/common/file_util.h"
 #include "model/common/json_error.h"
+#include "model/common/json_offsets.h"
 #include "model/common/printable.h"
 
 #include <fmt/format.h>
@@ -16,163 +17,14 @@ namespace vpsim::sc {
 
 namespace {
 
-// A key as a JSON pointer token.
-std::string escape(const std::string& k) {
-    std::string e;
-    for (char c : k) e += c == '~' ? "~0" : c == '/' ? "~1" : std::string(1, c);
-    return e;
-}
+using vpsim::json_pointer_escape;
+using Offsets = vpsim::JsonOffsets;
+using Lines = vpsim::TextLines;
 
 // Values deeper than this have no position of their own (a topology's members are at depth 3,
 // "/units/3/name", a unit's parameters at depth 4, "/units/3/params/engines"; anything deeper is
 // refused at one of its ancestors, which have one).
 constexpr size_t kLocatedDepth = 4;
-
-// The offset of the values a message can name, by JSON pointer ("/units/3/type"): nlohmann's
-// values carry no position, so the (valid) text is walked once more — in one pass, with an
-// explicit stack (no recursion per level), keeping pointers only down to kLocatedDepth, so
-// time and memory are linear in the text however deeply it nests.
-class Offsets {
-public:
-    explicit Offsets(const std::string& t) : t_(t) { walk(); }
-    std::unordered_map<std::string, size_t> at;
-
-private:
-    struct Frame {
-        bool object;
-        size_t n = 0;     // members or elements seen
-        std::string ptr;  // this container's pointer ("" beyond kLocatedDepth)
-    };
-    void ws() {
-        while (i_ < t_.size() && (t_[i_] == ' ' || t_[i_] == '\n' || t_[i_] == '\r' || t_[i_] == '\t')) ++i_;
-    }
-    static void utf8(uint32_t c, std::string& s) {
-        if (c < 0x80) {
-            s += char(c);
-        } else if (c < 0x800) {
-            s += char(0xC0 | (c >> 6)), s += char(0x80 | (c & 0x3F));
-        } else if (c < 0x10000) {
-            s += char(0xE0 | (c >> 12)), s += char(0x80 | ((c >> 6) & 0x3F)), s += char(0x80 | (c & 0x3F));
-        } else {
-            s += char(0xF0 | (c >> 18)), s += char(0x80 | ((c >> 12) & 0x3F)), s += char(0x80 | ((c >> 6) & 0x3F));
-            s += char(0x80 | (c & 0x3F));
-        }
-    }
-    uint32_t hex4() {
-        uint32_t v = 0;
-        for (int k = 0; k < 4 && i_ < t_.size(); ++k, ++i_) {
-            const char c = t_[i_];
-            v = v * 16 + uint32_t(c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10);
-        }
-        return v;
-    }
-    // A string at t_[i_] == '"', decoded as nlohmann decodes it when `keep` (a key whose pointer
-    // is kept), else only skipped.
-    std::string string(bool keep) {
-        std::string s;
-        ++i_;  // "
-        while (i_ < t_.size() && t_[i_] != '"') {
-            if (t_[i_] != '\\') {
-                if (keep) s += t_[i_];
-                ++i_;
-                continue;
-            }
-            const char e = ++i_ < t_.size() ? t_[i_++] : '\0';
-            if (!keep) {
-                continue;
-            } else if (e == 'u') {
-                uint32_t c = hex4();
-                if (c >= 0xD800 && c < 0xDC00 && i_ + 1 < t_.size() && t_[i_] == '\\' && t_[i_ + 1] == 'u') {
-                    i_ += 2;
-                    c = 0x10000 + ((c - 0xD800) << 10) + (hex4() - 0xDC00);
-                }
-                utf8(c, s);
-            } else {
-                const char* from = "\"\\/bfnrt";
-                const char* to = "\"\\/\b\f\n\r\t";
-                const char* p = std::strchr(from, e);
-                s += p ? to[p - from] : e;
-            }
-        }
-        ++i_;
-        return s;
-    }
-    // The pointer of the next value in the innermost container (after its key, for an object).
-    std::string child(std::vector<Frame>& st) {
-        Frame& f = st.back();
-        const bool kept = st.size() <= kLocatedDepth;  // the child's depth
-        std::string ptr;
-        if (f.object) {
-            const std::string key = string(kept);
-            ws();
-            ++i_;  // :
-            ws();
-            if (kept) ptr = f.ptr + "/" + escape(key);
-        } else if (kept) {
-            ptr = f.ptr + "/" + std::to_string(f.n);
-        }
-        ++f.n;
-        return ptr;
-    }
-    void walk() {
-        std::vector<Frame> st;
-        std::string ptr;  // of the value about to be read
-        if (t_.compare(0, 3, "\xEF\xBB\xBF") == 0) i_ = 3;  // a UTF-8 byte order mark, which nlohmann skips
-        ws();
-        for (;;) {
-            // A value.
-            if (st.size() <= kLocatedDepth) at.emplace(ptr, i_);
-            if (i_ >= t_.size()) return;
-            const char c = t_[i_];
-            if (c == '{' || c == '[') {
-                ++i_;
-                st.push_back(Frame{c == '{', 0, st.size() < kLocatedDepth ? ptr : std::string()});
-                ws();
-            } else {
-                if (c == '"')
-                    string(false);
-                else
-                    while (i_ < t_.size() && !std::strchr(",]} \n\r\t", t_[i_])) ++i_;
-                ws();
-            }
-            // Close the containers that end here; then the next member or element, or the end.
-            for (;;) {
-                if (st.empty()) return;
-                if (i_ < t_.size() && t_[i_] == ',') {
-                    ++i_;
-                    ws();
-                } else if (i_ >= t_.size() || t_[i_] == '}' || t_[i_] == ']') {
-                    ++i_;
-                    st.pop_back();
-                    ws();
-                    continue;
-                }
-                break;
-            }
-            ptr = child(st);
-        }
-    }
-    const std::string& t_;
-    size_t i_ = 0;
-};
-
-// "LINE:COLUMN" of byte offsets, from the offsets of the line starts (one pass over the text,
-// then a binary search per position: a file of many entries is not read once per entry).
-class Lines {
-public:
-    explicit Lines(const std::string& t) {
-        starts_.push_back(0);
-        for (size_t i = 0; i < t.size(); ++i)
-            if (t[i] == '\n') starts_.push_back(i + 1);
-    }
-    std::string at(size_t offset) const {
-        const size_t line = size_t(std::upper_bound(starts_.begin(), starts_.end(), offset) - starts_.begin());
-        return fmt::format("{}:{}", line, offset - starts_[line - 1] + 1);
-    }
-
-private:
-    std::vector<size_t> starts_;
-};
 
 // A unit or link name: it names a SystemC module or a channel, a statistics group and a VCD scope.
 bool valid_name(const std::string& s) {
@@ -190,7 +42,7 @@ std::string shown(const nlohmann::json& v) {
 
 class Reader {
 public:
-    Reader(const std::string& text, const std::string& source) : source_(source), offsets_(text), lines_(text) {}
+    Reader(const std::string& text, const std::string& source) : source_(source), offsets_(text, kLocatedDepth), lines_(text) {}
 
     std::string where(const std::string& ptr) const {
         const auto it = offsets_.at.find(ptr);
@@ -206,7 +58,7 @@ public:
             if (std::find_if(allowed.begin(), allowed.end(), [&k](const char* a) { return k == a; }) == allowed.end()) {
                 std::string valid;
                 for (const char* a : allowed) valid += (valid.empty() ? "" : ", ") + std::string(a);
-                fail(ptr + "/" + escape(k), fmt::format("unknown member \"{}\" (valid: {})", printable(k, 60), valid));
+                fail(ptr + "/" + json_pointer_escape(k), fmt::format("unknown member \"{}\" (valid: {})", printable(k, 60), valid));
             }
         }
     }
@@ -269,7 +121,7 @@ std::vector<UnitSpec> read_units(const Reader& r, const nlohmann::json& units) {
             if (!p.is_object())
                 r.fail(ptr + "/params", fmt::format("\"params\" must be an object {{\"param\": value}}, got {}", p.type_name()));
             for (const auto& item : p.items()) {
-                const std::string kp = ptr + "/params/" + escape(item.key());
+                const std::string kp = ptr + "/params/" + json_pointer_escape(item.key());
                 if (item.value().is_structured())
                     r.fail(kp, fmt::format("parameter \"{}\": a value is a number, true/false or a string, got {}",
                                            printable(item.key(), 60), shown(item.value())));

@@ -288,7 +288,7 @@ nlohmann::ordered_json study_json(const Study& s, const std::vector<Point>& poin
 
 PointState point_state(const Point& p, int* exit_status, std::string* message) {
     std::error_code ec;
-    if (fs::is_regular_file(fs::path(p.dir) / "stats.json", ec)) return PointState::Done;
+    if (fs::is_regular_file(fs::path(p.dir) / p.done_file, ec)) return PointState::Done;
     bool ok = false;
     const std::string st = read_text((fs::path(p.dir) / "exit_status").string(), &ok);
     if (!ok || st.empty()) return PointState::Missing;
@@ -296,7 +296,7 @@ PointState point_state(const Point& p, int* exit_status, std::string* message) {
     if (message) {
         std::string err = read_text((fs::path(p.dir) / "stderr.txt").string());
         while (!err.empty() && (err.back() == '\n' || err.back() == '\r')) err.pop_back();
-        if (err.empty()) err = std::atoi(st.c_str()) == 0 ? "exited 0 without writing stats.json" : "(no message)";
+        if (err.empty()) err = std::atoi(st.c_str()) == 0 ? "exited 0 without writing " + p.done_file : "(no message)";
         *message = err;
     }
     return PointState::Failed;

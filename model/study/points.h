@@ -23,6 +23,9 @@ struct Point {
     std::string hash;                  // 16 hex digits
     std::string dir;                   // OUT/points/<hash>
     std::vector<std::string> argv;     // the `vpsim run` command, argv[0] the vpsim binary
+    // The file whose presence says the point finished (a sweep's `vpsim run` writes stats.json
+    // last; a regression's run writes result.json last, tb/regress.h).
+    std::string done_file = "stats.json";
 };
 
 // Every point of the study, checked (scenes load, axis keys and values are parameters);
@@ -35,7 +38,7 @@ nlohmann::ordered_json study_json(const Study& s, const std::vector<Point>& poin
 // and every point (hash, scene, repeat, axis values; dir = OUT/points/<hash>). No argv.
 void load_resolved_study(const std::string& out_dir, Study& s, std::vector<Point>& points);
 
-// What ran a point left in its directory.
+// What ran a point left in its directory: Done when its done_file is there.
 enum class PointState { Done, Failed, Missing };
 PointState point_state(const Point& p, int* exit_status = nullptr, std::string* message = nullptr);
 
