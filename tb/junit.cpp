@@ -21,18 +21,20 @@ std::string xml_escape(const std::string& in) {
     return o;
 }
 
-std::string junit_xml(const XcheckReport& r, const GateResult& gate) {
+std::string junit_xml(const XcheckReport& r, const GateResult& gate) { return junit_xml(r.cases, r.seconds, gate); }
+
+std::string junit_xml(const std::vector<CaseRecord>& cases, double seconds, const GateResult& gate) {
     const bool check_coverage = gate.gated;
     size_t failures = 0;
-    for (const auto& c : r.cases) failures += c.mismatches ? 1 : 0;
+    for (const auto& c : cases) failures += c.mismatches ? 1 : 0;
     const bool cov_fail = gate.fails();
     std::string x = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-    const size_t tests = r.cases.size() + (check_coverage ? 1 : 0);
+    const size_t tests = cases.size() + (check_coverage ? 1 : 0);
     x += fmt::format("<testsuites name=\"vpsim xcheck\" tests=\"{}\" failures=\"{}\" time=\"{:.6f}\">\n", tests,
-                     failures + cov_fail, r.seconds);
+                     failures + cov_fail, seconds);
     x += fmt::format("  <testsuite name=\"xcheck\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"0\" time=\"{:.6f}\">\n",
-                     tests, failures + cov_fail, r.seconds);
-    for (const auto& c : r.cases) {
+                     tests, failures + cov_fail, seconds);
+    for (const auto& c : cases) {
         x += fmt::format("    <testcase classname=\"{}\" name=\"{}\" time=\"{:.6f}\"", xml_escape(c.classname),
                          xml_escape(c.name), c.seconds);
         if (!c.mismatches) {
@@ -40,8 +42,8 @@ std::string junit_xml(const XcheckReport& r, const GateResult& gate) {
             continue;
         }
         const std::string first = c.failure.substr(0, c.failure.find('\n'));
-        x += fmt::format(">\n      <failure message=\"{} of {} arrays mismatch: {}\" type=\"mismatch\">{}</failure>\n    </testcase>\n",
-                         c.mismatches, c.arrays, xml_escape(first), xml_escape(c.failure));
+        x += fmt::format(">\n      <failure message=\"{} of {} {} mismatch: {}\" type=\"mismatch\">{}</failure>\n    </testcase>\n",
+                         c.mismatches, c.arrays, c.unit_word, xml_escape(first), xml_escape(c.failure));
     }
     if (check_coverage) {
         x += fmt::format("    <testcase classname=\"xcheck.coverage\" name=\"functional coverage\" time=\"0\">\n");
@@ -64,6 +66,10 @@ std::string junit_xml(const XcheckReport& r, const GateResult& gate) {
 
 void write_junit(const std::string& file, const XcheckReport& report, const GateResult& gate) {
     write_file_atomic(file, junit_xml(report, gate));
+}
+
+void write_junit(const std::string& file, const std::vector<CaseRecord>& cases, double seconds, const GateResult& gate) {
+    write_file_atomic(file, junit_xml(cases, seconds, gate));
 }
 
 }  // namespace vpsim::tb

@@ -15,8 +15,11 @@ namespace vpsim::tb {
 std::string xml_escape(const std::string& text);
 
 std::string junit_xml(const XcheckReport& report, const GateResult& gate);
+// Any unit's report: its test cases, the run's time and the coverage gate (a test case when gated).
+std::string junit_xml(const std::vector<CaseRecord>& cases, double seconds, const GateResult& gate);
 
 // junit_xml written atomically (model/common/file_util.h); throws OutputError.
 void write_junit(const std::string& file, const XcheckReport& report, const GateResult& gate);
+void write_junit(const std::string& file, const std::vector<CaseRecord>& cases, double seconds, const GateResult& gate);
 
 }  // namespace vpsim::tb

@@ -129,9 +129,11 @@ std::string first_finding(const std::string& out) {
         const auto j = nlohmann::json::parse(out.substr(brace == std::string::npos ? 0 : brace));
         if (!j["failures"].empty()) {
             const auto& f = j["failures"][0];
-            std::string d = f["origin"].get<std::string>() == "random"
-                                ? fmt::format("random #{}: ", f["index"].get<uint64_t>())
-                                : f["origin"].get<std::string>() + (f["lenient"].get<bool>() ? " (lenient): " : ": ");
+            // A decoder's case has a mode (strict / lenient), a vertex fetch's case an index.
+            std::string d = f["origin"].get<std::string>() == "random" ? fmt::format("random #{}: ", f["index"].get<uint64_t>())
+                            : f.contains("lenient")
+                                ? f["origin"].get<std::string>() + (f["lenient"].get<bool>() ? " (lenient): " : ": ")
+                                : fmt::format("{} #{}: ", f["origin"].get<std::string>(), f["index"].get<uint64_t>());
             return d + f["first_difference"].get<std::string>();
         }
         if (!j["coverage_holes"].empty()) return "coverage hole: " + j["coverage_holes"][0].get<std::string>();
@@ -172,7 +174,10 @@ CampaignResult run_mutation_campaign(const CampaignSpec& spec, const std::vector
             rs.cache_dir = spec.rtl_cache;
             rs.vpsim_version = spec.vpsim_version;
             rs.show_warnings = false;
-            build_user_rtl(rs);  // into the cache; the child finds it there
+            if (spec.build)
+                spec.build(rs);
+            else
+                build_user_rtl(rs);  // into the cache; the child finds it there
             std::vector<std::string> argv = {spec.self};
             argv.insert(argv.end(), spec.check_args.begin(), spec.check_args.end());
             argv.insert(argv.end(), {"--rtl", file});
@@ -182,6 +187,9 @@ CampaignResult run_mutation_campaign(const CampaignSpec& spec, const std::vector
                 o.result = R::TimedOut;
                 o.detail = fmt::format("no verdict within {} s", spec.timeout_seconds);
                 ++res.timed_out;
+            } else if (rc == 0 && spec.after_pass && !(o.detail = spec.after_pass(file)).empty()) {
+                o.result = R::Killed;
+                ++res.killed;
             } else if (rc == 0) {
                 o.result = R::Survived;
                 ++res.survived;

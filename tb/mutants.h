@@ -11,6 +11,8 @@
 
 namespace vpsim::tb {
 
+struct UserRtlSpec;  // tb/user_rtl.h
+
 struct Mutation {
     std::string command;  // the `mutate -mode ...` line, as yosys wrote it
     std::string mode;     // inv, const0, const1, cnot0, cnot1
@@ -53,6 +55,12 @@ struct CampaignSpec {
     std::string rtl_cache;                // the Verilated builds ("" = default_rtl_cache_dir(): the child must use the same)
     std::string vpsim_version;            // part of the RTL cache key
     double timeout_seconds = 60;          // one mutant's cross-check, then it counts as timed out
+    // The unit's part (one adapter per unit, the loop is the same): how a mutant is Verilated into
+    // the cache (empty: build_user_rtl, the decoder's port contract), and a further check of a
+    // mutant whose cross-check passed (empty: none), returning "" when it passes too, else why it
+    // is killed (the vertex fetch's timing in the pipeline).
+    std::function<void(const UserRtlSpec&)> build;
+    std::function<std::string(const std::string& mutant_file)> after_pass;
 };
 
 struct MutantOutcome {

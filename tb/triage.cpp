@@ -17,6 +17,19 @@ void Triage::add(const std::string& signature, const std::string& where, const s
     ++groups_[it->second].count;
 }
 
+void Triage::merge(const Triage& later) {
+    total_ += later.total_;
+    for (const auto& g : later.groups_) {
+        auto it = index_.find(g.signature);
+        if (it == index_.end()) {
+            it = index_.emplace(g.signature, groups_.size()).first;
+            groups_.push_back(g);
+        } else {
+            groups_[it->second].count += g.count;
+        }
+    }
+}
+
 std::vector<TriageGroup> Triage::groups() const {
     std::vector<TriageGroup> g = groups_;
     std::stable_sort(g.begin(), g.end(), [](const TriageGroup& a, const TriageGroup& b) { return a.count > b.count; });

@@ -26,6 +26,9 @@ public:
              const std::string& replay);
     // Groups by count (largest first), ties in the order first seen.
     std::vector<TriageGroup> groups() const;
+    // Another triage's mismatches after these (chunks of a run merged in order): its groups in the
+    // order it first saw them.
+    void merge(const Triage& later);
     uint64_t total() const { return total_; }
     // "mismatch groups (N mismatches, G signatures):" and one block per group.
     std::string table() const;

@@ -1,20 +1,27 @@
 // The vertex fetch cross-check (tb/vf_xcheck.h, docs/vertex-fetch-rtl.md).
 #include "tb/vf_xcheck.h"
 
+#include "model/common/file_util.h"
 #include "model/decl/decl_text.h"
 #include "model/vs/vs_fetch.h"
 #include "tb/decl_gen.h"
+#include "tb/replay.h"
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <deque>
+#include <filesystem>
+#include <limits>
 #include <map>
+#include <type_traits>
 #include <mutex>
 #include <stdexcept>
 #include <thread>
@@ -248,6 +255,19 @@ bool decode_case(Case& c) {
         }
     return true;
 }
+
+}  // namespace
+
+uint32_t lenient_rules(const std::vector<uint32_t>& tokens) {
+    decl::DecoderOptions o;
+    o.lenient = true;
+    o.max_length = 1u << 16;
+    uint32_t rules = 0;
+    for (const auto& d : decl::decode(tokens, o).diagnostics) rules |= 1u << (d.rule & 31);
+    return rules;
+}
+
+namespace {
 
 void gen_layout(Rng& rng, std::vector<uint32_t>& t) {
     using namespace decl;
@@ -742,10 +762,34 @@ void run_case(Pins& rtl, const Case& c, SideResult& r, Coverage* cov) {
 
 // ---- Compare ----
 
-std::string compare(const Case& c, const std::vector<Vertex>& exp, const SideResult& act, uint64_t* vertex, int* reg) {
-    auto set = [&](uint64_t v, int r) {
+namespace {
+
+// What loads register `reg` in the draw that vertex `vertex` (its position in the case) belongs
+// to: the last ELEMENT's type ("FLOAT3"), "tessellator", or "not loaded".
+std::string register_source(const Case& c, uint64_t vertex, int reg) {
+    const Case* draw = &c;
+    for (const Case* d : draws(c)) {
+        draw = d;
+        if (vertex < d->indices.size()) break;
+        vertex -= d->indices.size();
+    }
+    std::string src = "not loaded";
+    for (const auto& e : draw->decl.events)
+        if (e.kind == EventKind::Element && e.reg == uint32_t(reg))
+            src = decl::data_type_name(e.code) ? decl::data_type_name(e.code) : "?";
+        else if (e.kind == EventKind::Tess && e.reg == uint32_t(reg))
+            src = "tessellator";
+    return src;
+}
+
+}  // namespace
+
+std::string compare(const Case& c, const std::vector<Vertex>& exp, const SideResult& act, uint64_t* vertex, int* reg,
+                    std::string* signature) {
+    auto set = [&](uint64_t v, int r, const std::string& sig) {
         if (vertex) *vertex = v;
         if (reg) *reg = r;
+        if (signature) *signature = sig;
     };
     const auto vec = [](const std::array<uint32_t, kRegs * 4>& a, uint32_t r) {
         return fmt::format("({:08x} {:08x} {:08x} {:08x})", a[4 * r], a[4 * r + 1], a[4 * r + 2], a[4 * r + 3]);
@@ -754,31 +798,38 @@ std::string compare(const Case& c, const std::vector<Vertex>& exp, const SideRes
     for (size_t i = 0; i < n; ++i) {
         const Vertex &e = exp[i], &a = act.vertices[i];
         if (e.index != a.index) {
-            set(i, -1);
+            set(i, -1, "vertex index");
             return fmt::format("vertex #{}: index {} expected, the RTL gave {}", i, e.index, a.index);
         }
         for (uint32_t r = 0; r < kRegs; ++r) {
             bool same = true;
             for (int q = 0; q < 4; ++q) same = same && e.regs[4 * r + q] == a.regs[4 * r + q];
             if (!same) {
-                set(i, int(r));
+                set(i, int(r), "register value (" + register_source(c, i, int(r)) + ")");
                 return fmt::format("vertex #{} (index {}), v{}: expected {} (golden fetch_vertex), RTL {}", i, e.index, r,
                                    vec(e.regs, r), vec(a.regs, r));
             }
         }
         if (e.loaded != a.loaded) {
-            set(i, -1);
+            set(i, -1, "out_loaded");
             return fmt::format("vertex #{} (index {}): out_loaded 0x{:04x} expected, the RTL gave 0x{:04x}", i, e.index,
                                e.loaded, a.loaded);
         }
     }
-    set(n, -1);
-    if (!act.protocol.empty()) return "protocol: " + act.protocol;
-    if (act.assertion_failed) return "an assertion of the RTL failed (the %Error above)";
-    if (act.vertices.size() != exp.size())
+    if (!act.protocol.empty()) {
+        set(n, -1, "protocol");
+        return "protocol: " + act.protocol;
+    }
+    if (act.assertion_failed) {
+        set(n, -1, "assertion");
+        return "an assertion of the RTL failed (the %Error above)";
+    }
+    if (act.vertices.size() != exp.size()) {
+        set(n, -1, act.timed_out ? "timeout" : act.vertices.size() < exp.size() ? "missing vertex" : "extra vertex");
         return fmt::format("{} vertices expected, the RTL gave {}{}", exp.size(), act.vertices.size(),
                            act.timed_out ? " (timed out)" : "");
-    (void)c;
+    }
+    set(n, -1, "");
     return {};
 }
 
@@ -991,6 +1042,12 @@ Case shrink(Case c, const std::function<bool(const Case&)>& fails) {
     }
     // Draw d of t (0: the case itself).
     auto draw = [](Case& t, size_t d) -> Case& { return d == 0 ? t : t.then[d - 1]; };
+    // Every step keeps the stimulus legal for the unit: a declaration decoded lenient, breaking no
+    // lenient rule its draw did not break before shrinking (removing a STREAM token must not make
+    // a REG before any STREAM, D7, which the generator never makes and the strict decoder rejects).
+    std::vector<uint32_t> allowed;
+    for (size_t d = 0; d <= c.then.size(); ++d) allowed.push_back(lenient_rules(draw(c, d).tokens));
+    auto legal = [&](Case& x, size_t d) { return decode_case(x) && (lenient_rules(x.tokens) & ~allowed[d]) == 0; };
     for (size_t d = 0; d <= c.then.size(); ++d) {
         // Vertices: chunks, then one by one (a draw keeps one).
         for (size_t chunk = std::max<size_t>(draw(c, d).indices.size() / 2, 1); chunk >= 1; chunk /= 2) {
@@ -1011,7 +1068,7 @@ Case shrink(Case c, const std::function<bool(const Case&)>& fails) {
                 Case& x = draw(t, d);
                 const size_t end = std::min(at + chunk, x.tokens.size() - 1);
                 x.tokens.erase(x.tokens.begin() + long(at), x.tokens.begin() + long(end));
-                if (end == at || !decode_case(x) || !try_case(std::move(t))) at += chunk;
+                if (end == at || !legal(x, d) || !try_case(std::move(t))) at += chunk;
             }
             if (chunk == 1) break;
         }
@@ -1019,7 +1076,7 @@ Case shrink(Case c, const std::function<bool(const Case&)>& fails) {
         if (!draw(c, d).skew.empty()) {
             Case t = c;
             draw(t, d).skew.clear();
-            if (decode_case(draw(t, d))) try_case(std::move(t));
+            if (legal(draw(t, d), d)) try_case(std::move(t));
         }
     }
     // Simpler timing, then no flush.
@@ -1100,6 +1157,182 @@ std::string replay_command(const Options& o, const Case& c) {
     return s;
 }
 
+// ---- Case files ----
+
+namespace {
+
+constexpr const char* kCaseFormat = "vpsim vertex fetch case 1";
+
+nlohmann::ordered_json draw_json(const Case& d) {
+    nlohmann::ordered_json x;
+    x["declaration"] = d.tokens;
+    if (!d.skew.empty()) x["offset_skew"] = d.skew;
+    nlohmann::ordered_json st = nlohmann::ordered_json::array();
+    for (uint32_t k = 0; k < 16; ++k) st.push_back({{"base", d.base[k]}, {"stride", d.stride[k]}});
+    x["streams"] = st;
+    x["vertices"] = d.indices;
+    x["flush"] = d.flush;
+    return x;
+}
+
+// A field of a case file, of type T; throws naming the file, the field and what it must be.
+template <class T>
+T field(const nlohmann::json& j, const std::string& name, const std::string& file, const std::string& at, const char* what) {
+    if (!j.contains(name)) throw std::runtime_error(fmt::format("{}: {}\"{}\" is missing ({})", file, at, name, what));
+    // Integers are unsigned and fit their field (JSON's -1 must not become 2^32-1).
+    auto fits = [](const nlohmann::json& v, auto zero) {
+        return v.is_number_unsigned() &&
+               v.get<uint64_t>() <= uint64_t(std::numeric_limits<decltype(zero)>::max());
+    };
+    bool ok = true;
+    if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+        ok = fits(j.at(name), T{});
+    } else if constexpr (std::is_same_v<T, std::vector<uint32_t>> || std::is_same_v<T, std::vector<uint8_t>>) {
+        ok = j.at(name).is_array();
+        for (const auto& v : j.at(name)) ok = ok && fits(v, typename T::value_type{});
+    }
+    if (!ok) throw std::runtime_error(fmt::format("{}: {}\"{}\" must be {}", file, at, name, what));
+    try {
+        return j.at(name).get<T>();
+    } catch (const nlohmann::json::exception&) {
+        throw std::runtime_error(fmt::format("{}: {}\"{}\" must be {}", file, at, name, what));
+    }
+}
+
+void read_draw(const nlohmann::json& j, Case& d, const std::string& file, const std::string& at) {
+    d.tokens = field<std::vector<uint32_t>>(j, "declaration", file, at, "an array of 32-bit tokens");
+    if (j.contains("offset_skew")) d.skew = field<std::vector<uint8_t>>(j, "offset_skew", file, at, "an array of bytes 0..3");
+    for (uint8_t b : d.skew)
+        if (b > 3) throw std::runtime_error(fmt::format("{}: {}\"offset_skew\": {} is not 0..3 bytes", file, at, b));
+    const auto st = field<std::vector<nlohmann::json>>(j, "streams", file, at, "an array of 16 {base, stride}");
+    if (st.size() != 16) throw std::runtime_error(fmt::format("{}: {}\"streams\" has {} entries, 16 expected", file, at, st.size()));
+    for (uint32_t k = 0; k < 16; ++k) {
+        const std::string sat = fmt::format("{}streams[{}].", at, k);
+        d.base[k] = field<uint32_t>(st[k], "base", file, sat, "a 32-bit byte address");
+        d.stride[k] = field<uint32_t>(st[k], "stride", file, sat, "a 32-bit stride in bytes");
+    }
+    d.indices = field<std::vector<uint32_t>>(j, "vertices", file, at, "an array of 32-bit vertex indices");
+    d.flush = field<std::vector<uint8_t>>(j, "flush", file, at, "an array of 0/1 per vertex");
+    if (d.flush.size() != d.indices.size())
+        throw std::runtime_error(fmt::format("{}: {}\"flush\" has {} entries for {} vertices: one per vertex", file, at,
+                                             d.flush.size(), d.indices.size()));
+    if (d.indices.empty()) throw std::runtime_error(fmt::format("{}: {}\"vertices\" is empty: a draw has a vertex", file, at));
+    if (!decode_case(d))
+        throw std::runtime_error(fmt::format("{}: {}\"declaration\" does not decode (lenient), or its layout exceeds the bus "
+                                             "({} elements, offsets below 2^20)",
+                                             file, at, kMaxElems));
+}
+
+}  // namespace
+
+nlohmann::ordered_json case_json(const Case& c) {
+    nlohmann::ordered_json j;
+    j["origin"] = c.origin;
+    j["seed"] = c.seed;
+    j["index"] = c.index;
+    const nlohmann::ordered_json d = draw_json(c);
+    for (auto it = d.begin(); it != d.end(); ++it) j[it.key()] = it.value();
+    j["memory_seed"] = c.mem_seed;
+    j["latency"] = {c.timing.lat_min, c.timing.lat_max};
+    j["req_ready"] = c.timing.req_ready;
+    j["out_ready"] = c.timing.out_ready;
+    j["idx_valid"] = c.timing.idx_valid;
+    j["bp_seed"] = c.bp_seed;
+    if (!c.then.empty()) {  // later draws
+        nlohmann::ordered_json t = nlohmann::ordered_json::array();
+        for (const auto& d : c.then) {
+            nlohmann::ordered_json x;
+            x["reset_before"] = d.reset_before;
+            const nlohmann::ordered_json dj = draw_json(d);
+            for (auto it = dj.begin(); it != dj.end(); ++it) x[it.key()] = it.value();
+            t.push_back(x);
+        }
+        j["then"] = t;
+    }
+    return j;
+}
+
+std::string case_file_text(const Case& c, const std::string& replay, const std::string& found_by, const std::string& what) {
+    nlohmann::ordered_json j;
+    j["format"] = kCaseFormat;
+    j["replay"] = replay;
+    j["found_by"] = found_by;
+    j["first_difference"] = what;
+    const nlohmann::ordered_json cj = case_json(c);
+    for (auto it = cj.begin(); it != cj.end(); ++it) j[it.key()] = it.value();
+    return j.dump(2) + "\n";
+}
+
+Case read_case(const std::string& file) {
+    std::string text, why;
+    if (!read_input_file(file, text, why)) throw std::runtime_error(file + ": " + why);
+    nlohmann::json j;
+    try {
+        j = nlohmann::json::parse(text);
+    } catch (const nlohmann::json::parse_error& e) {
+        throw std::runtime_error(fmt::format("{}: not JSON at byte {}: {}", file, e.byte, e.what()));
+    }
+    if (!j.is_object() || !j.contains("format") || j["format"] != kCaseFormat)
+        throw std::runtime_error(fmt::format("{}: not a vertex fetch case file (\"format\": \"{}\" expected)", file, kCaseFormat));
+    Case c;
+    c.origin = "case file " + file;
+    c.seed = field<uint64_t>(j, "seed", file, "", "an unsigned integer");
+    c.index = field<uint64_t>(j, "index", file, "", "an unsigned integer");
+    read_draw(j, c, file, "");
+    c.mem_seed = field<uint64_t>(j, "memory_seed", file, "", "an unsigned 64-bit integer");
+    c.bp_seed = field<uint64_t>(j, "bp_seed", file, "", "an unsigned 64-bit integer");
+    const auto lat = field<std::vector<uint32_t>>(j, "latency", file, "", "[min, max] in cycles");
+    if (lat.size() != 2 || lat[0] < 1 || lat[1] < lat[0])
+        throw std::runtime_error(fmt::format("{}: \"latency\" must be [min, max] with 1 <= min <= max", file));
+    c.timing.lat_min = lat[0];
+    c.timing.lat_max = lat[1];
+    for (auto [name, p] : {std::pair{"req_ready", &c.timing.req_ready}, std::pair{"out_ready", &c.timing.out_ready},
+                           std::pair{"idx_valid", &c.timing.idx_valid}}) {
+        *p = field<double>(j, name, file, "", "a probability");
+        if (!(*p > 0 && *p <= 1)) throw std::runtime_error(fmt::format("{}: \"{}\" = {} must be in (0, 1]", file, name, *p));
+    }
+    if (j.contains("then")) {
+        const auto then = field<std::vector<nlohmann::json>>(j, "then", file, "", "an array of later draws");
+        for (size_t k = 0; k < then.size(); ++k) {
+            Case d;
+            const std::string at = fmt::format("then[{}].", k);
+            d.reset_before = field<bool>(then[k], "reset_before", file, at, "true or false");
+            read_draw(then[k], d, file, at);
+            c.then.push_back(std::move(d));
+        }
+    }
+    return c;
+}
+
+namespace {
+
+// The shrunk case of `m` into o.mismatch_dir (created when needed); the file's name, or "" with
+// the reason on stderr when it cannot be written (the report still has the case).
+std::string write_shrunk(const Options& o, const Mismatch& m) {
+    std::string name = m.c.origin == "random" ? fmt::format("vf-seed{}-case{}", m.c.seed, m.c.index) : "vf-" + m.c.origin;
+    if (m.c.origin.rfind("case file ", 0) == 0) {  // a replayed file: its name once, not nested
+        name = std::filesystem::path(m.c.origin.substr(10)).stem().string();
+        if (name.size() < 7 || name.compare(name.size() - 7, 7, "-shrunk") != 0) name += "-shrunk";
+    }
+    for (char& ch : name)
+        if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '-') ch = '-';
+    name += ".json";
+    const std::string path = (std::filesystem::path(o.mismatch_dir) / name).string();
+    try {
+        std::filesystem::create_directories(o.mismatch_dir);
+        // o.replay_args is already a command line's words (the design's options).
+        const std::string replay = ReplayCommand({"vpsim", "xcheck", "--unit", "vertex_fetch", "--case", path}).str() +
+                                   (o.replay_args.empty() ? "" : " " + o.replay_args);
+        write_file_atomic(path, case_file_text(m.shrunk, replay, m.replay, m.shrunk_what));
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "vpsim xcheck: %s: the shrunk case is not written: %s\n", path.c_str(), e.what());
+        return "";
+    }
+    return path;
+}
+
+}  // namespace
+
 // ---- The run ----
 
 namespace {
@@ -1118,12 +1351,16 @@ struct Checker {
         if (!coverage_file.empty()) rtl->write_coverage(coverage_file);
     }
     // The case from reset; "" when it passes.
-    std::string check(const Case& c, Coverage* cov, uint64_t* vertex = nullptr, int* reg = nullptr) {
+    std::string check(const Case& c, Coverage* cov, uint64_t* vertex = nullptr, int* reg = nullptr,
+                      std::string* signature = nullptr) {
         rtl->reset();
         const auto exp = golden(c);
         run_case(*rtl, c, res, cov);
-        std::string what = compare(c, exp, res, vertex, reg);
-        if (what.empty() && traffic) what = compare_requests(expected_requests(c), res.requests_made);
+        std::string what = compare(c, exp, res, vertex, reg, signature);
+        if (what.empty() && traffic) {
+            what = compare_requests(expected_requests(c), res.requests_made);
+            if (signature && !what.empty()) *signature = "memory request";
+        }
         return what;
     }
 };
@@ -1132,8 +1369,15 @@ struct ChunkResult {
     uint64_t cases = 0, vertices = 0, elements = 0, cycles = 0, mismatches = 0;
     Coverage cov;
     std::vector<Mismatch> failures;
+    Triage triage;
+    std::vector<CaseRecord> records;
     std::string error;
 };
+
+// Where a case comes from, for the triage and the JUnit report.
+std::string where_of(const Case& c) {
+    return c.origin == "random" ? fmt::format("random case {} of --seed {}", c.index, c.seed) : c.origin;
+}
 
 uint64_t elements_of(const Case& c) {
     uint64_t n = 0;
@@ -1141,17 +1385,22 @@ uint64_t elements_of(const Case& c) {
     return n;
 }
 
-void check_one(Checker& ck, const Options& o, Case c, ChunkResult& r) {
+// Checks one case; `rec` (may be null) is its JUnit test case, counted and given the first failure.
+void check_one(Checker& ck, const Options& o, Case c, ChunkResult& r, CaseRecord* rec) {
     apply_timing(o, c);
     count_case(c, r.cov);
     Mismatch m;
-    const std::string what = ck.check(c, &r.cov, &m.vertex, &m.reg);
+    const std::string what = ck.check(c, &r.cov, &m.vertex, &m.reg, &m.signature);
     ++r.cases;
     r.vertices += vertex_count(c);
     for (const Case* d : draws(c)) r.elements += elements_of(*d) * d->indices.size();
     r.cycles += ck.res.cycles;
+    if (rec) ++rec->arrays;
     if (what.empty()) return;
     ++r.mismatches;
+    const std::string replay = replay_command(o, c);
+    r.triage.add(m.signature, where_of(c), what, replay);
+    if (rec && !rec->mismatches++) rec->failure = fmt::format("{}: {}\nreplay: {}", where_of(c), what, replay);
     if (r.failures.size() < 5) {
         m.c = std::move(c);
         m.what = what;
@@ -1159,10 +1408,24 @@ void check_one(Checker& ck, const Options& o, Case c, ChunkResult& r) {
     }
 }
 
+// One JUnit test case of `cases` random cases from `first`, or of one named case.
+CaseRecord record(const std::string& classname, const std::string& name) {
+    CaseRecord rec;
+    rec.classname = classname;
+    rec.name = name;
+    rec.unit_word = "cases";
+    return rec;
+}
+
+double since(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
 }  // namespace
 
 Report run(const Options& o) {
     Report rep;
+    Triage triage;
     const auto t0 = std::chrono::steady_clock::now();
     auto merge = [&](ChunkResult& r) {
         rep.cases += r.cases;
@@ -1173,18 +1436,33 @@ Report run(const Options& o) {
         rep.coverage.add(r.cov);
         for (auto& m : r.failures)
             if (rep.failures.size() < 5) rep.failures.push_back(std::move(m));
+        triage.merge(r.triage);
+        for (auto& rec : r.records) rep.records.push_back(std::move(rec));
     };
     {
         Checker ck(o);
         ChunkResult r;
-        if (o.only >= 0) {
-            check_one(ck, o, random_case(o.seed, uint64_t(o.only)), r);
+        auto one = [&](Case c, const std::string& classname, const std::string& name) {
+            const auto t1 = std::chrono::steady_clock::now();
+            CaseRecord rec = record(classname, name);
+            check_one(ck, o, std::move(c), r, &rec);
+            rec.seconds = since(t1);
+            r.records.push_back(std::move(rec));
+        };
+        if (!o.case_file.empty()) {
+            one(read_case(o.case_file), "xcheck.vertex_fetch.file", o.case_file);
+        } else if (o.only >= 0) {
+            one(random_case(o.seed, uint64_t(o.only)), "xcheck.vertex_fetch.random",
+                fmt::format("random case {} (seed {})", o.only, o.seed));
         } else if (o.directed) {
-            for (auto& c : directed_cases()) check_one(ck, o, std::move(c), r);
+            for (auto& c : directed_cases()) {
+                const std::string name = c.origin;
+                one(std::move(c), "xcheck.vertex_fetch.directed", name);
+            }
         }
         merge(r);
     }
-    if (o.only < 0 && o.random && !(o.first_mismatch && rep.mismatches)) {
+    if (o.only < 0 && o.case_file.empty() && o.random && !(o.first_mismatch && rep.mismatches)) {
         const uint64_t chunks = (o.random + kChunk - 1) / kChunk;
         std::vector<ChunkResult> results(chunks);
         std::vector<std::atomic<bool>> done(chunks);
@@ -1209,14 +1487,19 @@ Report run(const Options& o) {
                 if (k >= chunks) return;
                 ChunkResult& r = results[k];
                 if (!stop) {
+                    const auto t1 = std::chrono::steady_clock::now();
                     const uint64_t end = std::min(o.random, (k + 1) * kChunk);
+                    CaseRecord rec = record("xcheck.vertex_fetch.random",
+                                            fmt::format("random cases {}-{} (seed {})", k * kChunk, end - 1, o.seed));
                     for (uint64_t i = k * kChunk; i < end; ++i) {
-                        check_one(*ck, o, random_case(o.seed, i), r);
+                        check_one(*ck, o, random_case(o.seed, i), r, &rec);
                         if (o.first_mismatch && r.mismatches) {
                             stop = true;
                             break;
                         }
                     }
+                    rec.seconds = since(t1);
+                    r.records.push_back(std::move(rec));
                 }
                 done[k] = true;
             }
@@ -1257,18 +1540,24 @@ Report run(const Options& o) {
         if (o.progress == 1) std::fprintf(stderr, "\r%60s\r", "");
     }
     rep.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    // Shrink the first failures, each replayed from reset.
+    rep.groups = triage.groups();
+    // Shrink the first failures, each replayed from reset, keeping the first difference's
+    // signature (the same bug, not merely some difference); each shrunk case is written as a file.
     if (!rep.failures.empty() && !o.first_mismatch) {
         Checker ck(o);
         for (auto& m : rep.failures) {
             m.replay = replay_command(o, m.c);
-            m.shrunk = shrink(m.c, [&](const Case& t) { return !ck.check(t, nullptr).empty(); });
+            m.shrunk = shrink(m.c, [&](const Case& t) {
+                std::string sig;
+                return !ck.check(t, nullptr, nullptr, nullptr, &sig).empty() && sig == m.signature;
+            });
             m.shrunk_what = ck.check(m.shrunk, nullptr);
+            if (!o.mismatch_dir.empty()) m.written_to = write_shrunk(o, m);
         }
     } else {
         for (auto& m : rep.failures) m.replay = replay_command(o, m.c);
     }
-    if (o.only < 0 && o.directed && !o.first_mismatch) rep.holes = rep.coverage.holes();
+    if (o.only < 0 && o.case_file.empty() && o.directed && !o.first_mismatch) rep.holes = rep.coverage.holes();
     return rep;
 }
 

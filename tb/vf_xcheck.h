@@ -5,7 +5,11 @@
 #pragma once
 
 #include "model/decl/decl_decoder.h"
+#include "tb/case_record.h"
+#include "tb/triage.h"
 #include "tb/vf_pins.h"
+
+#include <nlohmann/json.hpp>
 
 #include <array>
 #include <cstdint>
@@ -102,11 +106,13 @@ struct Coverage {
 struct Mismatch {
     Case c;
     std::string what;        // the first difference: vertex, register, expected and actual
+    std::string signature;   // what differs at the first diverging vertex, without values (compare)
     uint64_t vertex = 0;     // its position in the case
     int reg = -1;
-    Case shrunk;             // the smallest case that still fails
+    Case shrunk;             // the smallest case that still fails with the same signature
     std::string shrunk_what;
     std::string replay;      // the command that reproduces it
+    std::string written_to;  // the shrunk case's file (Options::mismatch_dir), replayed by --case FILE
 };
 
 struct Options {
@@ -127,6 +133,8 @@ struct Options {
     // (which may read memory its own way) unless asked for.
     bool check_traffic = true;
     int progress = 0;          // 0 none, 1 terminal, 2 a line every 30 s
+    std::string mismatch_dir;  // non-empty: each shrunk failing case is written here as a case file
+    std::string case_file;     // non-empty: check just the case in this file (a shrunk case written so)
 };
 
 struct Report {
@@ -135,6 +143,8 @@ struct Report {
     Coverage coverage;
     std::vector<Mismatch> failures;  // the first few, shrunk
     std::vector<std::string> holes;
+    std::vector<TriageGroup> groups;  // every mismatch, grouped by signature (the first diverging vertex's)
+    std::vector<CaseRecord> records;  // JUnit: each directed case, each chunk of random cases
     bool ok() const { return mismatches == 0 && holes.empty(); }
 };
 
@@ -155,12 +165,27 @@ std::vector<Request> expected_requests(const Case& c);
 std::string compare_requests(const std::vector<Request>& expected, const std::vector<Request>& actual);
 // Drives a case into the design; `cov` (may be null) counts the pin-side bins.
 void run_case(Pins& rtl, const Case& c, SideResult& out, Coverage* cov);
-// "" when equal, else the first difference; sets vertex/register.
+// "" when equal, else the first difference; sets vertex/register, and the signature: what differs
+// at the first diverging vertex (the output events in order, so cycle-aligned), without values:
+// "register value (SHORT2)" (the type of the element that loads it; "tessellator", "not
+// loaded"), "vertex index", "out_loaded", "protocol", "assertion", "missing vertex", "extra
+// vertex", "timeout". Mismatches with one signature are most likely one bug (triage).
 std::string compare(const Case& c, const std::vector<Vertex>& expected, const SideResult& actual, uint64_t* vertex = nullptr,
-                    int* reg = nullptr);
+                    int* reg = nullptr, std::string* signature = nullptr);
 // The smallest case (fewest vertices, then fewest declaration tokens, plain streams) for which
-// `fails` still holds.
+// `fails` still holds. Every step keeps the stimulus legal: a declaration that decodes lenient
+// and breaks no lenient rule its draw did not already break (no REG before a STREAM made by
+// removing the STREAM: D7).
 Case shrink(Case c, const std::function<bool(const Case&)>& fails);
+// The lenient rules a declaration breaks: bit n set for rule Dn (decl::rule_id).
+uint32_t lenient_rules(const std::vector<uint32_t>& tokens);
+// A case as a file (JSON: docs/xcheck.md, "Vertex fetch case files") and back. read_case throws
+// std::runtime_error naming the file, the field and the rule (a declaration that does not decode,
+// a vertex count that does not match its flush flags, ...).
+nlohmann::ordered_json case_json(const Case& c);  // the case's fields (--json's failures)
+// `replay`: the command that checks the file; `found_by`: the run's replay command of the case it was shrunk from.
+std::string case_file_text(const Case& c, const std::string& replay, const std::string& found_by, const std::string& what);
+Case read_case(const std::string& file);
 // The case as text: declaration, streams, vertices, timing.
 std::string describe(const Case& c);
 std::string replay_command(const Options& o, const Case& c);

@@ -579,6 +579,212 @@ void check_chunk(Checker& k, const XcheckOptions& opt, uint64_t first, uint64_t 
 
 }  // namespace
 
+namespace {
+
+// JUnit cases (opt.case_batch): one per corpus file, one per case_batch random arrays, in order of
+// checking, in rep.cases.
+class CaseBook {
+public:
+    CaseBook(const XcheckOptions& opt, XcheckReport& rep) : opt_(opt), rep_(rep) {}
+    // The case an array belongs to (made when first seen); null without case_batch.
+    CaseRecord* of(const ArrayCase& c) {
+        if (!opt_.case_batch) return nullptr;
+        std::string key;
+        CaseRecord r;
+        if (c.origin == "random") {
+            const uint64_t b = c.index / opt_.case_batch;
+            const uint64_t first = b * opt_.case_batch;
+            const uint64_t last = opt_.only >= 0 ? c.index : std::min(opt_.random, first + opt_.case_batch) - 1;
+            r.classname = "xcheck.random";
+            r.name = opt_.only >= 0 ? fmt::format("random array {} (seed {})", c.index, opt_.seed)
+                                    : fmt::format("random arrays {}-{} (seed {})", first, last, opt_.seed);
+            key = "random " + std::to_string(b);
+        } else {
+            r.classname = "xcheck.corpus";
+            r.name = c.origin;
+            key = "corpus " + c.origin;
+        }
+        auto it = index_.find(key);
+        if (it == index_.end()) {
+            it = index_.emplace(key, rep_.cases.size()).first;
+            rep_.cases.push_back(std::move(r));
+        }
+        return &rep_.cases[it->second];
+    }
+
+private:
+    const XcheckOptions& opt_;
+    XcheckReport& rep_;
+    std::map<std::string, size_t> index_;
+};
+
+// Item 6 of issue 34: every mismatching array again from a reset decoder with both sides' pins
+// traced, grouped by the pins that differ at the first cycle the sides part (cycle-aligned: one
+// bug whose events fall out of step is one group). On an instance of its own, made when first
+// needed, so the instance under check keeps its state; not with first_mismatch or the SystemC bench.
+struct PinTriage {
+    explicit PinTriage(const XcheckOptions& o) : opt(o) {}
+    void add(const ArrayCase& c, const std::string& replay) {
+        if (opt.first_mismatch || opt.systemc) return;
+        if (!dut) dut = opt.rtl ? opt.rtl() : builtin_rtl();
+        std::vector<CycleSample> tm, tr;
+        ModelSide side(opt.model);
+        SideResult rm, rr;
+        rm.trace = &tm;
+        rr.trace = &tr;
+        drive_array(side, c.tokens, c.lenient, c.bp_seed, opt.bp, rm);
+        dut->reset();
+        dut->run_into(c.tokens, c.lenient, c.bp_seed, opt.bp, rr);
+        const std::string sig = pin_signature(tm, tr);
+        triage.add(sig.empty() ? "pins agree from reset (the mismatch needs the state an earlier array left)" : sig,
+                   describe(c, opt.seed), first_divergence(tm, tr), replay);
+    }
+    const XcheckOptions& opt;
+    std::unique_ptr<RtlDut> dut;
+    Triage triage;
+};
+
+// The random arrays on opt.jobs threads, each with its own instance (made and used on its thread):
+// workers take chunks in order and may run ahead of the merge by a bounded window; this thread
+// merges the chunks strictly in order (`merge`, then `progress`), as the serial loop would,
+// until `stop`. The workers' coverage files (opt.coverage_file) are appended to coverage_parts.
+void check_chunks_parallel(const XcheckOptions& opt, uint64_t chunks, const bool& stop,
+                           const std::function<void(ChunkResult&)>& merge, const std::function<void(uint64_t)>& progress,
+                           std::vector<std::string>& coverage_parts) {
+    auto chunk_end = [&](uint64_t k) { return std::min(opt.random, (k + 1) * kRandomChunk); };
+    // Workers take chunks in order and may run ahead of the merge by a bounded window;
+    // this thread merges the chunks strictly in order, as the serial loop would.
+    std::mutex mu;
+    std::condition_variable cv_ready, cv_space;
+    std::map<uint64_t, ChunkResult> ready;
+    uint64_t next = 0, merged = 0;
+    bool abort = false;
+    std::string error;
+    const uint64_t window = 4 * uint64_t(opt.jobs);
+    std::vector<std::string> parts(size_t(opt.jobs));
+    auto worker = [&](int w) {
+        try {
+            Checker k(opt);  // this thread's own instance, made and used here only
+            for (;;) {
+                uint64_t c;
+                {
+                    std::unique_lock<std::mutex> lock(mu);
+                    cv_space.wait(lock, [&] { return abort || next >= chunks || next < merged + window; });
+                    if (abort || next >= chunks) break;
+                    c = next++;
+                }
+                ChunkResult r;
+                check_chunk(k, opt, c * kRandomChunk, chunk_end(c), r);
+                std::lock_guard<std::mutex> lock(mu);
+                ready.emplace(c, std::move(r));
+                cv_ready.notify_one();
+            }
+            if (!opt.coverage_file.empty()) {
+                const std::string f = fmt::format("{}.part{}", opt.coverage_file, w + 1);
+                if (!k.dut->write_coverage(f)) throw std::runtime_error(f + ": the RTL was not built with coverage");
+                parts[size_t(w)] = f;
+            }
+        } catch (const std::exception& e) {
+            std::lock_guard<std::mutex> lock(mu);
+            if (error.empty()) error = fmt::format("--jobs thread {}: {}", w + 1, e.what());
+            abort = true;
+            cv_ready.notify_all();
+            cv_space.notify_all();
+        }
+    };
+    std::vector<std::thread> threads;
+    for (int w = 0; w < opt.jobs; ++w) threads.emplace_back(worker, w);
+    for (uint64_t c = 0; c < chunks && !stop; ++c) {
+        ChunkResult r;
+        {
+            std::unique_lock<std::mutex> lock(mu);
+            cv_ready.wait(lock, [&] { return abort || ready.count(c); });
+            if (!ready.count(c)) break;  // a worker failed
+            r = std::move(ready[c]);
+            ready.erase(c);
+            merged = c + 1;
+        }
+        cv_space.notify_all();
+        merge(r);
+        progress(chunk_end(c));
+    }
+    {
+        std::lock_guard<std::mutex> lock(mu);
+        abort = true;  // first_mismatch stop, or done
+    }
+    cv_space.notify_all();
+    for (auto& t : threads) t.join();
+    if (!error.empty()) throw std::runtime_error(error);
+    for (const auto& f : parts)
+        if (!f.empty()) coverage_parts.push_back(f);
+}
+
+// opt.coverage_file: this thread's instance's coverage (corpus, shrinking), summed with the worker
+// threads' parts by verilator_coverage.
+void write_coverage(const XcheckOptions& opt, RtlDut& dut, const std::vector<std::string>& coverage_parts) {
+    if (coverage_parts.empty()) {
+        if (!dut.write_coverage(opt.coverage_file))
+            throw std::runtime_error(opt.coverage_file + ": the RTL was not built with coverage, nothing to write");
+    } else {
+        // This thread's instance (corpus, shrinking) and the random arrays' instances, summed
+        // by verilator_coverage.
+        const std::string mine = opt.coverage_file + ".part0";
+        if (!dut.write_coverage(mine)) throw std::runtime_error(mine + ": the RTL was not built with coverage");
+        std::vector<std::string> argv = {"verilator_coverage", "--write", opt.coverage_file, mine};
+        argv.insert(argv.end(), coverage_parts.begin(), coverage_parts.end());
+        std::string out;
+        if (run_command(argv, "", out) != 0)
+            throw std::runtime_error(fmt::format("{}: verilator_coverage could not merge the parts: {}", opt.coverage_file, out));
+        std::error_code ec;
+        std::filesystem::remove(mine, ec);
+        for (const auto& f : coverage_parts) std::filesystem::remove(f, ec);
+    }
+}
+
+// The arrays' pin groups, then the streams' (check_streams: already in rep.pin_groups), one group
+// per pin signature, largest first.
+void merge_pin_groups(const Triage& pins, XcheckReport& rep) {
+    std::vector<TriageGroup> all = pins.groups();
+    for (const auto& g : rep.pin_groups) {
+        auto it = std::find_if(all.begin(), all.end(), [&](const TriageGroup& x) { return x.signature == g.signature; });
+        if (it == all.end())
+            all.push_back(g);
+        else
+            it->count += g.count;
+    }
+    std::stable_sort(all.begin(), all.end(), [](const TriageGroup& a, const TriageGroup& b) { return a.count > b.count; });
+    rep.pin_groups = std::move(all);
+}
+
+// --wave-on-fail: the first failure's shrunk replay again, on a model built with FST tracing; the
+// golden side's pins go into the same file (scope `golden`) when the design allows it.
+void write_failure_wave(const XcheckOptions& opt, const ArrayCase& c, Mismatch& m) {
+    const std::string f = fmt::format("{}/xcheck-fail-seed{}-{}.fst", opt.wave_dir, opt.seed,
+                                      c.origin == "random" ? fmt::format("{}", c.index) : c.origin);
+    try {
+        std::unique_ptr<RtlDut> w = opt.wave_rtl();
+        std::vector<CycleSample> golden;
+        {
+            ModelSide side(opt.model);
+            SideResult rm;
+            rm.trace = &golden;
+            drive_array(side, m.shrunk, c.lenient, c.bp_seed, opt.bp, rm);
+        }
+        const bool with_golden = w->set_golden(&golden);
+        if (!w->trace_open(f)) throw std::runtime_error("cannot open " + f);
+        const SideResult replay = w->run(m.shrunk, c.lenient, c.bp_seed, opt.bp);
+        w->trace_close();
+        w->set_golden(nullptr);
+        m.wave = f;
+        std::fprintf(stderr, "  waveform of the shrunk replay (%llu cycles%s): %s\n", (unsigned long long)replay.cycles,
+                     with_golden ? ", the expected pins in scope golden" : "", f.c_str());
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "  no waveform: %s\n", e.what());
+    }
+}
+
+}  // namespace
+
 XcheckReport run_xcheck(const XcheckOptions& opt) {
     XcheckReport rep;
     const auto t0 = std::chrono::steady_clock::now();
@@ -594,44 +800,23 @@ XcheckReport run_xcheck(const XcheckOptions& opt) {
     auto rtl = [&](const std::vector<uint32_t>& t, const ArrayCase& c) { return dut->run(t, c.lenient, c.bp_seed, opt.bp); };
 
     bool stop = false;  // first_mismatch: seen
-    // JUnit cases: one per corpus file, one per case_batch random arrays, in order of checking.
-    std::map<std::string, size_t> case_index;
-    auto case_of = [&](const ArrayCase& c) -> CaseRecord* {
-        if (!opt.case_batch) return nullptr;
-        std::string key;
-        CaseRecord r;
-        if (c.origin == "random") {
-            const uint64_t b = c.index / opt.case_batch;
-            const uint64_t first = b * opt.case_batch;
-            const uint64_t last = opt.only >= 0 ? c.index : std::min(opt.random, first + opt.case_batch) - 1;
-            r.classname = "xcheck.random";
-            r.name = opt.only >= 0 ? fmt::format("random array {} (seed {})", c.index, opt.seed)
-                                   : fmt::format("random arrays {}-{} (seed {})", first, last, opt.seed);
-            key = "random " + std::to_string(b);
-        } else {
-            r.classname = "xcheck.corpus";
-            r.name = c.origin;
-            key = "corpus " + c.origin;
-        }
-        auto it = case_index.find(key);
-        if (it == case_index.end()) {
-            it = case_index.emplace(key, rep.cases.size()).first;
-            rep.cases.push_back(std::move(r));
-        }
-        return &rep.cases[it->second];
-    };
+    CaseBook book(opt, rep);
+    auto case_of = [&](const ArrayCase& c) { return book.of(c); };
     auto case_clock = std::chrono::steady_clock::now();
     auto case_failure = [&](CaseRecord* cr, const ArrayCase& c, const std::string& d) {
         if (cr->mismatches++ == 0)
             cr->failure = fmt::format("{}: {}\nreplay: {}", describe(c, opt.seed), d, replay_command(c, opt));
     };
     Triage triage;
+    PinTriage pins(opt);
+    auto pin_triage = [&](const ArrayCase& c, const std::string& replay) { pins.add(c, replay); };
     // A mismatch, in array order: kept for the report (the first five, shrunk) or, with
     // first_mismatch, the end of the check.
     auto on_mismatch = [&](const ArrayCase& c, const SideResult& exp, const SideResult& act, const Difference& diff) {
         ++rep.mismatches;
         const std::string replay = replay_command(c, opt);
         triage.add(diff.signature, describe(c, opt.seed), diff.text, replay);
+        pin_triage(c, replay);
         Mismatch m;
         m.array = c;
         m.expected = exp;
@@ -664,32 +849,7 @@ XcheckReport run_xcheck(const XcheckOptions& opt) {
             if (!d.empty()) m.divergence = "on the shrunk array: " + d;
         }
         report_mismatch(m, opt, int(rep.failures.size()));
-        if (rep.failures.empty() && !opt.wave_dir.empty() && opt.wave_rtl) {
-            // The first failure's shrunk replay again, on a model built with FST tracing; the
-            // golden side's pins go into the same file (scope `golden`) when the design allows it.
-            const std::string f = fmt::format("{}/xcheck-fail-seed{}-{}.fst", opt.wave_dir, opt.seed,
-                                              c.origin == "random" ? fmt::format("{}", c.index) : c.origin);
-            try {
-                std::unique_ptr<RtlDut> w = opt.wave_rtl();
-                std::vector<CycleSample> golden;
-                {
-                    ModelSide side(opt.model);
-                    SideResult rm;
-                    rm.trace = &golden;
-                    drive_array(side, m.shrunk, c.lenient, c.bp_seed, opt.bp, rm);
-                }
-                const bool with_golden = w->set_golden(&golden);
-                if (!w->trace_open(f)) throw std::runtime_error("cannot open " + f);
-                const SideResult replay = w->run(m.shrunk, c.lenient, c.bp_seed, opt.bp);
-                w->trace_close();
-                w->set_golden(nullptr);
-                m.wave = f;
-                std::fprintf(stderr, "  waveform of the shrunk replay (%llu cycles%s): %s\n", (unsigned long long)replay.cycles,
-                             with_golden ? ", the expected pins in scope golden" : "", f.c_str());
-            } catch (const std::exception& e) {
-                std::fprintf(stderr, "  no waveform: %s\n", e.what());
-            }
-        }
+        if (rep.failures.empty() && !opt.wave_dir.empty() && opt.wave_rtl) write_failure_wave(opt, c, m);
         rep.failures.push_back(std::move(m));
     };
     // One array checked one by one (corpus, --only, the SystemC bench, the per-array path).
@@ -752,7 +912,9 @@ XcheckReport run_xcheck(const XcheckOptions& opt) {
                 probe.index = m.index;
                 probe.lenient = m.lenient;
                 ++rep.mismatches;
-                triage.add(m.signature, describe(probe, opt.seed), m.diff, replay_command(probe, opt));
+                const std::string replay = replay_command(probe, opt);
+                triage.add(m.signature, describe(probe, opt.seed), m.diff, replay);
+                if (!opt.first_mismatch) pin_triage(random_case(opt.seed, m.index), replay);
                 if (opt.first_mismatch) stop = true;
             }
         }
@@ -809,93 +971,11 @@ XcheckReport run_xcheck(const XcheckOptions& opt) {
                 progress(chunk_end(c));
             }
         } else {
-            // Workers take chunks in order and may run ahead of the merge by a bounded window;
-            // this thread merges the chunks strictly in order, as the serial loop would.
-            std::mutex mu;
-            std::condition_variable cv_ready, cv_space;
-            std::map<uint64_t, ChunkResult> ready;
-            uint64_t next = 0, merged = 0;
-            bool abort = false;
-            std::string error;
-            const uint64_t window = 4 * uint64_t(opt.jobs);
-            std::vector<std::string> parts(size_t(opt.jobs));
-            auto worker = [&](int w) {
-                try {
-                    Checker k(opt);  // this thread's own instance, made and used here only
-                    for (;;) {
-                        uint64_t c;
-                        {
-                            std::unique_lock<std::mutex> lock(mu);
-                            cv_space.wait(lock, [&] { return abort || next >= chunks || next < merged + window; });
-                            if (abort || next >= chunks) break;
-                            c = next++;
-                        }
-                        ChunkResult r;
-                        check_chunk(k, opt, c * kRandomChunk, chunk_end(c), r);
-                        std::lock_guard<std::mutex> lock(mu);
-                        ready.emplace(c, std::move(r));
-                        cv_ready.notify_one();
-                    }
-                    if (!opt.coverage_file.empty()) {
-                        const std::string f = fmt::format("{}.part{}", opt.coverage_file, w + 1);
-                        if (!k.dut->write_coverage(f)) throw std::runtime_error(f + ": the RTL was not built with coverage");
-                        parts[size_t(w)] = f;
-                    }
-                } catch (const std::exception& e) {
-                    std::lock_guard<std::mutex> lock(mu);
-                    if (error.empty()) error = fmt::format("--jobs thread {}: {}", w + 1, e.what());
-                    abort = true;
-                    cv_ready.notify_all();
-                    cv_space.notify_all();
-                }
-            };
-            std::vector<std::thread> threads;
-            for (int w = 0; w < opt.jobs; ++w) threads.emplace_back(worker, w);
-            for (uint64_t c = 0; c < chunks && !stop; ++c) {
-                ChunkResult r;
-                {
-                    std::unique_lock<std::mutex> lock(mu);
-                    cv_ready.wait(lock, [&] { return abort || ready.count(c); });
-                    if (!ready.count(c)) break;  // a worker failed
-                    r = std::move(ready[c]);
-                    ready.erase(c);
-                    merged = c + 1;
-                }
-                cv_space.notify_all();
-                merge_chunk(r);
-                progress(chunk_end(c));
-            }
-            {
-                std::lock_guard<std::mutex> lock(mu);
-                abort = true;  // first_mismatch stop, or done
-            }
-            cv_space.notify_all();
-            for (auto& t : threads) t.join();
-            if (!error.empty()) throw std::runtime_error(error);
-            for (const auto& f : parts)
-                if (!f.empty()) coverage_parts.push_back(f);
+            check_chunks_parallel(opt, chunks, stop, merge_chunk, progress, coverage_parts);
         }
         if (opt.progress == 1 && opt.only < 0) std::fprintf(stderr, "\r%78s\r", "");
     }
-    if (!opt.coverage_file.empty()) {
-        if (coverage_parts.empty()) {
-            if (!dut->write_coverage(opt.coverage_file))
-                throw std::runtime_error(opt.coverage_file + ": the RTL was not built with coverage, nothing to write");
-        } else {
-            // This thread's instance (corpus, shrinking) and the random arrays' instances, summed
-            // by verilator_coverage.
-            const std::string mine = opt.coverage_file + ".part0";
-            if (!dut->write_coverage(mine)) throw std::runtime_error(mine + ": the RTL was not built with coverage");
-            std::vector<std::string> argv = {"verilator_coverage", "--write", opt.coverage_file, mine};
-            argv.insert(argv.end(), coverage_parts.begin(), coverage_parts.end());
-            std::string out;
-            if (run_command(argv, "", out) != 0)
-                throw std::runtime_error(fmt::format("{}: verilator_coverage could not merge the parts: {}", opt.coverage_file, out));
-            std::error_code ec;
-            std::filesystem::remove(mine, ec);
-            for (const auto& f : coverage_parts) std::filesystem::remove(f, ec);
-        }
-    }
+    if (!opt.coverage_file.empty()) write_coverage(opt, *dut, coverage_parts);
     rep.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     rep.holes = rep.coverage.holes();
     if (opt.user_bins) {
@@ -903,6 +983,7 @@ XcheckReport run_xcheck(const XcheckOptions& opt) {
         rep.holes.insert(rep.holes.end(), uh.begin(), uh.end());
     }
     rep.groups = triage.groups();
+    merge_pin_groups(pins.triage, rep);
     return rep;
 }
 

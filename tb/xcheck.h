@@ -4,6 +4,7 @@
 #pragma once
 
 #include "model/decl/decl_decoder.h"
+#include "tb/case_record.h"
 #include "tb/coverage_gate.h"
 #include "tb/triage.h"
 #include "tb/user_bins.h"
@@ -179,14 +180,6 @@ struct XcheckOptions {
 };
 constexpr uint64_t kRandomChunk = 2000;
 
-// One test case of a JUnit report: a corpus file (strict and lenient) or a batch of random arrays.
-struct CaseRecord {
-    std::string classname;  // "xcheck.corpus" / "xcheck.random"
-    std::string name;       // the file, or "random arrays A-B (seed S)"
-    uint64_t arrays = 0, mismatches = 0;
-    double seconds = 0;
-    std::string failure;    // the first mismatch: where, what differs, the replay command
-};
 
 struct XcheckReport {
     uint64_t arrays = 0, tokens = 0, events = 0, cycles = 0;

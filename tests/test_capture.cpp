@@ -10,6 +10,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -125,8 +126,8 @@ TEST_CASE("an unknown op is refused with its number", "[capture][damage]") {
 TEST_CASE("a file that is not a capture, or of another version, is refused at its header", "[capture][damage]") {
     CHECK(parse_capture("hello", "h").error.find("h: byte offset 0: not a vpsim capture") == 0);
     std::string b = sample().bytes();
-    b[8] = 2;
-    CHECK(parse_capture(b, "v").error.find("v: byte offset 8: capture version 2") == 0);
+    b[8] = 3;
+    CHECK(parse_capture(b, "v").error.find("v: byte offset 8: capture version 3 with a 32-byte header; this vpsim reads versions 1..2") == 0);
 }
 
 TEST_CASE("capture info counts draws, vertices, the fixed-function and user-pointer mix and the traffic per frame",
@@ -236,4 +237,274 @@ TEST_CASE("the writer's frame header holds the frame's index, call count, size a
     CHECK(word(b, 40) == 2);
     CHECK(word(b, 44) == 16 + 8);
     CHECK(word(b, 48) == vpsim_capture_checksum(reinterpret_cast<const unsigned char*>(b.data()) + 52, 24));
+}
+
+// ---- version 2: state blocks, Reset, ProcessVertices (docs/capture.md, "State blocks and Reset") ----
+namespace {
+
+// A probe's state: the world matrix's x translation and the AMBIENT render state's red (lighting
+// on, no light, COLORVERTEX off, the material's ambient white: oD0 is AMBIENT). A probe draws one
+// point at the origin: oPos.x is the translation, oD0.r AMBIENT's red / 255.
+CaptureWriter& world_x(CaptureWriter& w, float x, uint16_t op = VPSIM_OP_SET_TRANSFORM) {
+    return w.call_floats(op, {256}, {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, x, 0, 0, 1});
+}
+CaptureWriter& ambient(CaptureWriter& w, uint32_t red) { return w.call(VPSIM_OP_SET_RENDER_STATE, {139, 0xFF000000u | red << 16}); }
+CaptureWriter& probe(CaptureWriter& w) { return w.call(VPSIM_OP_DRAW_PRIMITIVE, {1, 0, 1}); }
+
+// Frame 0's set-up: a device (100 x 80), a one-vertex buffer in `pool`, the lit state, world x 0.25, AMBIENT red 64.
+CaptureWriter probe_setup(uint32_t pool = 1) {
+    CaptureWriter w;
+    w.call(VPSIM_OP_CREATE_DEVICE, {0, 1, kCreateHardwareVp, 100, 80, 1});
+    w.call(VPSIM_OP_CREATE_VERTEX_BUFFER, {1, 16, 8, kFvfXyzDiffuse, pool});
+    w.call(VPSIM_OP_VERTEX_BUFFER_DATA, {1, 0, 16, 0}, vertices({0, 0, 0}));
+    w.call(VPSIM_OP_SET_STREAM_SOURCE, {0, 1, 16});
+    w.call(VPSIM_OP_SET_VERTEX_SHADER, {kFvfXyzDiffuse});
+    w.call(VPSIM_OP_SET_RENDER_STATE, {141, 0});  // COLORVERTEX FALSE
+    w.call_floats(VPSIM_OP_SET_MATERIAL, {}, {0, 0, 0, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0});
+    world_x(w, 0.25f);
+    ambient(w, 64);
+    return w;
+}
+
+struct Probe {
+    float x, red;
+};
+
+// Converts, runs the golden model, and gives each draw's (oPos.x, oD0.r * 255).
+std::vector<Probe> probes(const CaptureWriter& w) {
+    const ConvertResult r = convert_capture(parse_capture(w.bytes(), "p.vpcap"), {});
+    INFO(r.error);
+    REQUIRE(r.error.empty());
+    std::vector<Probe> out;
+    for (const auto& d : scene::run_functional(to_scene(r), vs::Profile{}).draws)
+        out.push_back({d.vertices.at(0).pos[0], std::round(d.vertices.at(0).d0[0] * 255)});
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("ApplyStateBlock of a D3DSBT_ALL block brings back the world matrix and AMBIENT it captured", "[capture][stateblock]") {
+    CaptureWriter w = probe_setup();
+    w.call(VPSIM_OP_CREATE_STATE_BLOCK, {kSbtAll, 5});
+    world_x(w, 0.5f);
+    ambient(w, 128);
+    probe(w);
+    w.call(VPSIM_OP_APPLY_STATE_BLOCK, {5});
+    probe(w).present();
+    const auto p = probes(w);
+    REQUIRE(p.size() == 2);
+    CHECK(p[0].x == 0.5f);
+    CHECK(p[0].red == 128);
+    CHECK(p[1].x == 0.25f);
+    CHECK(p[1].red == 64);
+}
+
+TEST_CASE("a D3DSBT_VERTEXSTATE block brings back AMBIENT but holds no transform", "[capture][stateblock]") {
+    CaptureWriter w = probe_setup();
+    w.call(VPSIM_OP_CREATE_STATE_BLOCK, {kSbtVertexState, 5});
+    world_x(w, 0.5f);
+    ambient(w, 128);
+    w.call(VPSIM_OP_APPLY_STATE_BLOCK, {5});
+    probe(w).present();
+    const auto p = probes(w);
+    REQUIRE(p.size() == 1);
+    CHECK(p[0].x == 0.5f);
+    CHECK(p[0].red == 64);
+}
+
+TEST_CASE("a D3DSBT_PIXELSTATE block holds neither AMBIENT nor a transform", "[capture][stateblock]") {
+    CaptureWriter w = probe_setup();
+    w.call(VPSIM_OP_CREATE_STATE_BLOCK, {kSbtPixelState, 5});
+    world_x(w, 0.5f);
+    ambient(w, 128);
+    w.call(VPSIM_OP_APPLY_STATE_BLOCK, {5});
+    probe(w).present();
+    const auto p = probes(w);
+    REQUIRE(p.size() == 1);
+    CHECK(p[0].x == 0.5f);
+    CHECK(p[0].red == 128);
+}
+
+TEST_CASE("a typed block sets state that was at its default when it captured back to the default", "[capture][stateblock]") {
+    CaptureWriter x;
+    x.call(VPSIM_OP_CREATE_DEVICE, {0, 1, kCreateHardwareVp, 100, 80, 1});
+    x.call(VPSIM_OP_CREATE_VERTEX_BUFFER, {1, 16, 8, kFvfXyzDiffuse, 1});
+    x.call(VPSIM_OP_VERTEX_BUFFER_DATA, {1, 0, 16, 0}, vertices({0, 0, 0}));
+    x.call(VPSIM_OP_SET_VERTEX_SHADER, {kFvfXyzDiffuse});
+    x.call(VPSIM_OP_SET_RENDER_STATE, {141, 0});
+    x.call_floats(VPSIM_OP_SET_MATERIAL, {}, {0, 0, 0, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0});
+    x.call(VPSIM_OP_CREATE_STATE_BLOCK, {kSbtAll, 5});  // WORLD identity, AMBIENT 0, no stream bound
+    world_x(x, 0.5f);
+    ambient(x, 128);
+    x.call(VPSIM_OP_SET_STREAM_SOURCE, {0, 1, 16});
+    probe(x);
+    x.call(VPSIM_OP_APPLY_STATE_BLOCK, {5});
+    x.call(VPSIM_OP_SET_STREAM_SOURCE, {0, 1, 16});  // the block unbound stream 0
+    probe(x).present();
+    const auto p = probes(x);
+    REQUIRE(p.size() == 2);
+    CHECK(p[0].x == 0.5f);
+    CHECK(p[1].x == 0.0f);
+    CHECK(p[1].red == 0);
+}
+
+TEST_CASE("calls between BeginStateBlock and EndStateBlock change only the block, and applying it sets them",
+          "[capture][stateblock]") {
+    CaptureWriter w = probe_setup();
+    w.call(VPSIM_OP_BEGIN_STATE_BLOCK, {});
+    world_x(w, 0.75f);
+    ambient(w, 192);
+    w.call(VPSIM_OP_END_STATE_BLOCK, {9});
+    probe(w);
+    world_x(w, 0.5f);
+    w.call(VPSIM_OP_APPLY_STATE_BLOCK, {9});
+    probe(w).present();
+    const auto p = probes(w);
+    REQUIRE(p.size() == 2);
+    CHECK(p[0].x == 0.25f);
+    CHECK(p[0].red == 64);
+    CHECK(p[1].x == 0.75f);
+    CHECK(p[1].red == 192);
+}
+
+TEST_CASE("CaptureStateBlock of a recorded block takes the device's values of the states it holds, and only those",
+          "[capture][stateblock]") {
+    CaptureWriter w = probe_setup();
+    w.call(VPSIM_OP_BEGIN_STATE_BLOCK, {});
+    world_x(w, 0.75f);  // the block holds WORLD only
+    w.call(VPSIM_OP_END_STATE_BLOCK, {9});
+    world_x(w, 0.5f);
+    ambient(w, 128);
+    w.call(VPSIM_OP_CAPTURE_STATE_BLOCK, {9});  // WORLD 0.5
+    world_x(w, 0.125f);
+    ambient(w, 32);
+    w.call(VPSIM_OP_APPLY_STATE_BLOCK, {9});
+    probe(w).present();
+    const auto p = probes(w);
+    REQUIRE(p.size() == 1);
+    CHECK(p[0].x == 0.5f);
+    CHECK(p[0].red == 32);
+}
+
+TEST_CASE("MultiplyTransform recorded in a state block multiplies the block's matrix", "[capture][stateblock]") {
+    CaptureWriter w = probe_setup();
+    w.call(VPSIM_OP_BEGIN_STATE_BLOCK, {});
+    world_x(w, 0.5f);
+    world_x(w, 0.125f, VPSIM_OP_MULTIPLY_TRANSFORM);
+    w.call(VPSIM_OP_END_STATE_BLOCK, {9});
+    world_x(w, 0.0f);
+    w.call(VPSIM_OP_APPLY_STATE_BLOCK, {9});
+    probe(w).present();
+    const auto p = probes(w);
+    REQUIRE(p.size() == 1);
+    CHECK(p[0].x == 0.625f);
+}
+
+TEST_CASE("a state block handle never created or already deleted is a located error", "[capture][stateblock][damage]") {
+    CaptureWriter w = probe_setup();
+    w.call(VPSIM_OP_CREATE_STATE_BLOCK, {kSbtAll, 5});
+    w.call(VPSIM_OP_DELETE_STATE_BLOCK, {5});
+    w.call(VPSIM_OP_APPLY_STATE_BLOCK, {5}).present();
+    const Capture c = parse_capture(w.bytes(), "s.vpcap");
+    const ConvertResult r = convert_capture(c, {});
+    CHECK(r.error == "s.vpcap: frame 0, call 11 (ApplyStateBlock), byte offset " + std::to_string(c.frames[0].calls[11].offset) +
+                         ": state block 5 was never created (or was deleted) in this capture");
+}
+
+TEST_CASE("Reset brings the state back to D3D8's defaults and the viewport to the new back buffer", "[capture][reset]") {
+    CaptureWriter w = probe_setup();
+    w.call(VPSIM_OP_RESET, {64, 32, 1});
+    w.call(VPSIM_OP_SET_STREAM_SOURCE, {0, 1, 16});  // unbound by the Reset
+    w.call(VPSIM_OP_SET_VERTEX_SHADER, {kFvfXyzDiffuse});
+    probe(w).present();
+    const ConvertResult r = convert_capture(parse_capture(w.bytes(), "r.vpcap"), {});
+    REQUIRE(r.error.empty());
+    const auto f = scene::run_functional(to_scene(r), vs::Profile{});
+    REQUIRE(f.draws.size() == 1);
+    // WORLD identity; LIGHTING on, AMBIENT 0 and the default (black) material: black
+    CHECK(f.draws[0].vertices[0].pos[0] == 0.0f);
+    CHECK(f.draws[0].vertices[0].d0[0] == 0.0f);
+    nlohmann::json vp;
+    for (const auto& c : r.scene["commands"])
+        if (c["op"] == "SetViewport") vp = c["viewport"];
+    CHECK(vp["width"] == 64);
+    CHECK(vp["height"] == 32);
+}
+
+TEST_CASE("a D3DPOOL_DEFAULT buffer drawn from after a Reset is a located error", "[capture][reset][damage]") {
+    CaptureWriter w = probe_setup(kPoolDefault);
+    w.call(VPSIM_OP_RESET, {100, 80, 1});
+    w.call(VPSIM_OP_SET_STREAM_SOURCE, {0, 1, 16});
+    w.call(VPSIM_OP_SET_VERTEX_SHADER, {kFvfXyzDiffuse});
+    probe(w).present();
+    const ConvertResult r = convert_capture(parse_capture(w.bytes(), "r.vpcap"), {});
+    CHECK(r.error.find("frame 0, call 12 (DrawPrimitive)") != std::string::npos);
+    CHECK(r.error.find("buffer 1 was in D3DPOOL_DEFAULT and was lost at the Reset in frame 0") != std::string::npos);
+}
+
+TEST_CASE("a D3DPOOL_MANAGED buffer keeps its bytes through a Reset", "[capture][reset]") {
+    CaptureWriter w = probe_setup(1);
+    w.call(VPSIM_OP_RESET, {100, 80, 1});
+    w.call(VPSIM_OP_SET_STREAM_SOURCE, {0, 1, 16});
+    w.call(VPSIM_OP_SET_VERTEX_SHADER, {kFvfXyzDiffuse});
+    probe(w).present();
+    CHECK(probes(w).size() == 1);
+}
+
+TEST_CASE("ProcessVertices' recorded result becomes the destination buffer's bytes", "[capture][processvertices]") {
+    CaptureWriter w = probe_setup();
+    w.call(VPSIM_OP_CREATE_VERTEX_BUFFER, {2, 32, 0, kFvfXyzDiffuse, 2});
+    // source start 0, destination index 1, 1 vertex, buffer 2, flags 0: bytes 16..31
+    w.call(VPSIM_OP_PROCESS_VERTICES, {0, 1, 1, 2, 0, 16, 16}, vertices({0.375f, 0, 0}));
+    w.call(VPSIM_OP_SET_STREAM_SOURCE, {0, 2, 16});
+    w.call(VPSIM_OP_DRAW_PRIMITIVE, {1, 1, 1}).present();
+    const ConvertResult r = convert_capture(parse_capture(w.bytes(), "pv.vpcap"), {});
+    REQUIRE(r.error.empty());
+    CHECK(r.processed == 1);
+    const auto f = scene::run_functional(to_scene(r), vs::Profile{});
+    REQUIRE(f.draws.size() == 1);
+    CHECK(f.draws[0].vertices[0].pos[0] == 0.625f);  // 0.375 + the world's 0.25
+}
+
+TEST_CASE("a version 1 capture is still read, and an op of version 2 in it is refused", "[capture][damage]") {
+    std::string b = sample().bytes();
+    b[8] = 1;
+    CHECK(parse_capture(b, "v1").error.empty());
+    CaptureWriter w;
+    w.call(VPSIM_OP_RESET, {64, 32, 1}).present();
+    std::string r = w.bytes();
+    r[8] = 1;
+    CHECK(parse_capture(r, "v1").error == "v1: frame 0, call 0, byte offset 52: unknown op 33 (capture version 1 knows 1..24)");
+}
+
+TEST_CASE("capture info counts state-block calls, ProcessVertices and their vertices, and Resets", "[capture][info]") {
+    CaptureWriter w = probe_setup();
+    w.call(VPSIM_OP_CREATE_VERTEX_BUFFER, {2, 32, 0, kFvfXyzDiffuse, 2});
+    w.call(VPSIM_OP_PROCESS_VERTICES, {0, 0, 2, 2, 0, 0, 32}, vertices({0, 0, 0, 1, 0, 0}));
+    w.call(VPSIM_OP_BEGIN_STATE_BLOCK, {});
+    w.call(VPSIM_OP_END_STATE_BLOCK, {1});
+    w.call(VPSIM_OP_APPLY_STATE_BLOCK, {1});
+    w.call(VPSIM_OP_RESET, {64, 32, 1}).present();
+    const auto f = capture_info(parse_capture(w.bytes(), "i.vpcap"));
+    REQUIRE(f.size() == 1);
+    CHECK(f[0].state_block_calls == 3);
+    CHECK(f[0].process_vertices_calls == 1);
+    CHECK(f[0].processed_vertices == 2);
+    CHECK(f[0].resets == 1);
+}
+
+TEST_CASE("CreateStateBlock of a number that is no D3DSTATEBLOCKTYPE is a located error", "[capture][stateblock][damage]") {
+    CaptureWriter w = probe_setup();
+    w.call(VPSIM_OP_CREATE_STATE_BLOCK, {4, 5}).present();
+    const Capture c = parse_capture(w.bytes(), "s.vpcap");
+    const ConvertResult r = convert_capture(c, {});
+    CHECK(r.error == "s.vpcap: frame 0, call 9 (CreateStateBlock), byte offset " + std::to_string(c.frames[0].calls[9].offset) +
+                         ": state block type 4 is not a D3DSTATEBLOCKTYPE (1 ALL, 2 PIXELSTATE, 3 VERTEXSTATE)");
+}
+
+TEST_CASE("a ProcessVertices call whose byte count is not the bytes it carries is damage at its call", "[capture][processvertices][damage]") {
+    CaptureWriter w;
+    w.call(VPSIM_OP_PROCESS_VERTICES, {0, 0, 1, 2, 0, 0, 32}, vertices({0, 0, 0})).present();  // 16 bytes, 32 announced
+    CHECK(parse_capture(w.bytes(), "pv.vpcap").error ==
+          "pv.vpcap: frame 0, call 0, byte offset 52: ProcessVertices takes 60 argument bytes (its fixed 28 and the data its counts say), found 44");
 }

@@ -9,6 +9,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+#include <fstream>
 #include <memory>
 #include <string>
 
@@ -91,4 +93,103 @@ TEST_CASE("A design that ignores idx_flush reads the memory as it was before the
     Case plain = flush;
     std::fill(plain.flush.begin(), plain.flush.end(), 0);
     CHECK(check(rtl, plain, r).empty());
+}
+
+// Issue 34: every shrink step keeps the stimulus legal for the unit. With a predicate that any
+// case with an element satisfies, the shrinker goes as far as it can: it must never remove a
+// STREAM token so that a REG comes before any STREAM (D7, which the lenient decode accepts as
+// stream 0 but the generator never makes and the strict decoder rejects), nor break any other
+// lenient rule the case did not break.
+TEST_CASE("The fetch's shrinker keeps every declaration legal: no lenient rule the case did not break", "[vf]") {
+    const uint64_t seed = test_seed("vf xcheck legal shrink");
+    int shrunk_some = 0;
+    for (uint64_t i = 0; i < 60; ++i) {
+        const Case c = random_case(seed, i);
+        const uint32_t before = lenient_rules(c.tokens);
+        INFO("random case " << i << " of seed " << seed << ": " << describe(c));
+        const Case s = shrink(c, [](const Case& t) {
+            for (const auto& e : t.decl.events)
+                if (e.kind == decl::EventKind::Element) return true;
+            return false;
+        });
+        INFO("shrunk: " << describe(s));
+        CHECK((lenient_rules(s.tokens) & ~before) == 0u);
+        CHECK((lenient_rules(s.tokens) >> 7 & 1u) == (before >> 7 & 1u));  // no D7 made
+        shrunk_some += s.tokens.size() < c.tokens.size();
+    }
+    CHECK(shrunk_some > 30);  // the predicate lets it shrink: the check above is not vacuous
+}
+
+// Item 6 of issue 34: triage keyed on the first diverging vertex without its values. A design
+// that ignores idx_flush fails on every flushed vertex whatever the values: one signature.
+TEST_CASE("A fetch mismatch's signature names what differs at the first diverging vertex, not the values", "[vf]") {
+    Case flush;
+    for (const Case& c : directed_cases())
+        if (c.origin == "directed flush") flush = c;
+    IgnoresFlush rtl;
+    SideResult r;
+    rtl.reset();
+    run_case(rtl, flush, r, nullptr);
+    std::string sig;
+    const std::string what = compare(flush, golden(flush), r, nullptr, nullptr, &sig);
+    INFO(what);
+    REQUIRE(!what.empty());
+    CHECK(sig.rfind("register value (", 0) == 0);
+    CHECK(sig.find("0x") == std::string::npos);
+    // A vertex fewer: a missing vertex, named so.
+    SideResult fewer = r;
+    fewer.vertices.clear();
+    CHECK(compare(flush, golden(flush), fewer, nullptr, nullptr, &sig).find("vertices expected") != std::string::npos);
+    CHECK(sig == "missing vertex");
+}
+
+// A case written as a file reads back as the same case: the same golden vertices and the same
+// pins, so a replay of the file is exact.
+TEST_CASE("A fetch case file reads back as the same case", "[vf]") {
+    const uint64_t seed = test_seed("vf xcheck case file");
+    auto rtl = builtin_vertex_fetch();
+    for (uint64_t i = 0; i < 40; ++i) {
+        const Case c = random_case(seed, i);
+        INFO("random case " << i << " of seed " << seed);
+        const std::string file = (std::filesystem::temp_directory_path() / "vpsim_vf_case_roundtrip.json").string();
+        { std::ofstream(file) << case_file_text(c, "replay", "found by", "what"); }
+        const Case d = read_case(file);
+        CHECK(d.tokens == c.tokens);
+        CHECK(d.then.size() == c.then.size());
+        CHECK(d.bp_seed == c.bp_seed);
+        CHECK(d.timing.req_ready == c.timing.req_ready);
+        SideResult a, b;
+        rtl->reset();
+        run_case(*rtl, c, a, nullptr);
+        rtl->reset();
+        run_case(*rtl, d, b, nullptr);
+        CHECK(a.cycles == b.cycles);
+        CHECK(a.requests_made == b.requests_made);
+        const auto ga = golden(c), gb = golden(d);
+        REQUIRE(ga.size() == gb.size());
+        for (size_t k = 0; k < ga.size(); ++k) CHECK(ga[k].regs == gb[k].regs);
+    }
+}
+
+TEST_CASE("A bad fetch case file is refused naming the file, the field and the rule", "[vf]") {
+    const Case c = random_case(1, 0);
+    const std::string good = case_file_text(c, "r", "f", "w");
+    auto refused = [](const std::string& text) {
+        const std::string file = (std::filesystem::temp_directory_path() / "vpsim_vf_case_bad.json").string();
+        { std::ofstream(file) << text; }
+        try {
+            read_case(file);
+        } catch (const std::runtime_error& e) {
+            return std::string(e.what());
+        }
+        return std::string("accepted");
+    };
+    CHECK_THAT(refused("{"), Catch::Contains("vpsim_vf_case_bad.json: not JSON at byte"));
+    CHECK_THAT(refused("{}"), Catch::Contains("not a vertex fetch case file"));
+    std::string neg = good;
+    neg.replace(neg.find("\"seed\": 1,"), 10, "\"seed\": -1,");
+    CHECK_THAT(refused(neg), Catch::Contains("\"seed\" must be an unsigned integer"));
+    std::string flush = good;
+    flush.replace(flush.find("\"flush\": ["), 10, "\"flush\": [1, ");
+    CHECK_THAT(refused(flush), Catch::Contains("\"flush\" has") && Catch::Contains("one per vertex"));
 }

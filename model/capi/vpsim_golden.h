@@ -6,7 +6,8 @@
  *   - declaration decoding: the token-at-a-time stepper (vpsim_decl_stepper_*), a whole array
  *     (vpsim_decl_decode), and the decoder's cycle contract (vpsim_decl_timing_*:
  *     docs/decl-decoder.md, "The cycle contract");
- *   - the vertex fetch of one vertex (vpsim_fetch_vertex);
+ *   - the vertex fetch of one vertex (vpsim_fetch_vertex), and as the fetch unit's pins carry it
+ *     (vpsim_fetch_unit_*: layout bus, loaded mask, out_regs);
  *   - vs.1.1 execution of one vertex (vpsim_shader_*), the reference interpreter, D3D8 profile.
  *
  * Every function is noexcept: C++ exceptions never cross this interface; a failure is a return
@@ -107,6 +108,37 @@ typedef struct vpsim_stream {
 } vpsim_stream;
 int vpsim_fetch_vertex(const uint32_t* decl, size_t n, const vpsim_stream streams[16], uint32_t index, float v[16][4],
                        char* err, size_t err_size);
+
+/* ---- The vertex fetch unit as its pins carry it (rtl/vertex_fetch.sv, docs/vertex-fetch-rtl.md):
+ * what a fetch unit's testbench drives (the layout bus) and compares (out_loaded, out_regs). A unit
+ * holds one declaration, decoded (lenient: a register may be loaded twice, as the RTL allows) with
+ * MAX_LENGTH 65536; vertices are read from a byte-addressed memory through the caller's `read`
+ * at base[stream] + stride[stream] * index + offset, mod 2^32 (the RTL's address arithmetic).
+ * The values are vpsim_fetch_vertex's (the golden fetch), bit for bit.
+ * vpsim_fetch_unit_new: NULL and a message in err when the declaration is not valid, has more than
+ * max_elems elements (the RTL's MAX_ELEMS, 1 .. VPSIM_FETCH_UNIT_MAX_ELEMS) or an element at an
+ * offset of 2^20 bytes or more (the layout bus's offset field).
+ * Requires: decl not NULL unless n is 0, n <= SIZE_MAX / 4. Else NULL and a message. */
+#define VPSIM_FETCH_UNIT_MAX_LENGTH 65536u     /* declarations are decoded with this MAX_LENGTH */
+#define VPSIM_FETCH_UNIT_MAX_ELEMS 63u         /* lay_count is 6 bits */
+typedef struct vpsim_fetch_unit vpsim_fetch_unit;
+vpsim_fetch_unit* vpsim_fetch_unit_new(const uint32_t* decl, size_t n, uint32_t max_elems, char* err, size_t err_size);
+void vpsim_fetch_unit_free(vpsim_fetch_unit* u);
+/* The layout bus: writes at most `capacity` words of lay_elems (element k: [2:0] type, [7:3]
+ * register, 31 for one a later TESS overwrites, [11:8] stream, [31:12] byte offset) and returns
+ * lay_count. Requires: u not NULL, words not NULL unless capacity is 0. Else -1. */
+int vpsim_fetch_unit_layout(const vpsim_fetch_unit* u, uint32_t* words, size_t capacity);
+/* out_loaded: bit r set when v_r's last writer is an element. Requires u not NULL (else 0). */
+uint32_t vpsim_fetch_unit_loaded(const vpsim_fetch_unit* u);
+/* The caller's memory: copy n bytes (1..16) at byte address addr (mod 2^32: the bytes are addr,
+ * addr+1, ... wrapping past 0xFFFFFFFF) into out and return 1, or return 0 when it does not hold
+ * them (the call then fails with a message naming the element and the addresses). */
+typedef int (*vpsim_memory_read)(void* ctx, uint32_t addr, uint32_t n, uint8_t* out);
+/* One vertex: out_regs as 64 words, regs[4 * r + c] = bits of v_r's component c (x = 0 .. w = 3,
+ * out_regs[128r + 32c + 31 : 128r + 32c]); registers not loaded are 0. Returns 0, or -1 with a
+ * message in err. Requires: u, base, stride, read and regs not NULL. Else -1 and a message. */
+int vpsim_fetch_unit_vertex(const vpsim_fetch_unit* u, const uint32_t base[16], const uint32_t stride[16], uint32_t index,
+                            vpsim_memory_read read, void* ctx, uint32_t regs[64], char* err, size_t err_size);
 
 /* ---- vs.1.1 on one vertex: the reference interpreter (docs/vs-semantics.md, D3D8 profile).
  * vpsim_shader_new decodes and validates the shader's bytecode (version token to END); NULL on an

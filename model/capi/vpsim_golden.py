@@ -1,8 +1,8 @@
 """vpsim's golden model from Python: ctypes over libvpsim_golden_c.so (model/capi/vpsim_golden.h).
 
 For cocotb-style and other Python testbenches: the golden declaration decoder (a whole array, or
-token by token), the decoder's cycle contract, the vertex fetch of one vertex and vs.1.1 execution
-of one vertex. The library is found through $VPSIM_GOLDEN_LIB, else next to this file
+token by token), the decoder's cycle contract, the vertex fetch of one vertex (and as the fetch
+unit's pins carry it: FetchUnit) and vs.1.1 execution of one vertex. The library is found through $VPSIM_GOLDEN_LIB, else next to this file
 (../../lib or ../lib, the build and install layouts), else the loader's search path.
 Rules (types, ownership, threads): docs/dpi.md.
 
@@ -84,6 +84,13 @@ _tm_out = _sig("vpsim_decl_timing_out", None, _p, _EP)
 _tm_tick = _sig("vpsim_decl_timing_tick", _int, _p, _int, _u32, _int, _int, _int)
 _fetch = _sig("vpsim_fetch_vertex", _int, ctypes.POINTER(_u32), _sz, ctypes.POINTER(_CStream), _u32,
               ctypes.POINTER(ctypes.c_float * 4), ctypes.c_char_p, _sz)
+_MemRead = ctypes.CFUNCTYPE(_int, _p, _u32, _u32, ctypes.POINTER(ctypes.c_uint8))
+_fu_new = _sig("vpsim_fetch_unit_new", _p, ctypes.POINTER(_u32), _sz, _u32, ctypes.c_char_p, _sz)
+_fu_free = _sig("vpsim_fetch_unit_free", None, _p)
+_fu_layout = _sig("vpsim_fetch_unit_layout", _int, _p, ctypes.POINTER(_u32), _sz)
+_fu_loaded = _sig("vpsim_fetch_unit_loaded", _u32, _p)
+_fu_vertex = _sig("vpsim_fetch_unit_vertex", _int, _p, ctypes.POINTER(_u32), ctypes.POINTER(_u32), _u32, _MemRead, _p,
+                  ctypes.POINTER(_u32), ctypes.c_char_p, _sz)
 _sh_new = _sig("vpsim_shader_new", _p, ctypes.POINTER(_u32), _sz, ctypes.c_char_p, _sz)
 _sh_free = _sig("vpsim_shader_free", None, _p)
 _sh_run = _sig("vpsim_shader_run", _int, _p, ctypes.POINTER(ctypes.c_float * 4), ctypes.POINTER(ctypes.c_float * 4), _u32,
@@ -231,6 +238,65 @@ def fetch_vertex(declaration, streams, index):
     if _fetch(_tokens(declaration, "declaration"), len(declaration), cs, index, v, err, 512) != 0:
         raise GoldenError(err.value.decode())
     return [list(v[r]) for r in range(16)]
+
+
+class FetchUnit:
+    """The vertex fetch unit as its pins carry it (rtl/vertex_fetch.sv; vpsim_fetch_unit_*): a
+    declaration (decoded lenient) with its layout bus (`layout`: lay_elems words, len = lay_count)
+    and `loaded` (out_loaded); vertex() gives out_regs as 64 words (v_r component c at 4r + c)."""
+
+    def __init__(self, declaration, max_elems=20):
+        err = ctypes.create_string_buffer(512)
+        self._h = _fu_new(_tokens(declaration, "declaration"), len(declaration), _ranged(max_elems, "max_elems", 1, 63),
+                          err, 512)
+        if not self._h:
+            raise GoldenError(err.value.decode())
+        n = _fu_layout(self._h, None, 0)
+        words = (_u32 * max(1, n))()
+        _fu_layout(self._h, words, n)
+        self.layout = list(words)[:n]
+        self.loaded = _fu_loaded(self._h)
+
+    def vertex(self, index, base, stride, memory, mem_addr=0):
+        """out_regs of vertex `index`; base and stride: {stream: value}; memory: bytes at byte
+        address mem_addr (addresses mod 2**32), or a function (addr, n) -> n bytes or None."""
+        b, st = (_u32 * 16)(), (_u32 * 16)()
+        for what, src, dst in (("base", base, b), ("stride", stride, st)):
+            for s, v in src.items():
+                dst[_ranged(s, "%s stream" % what, 0, 15)] = _word(v, "%s[%d]" % (what, s))
+        if callable(memory):
+            fetch = memory
+        else:
+            image, start = bytes(memory), _word(mem_addr, "mem_addr")
+
+            def fetch(addr, n):
+                off = (addr - start) & 0xFFFFFFFF
+                return image[off:off + n] if off + n <= len(image) else None
+        failure = []
+
+        def read(_ctx, addr, n, out):
+            try:
+                data = fetch(addr, n)
+                if data is None or len(data) != n:
+                    return 0
+                ctypes.memmove(out, bytes(data), n)
+                return 1
+            except Exception as e:  # raised again after the call: ctypes cannot carry it through C
+                failure.append(e)
+                return 0
+        regs = (_u32 * 64)()
+        err = ctypes.create_string_buffer(512)
+        rc = _fu_vertex(self._h, b, st, _word(index, "index"), _MemRead(read), None, regs, err, 512)
+        if failure:
+            raise failure[0]
+        if rc != 0:
+            raise GoldenError(err.value.decode())
+        return list(regs)
+
+    def __del__(self):
+        if getattr(self, "_h", None):
+            _fu_free(self._h)
+            self._h = None
 
 
 def _vec4(x, what):

@@ -1,4 +1,4 @@
-// vpsim_golden_pkg: the golden declaration decoder over DPI-C, from libvpsim_golden_c.so
+// vpsim_golden_pkg: the golden model over DPI-C (declaration decoder, vertex fetch unit, vs.1.1), from libvpsim_golden_c.so
 // (model/capi/vpsim_golden_dpi.cpp; docs/dpi.md). Load the library with your simulator's option
 // (-sv_lib libvpsim_golden_c for VCS / Xcelium / Questa, or the .so on Verilator's command line).
 //
@@ -6,6 +6,8 @@
 //   decl_predictor    the golden events of the tokens a DUT accepts (the stepper)
 //   decl_timing       the cycle contract: what a cycle-accurate DUT's pins do each cycle
 //   decl_scoreboard   compares the events a DUT delivers with the predictor's, counts and reports
+//   fetch_model       the vertex fetch unit: layout bus, out_loaded and out_regs of a vertex
+//   shader_model      the vs.1.1 reference interpreter on one vertex
 /* verilator lint_off DECLFILENAME */  // one package, several classes
 package vpsim_golden_pkg;
 
@@ -26,6 +28,31 @@ package vpsim_golden_pkg;
                                                    output int d2, output int d3);
   import "DPI-C" function int vpsim_dpi_timing_tick(input chandle h, input int in_valid, input int token, input int last,
                                                     input int lenient, input int out_ready);
+
+  // The vertex fetch unit (model/capi/vpsim_golden_dpi_fetch.cpp) and the vs.1.1 interpreter
+  // (model/capi/vpsim_golden_dpi_shader.cpp): -1 is a failure, its message from *_error.
+  import "DPI-C" function chandle vpsim_dpi_fetch_new(input int max_elems);
+  import "DPI-C" function void vpsim_dpi_fetch_free(input chandle h);
+  import "DPI-C" function string vpsim_dpi_fetch_error(input chandle h);
+  import "DPI-C" function int vpsim_dpi_fetch_token(input chandle h, input int token);
+  import "DPI-C" function int vpsim_dpi_fetch_decl(input chandle h);
+  import "DPI-C" function int vpsim_dpi_fetch_lay_count(input chandle h);
+  import "DPI-C" function int vpsim_dpi_fetch_lay_elem(input chandle h, input int k);
+  import "DPI-C" function int vpsim_dpi_fetch_loaded(input chandle h);
+  import "DPI-C" function int vpsim_dpi_fetch_stream(input chandle h, input int s, input int base, input int stride);
+  import "DPI-C" function int vpsim_dpi_fetch_mem_write(input chandle h, input int addr, input int data);
+  import "DPI-C" function void vpsim_dpi_fetch_mem_clear(input chandle h);
+  import "DPI-C" function int vpsim_dpi_fetch_vertex(input chandle h, input int index);
+  import "DPI-C" function int vpsim_dpi_fetch_reg(input chandle h, input int r, input int c);
+  import "DPI-C" function chandle vpsim_dpi_shader_new();
+  import "DPI-C" function void vpsim_dpi_shader_free(input chandle h);
+  import "DPI-C" function string vpsim_dpi_shader_error(input chandle h);
+  import "DPI-C" function int vpsim_dpi_shader_token(input chandle h, input int token);
+  import "DPI-C" function int vpsim_dpi_shader_load(input chandle h);
+  import "DPI-C" function int vpsim_dpi_shader_input(input chandle h, input int r, input int c, input int bits);
+  import "DPI-C" function int vpsim_dpi_shader_const(input chandle h, input int r, input int c, input int bits);
+  import "DPI-C" function int vpsim_dpi_shader_run(input chandle h);
+  import "DPI-C" function int vpsim_dpi_shader_out(input chandle h, input int o, input int c);
 
   localparam int ABI = 1;
 
@@ -164,6 +191,101 @@ package vpsim_golden_pkg;
     function void report();
       $display("vpsim_golden_pkg: %0d events matched, %0d event errors, %0d cycle errors, %0d events still expected, %0d cycles",
                matched, errors, cycle_errors, pred.expected.size(), cycles);
+    endfunction
+  endclass
+
+  // The vertex fetch unit's golden side (rtl/vertex_fetch.sv's pins, docs/vertex-fetch-rtl.md):
+  // set a declaration (decl: 0, or -1 and `error`), drive lay_count / lay_elems from layout(), give
+  // the streams and the memory the DUT reads, then vertex(index) gives out_loaded and out_regs.
+  class fetch_model;
+    chandle h;
+    string error;
+    function new(int max_elems = 20);
+      if (vpsim_dpi_abi() != ABI) $fatal(1, "vpsim_golden_pkg: libvpsim_golden_c ABI %0d, the package's %0d", vpsim_dpi_abi(), ABI);
+      h = vpsim_dpi_fetch_new(max_elems);
+      if (h == null) $fatal(1, "vpsim_golden_pkg: bad MAX_ELEMS %0d (1..63)", max_elems);
+    endfunction
+    // A declaration (the tokens to END): 0, or -1 with the reason in `error`.
+    function int decl(logic [31:0] tokens[$]);
+      foreach (tokens[i]) void'(vpsim_dpi_fetch_token(h, int'(tokens[i])));
+      if (vpsim_dpi_fetch_decl(h) != 0) begin
+        error = vpsim_dpi_fetch_error(h);
+        return -1;
+      end
+      return 0;
+    endfunction
+    // The layout bus of the declaration: lay_count and lay_elems (MAX_ELEMS x 32 bits).
+    function void layout(output logic [5:0] count, output logic [32*63-1:0] elems);
+      int n;
+      n = vpsim_dpi_fetch_lay_count(h);
+      count = 6'(n);
+      elems = '0;
+      for (int k = 0; k < n; k++) elems[32*k +: 32] = vpsim_dpi_fetch_lay_elem(h, k);
+    endfunction
+    function void stream(int s, logic [31:0] base, logic [31:0] stride);
+      void'(vpsim_dpi_fetch_stream(h, s, int'(base), int'(stride)));
+    endfunction
+    // The DWORD at byte address addr (little-endian), as the DUT's memory holds it.
+    function void mem_write(logic [31:0] addr, logic [31:0] data);
+      void'(vpsim_dpi_fetch_mem_write(h, int'(addr), int'(data)));
+    endfunction
+    function void mem_clear();
+      vpsim_dpi_fetch_mem_clear(h);
+    endfunction
+    // Vertex `index`: out_loaded and out_regs as the DUT must give them; 0, or -1 with `error`.
+    function int vertex(logic [31:0] index, output logic [15:0] loaded, output logic [2047:0] regs);
+      if (vpsim_dpi_fetch_vertex(h, int'(index)) != 0) begin
+        error = vpsim_dpi_fetch_error(h);
+        return -1;
+      end
+      loaded = 16'(vpsim_dpi_fetch_loaded(h));
+      for (int r = 0; r < 16; r++)
+        for (int c = 0; c < 4; c++) regs[128*r + 32*c +: 32] = vpsim_dpi_fetch_reg(h, r, c);
+      return 0;
+    endfunction
+    function void free();
+      vpsim_dpi_fetch_free(h);
+      h = null;
+    endfunction
+  endclass
+
+  // The vs.1.1 reference interpreter (D3D8 profile) on one vertex, float bits in and out: load
+  // (0, or -1 with `error`), set inputs and constants, run, read outputs (o: 0 oPos, 1 oD0, 2 oD1,
+  // 3 oFog and 4 oPts in component 0, 5..12 oT0..oT7).
+  class shader_model;
+    chandle h;
+    string error;
+    function new();
+      if (vpsim_dpi_abi() != ABI) $fatal(1, "vpsim_golden_pkg: libvpsim_golden_c ABI %0d, the package's %0d", vpsim_dpi_abi(), ABI);
+      h = vpsim_dpi_shader_new();
+    endfunction
+    function int load(logic [31:0] bytecode[$]);
+      foreach (bytecode[i]) void'(vpsim_dpi_shader_token(h, int'(bytecode[i])));
+      if (vpsim_dpi_shader_load(h) != 0) begin
+        error = vpsim_dpi_shader_error(h);
+        return -1;
+      end
+      return 0;
+    endfunction
+    function void input_reg(int r, logic [127:0] xyzw);
+      for (int c = 0; c < 4; c++) void'(vpsim_dpi_shader_input(h, r, c, int'(xyzw[32*c +: 32])));
+    endfunction
+    function void constant(int r, logic [127:0] xyzw);
+      for (int c = 0; c < 4; c++) void'(vpsim_dpi_shader_const(h, r, c, int'(xyzw[32*c +: 32])));
+    endfunction
+    function int run();
+      if (vpsim_dpi_shader_run(h) != 0) begin
+        error = vpsim_dpi_shader_error(h);
+        return -1;
+      end
+      return 0;
+    endfunction
+    function void out(int o, output logic [127:0] xyzw);
+      for (int c = 0; c < 4; c++) xyzw[32*c +: 32] = vpsim_dpi_shader_out(h, o, c);
+    endfunction
+    function void free();
+      vpsim_dpi_shader_free(h);
+      h = null;
     endfunction
   endclass
 

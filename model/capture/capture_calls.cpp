@@ -31,7 +31,16 @@ const char* op_name(uint32_t op) {
                                         "DrawIndexedPrimitive",
                                         "DrawPrimitiveUP",
                                         "DrawIndexedPrimitiveUP",
-                                        "Present"};
+                                        "Present",
+                                        "DeviceCaps",
+                                        "CreateStateBlock",
+                                        "BeginStateBlock",
+                                        "EndStateBlock",
+                                        "CaptureStateBlock",
+                                        "ApplyStateBlock",
+                                        "DeleteStateBlock",
+                                        "ProcessVertices",
+                                        "Reset"};
     return op <= VPSIM_OP_LAST ? names[op] : "";
 }
 
@@ -83,16 +92,19 @@ uint64_t carried_bytes(uint32_t op, const uint8_t* p) {
     case VPSIM_OP_SET_VERTEX_SHADER_CONSTANT: return 16 * uint64_t(word(p, 1));
     case VPSIM_OP_DRAW_PRIMITIVE_UP: return word(p, 3);
     case VPSIM_OP_DRAW_INDEXED_PRIMITIVE_UP: return uint64_t(word(p, 6)) + word(p, 7);
+    case VPSIM_OP_PROCESS_VERTICES: return word(p, 6);
     default: return 0;
     }
 }
 
 }  // namespace
 
-std::string check_arguments(uint32_t op, const uint8_t* p, uint64_t n) {
-    static const uint32_t fixed[] = {0,  24, 20, 20, 16, 16, 12, 8,  16, 4,  4,  8, 68,
-                                     68, 108, 8, 68, 8,  12, 24, 12, 20, 16, 32, 0};
-    if (op == 0 || op > VPSIM_OP_LAST) return fmt::format("unknown op {} (known: 1..{})", op, VPSIM_OP_LAST);
+std::string check_arguments(uint32_t op, const uint8_t* p, uint64_t n, uint32_t version) {
+    static const uint32_t fixed[] = {0,  24, 20, 20, 16, 16, 12, 8,  16, 4,  4,  8,  68, 68, 108, 8, 68,
+                                     8,  12, 24, 12, 20, 16, 32, 0,  4 * VPSIM_CAPS_WORDS, 8, 0, 4, 4, 4, 4, 28, 12};
+    static_assert(sizeof fixed / sizeof fixed[0] == VPSIM_OP_LAST + 1, "one fixed size per op");
+    const uint32_t last = version <= 1 ? uint32_t(VPSIM_OP_LAST_V1) : uint32_t(VPSIM_OP_LAST);
+    if (op == 0 || op > last) return fmt::format("unknown op {} (capture version {} knows 1..{})", op, version, last);
     const uint64_t f = fixed[op];
     if (n < f) return fmt::format("{} takes at least {} argument bytes, found {}", op_name(op), f, n);
     const uint64_t total = f + carried_bytes(op, p);

@@ -16,8 +16,8 @@ const char* op_name(uint32_t op);
 
 // Checks that `n` argument bytes at `p` fit op's layout (its fixed part and the counts it
 // carries). Returns "" when they do, else the rule broken ("SetLight takes 108 argument bytes,
-// found 12").
-std::string check_arguments(uint32_t op, const uint8_t* p, uint64_t n);
+// found 12"). A capture of `version` 1 knows ops 1..24 only.
+std::string check_arguments(uint32_t op, const uint8_t* p, uint64_t n, uint32_t version = VPSIM_CAPTURE_VERSION);
 
 // Reads a call's arguments in order; reading past the end throws std::out_of_range (the
 // reader's check_arguments() makes that a bug, not bad input).
@@ -41,5 +41,9 @@ uint64_t primitive_vertices(uint32_t type, uint64_t count);
 inline constexpr uint32_t kCreateSoftwareVp = 0x20, kCreateHardwareVp = 0x40, kCreateMixedVp = 0x80;
 // D3DFMT_INDEX16 / INDEX32.
 inline constexpr uint32_t kFmtIndex16 = 101, kFmtIndex32 = 102;
+// D3DSTATEBLOCKTYPE.
+inline constexpr uint32_t kSbtAll = 1, kSbtPixelState = 2, kSbtVertexState = 3;
+// D3DPOOL_DEFAULT.
+inline constexpr uint32_t kPoolDefault = 0;
 
 }  // namespace vpsim::capture

@@ -1,6 +1,7 @@
 #include "model/capture/capture_convert.h"
 
 #include "model/capture/capture_calls.h"
+#include "model/capture/capture_state.h"
 #include "model/ff/ff_names.h"
 
 #include <fmt/format.h>
@@ -24,6 +25,8 @@ struct Buffer {
     bool index = false;
     uint32_t format = kFmtIndex16;
     std::string bytes;
+    uint32_t pool = 1;         // D3DPOOL
+    uint32_t lost_frame = ~0u; // a D3DPOOL_DEFAULT buffer's Reset: the frame it was lost in
     uint32_t version = 0;      // bumped by every write
     uint32_t emitted = ~0u;    // the version last put in the scene
     std::string name;          // its scene name at `emitted`
@@ -35,12 +38,20 @@ struct Binding {
 
 class Converter {
 public:
-    Converter(const Capture& c, const ConvertOptions& o) : c_(c), o_(o) {}
+    Converter(const Capture& c, const ConvertOptions& o) : c_(c), o_(o), state_([this](const json& j) { on_state(j); }) {}
     ConvertResult run();
 
 private:
     void call(const Call& k, bool draws);
     void buffer_data(Args& a, bool index);
+    void write_buffer(uint32_t id, bool index, uint32_t off, uint32_t size, const uint8_t* p);
+    Buffer& live_buffer(uint32_t id);
+    void on_state(const json& j);
+    void state_call(const Call& k, Args& a);
+    void set_constants(Args& a);
+    void transform(uint32_t op, Args& a);
+    void device_caps(Args& a);
+    void reset(Args& a);
     void create_shader(Args& a);
     void set_render_state(uint32_t state, uint32_t value);
     void set_texture_stage_state(uint32_t stage, uint32_t state, uint32_t value);
@@ -55,6 +66,8 @@ private:
     const Capture& c_;
     ConvertOptions o_;
     ConvertResult r_;
+    DeviceState state_;
+    uint32_t frame_ = 0;  // the frame being converted
     bool device_ = false;
     std::map<uint32_t, Buffer> buffers_;
     std::map<uint32_t, std::string> shaders_;  // handle -> scene name
@@ -91,10 +104,18 @@ std::string Converter::add_buffer(const std::string& name, const uint8_t* p, uin
 }
 
 // The scene buffer holding buffer `id`'s current bytes (a new one after every write).
-std::string Converter::snapshot(uint32_t id) {
+// A buffer that exists and was not lost at a Reset.
+Buffer& Converter::live_buffer(uint32_t id) {
     auto it = buffers_.find(id);
     if (it == buffers_.end()) throw ConvertError(fmt::format("buffer {} was never created in this capture", id));
-    Buffer& b = it->second;
+    if (it->second.lost_frame != ~0u)
+        throw ConvertError(fmt::format("buffer {} was in D3DPOOL_DEFAULT and was lost at the Reset in frame {}", id,
+                                       it->second.lost_frame));
+    return it->second;
+}
+
+std::string Converter::snapshot(uint32_t id) {
+    Buffer& b = live_buffer(id);
     if (b.emitted != b.version) {
         if (b.bytes.empty()) throw ConvertError(fmt::format("buffer {} is drawn from with no bytes", id));
         b.name = fmt::format("{}{}_v{}", b.index ? "ib" : "vb", id, b.version);
@@ -124,11 +145,14 @@ void Converter::bind_for_draw(bool indexed) {
 void Converter::buffer_data(Args& a, bool index) {
     const uint32_t id = a.u32(), off = a.u32(), size = a.u32();
     a.u32();  // lock flags: DISCARD / NOOVERWRITE change what the driver may do, not the bytes
-    const uint8_t* p = a.bytes(size);
+    write_buffer(id, index, off, size, a.bytes(size));
+}
+
+void Converter::write_buffer(uint32_t id, bool index, uint32_t off, uint32_t size, const uint8_t* p) {
     auto it = buffers_.find(id);
     if (it == buffers_.end() || it->second.index != index)
         throw ConvertError(fmt::format("{} buffer {} was never created in this capture", index ? "index" : "vertex", id));
-    Buffer& b = it->second;
+    Buffer& b = live_buffer(id);
     if (uint64_t(off) + size > b.bytes.size())
         throw ConvertError(fmt::format("bytes {}..{} are outside the buffer's {}", off, uint64_t(off) + size, b.bytes.size()));
     std::memcpy(b.bytes.data() + off, p, size);
@@ -155,27 +179,7 @@ void Converter::set_render_state(uint32_t state, uint32_t value) {
         drop(fmt::format("SetRenderState {} (not a vertex-pipeline state vpsim models)", state));
         return;
     }
-    json v;
-    switch (info->kind) {
-    case ff::RsKind::Bool: v = value != 0; break;
-    case ff::RsKind::Float: {
-        float f;
-        std::memcpy(&f, &value, 4);
-        if (!std::isfinite(f)) throw ConvertError(fmt::format("render state {} is not a finite number", state));
-        v = f;
-        break;
-    }
-    case ff::RsKind::Enum: {
-        bool ok = false;
-        for (const auto& e : info->values) ok = ok || e.value == value;
-        if (!ok) throw ConvertError(fmt::format("render state {} ({}): {} is none of its values", state, info->name, value));
-        v = value;
-        break;
-    }
-    case ff::RsKind::Color: v = fmt::format("0x{:08X}", value); break;
-    case ff::RsKind::Dword: v = value; break;
-    }
-    cmd({{"op", "SetRenderState"}, {"state", state}, {"value", v}});
+    state_.set(fmt::format("rs:{}", state), *render_state_command(state, value));
 }
 
 void Converter::set_texture_stage_state(uint32_t stage, uint32_t state, uint32_t value) {
@@ -183,7 +187,8 @@ void Converter::set_texture_stage_state(uint32_t stage, uint32_t state, uint32_t
         drop(fmt::format("SetTextureStageState state {} (not read by the vertex pipeline)", state));
         return;
     }
-    cmd({{"op", "SetTextureStageState"}, {"stage", stage}, {"state", state}, {"value", value}});
+    state_.set(fmt::format("tss:{}:{}", stage, state),
+               {{"op", "SetTextureStageState"}, {"stage", stage}, {"state", state}, {"value", value}});
 }
 
 void Converter::draw_up(Args& a, bool indexed) {
@@ -212,74 +217,97 @@ void Converter::draw_up(Args& a, bool indexed) {
     ++r_.draws;
 }
 
-// One call. `draws`: the call's frame is in the range (else its draws are left out, its state kept).
-void Converter::call(const Call& k, bool draws) {
-    Args a(c_.data(k), k.size);
+void Converter::on_state(const json& j) {
+    const std::string op = j["op"];
+    if (op == "_stream") {
+        const uint32_t id = j["id"];
+        streams_[j["stream"].get<uint32_t>()] = id ? Binding{id, j["stride"].get<uint32_t>()} : Binding{};
+    } else if (op == "_indices") {
+        const uint32_t id = j["id"];
+        indices_ = id ? Binding{id, j["base"].get<uint32_t>()} : Binding{};
+    } else {
+        cmd(j);
+    }
+}
+
+void Converter::set_constants(Args& a) {
+    const uint32_t reg = a.u32(), count = a.u32();
+    if (uint64_t(reg) + count > 8192) throw ConvertError(fmt::format("constants c{}..c{} go past c8191", reg, uint64_t(reg) + count - 1));
+    max_const_ = std::max<uint32_t>(max_const_, reg + count);
+    if (!count) return;
+    const json values = floats(a, 4ull * count);
+    std::vector<std::pair<std::string, json>> each;
+    for (uint32_t i = 0; i < count; ++i)
+        each.push_back({fmt::format("c:{}", reg + i),
+                        {{"op", "SetVertexShaderConstant"}, {"register", reg + i},
+                         {"values", json(std::vector<json>(values.begin() + 4 * i, values.begin() + 4 * i + 4))}}});
+    state_.set(each, {{"op", "SetVertexShaderConstant"}, {"register", reg}, {"values", values}});
+}
+
+// SetTransform, MultiplyTransform: the scene gets the call as it was; the state keeps the product
+// (ff::multiply, as the scene machine computes it) for state blocks.
+void Converter::transform(uint32_t op, Args& a) {
+    const uint32_t state = a.u32();
+    if (!ff::transform_state(std::to_string(state))) {
+        drop(fmt::format("{} state {} (no such transform)", op_name(op), state));
+        return;
+    }
+    const json m = floats(a, 16);
+    const std::string key = fmt::format("ts:{}", state);
+    if (op == VPSIM_OP_SET_TRANSFORM) {
+        state_.set(key, {{"op", "SetTransform"}, {"state", state}, {"matrix", m}});
+        return;
+    }
+    ff::Matrix arg, base;
+    for (size_t i = 0; i < 16; ++i) arg.m[i] = m[i].get<float>();
+    if (const json* cur = state_.value(key))
+        for (size_t i = 0; i < 16; ++i) base.m[i] = (*cur)["matrix"][i].get<float>();
+    const ff::Matrix product = ff::multiply(arg, base);
+    state_.set({{key, {{"op", "SetTransform"}, {"state", state}, {"matrix", product.m}}}},
+               {{"op", "MultiplyTransform"}, {"state", state}, {"matrix", m}});
+}
+
+void Converter::device_caps(Args& a) {
+    std::vector<uint32_t> w;
+    for (int i = 0; i < VPSIM_CAPS_WORDS; ++i) w.push_back(a.u32());
+    float f;
+    std::memcpy(&f, &w[VPSIM_CAPS_MAX_POINT_SIZE], 4);
+    if (std::isfinite(f) && f > 0) state_.set_max_point_size(f);
+}
+
+// Reset: D3DPOOL_DEFAULT buffers are lost (a later use is an error: the program must create them
+// again); every piece of state goes back to its default (DeviceState::reset).
+void Converter::reset(Args& a) {
+    const uint32_t w = a.u32(), h = a.u32();
+    for (auto& [id, b] : buffers_)
+        if (b.pool == kPoolDefault && b.lost_frame == ~0u) b.lost_frame = frame_;
+    state_.reset(w, h);
+}
+
+// The calls that set state (kept by state_ for state blocks and Reset).
+void Converter::state_call(const Call& k, Args& a) {
     switch (k.op) {
-    case VPSIM_OP_CREATE_DEVICE: {
-        if (device_) throw ConvertError("a second CreateDevice: a scene holds one device");
-        device_ = true;
-        a.u32();
-        a.u32();
-        const uint32_t flags = a.u32();
-        const char* vp = (flags & kCreateMixedVp)      ? "MIXED_VERTEXPROCESSING"
-                         : (flags & kCreateSoftwareVp) ? "SOFTWARE_VERTEXPROCESSING"
-                                                       : "HARDWARE_VERTEXPROCESSING";
-        r_.scene["device"] = {{"behavior_flags", vp}};
-        break;
-    }
-    case VPSIM_OP_CREATE_VERTEX_BUFFER:
-    case VPSIM_OP_CREATE_INDEX_BUFFER: {
-        Buffer b;
-        const uint32_t id = a.u32(), length = a.u32();
-        a.u32();  // usage
-        b.index = k.op == VPSIM_OP_CREATE_INDEX_BUFFER;
-        b.format = a.u32();  // an index buffer's D3DFORMAT (a vertex buffer's FVF, unused)
-        if (b.index && b.format != kFmtIndex16 && b.format != kFmtIndex32)
-            throw ConvertError(fmt::format("index format {} is neither D3DFMT_INDEX16 (101) nor INDEX32 (102)", b.format));
-        b.bytes.assign(length, '\0');
-        buffers_[id] = std::move(b);
-        break;
-    }
-    case VPSIM_OP_VERTEX_BUFFER_DATA: buffer_data(a, false); break;
-    case VPSIM_OP_INDEX_BUFFER_DATA: buffer_data(a, true); break;
     case VPSIM_OP_SET_STREAM_SOURCE: {
         const uint32_t s = a.u32(), id = a.u32(), stride = a.u32();
         if (s > 15) throw ConvertError(fmt::format("stream {} is not 0..15", s));
-        streams_[s] = id ? Binding{id, stride} : Binding{};
+        state_.set(fmt::format("stream:{}", s), {{"op", "_stream"}, {"stream", s}, {"id", id}, {"stride", stride}});
         break;
     }
     case VPSIM_OP_SET_INDICES: {
         const uint32_t id = a.u32(), base = a.u32();
-        indices_ = id ? Binding{id, base} : Binding{};
+        state_.set("indices", {{"op", "_indices"}, {"id", id}, {"base", base}});
         break;
     }
-    case VPSIM_OP_CREATE_VERTEX_SHADER: create_shader(a); break;
     case VPSIM_OP_SET_VERTEX_SHADER: {
         const uint32_t h = a.u32();
         auto it = shaders_.find(h);
-        if (it != shaders_.end()) cmd({{"op", "SetVertexShader"}, {"shader", it->second}});
-        else cmd({{"op", "SetVertexShader"}, {"fvf", h}});
+        state_.set("vs", it != shaders_.end() ? json{{"op", "SetVertexShader"}, {"shader", it->second}}
+                                              : json{{"op", "SetVertexShader"}, {"fvf", h}});
         break;
     }
-    case VPSIM_OP_DELETE_VERTEX_SHADER: shaders_.erase(a.u32()); break;
-    case VPSIM_OP_SET_VERTEX_SHADER_CONSTANT: {
-        const uint32_t reg = a.u32(), count = a.u32();
-        if (uint64_t(reg) + count > 8192) throw ConvertError(fmt::format("constants c{}..c{} go past c8191", reg, uint64_t(reg) + count - 1));
-        max_const_ = std::max<uint32_t>(max_const_, reg + count);
-        if (count) cmd({{"op", "SetVertexShaderConstant"}, {"register", reg}, {"values", floats(a, 4ull * count)}});
-        break;
-    }
+    case VPSIM_OP_SET_VERTEX_SHADER_CONSTANT: set_constants(a); break;
     case VPSIM_OP_SET_TRANSFORM:
-    case VPSIM_OP_MULTIPLY_TRANSFORM: {
-        const uint32_t state = a.u32();
-        if (!ff::transform_state(std::to_string(state))) {
-            drop(fmt::format("{} state {} (no such transform)", op_name(k.op), state));
-            break;
-        }
-        cmd({{"op", op_name(k.op)}, {"state", state}, {"matrix", floats(a, 16)}});
-        break;
-    }
+    case VPSIM_OP_MULTIPLY_TRANSFORM: transform(k.op, a); break;
     case VPSIM_OP_SET_LIGHT: {
         const uint32_t index = a.u32(), type = a.u32();
         json l = {{"type", type}};
@@ -288,19 +316,19 @@ void Converter::call(const Call& k, bool draws) {
         l["direction"] = floats(a, 3);
         for (const char* m : {"range", "falloff", "attenuation0", "attenuation1", "attenuation2", "theta", "phi"})
             l[m] = floats(a, 1)[0];
-        cmd({{"op", "SetLight"}, {"index", index}, {"light", l}});
+        state_.set(fmt::format("light:{}", index), {{"op", "SetLight"}, {"index", index}, {"light", l}});
         break;
     }
     case VPSIM_OP_LIGHT_ENABLE: {
         const uint32_t index = a.u32(), on = a.u32();
-        cmd({{"op", "LightEnable"}, {"index", index}, {"enable", on != 0}});
+        state_.set(fmt::format("lenable:{}", index), {{"op", "LightEnable"}, {"index", index}, {"enable", on != 0}});
         break;
     }
     case VPSIM_OP_SET_MATERIAL: {
         json m;
         for (const char* n : {"diffuse", "ambient", "specular", "emissive"}) m[n] = floats(a, 4);
         m["power"] = floats(a, 1)[0];
-        cmd({{"op", "SetMaterial"}, {"material", m}});
+        state_.set("material", {{"op", "SetMaterial"}, {"material", m}});
         break;
     }
     case VPSIM_OP_SET_RENDER_STATE: {
@@ -318,9 +346,71 @@ void Converter::call(const Call& k, bool draws) {
         for (const char* n : {"x", "y", "width", "height"}) v[n] = a.u32();
         v["minz"] = floats(a, 1)[0];
         v["maxz"] = floats(a, 1)[0];
-        cmd({{"op", "SetViewport"}, {"viewport", v}});
+        state_.set("viewport", {{"op", "SetViewport"}, {"viewport", v}});
         break;
     }
+    case VPSIM_OP_CREATE_STATE_BLOCK: {
+        const uint32_t type = a.u32(), handle = a.u32();
+        state_.create_block(handle, type);
+        break;
+    }
+    case VPSIM_OP_BEGIN_STATE_BLOCK: state_.begin_block(); break;
+    case VPSIM_OP_END_STATE_BLOCK: state_.end_block(a.u32()); break;
+    case VPSIM_OP_CAPTURE_STATE_BLOCK: state_.capture_block(a.u32()); break;
+    case VPSIM_OP_APPLY_STATE_BLOCK: state_.apply_block(a.u32()); break;
+    case VPSIM_OP_DELETE_STATE_BLOCK: state_.delete_block(a.u32()); break;
+    case VPSIM_OP_RESET: reset(a); break;
+    default: throw ConvertError(fmt::format("op {} is not converted", k.op));
+    }
+}
+
+// One call. `draws`: the call's frame is in the range (else its draws are left out, its state kept).
+void Converter::call(const Call& k, bool draws) {
+    Args a(c_.data(k), k.size);
+    switch (k.op) {
+    case VPSIM_OP_CREATE_DEVICE: {
+        if (device_) throw ConvertError("a second CreateDevice: a scene holds one device");
+        device_ = true;
+        a.u32();
+        a.u32();
+        const uint32_t flags = a.u32(), w = a.u32(), h = a.u32();
+        const char* vp = (flags & kCreateMixedVp)      ? "MIXED_VERTEXPROCESSING"
+                         : (flags & kCreateSoftwareVp) ? "SOFTWARE_VERTEXPROCESSING"
+                                                       : "HARDWARE_VERTEXPROCESSING";
+        r_.scene["device"] = {{"behavior_flags", vp}};
+        state_.set_back_buffer(w, h);
+        break;
+    }
+    case VPSIM_OP_DEVICE_CAPS: device_caps(a); break;
+    case VPSIM_OP_CREATE_VERTEX_BUFFER:
+    case VPSIM_OP_CREATE_INDEX_BUFFER: {
+        Buffer b;
+        const uint32_t id = a.u32(), length = a.u32();
+        a.u32();  // usage
+        b.index = k.op == VPSIM_OP_CREATE_INDEX_BUFFER;
+        b.format = a.u32();  // an index buffer's D3DFORMAT (a vertex buffer's FVF, unused)
+        b.pool = a.u32();
+        if (b.index && b.format != kFmtIndex16 && b.format != kFmtIndex32)
+            throw ConvertError(fmt::format("index format {} is neither D3DFMT_INDEX16 (101) nor INDEX32 (102)", b.format));
+        b.bytes.assign(length, '\0');
+        buffers_[id] = std::move(b);
+        break;
+    }
+    case VPSIM_OP_VERTEX_BUFFER_DATA: buffer_data(a, false); break;
+    case VPSIM_OP_INDEX_BUFFER_DATA: buffer_data(a, true); break;
+    case VPSIM_OP_PROCESS_VERTICES: {
+        // The software vertex processing's result as Wine computed it, recorded: it becomes the
+        // destination buffer's bytes (docs/capture.md, "ProcessVertices").
+        for (int i = 0; i < 3; ++i) a.u32();  // source start, destination index, vertex count
+        const uint32_t id = a.u32();
+        a.u32();  // flags
+        const uint32_t off = a.u32(), size = a.u32();
+        write_buffer(id, false, off, size, a.bytes(size));
+        ++r_.processed;
+        break;
+    }
+    case VPSIM_OP_CREATE_VERTEX_SHADER: create_shader(a); break;
+    case VPSIM_OP_DELETE_VERTEX_SHADER: shaders_.erase(a.u32()); break;
     case VPSIM_OP_DRAW_PRIMITIVE: {
         const uint32_t type = a.u32(), start = a.u32(), count = a.u32();
         if (!draws || !count) break;
@@ -342,11 +432,11 @@ void Converter::call(const Call& k, bool draws) {
     case VPSIM_OP_DRAW_INDEXED_PRIMITIVE_UP:
         // D3D8 unbinds stream 0 (and, for the indexed draw, the indices) after a user-pointer draw.
         if (draws) draw_up(a, k.op == VPSIM_OP_DRAW_INDEXED_PRIMITIVE_UP);
-        streams_[0] = {};
-        if (k.op == VPSIM_OP_DRAW_INDEXED_PRIMITIVE_UP) indices_ = {};
+        state_.force("stream:0", *state_.default_of("stream:0"));
+        if (k.op == VPSIM_OP_DRAW_INDEXED_PRIMITIVE_UP) state_.force("indices", *state_.default_of("indices"));
         break;
     case VPSIM_OP_PRESENT: break;
-    default: throw ConvertError(fmt::format("op {} is not converted", k.op));
+    default: state_call(k, a);
     }
 }
 
@@ -360,10 +450,11 @@ ConvertResult Converter::run() {
         const bool draws = f.index >= o_.first;
         const size_t mark = r_.scene["commands"].size();
         const uint64_t draws_before = r_.draws;
+        frame_ = f.index;
         for (size_t i = 0; i < f.calls.size(); ++i) {
             try {
                 call(f.calls[i], draws);
-            } catch (const ConvertError& e) {
+            } catch (const std::runtime_error& e) {  // ConvertError, StateError
                 r_.error = fmt::format("{}: frame {}, call {} ({}), byte offset {}: {}", c_.name, f.index, i,
                                        op_name(f.calls[i].op), f.calls[i].offset, e.what());
                 json& cmds = r_.scene["commands"];

@@ -22,6 +22,7 @@ struct ConvertResult {
     nlohmann::json scene;
     uint32_t frames = 0;   // frames converted (of those in the range)
     uint64_t draws = 0;    // draws in the scene
+    uint64_t processed = 0;  // ProcessVertices calls whose results became buffer bytes
     std::string error;     // the capture's damage or a call the scene cannot express: where it stopped
     std::map<std::string, uint64_t> dropped;  // calls left out, by kind ("SetRenderState 7 (ZENABLE...)")
 };

@@ -78,6 +78,18 @@ std::vector<FrameInfo> capture_info(const Capture& c) {
             case VPSIM_OP_SET_RENDER_STATE:
             case VPSIM_OP_SET_TEXTURE_STAGE_STATE:
             case VPSIM_OP_SET_VIEWPORT: ++i.state_calls; break;
+            case VPSIM_OP_CREATE_STATE_BLOCK:
+            case VPSIM_OP_BEGIN_STATE_BLOCK:
+            case VPSIM_OP_END_STATE_BLOCK:
+            case VPSIM_OP_CAPTURE_STATE_BLOCK:
+            case VPSIM_OP_APPLY_STATE_BLOCK:
+            case VPSIM_OP_DELETE_STATE_BLOCK: ++i.state_block_calls; break;
+            case VPSIM_OP_PROCESS_VERTICES:
+                a.u32(), a.u32();
+                ++i.process_vertices_calls;
+                i.processed_vertices += a.u32();
+                break;
+            case VPSIM_OP_RESET: ++i.resets; break;
             default: break;
             }
         }
@@ -99,10 +111,15 @@ std::string info_text(const Capture& c, const std::vector<FrameInfo>& fs) {
         t.fixed_function_draws += i.fixed_function_draws, t.user_pointer_draws += i.user_pointer_draws;
         t.constant_vectors += i.constant_vectors, t.buffer_bytes += i.buffer_bytes;
         t.user_pointer_bytes += i.user_pointer_bytes, t.state_calls += i.state_calls;
+        t.state_block_calls += i.state_block_calls, t.process_vertices_calls += i.process_vertices_calls;
+        t.processed_vertices += i.processed_vertices, t.resets += i.resets;
     }
     s += fmt::format("  total  {:5}  {:5}  {:8}  {:6}  {:8}  {:8}  {:9}  {:12}  {:14}  {:5}\n", t.calls, t.draws, t.vertices,
                      t.shader_draws, t.fixed_function_draws, t.user_pointer_draws, t.constant_vectors, t.buffer_bytes,
                      t.user_pointer_bytes, t.state_calls);
+    if (t.state_block_calls || t.process_vertices_calls || t.resets)
+        s += fmt::format("  state-block calls {}, ProcessVertices {} ({} vertices), Reset {}\n", t.state_block_calls,
+                         t.process_vertices_calls, t.processed_vertices, t.resets);
     return s;
 }
 
@@ -114,7 +131,9 @@ nlohmann::json info_json(const Capture& c, const std::vector<FrameInfo>& fs) {
                                {"shader_draws", i.shader_draws}, {"fixed_function_draws", i.fixed_function_draws},
                                {"user_pointer_draws", i.user_pointer_draws}, {"constant_vectors", i.constant_vectors},
                                {"buffer_bytes", i.buffer_bytes}, {"user_pointer_bytes", i.user_pointer_bytes},
-                               {"state_calls", i.state_calls}});
+                               {"state_calls", i.state_calls}, {"state_block_calls", i.state_block_calls},
+                               {"process_vertices_calls", i.process_vertices_calls},
+                               {"processed_vertices", i.processed_vertices}, {"resets", i.resets}});
     if (!c.error.empty()) j["error"] = c.error;
     return j;
 }

@@ -19,6 +19,9 @@ struct FrameInfo {
     uint64_t buffer_bytes = 0;      // bytes written through Lock/Unlock
     uint64_t user_pointer_bytes = 0;  // vertex and index bytes carried by user-pointer draws
     uint64_t state_calls = 0;       // transform, light, material, render / texture-stage state, viewport calls
+    uint64_t state_block_calls = 0; // Create / Begin / End / Capture / Apply / DeleteStateBlock
+    uint64_t process_vertices_calls = 0, processed_vertices = 0;  // ProcessVertices: calls, vertices
+    uint64_t resets = 0;
 };
 
 std::vector<FrameInfo> capture_info(const Capture& c);

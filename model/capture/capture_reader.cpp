@@ -41,7 +41,7 @@ bool parse_calls(Capture& c, Frame& f, uint64_t start, uint64_t size, uint32_t c
             c.error = where(c, f.index, call, off) + fmt::format("{} argument bytes go past the frame's end", x.size);
             return false;
         }
-        const std::string rule = check_arguments(x.op, c.data(x), x.size);
+        const std::string rule = check_arguments(x.op, c.data(x), x.size, c.version);
         if (!rule.empty()) {
             c.error = where(c, f.index, call, off) + rule;
             return false;
@@ -69,9 +69,11 @@ Capture parse_capture(std::string bytes, const std::string& name) {
         return c;
     }
     c.version = word_at(b, 8);
-    if (c.version != VPSIM_CAPTURE_VERSION || word_at(b, 12) != VPSIM_CAPTURE_HEADER_BYTES) {
-        c.error = fmt::format("{}: byte offset 8: capture version {} with a {}-byte header; this vpsim reads version {} ({} bytes)",
-                              name, c.version, word_at(b, 12), VPSIM_CAPTURE_VERSION, VPSIM_CAPTURE_HEADER_BYTES);
+    if (c.version < VPSIM_CAPTURE_OLDEST_VERSION || c.version > VPSIM_CAPTURE_VERSION ||
+        word_at(b, 12) != VPSIM_CAPTURE_HEADER_BYTES) {
+        c.error = fmt::format("{}: byte offset 8: capture version {} with a {}-byte header; this vpsim reads versions {}..{} ({} bytes)",
+                              name, c.version, word_at(b, 12), VPSIM_CAPTURE_OLDEST_VERSION, VPSIM_CAPTURE_VERSION,
+                              VPSIM_CAPTURE_HEADER_BYTES);
         return c;
     }
     c.flags = word_at(b, 16);

@@ -143,14 +143,17 @@ void add_capture_command(CLI::App& app, int& exit_code) {
 
     CLI::App* info = cap->add_subcommand(
         "info", "Summarise a capture frame by frame: calls, draws, vertices, shader / fixed-function / user-pointer draws, "
-                "constant registers and buffer bytes written, state calls.\nExit status: 0, 2 a damaged capture (the "
+                "constant registers and buffer bytes written, state calls, state-block calls, ProcessVertices and Reset."
+                "\nExit status: 0, 2 a damaged capture (the "
                 "frames before the damage are summarised, the damage located) or usage.");
     info->add_option("CAPTURE", a->capture, "The capture file")->required();
     info->add_flag("--json", a->json, "JSON output");
     info->callback([a, &exit_code] { exit_code = run_info(*a); });
 
     CLI::App* conv = cap->add_subcommand(
-        "convert", "Convert a capture to a scene for scene-exec, run, sweep and report (docs/capture.md, \"Conversion\").\n"
+        "convert", "Convert a capture to a scene for scene-exec, run, sweep and report (docs/capture.md, \"Conversion\"): "
+                   "state blocks and Reset become the Set* calls with their effect (as Wine's d3d8 applies them), "
+                   "ProcessVertices its recorded result bytes.\n"
                    "Exit status: 0, 2 usage or a damaged capture (the frames before the damage are converted and "
                    "written, the damage located: frame, call, byte offset).");
     conv->add_option("CAPTURE", a->capture, "The capture file")->required();

@@ -134,87 +134,132 @@ std::string vertex_text(uint32_t index, const vs::VertexOutputs& o, uint32_t wri
 
 // ---- The run ----
 
-// Runs the shader and writes every vertex to `out` in chunks, so memory does not grow with
-// --count. Everything that can be rejected is checked before the first byte is written.
-void run_exec(const ExecArgs& a, std::FILE* out_file) {
-    // Files first: any I/O or syntax problem is exit 2.
+// The command line's files, read and parsed: any I/O or syntax problem is exit 2.
+struct ExecInputs {
     std::vector<uint32_t> decl_tokens;
     vs::LoadedShader shader;
+    std::vector<StreamSpec> specs;
+    std::vector<ConstSpec> consts;
+    std::array<std::string, 16> buffers;
+};
+
+ExecInputs read_inputs(const ExecArgs& a) {
+    ExecInputs in;
     try {
-        decl_tokens = decl::load_tokens(a.decl);
-        {
-            vs::AsmOptions opt;
-            opt.const_count = a.const_count;
-            opt.d3d9 = a.d3d9;
-            opt.preprocess.defines = a.defines;
-            opt.preprocess.include_dirs = a.include_dirs;
-            shader = vs::load_shader(a.shader, opt);
-        }
+        in.decl_tokens = decl::load_tokens(a.decl);
+        vs::AsmOptions opt;
+        opt.const_count = a.const_count;
+        opt.d3d9 = a.d3d9;
+        opt.preprocess.defines = a.defines;
+        opt.preprocess.include_dirs = a.include_dirs;
+        in.shader = vs::load_shader(a.shader, opt);
     } catch (const std::exception& e) {
         fail(2, e.what());
     }
-    std::vector<StreamSpec> specs;
     for (const auto& text : a.streams) {
-        specs.push_back(parse_stream(text));
-        for (size_t k = 0; k + 1 < specs.size(); ++k)
-            if (specs[k].stream == specs.back().stream)
-                fail(2, fmt::format("--stream {}: stream {} is bound twice", text, specs.back().stream));
+        in.specs.push_back(parse_stream(text));
+        for (size_t k = 0; k + 1 < in.specs.size(); ++k)
+            if (in.specs[k].stream == in.specs.back().stream)
+                fail(2, fmt::format("--stream {}: stream {} is bound twice", text, in.specs.back().stream));
     }
-    std::vector<ConstSpec> consts;
-    for (const auto& text : a.consts) consts.push_back(parse_const(text, a.const_count));
-    std::array<std::string, 16> buffers;
-    for (const auto& s : specs) {
+    for (const auto& text : a.consts) in.consts.push_back(parse_const(text, a.const_count));
+    for (const auto& s : in.specs) {
         try {
-            buffers[s.stream] = read_file(s.file);
+            in.buffers[s.stream] = read_file(s.file);
         } catch (const std::exception& e) {
             fail(2, e.what());
         }
     }
-    for (const auto& w : shader.warnings) std::fprintf(stderr, "%s\n", w.c_str());
+    return in;
+}
 
-    // CreateVertexShader: the declaration (with the shader's def constants) and the function.
+// CreateVertexShader: the declaration (with the shader's def constants) and the function. Errors
+// reject the shader (exit 1); warnings go to stderr.
+vs::CreatedShader create_shader(const ExecArgs& a, const ExecInputs& in, const vs::Profile& profile) {
     decl::DecoderOptions dopt;
     dopt.lenient = a.lenient;
     dopt.const_count = a.const_count;
-    vs::Profile profile = vs::Profile::d3d8();
-    profile.const_count = a.const_count;
-    for (const auto& kv : a.profile) profile.set(kv);
-    const vs::CreatedShader created = vs::create_vertex_shader(decl_tokens, &shader, dopt, profile);
-    const decl::Declaration& d = created.decl;
-    const vs::Validation& validation = created.validation;
+    vs::CreatedShader created = vs::create_vertex_shader(in.decl_tokens, &in.shader, dopt, profile);
     Failure rejected{1, {}};
-    for (const auto& x : d.diagnostics) {
+    for (const auto& x : created.decl.diagnostics) {
         const std::string line = fmt::format("{}: {}", a.decl, decl::to_string(x));
         if (x.severity == decl::Severity::Error) rejected.lines.push_back(line);
         else std::fprintf(stderr, "%s\n", line.c_str());
     }
-    for (const auto& x : validation.diagnostics) {
+    for (const auto& x : created.validation.diagnostics) {
         const std::string line = fmt::format("{}: {}", a.shader, vs::to_string(x));
         if (x.severity == vs::Severity::Error) rejected.lines.push_back(line);
         else std::fprintf(stderr, "%s\n", line.c_str());
     }
-    if (!d.valid || !validation.valid) throw rejected;
+    if (!created.decl.valid || !created.validation.valid) throw rejected;
+    return created;
+}
 
-    // SetStreamSource: a stride defaults to the stream's declared vertex size.
+// SetStreamSource: a stride defaults to the stream's declared vertex size.
+vs::Streams bind_streams(const decl::Declaration& d, const ExecInputs& in) {
     vs::Streams streams{};
-    for (const auto& s : specs) {
+    for (const auto& s : in.specs) {
         const decl::StreamDecl* sd = d.find_stream(s.stream);
         if (!sd)
             std::fprintf(stderr, "vpsim exec: warning: stream %u is bound but the declaration does not use it\n",
                          s.stream);
-        const std::string& buf = buffers[s.stream];
+        const std::string& buf = in.buffers[s.stream];
         streams[s.stream] = {reinterpret_cast<const uint8_t*>(buf.data()), buf.size(),
                              s.stride ? *s.stride : (sd ? sd->size : 0u), true};
     }
+    return streams;
+}
 
-    // SetVertexShader loads the CONST tokens (the declaration's, then def's); then
-    // SetVertexShaderConstant in command-line order.
-    vs::Constants constants(profile.const_count, vs::Vec4{});
+// SetVertexShader loads the CONST tokens (the declaration's, then def's); then
+// SetVertexShaderConstant in command-line order.
+vs::Constants load_constants(const decl::Declaration& d, const ExecInputs& in, uint32_t const_count) {
+    vs::Constants constants(const_count, vs::Vec4{});
     for (const auto& c : d.constants)
         for (size_t i = 0; i < 4; ++i) constants[c.reg][i] = decl::bits_float(c.bits[i]);
-    for (const auto& c : consts) constants[c.reg] = c.value;
+    for (const auto& c : in.consts) constants[c.reg] = c.value;
+    return constants;
+}
 
+// The number of vertices to run: --count, or every vertex the bound streams hold from --first.
+// An explicit --count past the end fails with the first vertex that cannot be fetched, before
+// anything is allocated or run.
+uint32_t vertex_count(const ExecArgs& a, const decl::Declaration& d, const vs::Streams& streams) {
+    std::optional<uint64_t> holds;  // the vertices every stream holds: the last one has all its elements
+    uint32_t limiting = 0;
+    for (const auto& sd : d.streams) {
+        if (sd.tess) continue;
+        uint32_t extent = 0;  // bytes of a vertex that are read (a trailing SKIP is not)
+        for (const auto& el : sd.elements)
+            if (el.reg < vs::kNumInputs) extent = std::max(extent, el.offset + el.size);
+        if (extent == 0) continue;
+        const vs::StreamBinding& b = streams[sd.stream];
+        const uint64_t n = b.size < extent ? 0 : (b.size - extent) / b.stride + 1;
+        if (!holds || n < *holds) holds = n, limiting = sd.stream;
+    }
     uint32_t count = 0;
+    if (a.count) {
+        count = *a.count;
+    } else if (!holds) {
+        fail(2, "no stream limits the number of vertices (the declaration fetches nothing): give --count");
+    } else if (a.first > *holds) {
+        throw vs::FetchError(limiting, a.first,
+                             fmt::format("past the end of the buffer, which holds {} vertices", *holds));
+    } else {
+        count = uint32_t(std::min<uint64_t>(*holds - a.first, 0xFFFFFFFFull));
+    }
+    if (uint64_t(a.first) + count > 0x100000000ull)
+        fail(2, fmt::format("--first {} --count {}: vertex indices go past 0xFFFFFFFF", a.first, count));
+    if (holds && uint64_t(a.first) + count > *holds)
+        (void)vs::fetch_vertex(d, streams, uint32_t(std::max<uint64_t>(a.first, *holds)));
+    return count;
+}
+
+// Runs `count` vertices from --first and writes them in chunks, so memory does not grow with
+// --count.
+void write_vertices(const ExecArgs& a, const vs::CreatedShader& created, const vs::Profile& profile,
+                    const vs::Streams& streams, const vs::Constants& constants, uint32_t count,
+                    std::FILE* out_file) {
+    const decl::Declaration& d = created.decl;
     constexpr uint32_t kChunk = 4096;  // vertices run and written at a time
     std::vector<vs::VertexOutputs> out;
     std::string text;
@@ -223,75 +268,57 @@ void run_exec(const ExecArgs& a, std::FILE* out_file) {
             fail(2, "standard output: write failed");
         text.clear();
     };
-    try {
-        vs::check_streams(d, streams);
-        // The vertices every stream holds: the last one must have all its elements in the buffer.
-        std::optional<uint64_t> holds;
-        uint32_t limiting = 0;
-        for (const auto& sd : d.streams) {
-            if (sd.tess) continue;
-            uint32_t extent = 0;  // bytes of a vertex that are read (a trailing SKIP is not)
-            for (const auto& el : sd.elements)
-                if (el.reg < vs::kNumInputs) extent = std::max(extent, el.offset + el.size);
-            if (extent == 0) continue;
-            const vs::StreamBinding& b = streams[sd.stream];
-            const uint64_t n = b.size < extent ? 0 : (b.size - extent) / b.stride + 1;
-            if (!holds || n < *holds) holds = n, limiting = sd.stream;
-        }
-        if (a.count) {
-            count = *a.count;
-        } else if (!holds) {
-            fail(2, "no stream limits the number of vertices (the declaration fetches nothing): give --count");
-        } else if (a.first > *holds) {
-            throw vs::FetchError(limiting, a.first,
-                                 fmt::format("past the end of the buffer, which holds {} vertices", *holds));
+    std::optional<vs::FastShader> fast;
+    if (!a.reference) fast.emplace(vs::compile_fast(*created.program, profile));
+    if (a.json) {
+        text = "{\"vertices\": [";
+    } else {
+        text = fmt::format("{}: {} {}{}, {}\n", a.shader, count, count == 1 ? "vertex" : "vertices",
+                           count ? fmt::format(" ({}..{})", a.first, uint64_t(a.first) + count - 1) : "",
+                           a.reference ? "reference interpreter" : "fast path");
+    }
+    out.resize(std::min(count, kChunk));
+    for (uint64_t done = 0; done < count;) {
+        const uint32_t n = uint32_t(std::min<uint64_t>(kChunk, count - done));
+        const uint32_t first = uint32_t(a.first + done);
+        if (fast) {
+            vs::run_fast_fetch(*fast, d, streams, constants, first, n, out.data());
         } else {
-            count = uint32_t(std::min<uint64_t>(*holds - a.first, 0xFFFFFFFFull));
+            for (uint32_t k = 0; k < n; ++k)
+                out[k] = vs::execute_reference(*created.program, profile, vs::fetch_vertex(d, streams, first + k),
+                                               constants);
         }
-        if (uint64_t(a.first) + count > 0x100000000ull)
-            fail(2, fmt::format("--first {} --count {}: vertex indices go past 0xFFFFFFFF", a.first, count));
-        // An explicit --count past the end: the error of the first vertex that cannot be fetched,
-        // before anything is allocated or run.
-        if (holds && uint64_t(a.first) + count > *holds)
-            (void)vs::fetch_vertex(d, streams, uint32_t(std::max<uint64_t>(a.first, *holds)));
-        const vs::FastShader* fast = nullptr;
-        std::optional<vs::FastShader> compiled;
-        if (!a.reference) {
-            compiled.emplace(vs::compile_fast(*created.program, profile));
-            fast = &*compiled;
+        for (uint32_t k = 0; k < n; ++k) {
+            if (a.json)
+                text += (done + k ? ",\n  " : "\n  ") + vertex_json(first + k, out[k]);
+            else
+                text += vertex_text(first + k, out[k], created.validation.info.outputs_written);
         }
-        if (a.json) {
-            text = "{\"vertices\": [";
-        } else {
-            text = fmt::format("{}: {} {}{}, {}\n", a.shader, count, count == 1 ? "vertex" : "vertices",
-                               count ? fmt::format(" ({}..{})", a.first, uint64_t(a.first) + count - 1) : "",
-                               a.reference ? "reference interpreter" : "fast path");
-        }
-        out.resize(std::min(count, kChunk));
-        for (uint64_t done = 0; done < count;) {
-            const uint32_t n = uint32_t(std::min<uint64_t>(kChunk, count - done));
-            const uint32_t first = uint32_t(a.first + done);
-            if (fast) {
-                vs::run_fast_fetch(*fast, d, streams, constants, first, n, out.data());
-            } else {
-                for (uint32_t k = 0; k < n; ++k)
-                    out[k] = vs::execute_reference(*created.program, profile, vs::fetch_vertex(d, streams, first + k),
-                                                   constants);
-            }
-            for (uint32_t k = 0; k < n; ++k) {
-                if (a.json)
-                    text += (done + k ? ",\n  " : "\n  ") + vertex_json(first + k, out[k]);
-                else
-                    text += vertex_text(first + k, out[k], validation.info.outputs_written);
-            }
-            done += n;
-            flush();
-        }
-        if (a.json) text += count ? "\n]}\n" : "]}\n";
+        done += n;
         flush();
+    }
+    if (a.json) text += count ? "\n]}\n" : "]}\n";
+    flush();
+}
+
+// Runs the shader and writes every vertex to `out_file`. Everything that can be rejected is
+// checked before the first byte is written.
+void run_exec(const ExecArgs& a, std::FILE* out_file) {
+    const ExecInputs in = read_inputs(a);
+    for (const auto& w : in.shader.warnings) std::fprintf(stderr, "%s\n", w.c_str());
+    vs::Profile profile = vs::Profile::d3d8();
+    profile.const_count = a.const_count;
+    for (const auto& kv : a.profile) profile.set(kv);
+    const vs::CreatedShader created = create_shader(a, in, profile);
+    const vs::Streams streams = bind_streams(created.decl, in);
+    const vs::Constants constants = load_constants(created.decl, in, profile.const_count);
+    try {
+        vs::check_streams(created.decl, streams);
+        const uint32_t count = vertex_count(a, created.decl, streams);
+        write_vertices(a, created, profile, streams, constants, count, out_file);
     } catch (const vs::FetchError& e) {  // named by the stream's file, or the declaration when it is unbound
         std::string file = a.decl;
-        for (const auto& s : specs)
+        for (const auto& s : in.specs)
             if (s.stream == e.stream) file = s.file;
         fail(1, fmt::format("{}: {}", file, e.what()));
     }

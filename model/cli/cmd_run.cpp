@@ -4,6 +4,7 @@
 #include "model/cli/commands.h"
 #include "model/cli/run_common.h"
 #include "model/cli/run_compare.h"
+#include "model/cli/run_sample.h"
 #include "model/cli/vertex_format.h"
 #include "model/common/file_util.h"
 #include "model/common/presets.h"
@@ -41,6 +42,7 @@ struct RunArgs {
     uint64_t draws = 0;           // --draws N: the scene up to its N-th draw (0: all of it)
     bool compare_model = false;   // --compare-model (with --rtl decl_decoder=FILE)
     uint64_t compare_random = 20000;
+    SampleArgs sample;            // --sample and its options (run_sample.h)
 };
 
 // The vertices a run emits, in the `vpsim scene-exec --json` format (engine "timing").
@@ -243,6 +245,12 @@ int run_run(const RunArgs& a) {
     } catch (const std::exception& e) {
         std::fprintf(stderr, "vpsim run: %s\n", e.what());
         return 2;
+    }
+    if (a.sample.on) {  // sampled simulation (docs/sampling.md)
+        sc::RunOptions opt;
+        opt.tess_profile = tess_profile;
+        opt.topology = &topology;
+        return run_sample(std::move(sc), params, profile, opt, a.sample, a.json, a.quiet);
     }
     std::vector<const tb::RtlUnit*> rtl;  // --rtl, each unit once, in the order given
     std::vector<std::string> rtl_names;
@@ -570,6 +578,7 @@ void add_run_command(CLI::App& app, int& exit_code) {
     c->add_option("--tess-profile", a->tess_profile,
                   std::string("Tessellation choice (repeatable; docs/tessellation.md): ") + tess::tess_profile_help())
         ->check(tess_option_check());
+    add_sample_options(c, a->sample);
     c->callback([a, &exit_code] { exit_code = run_run(*a); });
 }
 

@@ -23,6 +23,7 @@
 #include <filesystem>
 #include <optional>
 #include <thread>
+#include <unistd.h>
 
 namespace fs = std::filesystem;
 

@@ -144,8 +144,6 @@ int run_mutants(const XcheckArgs& a, const tb::XcheckOptions& opt) {
                          a.mutant_seed, setup))
         return 2;
     const tb::MutationSpec& ms = setup.spec;
-    const std::vector<tb::Mutation>& list = setup.list;
-    const std::string& unmutated = setup.unmutated;
     // The child cross-check of each mutant (tb::run_mutation_campaign adds --rtl MUTANT).
     std::vector<std::string> check = {"xcheck", "--first-mismatch", "--json", "--random", std::to_string(opt.random),
                                       "--seed", std::to_string(opt.seed), "--out-ready", fmt::format("{}", opt.bp.out_ready),
@@ -155,30 +153,17 @@ int run_mutants(const XcheckArgs& a, const tb::XcheckOptions& opt) {
     if (opt.corpus.empty()) check.push_back("--no-corpus");
     for (const auto& p : opt.corpus) check.insert(check.end(), {"--corpus", p});
     if (!a.rtl_cache.empty()) check.insert(check.end(), {"--rtl-cache", a.rtl_cache});
-    std::printf("mutants of %s (yosys mutate -list %d -seed %llu), each against corpus %s + %llu random arrays (seed %llu)\n",
-                ms.source.c_str(), a.mutants, (unsigned long long)a.mutant_seed,
-                opt.corpus.empty() ? "(none)" : fmt::format("{}", fmt::join(opt.corpus, " ")).c_str(), (unsigned long long)opt.random,
-                (unsigned long long)opt.seed);
-    std::printf("%4s  %-6s  %-22s  %-9s  %s\n", "#", "mode", "where", "result", "detail");
     tb::CampaignSpec cs;
     cs.mutation = ms;
     cs.check_args = check;
     cs.rtl_cache = a.rtl_cache;
     cs.vpsim_version = VPSIM_VERSION;
     cs.timeout_seconds = a.mutant_timeout;
-    const tb::CampaignResult res = tb::run_mutation_campaign(cs, list, unmutated, [](const tb::MutantOutcome& o) {
-        std::printf("%4zu  %-6s  %-22s  %-9s  %s\n", o.index, o.mutation->mode.c_str(), o.mutation->where.c_str(),
-                    o.result_text(), o.detail.c_str());
-        std::fflush(stdout);
-    });
-    const int run = res.killed + res.survived + res.timed_out;
-    std::printf("mutants: %zu  equivalent (same netlist): %d  killed: %d  survived: %d  timed out: %d  not built: %d  "
-                "kill rate: %.1f %% (%d / %d)\n",
-                list.size(), res.equivalent, res.killed, res.survived, res.timed_out, res.not_built,
-                run ? 100.0 * res.killed / run : 0.0, res.killed, run);
-    for (const auto& s : res.survivors) std::printf("survivor %s\n", s.c_str());
-    std::printf("time: %.1f s  mutants in %s\n", res.seconds, ms.work_dir.c_str());
-    return res.passed() ? 0 : 1;
+    return run_campaign(setup, cs,
+                        fmt::format("corpus {} + {} random arrays (seed {})",
+                                    opt.corpus.empty() ? "(none)" : fmt::format("{}", fmt::join(opt.corpus, " ")), opt.random,
+                                    opt.seed),
+                        a.mutants, a.mutant_seed);
 }
 
 }  // namespace
@@ -219,6 +204,46 @@ bool prepare_mutants(const std::vector<std::string>& rtl, const std::string& top
     return true;
 }
 
+int run_campaign(const MutantsSetup& setup, const tb::CampaignSpec& cs, const std::string& against, int n, uint64_t seed) {
+    const tb::MutationSpec& ms = setup.spec;
+    std::printf("mutants of %s (yosys mutate -list %d -seed %llu), each against %s\n", ms.source.c_str(), n,
+                (unsigned long long)seed, against.c_str());
+    std::printf("%4s  %-6s  %-22s  %-9s  %s\n", "#", "mode", "where", "result", "detail");
+    const tb::CampaignResult res = tb::run_mutation_campaign(cs, setup.list, setup.unmutated, [](const tb::MutantOutcome& o) {
+        std::printf("%4zu  %-6s  %-22s  %-9s  %s\n", o.index, o.mutation->mode.c_str(), o.mutation->where.c_str(),
+                    o.result_text(), o.detail.c_str());
+        std::fflush(stdout);
+    });
+    const int run = res.killed + res.survived + res.timed_out;
+    std::printf("mutants: %zu  equivalent (same netlist): %d  killed: %d  survived: %d  timed out: %d  not built: %d  "
+                "kill rate: %.1f %% (%d / %d)\n",
+                setup.list.size(), res.equivalent, res.killed, res.survived, res.timed_out, res.not_built,
+                run ? 100.0 * res.killed / run : 0.0, res.killed, run);
+    for (const auto& s : res.survivors) std::printf("survivor %s\n", s.c_str());
+    std::printf("time: %.1f s  mutants in %s\n", res.seconds, ms.work_dir.c_str());
+    return res.passed() ? 0 : 1;
+}
+
+std::string groups_text(const std::vector<tb::TriageGroup>& groups, uint64_t mismatches) {
+    std::string table = fmt::format("mismatch groups ({} mismatches, {} signatures; a signature is what differs):\n",
+                                    mismatches, groups.size());
+    for (const auto& g : groups)
+        table += fmt::format("  {:>8}  {}\n            first: {}: {}\n            replay: {}\n", g.count, g.signature,
+                             g.first_where, g.first_detail, g.first_replay);
+    return table;
+}
+
+nlohmann::ordered_json groups_json(const std::vector<tb::TriageGroup>& groups) {
+    nlohmann::ordered_json j = nlohmann::ordered_json::array();
+    for (const auto& g : groups)
+        j.push_back({{"signature", g.signature},
+                     {"count", g.count},
+                     {"first", g.first_where},
+                     {"first_difference", g.first_detail},
+                     {"replay", g.first_replay}});
+    return j;
+}
+
 int xcheck_coverage_report(const std::string& dir, bool json, nlohmann::ordered_json* j) {
     return coverage_report(dir, json, j);
 }
@@ -234,6 +259,153 @@ std::string random_words(const tb::XcheckOptions& opt) {
         return fmt::format("{} random arrays back to back in streams of {}, seed {}",
                            (opt.random + opt.stream - 1) / opt.stream * opt.stream, opt.stream, opt.seed);
     return fmt::format("{} random arrays, seed {}", opt.random, opt.seed);
+}
+
+// --wave-on-fail DIR: the directory, and a factory of the design Verilated with tracing (built only
+// when a mismatch needs it). `la.rtl`: the design's sources (the built-in one's with --coverage).
+// False after printing why (exit 2).
+bool setup_wave(const XcheckArgs& a, const XcheckArgs& la, tb::XcheckOptions& opt) {
+    std::error_code ec;
+    std::filesystem::create_directories(a.wave_on_fail, ec);
+    if (ec) {
+        std::fprintf(stderr, "vpsim xcheck: --wave-on-fail %s: cannot create the directory (%s)\n",
+                     a.wave_on_fail.c_str(), ec.message().c_str());
+        return false;
+    }
+    tb::UserRtlSpec spec;
+    spec.sources = la.rtl.empty() ? std::vector<std::string>{data_path("rtl/decl_decoder.sv")} : la.rtl;
+    if (spec.sources.front().empty()) {
+        std::fprintf(stderr, "vpsim xcheck: --wave-on-fail: the RTL source %s\n", data_not_found("rtl/decl_decoder.sv").c_str());
+        return false;
+    }
+    spec.top = a.top;
+    spec.cache_dir = a.rtl_cache;
+    spec.vpsim_version = VPSIM_VERSION;
+    spec.trace = true;
+    spec.verbose = true;
+    for (const auto& g : a.params) spec.params.push_back(tb::parse_param(g));
+    // Built only when a mismatch needs it; the loaded design lives as long as the factory.
+    auto held = std::make_shared<std::shared_ptr<tb::UserRtl>>();
+    opt.wave_rtl = [spec, held] {
+        if (!*held) *held = tb::build_user_rtl(spec);
+        return (*held)->make_dut();
+    };
+    opt.wave_dir = a.wave_on_fail;
+    return true;
+}
+
+// The report as one JSON object on stdout (with --coverage, the code coverage in it); non-zero on
+// a coverage report error.
+int print_json(const XcheckArgs& a, const tb::XcheckOptions& opt, const tb::XcheckReport& r, const tb::GateResult& gate,
+               bool gated) {
+    const bool check_coverage = gated;
+    const double rate = r.seconds > 0 ? double(r.arrays) / r.seconds : 0;
+    nlohmann::ordered_json j;
+    j["bench"] = opt.systemc ? "systemc" : "fast";
+    j["rtl"] = opt.rtl_name;
+    j["rtl_build"] = opt.rtl_build;  // --rtl: the cache entry (model.so: the design behind a C ABI)
+    j["seed"] = opt.seed;
+    j["random"] = opt.random;
+    j["corpus"] = fmt::format("{}", fmt::join(opt.corpus, " "));  // the paths given, space-separated ("" none)
+    j["arrays"] = r.arrays;
+    j["tokens"] = r.tokens;
+    j["events"] = r.events;
+    j["cycles"] = r.cycles;
+    j["mismatches"] = r.mismatches;
+    j["seconds"] = r.seconds;
+    j["arrays_per_second"] = rate;
+    j["coverage_gate"] = gated;
+    j["coverage_holes"] = check_coverage ? gate.holes : std::vector<std::string>{};
+    j["coverage_holes_not_gated"] = check_coverage ? std::vector<std::string>{} : gate.holes;
+    j["coverage_excluded"] = nlohmann::ordered_json::array();
+    for (const auto& [bin, why] : gate.excluded) j["coverage_excluded"].push_back({{"bin", bin}, {"reason", why}});
+    j["coverage_waived"] = nlohmann::ordered_json::array();
+    for (const auto& [bin, why] : gate.waived) j["coverage_waived"].push_back({{"bin", bin}, {"reason", why}});
+    if (opt.user_bins) {
+        j["user_bins"] = nlohmann::ordered_json::object();
+        for (size_t i = 0; i < opt.user_bins->bins.size(); ++i)
+            j["user_bins"][opt.user_bins->bins[i].name] = i < r.user.bins.size() ? r.user.bins[i] : 0;
+        j["user_crosses"] = nlohmann::ordered_json::object();
+        for (size_t i = 0; i < opt.user_bins->crosses.size(); ++i)
+            j["user_crosses"][opt.user_bins->crosses[i].name] = i < r.user.crosses.size() ? r.user.crosses[i] : 0;
+    }
+    j["mismatch_groups"] = groups_json(r.groups);
+    if (!r.pin_groups.empty()) {
+        j["pin_groups"] = nlohmann::ordered_json::array();
+        for (const auto& g : r.pin_groups)
+            j["pin_groups"].push_back({{"pins", g.signature},
+                                       {"count", g.count},
+                                       {"first", g.first_where},
+                                       {"first_divergence", g.first_detail},
+                                       {"replay", g.first_replay}});
+    }
+    j["failures"] = nlohmann::ordered_json::array();
+    for (const auto& m : r.failures)
+        j["failures"].push_back({{"origin", m.array.origin},
+                                 {"index", m.array.index},
+                                 {"lenient", m.array.lenient},
+                                 {"first_difference", m.first_difference},
+                                 {"signature", m.signature},
+                                 {"replay", m.replay},
+                                 {"divergence", m.divergence},
+                                 {"shrunk_tokens", m.shrunk.size()},
+                                 {"file", m.written_to},
+                                 {"wave", m.wave}});
+    const auto& c = r.coverage;
+    j["coverage"] = {{"token_kinds", c.token_kinds}, {"data_types", c.data_types},
+                     {"events_model", c.events[0]}, {"events_rtl", c.events[1]},
+                     {"rules_model", c.rules[0]},   {"rules_rtl", c.rules[1]},
+                     {"lenient_rules_model", c.lenient_rules[0]}, {"lenient_rules_rtl", c.lenient_rules[1]}};
+    if (!a.coverage.empty()) {
+        const int rc = coverage_report(a.coverage, true, &j);
+        if (rc) return rc;
+    }
+    std::cout << j.dump(2) << "\n";
+    return 0;
+}
+
+// The report as tables on stdout; non-zero on a coverage report error.
+int print_text(const XcheckArgs& a, const tb::XcheckOptions& opt, const tb::XcheckReport& r, const tb::GateResult& gate,
+               bool gated) {
+    const bool check_coverage = gated;
+    const double rate = r.seconds > 0 ? double(r.arrays) / r.seconds : 0;
+    std::cout << r.coverage.table();
+    if (opt.user_bins) std::cout << r.user.table(*opt.user_bins);
+    std::cout << fmt::format("bench: {} ({})\n", opt.systemc ? "SystemC (RTL in SystemC mode vs DeclDecoderUnit)"
+                                                            : "fast (Verilated RTL in C++ mode vs golden model)",
+                             fmt::format("{}{}", opt.corpus.empty() ? "" : fmt::format("corpus {} + ", fmt::join(opt.corpus, " ")),
+                                         random_words(opt)));
+    std::cout << fmt::format("rtl: {}\n", opt.rtl_name);
+    std::cout << fmt::format("arrays checked: {}  tokens: {}  events: {}  cycles: {}\n", r.arrays, r.tokens,
+                             r.events, r.cycles);
+    std::cout << fmt::format("mismatches: {}\n", r.mismatches);
+    if (r.mismatches) {
+        std::string table = groups_text(r.groups, r.mismatches);
+        if (!r.pin_groups.empty()) {
+            table += fmt::format("pin groups ({} groups; the pins that differ at the first cycle the two sides part):\n",
+                                r.pin_groups.size());
+            for (const auto& g : r.pin_groups)
+                table += fmt::format("  {:>8}  {}\n            first: {}: {}\n            replay: {}\n", g.count,
+                                     g.signature, g.first_where, g.first_detail, g.first_replay);
+        }
+        std::cout << table;
+    }
+    if (check_coverage) {
+        std::cout << gate.text("waive bins that cannot be hit with --waive FILE (lines `waive BIN because REASON`, "
+                               "BIN may use *) or --waive-bin, or turn the gate off with --no-coverage-gate");
+    } else if (!gate.holes.empty()) {
+        std::cout << fmt::format("coverage: {} bins not hit, not gated (a directed run: --only or --random 0; "
+                                 "--coverage-gate gates it)\n",
+                                 gate.holes.size());
+    } else {
+        std::cout << "coverage: complete\n";
+    }
+    std::cout << fmt::format("time: {:.3f} s  arrays/s: {:.0f}\n", r.seconds, rate);
+    if (!a.coverage.empty()) {
+        const int rc = coverage_report(a.coverage, false, nullptr);
+        if (rc) return rc;
+    }
+    return 0;
 }
 
 int run_xcheck(XcheckArgs& a, const CLI::App& c) {
@@ -328,34 +500,7 @@ int run_xcheck(XcheckArgs& a, const CLI::App& c) {
         opt.coverage_file = a.coverage + "/coverage.dat";
     }
     if (!la.rtl.empty() && !load_user_rtl(la, opt)) return 2;
-    if (!a.wave_on_fail.empty()) {
-        std::error_code ec;
-        std::filesystem::create_directories(a.wave_on_fail, ec);
-        if (ec) {
-            std::fprintf(stderr, "vpsim xcheck: --wave-on-fail %s: cannot create the directory (%s)\n",
-                         a.wave_on_fail.c_str(), ec.message().c_str());
-            return 2;
-        }
-        tb::UserRtlSpec spec;
-        spec.sources = la.rtl.empty() ? std::vector<std::string>{data_path("rtl/decl_decoder.sv")} : la.rtl;
-        if (spec.sources.front().empty()) {
-            std::fprintf(stderr, "vpsim xcheck: --wave-on-fail: the RTL source %s\n", data_not_found("rtl/decl_decoder.sv").c_str());
-            return 2;
-        }
-        spec.top = a.top;
-        spec.cache_dir = a.rtl_cache;
-        spec.vpsim_version = VPSIM_VERSION;
-        spec.trace = true;
-        spec.verbose = true;
-        for (const auto& g : a.params) spec.params.push_back(tb::parse_param(g));
-        // Built only when a mismatch needs it; the loaded design lives as long as the factory.
-        auto held = std::make_shared<std::shared_ptr<tb::UserRtl>>();
-        opt.wave_rtl = [spec, held] {
-            if (!*held) *held = tb::build_user_rtl(spec);
-            return (*held)->make_dut();
-        };
-        opt.wave_dir = a.wave_on_fail;
-    }
+    if (!a.wave_on_fail.empty() && !setup_wave(a, la, opt)) return 2;
     if (!a.dump_arrays.empty()) {
         // Export only: the arrays with the golden model's events (with -G: the design's parameters).
         try {
@@ -382,7 +527,6 @@ int run_xcheck(XcheckArgs& a, const CLI::App& c) {
     // waived bins are reported with their reasons.
     const bool gated = a.gate || (!a.no_gate && opt.only < 0 && opt.random > 0);
     const tb::GateResult gate = tb::apply_gate(r.holes, tb::unreachable_bins(opt.model), waivers, gated);
-    const bool check_coverage = gated;
     if (!a.junit.empty()) {
         try {
             tb::write_junit(a.junit, r, gate);
@@ -391,118 +535,8 @@ int run_xcheck(XcheckArgs& a, const CLI::App& c) {
             return 2;
         }
     }
-    const double rate = r.seconds > 0 ? double(r.arrays) / r.seconds : 0;
-    if (a.json) {
-        nlohmann::ordered_json j;
-        j["bench"] = opt.systemc ? "systemc" : "fast";
-        j["rtl"] = opt.rtl_name;
-        j["rtl_build"] = opt.rtl_build;  // --rtl: the cache entry (model.so: the design behind a C ABI)
-        j["seed"] = opt.seed;
-        j["random"] = opt.random;
-        j["corpus"] = fmt::format("{}", fmt::join(opt.corpus, " "));  // the paths given, space-separated ("" none)
-        j["arrays"] = r.arrays;
-        j["tokens"] = r.tokens;
-        j["events"] = r.events;
-        j["cycles"] = r.cycles;
-        j["mismatches"] = r.mismatches;
-        j["seconds"] = r.seconds;
-        j["arrays_per_second"] = rate;
-        j["coverage_gate"] = gated;
-        j["coverage_holes"] = check_coverage ? gate.holes : std::vector<std::string>{};
-        j["coverage_holes_not_gated"] = check_coverage ? std::vector<std::string>{} : gate.holes;
-        j["coverage_excluded"] = nlohmann::ordered_json::array();
-        for (const auto& [bin, why] : gate.excluded) j["coverage_excluded"].push_back({{"bin", bin}, {"reason", why}});
-        j["coverage_waived"] = nlohmann::ordered_json::array();
-        for (const auto& [bin, why] : gate.waived) j["coverage_waived"].push_back({{"bin", bin}, {"reason", why}});
-        if (opt.user_bins) {
-            j["user_bins"] = nlohmann::ordered_json::object();
-            for (size_t i = 0; i < opt.user_bins->bins.size(); ++i)
-                j["user_bins"][opt.user_bins->bins[i].name] = i < r.user.bins.size() ? r.user.bins[i] : 0;
-            j["user_crosses"] = nlohmann::ordered_json::object();
-            for (size_t i = 0; i < opt.user_bins->crosses.size(); ++i)
-                j["user_crosses"][opt.user_bins->crosses[i].name] = i < r.user.crosses.size() ? r.user.crosses[i] : 0;
-        }
-        j["mismatch_groups"] = nlohmann::ordered_json::array();
-        for (const auto& g : r.groups)
-            j["mismatch_groups"].push_back({{"signature", g.signature},
-                                            {"count", g.count},
-                                            {"first", g.first_where},
-                                            {"first_difference", g.first_detail},
-                                            {"replay", g.first_replay}});
-        if (!r.pin_groups.empty()) {
-            j["pin_groups"] = nlohmann::ordered_json::array();
-            for (const auto& g : r.pin_groups)
-                j["pin_groups"].push_back({{"pins", g.signature},
-                                           {"count", g.count},
-                                           {"first", g.first_where},
-                                           {"first_divergence", g.first_detail},
-                                           {"replay", g.first_replay}});
-        }
-        j["failures"] = nlohmann::ordered_json::array();
-        for (const auto& m : r.failures)
-            j["failures"].push_back({{"origin", m.array.origin},
-                                     {"index", m.array.index},
-                                     {"lenient", m.array.lenient},
-                                     {"first_difference", m.first_difference},
-                                     {"signature", m.signature},
-                                     {"replay", m.replay},
-                                     {"divergence", m.divergence},
-                                     {"shrunk_tokens", m.shrunk.size()},
-                                     {"file", m.written_to},
-                                     {"wave", m.wave}});
-        const auto& c = r.coverage;
-        j["coverage"] = {{"token_kinds", c.token_kinds}, {"data_types", c.data_types},
-                         {"events_model", c.events[0]}, {"events_rtl", c.events[1]},
-                         {"rules_model", c.rules[0]},   {"rules_rtl", c.rules[1]},
-                         {"lenient_rules_model", c.lenient_rules[0]}, {"lenient_rules_rtl", c.lenient_rules[1]}};
-        if (!a.coverage.empty()) {
-            const int rc = coverage_report(a.coverage, true, &j);
-            if (rc) return rc;
-        }
-        std::cout << j.dump(2) << "\n";
-    } else {
-        std::cout << r.coverage.table();
-        if (opt.user_bins) std::cout << r.user.table(*opt.user_bins);
-        std::cout << fmt::format("bench: {} ({})\n", opt.systemc ? "SystemC (RTL in SystemC mode vs DeclDecoderUnit)"
-                                                                : "fast (Verilated RTL in C++ mode vs golden model)",
-                                 fmt::format("{}{}", opt.corpus.empty() ? "" : fmt::format("corpus {} + ", fmt::join(opt.corpus, " ")),
-                                             random_words(opt)));
-        std::cout << fmt::format("rtl: {}\n", opt.rtl_name);
-        std::cout << fmt::format("arrays checked: {}  tokens: {}  events: {}  cycles: {}\n", r.arrays, r.tokens,
-                                 r.events, r.cycles);
-        std::cout << fmt::format("mismatches: {}\n", r.mismatches);
-        if (r.mismatches) {
-            std::string table;
-            table = fmt::format("mismatch groups ({} mismatches, {} signatures; a signature is what differs):\n",
-                                r.mismatches, r.groups.size());
-            for (const auto& g : r.groups)
-                table += fmt::format("  {:>8}  {}\n            first: {}: {}\n            replay: {}\n", g.count, g.signature,
-                                     g.first_where, g.first_detail, g.first_replay);
-            if (!r.pin_groups.empty()) {
-                table += fmt::format("pin groups ({} groups; the pins that differ at the first cycle the two sides part):\n",
-                                    r.pin_groups.size());
-                for (const auto& g : r.pin_groups)
-                    table += fmt::format("  {:>8}  {}\n            first: {}: {}\n            replay: {}\n", g.count,
-                                         g.signature, g.first_where, g.first_detail, g.first_replay);
-            }
-            std::cout << table;
-        }
-        if (check_coverage) {
-            std::cout << gate.text("waive bins that cannot be hit with --waive FILE (lines `waive BIN because REASON`, "
-                                   "BIN may use *) or --waive-bin, or turn the gate off with --no-coverage-gate");
-        } else if (!gate.holes.empty()) {
-            std::cout << fmt::format("coverage: {} bins not hit, not gated (a directed run: --only or --random 0; "
-                                     "--coverage-gate gates it)\n",
-                                     gate.holes.size());
-        } else {
-            std::cout << "coverage: complete\n";
-        }
-        std::cout << fmt::format("time: {:.3f} s  arrays/s: {:.0f}\n", r.seconds, rate);
-        if (!a.coverage.empty()) {
-            const int rc = coverage_report(a.coverage, false, nullptr);
-            if (rc) return rc;
-        }
-    }
+    const int rc = a.json ? print_json(a, opt, r, gate, gated) : print_text(a, opt, r, gate, gated);
+    if (rc) return rc;
     return r.mismatches == 0 && !gate.fails() ? 0 : 1;
 }
 
@@ -541,8 +575,9 @@ void add_xcheck_command(CLI::App& app, int& exit_code) {
                   "Where shrunk failing arrays are written, created if missing (default: OUT/mismatches of --out)")
         ->each([a](const std::string&) { a->mismatch_dir_given = true; });
     c->add_option("--out", a->out,
-                  "The run's output directory (default xcheck-out): shrunk failing arrays go to OUT/mismatches/ "
-                  "unless --mismatch-dir; nothing is created when nothing is written");
+                  "The run's output directory (default xcheck-out): shrunk failing arrays (with --unit vertex_fetch: "
+                  "shrunk failing cases, JSON case files for --case) go to OUT/mismatches/ unless --mismatch-dir; "
+                  "nothing is created when nothing is written");
     c->add_option("--show", a->opt.show,
                   "Mismatches detailed, shrunk and written (default 5); every mismatch is counted and grouped by "
                   "signature (what differs)")
@@ -605,8 +640,9 @@ void add_xcheck_command(CLI::App& app, int& exit_code) {
     c->add_flag("--first-mismatch", a->opt.first_mismatch,
                 "Stop at the first mismatch, without shrinking or writing it (what --mutants runs per mutant)");
     c->add_option("--junit", a->junit,
-                  "Also write a JUnit XML report: one test case per corpus file and per 10,000 random arrays, failures "
-                  "with the first mismatch and its replay command, and one for the functional coverage");
+                  "Also write a JUnit XML report: one test case per corpus file and per 10,000 random arrays (with "
+                  "--unit vertex_fetch: per directed case and per 1,000 random cases), failures with the first mismatch "
+                  "and its replay command, and one for the functional coverage");
     c->add_option("--wave-on-fail", a->wave_on_fail,
                   "On a mismatch, write an FST waveform (GTKWave) of the first failing array's shrunk replay into DIR: "
                   "the RTL is Verilated again with --trace-fst (cached) when it is needed")
@@ -644,14 +680,20 @@ void add_xcheck_command(CLI::App& app, int& exit_code) {
             return false;
         };
         if (a->vf.unit == "vertex_fetch") {
-            if (refuse({"--junit", "--wave-on-fail", "--bins", "--waive", "--waive-bin", "--coverage-gate",
-                        "--no-coverage-gate", "--corpus", "--no-corpus", "--systemc", "--vcd", "--mismatch-dir", "--out",
-                        "--show", "--dump-arrays", "--in-valid", "--stream", "--stream-file"},
+            if (refuse({"--wave-on-fail", "--bins", "--waive", "--waive-bin", "--coverage-gate", "--no-coverage-gate",
+                        "--corpus", "--no-corpus", "--systemc", "--vcd", "--show", "--dump-arrays", "--in-valid", "--stream",
+                        "--stream-file"},
                        "to --unit vertex_fetch (the vertex fetch cross-check has directed cases, not the decoder's "
-                       "corpus, and no JUnit report, waveforms, user bins, waivers or streams yet: docs/xcheck.md)"))
+                       "corpus, and no waveforms, user bins, waivers or streams yet: docs/xcheck.md)"))
+                return;
+            // --case FILE checks the case as written, its timing included.
+            if (c->count("--case") &&
+                refuse({"--random", "--seed", "--only", "--no-directed", "--jobs", "--mutants", "--latency-min",
+                        "--latency-max", "--req-ready", "--out-ready", "--idx-valid", "--first-mismatch"},
+                       "with --case (the case file holds the one case to check, its timing and back-pressure included)"))
                 return;
         } else if (refuse({"--latency-min", "--latency-max", "--req-ready", "--idx-valid", "--no-directed",
-                           "--check-traffic", "--no-check-traffic"},
+                           "--check-traffic", "--no-check-traffic", "--case"},
                           "to the declaration decoder (it is a --unit vertex_fetch option)")) {
             return;
         }
@@ -678,6 +720,8 @@ void add_xcheck_command(CLI::App& app, int& exit_code) {
             v.mutant_timeout = a->mutant_timeout;
             v.mutants_dir = a->mutants_dir;
             if (c->count("--out-ready")) v.out_ready = a->opt.bp.out_ready;
+            v.junit = a->junit;
+            v.mismatch_dir = a->mismatch_dir_given ? a->opt.mismatch_dir : a->out + "/mismatches";
             exit_code = run_vf_xcheck(v);
             return;
         }

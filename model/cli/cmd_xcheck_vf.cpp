@@ -2,6 +2,7 @@
 // (tb/vf_xcheck.h, docs/vertex-fetch-rtl.md).
 #include "model/cli/commands.h"
 #include "model/cli/xcheck_vf.h"
+#include "tb/junit.h"
 #include "tb/mutants.h"
 #include "tb/vf_loop.h"
 #include "tb/vf_user_rtl.h"
@@ -43,47 +44,11 @@ void add_vf_xcheck_options(CLI::App* c, VfXcheckArgs& a) {
     c->add_flag("--no-check-traffic", a.no_check_traffic,
                 "With --unit vertex_fetch: compare the vertices only, not the memory requests")
         ->excludes(ct);
+    c->add_option("--case", a.case_file,
+                  "With --unit vertex_fetch: check just the case in FILE (a shrunk failing case, as written into "
+                  "OUT/mismatches/), without the directed and random cases")
+        ->check(CLI::ExistingFile);
 }
-
-namespace {
-
-nlohmann::ordered_json case_json(const tb::vf::Case& c) {
-    nlohmann::ordered_json j;
-    j["origin"] = c.origin;
-    j["seed"] = c.seed;
-    j["index"] = c.index;
-    j["declaration"] = c.tokens;
-    if (!c.skew.empty()) j["offset_skew"] = c.skew;
-    nlohmann::ordered_json s = nlohmann::ordered_json::array();
-    for (uint32_t k = 0; k < 16; ++k) s.push_back({{"base", c.base[k]}, {"stride", c.stride[k]}});
-    j["streams"] = s;
-    j["vertices"] = c.indices;
-    j["flush"] = c.flush;
-    j["memory_seed"] = c.mem_seed;
-    j["latency"] = {c.timing.lat_min, c.timing.lat_max};
-    j["req_ready"] = c.timing.req_ready;
-    j["out_ready"] = c.timing.out_ready;
-    j["idx_valid"] = c.timing.idx_valid;
-    if (!c.then.empty()) {  // later draws
-        nlohmann::ordered_json t = nlohmann::ordered_json::array();
-        for (const auto& d : c.then) {
-            nlohmann::ordered_json x;
-            x["reset_before"] = d.reset_before;
-            x["declaration"] = d.tokens;
-            if (!d.skew.empty()) x["offset_skew"] = d.skew;
-            nlohmann::ordered_json ds = nlohmann::ordered_json::array();
-            for (uint32_t k = 0; k < 16; ++k) ds.push_back({{"base", d.base[k]}, {"stride", d.stride[k]}});
-            x["streams"] = ds;
-            x["vertices"] = d.indices;
-            x["flush"] = d.flush;
-            t.push_back(x);
-        }
-        j["then"] = t;
-    }
-    return j;
-}
-
-}  // namespace
 
 namespace {
 
@@ -134,9 +99,6 @@ int run_vf_mutants(const VfXcheckArgs& a) {
     if (!prepare_mutants(a.rtl, a.top, "rtl/vertex_fetch.sv", "vertex_fetch", a.mutants_dir, a.params, a.mutants,
                          a.mutant_seed, setup))
         return 2;
-    const tb::MutationSpec& ms = setup.spec;
-    const std::vector<tb::Mutation>& list = setup.list;
-    const std::string& unmutated = setup.unmutated;
     std::vector<std::string> check = {"xcheck", "--unit", "vertex_fetch", "--first-mismatch", "--json",
                                       "--random", std::to_string(a.random), "--seed", std::to_string(a.seed)};
     if (a.jobs > 1) check.insert(check.end(), {"--jobs", std::to_string(a.jobs)});
@@ -160,105 +122,169 @@ int run_vf_mutants(const VfXcheckArgs& a) {
             }
             model_cycles.push_back(m);
         }
-    std::printf("mutants of %s (yosys mutate -list %d -seed %llu), each against the directed cases + %llu random cases (seed %llu)\n",
-                ms.source.c_str(), a.mutants, (unsigned long long)a.mutant_seed, (unsigned long long)a.random,
-                (unsigned long long)a.seed);
-    std::printf("%4s  %-6s  %-22s  %-9s  %s\n", "#", "mode", "where", "result", "detail");
-    int killed = 0, survived = 0, timed_out = 0, not_built = 0, equivalent = 0;
-    std::vector<std::string> survivors;
-    const auto t0 = std::chrono::steady_clock::now();
-    for (size_t i = 0; i < list.size(); ++i) {
-        const tb::Mutation& m = list[i];
-        const std::string file = fmt::format("{}/mutant-{}.v", ms.work_dir, i + 1);
-        std::string result, detail;
-        try {
-            const std::string nr = fmt::format("{}/mutant-{}.norename.v", ms.work_dir, i + 1);
-            tb::write_mutant(ms, m, file, nr);
-            std::ifstream nrin(nr);
-            std::ostringstream nrs;
-            nrs << nrin.rdbuf();
-            if (nrs.str() == unmutated) {
-                std::printf("%4zu  %-6s  %-22s  %-9s  %s\n", i + 1, m.mode.c_str(), m.where.c_str(), "equiv.",
-                            "the mutated netlist is the unmutated one (a bit forced to the value it has)");
-                ++equivalent;
-                continue;
+    tb::CampaignSpec cs;
+    cs.mutation = setup.spec;
+    cs.check_args = check;
+    cs.rtl_cache = a.rtl_cache;
+    cs.vpsim_version = VPSIM_VERSION;
+    cs.timeout_seconds = a.mutant_timeout;
+    cs.build = [](const tb::UserRtlSpec& spec) { tb::vf::build(spec); };  // the vertex fetch's port contract
+    // A mutant whose values and requests were right: its timing, in the pipeline.
+    if (timing)
+        cs.after_pass = [&a, &model_cycles](const std::string& file) {
+            std::string detail;
+            for (size_t k = 0; k < timing_settings().size() && detail.empty(); ++k) {
+                std::vector<std::string> run = {"--rtl", "vertex_fetch=" + file};
+                if (!a.rtl_cache.empty()) run.insert(run.end(), {"--rtl-cache", a.rtl_cache});
+                std::string err;
+                const int64_t c = run_cycles(with_sets(run, timing_settings()[k].second), err);
+                if (c != model_cycles[k])
+                    detail = c < 0 ? fmt::format("timing: the run with {} failed: {}", timing_settings()[k].first, err)
+                                   : fmt::format("timing: with {} the pipeline ran {} cycles, the model with the RTL's "
+                                                 "timing {}",
+                                                 timing_settings()[k].first, c, model_cycles[k]);
             }
-            tb::UserRtlSpec spec;
-            spec.sources = {file};
-            spec.cache_dir = a.rtl_cache;
-            spec.vpsim_version = VPSIM_VERSION;
-            spec.show_warnings = false;
-            tb::vf::build(spec);  // into the cache; the child finds it there
-            std::vector<std::string> argv = {"/proc/self/exe"};
-            argv.insert(argv.end(), check.begin(), check.end());
-            argv.insert(argv.end(), {"--rtl", file});
-            std::string out;
-            const int rc = run_command(argv, "", out, a.mutant_timeout);
-            if (rc == -1) {
-                result = "timed out";
-                detail = fmt::format("no verdict within {} s", a.mutant_timeout);
-                ++timed_out;
-            } else if (rc == 0) {
-                // The values and the requests were right: its timing, in the pipeline.
-                for (size_t k = 0; timing && k < timing_settings().size() && detail.empty(); ++k) {
-                    std::vector<std::string> run = {"--rtl", "vertex_fetch=" + file};
-                    if (!a.rtl_cache.empty()) run.insert(run.end(), {"--rtl-cache", a.rtl_cache});
-                    std::string err;
-                    const int64_t c = run_cycles(with_sets(run, timing_settings()[k].second), err);
-                    if (c != model_cycles[k])
-                        detail = c < 0 ? fmt::format("timing: the run with {} failed: {}", timing_settings()[k].first, err)
-                                       : fmt::format("timing: with {} the pipeline ran {} cycles, the model with the RTL's "
-                                                     "timing {}",
-                                                     timing_settings()[k].first, c, model_cycles[k]);
-                }
-                if (detail.empty()) {
-                    result = "SURVIVED";
-                    ++survived;
-                    survivors.push_back(fmt::format("{}: {} at {} on {}  ({})", i + 1, m.mode, m.where, m.signal, m.command));
-                } else {
-                    result = "killed";
-                    ++killed;
-                }
-            } else if (rc == 1) {
-                result = "killed";
-                ++killed;
-                const size_t brace = out.find("\n{") == std::string::npos ? out.find('{') : out.find("\n{") + 1;
-                try {
-                    const auto j = nlohmann::json::parse(out.substr(brace == std::string::npos ? 0 : brace));
-                    if (!j["failures"].empty()) {
-                        const auto& f = j["failures"][0];
-                        detail = fmt::format("{} #{}: {}", f["origin"].get<std::string>(), f["index"].get<uint64_t>(),
-                                             f["first_difference"].get<std::string>());
-                    }
-                } catch (const std::exception&) {
-                    detail = "(no report)";
-                }
-            } else if (rc == 2 || rc == 126 || rc == 127) {
-                result = "error";
-                detail = out.substr(0, out.find('\n'));
-                ++not_built;
-            } else {
-                result = "killed";
-                detail = rc > 128 ? fmt::format("the simulation died (signal {})", rc - 128) : fmt::format("exit {}", rc);
-                ++killed;
-            }
-        } catch (const tb::RtlBuildError& e) {
-            result = "not built";
-            detail = std::string(e.what()).substr(0, std::string(e.what()).find('\n'));
-            ++not_built;
+            return detail;
+        };
+    return run_campaign(setup, cs, fmt::format("the directed cases + {} random cases (seed {})", a.random, a.seed), a.mutants,
+                        a.mutant_seed);
+}
+
+}  // namespace
+
+namespace {
+
+// The design: the built-in RTL, or --rtl (and the built-in one Verilated again for --coverage),
+// built through the cache; its name for the report and its options for replay commands. False
+// after printing why (exit 2).
+bool load_vf_rtl(const VfXcheckArgs& a, tb::vf::Options& o, std::string& rtl_name) {
+    rtl_name = "rtl/vertex_fetch.sv";
+    std::vector<std::string> sources = a.rtl;
+    if (!a.coverage.empty()) {
+        std::error_code ec;
+        std::filesystem::create_directories(a.coverage, ec);
+        if (ec) {
+            std::fprintf(stderr, "vpsim xcheck: --coverage %s: cannot create the directory (%s)\n", a.coverage.c_str(),
+                         ec.message().c_str());
+            return false;
         }
-        if (detail.size() > 110) detail = detail.substr(0, 107) + "...";
-        std::printf("%4zu  %-6s  %-22s  %-9s  %s\n", i + 1, m.mode.c_str(), m.where.c_str(), result.c_str(), detail.c_str());
-        std::fflush(stdout);
+        if (sources.empty()) {  // the built-in RTL, Verilated again with coverage
+            const std::string sv = data_path("rtl/vertex_fetch.sv");
+            if (sv.empty()) {
+                std::fprintf(stderr, "vpsim xcheck: --coverage: the RTL source %s\n", data_not_found("rtl/vertex_fetch.sv").c_str());
+                return false;
+            }
+            sources = {sv};
+        }
+        o.coverage_file = a.coverage + "/coverage.dat";
     }
-    const int ran = killed + survived + timed_out;
-    std::printf("mutants: %zu  equivalent (same netlist): %d  killed: %d  survived: %d  timed out: %d  not built: %d  "
-                "kill rate: %.1f %% (%d / %d)\n",
-                list.size(), equivalent, killed, survived, timed_out, not_built, ran ? 100.0 * killed / ran : 0.0, killed, ran);
-    for (const auto& s : survivors) std::printf("survivor %s\n", s.c_str());
-    std::printf("time: %.1f s  mutants in %s\n", std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),
-                ms.work_dir.c_str());
-    return survived == 0 && timed_out == 0 && not_built == 0 ? 0 : 1;
+    if (!sources.empty()) {
+        tb::UserRtlSpec spec;
+        spec.sources = sources;
+        spec.top = a.top;
+        spec.cache_dir = a.rtl_cache;
+        spec.vpsim_version = VPSIM_VERSION;
+        spec.coverage = !a.coverage.empty();
+        spec.verbose = !a.json;
+        try {
+            for (const auto& g : a.params) spec.params.push_back(tb::parse_param(g));
+            auto rtl = tb::vf::build(spec);
+            o.rtl = tb::vf::factory(rtl);
+            if (!a.json && rtl->was_cached()) std::fprintf(stderr, "vpsim: %s: cached build %s\n", sources.front().c_str(), rtl->dir().c_str());
+        } catch (const tb::RtlBuildError& e) {
+            std::fprintf(stderr, "vpsim xcheck: %s\n", e.what());
+            return false;
+        }
+        if (!a.rtl.empty()) {
+            rtl_name = fmt::format("{}", fmt::join(a.rtl, ", "));
+            for (const auto& f : a.rtl) o.replay_args += " --rtl " + f;
+            if (!a.top.empty()) o.replay_args += " --top " + a.top;
+            for (const auto& g : a.params) o.replay_args += " -G " + g;
+            if (a.check_traffic) o.replay_args += " --check-traffic";
+            if (!a.rtl_cache.empty()) o.replay_args += " --rtl-cache " + a.rtl_cache;
+            o.replay_args = o.replay_args.substr(1);
+        }
+    }
+    return true;
+}
+
+// The report as one JSON object (with --coverage, the code coverage in it); non-zero on a
+// coverage report error.
+int print_vf_json(const VfXcheckArgs& a, const tb::vf::Report& r, const std::string& rtl_name) {
+    const double vps = r.seconds > 0 ? double(r.vertices) / r.seconds : 0;
+    nlohmann::ordered_json j;
+    j["unit"] = "vertex_fetch";
+    j["rtl"] = rtl_name;
+    j["seed"] = a.seed;
+    j["cases"] = r.cases;
+    j["vertices"] = r.vertices;
+    j["elements"] = r.elements;
+    j["cycles"] = r.cycles;
+    j["mismatches"] = r.mismatches;
+    j["seconds"] = r.seconds;
+    j["vertices_per_second"] = vps;
+    j["jobs"] = a.jobs;
+    nlohmann::ordered_json f = nlohmann::ordered_json::array();
+    for (const auto& m : r.failures) {
+        nlohmann::ordered_json x;
+        x["origin"] = m.c.origin;
+        x["index"] = m.c.index;
+        x["vertex"] = m.vertex;
+        x["register"] = m.reg;
+        x["first_difference"] = m.what;
+        x["replay"] = m.replay;
+        x["case"] = tb::vf::case_json(m.c);
+        x["signature"] = m.signature;
+        if (!m.shrunk.indices.empty()) {
+            x["shrunk"] = tb::vf::case_json(m.shrunk);
+            x["shrunk_difference"] = m.shrunk_what;
+            x["file"] = m.written_to;
+        }
+        f.push_back(x);
+    }
+    j["failures"] = f;
+    j["mismatch_groups"] = groups_json(r.groups);
+    j["coverage_holes"] = r.holes;
+    if (!a.coverage.empty() && xcheck_coverage_report(a.coverage, true, &j) != 0) return 2;
+    std::printf("%s\n", j.dump(2).c_str());
+    return 0;
+}
+
+// The report as text: totals, failures with their shrunk cases, triage, coverage.
+int print_vf_text(const VfXcheckArgs& a, const tb::vf::Options& o, const tb::vf::Report& r, const std::string& rtl_name) {
+    const double vps = r.seconds > 0 ? double(r.vertices) / r.seconds : 0;
+    std::printf("vertex fetch cross-check: %s against the golden vertex fetch (vs::fetch_vertex)\n", rtl_name.c_str());
+    std::printf("cases: %llu  vertices: %llu  elements: %llu  RTL cycles: %llu  mismatches: %llu\n",
+                (unsigned long long)r.cases, (unsigned long long)r.vertices, (unsigned long long)r.elements,
+                (unsigned long long)r.cycles, (unsigned long long)r.mismatches);
+    std::printf("time: %.2f s  (%.0f vertices/s, --jobs %d)\n", r.seconds, vps, a.jobs);
+    for (const auto& m : r.failures) {
+        std::printf("\nMISMATCH %s case %llu (seed %llu): %s\n", m.c.origin.c_str(), (unsigned long long)m.c.index,
+                    (unsigned long long)m.c.seed, m.what.c_str());
+        std::printf("  replay: %s\n%s", m.replay.c_str(), tb::vf::describe(m.c).c_str());
+        if (!m.shrunk.indices.empty()) {
+            size_t tokens = 0;
+            for (const auto* d : tb::vf::draws(m.shrunk)) tokens += d->tokens.size();
+            std::printf("  shrunk to %zu vertices in %zu draw(s), %zu declaration tokens: %s\n%s",
+                        tb::vf::vertex_count(m.shrunk), 1 + m.shrunk.then.size(), tokens, m.shrunk_what.c_str(),
+                        tb::vf::describe(m.shrunk).c_str());
+            if (!m.written_to.empty())
+                std::printf("  shrunk case: %s  (replay: vpsim xcheck --unit vertex_fetch --case %s%s%s)\n",
+                            m.written_to.c_str(), m.written_to.c_str(), o.replay_args.empty() ? "" : " ",
+                            o.replay_args.c_str());
+        }
+    }
+    if (r.mismatches) std::printf("\n%s", groups_text(r.groups, r.mismatches).c_str());
+    if (o.only < 0 && o.directed && !o.first_mismatch) {
+        std::printf("\nfunctional coverage:\n%s", r.coverage.table().c_str());
+        if (r.holes.empty())
+            std::printf("coverage: every bin hit\n");
+        else
+            for (const auto& h : r.holes) std::printf("coverage hole: %s\n", h.c_str());
+    }
+    std::fflush(stdout);
+    if (!a.coverage.empty() && xcheck_coverage_report(a.coverage, false, nullptr) != 0) return 2;
+    return 0;
 }
 
 }  // namespace
@@ -284,53 +310,10 @@ int run_vf_xcheck(const VfXcheckArgs& a) {
     o.out_ready = a.out_ready;
     o.idx_valid = a.idx_valid;
     o.progress = a.json ? 0 : (isatty(2) ? 1 : 2);
-    std::string rtl_name = "rtl/vertex_fetch.sv";
-    std::vector<std::string> sources = a.rtl;
-    if (!a.coverage.empty()) {
-        std::error_code ec;
-        std::filesystem::create_directories(a.coverage, ec);
-        if (ec) {
-            std::fprintf(stderr, "vpsim xcheck: --coverage %s: cannot create the directory (%s)\n", a.coverage.c_str(),
-                         ec.message().c_str());
-            return 2;
-        }
-        if (sources.empty()) {  // the built-in RTL, Verilated again with coverage
-            const std::string sv = data_path("rtl/vertex_fetch.sv");
-            if (sv.empty()) {
-                std::fprintf(stderr, "vpsim xcheck: --coverage: the RTL source %s\n", data_not_found("rtl/vertex_fetch.sv").c_str());
-                return 2;
-            }
-            sources = {sv};
-        }
-        o.coverage_file = a.coverage + "/coverage.dat";
-    }
-    if (!sources.empty()) {
-        tb::UserRtlSpec spec;
-        spec.sources = sources;
-        spec.top = a.top;
-        spec.cache_dir = a.rtl_cache;
-        spec.vpsim_version = VPSIM_VERSION;
-        spec.coverage = !a.coverage.empty();
-        spec.verbose = !a.json;
-        try {
-            for (const auto& g : a.params) spec.params.push_back(tb::parse_param(g));
-            auto rtl = tb::vf::build(spec);
-            o.rtl = tb::vf::factory(rtl);
-            if (!a.json && rtl->was_cached()) std::fprintf(stderr, "vpsim: %s: cached build %s\n", sources.front().c_str(), rtl->dir().c_str());
-        } catch (const tb::RtlBuildError& e) {
-            std::fprintf(stderr, "vpsim xcheck: %s\n", e.what());
-            return 2;
-        }
-        if (!a.rtl.empty()) {
-            rtl_name = fmt::format("{}", fmt::join(a.rtl, ", "));
-            for (const auto& f : a.rtl) o.replay_args += " --rtl " + f;
-            if (!a.top.empty()) o.replay_args += " --top " + a.top;
-            for (const auto& g : a.params) o.replay_args += " -G " + g;
-            if (a.check_traffic) o.replay_args += " --check-traffic";
-            if (!a.rtl_cache.empty()) o.replay_args += " --rtl-cache " + a.rtl_cache;
-            o.replay_args = o.replay_args.substr(1);
-        }
-    }
+    o.mismatch_dir = a.mismatch_dir;
+    o.case_file = a.case_file;
+    std::string rtl_name;
+    if (!load_vf_rtl(a, o, rtl_name)) return 2;
     if (a.no_check_traffic) o.replay_args += std::string(o.replay_args.empty() ? "" : " ") + "--no-check-traffic";
     tb::vf::Report r;
     try {
@@ -339,7 +322,6 @@ int run_vf_xcheck(const VfXcheckArgs& a) {
         std::fprintf(stderr, "vpsim xcheck: %s\n", e.what());
         return 2;
     }
-    nlohmann::ordered_json cov_json;
     if (!a.coverage.empty()) {
         // Each RTL instance wrote coverage.dat.N; verilator_coverage sums them.
         std::vector<std::string> merge = {"verilator_coverage", "--write", o.coverage_file};
@@ -354,68 +336,17 @@ int run_vf_xcheck(const VfXcheckArgs& a) {
         }
         for (size_t k = 3; k < merge.size(); ++k) std::filesystem::remove(merge[k]);
     }
-    const double vps = r.seconds > 0 ? double(r.vertices) / r.seconds : 0;
-    if (a.json) {
-        nlohmann::ordered_json j;
-        j["unit"] = "vertex_fetch";
-        j["rtl"] = rtl_name;
-        j["seed"] = a.seed;
-        j["cases"] = r.cases;
-        j["vertices"] = r.vertices;
-        j["elements"] = r.elements;
-        j["cycles"] = r.cycles;
-        j["mismatches"] = r.mismatches;
-        j["seconds"] = r.seconds;
-        j["vertices_per_second"] = vps;
-        j["jobs"] = a.jobs;
-        nlohmann::ordered_json f = nlohmann::ordered_json::array();
-        for (const auto& m : r.failures) {
-            nlohmann::ordered_json x;
-            x["origin"] = m.c.origin;
-            x["index"] = m.c.index;
-            x["vertex"] = m.vertex;
-            x["register"] = m.reg;
-            x["first_difference"] = m.what;
-            x["replay"] = m.replay;
-            x["case"] = case_json(m.c);
-            if (!m.shrunk.indices.empty()) {
-                x["shrunk"] = case_json(m.shrunk);
-                x["shrunk_difference"] = m.shrunk_what;
-            }
-            f.push_back(x);
+    const bool gated = o.only < 0 && o.case_file.empty() && o.directed && !o.first_mismatch;
+    if (!a.junit.empty()) {
+        try {
+            tb::write_junit(a.junit, r.records, r.seconds, tb::apply_gate(r.holes, {}, {}, gated));
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "vpsim xcheck: --junit: %s\n", e.what());
+            return 2;
         }
-        j["failures"] = f;
-        j["coverage_holes"] = r.holes;
-        if (!a.coverage.empty() && xcheck_coverage_report(a.coverage, true, &j) != 0) return 2;
-        std::printf("%s\n", j.dump(2).c_str());
-    } else {
-        std::printf("vertex fetch cross-check: %s against the golden vertex fetch (vs::fetch_vertex)\n", rtl_name.c_str());
-        std::printf("cases: %llu  vertices: %llu  elements: %llu  RTL cycles: %llu  mismatches: %llu\n",
-                    (unsigned long long)r.cases, (unsigned long long)r.vertices, (unsigned long long)r.elements,
-                    (unsigned long long)r.cycles, (unsigned long long)r.mismatches);
-        std::printf("time: %.2f s  (%.0f vertices/s, --jobs %d)\n", r.seconds, vps, a.jobs);
-        for (const auto& m : r.failures) {
-            std::printf("\nMISMATCH %s case %llu (seed %llu): %s\n", m.c.origin.c_str(), (unsigned long long)m.c.index,
-                        (unsigned long long)m.c.seed, m.what.c_str());
-            std::printf("  replay: %s\n%s", m.replay.c_str(), tb::vf::describe(m.c).c_str());
-            if (!m.shrunk.indices.empty()) {
-                size_t tokens = 0;
-                for (const auto* d : tb::vf::draws(m.shrunk)) tokens += d->tokens.size();
-                std::printf("  shrunk to %zu vertices in %zu draw(s), %zu declaration tokens: %s\n%s",
-                            tb::vf::vertex_count(m.shrunk), 1 + m.shrunk.then.size(), tokens, m.shrunk_what.c_str(),
-                            tb::vf::describe(m.shrunk).c_str());
-            }
-        }
-        if (o.only < 0 && o.directed && !o.first_mismatch) {
-            std::printf("\nfunctional coverage:\n%s", r.coverage.table().c_str());
-            if (r.holes.empty())
-                std::printf("coverage: every bin hit\n");
-            else
-                for (const auto& h : r.holes) std::printf("coverage hole: %s\n", h.c_str());
-        }
-        std::fflush(stdout);
-        if (!a.coverage.empty() && xcheck_coverage_report(a.coverage, false, nullptr) != 0) return 2;
     }
+    const int rc = a.json ? print_vf_json(a, r, rtl_name) : print_vf_text(a, o, r, rtl_name);
+    if (rc) return rc;
     return r.ok() ? 0 : 1;
 }
 

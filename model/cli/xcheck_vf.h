@@ -3,6 +3,7 @@
 #pragma once
 
 #include "tb/mutants.h"
+#include "tb/triage.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -30,6 +31,9 @@ struct VfXcheckArgs {
     uint64_t mutant_seed = 1;
     double mutant_timeout = 60;
     std::string mutants_dir = "xcheck-mutants";
+    std::string case_file;     // --case FILE: check one case file (a shrunk failing case)
+    std::string mismatch_dir;  // where shrunk failing cases are written (--out DIR/mismatches, --mismatch-dir)
+    std::string junit;         // --junit FILE
 };
 
 // Adds --unit and the vertex fetch options to `xcheck`.
@@ -46,6 +50,13 @@ struct MutantsSetup {
 bool prepare_mutants(const std::vector<std::string>& rtl, const std::string& top, const std::string& builtin,
                      const std::string& builtin_top, const std::string& dir, const std::vector<std::string>& params,
                      int n, uint64_t seed, MutantsSetup& out);
+// The mutation campaign of either unit (tb::run_mutation_campaign, the unit's part in `cs`): the
+// header ("each against AGAINST"), one row per mutant, the summary; 0 when every mutant was killed.
+int run_campaign(const MutantsSetup& setup, const tb::CampaignSpec& cs, const std::string& against, int n, uint64_t seed);
+// Either unit's triage: the text table ("mismatch groups (...)") and the JSON array
+// ("mismatch_groups": signature, count, first, first_difference, replay).
+std::string groups_text(const std::vector<tb::TriageGroup>& groups, uint64_t mismatches);
+nlohmann::ordered_json groups_json(const std::vector<tb::TriageGroup>& groups);
 // The --coverage report of cmd_xcheck.cpp (coverage.info, lcov HTML, holes.txt) for DIR/coverage.dat.
 int xcheck_coverage_report(const std::string& dir, bool json, nlohmann::ordered_json* j);
 

@@ -145,152 +145,164 @@ int DeclStepper::step(uint32_t token, bool last, Event out[2]) {
     return n_out_;
 }
 
-void DeclStepper::decode_token(uint32_t t) {
+// D3DVSD_STREAM() / D3DVSD_STREAM_TESS(): selects the stream the next data definitions read.
+void DeclStepper::decode_stream(uint32_t t) {
     const bool lenient_rule = true;
+    const bool tess = t & kStreamTessBit;
+    if (!check(t & (tess ? kReservedStreamTess : kReservedStream), 4, lenient_rule, t,
+               tess ? "reserved bits set in D3DVSD_STREAM_TESS(); only bits 31:28 may be set"
+                    : "reserved bits set in D3DVSD_STREAM(); bits 27:4 must be 0"))
+        return;
+    const uint32_t id = tess ? kTessStreamId : (t & kStreamNumberMask);
+    if (!check(selected_ >> id & 1u, 9, lenient_rule, t,
+               "this stream was already selected; declare each stream's data in one place"))
+        return;
+    if (sel_open_) warn(8, t, "the previous stream selector has no data definition after it");
+    have_stream_ = true;
+    in_tess_ = tess;
+    stream_ = tess ? 0 : id;
+    offset_ = 0;
+    sel_open_ = true;
+    selected_ |= 1u << id;
+    emit(make(EventKind::Stream, id, 0, 0, 0));
+}
+
+// Lenient mode: data before any stream selector reads stream 0.
+void DeclStepper::select_implicit_stream0() {
+    have_stream_ = true;
+    stream_ = 0;
+    offset_ = 0;
+    selected_ |= 1u;
+}
+
+// D3DVSD_REG(): a register loaded from the selected stream at the running offset.
+void DeclStepper::decode_reg(uint32_t t) {
+    const bool lenient_rule = true;
+    const uint32_t type = (t & kDataTypeMask) >> kDataTypeShift;
+    const uint32_t reg = t & kVertexRegMask;
+    if (!check(t & kReservedReg, 4, lenient_rule, t,
+               "reserved bits set in D3DVSD_REG(); bits 27:20 and 15:5 must be 0"))
+        return;
+    if (!check(type >= kNumDataTypes, 5, false, t,
+               "data type is not a D3DVSDT_ type (valid: 0..7, FLOAT1..SHORT4)"))
+        return;
+    if (!check(reg > 16, 6, false, t, "register number above 16 (v0..v15, 16 = NORMAL2 for fixed function)"))
+        return;
+    if (!check(!have_stream_, 7, lenient_rule, t, "D3DVSD_REG() before any D3DVSD_STREAM(); select a stream first"))
+        return;
+    if (!have_stream_) select_implicit_stream0();  // lenient: no selector before the data
+    if (!check(loaded_ >> reg & 1u, 10, lenient_rule, t, "this register is already loaded by the declaration"))
+        return;
+    if (!check(in_tess_, 11, false, t,
+               "D3DVSD_REG() inside the tessellator stream; only TESSUV/TESSNORMAL belong there"))
+        return;
+    emit(make(EventKind::Element, stream_, offset_, type, reg));
+    offset_ += data_type_size(type);
+    loaded_ |= 1u << reg;
+    mem_loaded_ |= 1u << reg;
+    sel_open_ = false;
+}
+
+// D3DVSD_SKIP(): DWORDs of the selected stream that are not read.
+void DeclStepper::decode_skip(uint32_t t) {
+    const bool lenient_rule = true;
+    const uint32_t count = (t & kSkipCountMask) >> kSkipCountShift;
+    if (!check(t & kReservedSkip, 4, lenient_rule, t,
+               "reserved bits set in D3DVSD_SKIP(); bits 27:20 and 15:0 must be 0"))
+        return;
+    if (!check(!have_stream_, 7, lenient_rule, t, "D3DVSD_SKIP() before any D3DVSD_STREAM(); select a stream first"))
+        return;
+    if (!have_stream_) select_implicit_stream0();
+    if (!check(in_tess_, 11, false, t, "D3DVSD_SKIP() inside the tessellator stream"))
+        return;
+    emit(make(EventKind::Skip, stream_, offset_, count, 0));
+    offset_ += 4 * count;
+    sel_open_ = false;
+}
+
+// D3DVSD_TESSUV() / D3DVSD_TESSNORMAL(): a register the tessellator writes.
+void DeclStepper::decode_tess(uint32_t t) {
+    const bool lenient_rule = true;
+    const bool uv = t & kDataLoadTypeBit;
+    const uint32_t out = t & kTessRegOutMask;
+    const uint32_t in = uv ? 0 : (t & kVertexRegInMask) >> kVertexRegInShift;
+    const uint32_t type = (t & kDataTypeMask) >> kDataTypeShift;
+    if (!check(t & (uv ? kReservedTessUV : kReservedTessNormal), 4, lenient_rule, t,
+               uv ? "reserved bits set in D3DVSD_TESSUV(); bits 27:20 and 15:4 must be 0"
+                  : "reserved bits set in D3DVSD_TESSNORMAL(); bits 27:24 and 15:4 must be 0"))
+        return;
+    if (!check(loaded_ >> out & 1u, 10, lenient_rule, t, "this register is already loaded by the declaration"))
+        return;
+    if (!check(!have_stream_ || !in_tess_, 11, false, t,
+               uv ? "D3DVSD_TESSUV() outside a tessellator stream; put D3DVSD_STREAM_TESS() before it"
+                  : "D3DVSD_TESSNORMAL() outside a tessellator stream; put D3DVSD_STREAM_TESS() before it"))
+        return;
+    if (!check(type != (uv ? D3DVSDT_FLOAT2 : D3DVSDT_FLOAT3), 11, false, t,
+               uv ? "D3DVSD_TESSUV() must have data type FLOAT2" : "D3DVSD_TESSNORMAL() must have data type FLOAT3"))
+        return;
+    if (!uv && !check(!(mem_loaded_ >> in & 1u), 11, false, t,
+                      "D3DVSD_TESSNORMAL()'s input register is not loaded from a memory stream before it"))
+        return;
+    emit(make(EventKind::Tess, kTessStreamId, in, uv ? 0 : 1, out));
+    loaded_ |= 1u << out;
+    sel_open_ = false;
+}
+
+// D3DVSD_CONST(): the header of 4 × count payload DWORDs loaded into constant memory.
+void DeclStepper::decode_const(uint32_t t) {
+    const bool lenient_rule = true;
+    const uint32_t count = (t & kConstCountMask) >> kConstCountShift;
+    const uint32_t addr = t & kConstAddressMask;
+    if (!check(t & kReservedConst, 4, lenient_rule, t,
+               "reserved bits set in D3DVSD_CONST(); bits 24:7 must be 0"))
+        return;
+    if (!check(sel_open_, 8, lenient_rule, t,
+               "D3DVSD_CONST() between a stream selector and its first data definition"))
+        return;
+    if (!check(addr + count > opt_.const_count, 12, false, t,
+               "constant address + count exceeds the device's constant registers"))
+        return;
+    if (count == 0) warn(12, t, "D3DVSD_CONST() with count 0 writes nothing");
+    payload_left_ = 4 * count;
+    payload_const_ = true;
+    payload_header_ = index_;
+    payload_header_token_ = t;
+    word_ = 0;
+    const_reg_ = addr;
+}
+
+// An extension token: its payload is skipped.
+void DeclStepper::decode_ext(uint32_t t) {
+    const bool lenient_rule = true;
+    const uint32_t count = (t & kExtCountMask) >> kExtCountShift;
+    if (!check(sel_open_, 8, lenient_rule, t, "extension token between a stream selector and its first data definition"))
+        return;
+    warn(15, t, "extension token: its payload is skipped (extensions are not modelled)");
+    emit(make(EventKind::Ext, 0, t & kExtInfoMask, count, 0));
+    payload_left_ = count;
+    payload_const_ = false;
+    payload_header_ = index_;
+    payload_header_token_ = t;
+}
+
+void DeclStepper::decode_token(uint32_t t) {
     switch (token_type(t)) {
     case TokenType::Nop:
-        check(t != 0, 3, lenient_rule, t, "NOP token with bits set; a NOP must be 0x00000000");
+        check(t != 0, 3, true, t, "NOP token with bits set; a NOP must be 0x00000000");
         return;
-
-    case TokenType::StreamSelector: {
-        const bool tess = t & kStreamTessBit;
-        if (!check(t & (tess ? kReservedStreamTess : kReservedStream), 4, lenient_rule, t,
-                   tess ? "reserved bits set in D3DVSD_STREAM_TESS(); only bits 31:28 may be set"
-                        : "reserved bits set in D3DVSD_STREAM(); bits 27:4 must be 0"))
-            return;
-        const uint32_t id = tess ? kTessStreamId : (t & kStreamNumberMask);
-        if (!check(selected_ >> id & 1u, 9, lenient_rule, t,
-                   "this stream was already selected; declare each stream's data in one place"))
-            return;
-        if (sel_open_) warn(8, t, "the previous stream selector has no data definition after it");
-        have_stream_ = true;
-        in_tess_ = tess;
-        stream_ = tess ? 0 : id;
-        offset_ = 0;
-        sel_open_ = true;
-        selected_ |= 1u << id;
-        emit(make(EventKind::Stream, id, 0, 0, 0));
-        return;
-    }
-
-    case TokenType::StreamData: {
-        const bool skip = t & kDataLoadTypeBit;
-        if (!skip) {
-            const uint32_t type = (t & kDataTypeMask) >> kDataTypeShift;
-            const uint32_t reg = t & kVertexRegMask;
-            if (!check(t & kReservedReg, 4, lenient_rule, t,
-                       "reserved bits set in D3DVSD_REG(); bits 27:20 and 15:5 must be 0"))
-                return;
-            if (!check(type >= kNumDataTypes, 5, false, t,
-                       "data type is not a D3DVSDT_ type (valid: 0..7, FLOAT1..SHORT4)"))
-                return;
-            if (!check(reg > 16, 6, false, t, "register number above 16 (v0..v15, 16 = NORMAL2 for fixed function)"))
-                return;
-            if (!check(!have_stream_, 7, lenient_rule, t, "D3DVSD_REG() before any D3DVSD_STREAM(); select a stream first"))
-                return;
-            if (!have_stream_) {  // lenient: implicit stream 0
-                have_stream_ = true;
-                stream_ = 0;
-                offset_ = 0;
-                selected_ |= 1u;
-            }
-            if (!check(loaded_ >> reg & 1u, 10, lenient_rule, t, "this register is already loaded by the declaration"))
-                return;
-            if (!check(in_tess_, 11, false, t,
-                       "D3DVSD_REG() inside the tessellator stream; only TESSUV/TESSNORMAL belong there"))
-                return;
-            emit(make(EventKind::Element, stream_, offset_, type, reg));
-            offset_ += data_type_size(type);
-            loaded_ |= 1u << reg;
-            mem_loaded_ |= 1u << reg;
-        } else {
-            const uint32_t count = (t & kSkipCountMask) >> kSkipCountShift;
-            if (!check(t & kReservedSkip, 4, lenient_rule, t,
-                       "reserved bits set in D3DVSD_SKIP(); bits 27:20 and 15:0 must be 0"))
-                return;
-            if (!check(!have_stream_, 7, lenient_rule, t, "D3DVSD_SKIP() before any D3DVSD_STREAM(); select a stream first"))
-                return;
-            if (!have_stream_) {
-                have_stream_ = true;
-                stream_ = 0;
-                offset_ = 0;
-                selected_ |= 1u;
-            }
-            if (!check(in_tess_, 11, false, t, "D3DVSD_SKIP() inside the tessellator stream"))
-                return;
-            emit(make(EventKind::Skip, stream_, offset_, count, 0));
-            offset_ += 4 * count;
-        }
-        sel_open_ = false;
-        return;
-    }
-
-    case TokenType::TessellatorData: {
-        const bool uv = t & kDataLoadTypeBit;
-        const uint32_t out = t & kTessRegOutMask;
-        const uint32_t in = uv ? 0 : (t & kVertexRegInMask) >> kVertexRegInShift;
-        const uint32_t type = (t & kDataTypeMask) >> kDataTypeShift;
-        if (!check(t & (uv ? kReservedTessUV : kReservedTessNormal), 4, lenient_rule, t,
-                   uv ? "reserved bits set in D3DVSD_TESSUV(); bits 27:20 and 15:4 must be 0"
-                      : "reserved bits set in D3DVSD_TESSNORMAL(); bits 27:24 and 15:4 must be 0"))
-            return;
-        if (!check(loaded_ >> out & 1u, 10, lenient_rule, t, "this register is already loaded by the declaration"))
-            return;
-        if (!check(!have_stream_ || !in_tess_, 11, false, t,
-                   uv ? "D3DVSD_TESSUV() outside a tessellator stream; put D3DVSD_STREAM_TESS() before it"
-                      : "D3DVSD_TESSNORMAL() outside a tessellator stream; put D3DVSD_STREAM_TESS() before it"))
-            return;
-        if (!check(type != (uv ? D3DVSDT_FLOAT2 : D3DVSDT_FLOAT3), 11, false, t,
-                   uv ? "D3DVSD_TESSUV() must have data type FLOAT2" : "D3DVSD_TESSNORMAL() must have data type FLOAT3"))
-            return;
-        if (!uv && !check(!(mem_loaded_ >> in & 1u), 11, false, t,
-                          "D3DVSD_TESSNORMAL()'s input register is not loaded from a memory stream before it"))
-            return;
-        emit(make(EventKind::Tess, kTessStreamId, in, uv ? 0 : 1, out));
-        loaded_ |= 1u << out;
-        sel_open_ = false;
-        return;
-    }
-
-    case TokenType::ConstMem: {
-        const uint32_t count = (t & kConstCountMask) >> kConstCountShift;
-        const uint32_t addr = t & kConstAddressMask;
-        if (!check(t & kReservedConst, 4, lenient_rule, t,
-                   "reserved bits set in D3DVSD_CONST(); bits 24:7 must be 0"))
-            return;
-        if (!check(sel_open_, 8, lenient_rule, t,
-                   "D3DVSD_CONST() between a stream selector and its first data definition"))
-            return;
-        if (!check(addr + count > opt_.const_count, 12, false, t,
-                   "constant address + count exceeds the device's constant registers"))
-            return;
-        if (count == 0) warn(12, t, "D3DVSD_CONST() with count 0 writes nothing");
-        payload_left_ = 4 * count;
-        payload_const_ = true;
-        payload_header_ = index_;
-        payload_header_token_ = t;
-        word_ = 0;
-        const_reg_ = addr;
-        return;
-    }
-
-    case TokenType::Ext: {
-        const uint32_t count = (t & kExtCountMask) >> kExtCountShift;
-        if (!check(sel_open_, 8, lenient_rule, t, "extension token between a stream selector and its first data definition"))
-            return;
-        warn(15, t, "extension token: its payload is skipped (extensions are not modelled)");
-        emit(make(EventKind::Ext, 0, t & kExtInfoMask, count, 0));
-        payload_left_ = count;
-        payload_const_ = false;
-        payload_header_ = index_;
-        payload_header_token_ = t;
-        return;
-    }
-
+    case TokenType::StreamSelector:
+        return decode_stream(t);
+    case TokenType::StreamData:
+        return t & kDataLoadTypeBit ? decode_skip(t) : decode_reg(t);
+    case TokenType::TessellatorData:
+        return decode_tess(t);
+    case TokenType::ConstMem:
+        return decode_const(t);
+    case TokenType::Ext:
+        return decode_ext(t);
     case TokenType::Reserved0:
         check(true, 1, false, t, "token type 6 is reserved");
         return;
-
     case TokenType::End:
         if (!check(t != kEndToken, 2, false, t, "token type 7 must be exactly 0xFFFFFFFF (D3DVSD_END())")) return;
         if (sel_open_) warn(8, t, "the last stream selector has no data definition after it");

@@ -84,6 +84,13 @@ private:
     void warn(int rule, uint32_t token, const char* why);
     void fail(int rule, uint32_t index, uint32_t token, bool has_token, const char* why);
     void decode_token(uint32_t token);
+    void decode_stream(uint32_t token);
+    void decode_reg(uint32_t token);
+    void decode_skip(uint32_t token);
+    void decode_tess(uint32_t token);
+    void decode_const(uint32_t token);
+    void decode_ext(uint32_t token);
+    void select_implicit_stream0();
     void emit(const Event& e);
 
     DecoderOptions opt_;

@@ -430,6 +430,88 @@ HOOK(HRESULT, Present, (DEV, const RECT* s, const RECT* t, HWND w, const RGNDATA
     end_frame();
 END_HOOK()
 
+/* ---- version 2: state blocks, ProcessVertices, Reset, the device's caps ---- */
+HOOK(HRESULT, CreateStateBlock, (DEV, D3DSTATEBLOCKTYPE type, DWORD* handle), (d, type, handle))
+    uint32_t a[2] = {(uint32_t)type, *handle};
+    u32s(VPSIM_OP_CREATE_STATE_BLOCK, a, 2);
+END_HOOK()
+HOOK(HRESULT, BeginStateBlock, (DEV), (d))
+    rec(VPSIM_OP_BEGIN_STATE_BLOCK, NULL, 0, NULL, 0, NULL, 0);
+END_HOOK()
+HOOK(HRESULT, EndStateBlock, (DEV, DWORD* handle), (d, handle))
+    u32s(VPSIM_OP_END_STATE_BLOCK, (uint32_t*)handle, 1);
+END_HOOK()
+HOOK(HRESULT, CaptureStateBlock, (DEV, DWORD h), (d, h))
+    u32s(VPSIM_OP_CAPTURE_STATE_BLOCK, (uint32_t*)&h, 1);
+END_HOOK()
+HOOK(HRESULT, ApplyStateBlock, (DEV, DWORD h), (d, h))
+    u32s(VPSIM_OP_APPLY_STATE_BLOCK, (uint32_t*)&h, 1);
+END_HOOK()
+HOOK(HRESULT, DeleteStateBlock, (DEV, DWORD h), (d, h))
+    u32s(VPSIM_OP_DELETE_STATE_BLOCK, (uint32_t*)&h, 1);
+END_HOOK()
+
+/* Bytes of one vertex of FVF code `fvf` (0 for none). */
+static uint32_t fvf_bytes(DWORD fvf) {
+    static const uint32_t pos[8] = {0, 12, 16, 16, 20, 24, 28, 32}; /* none, XYZ, XYZRHW, XYZB1..B5 */
+    static const uint32_t tex[4] = {8, 12, 16, 4};                   /* D3DFVF_TEXCOORDSIZE2, 3, 4, 1 */
+    uint32_t n = pos[(fvf & D3DFVF_POSITION_MASK) >> 1];
+    if (fvf & D3DFVF_NORMAL) n += 12;
+    if (fvf & D3DFVF_PSIZE) n += 4;
+    if (fvf & D3DFVF_DIFFUSE) n += 4;
+    if (fvf & D3DFVF_SPECULAR) n += 4;
+    for (DWORD i = 0; i < ((fvf & D3DFVF_TEXCOUNT_MASK) >> D3DFVF_TEXCOUNT_SHIFT); ++i) n += tex[(fvf >> (16 + 2 * i)) & 3];
+    return n;
+}
+
+/* ProcessVertices: the call and the destination's bytes it wrote, read back with a READONLY lock
+ * (a nested call: not recorded as a Lock). */
+static void record_process_vertices(UINT src, UINT dst, UINT count, IDirect3DVertexBuffer8* b, DWORD flags) {
+    D3DVERTEXBUFFER_DESC desc;
+    BYTE* p = NULL;
+    if (FAILED(b->lpVtbl->GetDesc(b, &desc))) return;
+    uint32_t stride = fvf_bytes(desc.FVF);
+    uint32_t off = stride ? dst * stride : 0, size = stride ? count * stride : desc.Size;
+    if (off > desc.Size) off = desc.Size;
+    if (size > desc.Size - off) size = desc.Size - off;
+    if (FAILED(b->lpVtbl->Lock(b, 0, 0, &p, D3DLOCK_READONLY))) return;
+    uint32_t a[7] = {src, dst, count, res_id(b), flags, off, size};
+    rec(VPSIM_OP_PROCESS_VERTICES, a, sizeof a, p + off, size, NULL, 0);
+    b->lpVtbl->Unlock(b);
+}
+HOOK(HRESULT, ProcessVertices, (DEV, UINT src, UINT dst, UINT count, IDirect3DVertexBuffer8* b, DWORD flags),
+     (d, src, dst, count, b, flags))
+    record_process_vertices(src, dst, count, b, flags);
+END_HOOK()
+HOOK(HRESULT, Reset, (DEV, D3DPRESENT_PARAMETERS* pp), (d, pp))
+    uint32_t a[3] = {pp->BackBufferWidth, pp->BackBufferHeight, pp->Windowed ? 1u : 0u};
+    u32s(VPSIM_OP_RESET, a, 3);
+END_HOOK()
+
+/* The device's caps that bear on the vertex pipeline, once after CreateDevice. */
+static void record_caps(IDirect3DDevice8* dev) {
+    D3DCAPS8 c;
+    if (FAILED(dev->lpVtbl->GetDeviceCaps(dev, &c))) return;
+    uint32_t w[VPSIM_CAPS_WORDS] = {(uint32_t)c.DeviceType, c.AdapterOrdinal, c.Caps, c.Caps2, c.Caps3, c.DevCaps,
+                                    c.PrimitiveMiscCaps, c.RasterCaps, c.FVFCaps, c.VertexProcessingCaps,
+                                    c.MaxActiveLights, c.MaxUserClipPlanes, c.MaxVertexBlendMatrices,
+                                    c.MaxVertexBlendMatrixIndex, 0, c.MaxPrimitiveCount, c.MaxVertexIndex, c.MaxStreams,
+                                    c.MaxStreamStride, c.VertexShaderVersion, c.MaxVertexShaderConst, c.PixelShaderVersion};
+    memcpy(&w[VPSIM_CAPS_MAX_POINT_SIZE], &c.MaxPointSize, 4);
+    u32s(VPSIM_OP_DEVICE_CAPS, w, VPSIM_CAPS_WORDS);
+}
+
+static void patch_device_v2(IDirect3DDevice8Vtbl* vt) {
+    PATCH(vt, CreateStateBlock)
+    PATCH(vt, BeginStateBlock)
+    PATCH(vt, EndStateBlock)
+    PATCH(vt, CaptureStateBlock)
+    PATCH(vt, ApplyStateBlock)
+    PATCH(vt, DeleteStateBlock)
+    PATCH(vt, ProcessVertices)
+    PATCH(vt, Reset)
+}
+
 static void patch_device(IDirect3DDevice8* dev) {
     IDirect3DDevice8Vtbl* vt = dev->lpVtbl;
     unprotect(vt, sizeof *vt);
@@ -454,6 +536,7 @@ static void patch_device(IDirect3DDevice8* dev) {
     PATCH(vt, DrawPrimitiveUP)
     PATCH(vt, DrawIndexedPrimitiveUP)
     PATCH(vt, Present)
+    patch_device_v2(vt);
 }
 
 /* ---- IDirect3D8::CreateDevice ---- */
@@ -463,6 +546,7 @@ HOOK(HRESULT, CreateDevice,
     patch_device(*out);
     uint32_t a[6] = {adapter, (uint32_t)type, flags, pp->BackBufferWidth, pp->BackBufferHeight, pp->Windowed ? 1u : 0u};
     u32s(VPSIM_OP_CREATE_DEVICE, a, 6);
+    record_caps(*out);
 END_HOOK()
 
 /* ---- the exports ---- */

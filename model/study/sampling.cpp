@@ -1,0 +1,430 @@
+#include "model/study/sampling.h"
+
+#include "model/pipe/primitive_assembly.h"
+#include "model/scene/scene_window.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <map>
+#include <random>
+#include <variant>
+
+namespace vpsim::study {
+
+namespace {
+
+using scene::Command;
+using scene::CommandBody;
+using scene::PrimitiveType;
+
+// References a draw's primitives [0, p) span: the primitive type's vertex count.
+uint64_t refs_of(PrimitiveType t, uint64_t prims) { return pipe::vertex_count(t, prims); }
+
+// The position (vertex or index) of primitive p from the draw's start: lists p x vertices per
+// primitive, strips p (a strip's primitive p starts at its p-th vertex).
+uint64_t start_of(PrimitiveType t, uint64_t p) {
+    if (t == PrimitiveType::LineStrip || t == PrimitiveType::TriangleStrip) return p;
+    return p * pipe::vertices_per_primitive(t);
+}
+
+struct DrawInfo {
+    PrimitiveType type = PrimitiveType::TriangleList;
+    bool indexed = false;
+    std::optional<uint64_t> primitives;  // none: not cut (a patch, or unknown)
+};
+
+DrawInfo draw_info(const CommandBody& c, const scene::DrawSize& size) {
+    DrawInfo d;
+    if (const auto* dp = std::get_if<scene::DrawPrimitive>(&c)) {
+        d.type = dp->type;
+        d.primitives = dp->primitive_count;
+    } else if (const auto* di = std::get_if<scene::DrawIndexedPrimitive>(&c)) {
+        d.type = di->type;
+        d.indexed = true;
+        if (di->primitive_count)
+            d.primitives = *di->primitive_count;
+        else if (size.references)
+            d.primitives = pipe::primitive_count(di->type, *size.references);
+    }
+    return d;
+}
+
+// A command after which the next draw starts a new phase: a change of the program the vertices
+// run (the shader, the fixed-function state that selects the driver's program) or of the
+// vertex layout. Constants, transforms, materials, streams and indices do not change a unit's
+// cost structure and do not break a phase.
+bool breaks_phase(const CommandBody& c) {
+    return std::holds_alternative<scene::SetVertexShader>(c) || std::holds_alternative<scene::SetRenderState>(c) ||
+           std::holds_alternative<scene::LightEnable>(c) || std::holds_alternative<scene::SetLight>(c) ||
+           std::holds_alternative<scene::SetTextureStageState>(c);
+}
+
+void refuse_tessellation(const scene::Scene& s) {
+    for (const Command& c : s.commands) {
+        if (std::holds_alternative<scene::DrawRectPatch>(c.body) || std::holds_alternative<scene::DrawTriPatch>(c.body))
+            throw SampleRefused(fmt::format("{}: {}: a patch: the tessellator's cached patches span draws, so a "
+                                            "patch draw cannot be simulated apart from the draws before it",
+                                            s.name, c.pointer));
+        if (const auto* rs = std::get_if<scene::SetRenderState>(&c.body))
+            if (rs->state == scene::kRsPatchSegments && rs->value > 1.0f)
+                throw SampleRefused(fmt::format("{}: {}: N-patches (PATCHSEGMENTS > 1): the tessellator's state spans "
+                                                "draws, so an N-patched draw cannot be simulated apart",
+                                                s.name, c.pointer));
+    }
+}
+
+// Cuts every draw into units of about `unit_refs` references, and groups them into phases.
+void cut_units(const scene::Scene& s, SamplePlan& p) {
+    const auto sizes = scene::draw_sizes(s);
+    size_t d = 0;
+    bool broken = true;
+    std::optional<std::pair<PrimitiveType, bool>> last_kind;
+    for (size_t i = 0; i < s.commands.size(); ++i) {
+        const CommandBody& c = s.commands[i].body;
+        if (breaks_phase(c)) broken = true;
+        if (!scene::is_draw(c)) continue;
+        const DrawInfo info = draw_info(c, sizes[d++]);
+        const std::pair<PrimitiveType, bool> kind{info.type, info.indexed};
+        if (last_kind != kind) broken = true;
+        last_kind = kind;
+        if (broken || p.phases.empty()) p.phases.push_back({p.units.size(), 0, 0, false, 0});
+        broken = false;
+        const bool cuttable = info.primitives && *info.primitives > 0 && info.type != PrimitiveType::TriangleFan;
+        if (!cuttable) {
+            const uint64_t refs = info.primitives ? refs_of(info.type, *info.primitives) : 0;
+            p.units.push_back({i, 0, info.primitives.value_or(0), true, refs, p.phases.size() - 1});
+        } else {
+            const uint64_t prims = *info.primitives;
+            const uint64_t per = std::max<uint64_t>(1, p.unit_refs / pipe::vertices_per_primitive(info.type));
+            const uint64_t pieces = std::max<uint64_t>(1, (prims + per / 2) / per);
+            for (uint64_t k = 0; k < pieces; ++k) {
+                const uint64_t a = prims * k / pieces, b = prims * (k + 1) / pieces;
+                const uint64_t refs = refs_of(info.type, b) - refs_of(info.type, a);
+                p.units.push_back({i, a, b, pieces == 1, refs, p.phases.size() - 1});
+            }
+        }
+        p.phases.back().count = p.units.size() - p.phases.back().first;
+    }
+    for (const SampleUnit& u : p.units) p.references += u.references;
+}
+
+// Sampled phases: one unit of every period, at a seeded random position; the others whole, merged.
+void choose_blocks(SamplePlan& p, const SampleOptions& o) {
+    std::mt19937_64 rng(p.seed);
+    for (size_t h = 0; h < p.phases.size(); ++h) {
+        SamplePhase& ph = p.phases[h];
+        if (ph.count >= o.min_phase_samples * p.period) {
+            ph.sampled = true;
+            // One unit at a random position in each period (a fixed offset would alias with a
+            // mesh's row structure, docs/sampling.md).
+            for (uint64_t start = 0; start < ph.count; start += p.period) {
+                const uint64_t u = start + rng() % std::min(p.period, ph.count - start);
+                if (start == 0) ph.offset = u;
+                p.blocks.push_back({ph.first + u, ph.first + u, true, h});
+                ++ph.samples;
+            }
+            p.samples += ph.samples;
+        } else {
+            p.whole_units += ph.count;
+            if (!p.blocks.empty() && !p.blocks.back().sampled && p.blocks.back().last + 1 == ph.first)
+                p.blocks.back().last = ph.first + ph.count - 1;
+            else
+                p.blocks.push_back({ph.first, ph.first + ph.count - 1, false, h});
+        }
+    }
+}
+
+}  // namespace
+
+SamplePlan plan_sampling(const scene::Scene& s, const SampleOptions& o) {
+    refuse_tessellation(s);
+    SamplePlan p;
+    p.warmup = o.warmup;
+    p.seed = o.seed;
+    uint64_t total = 0;
+    for (const auto& d : scene::draw_sizes(s)) total += d.references.value_or(0);
+    p.unit_refs = o.unit_refs ? o.unit_refs : std::clamp<uint64_t>(total / 8000, 96, 1000);
+    cut_units(s, p);
+    if (p.units.empty()) throw SampleRefused(s.name + ": the scene draws nothing: there is nothing to sample");
+    p.period = o.period ? o.period : std::max<uint64_t>(1, p.units.size() / o.target_samples);
+    choose_blocks(p, o);
+    if (p.units.size() >= o.min_samples && 2 * p.whole_units > p.units.size())
+        throw SampleRefused(fmt::format(
+            "{}: phase changes too frequent to bound: {} of {} units are in phases shorter than {} units ({} samples "
+            "at period {}), which sampling cannot bound; run it in full",
+            s.name, p.whole_units, p.units.size(), o.min_phase_samples * p.period, o.min_phase_samples, p.period));
+    if (p.samples < o.min_samples)  // too few units for any period, or too few in sampled phases
+        throw SampleRefused(fmt::format(
+            "{}: too short to sample: {} units of about {} references in {} phase(s) give {} samples at period {} "
+            "(at least {} are needed for the interval); run it in full, or choose a smaller --sample-unit or "
+            "--sample-period",
+            s.name, p.units.size(), p.unit_refs, p.phases.size(), p.samples, p.period, o.min_samples));
+    return p;
+}
+
+scene::Scene sub_scene(const scene::Scene& s, const SamplePlan& p, size_t first, size_t last, bool with_buffers) {
+    scene::Scene out;
+    out.name = s.name;
+    if (with_buffers) out.buffers = s.buffers;
+    out.vertex_processing = s.vertex_processing;
+    out.const_count = s.const_count;
+    const size_t end = last + 1 == p.units.size() ? s.commands.size() : p.units[last].command + 1;
+    size_t u = 0;
+    for (size_t i = 0; i < end; ++i) {
+        const Command& c = s.commands[i];
+        if (!scene::is_draw(c.body)) {
+            out.commands.push_back(c);
+            continue;
+        }
+        while (u < p.units.size() && p.units[u].command < i) ++u;
+        size_t a = std::max(u, first), b = a;  // this draw's units within [first, last]
+        while (b < p.units.size() && b <= last && p.units[b].command == i) ++b;
+        if (a >= b || p.units[a].command != i) continue;
+        const SampleUnit &ua = p.units[a], &ub = p.units[b - 1];
+        Command cut = c;
+        if (!ua.whole) {
+            if (auto* dp = std::get_if<scene::DrawPrimitive>(&cut.body)) {
+                dp->start_vertex += uint32_t(start_of(dp->type, ua.first));
+                dp->primitive_count = uint32_t(ub.end - ua.first);
+            } else if (auto* di = std::get_if<scene::DrawIndexedPrimitive>(&cut.body)) {
+                di->start_index += uint32_t(start_of(di->type, ua.first));
+                di->primitive_count = uint32_t(ub.end - ua.first);
+            }
+        }
+        out.commands.push_back(std::move(cut));
+    }
+    return out;
+}
+
+Estimate stratified_estimate(double exact, const std::vector<Stratum>& strata, double z) {
+    Estimate e{exact, 0};
+    double var = 0;
+    for (const Stratum& h : strata) {
+        const double n = double(h.values.size()), N = double(h.units);
+        if (n == 0) continue;
+        double mean = 0;
+        for (double v : h.values) mean += v;
+        mean /= n;
+        double ss = 0;
+        for (double v : h.values) ss += (v - mean) * (v - mean);
+        const double s2 = n > 1 ? ss / (n - 1) : 0;
+        e.value += N * mean;
+        // No finite-population correction: a unit's marginal cycles carry the error of its finite
+        // warm-up, which a census (period 1) would otherwise report as a zero-width interval.
+        var += N * N * s2 / n;
+    }
+    e.half_width = z * std::sqrt(std::max(0.0, var));
+    return e;
+}
+
+namespace {
+
+// A run's cycles and every unit's busy and stall cycles, keyed "unit\treason".
+struct Measured {
+    double cycles = 0;
+    std::map<std::string, double> stats;
+};
+
+// `sc` without buffers: they are `buffers`' (lent for the run, not copied).
+Measured measure(scene::Scene sc, std::map<std::string, scene::Buffer>& buffers, const ParamSet& params, const vs::Profile& profile,
+                 const sc::RunOptions& options, std::vector<std::string>& order) {
+    Measured m;
+    if (sc.commands.empty()) return m;
+    sc.buffers.swap(buffers);
+    struct GiveBack {
+        std::map<std::string, scene::Buffer>& a;
+        std::map<std::string, scene::Buffer>& b;
+        ~GiveBack() { a.swap(b); }
+    } give_back{sc.buffers, buffers};
+    const sc::RunResult r = sc::run_pipeline(sc, params, profile, options);
+    if (!r.cycle_errors.empty()) {
+        std::string msg = "statistics do not add up (internal error):";
+        for (const auto& e : r.cycle_errors) msg += "\n  " + e;
+        throw std::logic_error(msg);
+    }
+    m.cycles = double(r.cycles);
+    for (const auto& [unit, g] : r.stats["units"].items()) {
+        if (!g.contains("cycles") || !g["cycles"].is_object()) continue;  // a group without cycle accounting
+        const auto& cy = g["cycles"];
+        auto put = [&](const std::string& reason, double v) {
+            const std::string key = unit + "\t" + reason;
+            if (std::find(order.begin(), order.end(), key) == order.end()) order.push_back(key);
+            m.stats[key] = v;
+        };
+        put("busy", cy["busy"].get<double>());
+        if (cy.contains("stalled"))
+            for (const auto& [reason, st] : cy["stalled"].items()) put(reason, st["cycles"].get<double>());
+    }
+    return m;
+}
+
+uint64_t refs_between(const SamplePlan& p, size_t first, size_t last) {
+    uint64_t n = 0;
+    for (size_t u = first; u <= last && u < p.units.size(); ++u) n += p.units[u].references;
+    return n;
+}
+
+}  // namespace
+
+SampleResult run_sampled(scene::Scene& s, const SamplePlan& plan, const ParamSet& params,
+                         const vs::Profile& profile, const sc::RunOptions& options, double z) {
+    const auto t0 = std::chrono::steady_clock::now();
+    SampleResult r;
+    r.plan = plan;
+    r.z = z;
+    r.clock_mhz = sc::PipelineParams::from(params).clock_mhz;
+    std::vector<std::string> order;
+    std::map<std::string, scene::Buffer> buffers;  // the scene's, lent to each run and given back
+    buffers.swap(s.buffers);
+    struct Restore {
+        std::map<std::string, scene::Buffer>& a;
+        std::map<std::string, scene::Buffer>& b;
+        ~Restore() { a.swap(b); }
+    } restore{s.buffers, buffers};
+    // Per block: the marginal cycles and statistics of its units (the run to its last unit minus
+    // the run to the unit before its first, both from the same warm-up start).
+    std::vector<Measured> marginal;
+    for (const SampleBlock& b : plan.blocks) {
+        size_t w = b.first;  // back over whole units until `warmup` references precede the block
+        for (uint64_t refs = 0; w > 0 && refs < plan.warmup;) refs += plan.units[--w].references;
+        Measured full = measure(sub_scene(s, plan, w, b.last, false), buffers, params, profile, options, order);
+        ++r.runs;
+        r.detail_references += refs_between(plan, w, b.last);
+        if (b.first > 0) {
+            const Measured base = measure(sub_scene(s, plan, w, b.first - 1, false), buffers, params, profile, options, order);
+            ++r.runs;
+            if (w < b.first) r.detail_references += refs_between(plan, w, b.first - 1);
+            full.cycles -= base.cycles;
+            for (auto& [k, v] : full.stats) v -= base.stats.count(k) ? base.stats.at(k) : 0.0;
+        }
+        marginal.push_back(std::move(full));
+    }
+    // The estimates: blocks simulated whole are exact; sampled phases are strata.
+    auto estimate = [&](auto value) {
+        double exact = 0;
+        std::vector<Stratum> strata(plan.phases.size());
+        for (size_t h = 0; h < plan.phases.size(); ++h) strata[h].units = plan.phases[h].count;
+        for (size_t i = 0; i < plan.blocks.size(); ++i) {
+            const double v = value(marginal[i]);
+            if (plan.blocks[i].sampled)
+                strata[plan.blocks[i].phase].values.push_back(v);
+            else
+                exact += v;
+        }
+        return stratified_estimate(exact, strata, z);
+    };
+    r.cycles = estimate([](const Measured& m) { return m.cycles; });
+    for (const std::string& key : order) {
+        auto stat = [&key](const Measured& m) { return m.stats.count(key) ? m.stats.at(key) : 0.0; };
+        SampledStat st;
+        const size_t tab = key.find('\t');
+        st.unit = key.substr(0, tab);
+        st.reason = key.substr(tab + 1);
+        st.cycles = estimate(stat);
+        // The share: a ratio estimate, its error from the residuals x - R c (linearisation).
+        const double ratio = r.cycles.value > 0 ? st.cycles.value / r.cycles.value : 0;
+        const Estimate resid = estimate([&](const Measured& m) { return stat(m) - ratio * m.cycles; });
+        st.share = {ratio, r.cycles.value > 0 ? resid.half_width / r.cycles.value : 0};
+        r.stats.push_back(std::move(st));
+    }
+    r.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return r;
+}
+
+namespace {
+
+std::string digits(double v) {
+    std::string s = fmt::format("{:.0f}", v), out;
+    const size_t lead = s[0] == '-' ? 1 : 0;
+    for (size_t i = 0; i < s.size(); ++i) {
+        if (i > lead && (s.size() - i) % 3 == 0) out += ',';
+        out += s[i];
+    }
+    return out;
+}
+
+double confidence(double z) { return std::erf(z / std::sqrt(2.0)); }
+
+}  // namespace
+
+std::string sample_text(const std::string& scene, const SampleResult& r) {
+    const SamplePlan& p = r.plan;
+    std::string s = fmt::format("vpsim run --sample: {}\n", scene);
+    auto row = [&](const std::string& k, const std::string& v) { s += fmt::format("  {:<28} {}\n", k, v); };
+    row("sampling units", fmt::format("{} units of about {} references in {} phase(s); one unit in every {} of a phase "
+                                      "in detail, at a random position, after {} references of warm-up",
+                                      p.units.size(), p.unit_refs, p.phases.size(), p.period, p.warmup));
+    row("seed", std::to_string(p.seed));
+    row("samples", fmt::format("{} units measured; {} units in short phases simulated whole", p.samples, p.whole_units));
+    const double rel = r.cycles.value > 0 ? 100 * r.cycles.half_width / r.cycles.value : 0;
+    row("cycles (estimate)", fmt::format("{} ± {} (± {:.2f} %, z = {:g}: {:.1f} % confidence)", digits(r.cycles.value),
+                                         digits(r.cycles.half_width), rel, r.z, 100 * confidence(r.z)));
+    row("interval", fmt::format("[{}, {}]", digits(r.cycles.value - r.cycles.half_width),
+                                digits(r.cycles.value + r.cycles.half_width)));
+    row("simulated in detail", fmt::format("{:.1f} % of the references ({} of {}, warm-up included)",
+                                           p.references ? 100.0 * double(r.detail_references) / double(p.references) : 0,
+                                           digits(double(r.detail_references)), digits(double(p.references))));
+    bool first = true;
+    for (const SampledStat& st : r.stats) {
+        if (st.reason != "busy") continue;
+        row(first ? "busy share per unit" : "",
+            fmt::format("{:<20} {:5.1f} % ± {:.1f}", st.unit, 100 * st.share.value, 100 * st.share.half_width));
+        first = false;
+    }
+    std::vector<const SampledStat*> stalls;
+    for (const SampledStat& st : r.stats)
+        if (st.reason != "busy" && st.share.value >= 0.0005) stalls.push_back(&st);
+    std::stable_sort(stalls.begin(), stalls.end(),
+                     [](const SampledStat* a, const SampledStat* b) { return a->share.value > b->share.value; });
+    for (size_t i = 0; i < stalls.size() && i < 3; ++i)
+        row(i == 0 ? "top stalls" : "", fmt::format("{}.{:<20} {:5.1f} % ± {:.1f}", stalls[i]->unit, stalls[i]->reason,
+                                                    100 * stalls[i]->share.value, 100 * stalls[i]->share.half_width));
+    row("simulation", fmt::format("{:.2f} host s, {} timing-model runs", r.host_seconds, r.runs));
+    if (rel > 3.0) {
+        s += fmt::format("  warning: the interval is wider than ± 3 %: a smaller --sample-period (now {}) narrows it\n",
+                         p.period);
+    }
+    return s;
+}
+
+nlohmann::ordered_json sample_json(const std::string& scene, const SampleResult& r) {
+    const SamplePlan& p = r.plan;
+    nlohmann::ordered_json j;
+    j["schema"] = "vpsim-sample-1";
+    j["scene"] = scene;
+    j["units"] = p.units.size();
+    j["unit_references"] = p.unit_refs;
+    j["phases"] = p.phases.size();
+    j["period"] = p.period;
+    j["warmup"] = p.warmup;
+    j["seed"] = p.seed;
+    j["samples"] = p.samples;
+    j["whole_units"] = p.whole_units;
+    j["z"] = r.z;
+    j["confidence"] = confidence(r.z);
+    j["cycles"] = {{"estimate", r.cycles.value},
+                   {"half_width", r.cycles.half_width},
+                   {"low", r.cycles.value - r.cycles.half_width},
+                   {"high", r.cycles.value + r.cycles.half_width},
+                   {"relative", r.cycles.value > 0 ? r.cycles.half_width / r.cycles.value : 0.0}};
+    j["references"] = p.references;
+    j["detail_references"] = r.detail_references;
+    j["detail_share"] = p.references ? double(r.detail_references) / double(p.references) : 0.0;
+    nlohmann::ordered_json units = nlohmann::ordered_json::array();
+    for (const SampledStat& st : r.stats)
+        units.push_back({{"unit", st.unit},
+                         {"reason", st.reason},
+                         {"cycles", st.cycles.value},
+                         {"cycles_half_width", st.cycles.half_width},
+                         {"share", st.share.value},
+                         {"share_half_width", st.share.half_width}});
+    j["stats"] = units;
+    j["runs"] = r.runs;
+    j["host_seconds"] = r.host_seconds;
+    return j;
+}
+
+}  // namespace vpsim::study

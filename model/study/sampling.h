@@ -1,0 +1,119 @@
+// Sampled simulation (`vpsim run --sample`, docs/sampling.md): SMARTS-style systematic sampling
+// of a scene's command stream on the timing model. The scene is cut into sampling units (a draw's
+// primitives in pieces of about `unit_refs` references; a draw too small to cut, or a fan, is one
+// unit), grouped into phases (runs of units between state changes that can change a unit's
+// cost); every k-th unit of a phase, from a seeded random offset, is simulated in detail after
+// `warmup` references of detailed warming, and the total cycles and each unit's busy and stall
+// cycles are estimated with a confidence interval from the sample variance. A phase too short
+// to hold enough samples is simulated whole. Scenes it cannot bound are refused (SampleRefused).
+#pragma once
+
+#include "model/common/params.h"
+#include "model/sc/pipeline.h"
+#include "model/scene/scene.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace vpsim::study {
+
+struct SampleOptions {
+    uint64_t unit_refs = 0;   // references per sampling unit (0: chosen from the scene's size)
+    uint64_t period = 0;      // k: every k-th unit of a phase (0: about `target_samples` samples)
+    uint64_t warmup = 5000;   // references (whole units) of detailed warming before each measured unit or block
+    uint64_t seed = 1;        // the offsets' generator (std::mt19937_64)
+    double z = 3.0;           // the interval's half-width in standard errors (3: 99.7 %)
+    uint64_t min_samples = 30;        // fewer samples: refused (too short for the CLT)
+    uint64_t min_phase_samples = 10;  // a phase with fewer is simulated whole
+    uint64_t target_samples = 30;     // the automatic period's aim
+};
+
+// A scene sampling cannot bound; what() says why (exit status 2).
+struct SampleRefused : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+struct SampleUnit {
+    size_t command = 0;          // the draw command it is part of
+    uint64_t first = 0, end = 0; // its primitives [first, end) of that draw
+    bool whole = false;          // the draw as it is (not cut)
+    uint64_t references = 0;
+    size_t phase = 0;
+};
+
+// Units measured together: one sampled unit, or a whole short phase (or a run of them).
+struct SampleBlock {
+    size_t first = 0, last = 0;  // units [first, last]
+    bool sampled = false;        // one unit of a sampled phase; else simulated whole
+    size_t phase = 0;            // sampled: its phase
+};
+
+struct SamplePhase {
+    size_t first = 0, count = 0;  // units [first, first + count)
+    uint64_t offset = 0;          // sampled: the first sampled unit's position in the phase
+    bool sampled = false;
+    uint64_t samples = 0;
+};
+
+struct SamplePlan {
+    uint64_t unit_refs = 0, period = 0, warmup = 0, seed = 0;
+    std::vector<SampleUnit> units;
+    std::vector<SamplePhase> phases;
+    std::vector<SampleBlock> blocks;
+    uint64_t references = 0;  // of the whole scene
+    uint64_t samples = 0;     // sampled units over all phases
+    uint64_t whole_units = 0; // units in phases simulated whole
+};
+
+// Cuts the scene into units and phases and chooses the samples. Throws SampleRefused.
+SamplePlan plan_sampling(const scene::Scene& s, const SampleOptions& o);
+
+// The scene holding the commands up to unit `last` (all commands after the last unit's draw
+// when it is the scene's last unit) with only units [first, last] of its draws: draws outside
+// the range are dropped, a draw partly inside is cut to its units' primitives; `with_buffers`
+// false leaves its buffers empty (a run lends them).
+scene::Scene sub_scene(const scene::Scene& s, const SamplePlan& p, size_t first, size_t last, bool with_buffers = true);
+
+struct Estimate {
+    double value = 0, half_width = 0;  // value ± half_width (z standard errors)
+};
+
+struct SampledStat {
+    std::string unit, reason;  // reason "busy" or a stall reason
+    Estimate cycles;           // the total over the run
+    Estimate share;            // of the run's cycles (ratio estimate)
+};
+
+struct SampleResult {
+    SamplePlan plan;
+    double z = 3;
+    Estimate cycles;
+    std::vector<SampledStat> stats;  // every unit's busy cycles and stall reasons, topology order
+    uint64_t detail_references = 0;  // references simulated in detail, warm-up and bases included
+    uint64_t runs = 0;               // timing-model runs
+    double host_seconds = 0;
+    double clock_mhz = 0;
+};
+
+// Runs the plan's blocks on the timing model (`options`: no sink, probe or time series) and
+// estimates. The scene's buffers are lent to each run (not copied) and are back in `s` on return. Throws what run_pipeline throws, and std::logic_error when a run's statistics do
+// not add up.
+SampleResult run_sampled(scene::Scene& s, const SamplePlan& plan, const ParamSet& params,
+                         const vs::Profile& profile, const sc::RunOptions& options, double z);
+
+// The estimate of a stratified systematic sample (docs/sampling.md, "The estimate"): `exact` the
+// sum of the blocks simulated whole, `strata` the sampled phases' values and their unit counts.
+struct Stratum {
+    std::vector<double> values;
+    uint64_t units = 0;
+};
+Estimate stratified_estimate(double exact, const std::vector<Stratum>& strata, double z);
+
+std::string sample_text(const std::string& scene, const SampleResult& r);
+nlohmann::ordered_json sample_json(const std::string& scene, const SampleResult& r);
+
+}  // namespace vpsim::study
