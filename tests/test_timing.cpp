@@ -698,6 +698,50 @@ TEST_CASE("A pass-through stage inserted between the vertex fetch and the ALU ke
     }
 }
 
+TEST_CASE("A unit type's summary row is in the run's summary only when the topology has a unit of it",
+          "[timing][summary]") {
+    const sc::Topology delayed = sc::load_topology_file(topology_path("delay_stage.json"));
+    const scene::Scene s = point_scene(50, "vs.1.1\nm4x4 oPos, v0, c0\n");
+    auto row = [](const sc::RunResult& r) -> const sc::SummaryRow* {
+        for (const sc::SummaryRow& x : r.rows)
+            if (x.label == "delay stage") return &x;
+        return nullptr;
+    };
+    const Captured with = run_topology(s, &delayed, {});
+    REQUIRE(row(with.result));
+    CHECK_THAT(row(with.result)->text, Catch::StartsWith("50 jobs passed through, holding jobs in "));
+    CHECK_FALSE(row(run_topology(s, nullptr, {}).result));
+}
+
+TEST_CASE("A summary value two unit types declare is refused naming it", "[timing][summary]") {
+    sc::UnitRegistry units = sc::builtin_units();
+    sc::UnitType t;
+    t.name = "second_output";
+    t.what = "declares the output's value again";
+    t.make = [](const sc::UnitContext&) -> std::unique_ptr<sc::TimedUnit> { return nullptr; };  // (no unit of it)
+    t.summary.metrics = {{"shaded", 12, [](const sc::SummaryUnits&) { return nlohmann::ordered_json(0); }, {}}};
+    units.add(std::move(t));
+    CHECK_THROWS_WITH(run_topology(point_scene(1, "vs.1.1\nm4x4 oPos, v0, c0\n"), nullptr, {}, &units),
+                      Catch::Contains("unit type second_output: summary value shaded is declared twice"));
+}
+
+TEST_CASE("The parameter couplings find their units by role: an N-way topology's warning reads its first ALU",
+          "[timing][summary]") {
+    // No unit is named vertex_alu here (vertex_alu_0, vertex_alu_1): the role finds the first.
+    const sc::Topology two = sc::load_topology_file(topology_path("two_vertex_alu.json"));
+    ParamSet p = sc::default_params(two);
+    p.apply_set("vertex_fetch.input_buffers=2");
+    sc::RunOptions opt;
+    opt.topology = &two;
+    const scene::Scene s = point_scene(200, "vs.1.1\nm4x4 oPos, v0, c0\n");
+    const sc::RunResult r = sc::run_pipeline(s, p, vs::Profile::d3d8(), opt);
+    const uint64_t first = r.stats["units"]["vertex_alu_0"]["counters"]["max_in_flight"]["value"].get<uint64_t>();
+    REQUIRE(first > 0);
+    REQUIRE_FALSE(r.caps.empty());
+    CHECK(r.caps[0].capping == "vertex_fetch.input_buffers");
+    CHECK_THAT(r.caps[0].text, Catch::Contains(fmt::format("(at most {} in one engine in this run)", first)));
+}
+
 TEST_CASE("Two vertex fetch units, each with its own memory, share the jobs and keep every vertex",
           "[timing][topology]") {
     const sc::Topology two = sc::load_topology_file(topology_path("two_vertex_fetch.json"));
