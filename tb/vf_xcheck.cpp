@@ -4,6 +4,7 @@
 #include "model/common/file_util.h"
 #include "model/decl/decl_text.h"
 #include "model/vs/vs_fetch.h"
+#include "model/vs/vs_fetch_unit.h"
 #include "tb/decl_gen.h"
 #include "tb/replay.h"
 
@@ -42,17 +43,6 @@ uint64_t splitmix(uint64_t x) {
 uint64_t derive(uint64_t seed, uint64_t index) { return splitmix(seed ^ splitmix(index * 0xD1B54A32D192ED03ull)); }
 
 const char* const kTypeNames[8] = {"FLOAT1", "FLOAT2", "FLOAT3", "FLOAT4", "D3DCOLOR", "UBYTE4", "SHORT2", "SHORT4"};
-
-// Registers whose last writer (declaration order) is an element: the loaded mask.
-uint32_t expected_loaded(const decl::Declaration& d) {
-    uint32_t m = 0;
-    for (const auto& e : d.events) {
-        if (e.reg >= kRegs) continue;
-        if (e.kind == EventKind::Element) m |= 1u << e.reg;
-        if (e.kind == EventKind::Tess) m &= ~(1u << e.reg);
-    }
-    return m;
-}
 
 uint32_t addr_of(const Case& c, const decl::Event& e, uint32_t index) {
     return c.base[e.stream] + c.stride[e.stream] * index + e.value;  // mod 2^32 (the contract)
@@ -145,32 +135,8 @@ size_t vertex_count(const Case& c) {
 
 // ---- Layout ----
 
-std::vector<uint32_t> layout_words(const decl::Declaration& d) {
-    // The last writer of each register: an element (its event number) or the tessellator (-2).
-    std::array<int, 32> last{};
-    last.fill(-1);
-    for (size_t i = 0; i < d.events.size(); ++i) {
-        const auto& e = d.events[i];
-        if (e.reg >= 32) continue;
-        if (e.kind == EventKind::Element) last[e.reg] = int(i);
-        if (e.kind == EventKind::Tess) last[e.reg] = -2;
-    }
-    std::vector<uint32_t> w;
-    for (size_t i = 0; i < d.events.size(); ++i) {
-        const auto& e = d.events[i];
-        if (e.kind != EventKind::Element) continue;
-        if (w.size() == kMaxElems)
-            throw std::invalid_argument(fmt::format(
-                "the declaration has more than {} elements (the vertex fetch RTL's MAX_ELEMS); element {} is v{}",
-                kMaxElems, w.size() + 1, e.reg));
-        if (e.value >= (1u << 20))
-            throw std::invalid_argument(
-                fmt::format("element v{} at offset {}: the vertex fetch RTL's offsets are below 2^20", e.reg, e.value));
-        const uint32_t reg = (e.reg < kRegs && last[e.reg] == -2) ? 31u : e.reg;
-        w.push_back((e.code & 7u) | reg << 3 | uint32_t(e.stream & 15) << 8 | e.value << 12);
-    }
-    return w;
-}
+// The golden fetch unit's layout bus (model/vs/vs_fetch_unit, shared with the C ABI and DPI).
+std::vector<uint32_t> layout_words(const decl::Declaration& d) { return vs::fetch_unit_layout(d, kMaxElems); }
 
 // ---- Memory ----
 
@@ -567,7 +533,7 @@ std::vector<Vertex> golden(const Case& c) {
                 need[e.stream] = std::max(need[e.stream], e.value + decl::data_type_size(e.code));
         for (uint32_t s = 0; s < 16; ++s)
             if (buf[s].size() < need[s]) buf[s].resize(need[s]);
-        const uint32_t loaded = expected_loaded(d->decl);
+        const uint32_t loaded = vs::fetch_unit_loaded(d->decl);
         const auto elems = elements(d->decl);
         for (size_t i = 0; i < d->indices.size(); ++i) {
             const uint64_t seed = version_seed(c.mem_seed, ver[out.size()]);

@@ -188,6 +188,44 @@ TEST_CASE("a buffer rewritten between draws becomes a new scene buffer, bound ag
     CHECK(r.scene["buffers"].contains("vb1_v2"));
 }
 
+TEST_CASE("a scene has the constant registers its shaders name, beyond 96 too", "[capture][convert]") {
+    // The program's device had them (Wine reports more than 96): Irrlicht's parallax shader reads c96.
+    CaptureWriter w;
+    w.call(VPSIM_OP_CREATE_DEVICE, {0, 1, kCreateHardwareVp, 160, 120, 1});
+    const std::vector<uint32_t> tokens = {0x20000000u, 0x40020000u, 0xFFFFFFFFu,  // STREAM(0), REG(0, FLOAT3), END
+                                          0xFFFE0101u, 0x00000001u, 0xC00F0000u, 0xA0E40060u, 0x0000FFFFu};  // vs.1.1 mov oPos, c96
+    w.call(VPSIM_OP_CREATE_VERTEX_SHADER, {7, 0, 3, 5}, std::string(reinterpret_cast<const char*>(tokens.data()), 4 * tokens.size()));
+    w.present();
+    const ConvertResult r = convert_capture(parse_capture(w.bytes(), "c.vpcap"), {});
+    REQUIRE(r.error.empty());
+    CHECK(r.scene["const_count"] == 97);
+    CHECK_NOTHROW(scene::run_functional(to_scene(r), vs::Profile{}));
+}
+
+TEST_CASE("user-pointer vertices narrower than the shader's declaration are laid out as D3D8 reads them", "[capture][convert]") {
+    // Irrlicht's shaders declare FLOAT3, FLOAT3, D3DCOLOR, FLOAT2, FLOAT2 (44 bytes) for 36-byte vertices.
+    CaptureWriter w;
+    w.call(VPSIM_OP_CREATE_DEVICE, {0, 1, kCreateHardwareVp, 160, 120, 1});
+    const std::vector<uint32_t> tokens = {0x20000000u, 0x40020000u, 0x40020001u, 0x40040002u, 0x40010003u, 0x40010004u, 0xFFFFFFFFu,
+                                          0xFFFE0101u, 0x00000001u, 0xC00F0000u, 0x90E40000u,   // mov oPos, v0
+                                          0x00000001u, 0xE00F0000u, 0x90E40004u, 0x0000FFFFu};  // mov oT0, v4
+    w.call(VPSIM_OP_CREATE_VERTEX_SHADER, {7, 0, 7, 8}, std::string(reinterpret_cast<const char*>(tokens.data()), 4 * tokens.size()));
+    w.call(VPSIM_OP_SET_VERTEX_SHADER, {7});
+    std::vector<float> v(27, 0.0f);  // 3 vertices of 9 words; vertex k's position x is k + 1
+    for (int k = 0; k < 3; ++k) v[9 * k] = float(k + 1);
+    w.call(VPSIM_OP_DRAW_PRIMITIVE_UP, {4, 1, 36, 108}, std::string(reinterpret_cast<const char*>(v.data()), 108));
+    w.present();
+    const ConvertResult r = convert_capture(parse_capture(w.bytes(), "u.vpcap"), {});
+    REQUIRE(r.error.empty());
+    const auto f = scene::run_functional(to_scene(r), vs::Profile{});
+    REQUIRE(f.draws.size() == 1);
+    REQUIRE(f.draws[0].vertices.size() == 3);
+    // v4 of vertex 0 is the first 8 bytes of vertex 1 (its x, then y 0); of the last, zeros past the data.
+    CHECK(f.draws[0].vertices[0].t[0][0] == 2.0f);
+    CHECK(f.draws[0].vertices[1].t[0][0] == 3.0f);
+    CHECK(f.draws[0].vertices[2].t[0][0] == 0.0f);
+}
+
 TEST_CASE("render states outside the vertex pipeline are left out and counted", "[capture][convert]") {
     const ConvertResult r = convert_capture(parse_capture(sample().bytes(), "s.vpcap"), {});
     REQUIRE(r.dropped.size() == 1);

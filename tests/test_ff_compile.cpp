@@ -43,11 +43,13 @@ struct Runnable {
     vs::FastShader fast;
 };
 
-Runnable make_runnable(const FfState& s, const FfInputs& in, const Caps& caps, uint32_t const_count = 96) {
+Runnable make_runnable(const FfState& s, const FfInputs& in, const Caps& caps, uint32_t const_count = 96,
+                       vs::Profile::OutputDefaults outputs = vs::Profile::OutputDefaults::D3D8) {
     Runnable r;
-    r.prog = compile(s, in, caps, const_count);
+    r.prog = compile(s, in, caps, const_count, outputs);
     r.program = vs::decode_bytecode(r.prog.shader.bytecode);
     r.profile = vs::Profile::d3d8();
+    r.profile.outputs = outputs;
     r.profile.const_count = const_count;
     r.constants.assign(const_count, vs::Vec4{0, 0, 0, 0});
     for (const auto& [reg, value] : r.prog.constants) r.constants.at(reg) = value;
@@ -760,7 +762,7 @@ TEST_CASE("ff program equals the reference processor on random states and vertic
 // PINNED-BEGIN
 const char* const kPinnedCounts = R"(| lights (instructions (slots, words)) | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 |
 |---|---|---|---|---|---|---|---|---|
-| directional, diffuse | 6 (9, 8) | 10 (13, 13) | 13 (16, 16) | 16 (19, 19) | 19 (22, 22) | 22 (25, 25) | 25 (28, 28) | 28 (31, 31) |
+| directional, diffuse | 5 (8, 8) | 10 (13, 13) | 13 (16, 16) | 16 (19, 19) | 19 (22, 22) | 22 (25, 25) | 25 (28, 28) | 28 (31, 31) |
 | directional, specular, non-local viewer | 8 (11, 10) | 15 (18, 16) | 20 (23, 20) | 25 (28, 25) | 30 (33, 30) | 35 (38, 35) | 40 (43, 40) | 45 (48, 45) |
 | directional, specular, local viewer | 16 (19, 16) | 27 (30, 25) | 36 (39, 32) | 45 (48, 40) | 54 (57, 48) | 63 (66, 56) | 72 (75, 64) | 81 (84, 72) |
 | point, diffuse | 16 (19, 17) | 28 (31, 27) | 40 (43, 38) | 52 (55, 49) | 64 (67, 60) | 76 (79, 71) | 88 (91, 82) | 100 (103, 93) |
@@ -769,7 +771,7 @@ const char* const kPinnedCounts = R"(| lights (instructions (slots, words)) | 1 
 | spot, diffuse | 20 (23, 20) | 36 (39, 33) | 52 (55, 47) | 68 (71, 61) | 84 (87, 75) | 100 (103, 89) | 116 (119, 103) | 132 (135, 117) |
 | spot, specular, non-local viewer | 28 (31, 26) | 51 (54, 44) | 74 (77, 63) | 97 (100, 82) | 120 (123, 101) | 143 (146, 120) | > 136 words | > 136 words |
 | spot, specular, local viewer | 32 (35, 29) | 55 (58, 47) | 78 (81, 66) | 101 (104, 85) | 124 (127, 104) | 147 (150, 123) | > 136 words | > 136 words |
-| point, diffuse, attenuation (1, 0, 0), no range | 10 (13, 11) | 18 (21, 19) | 25 (28, 25) | 32 (35, 32) | 39 (42, 39) | 46 (49, 46) | 53 (56, 53) | 60 (63, 60) |
+| point, diffuse, attenuation (1, 0, 0), no range | 9 (12, 11) | 18 (21, 19) | 25 (28, 25) | 32 (35, 32) | 39 (42, 39) | 46 (49, 46) | 53 (56, 53) | 60 (63, 60) |
 | spot, diffuse, attenuation (1, 0, 0), no range | 15 (18, 16) | 26 (29, 25) | 37 (40, 35) | 48 (51, 45) | 59 (62, 55) | 70 (73, 65) | 81 (84, 75) | 92 (95, 85) |
 | spot, specular, local viewer, attenuation (1, 0, 0), no range | 27 (30, 25) | 45 (48, 39) | 63 (66, 54) | 81 (84, 69) | 99 (102, 84) | 117 (120, 99) | 135 (138, 114) | 153 (156, 129) |
 
@@ -778,27 +780,27 @@ const char* const kPinnedCounts = R"(| lights (instructions (slots, words)) | 1 
 | LIGHTING FALSE, XYZ, DIFFUSE, TEX1 | 4 (7, 7) |
 | XYZRHW, DIFFUSE, TEX1 (pre-transformed) | 4 (4, 4) |
 | lighting, no light enabled | 4 (7, 7) |
-| 1 directional (the base of the rows below) | 6 (9, 8) |
+| 1 directional (the base of the rows below) | 5 (8, 8) |
 | + global ambient and emissive | 8 (11, 11) |
-| + NORMALIZENORMALS | 9 (12, 10) |
+| + NORMALIZENORMALS | 8 (11, 10) |
 | + DIFFUSE in the vertex, DIFFUSE- and AMBIENTMATERIALSOURCE COLOR1 | 8 (11, 11) |
-| + vertex fog LINEAR | 9 (12, 11) |
-| + vertex fog EXP | 11 (14, 12) |
-| + vertex fog EXP2 | 11 (14, 12) |
-| + vertex fog LINEAR, RANGEFOGENABLE | 11 (16, 14) |
-| + vertex fog EXP, RANGEFOGENABLE | 13 (18, 16) |
-| + vertex fog EXP2, RANGEFOGENABLE | 11 (16, 14) |
-| + stage 0 CAMERASPACENORMAL | 8 (13, 12) |
-| + stage 0 CAMERASPACEPOSITION | 8 (13, 12) |
-| + stage 0 CAMERASPACEREFLECTIONVECTOR | 14 (21, 19) |
-| + stage 0 CAMERASPACEREFLECTIONVECTOR, COUNT3 texture transform | 15 (25, 24) |
-| + stage 0 TEX1 passed through, COUNT2 texture transform | 6 (12, 11) |
-| + 1WEIGHTS (2 matrices), XYZB1 | 14 (24, 23) |
-| + 2WEIGHTS (3 matrices), XYZB2 | 18 (33, 32) |
-| + 3WEIGHTS (4 matrices), XYZB3 | 22 (42, 41) |
+| + vertex fog LINEAR | 8 (11, 11) |
+| + vertex fog EXP | 10 (13, 12) |
+| + vertex fog EXP2 | 10 (13, 12) |
+| + vertex fog LINEAR, RANGEFOGENABLE | 10 (15, 14) |
+| + vertex fog EXP, RANGEFOGENABLE | 12 (17, 16) |
+| + vertex fog EXP2, RANGEFOGENABLE | 10 (15, 14) |
+| + stage 0 CAMERASPACENORMAL | 7 (12, 12) |
+| + stage 0 CAMERASPACEPOSITION | 7 (12, 12) |
+| + stage 0 CAMERASPACEREFLECTIONVECTOR | 13 (20, 19) |
+| + stage 0 CAMERASPACEREFLECTIONVECTOR, COUNT3 texture transform | 14 (24, 24) |
+| + stage 0 TEX1 passed through, COUNT2 texture transform | 5 (11, 11) |
+| + 1WEIGHTS (2 matrices), XYZB1 | 13 (23, 23) |
+| + 2WEIGHTS (3 matrices), XYZB2 | 17 (32, 32) |
+| + 3WEIGHTS (4 matrices), XYZB3 | 21 (41, 41) |
 | + indexed 1WEIGHTS (2 of 9 matrices), XYZB2, LASTBETA_UBYTE4 | 19 (30, 29) |
 | + indexed 3WEIGHTS (4 of 9 matrices), XYZB4, LASTBETA_UBYTE4 | 29 (48, 47) |
-| + TWEENING (POSITION2, NORMAL2) | 11 (16, 15) |
+| + TWEENING (POSITION2, NORMAL2) | 10 (15, 15) |
 | point sprites: LIGHTING FALSE, POINTSCALEENABLE, XYZ, DIFFUSE | 11 (16, 16) |
 | point sprites: LIGHTING FALSE, POINTSCALEENABLE, XYZ, PSIZE, DIFFUSE | 12 (17, 17) |
 )";
@@ -830,16 +832,16 @@ TEST_CASE("ff program instruction counts: directional lights by hand", "[ff][com
     //   m4x4 oPos (4 slots), per light dp3 N.L, max, mad (the first a mul, the last writing
     //   oD0.xyz), mov oD0.w (diffuse alpha), mov oD1 (SPECULARENABLE FALSE: the vertex has no
     //   SPECULAR: 0), mov oT0 (FOGENABLE FALSE: no oFog): 4 + 3n instructions, 7 + 3n slots.
-    //   One light is one term: lit (x = w = 1) and one mul write oD0 with its alpha (fold_alpha):
-    //   m4x4, dp3, lit, mul oD0, mov oD1, mov oT0 = 6 instructions, 9 slots, 8 words (lit shares one).
+    //   One light is one term of an opaque material: the output clamp does the max's work and
+    //   oD0.w keeps its start value 1 (clamp_diffuse): m4x4, dp3, mul oD0.xyz, mov oD1, mov oT0 =
+    //   5 instructions, 8 slots, 8 words.
     {
         const FfProgram p = compile(lights_state(LightType::Directional, 1, false, false), fvf_inputs(true, false), Caps{}, 96);
         INFO(format_program(p));
-        CHECK(p.instructions == 6);
-        CHECK(p.slots == 9);
+        CHECK(p.instructions == 5);
+        CHECK(p.slots == 8);
         CHECK(p.words == 8);
-        CHECK(p.assembly.find("lit r9, r8.xxxx") != std::string::npos);
-        CHECK(p.assembly.find("mul oD0, r9.yyyw, c") != std::string::npos);
+        CHECK(p.assembly.find("mul oD0.xyz, r8.x, c") != std::string::npos);
     }
     for (uint32_t n = 2; n <= 8; ++n) {
         const FfProgram p = compile(lights_state(LightType::Directional, n, false, false), fvf_inputs(true, false), Caps{}, 96);
@@ -936,8 +938,9 @@ TEST_CASE("ff program refusals name the limit", "[ff][compile][refusal]") {
 // ---------------------------------------------------------------- hand-computed cases
 
 namespace {
-vs::VertexOutputs run_one(const FfState& s, const FfInputs& in, const FfRegisters& v) {
-    const Runnable r = make_runnable(s, in, Caps{});
+vs::VertexOutputs run_one(const FfState& s, const FfInputs& in, const FfRegisters& v,
+                          vs::Profile::OutputDefaults outputs = vs::Profile::OutputDefaults::D3D8) {
+    const Runnable r = make_runnable(s, in, Caps{}, 96, outputs);
     INFO(format_program(r.prog));
     return vs::execute_reference(r.program, r.profile, program_inputs(r.prog, v), r.constants);
 }
@@ -974,6 +977,90 @@ TEST_CASE("ff program: a material power beyond lit's clamp gives (N.H)^P", "[ff]
     CHECK(o.d0[2] == Approx(0.99).epsilon(1e-6));
     CHECK(o.d0[3] == 0.75f);  // the diffuse source's alpha
     CHECK(o.pos == vs::Vec4{1, 2, 3, 1});
+}
+
+// ---------------------------------------------------------------- the output clamp instead of max(N.L, 0)
+
+namespace {
+// One directional light, diffuse only (the counts table's: identity world and view, light along
+// table_light's direction, material diffuse (0.8, 0.8, 0.8, 1), white light, global ambient 0).
+FfState one_diffuse_light() { return lights_state(LightType::Directional, 1, false, false); }
+// A vertex whose normal makes N.L = nl with the light's (object-space) direction.
+FfRegisters facing(const FfState& s, float nl) {
+    const Vec3 d = s.lights.at(0).light.direction;
+    const float len = std::sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+    FfRegisters v{};
+    v[kDePosition] = {1, 2, 3, 1};
+    v[kDeNormal] = {-d[0] / len * nl, -d[1] / len * nl, -d[2] / len * nl, 1};  // L = -direction
+    v[kDeTexcoord0] = {0.25f, 0.5f, 0, 1};
+    return v;
+}
+// The program's oD0 against the reference processor's (both saturated) at N.L = nl.
+void check_d0(const FfState& s, float nl, vs::Profile::OutputDefaults outputs = vs::Profile::OutputDefaults::D3D8) {
+    const FfInputs in = fvf_inputs(true, false);
+    const FfRegisters v = facing(s, nl);
+    const vs::VertexOutputs want = process_vertex(s, in, v, Caps{});
+    const vs::VertexOutputs got = run_one(s, in, v, outputs);
+    INFO("N.L = " << nl);
+    for (size_t c = 0; c < 4; ++c) CHECK(got.d0[c] == Approx(want.d0[c]).margin(1e-6));
+}
+}  // namespace
+
+TEST_CASE("ff clamp: one diffuse light of an opaque material is dp3 and mul, the output clamp doing max(N.L, 0)",
+          "[ff][compile][clamp]") {
+    const FfState s = one_diffuse_light();
+    const FfProgram p = compile(s, fvf_inputs(true, false), Caps{}, 96);
+    INFO(format_program(p));
+    // m4x4 oPos, dp3 r8.x, mul oD0.xyz, mov oD1, mov oT0
+    CHECK(p.instructions == 5);
+    CHECK(p.slots == 8);
+    CHECK(p.assembly.find("max ") == std::string::npos);
+    CHECK(p.assembly.find("lit ") == std::string::npos);
+    CHECK(p.assembly.find("oD0.w") == std::string::npos);
+    CHECK(p.assembly.find("mul oD0.xyz, r8.x, c") != std::string::npos);
+    // lit, facing away (sat of a negative product is 0, as max gives), edge-on, and overbright
+    for (const float nl : {0.5f, -0.5f, -1.0f, 0.0f, 3.0f}) check_d0(s, nl);
+    const vs::VertexOutputs away = run_one(s, fvf_inputs(true, false), facing(s, -0.5f));
+    CHECK(away.d0 == vs::Vec4{0, 0, 0, 1});  // alpha: the material's 1, oD0's start value
+}
+
+TEST_CASE("ff clamp: a negative light colour keeps max(N.L, 0)", "[ff][compile][clamp]") {
+    // Cd*Ld.r < 0: facing away, -0.8 * -0.5 would be +0.4 without the max; D3D8 adds nothing.
+    FfState s = one_diffuse_light();
+    s.lights.at(0).light.diffuse = {-1, 1, 1, 1};
+    const FfProgram p = compile(s, fvf_inputs(true, false), Caps{}, 96);
+    INFO(format_program(p));
+    CHECK(p.assembly.find("lit r9, r8.xxxx") != std::string::npos);
+    for (const float nl : {0.5f, -0.5f}) check_d0(s, nl);
+}
+
+TEST_CASE("ff clamp: an ambient term keeps max(N.L, 0)", "[ff][compile][clamp]") {
+    // Ca*Ga = 0.2 * 0.2: facing away, 0.04 - 0.4 would clamp to 0 without the max.
+    FfState s = one_diffuse_light();
+    s.rs.ambient = 0xFF333333u;
+    const FfProgram p = compile(s, fvf_inputs(true, false), Caps{}, 96);
+    INFO(format_program(p));
+    CHECK(p.assembly.find("max r9.y, r8.x") != std::string::npos);
+    for (const float nl : {0.5f, -0.5f}) check_d0(s, nl);
+}
+
+TEST_CASE("ff clamp: a diffuse alpha below 1 is still written", "[ff][compile][clamp]") {
+    FfState s = one_diffuse_light();
+    s.material.diffuse[3] = 0.5f;
+    const FfProgram p = compile(s, fvf_inputs(true, false), Caps{}, 96);
+    INFO(format_program(p));
+    CHECK(p.assembly.find("mul oD0, r9.yyyw, c") != std::string::npos);  // lit's w = 1 carries it
+    for (const float nl : {0.5f, -0.5f}) check_d0(s, nl);
+    CHECK(run_one(s, fvf_inputs(true, false), facing(s, 0.5f)).d0[3] == 0.5f);
+}
+
+TEST_CASE("ff clamp: with zero output start values (outputs=zero) the alpha is written", "[ff][compile][clamp]") {
+    const FfState s = one_diffuse_light();
+    const FfProgram p = compile(s, fvf_inputs(true, false), Caps{}, 96, vs::Profile::OutputDefaults::Zero);
+    INFO(format_program(p));
+    CHECK(p.assembly.find("mul oD0, r9.yyyw, c") != std::string::npos);
+    for (const float nl : {0.5f, -0.5f}) check_d0(s, nl, vs::Profile::OutputDefaults::Zero);
+    CHECK(run_one(s, fvf_inputs(true, false), facing(s, 0.5f), vs::Profile::OutputDefaults::Zero).d0[3] == 1.0f);
 }
 
 TEST_CASE("ff program: vertex fog EXP and EXP2 through expp", "[ff][compile]") {

@@ -3,6 +3,7 @@
 // does, programs and fixed function share the constant memory with the application's values
 // restored before a programmed draw, only changed registers are written, a state beyond the
 // device's caps is refused at the draw naming the cap, and equal states are compiled once.
+#include "model/ff/ff_compile.h"
 #include "model/ff/ff_reference.h"
 #include "model/ff/fvf.h"
 #include "model/scene/functional.h"
@@ -114,6 +115,37 @@ TEST_CASE("ff draw: the functional executor's vertices of a fixed-function draw 
         }
         CHECK(ff_draws > 0);
     }
+}
+
+TEST_CASE("ff draw: with zero output start values (--profile outputs=zero) the vertices are still the reference's",
+          "[ff][draw]") {
+    // The program leaves oD0.w at its start value only where that is D3D8's alpha (1, with the
+    // D3D8 start values): the scene machine compiles with the profile's start values.
+    vs::Profile zero = vs::Profile::d3d8();
+    zero.outputs = vs::Profile::OutputDefaults::Zero;
+    // Its first draw (one directional light, diffuse only, an opaque material) runs on the vertex engine.
+    const Scene sc = load_scene(std::string(VPSIM_SOURCE_DIR) + "/examples/scenes/ff_software.json");
+    const FunctionalResult r = run_functional(sc, zero, reference_shade());
+    SceneMachine m(sc, zero);
+    const std::vector<DrawSetup> setups = draws_of(m);
+    REQUIRE(setups.size() == r.draws.size());
+    size_t alpha_from_start = 0;
+    for (size_t i = 0; i < setups.size(); ++i) {
+        const DrawSetup& s = setups[i];
+        if (!s.fixed_function || s.software) continue;
+        // the same state compiled for D3D8's start values leaves oD0.w unwritten in some draw
+        const ff::FfProgram d3d8 = ff::compile(*s.ff_state, s.ff_inputs, m.caps(), sc.const_count);
+        if (d3d8.assembly.find("oD0.w") == std::string::npos && d3d8.assembly.find("mul oD0.xyz") != std::string::npos)
+            ++alpha_from_start;
+        for (size_t k = 0; k < r.draws[i].vertices.size(); ++k) {
+            const auto in = vs::fetch_vertex(s.shader->decl, s.streams, r.draws[i].indices[k]);
+            ff::FfRegisters regs{};
+            for (size_t j = 0; j < in.size() && j < regs.size(); ++j) regs[j] = in[j];
+            require_close(ff::process_vertex(*s.ff_state, s.ff_inputs, regs, m.caps()), r.draws[i].vertices[k],
+                          fmt::format("draw {} vertex {}", i, r.draws[i].indices[k]));
+        }
+    }
+    CHECK(alpha_from_start > 0);
 }
 
 TEST_CASE("ff draw: Wine's non-affine lit quad (examples/scenes/ff_nonaffine.json) is black through the program",

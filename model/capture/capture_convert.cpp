@@ -2,6 +2,7 @@
 
 #include "model/capture/capture_calls.h"
 #include "model/capture/capture_state.h"
+#include "model/decl/decl_decoder.h"
 #include "model/ff/ff_names.h"
 
 #include <fmt/format.h>
@@ -59,6 +60,7 @@ private:
     std::string snapshot(uint32_t id);
     std::string add_buffer(const std::string& prefix, const uint8_t* p, uint64_t n, bool index, uint32_t format);
     void draw_up(Args& a, bool indexed);
+    uint32_t up_vertices(const std::string& name, const uint8_t* p, uint64_t n, uint32_t stride);
     json floats(Args& a, uint64_t n);
     void drop(const std::string& what) { ++r_.dropped[what]; }
     void cmd(json j) { r_.scene["commands"].push_back(std::move(j)); }
@@ -71,6 +73,8 @@ private:
     bool device_ = false;
     std::map<uint32_t, Buffer> buffers_;
     std::map<uint32_t, std::string> shaders_;  // handle -> scene name
+    std::map<std::string, uint32_t> stream0_size_;  // shader name -> its declaration's stream-0 vertex size (0: none)
+    uint32_t selected_size0() const;                // the selected shader's, from the device state (0: an FVF)
     Binding streams_[16];
     Binding indices_;                  // id, base vertex
     std::string emitted_streams_[16];  // the buffer name each stream has in the scene
@@ -159,16 +163,47 @@ void Converter::write_buffer(uint32_t id, bool index, uint32_t off, uint32_t siz
     ++b.version;
 }
 
+// 1 + the highest constant register a vertex shader function's parameter tokens name (D3DSPR_CONST,
+// register type 2 in bits 28..30, the number in bits 0..10), 0 when none: the version token,
+// comments and def's four values are skipped; relative addressing (a0) is not followed.
+uint32_t const_registers_named(const json& fn) {
+    uint32_t n = 0;
+    for (size_t i = 1; i < fn.size(); ++i) {
+        const uint32_t t = fn[i].get<uint32_t>();
+        if (t == 0x0000FFFFu) break;
+        if ((t & 0xFFFFu) == 0xFFFEu) {  // a comment and its words
+            i += (t >> 16) & 0x7FFFu;
+            continue;
+        }
+        if (!(t & 0x80000000u)) {  // an instruction token
+            if ((t & 0xFFFFu) == 81 && i + 1 < fn.size()) {  // def: its register, then 4 raw values
+                const uint32_t r = fn[i + 1].get<uint32_t>();
+                if (((r >> 28) & 7u) == 2) n = std::max(n, (r & 0x7FFu) + 1);
+                i += 5;
+            }
+            continue;
+        }
+        if (((t >> 28) & 7u) == 2) n = std::max(n, (t & 0x7FFu) + 1);
+    }
+    return n;
+}
+
 void Converter::create_shader(Args& a) {
     const uint32_t handle = a.u32();
     a.u32();  // usage
     const uint32_t nd = a.u32(), nf = a.u32();
-    json decl = json::array(), fn = json::array();
-    for (uint32_t i = 0; i < nd; ++i) decl.push_back(a.u32());
+    json tokens = json::array(), fn = json::array();
+    for (uint32_t i = 0; i < nd; ++i) tokens.push_back(a.u32());
     for (uint32_t i = 0; i < nf; ++i) fn.push_back(a.u32());
+    // The program's device had the constant registers its shaders read (Wine reports more than
+    // 96): the scene's const_count covers the highest one a function names directly.
+    max_const_ = std::max(max_const_, const_registers_named(fn));
     const std::string name = fmt::format("vs{}", ++shader_count_);
     shaders_[handle] = name;
-    json j = {{"op", "CreateVertexShader"}, {"name", name}, {"declaration", {{"tokens", decl}}}};
+    const decl::Declaration d = decl::decode(tokens.get<std::vector<uint32_t>>());
+    const decl::StreamDecl* s0 = d.find_stream(0);
+    stream0_size_[name] = s0 && !s0->tess ? s0->size : 0;
+    json j = {{"op", "CreateVertexShader"}, {"name", name}, {"declaration", {{"tokens", tokens}}}};
     j["function"] = nf ? json{{"tokens", fn}} : json(nullptr);
     cmd(std::move(j));
 }
@@ -191,22 +226,55 @@ void Converter::set_texture_stage_state(uint32_t stage, uint32_t state, uint32_t
                {{"op", "SetTextureStageState"}, {"stage", stage}, {"state", state}, {"value", value}});
 }
 
+// The vertices D3D8 reads from user-pointer data of `n` bytes at `stride` when the declaration's
+// vertex is `size` > stride bytes: each vertex's `size` bytes from its start, running into the next
+// one (D3D8 does not check; Irrlicht's shader declaration has a second FLOAT2 texture coordinate
+// that its 36-byte vertices do not hold, and its shaders do not read). Laid out at `size`, with
+// zeros past the data, they make a stream vpsim's stride rule accepts and the draw reads the same.
+std::vector<uint8_t> restride(const uint8_t* p, uint64_t n, uint32_t stride, uint32_t size) {
+    const uint64_t count = (n + stride - 1) / stride;
+    std::vector<uint8_t> out(count * size, 0);
+    for (uint64_t i = 0; i < count; ++i) std::memcpy(out.data() + i * size, p + i * stride, std::min<uint64_t>(size, n - i * stride));
+    return out;
+}
+
+// A user-pointer draw's vertex buffer; returns the stride it is bound with (restride above).
+uint32_t Converter::up_vertices(const std::string& name, const uint8_t* p, uint64_t n, uint32_t stride) {
+    const uint32_t size0 = selected_size0();
+    if (stride == 0 || size0 <= stride) {
+        add_buffer(name, p, n, false, 0);
+        return stride;
+    }
+    const std::vector<uint8_t> v = restride(p, n, stride, size0);
+    add_buffer(name, v.data(), v.size(), false, 0);
+    return size0;
+}
+
+// The selected shader comes from the device state, which SetVertexShader or an applied state
+// block set.
+uint32_t Converter::selected_size0() const {
+    const json* vs = state_.value("vs");
+    if (!vs || !vs->contains("shader")) return 0;
+    const auto it = stream0_size_.find((*vs)["shader"].get<std::string>());
+    return it == stream0_size_.end() ? 0 : it->second;
+}
+
 void Converter::draw_up(Args& a, bool indexed) {
     const uint32_t type = a.u32();
     ++up_count_;
     const std::string vb = fmt::format("up{}", up_count_);
     if (!indexed) {
         const uint32_t count = a.u32(), stride = a.u32(), bytes = a.u32();
-        add_buffer(vb, a.bytes(bytes), bytes, false, 0);
-        cmd({{"op", "SetStreamSource"}, {"stream", 0}, {"buffer", vb}, {"stride", stride}});
+        const uint32_t laid = up_vertices(vb, a.bytes(bytes), bytes, stride);
+        cmd({{"op", "SetStreamSource"}, {"stream", 0}, {"buffer", vb}, {"stride", laid}});
         cmd({{"op", "DrawPrimitive"}, {"type", prim_type(type)}, {"start_vertex", 0}, {"primitive_count", count}});
     } else {
         const uint32_t min_index = a.u32(), nv = a.u32(), count = a.u32(), format = a.u32(), stride = a.u32(),
                        ib_bytes = a.u32(), vb_bytes = a.u32();
         const std::string ib = fmt::format("upi{}", up_count_);
         add_buffer(ib, a.bytes(ib_bytes), ib_bytes, true, format);
-        add_buffer(vb, a.bytes(vb_bytes), vb_bytes, false, 0);
-        cmd({{"op", "SetStreamSource"}, {"stream", 0}, {"buffer", vb}, {"stride", stride}});
+        const uint32_t laid = up_vertices(vb, a.bytes(vb_bytes), vb_bytes, stride);
+        cmd({{"op", "SetStreamSource"}, {"stream", 0}, {"buffer", vb}, {"stride", laid}});
         cmd({{"op", "SetIndices"}, {"buffer", ib}, {"base_vertex", 0}});
         cmd({{"op", "DrawIndexedPrimitive"}, {"type", prim_type(type)}, {"min_index", min_index}, {"num_vertices", nv},
              {"start_index", 0}, {"primitive_count", count}});

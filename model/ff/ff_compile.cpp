@@ -119,8 +119,9 @@ struct LightTerm {
 
 class Generator {
 public:
-    Generator(const FfState& s, const FfInputs& in, const Caps& caps, uint32_t const_count)
-        : s_(s), in_(in), caps_(caps), const_count_(const_count) {}
+    Generator(const FfState& s, const FfInputs& in, const Caps& caps, uint32_t const_count,
+              vs::Profile::OutputDefaults outputs)
+        : s_(s), in_(in), caps_(caps), const_count_(const_count), outputs_(outputs) {}
 
     FfProgram run();
 
@@ -129,6 +130,7 @@ private:
     const FfInputs& in_;
     const Caps& caps_;
     uint32_t const_count_;
+    vs::Profile::OutputDefaults outputs_;  // the engine's output start values (oD0 = (1, 1, 1, 1) with D3D8's)
 
     std::vector<Line> lines_;
     std::vector<Vec4> consts_;           // c0.. in order
@@ -260,6 +262,7 @@ private:
     void diffuse_output(LightSums& ls);
     void specular_output(const LightSums& ls);
     void fold_alpha(const std::string& out, const std::string& term);
+    void clamp_diffuse();
     void unlit_colours();
     void fog();
     void point_size();
@@ -314,6 +317,70 @@ void Generator::fold_alpha(const std::string& out, const std::string& term) {
     const Vec4 c = consts_[k];
     m = Op{"mul", out, {reg + "." + std::string(3, term[1]) + "w", vec({c[0], c[1], c[2], alpha}, const_notes_[k] + ", alpha")}};
     lines_.erase(lines_.begin() + mov);
+}
+
+// The output clamp makes max(N.L, 0) redundant when oD0 is one product term: the program is
+// `max r9.y, r8.x, 0` then `mul oD0.xyz, r9.y, cK` (cK = Cd*Ld, one light, diffuse only, no
+// ambient, emissive or global ambient term: any of those makes the chain a mad/add) and a
+// constant alpha on `mov oD0.w`. oD0 is saturated before rasterisation (D3D8's output colours,
+// vs_interp's saturate: x > 0 ? min(x, 1) : +0), and with every channel of cK >= 0,
+// sat(cK * x) = sat(cK * max(x, 0)) for every x (x <= 0 or NaN: both 0; x = +inf: both 1 where
+// cK > 0, both NaN -> 0 where cK = 0). The alpha D3D8 defines is sat(Cd.a); with Cd.a >= 1 it is
+// 1, the engine's start value of oD0.w (OutputDefaults::D3D8), so the mov goes too and the colour
+// is `dp3` + `mul`. Otherwise nothing changes: dropping the max alone saves nothing, since
+// fold_alpha then writes the alpha with the same mul from lit's w (lit pairs in a word).
+void Generator::clamp_diffuse() {
+    if (outputs_ != vs::Profile::OutputDefaults::D3D8) return;
+    long mul = -1, mov = -1, mx = -1;
+    for (size_t i = 0; i < lines_.size(); ++i) {
+        if (!lines_[i].is_op) continue;
+        const Op& o = lines_[i].op;
+        if (o.dst.rfind("oD0", 0) == 0) {
+            if (o.dst == "oD0.xyz" && o.name == "mul" && mul < 0) mul = long(i);
+            else if (o.dst == "oD0.w" && o.name == "mov" && mov < 0) mov = long(i);
+            else return;  // oD0 written any other way
+        }
+    }
+    if (mul < 0 || mov < 0) return;
+    const Op& m = lines_[size_t(mul)].op;
+    const Op& a = lines_[size_t(mov)].op;
+    if (m.src.size() != 2 || m.src[0] != "r9.y" || m.src[1][0] != 'c' || m.src[1].find('.') != std::string::npos ||
+        a.src[0][0] != 'c' || a.src[0].find('.') == std::string::npos)
+        return;
+    const Vec4& k = consts_[std::stoul(m.src[1].substr(1))];
+    if (!(k[0] >= 0.0f && k[1] >= 0.0f && k[2] >= 0.0f)) return;  // a negative ("dark") light keeps the max
+    const float alpha = consts_[std::stoul(a.src[0].substr(1, a.src[0].find('.') - 1))]
+                               [std::string_view("xyzw").find(a.src[0].back())];
+    if (!(alpha >= 1.0f)) return;
+    // r9.y's only writer must be the max, and the mul its only reader.
+    for (size_t i = 0; i < lines_.size(); ++i) {
+        if (!lines_[i].is_op || long(i) == mul) continue;
+        const Op& o = lines_[i].op;
+        const bool writes = o.dst == "r9" || o.dst.rfind("r9.", 0) == 0;
+        bool reads = false;
+        for (const std::string& x : o.src) reads = reads || x.rfind("r9", 0) == 0 || x.rfind("-r9", 0) == 0;
+        if (writes && o.name == "max" && o.dst == "r9.y" && o.src.size() == 2 && o.src[1] == zero() && mx < 0 &&
+            long(i) < mul && o.src[0].rfind("r8.", 0) == 0 && o.src[0].size() == 4)
+            mx = long(i);
+        else if (writes || reads)
+            return;
+    }
+    if (mx < 0) return;
+    lines_[size_t(mul)].op.src[0] = lines_[size_t(mx)].op.src[0];
+    lines_[size_t(mul)].op.dst = "oD0.xyz";
+    // Drop the max and the mov with the notes that announce them, and say why at the mul.
+    std::vector<size_t> gone;
+    for (const long i : {mx, mov}) {
+        gone.push_back(size_t(i));
+        for (size_t j = size_t(i); j-- > 0 && !lines_[j].is_op;) gone.push_back(j);
+    }
+    std::sort(gone.rbegin(), gone.rend());
+    const size_t mul_at = size_t(mul) - size_t(std::count_if(gone.begin(), gone.end(), [&](size_t g) { return g < size_t(mul); }));
+    for (const size_t g : gone) lines_.erase(lines_.begin() + long(g));
+    lines_.insert(lines_.begin() + long(mul_at),
+                  Line{false, "oD0 = sat(Cd*Ld * N.L): the output clamp does max(N.L, 0)'s work (every channel of Cd*Ld >= 0); "
+                              "alpha sat(Cd.a) = 1 is oD0's start value",
+                       {}});
 }
 
 // Object-space lighting gives camera space's results when the one world-view matrix WV (no
@@ -1184,6 +1251,7 @@ FfProgram Generator::run() {
         position_and_normal(need_pc, need_pz, need_nc);
         if (lit) {
             lighting_colours(has_normal);
+            clamp_diffuse();
             fold_alpha("oD0", ".y");
             fold_alpha("oD1", ".z");
         }
@@ -1280,9 +1348,10 @@ vs::Profile ff_profile(const vs::Profile& base) {
     return p;
 }
 
-FfProgram compile(const FfState& state, const FfInputs& inputs, const Caps& caps, uint32_t const_count) {
+FfProgram compile(const FfState& state, const FfInputs& inputs, const Caps& caps, uint32_t const_count,
+                  vs::Profile::OutputDefaults outputs) {
     check_drawable(state, inputs, caps);
-    Generator g(state, inputs, caps, const_count);
+    Generator g(state, inputs, caps, const_count, outputs);
     return g.run();
 }
 

@@ -33,8 +33,10 @@ vs::Profile ff_profile(const vs::Profile& base);
 
 // Throws FfError when the state cannot be drawn (check_drawable's rules) or the program does not
 // fit the device's program memory (Caps::program_words) or `const_count` constant registers
-// (naming the limit).
-FfProgram compile(const FfState& state, const FfInputs& inputs, const Caps& caps, uint32_t const_count);
+// (naming the limit). `outputs` is the vertex engine's output start values (the profile the
+// program runs with): with D3D8's, oD0.w starts at 1 and a diffuse alpha of 1 needs no write.
+FfProgram compile(const FfState& state, const FfInputs& inputs, const Caps& caps, uint32_t const_count,
+                  vs::Profile::OutputDefaults outputs = vs::Profile::OutputDefaults::D3D8);
 
 // The program for printing (`vpsim ff-program`): the commented assembly, the constant layout
 // (register, value, what it holds), the input registers read, then "; N instructions, M slots".

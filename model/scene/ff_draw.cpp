@@ -23,7 +23,9 @@ void SceneMachine::ff_program(DrawSetup& d) const {
     if (it == ff_cache_.end()) {
         ff::FfProgram p;
         try {
-            p = ff::compile(*d.ff_state, d.ff_inputs, caps_, s_.const_count);
+            // The program may leave an output at its start value where that is D3D8's result: the
+            // start values are the profile's (`--profile outputs=`).
+            p = ff::compile(*d.ff_state, d.ff_inputs, caps_, s_.const_count, profile_.outputs);
         } catch (const ff::FfError& e) {
             fail(d.pointer, fmt::format("fixed function: {}", e.what()));
         }
