@@ -1,6 +1,7 @@
 #include "tb/rtl_in_loop.h"
 
 #include "model/sc/decl_decoder_pins.h"
+#include "model/sc/decl_decoder_slot.h"
 #include "tb/vf_loop.h"
 
 #include "Vdecl_decoder_sc.h"
@@ -79,15 +80,23 @@ sc::DeclDecoderImpl rtl_decl_decoder() {
     return r;
 }
 
+sc::UnitFactory rtl_decl_decoder_unit() { return sc::decl_decoder_factory(rtl_decl_decoder()); }
+
 const std::vector<RtlUnit>& rtl_units() {
     static const std::vector<RtlUnit> units = {
         {"decl_decoder", "the Verilated rtl/decl_decoder.sv in place of the SystemC model DeclDecoderUnit",
-         [](sc::RunOptions& o) { o.decl_decoder = rtl_decl_decoder(); }},
+         rtl_decl_decoder_unit},
         {"vertex_fetch", "the Verilated rtl/vertex_fetch.sv in place of the SystemC model VertexFetch, every vertex "
                          "checked against the golden fetch",
-         [](sc::RunOptions& o) { vf::use_loop(o, vf::builtin_loop_registry()); }},
+         vf::builtin_loop_unit},
     };
     return units;
+}
+
+void use_rtl(sc::UnitRegistry& registry, sc::RunOptions& o, const std::string& type, sc::UnitFactory make) {
+    registry.add_variant(type, "rtl", std::move(make));
+    o.registry = &registry;
+    o.variants[type] = "rtl";
 }
 
 }  // namespace vpsim::tb

@@ -1,5 +1,7 @@
 #include "tb/user_rtl_loop.h"
 
+#include "model/sc/decl_decoder_slot.h"
+
 #include <fmt/format.h>
 
 #include <cstdlib>
@@ -118,6 +120,10 @@ sc::DeclDecoderImpl user_decl_decoder(const UserRtlSpec& spec, std::shared_ptr<s
         return std::unique_ptr<sc::DeclDecoderBlock>(new UserDeclDecoder(name, p, pins, *built, file));
     };
     return r;
+}
+
+sc::UnitFactory user_decl_decoder_unit(const UserRtlSpec& spec, std::shared_ptr<std::shared_ptr<UserRtl>> built) {
+    return sc::decl_decoder_factory(user_decl_decoder(spec, std::move(built)));
 }
 
 }  // namespace vpsim::tb

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "model/sc/decl_decoder_pins.h"
+#include "model/sc/unit_registry.h"
 #include "tb/user_rtl.h"
 
 #include <memory>
@@ -21,5 +22,8 @@ namespace vpsim::tb {
 // checks beside the run (vpsim run --compare-model runs directed arrays on it).
 sc::DeclDecoderImpl user_decl_decoder(const UserRtlSpec& spec,
                                       std::shared_ptr<std::shared_ptr<UserRtl>> built = nullptr);
+// ... as the unit type decl_decoder's variant (sc::decl_decoder_factory; tb::use_rtl).
+sc::UnitFactory user_decl_decoder_unit(const UserRtlSpec& spec,
+                                       std::shared_ptr<std::shared_ptr<UserRtl>> built = nullptr);
 
 }  // namespace vpsim::tb

@@ -358,21 +358,8 @@ const std::vector<std::string>& rtl_timing_params() {
     return p;
 }
 
-std::shared_ptr<const sc::UnitRegistry> loop_registry(sc::UnitFactory make) {
-    auto r = std::make_shared<sc::UnitRegistry>(sc::builtin_units());
-    r->add_variant("vertex_fetch", "rtl", std::move(make));
-    return r;
-}
-
-const sc::UnitRegistry& builtin_loop_registry() {
-    static const std::shared_ptr<const sc::UnitRegistry> r =
-        loop_registry(loop_unit([] { return builtin_vertex_fetch(); }, "rtl/vertex_fetch.sv"));
-    return *r;
-}
-
-void use_loop(sc::RunOptions& o, const sc::UnitRegistry& registry) {
-    o.registry = &registry;
-    o.variants["vertex_fetch"] = "rtl";
+sc::UnitFactory builtin_loop_unit() {
+    return loop_unit([] { return builtin_vertex_fetch(); }, "rtl/vertex_fetch.sv");
 }
 
 }  // namespace vpsim::tb::vf

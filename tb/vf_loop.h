@@ -50,12 +50,8 @@ sc::UnitFactory loop_unit(std::function<std::unique_ptr<Pins>()> make, std::stri
 // its own (the RTL holds at most 65 issued vertices). docs/vertex-fetch-rtl.md, "In the loop".
 const std::vector<std::string>& rtl_timing_params();
 
-// The built-in units with vertex_fetch's variant "rtl" = `make` (RunOptions::registry, with
-// RunOptions::variants["vertex_fetch"] = "rtl").
-std::shared_ptr<const sc::UnitRegistry> loop_registry(sc::UnitFactory make);
-// ... with the built-in rtl/vertex_fetch.sv (plain C++ Verilated model): made once.
-const sc::UnitRegistry& builtin_loop_registry();
-// Makes a run use `registry`'s RTL vertex fetch.
-void use_loop(sc::RunOptions& o, const sc::UnitRegistry& registry);
+// The variant with the built-in rtl/vertex_fetch.sv (plain C++ Verilated model); a run takes it
+// with tb::use_rtl (tb/rtl_in_loop.h).
+sc::UnitFactory builtin_loop_unit();
 
 }  // namespace vpsim::tb::vf

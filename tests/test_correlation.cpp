@@ -149,8 +149,8 @@ TEST_CASE("The model's figure is the scene's triangles over its cycles at the ch
     apply_preset(p, "nv20");
     p.apply_set("pipeline.clock_mhz=240");
     const sc::RunResult r = sc::run_pipeline(scene::load_scene(d.figures[0].scene_path), p, vs::Profile::d3d8());
-    REQUIRE(r.primitives == 6144);
-    const double tps = double(r.primitives) * 240e6 / double(r.cycles);
+    REQUIRE(r.count("primitives") == 6144);
+    const double tps = double(r.count("primitives")) * 240e6 / double(r.cycles);
     CHECK(rows[0].sets == std::vector<std::string>{"pipeline.clock_mhz=240"});
     CHECK(rows[0].clock_mhz == 240);
     CHECK(rows[0].cycles == r.cycles);

@@ -3,6 +3,7 @@
 // every scene file under examples/scenes/ (found at start-up, one test case each) and on the
 // built-in default scene: the same cycle count, the same statistics and the same vertices.
 #include "model/common/params.h"
+#include "model/sc/decl_decoder_slot.h"
 #include "model/sc/pipeline.h"
 #include "model/scene/default_scene.h"
 #include "model/scene/scene.h"
@@ -42,14 +43,15 @@ Captured run(const scene::Scene& s, bool rtl, const std::vector<std::string>& se
     opt.sink = [&c](const sc::DrawState& d, uint64_t ref, uint32_t index, const vs::VertexOutputs& o) {
         c.vertices.push_back({d.id, ref, index, o});
     };
+    sc::UnitRegistry units = sc::builtin_units();
     if (rtl) {
-        opt.decl_decoder = tb::rtl_decl_decoder();
-        auto make = opt.decl_decoder.make;
-        opt.decl_decoder.make = [&c, make](const std::string& n, const sc::DeclDecoderParams& dp,
-                                           sc::DeclDecoderPins& pins) {
+        sc::DeclDecoderImpl decoder = tb::rtl_decl_decoder();
+        decoder.make = [&c, make = decoder.make](const std::string& n, const sc::DeclDecoderParams& dp,
+                                                 sc::DeclDecoderPins& pins) {
             c.rtl_made = true;
             return make(n, dp, pins);
         };
+        tb::use_rtl(units, opt, "decl_decoder", sc::decl_decoder_factory(decoder));
     }
     c.result = sc::run_pipeline(s, p, vs::Profile::d3d8(), opt);
     return c;

@@ -63,7 +63,7 @@ void check_equivalent(const scene::Scene& s, const std::vector<std::string>& set
         CHECK(first_bad == f.draws[d].vertices.size());
         refs += f.draws[d].vertices.size();
     }
-    CHECK(t.result.references == refs);
+    CHECK(t.result.count("references") == refs);
 }
 
 std::vector<scene::Scene> example_scenes() {
@@ -115,7 +115,7 @@ std::vector<std::string> with_fast_fetch(std::vector<std::string> v) {
     return v;
 }
 
-double cycles_per_vertex(const Captured& c) { return double(c.result.cycles) / double(c.result.shaded); }
+double cycles_per_vertex(const Captured& c) { return double(c.result.cycles) / double(c.result.count("shaded")); }
 
 // A VCD written by a run (model/sc/probes.cpp), read back: each signal's value changes as
 // (cycle, value), by "scope.name" (scopes as in the file: dots became underscores).
@@ -277,7 +277,7 @@ TEST_CASE("Every unit's busy cycles are exactly the cycles it did work in, count
 
             CycleMarks index(r.cycles);
             index.records(v.at(order + ".pushes"));
-            CHECK(v.last(order + ".pushes") == counter("index_fetch", "references") + r.draws);
+            CHECK(v.last(order + ".pushes") == counter("index_fetch", "references") + r.count("draws"));
             CHECK(busy("index_fetch") == index.count());
 
             CycleMarks fetch(r.cycles);
@@ -339,7 +339,7 @@ TEST_CASE("With as many vertices in flight as the latency, a dependent chain iss
     INFO("slots per cycle: K=1 " << spc1 << ", K=4 " << spc4);
     CHECK(spc1 < 0.27);  // one slot per latency
     CHECK(spc4 > 0.95);
-    CHECK(four.result.alu_utilisation > 0.95);
+    CHECK(four.result.real("alu_utilisation") > 0.95);
 }
 
 TEST_CASE("Co-issue on alternating independent vector and scalar ops approaches twice the speed", "[timing]") {
@@ -356,8 +356,8 @@ TEST_CASE("Co-issue on alternating independent vector and scalar ops approaches 
                         << window.result.cycles << "; ratio " << ratio);
     CHECK(ratio > 1.85);
     CHECK(ratio <= 2.0);
-    CHECK(pairs.result.coissue_rate > 0.9);
-    CHECK(off.result.coissue_rate == 0.0);
+    CHECK(pairs.result.real("coissue_rate") > 0.9);
+    CHECK(off.result.real("coissue_rate") == 0.0);
     CHECK(window.result.cycles <= pairs.result.cycles);
 }
 
@@ -368,9 +368,9 @@ TEST_CASE("The port limit keeps a co-issued pair from reading two different inpu
     const scene::Scene s = point_scene(100, prog, "", true);
     const Captured limited = run(s, with_fast_fetch({"vertex_alu.coissue=pairs", "vertex_alu.port_limit=true"}));
     const Captured free = run(s, with_fast_fetch({"vertex_alu.coissue=pairs", "vertex_alu.port_limit=false"}));
-    INFO("co-issue rate: limited " << limited.result.coissue_rate << ", free " << free.result.coissue_rate);
-    CHECK(limited.result.coissue_rate == 0.0);
-    CHECK(free.result.coissue_rate == Approx(8.0 / 9.0));
+    INFO("co-issue rate: limited " << limited.result.real("coissue_rate") << ", free " << free.result.real("coissue_rate"));
+    CHECK(limited.result.real("coissue_rate") == 0.0);
+    CHECK(free.result.real("coissue_rate") == Approx(8.0 / 9.0));
 }
 
 TEST_CASE("A regular grid drawn as an indexed list gives ACMR 3 with the cache off and the cache's figure with 24 entries", "[timing]") {
@@ -388,18 +388,18 @@ TEST_CASE("A regular grid drawn as an indexed list gives ACMR 3 with the cache o
       ]})JSON";
     const scene::Scene s = scene::parse_scene(nlohmann::json::parse(text), "", "<grid>");
     const Captured off = run(s, {"post_transform_cache.entries=0"});
-    CHECK(off.result.acmr == 3.0);
-    CHECK(off.result.shaded == 3u * 128u);
+    CHECK(off.result.real("acmr") == 3.0);
+    CHECK(off.result.count("shaded") == 3u * 128u);
     const Captured on = run(s);
     const auto f = scene::run_functional(s, vs::Profile::d3d8());
     const pipe::VertexReuse expect =
         pipe::measure_vertex_reuse(f.draws[0].indices, pipe::PrimitiveType::TriangleList, pipe::PostTransformCacheParams{});
-    INFO("ACMR with 24 entries: " << on.result.acmr);
-    CHECK(on.result.shaded == expect.shaded);
-    CHECK(on.result.acmr == Approx(expect.acmr));
-    CHECK(on.result.acmr >= 0.5);
-    CHECK(on.result.acmr < 1.0);
-    CHECK(on.result.atvr == Approx(expect.atvr));
+    INFO("ACMR with 24 entries: " << on.result.real("acmr"));
+    CHECK(on.result.count("shaded") == expect.shaded);
+    CHECK(on.result.real("acmr") == Approx(expect.acmr));
+    CHECK(on.result.real("acmr") >= 0.5);
+    CHECK(on.result.real("acmr") < 1.0);
+    CHECK(on.result.real("atvr") == Approx(expect.atvr));
 }
 
 TEST_CASE("More memory latency changes throughput little when enough vertices are fetched at once", "[timing]") {
@@ -422,7 +422,7 @@ TEST_CASE("A constant write waits for the draws before it and the draws after it
     const Captured c = run(s);
     const auto& loader = c.result.stats["units"]["constant_loader"];
     CHECK(loader["cycles"]["stalled"]["draw_in_flight"]["cycles"].get<uint64_t>() > 0);
-    CHECK(c.result.draws == 2);
+    CHECK(c.result.count("draws") == 2);
     // The two draws' first vertices differ by the new constant.
     CHECK(c.vertices[0][0].pos[0] != c.vertices[1][0].pos[0]);
 }
@@ -574,7 +574,7 @@ TEST_CASE("A patch redrawn from its handle ignores the streams bound at the time
     s.commands.insert(s.commands.begin() + long(first_draw) + 1, unbind);
     check_equivalent(s, {});
     const Captured c = run(s);
-    CHECK(c.result.tess_handle_hits == 2);
+    CHECK(c.result.count("tessellator/handle_hits") == 2);
 }
 
 TEST_CASE("Per-operation latencies: a longer rcp latency costs exactly its extra cycles on a dependent chain", "[timing]") {
@@ -696,6 +696,50 @@ TEST_CASE("A pass-through stage inserted between the vertex fetch and the ALU ke
         INFO("scene " << s.name);
         check_same_vertices(run_topology(s, nullptr, {}), run_topology(s, &delayed, {"delay_stage.latency=7"}));
     }
+}
+
+TEST_CASE("A unit type's summary row is in the run's summary only when the topology has a unit of it",
+          "[timing][summary]") {
+    const sc::Topology delayed = sc::load_topology_file(topology_path("delay_stage.json"));
+    const scene::Scene s = point_scene(50, "vs.1.1\nm4x4 oPos, v0, c0\n");
+    auto row = [](const sc::RunResult& r) -> const sc::SummaryRow* {
+        for (const sc::SummaryRow& x : r.rows)
+            if (x.label == "delay stage") return &x;
+        return nullptr;
+    };
+    const Captured with = run_topology(s, &delayed, {});
+    REQUIRE(row(with.result));
+    CHECK_THAT(row(with.result)->text, Catch::StartsWith("50 jobs passed through, holding jobs in "));
+    CHECK_FALSE(row(run_topology(s, nullptr, {}).result));
+}
+
+TEST_CASE("A summary value two unit types declare is refused naming it", "[timing][summary]") {
+    sc::UnitRegistry units = sc::builtin_units();
+    sc::UnitType t;
+    t.name = "second_output";
+    t.what = "declares the output's value again";
+    t.make = [](const sc::UnitContext&) -> std::unique_ptr<sc::TimedUnit> { return nullptr; };  // (no unit of it)
+    t.summary.metrics = {{"shaded", 12, [](const sc::SummaryUnits&) { return nlohmann::ordered_json(0); }, {}}};
+    units.add(std::move(t));
+    CHECK_THROWS_WITH(run_topology(point_scene(1, "vs.1.1\nm4x4 oPos, v0, c0\n"), nullptr, {}, &units),
+                      Catch::Contains("unit type second_output: summary value shaded is declared twice"));
+}
+
+TEST_CASE("The parameter couplings find their units by role: an N-way topology's warning reads its first ALU",
+          "[timing][summary]") {
+    // No unit is named vertex_alu here (vertex_alu_0, vertex_alu_1): the role finds the first.
+    const sc::Topology two = sc::load_topology_file(topology_path("two_vertex_alu.json"));
+    ParamSet p = sc::default_params(two);
+    p.apply_set("vertex_fetch.input_buffers=2");
+    sc::RunOptions opt;
+    opt.topology = &two;
+    const scene::Scene s = point_scene(200, "vs.1.1\nm4x4 oPos, v0, c0\n");
+    const sc::RunResult r = sc::run_pipeline(s, p, vs::Profile::d3d8(), opt);
+    const uint64_t first = r.stats["units"]["vertex_alu_0"]["counters"]["max_in_flight"]["value"].get<uint64_t>();
+    REQUIRE(first > 0);
+    REQUIRE_FALSE(r.caps.empty());
+    CHECK(r.caps[0].capping == "vertex_fetch.input_buffers");
+    CHECK_THAT(r.caps[0].text, Catch::Contains(fmt::format("(at most {} in one engine in this run)", first)));
 }
 
 TEST_CASE("Two vertex fetch units, each with its own memory, share the jobs and keep every vertex",
@@ -1065,7 +1109,7 @@ TEST_CASE("Caps: fewer input buffers than engines x contexts warn, with the in-f
     // 2 x 4 = 8 contexts, 6 input buffers: at most 6 vertices are in the ALU.
     const Captured capped = run(scene::default_scene(), {"vertex_alu.engines=2", "vertex_alu.contexts=4"});
     CHECK(has(capped.result, "vertex_fetch.input_buffers"));
-    CHECK(capped.result.in_flight_max <= 4);  // 6 buffers over 2 engines, round robin: never all 4 of each
+    CHECK(capped.result.count("max_in_flight_per_engine") <= 4);  // 6 buffers over 2 engines, round robin: never all 4 of each
     // Contexts 6: the same cycles (the cap), and still warned.
     const Captured more = run(scene::default_scene(), {"vertex_alu.engines=2", "vertex_alu.contexts=6"});
     CHECK(more.result.cycles == capped.result.cycles);
@@ -1074,7 +1118,7 @@ TEST_CASE("Caps: fewer input buffers than engines x contexts warn, with the in-f
     const Captured lifted = run(scene::default_scene(), {"vertex_alu.engines=2", "vertex_alu.contexts=4",
                                                          "vertex_fetch.input_buffers=12", "output.buffers=12"});
     CHECK(!has(lifted.result, "vertex_fetch.input_buffers"));
-    CHECK(lifted.result.in_flight_mean > capped.result.in_flight_mean);
+    CHECK(lifted.result.real("in_flight_per_engine") > capped.result.real("in_flight_per_engine"));
     // The defaults (1 engine x 3 contexts, 6 buffers) are not capped.
     CHECK(!has(run(scene::default_scene()).result, "vertex_fetch.input_buffers"));
 }

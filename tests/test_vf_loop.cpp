@@ -51,7 +51,7 @@ enum class Fetch { model, model_rtl_timing, rtl };
 
 // A scene's run with the given vertex fetch; `sets` after the scene's own.
 Captured run(const scene::Scene& s, Fetch f, std::vector<std::string> sets = {}, bool rtl_decoder = false,
-             const sc::UnitRegistry* units = nullptr, const sc::Topology* topology = nullptr) {
+             const sc::UnitFactory* fetch = nullptr, const sc::Topology* topology = nullptr) {
     ParamSet p = sc::default_params();
     if (f == Fetch::model_rtl_timing)
         for (const auto& kv : tb::vf::rtl_timing_params()) p.apply_set(kv);
@@ -61,8 +61,9 @@ Captured run(const scene::Scene& s, Fetch f, std::vector<std::string> sets = {},
     opt.sink = [&c](const sc::DrawState& d, uint64_t ref, uint32_t index, const vs::VertexOutputs& o) {
         c.vertices.push_back({d.id, ref, index, o});
     };
-    if (f == Fetch::rtl) tb::vf::use_loop(opt, units ? *units : tb::vf::builtin_loop_registry());
-    if (rtl_decoder) opt.decl_decoder = tb::rtl_decl_decoder();
+    sc::UnitRegistry units = sc::builtin_units();
+    if (f == Fetch::rtl) tb::use_rtl(units, opt, "vertex_fetch", fetch ? *fetch : tb::vf::builtin_loop_unit());
+    if (rtl_decoder) tb::use_rtl(units, opt, "decl_decoder", tb::rtl_decl_decoder_unit());
     opt.topology = topology;
     c.result = sc::run_pipeline(s, p, vs::Profile::d3d8(), opt);
     return c;
@@ -259,10 +260,10 @@ TEST_CASE("RTL vertex_fetch in the pipeline: a wrong register stops the run nami
           "[vf]") {
     const scene::Scene s = scene::load_scene(std::string(VPSIM_SOURCE_DIR) + "/examples/scenes/skinning.json");
     // Vertex 37 out of the unit, v2's y (word 4 * 2 + 1).
-    const auto units = tb::vf::loop_registry(
-        tb::vf::loop_unit([] { return std::make_unique<OneWrongBit>(37, 9); }, "one wrong bit"));
-    CHECK_THROWS_AS(run(s, Fetch::rtl, {}, false, units.get()), tb::vf::LoopMismatch);
-    CHECK_THROWS_WITH(run(s, Fetch::rtl, {}, false, units.get()),
+    const sc::UnitFactory fetch =
+        tb::vf::loop_unit([] { return std::make_unique<OneWrongBit>(37, 9); }, "one wrong bit");
+    CHECK_THROWS_AS(run(s, Fetch::rtl, {}, false, &fetch), tb::vf::LoopMismatch);
+    CHECK_THROWS_WITH(run(s, Fetch::rtl, {}, false, &fetch),
                       Catch::Contains("RTL vertex_fetch (one wrong bit): draw 0 (/commands/") &&
                           Catch::Contains("v2 is (") && Catch::Contains("the golden fetch_vertex gives"));
 }

@@ -66,13 +66,13 @@ CalibrationRow calibrate_preset(const Preset& p, const std::vector<std::string>&
     row.clock_mhz = r.clock_mhz;
     row.published = p.target_vps;
     row.cycles = r.cycles;
-    row.vertices = r.shaded;
-    row.cycles_per_vertex = r.shaded ? double(r.cycles) / double(r.shaded) : 0.0;
-    row.model = r.cycles ? double(r.shaded) * r.clock_mhz * 1e6 / double(r.cycles) : 0.0;
+    row.vertices = r.count("shaded");
+    row.cycles_per_vertex = r.count("shaded") ? double(r.cycles) / double(r.count("shaded")) : 0.0;
+    row.model = r.cycles ? double(r.count("shaded")) * r.clock_mhz * 1e6 / double(r.cycles) : 0.0;
     row.error = (row.model - row.published) / row.published;
     row.tolerance = p.tolerance;
     row.ok = std::fabs(row.error) <= p.tolerance;
-    row.alu_utilisation = r.alu_utilisation;
+    row.alu_utilisation = r.real("alu_utilisation");
     row.bottleneck = r.bottleneck;
     return row;
 }

@@ -315,13 +315,13 @@ std::vector<CorrelationRow> correlate(const Measurements& data, const std::vecto
             throw MeasurementError(fmt::format("{}/scene: {}", ptr, e.what()));
         }
         if (!r.cycle_errors.empty()) throw std::logic_error("correlate: statistics do not add up (internal error)");
-        if (r.cycles == 0 || r.primitives == 0)
+        if (r.cycles == 0 || r.count("primitives") == 0)
             throw MeasurementError(fmt::format("{}/scene: {} draws no triangles", ptr, m.scene_path));
         row.clock_mhz = r.clock_mhz;
         row.cycles = r.cycles;
-        row.triangles = r.primitives;
-        row.shaded = r.shaded;
-        row.triangles_per_second = double(r.primitives) * r.clock_mhz * 1e6 / double(r.cycles);
+        row.triangles = r.count("primitives");
+        row.shaded = r.count("shaded");
+        row.triangles_per_second = double(r.count("primitives")) * r.clock_mhz * 1e6 / double(r.cycles);
         const double per_second = m.measure == Measure::TrianglesPerSecond
                                       ? row.triangles_per_second
                                       : row.triangles_per_second / m.triangles_per_frame;

@@ -108,7 +108,7 @@ int run_bench_run(const BenchRunArgs& a) {
                 return 2;
             }
             s.cycles = res.cycles;
-            s.vertices = res.shaded;
+            s.vertices = res.count("shaded");
             s.model_s = res.host_seconds;
             s.bare_s = sc::bare_clock_seconds(s.cycles);
             reps.push_back(s);

@@ -143,8 +143,8 @@ int run_bench_metamorphic(const MetaArgs& a) {
                         Check c;
                         c.property = p.name, c.workload = w.name, c.preset = preset, c.key = p.key;
                         c.from = from, c.to = to, c.metric = p.metric;
-                        c.before = p.metric == "acmr" ? r0->acmr : double(r0->cycles);
-                        c.after = p.metric == "acmr" ? r1->acmr : double(r1->cycles);
+                        c.before = p.metric == "acmr" ? r0->real("acmr") : double(r0->cycles);
+                        c.after = p.metric == "acmr" ? r1->real("acmr") : double(r1->cycles);
                         const double rel = c.before > 0 ? c.after / c.before - 1.0 : 0.0;
                         c.change = p.direction > 0 ? rel : -rel;
                         c.ok = c.change <= p.margin + 1e-12;
@@ -156,7 +156,7 @@ int run_bench_metamorphic(const MetaArgs& a) {
                             const auto reset = uint32_t(ps.get_uint("post_transform_cache.batch_reset"));
                             const bench::BeladyVerdict v =
                                 bench::belady_anomaly(draws, uint32_t(std::stoul(from)), uint32_t(std::stoul(to)), reset,
-                                                      r0->shaded, r1->shaded);
+                                                      r0->count("shaded"), r1->count("shaded"));
                             c.ok = v.shown;
                             c.note = v.note;
                         }

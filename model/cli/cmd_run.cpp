@@ -85,182 +85,125 @@ private:
     uint64_t draws_ = 0, prims_ = 0, refs_ = 0, unique_ = 0;
 };
 
-// Each vertex engine's cycles (the ALU's e<N>_*_cycles counters) as fractions of the run, for
-// an ALU of two or more engines: a shortfall of one engine is not visible in the ALU's totals.
-struct EngineShare {
-    double issue = 0, dependency = 0, latency = 0, empty = 0;
-};
-std::vector<EngineShare> engine_shares(const sc::RunResult& r) {
-    std::vector<EngineShare> out;
-    if (!r.cycles || !r.stats.contains("units")) return out;
-    for (const auto& [unit, g] : r.stats["units"].items()) {
-        if (!g.contains("counters") || !g["counters"].contains("e1_issue_cycles")) continue;
-        const auto& c = g["counters"];
-        auto f = [&](const std::string& k) { return double(c[k]["value"].get<uint64_t>()) / double(r.cycles); };
-        for (unsigned e = 0; c.contains(fmt::format("e{}_issue_cycles", e)); ++e)
-            out.push_back({f(fmt::format("e{}_issue_cycles", e)), f(fmt::format("e{}_dependency_cycles", e)),
-                           f(fmt::format("e{}_latency_cycles", e)), f(fmt::format("e{}_empty_cycles", e))});
-        break;
-    }
-    return out;
-}
-
-// `rtl`: the units that ran as Verilated RTL (--rtl); `assumptions`: as summary_json's.
+// `rtl`: the units that ran as Verilated RTL (--rtl); `assumptions`: as summary_json's. The rows
+// the unit types declare (RunResult::rows, model/sc/summary.h) go among the run's own by rank:
+// 1 RTL, 20 cycles, 40 stalls, 41 bottleneck, 44 instances, 50 caps, 52 assumptions, 70 fixed
+// function, 71 software vertex processing, 90 simulation speed.
 std::string summary_text(const std::string& scene, const sc::RunResult& r, const std::vector<std::string>& rtl,
                          const std::vector<SensitiveAssumption>& assumptions) {
-    const double cpv = r.shaded ? double(r.cycles) / double(r.shaded) : 0.0;
-    const double vps = r.cycles ? double(r.shaded) * r.clock_mhz * 1e6 / double(r.cycles) : 0.0;
-    std::string s = fmt::format("vpsim run: {}\n", scene);
-    auto row = [&](const std::string& k, const std::string& v) { s += fmt::format("  {:<28} {}\n", k, v); };
-    if (!rtl.empty()) row("RTL in the loop", fmt::format("{} (Verilated)", fmt::join(rtl, ", ")));
-    row("draws", group_digits(r.draws));
-    row("vertices (references)", group_digits(r.references));
-    row("vertices shaded", fmt::format("{} ({} distinct)", group_digits(r.shaded), group_digits(r.unique)));
-    row("primitives", group_digits(r.primitives));
-    row("cycles", group_digits(r.cycles));
-    row("cycles per vertex", fmt::format("{:.3f} (per shaded vertex)", cpv));
-    row(fmt::format("vertices/s at {:g} MHz", r.clock_mhz), fmt::format("{:.2f} M", vps / 1e6));
-    row("ALU utilisation", fmt::format("{:.1f} %", 100 * r.alu_utilisation));
-    row("co-issue rate", fmt::format("{:.1f} % of issuing cycles", 100 * r.coissue_rate));
-    row("post-transform cache hits", fmt::format("{:.1f} %", 100 * r.ptc_hit_rate));
-    row("ACMR / ATVR", fmt::format("{:.3f} / {:.3f}", r.acmr, r.atvr));
-    row("fetch bandwidth", fmt::format("{:.2f} B/cycle ({:.2f} GB/s), fetch cache hits {:.1f} %", r.fetch_bytes_per_cycle,
-                                       r.fetch_bytes_per_cycle * r.clock_mhz / 1e3, 100 * r.fetch_cache_hit_rate));
-    row("memory bandwidth", fmt::format("{:.2f} B/cycle ({:.2f} GB/s)", r.memory_bytes_per_cycle,
-                                        r.memory_bytes_per_cycle * r.clock_mhz / 1e3));
+    std::vector<sc::SummaryRow> rows;
+    auto row = [&](int rank, const std::string& k, const std::string& v) { rows.push_back({rank, k, v}); };
+    if (!rtl.empty()) row(1, "RTL in the loop", fmt::format("{} (Verilated)", fmt::join(rtl, ", ")));
+    row(20, "cycles", group_digits(r.cycles));
     for (size_t i = 0; i < r.top_stalls.size() && i < 3; ++i) {
         const auto& t = r.top_stalls[i];
-        row(i ? "" : "top stalls",
+        row(40, i ? "" : "top stalls",
             fmt::format("{}.{}: {} cycles ({:.1f} %), {}", t.unit, t.reason, group_digits(t.cycles),
                         r.cycles ? 100.0 * double(t.cycles) / double(r.cycles) : 0.0,
                         t.cls == "local"          ? std::string("local")
                         : t.cls == "starvation"   ? "starved by " + t.by
                                                   : "back-pressure from " + t.by));
     }
-    if (r.top_stalls.empty()) row("top stalls", "none");
-    row("bottleneck", r.bottleneck);
-    row("vertices in flight", fmt::format("{:.2f} per engine on average, {} at most", r.in_flight_mean, r.in_flight_max));
-    const auto shares = engine_shares(r);
-    for (size_t e = 0; e < shares.size(); ++e)
-        row(e ? "" : "per engine",
-            fmt::format("engine {}: issuing {:.1f} %, dependency {:.1f} %, latency {:.1f} %, empty {:.1f} %", e,
-                        100 * shares[e].issue, 100 * shares[e].dependency, 100 * shares[e].latency,
-                        100 * shares[e].empty));
-    for (size_t i = 0; i < r.instances.size(); ++i) row(i ? "" : "per instance", r.instances[i].text);
-    for (size_t i = 0; i < r.caps.size(); ++i) row(i ? "" : "caps", "warning: " + r.caps[i].text);
+    if (r.top_stalls.empty()) row(40, "top stalls", "none");
+    row(41, "bottleneck", r.bottleneck);
+    for (size_t i = 0; i < r.instances.size(); ++i) row(44, i ? "" : "per instance", r.instances[i].text);
+    for (size_t i = 0; i < r.caps.size(); ++i) row(50, i ? "" : "caps", "warning: " + r.caps[i].text);
     if (!assumptions.empty()) {
         std::vector<std::string> texts;
         for (const auto& as : assumptions) texts.push_back(as.text());
-        row("assumptions", fmt::format("{}", fmt::join(texts, ", ")));
-    }
-    if (r.tess_patches || r.tess_npatch_draws) {
-        row("tessellator", fmt::format("{} patches, {} N-patch draws, {} handle hits", group_digits(r.tess_patches),
-                                       group_digits(r.tess_npatch_draws), group_digits(r.tess_handle_hits)));
-        row("", fmt::format("{} generated vertices, {} triangles, {} control points read", group_digits(r.tess_vertices),
-                            group_digits(r.tess_triangles), group_digits(r.tess_control_points)));
-        row("", fmt::format("busy {} cycles ({:.2f} cycles per generated vertex)", group_digits(r.tess_busy_cycles),
-                            r.tess_vertices ? double(r.tess_busy_cycles) / double(r.tess_vertices) : 0.0));
+        row(52, "assumptions", fmt::format("{}", fmt::join(texts, ", ")));
     }
     if (r.ff_draws) {
         std::vector<std::string> progs;
         for (const auto& [instructions, slots] : r.ff_programs)
             progs.push_back(fmt::format("fixed function ({} instructions, {} slots)", instructions, slots));
-        row("fixed-function draws", fmt::format("{}: {}", group_digits(r.ff_draws), fmt::join(progs, "; ")));
+        row(70, "fixed-function draws", fmt::format("{}: {}", group_digits(r.ff_draws), fmt::join(progs, "; ")));
     }
     if (r.software_draws)
-        row("software vertex proc.",
+        row(71, "software vertex proc.",
             fmt::format("{} draws, {} vertices processed on the CPU ({}); not in the cycles above: the vertex "
                         "engine passes them through",
                         group_digits(r.software_draws), group_digits(r.software_vertices),
                         r.software_slots ? group_digits(r.software_slots) + " program slots"
                                          : std::string("fixed function: the reference processor")));
-    row("simulation speed", fmt::format("{:.2f} M cycles/s, {:.0f} k vertices/s ({:.3f} s)",
-                                        r.host_seconds > 0 ? double(r.cycles) / r.host_seconds / 1e6 : 0.0,
-                                        r.host_seconds > 0 ? double(r.shaded) / r.host_seconds / 1e3 : 0.0,
-                                        r.host_seconds));
+    const uint64_t shaded = r.values.find("shaded") ? r.count("shaded") : 0;  // (a topology without it: 0)
+    row(90, "simulation speed", fmt::format("{:.2f} M cycles/s, {:.0f} k vertices/s ({:.3f} s)",
+                                            r.host_seconds > 0 ? double(r.cycles) / r.host_seconds / 1e6 : 0.0,
+                                            r.host_seconds > 0 ? double(shaded) / r.host_seconds / 1e3 : 0.0,
+                                            r.host_seconds));
+    rows.insert(rows.end(), r.rows.begin(), r.rows.end());
+    std::stable_sort(rows.begin(), rows.end(), [](const sc::SummaryRow& a, const sc::SummaryRow& b) { return a.rank < b.rank; });
+    std::string s = fmt::format("vpsim run: {}\n", scene);
+    for (const auto& x : rows) s += fmt::format("  {:<28} {}\n", x.label, x.text);
     return s;
 }
 
 }  // namespace
 
+// The values the unit types declare (RunResult::values) go among the run's own by rank: 0 scene,
+// 1 rtl, 20 cycles, 40 stalls, 41 bottleneck, 43 instances, 50 caps, 51 cap_warnings,
+// 52 assumptions, 70 fixed_function, 71 software_vertex_processing, 80 host_seconds,
+// 81 cycles_per_host_second.
 nlohmann::ordered_json summary_json(const std::string& scene, const sc::RunResult& r, const std::vector<std::string>& rtl,
                                     const std::vector<SensitiveAssumption>& assumptions) {
-    nlohmann::ordered_json j;
-    j["scene"] = scene;
-    if (!rtl.empty()) j["rtl"] = rtl;
-    j["draws"] = r.draws;
-    j["references"] = r.references;
-    j["shaded"] = r.shaded;
-    j["unique"] = r.unique;
-    j["primitives"] = r.primitives;
-    j["cycles"] = r.cycles;
-    j["cycles_per_vertex"] = r.shaded ? double(r.cycles) / double(r.shaded) : 0.0;
-    j["vertices_per_second"] = r.cycles ? double(r.shaded) * r.clock_mhz * 1e6 / double(r.cycles) : 0.0;
-    j["alu_utilisation"] = r.alu_utilisation;
-    j["coissue_rate"] = r.coissue_rate;
-    j["ptc_hit_rate"] = r.ptc_hit_rate;
-    j["acmr"] = r.acmr;
-    j["atvr"] = r.atvr;
-    j["fetch_bytes_per_cycle"] = r.fetch_bytes_per_cycle;
-    j["memory_bytes_per_cycle"] = r.memory_bytes_per_cycle;
-    j["fetch_cache_hit_rate"] = r.fetch_cache_hit_rate;
+    std::vector<sc::SummaryValue> values;
+    auto put = [&](int rank, const std::string& key, nlohmann::ordered_json v) { values.push_back({key, rank, std::move(v)}); };
+    put(0, "scene", scene);
+    if (!rtl.empty()) put(1, "rtl", rtl);
+    put(20, "cycles", r.cycles);
     auto st = nlohmann::ordered_json::array();
     for (const auto& t : r.top_stalls) {
         nlohmann::ordered_json e = {{"unit", t.unit}, {"reason", t.reason}, {"cycles", t.cycles}, {"class", t.cls}};
         if (!t.by.empty()) e["by"] = t.by;
         st.push_back(std::move(e));
     }
-    j["stalls"] = st;
+    put(40, "stalls", st);
     auto chain = nlohmann::ordered_json::array();
     for (const auto& c : r.bottleneck_chain) {
         nlohmann::ordered_json e = {{"unit", c.unit}, {"reason", c.reason}, {"class", c.cls}, {"cycles", c.cycles}};
         if (!c.by.empty()) e["by"] = c.by;
         chain.push_back(std::move(e));
     }
-    j["bottleneck"] = {{"unit", r.bottleneck_unit}, {"busy", r.bottleneck_busy}, {"reason", r.bottleneck_reason},
-                       {"text", r.bottleneck}, {"chain", chain}};
-    if (!r.bottleneck_capacity_key.empty()) j["bottleneck"]["capacity_key"] = r.bottleneck_capacity_key;
-    auto engines = nlohmann::ordered_json::array();  // two or more engines only
-    for (const auto& e : engine_shares(r))
-        engines.push_back({{"issue", e.issue}, {"dependency", e.dependency}, {"latency", e.latency}, {"empty", e.empty}});
-    if (!engines.empty()) j["engines"] = engines;
+    nlohmann::ordered_json b = {{"unit", r.bottleneck_unit}, {"busy", r.bottleneck_busy}, {"reason", r.bottleneck_reason},
+                                {"text", r.bottleneck}, {"chain", chain}};
+    if (!r.bottleneck_capacity_key.empty()) b["capacity_key"] = r.bottleneck_capacity_key;
+    put(41, "bottleneck", b);
     if (!r.instances.empty()) {  // a topology with several units of a type
         auto inst = nlohmann::ordered_json::array();
         for (const auto& i : r.instances) inst.push_back({{"unit", i.unit}, {"type", i.type}, {"busy", i.busy}, {"text", i.text}});
-        j["instances"] = inst;
+        put(43, "instances", inst);
     }
-    j["in_flight_per_engine"] = r.in_flight_mean;
-    j["max_in_flight_per_engine"] = r.in_flight_max;
     auto caps = nlohmann::ordered_json::array();
     std::string cap_keys;
     for (const auto& c : r.caps) {
         caps.push_back({{"capping", c.capping}, {"capped", c.capped}, {"text", c.text}});
         cap_keys += (cap_keys.empty() ? "" : " ") + c.capping + ">" + c.capped;
     }
-    j["caps"] = caps;
-    j["cap_warnings"] = cap_keys;  // one string: a sweep's results.csv column
+    put(50, "caps", caps);
+    put(51, "cap_warnings", cap_keys);  // one string: a sweep's results.csv column
     auto as = nlohmann::ordered_json::array();
     for (const auto& a : assumptions) {
         nlohmann::ordered_json e = a.to_json();
         e["text"] = a.text();
         as.push_back(std::move(e));
     }
-    j["assumptions"] = as;
-    j["tessellator"] = {{"patches", r.tess_patches},           {"npatch_draws", r.tess_npatch_draws},
-                        {"generated_vertices", r.tess_vertices}, {"generated_triangles", r.tess_triangles},
-                        {"handle_hits", r.tess_handle_hits},     {"control_points", r.tess_control_points},
-                        {"busy_cycles", r.tess_busy_cycles}};
+    put(52, "assumptions", as);
     if (r.ff_draws) {
         auto progs = nlohmann::ordered_json::array();
         for (const auto& [instructions, slots] : r.ff_programs)
             progs.push_back({{"instructions", instructions}, {"slots", slots}});
-        j["fixed_function"] = {{"draws", r.ff_draws}, {"programs", progs}};
+        put(70, "fixed_function", {{"draws", r.ff_draws}, {"programs", progs}});
     }
     if (r.software_draws)
-        j["software_vertex_processing"] = {
-            {"draws", r.software_draws}, {"cpu_vertices", r.software_vertices}, {"cpu_program_slots", r.software_slots}};
-    j["host_seconds"] = r.host_seconds;
-    j["cycles_per_host_second"] = r.host_seconds > 0 ? double(r.cycles) / r.host_seconds : 0.0;
+        put(71, "software_vertex_processing",
+            {{"draws", r.software_draws}, {"cpu_vertices", r.software_vertices}, {"cpu_program_slots", r.software_slots}});
+    put(80, "host_seconds", r.host_seconds);
+    put(81, "cycles_per_host_second", r.host_seconds > 0 ? double(r.cycles) / r.host_seconds : 0.0);
+    values.insert(values.end(), r.values.items().begin(), r.values.items().end());
+    std::stable_sort(values.begin(), values.end(),
+                     [](const sc::SummaryValue& a, const sc::SummaryValue& b) { return a.rank < b.rank; });
+    nlohmann::ordered_json j = nlohmann::ordered_json::object();
+    for (const auto& v : values) sc::put_summary_value(j, v);
     return j;
 }
 
@@ -311,11 +254,11 @@ int run_run(const RunArgs& a) {
     }
     std::vector<const tb::RtlUnit*> rtl;  // --rtl, each unit once, in the order given
     std::vector<std::string> rtl_names;
-    std::optional<sc::DeclDecoderImpl> user_decoder;  // --rtl decl_decoder=FILE.sv[,FILE...]
+    sc::UnitFactory user_decoder;  // --rtl decl_decoder=FILE.sv[,FILE...]: decl_decoder's "rtl"
     auto user_built = std::make_shared<std::shared_ptr<tb::UserRtl>>();  // that design, as built for the run
     std::vector<std::string> user_rtl_args;  // its --rtl/--top options for replay commands
     std::string user_fetch_name;                               // --rtl vertex_fetch=FILE.sv[,FILE...]
-    std::shared_ptr<const sc::UnitRegistry> user_fetch;        // the units with that design as vertex_fetch's "rtl"
+    sc::UnitFactory user_fetch;                                // that design as vertex_fetch's "rtl"
     // UNIT,UNIT,... names several units; UNIT=FILE,FILE,... one unit's sources.
     std::vector<std::string> rtl_args;
     for (const std::string& arg : a.rtl) {
@@ -364,12 +307,12 @@ int run_run(const RunArgs& a) {
             spec.verbose = !a.quiet;
             const std::string named = name + "=" + fmt::format("{}", fmt::join(spec.sources, ","));
             if (name == "decl_decoder") {
-                user_decoder = tb::user_decl_decoder(spec, user_built);
+                user_decoder = tb::user_decl_decoder_unit(spec, user_built);
                 for (const auto& f : spec.sources) user_rtl_args.insert(user_rtl_args.end(), {"--rtl", f});
                 if (!spec.top.empty()) user_rtl_args.insert(user_rtl_args.end(), {"--top", spec.top});
             } else {
                 try {
-                    user_fetch = tb::vf::loop_registry(tb::vf::user_loop_unit(spec));  // Verilated now: ports checked first
+                    user_fetch = tb::vf::user_loop_unit(spec);  // Verilated now: ports checked first
                 } catch (const tb::RtlBuildError& e) {
                     std::fprintf(stderr, "vpsim run: --rtl %s: %s\n", arg.c_str(), e.what());
                     return 2;
@@ -461,9 +404,10 @@ int run_run(const RunArgs& a) {
         opt.progress = !a.no_progress && !a.quiet && ::isatty(2);
         opt.tess_profile = tess_profile;
         opt.topology = &topology;
-        for (const tb::RtlUnit* u : rtl) u->use(opt);
-        if (user_decoder) opt.decl_decoder = *user_decoder;
-        if (user_fetch) tb::vf::use_loop(opt, *user_fetch);
+        sc::UnitRegistry units = sc::builtin_units();  // with the --rtl units' variants
+        for (const tb::RtlUnit* u : rtl) tb::use_rtl(units, opt, u->name, u->make());
+        if (user_decoder) tb::use_rtl(units, opt, "decl_decoder", user_decoder);
+        if (user_fetch) tb::use_rtl(units, opt, "vertex_fetch", user_fetch);
         if (vw) {
             opt.sink = [&vw](const sc::DrawState& d, uint64_t, uint32_t index, const vs::VertexOutputs& o) {
                 vw->vertex(d, index, o);

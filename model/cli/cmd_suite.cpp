@@ -113,7 +113,7 @@ int run_bench_coissue(const CoissueArgs& a) {
                     const auto& r = o.result;
                     if (m == 0) off = r.cycles;
                     speedup[w][m] = double(off) / double(r.cycles);
-                    rate[w][m] = r.coissue_rate;
+                    rate[w][m] = r.real("coissue_rate");
                 }
             }
             const bool md = a.markdown;
@@ -176,14 +176,14 @@ nlohmann::ordered_json reference_row(const std::string& workload, const std::str
     }
     const sc::RunResult& r = o.result;
     j["cycles"] = r.cycles;
-    j["shaded"] = r.shaded;
-    j["cycles_per_vertex"] = f(r.shaded ? double(r.cycles) / double(r.shaded) : 0.0);
-    j["alu_utilisation"] = f(r.alu_utilisation);
-    j["coissue_rate"] = f(r.coissue_rate);
-    j["acmr"] = f(r.acmr);
-    j["ptc_hit_rate"] = f(r.ptc_hit_rate);
-    j["fetch_cache_hit_rate"] = f(r.fetch_cache_hit_rate);
-    j["memory_bytes_per_cycle"] = f(r.memory_bytes_per_cycle);
+    j["shaded"] = r.count("shaded");
+    j["cycles_per_vertex"] = f(r.count("shaded") ? double(r.cycles) / double(r.count("shaded")) : 0.0);
+    j["alu_utilisation"] = f(r.real("alu_utilisation"));
+    j["coissue_rate"] = f(r.real("coissue_rate"));
+    j["acmr"] = f(r.real("acmr"));
+    j["ptc_hit_rate"] = f(r.real("ptc_hit_rate"));
+    j["fetch_cache_hit_rate"] = f(r.real("fetch_cache_hit_rate"));
+    j["memory_bytes_per_cycle"] = f(r.real("memory_bytes_per_cycle"));
     j["bottleneck"] = r.bottleneck_unit;
     return j;
 }

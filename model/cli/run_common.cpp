@@ -33,14 +33,5 @@ double median(std::vector<double> v) { return bench::median(std::move(v)); }
 
 std::string mcps(double per_second) { return fmt::format("{:.2f} M/s", per_second / 1e6); }
 
-std::string group_digits(uint64_t v) {
-    const std::string s = std::to_string(v);
-    std::string r;
-    for (size_t i = 0; i < s.size(); ++i) {
-        if (i && (s.size() - i) % 3 == 0) r += ',';
-        r += s[i];
-    }
-    return r;
-}
 
 }  // namespace vpsim::cli

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "model/common/presets.h"
+#include "model/sc/summary.h"
 #include "model/scene/scene_hash.h"
 
 #include <nlohmann/json.hpp>
@@ -38,8 +39,7 @@ inline LoadedScene load_run_scene(const std::string& path) { return scene::load_
 // commands that run the functional executor (scene-exec, ff-program). ParamError for an unknown name.
 ff::Caps preset_caps(const std::string& preset, const std::vector<std::string>& sets = {});
 
-// 1234567 -> "1,234,567" (the summaries' counts).
-std::string group_digits(uint64_t v);
+using sc::group_digits;  // 1234567 -> "1,234,567" (the summaries' counts)
 
 // 12345678.9 per second -> "12.35 M/s" (the bench tables' rates).
 std::string mcps(double per_second);

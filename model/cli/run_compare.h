@@ -5,6 +5,7 @@
 // (strict and lenient, SKIP, CONST, EXT and tessellator tokens: what the scenes may not reach).
 #pragma once
 
+#include "model/sc/decl_decoder_pins.h"
 #include "model/sc/pipeline.h"
 #include "tb/user_rtl.h"
 

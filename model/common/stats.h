@@ -69,6 +69,7 @@ public:
     Counter& operator[](const std::string& name);  // a declared counter (std::logic_error if not)
     const Counter& operator[](const std::string& name) const;
     uint64_t get(const std::string& name) const { return (*this)[name].value; }
+    bool has(const std::string& name) const { return index_.count(name) != 0; }
 
     // Declares a stall reason (name and what the unit waits for); stall() accepts only declared
     // reasons, so every reason in stats.json is documented. The returned handle carries the

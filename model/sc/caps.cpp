@@ -8,13 +8,13 @@ namespace vpsim::sc {
 
 namespace {
 
-uint64_t stalled(const nlohmann::ordered_json& units, const char* unit, const char* reason) {
+uint64_t stalled(const nlohmann::ordered_json& units, const std::string& unit, const char* reason) {
     if (!units.contains(unit) || units[unit]["cycles"].is_null()) return 0;
     const auto& s = units[unit]["cycles"]["stalled"];
     return s.contains(reason) ? s[reason]["cycles"].get<uint64_t>() : 0;
 }
 
-uint64_t counter(const nlohmann::ordered_json& units, const char* unit, const char* name) {
+uint64_t counter(const nlohmann::ordered_json& units, const std::string& unit, const char* name) {
     if (!units.contains(unit) || !units[unit]["counters"].contains(name)) return 0;
     return units[unit]["counters"][name]["value"].get<uint64_t>();
 }
@@ -23,15 +23,22 @@ std::string pct(uint64_t n, uint64_t d) { return fmt::format("{:.1f} %", d ? 100
 
 }  // namespace
 
-std::vector<CapWarning> find_caps(const ParamSet& p, const nlohmann::ordered_json& units, uint64_t cycles) {
+std::vector<CapWarning> find_caps(const ParamSet& p, const nlohmann::ordered_json& units, uint64_t cycles,
+                                  const std::map<std::string, RoleUnit>& roles) {
     std::vector<CapWarning> w;
-    const uint64_t engines = p.get_uint("vertex_alu.engines"), contexts = p.get_uint("vertex_alu.contexts");
+    for (const char* role : {"vertex_alu", "vertex_fetch", "index_fetch", "output"})
+        if (!roles.count(role)) return w;
+    const RoleUnit &alu = roles.at("vertex_alu"), &fetch = roles.at("vertex_fetch"), &index = roles.at("index_fetch"),
+                   &out = roles.at("output");
+    // (The type's parameters: a topology of several units of a type reads the type's values here.)
+    auto param = [&](const RoleUnit& r, const char* name) { return p.get_uint(r.type + "." + name); };
+    const uint64_t engines = param(alu, "engines"), contexts = param(alu, "contexts");
     const uint64_t slots = engines * contexts;
-    const uint64_t inputs = p.get_uint("vertex_fetch.input_buffers");
-    const uint64_t outputs = p.get_uint("output.buffers");
-    const uint64_t order = p.get_uint("output.order_queue");
-    const uint64_t window = p.get_uint("vertex_fetch.fetch_window"), misses = p.get_uint("vertex_fetch.max_misses");
-    const uint64_t max_in_flight = counter(units, "vertex_alu", "max_in_flight");
+    const uint64_t inputs = param(fetch, "input_buffers");
+    const uint64_t outputs = param(out, "buffers");
+    const uint64_t order = param(out, "order_queue");
+    const uint64_t window = param(fetch, "fetch_window"), misses = param(fetch, "max_misses");
+    const uint64_t max_in_flight = counter(units, alu.unit, "max_in_flight");
     // A vertex holds its input buffer until the ALU finishes it: no more vertices than input
     // buffers are ever in the ALU, whatever the contexts.
     if (inputs < slots)
@@ -43,7 +50,7 @@ std::vector<CapWarning> find_caps(const ParamSet& p, const nlohmann::ordered_jso
     // Every vertex in flight has a reference in the order queue, and so has every cache hit
     // between it and the next: the queue bounds the vertices in flight between the index fetch
     // and the output to order / (references per shaded vertex).
-    const uint64_t refs = counter(units, "index_fetch", "references"), shaded = counter(units, "index_fetch", "cache_misses");
+    const uint64_t refs = counter(units, index.unit, "references"), shaded = counter(units, index.unit, "cache_misses");
     const double per_vertex = refs && shaded ? double(refs) / double(shaded) : 1.0;
     const double needed = double(slots + inputs) * per_vertex;
     if (double(order) < needed)
@@ -53,9 +60,9 @@ std::vector<CapWarning> find_caps(const ParamSet& p, const nlohmann::ordered_jso
                                  "cache each shaded vertex brings {:.2f} references, so {} vertices in flight need {:.0f} "
                                  "(index_fetch.order_queue_full in {} of cycles)",
                                  order, slots, inputs, pct(refs - shaded, refs), per_vertex, slots + inputs, std::ceil(needed),
-                                 pct(stalled(units, "index_fetch", "order_queue_full"), cycles))});
+                                 pct(stalled(units, index.unit, "order_queue_full"), cycles))});
     // A finished vertex keeps its context while the output buffers are full.
-    const uint64_t out_full = stalled(units, "vertex_alu", "output_full");
+    const uint64_t out_full = stalled(units, alu.unit, "output_full");
     if (outputs < slots && out_full * 20 > cycles)
         w.push_back({"output.buffers", "vertex_alu.engines x vertex_alu.contexts",
                      fmt::format("output.buffers = {} are fewer than the {} contexts and full in {} of cycles "
@@ -63,13 +70,13 @@ std::vector<CapWarning> find_caps(const ParamSet& p, const nlohmann::ordered_jso
                                  outputs, slots, pct(out_full, cycles))});
     // The fetch window's vertices each need their lines: fewer miss registers than vertices in
     // the window leave part of the window unused when the lines miss.
-    const uint64_t miss_stall = stalled(units, "vertex_fetch", "miss_limit");
+    const uint64_t miss_stall = stalled(units, fetch.unit, "miss_limit");
     if (misses < window && miss_stall * 20 > cycles)
         w.push_back({"vertex_fetch.max_misses", "vertex_fetch.fetch_window",
                      fmt::format("vertex_fetch.max_misses = {} caps the fetch window of {} vertices: every miss "
                                  "register is busy in {} of cycles (vertex_fetch.miss_limit)",
                                  misses, window, pct(miss_stall, cycles))});
-    const uint64_t prefetch = p.get_uint("vertex_fetch.prefetch_lines");
+    const uint64_t prefetch = param(fetch, "prefetch_lines");
     if (prefetch && miss_stall * 20 > cycles)
         w.push_back({"vertex_fetch.max_misses", "vertex_fetch.prefetch_lines",
                      fmt::format("read-ahead (vertex_fetch.prefetch_lines = {}) shares the {} miss registers with "

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -19,7 +20,16 @@ struct CapWarning {
     std::string text;     // in words, with the figures
 };
 
-// `units`: stats.json's "units" of the run; `cycles`: its cycles.
-std::vector<CapWarning> find_caps(const ParamSet& p, const nlohmann::ordered_json& units, uint64_t cycles);
+// The unit that plays a role (UnitType::roles: "vertex_alu", "vertex_fetch", "index_fetch",
+// "output"): the first of the topology's units whose type declares it.
+struct RoleUnit {
+    std::string unit;  // its instance name (its stats.json group)
+    std::string type;  // its type (the parameter tables' name)
+};
+
+// `units`: stats.json's "units" of the run; `cycles`: its cycles; `roles`: the units by role.
+// A topology without a unit for each of the four roles has no couplings to check.
+std::vector<CapWarning> find_caps(const ParamSet& p, const nlohmann::ordered_json& units, uint64_t cycles,
+                                  const std::map<std::string, RoleUnit>& roles);
 
 }  // namespace vpsim::sc

@@ -54,6 +54,7 @@ public:
     // compare draw pointers). A software-processed draw keeps its SoftwareDraw: its shader is the
     // draw's shader, and units key their program caches by shader address.
     void retire(uint32_t id);
+    void draw_retired(uint32_t id) override { retire(id); }
 
 private:
     Cycle decoded(Cycle now);  // the decoder's events have come back

@@ -114,8 +114,14 @@ Cycle DeclDecoderSlot::step(Cycle now) {
 
 UnitFactory decl_decoder_factory(DeclDecoderImpl decoder) {
     return [decoder](const UnitContext& c) {
-        return std::make_unique<DeclDecoderSlot>(c.name.c_str(), decl_decoder_params(c.params, c.machine.scene()),
-                                                 decoder, c.sync);
+        const DeclDecoderParams p = decl_decoder_params(c.params, c.machine.scene());
+        // An implementation that cannot take these parameters (a Verilated RTL's fixed ones) is
+        // refused before it is built.
+        if (decoder.cannot_build) {
+            const std::string why = decoder.cannot_build(p);
+            if (!why.empty()) throw ParamError(why);
+        }
+        return std::make_unique<DeclDecoderSlot>(c.name.c_str(), p, decoder, c.sync);
     };
 }
 

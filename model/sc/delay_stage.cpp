@@ -1,5 +1,7 @@
 #include "model/sc/delay_stage.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
 namespace vpsim::sc {
@@ -55,12 +57,27 @@ Cycle DelayStage::step(Cycle now) {
     return next;
 }
 
+namespace {
+// One summary row when the topology has delay stages: the jobs they passed and how full they were.
+UnitSummary delay_stage_summary() {
+    UnitSummary s;
+    s.lines = {{38, [](const SummaryUnits& u, const SummaryValues&) -> std::vector<std::pair<std::string, std::string>> {
+                    if (u.groups.empty()) return {};
+                    const double held = u.cycles ? double(u.busy_cycles()) / double(u.cycles * u.groups.size()) : 0.0;
+                    return {{"delay stage", fmt::format("{} jobs passed through, holding jobs in {:.1f} % of cycles",
+                                                        group_digits(u.sum("jobs")), 100 * held)}};
+                }}};
+    return s;
+}
+}  // namespace
+
 void register_unit_delay_stage(UnitRegistry& r) {
     UnitType t;
     t.name = "delay_stage";
     t.what = "pass-through stage: vertex jobs leave after a fixed latency";
     t.tables = {DelayStageParams::table()};
     t.words = {"the delay stage", "holding jobs in {} of cycles", {}, {}};
+    t.summary = delay_stage_summary();
     t.make = [](const UnitContext& c) {
         return std::make_unique<DelayStage>(c.name.c_str(), DelayStageParams::from(c.params), c.probes);
     };

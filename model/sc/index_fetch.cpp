@@ -135,6 +135,27 @@ Cycle IndexFetch::step(Cycle now) {
     return now + 1;
 }
 
+namespace {
+// The distinct vertices and the post-transform cache's hits.
+UnitSummary index_fetch_summary() {
+    using J = nlohmann::ordered_json;
+    UnitSummary s;
+    s.metrics = {
+        {"unique", 13, [](const SummaryUnits& u) { return J(u.sum("unique_vertices")); }, {}},
+        {"ptc_hit_rate", 32, [](const SummaryUnits& u) { return J(u.rate("hit_rate")); }, {}},
+        {"atvr", 34, {},
+         [](const SummaryValues& v) {
+             const uint64_t unique = v.count("unique"), shaded = v.find("shaded") ? v.count("shaded") : 0;
+             return J(unique ? double(shaded) / double(unique) : 0.0);
+         }},
+    };
+    s.lines = {{32, [](const SummaryUnits&, const SummaryValues& v) -> std::vector<std::pair<std::string, std::string>> {
+                    return {{"post-transform cache hits", fmt::format("{:.1f} %", 100 * v.real("ptc_hit_rate"))}};
+                }}};
+    return s;
+}
+}  // namespace
+
 void register_unit_index_fetch(UnitRegistry& r) {
     UnitType t;
     t.name = "index_fetch";
@@ -142,6 +163,8 @@ void register_unit_index_fetch(UnitRegistry& r) {
     t.tables = {IndexFetchParams::table(), pipe::PostTransformCacheParams::table()};
     t.words.noun = "the index fetch";
     t.words.busy = "reading indices in {} of cycles";
+    t.summary = index_fetch_summary();
+    t.roles = {"index_fetch"};
     // It can read several references a cycle: the references over the most it could have read.
     t.words.capacity = [](const nlohmann::ordered_json& g, uint64_t cycles, const ParamSet& p) {
         return cycles ? double(g["counters"]["references"]["value"].get<uint64_t>()) /

@@ -1,5 +1,7 @@
 #include "model/sc/memory_model.h"
 
+#include <fmt/format.h>
+
 #include <cmath>
 
 namespace vpsim::sc {
@@ -50,6 +52,24 @@ void MemoryModel::finish(Cycle end) {
     stats_.idle(end - busy);
 }
 
+namespace {
+// Its bandwidth: one memory's rate, or the summed bytes per cycle.
+UnitSummary memory_summary() {
+    using J = nlohmann::ordered_json;
+    using Rows = std::vector<std::pair<std::string, std::string>>;
+    UnitSummary s;
+    s.metrics = {{"memory_bytes_per_cycle", 36,
+                  [](const SummaryUnits& u) {
+                      return J(u.groups.size() > 1 ? u.ratio("bytes", "cycles") : u.rate("bytes_per_cycle"));
+                  }, {}}};
+    s.lines = {{36, [](const SummaryUnits& u, const SummaryValues& v) -> Rows {
+                    const double bytes = v.real("memory_bytes_per_cycle");
+                    return {{"memory bandwidth", fmt::format("{:.2f} B/cycle ({:.2f} GB/s)", bytes, bytes * u.clock_mhz / 1e3)}};
+                }}};
+    return s;
+}
+}  // namespace
+
 void register_unit_memory_model(UnitRegistry& r) {
     UnitType t;
     t.name = "memory";
@@ -59,6 +79,7 @@ void register_unit_memory_model(UnitRegistry& r) {
     t.is_memory = true;
     t.words.noun = "the memory bus";
     t.words.busy = "carrying vertex data in {} of cycles";
+    t.summary = memory_summary();
     t.words.capacity = [](const nlohmann::ordered_json& g, uint64_t, const ParamSet&) {
         if (!g.contains("rates") || !g["rates"].contains("bus_utilisation") ||
             g["rates"]["bus_utilisation"]["value"].is_null())

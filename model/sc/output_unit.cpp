@@ -109,6 +109,54 @@ Cycle OutputUnit::step(Cycle now) {
     return order_->next_pop(now);
 }
 
+namespace {
+// The run's counts of vertices and primitives, and the figures per shaded vertex.
+UnitSummary output_summary() {
+    using J = nlohmann::ordered_json;
+    UnitSummary s;
+    s.metrics = {
+        {"draws", 10, [](const SummaryUnits& u) { return J(u.sum("draws")); }, {}},
+        {"references", 11, [](const SummaryUnits& u) { return J(u.sum("vertices")); }, {}},
+        {"shaded", 12, [](const SummaryUnits& u) { return J(u.sum("shaded")); }, {}},
+        {"primitives", 14, [](const SummaryUnits& u) { return J(u.sum("primitives")); }, {}},
+        {"cycles_per_vertex", 21,
+         [](const SummaryUnits& u) {
+             const uint64_t shaded = u.sum("shaded");
+             return J(shaded ? double(u.cycles) / double(shaded) : 0.0);
+         }, {}},
+        {"vertices_per_second", 22,
+         [](const SummaryUnits& u) {
+             return J(u.cycles ? double(u.sum("shaded")) * u.clock_mhz * 1e6 / double(u.cycles) : 0.0);
+         }, {}},
+        {"acmr", 33,
+         [](const SummaryUnits& u) {
+             const uint64_t primitives = u.sum("primitives");
+             return J(primitives ? double(u.sum("shaded")) / double(primitives) : 0.0);
+         }, {}},
+    };
+    using Rows = std::vector<std::pair<std::string, std::string>>;
+    s.lines = {
+        {10, [](const SummaryUnits&, const SummaryValues& v) -> Rows {
+             return {{"draws", group_digits(v.count("draws"))},
+                     {"vertices (references)", group_digits(v.count("references"))},
+                     {"vertices shaded", fmt::format("{} ({} distinct)", group_digits(v.count("shaded")),
+                                                     group_digits(v.find("unique") ? v.count("unique") : 0))},
+                     {"primitives", group_digits(v.count("primitives"))}};
+         }},
+        {21, [](const SummaryUnits& u, const SummaryValues& v) -> Rows {
+             return {{"cycles per vertex", fmt::format("{:.3f} (per shaded vertex)", v.real("cycles_per_vertex"))},
+                     {fmt::format("vertices/s at {:g} MHz", u.clock_mhz),
+                      fmt::format("{:.2f} M", v.real("vertices_per_second") / 1e6)}};
+         }},
+        {33, [](const SummaryUnits&, const SummaryValues& v) -> Rows {
+             return {{"ACMR / ATVR",
+                      fmt::format("{:.3f} / {:.3f}", v.real("acmr"), v.find("atvr") ? v.real("atvr") : 0.0)}};
+         }},
+    };
+    return s;
+}
+}  // namespace
+
 void register_unit_output_unit(UnitRegistry& r) {
     UnitType t;
     t.name = "output";
@@ -116,6 +164,8 @@ void register_unit_output_unit(UnitRegistry& r) {
     t.tables = {OutputUnitParams::table()};
     t.words.noun = "the output";
     t.words.busy = "emitting vertices in {} of cycles";
+    t.summary = output_summary();
+    t.roles = {"output"};
     t.words.capacity = [](const nlohmann::ordered_json& g, uint64_t cycles, const ParamSet& p) {
         return cycles ? double(g["counters"]["vertices"]["value"].get<uint64_t>()) /
                             (double(cycles) * double(p.get_uint("output.vertices_per_cycle")))

@@ -2,8 +2,6 @@
 
 #include "model/common/printable.h"
 #include "model/sc/bottleneck.h"
-#include "model/sc/command_front_end.h"
-#include "model/sc/decl_decoder_slot.h"
 #include "model/sc/dispatcher.h"
 #include "model/sc/memory_model.h"
 #include "model/sc/timeseries.h"
@@ -192,9 +190,14 @@ private:
     std::deque<ParamSet> instance_params_;  // (units keep what they read; kept for their lifetime)
     void progress(Cycle now, bool final_line);
     void dispatch();
-    // The stats.json group of the first unit of `type` (null when the topology has none).
-    const StatGroup* group_of(const std::string& type) const;
-    uint64_t sum(const std::string& type, const char* counter) const;  // over the units of `type`
+    // The units of `type` (none when the topology has none) at cycle `now`.
+    SummaryUnits units_of(const UnitType& type, Cycle now) const;
+    // A declared summary value now, from its type's units (for the progress line; 0 if undeclared).
+    uint64_t count_now(const std::string& key, Cycle now) const;
+    // Every type's summary values and rows (UnitType::summary).
+    void summarise(RunResult& r) const;
+    // find_caps's units by the roles their types declare (the first unit of each role).
+    std::map<std::string, RoleUnit> roles() const;
     // RunResult::instances from stats.json's units.
     std::vector<RunResult::Instance> instance_lines(const nlohmann::ordered_json& units) const;
 
@@ -215,15 +218,11 @@ private:
     scene::SceneMachine machine_;
     VertexPool pool_;
     vs::Constants constant_memory_;  // the loader writes it, the ALU reads it
-    // A draw the output has finished: the front end drops what only its shading needed, so that a run's
+    // A draw the output has finished: the units drop what only its shading needed, so that a run's
     // memory does not grow with the draws' states (docs/limits.md).
     void retire(const DrawState& d) {
-        if (!front_end_)
-            for (const auto& u : units_)
-                if ((front_end_ = dynamic_cast<CommandFrontEnd*>(u.get()))) break;
-        if (front_end_) front_end_->retire(d.id);
+        for (const auto& u : units_) u->draw_retired(d.id);
     }
-    CommandFrontEnd* front_end_ = nullptr;
     std::vector<std::unique_ptr<TimedUnit>> units_;  // as listed in the topology
     std::vector<const UnitType*> types_;             // of units_
     std::map<std::string, TimedUnit*> by_name_;
@@ -300,7 +299,6 @@ void Pipeline::build() {
                 retire(d);
             };
             UnitFactory make = t->make;
-            if (t->name == "decl_decoder" && opt_.decl_decoder.make) make = decl_decoder_factory(opt_.decl_decoder);
             const auto v = opt_.variants.find(t->name);
             if (v != opt_.variants.end()) {
                 const auto f = t->variants.find(v->second);
@@ -394,8 +392,8 @@ void Pipeline::progress(Cycle now, bool final_line) {
     last_progress_ = t;
     progress_shown_ = true;
     std::fprintf(stderr, "\rvpsim run: %llu cycles, %llu vertices, %llu/%llu draws, %.1f M cycles/s%s",
-                 (unsigned long long)now, (unsigned long long)sum("output", "vertices"),
-                 (unsigned long long)sum("output", "draws"), (unsigned long long)sum("front_end", "draws"),
+                 (unsigned long long)now, (unsigned long long)count_now("references", now),
+                 (unsigned long long)count_now("draws", now), (unsigned long long)count_now("draws_started", now),
                  s > 0 ? double(now) / s / 1e6 : 0.0, final_line ? "\n" : "   ");
     std::fflush(stderr);
 }
@@ -419,17 +417,44 @@ void Pipeline::dispatch() {
     sc_stop();
 }
 
-const StatGroup* Pipeline::group_of(const std::string& type) const {
+SummaryUnits Pipeline::units_of(const UnitType& type, Cycle now) const {
+    SummaryUnits u;
+    u.cycles = now;
+    u.clock_mhz = pp_.clock_mhz;
     for (size_t i = 0; i < units_.size(); ++i)
-        if (types_[i]->name == type) return &units_[i]->stats();
-    return nullptr;
+        if (types_[i]->name == type.name) u.groups.push_back(&units_[i]->stats());
+    return u;
 }
 
-uint64_t Pipeline::sum(const std::string& type, const char* counter) const {
-    uint64_t n = 0;
+uint64_t Pipeline::count_now(const std::string& key, Cycle now) const {
+    for (const UnitType& t : registry_.types())
+        for (const SummaryMetric& m : t.summary.metrics)
+            if (m.key == key && m.value) return m.value(units_of(t, now)).get<uint64_t>();
+    return 0;
+}
+
+void Pipeline::summarise(RunResult& r) const {
+    // Each value from its type's units' counters, then those derived from other values, then the rows.
+    std::set<std::string> keys;
+    for (bool derived : {false, true})
+        for (const UnitType& t : registry_.types())
+            for (const SummaryMetric& m : t.summary.metrics) {
+                if (bool(m.derived) != derived) continue;
+                if (!keys.insert(m.key).second)
+                    throw std::logic_error(fmt::format("unit type {}: summary value {} is declared twice", t.name, m.key));
+                r.values.add({m.key, m.rank, derived ? m.derived(r.values) : m.value(units_of(t, end)), m.in_json});
+            }
+    for (const UnitType& t : registry_.types())
+        for (const SummaryLine& l : t.summary.lines)
+            for (auto& [label, text] : l.rows(units_of(t, end), r.values)) r.rows.push_back({l.rank, label, text});
+    std::stable_sort(r.rows.begin(), r.rows.end(), [](const SummaryRow& a, const SummaryRow& b) { return a.rank < b.rank; });
+}
+
+std::map<std::string, RoleUnit> Pipeline::roles() const {
+    std::map<std::string, RoleUnit> out;
     for (size_t i = 0; i < units_.size(); ++i)
-        if (types_[i]->name == type) n += units_[i]->stats().get(counter);
-    return n;
+        for (const std::string& role : types_[i]->roles) out.insert({role, {units_[i]->basename(), types_[i]->name}});
+    return out;
 }
 
 std::vector<RunResult::Instance> Pipeline::instance_lines(const nlohmann::ordered_json& units) const {
@@ -492,54 +517,7 @@ RunResult Pipeline::result() const {
     r.software_vertices = sw_vertices_;
     r.software_slots = sw_slots_;
     r.ff_programs = ff_programs_;
-    // The summary's figures, from the units of each type (counts summed over a type's units).
-    auto rate = [&](const StatGroup* g, const char* name) {
-        const double v = g ? g->rate_value(name, end) : NAN;
-        return std::isnan(v) ? 0.0 : v;
-    };
-    r.draws = sum("output", "draws");
-    r.references = sum("output", "vertices");
-    r.shaded = sum("output", "shaded");
-    r.primitives = sum("output", "primitives");
-    r.unique = sum("index_fetch", "unique_vertices");
-    r.tess_patches = sum("tessellator", "patches");
-    r.tess_npatch_draws = sum("tessellator", "npatch_draws");
-    r.tess_vertices = sum("tessellator", "generated_vertices");
-    r.tess_triangles = sum("tessellator", "generated_triangles");
-    r.tess_handle_hits = sum("tessellator", "handle_hits");
-    r.tess_control_points = sum("tessellator", "control_points");
-    for (size_t i = 0; i < units_.size(); ++i)
-        if (types_[i]->name == "tessellator") r.tess_busy_cycles += units_[i]->stats().busy_cycles();
-    const StatGroup* alu = group_of("vertex_alu");
-    const StatGroup* ix = group_of("index_fetch");
-    r.alu_utilisation = rate(alu, "utilisation");
-    r.coissue_rate = rate(alu, "coissue_rate");
-    size_t alus = 0;
-    for (size_t i = 0; i < units_.size(); ++i) alus += types_[i]->name == "vertex_alu";
-    if (alus > 1) {  // over every ALU's engines
-        const uint64_t engine_cycles = sum("vertex_alu", "engine_cycles"), issue = sum("vertex_alu", "issue_cycles");
-        r.alu_utilisation = engine_cycles ? double(issue) / double(engine_cycles) : 0.0;
-        r.coissue_rate = issue ? double(sum("vertex_alu", "coissue_cycles")) / double(issue) : 0.0;
-    }
-    r.ptc_hit_rate = rate(ix, "hit_rate");
-    r.acmr = r.primitives ? double(r.shaded) / double(r.primitives) : 0.0;
-    r.atvr = r.unique ? double(r.shaded) / double(r.unique) : 0.0;
-    // The fetch and the memory: one unit's rates, or the sums over several.
-    size_t fetches = 0, memories = 0;
-    for (size_t i = 0; i < units_.size(); ++i) fetches += types_[i]->name == "vertex_fetch", memories += types_[i]->is_memory;
-    if (fetches <= 1) {
-        r.fetch_bytes_per_cycle = rate(group_of("vertex_fetch"), "bytes_per_cycle");
-        r.fetch_cache_hit_rate = rate(group_of("vertex_fetch"), "cache_hit_rate");
-    } else {
-        const uint64_t lookups = sum("vertex_fetch", "cache_lookups");
-        r.fetch_bytes_per_cycle = end ? double(sum("vertex_fetch", "bytes")) / double(end) : 0.0;
-        r.fetch_cache_hit_rate = lookups ? double(sum("vertex_fetch", "cache_hits")) / double(lookups) : 0.0;
-    }
-    if (memories <= 1) {
-        r.memory_bytes_per_cycle = rate(group_of("memory"), "bytes_per_cycle");
-    } else {
-        r.memory_bytes_per_cycle = end ? double(sum("memory", "bytes")) / double(end) : 0.0;
-    }
+    summarise(r);
     for (const StatGroup* g : rep.groups()) {
         if (!g->timed()) continue;
         for (const auto& [reason, v] : r.stats["units"][g->unit()]["cycles"]["stalled"].items()) {
@@ -556,15 +534,7 @@ RunResult Pipeline::result() const {
     r.bottleneck_capacity_key = b.capacity_key;
     r.bottleneck = b.text;
     r.bottleneck_chain = b.chain;
-    r.caps = find_caps(params_, r.stats["units"], end);
-    r.in_flight_mean = rate(alu, "in_flight_per_engine");
-    r.in_flight_max = alu ? alu->get("max_in_flight") : 0;
-    if (alus > 1) {
-        const uint64_t engine_cycles = sum("vertex_alu", "engine_cycles");
-        r.in_flight_mean = engine_cycles ? double(sum("vertex_alu", "vertex_cycles")) / double(engine_cycles) : 0.0;
-        for (size_t i = 0; i < units_.size(); ++i)
-            if (types_[i]->name == "vertex_alu") r.in_flight_max = std::max(r.in_flight_max, units_[i]->stats().get("max_in_flight"));
-    }
+    r.caps = find_caps(params_, r.stats["units"], end, roles());
     r.instances = instance_lines(r.stats["units"]);
     return r;
 }
@@ -593,12 +563,6 @@ void on_sim_thread(F&& f) {
 
 RunResult run_pipeline(const scene::Scene& scene, const ParamSet& params, const vs::Profile& profile,
                        const RunOptions& options) {
-    // A decoder implementation that cannot take these parameters (a Verilated RTL's fixed
-    // parameters) is refused before anything is built.
-    if (options.decl_decoder.cannot_build) {
-        const std::string why = options.decl_decoder.cannot_build(decl_decoder_params(params, scene));
-        if (!why.empty()) throw ParamError(why);
-    }
     RunResult result;
     on_sim_thread([&] {
         auto top = std::make_unique<Pipeline>("vpsim", scene, params, profile, options);

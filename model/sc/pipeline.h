@@ -9,8 +9,8 @@
 #include "model/common/stats.h"
 #include "model/sc/bottleneck.h"
 #include "model/sc/caps.h"
-#include "model/sc/decl_decoder_pins.h"
 #include "model/sc/sc_context.h"
+#include "model/sc/summary.h"
 #include "model/sc/topology.h"
 #include "model/sc/unit_registry.h"
 #include "model/scene/scene.h"
@@ -68,12 +68,9 @@ struct RunOptions {
     tess::TessProfile tess_profile;  // the tessellator's choices (docs/tessellation.md)
     const Topology* topology = nullptr;  // null: default_topology()
     const UnitRegistry* registry = nullptr;  // null: builtin_units()
-    // Unit type -> the variant its units are built with (UnitType::variants; e.g. an RTL block).
+    // Unit type -> the variant its units are built with (UnitType::variants; e.g. an RTL block:
+    // `vpsim run --rtl UNIT` adds its "rtl" variant to a copy of the registry, tb/rtl_in_loop.h).
     std::map<std::string, std::string> variants;
-    // The declaration decoder behind the decoder slot's pins (units of type decl_decoder); no
-    // `make`: the SystemC model (model_decl_decoder()). `vpsim run --rtl decl_decoder` sets the
-    // RTL's (tb/rtl_in_loop.h).
-    DeclDecoderImpl decl_decoder;
 };
 
 struct TopStall {
@@ -85,23 +82,22 @@ struct TopStall {
 
 struct RunResult {
     uint64_t cycles = 0;
-    uint64_t draws = 0, references = 0, shaded = 0, primitives = 0, unique = 0;
-    // The tessellator (zero when the scene draws no patches and no N-patches).
-    uint64_t tess_patches = 0, tess_npatch_draws = 0, tess_vertices = 0, tess_triangles = 0, tess_handle_hits = 0,
-             tess_control_points = 0;
-    uint64_t tess_busy_cycles = 0;
+    double clock_mhz = 0;
+    // What the units declare for the summary (UnitType::summary, model/sc/summary.h): every unit
+    // type's values, and the text rows `vpsim run` prints among its own, by rank.
+    SummaryValues values;
+    std::vector<SummaryRow> rows;
+    uint64_t count(const std::string& key) const { return values.count(key); }
+    double real(const std::string& key) const { return values.real(key); }
     // Fixed-function draws, and the distinct programs they ran: (instructions, slots), first use first.
     uint64_t ff_draws = 0;
     std::vector<std::pair<uint32_t, uint32_t>> ff_programs;
     // Software vertex processing: draws whose vertices the CPU processed, those vertices, and the
     // application's program slots they ran there (fixed function: 0, the reference processor).
     uint64_t software_draws = 0, software_vertices = 0, software_slots = 0;
-    double clock_mhz = 0;
-    double alu_utilisation = 0, coissue_rate = 0, ptc_hit_rate = 0, acmr = 0, atvr = 0;
-    double fetch_bytes_per_cycle = 0, memory_bytes_per_cycle = 0, fetch_cache_hit_rate = 0;
     std::vector<TopStall> top_stalls;      // the largest stall reasons over all units
-    // The bottleneck: the unit busiest for its capacity (the ALU: issue cycles per engine cycle;
-    // the memory: bus cycles; any other unit: busy cycles per run cycle), and in words.
+    // The bottleneck: the unit busiest for its capacity (its type's UnitWords::capacity, or busy
+    // cycles per run cycle), and in words.
     // Traced to its cause (model/sc/bottleneck.h): the unit where the chain of back-pressure and
     // starvation ends, its reason ("busy" when saturated) and the chain followed to it.
     std::string bottleneck_unit;
@@ -111,8 +107,6 @@ struct RunResult {
     std::string bottleneck;
     std::vector<CauseStep> bottleneck_chain;
     std::vector<CapWarning> caps;  // parameters capping another's effect (model/sc/caps.h)
-    double in_flight_mean = 0;     // vertices in flight per engine, mean over the run
-    uint64_t in_flight_max = 0;    // and the most in one engine
     // Per instance, for each unit type the topology has several units of (none with one unit per
     // type): how busy each is for its capacity, in its type's words ("issuing in 45.1 % of engine
     // cycles"), in topology order.

@@ -109,12 +109,41 @@ Cycle TessellatorUnit::step(Cycle now) {
     return control_done_;
 }
 
+namespace {
+// What it read and generated, summed over the tessellators; three rows when the scene has patches.
+UnitSummary tessellator_summary() {
+    using J = nlohmann::ordered_json;
+    using Rows = std::vector<std::pair<std::string, std::string>>;
+    UnitSummary s;
+    for (const char* c : {"patches", "npatch_draws", "generated_vertices", "generated_triangles", "handle_hits",
+                          "control_points"})
+        s.metrics.push_back({fmt::format("tessellator/{}", c), 60,
+                             [c = std::string(c)](const SummaryUnits& u) { return J(u.sum(c)); }, {}});
+    s.metrics.push_back({"tessellator/busy_cycles", 60, [](const SummaryUnits& u) { return J(u.busy_cycles()); }, {}});
+    s.lines = {{60, [](const SummaryUnits&, const SummaryValues& v) -> Rows {
+                    auto n = [&](const char* c) { return v.count(fmt::format("tessellator/{}", c)); };
+                    if (!n("patches") && !n("npatch_draws")) return {};
+                    const uint64_t vertices = n("generated_vertices"), busy = n("busy_cycles");
+                    return {{"tessellator", fmt::format("{} patches, {} N-patch draws, {} handle hits",
+                                                        group_digits(n("patches")), group_digits(n("npatch_draws")),
+                                                        group_digits(n("handle_hits")))},
+                            {"", fmt::format("{} generated vertices, {} triangles, {} control points read",
+                                             group_digits(vertices), group_digits(n("generated_triangles")),
+                                             group_digits(n("control_points")))},
+                            {"", fmt::format("busy {} cycles ({:.2f} cycles per generated vertex)", group_digits(busy),
+                                             vertices ? double(busy) / double(vertices) : 0.0)}};
+                }}};
+    return s;
+}
+}  // namespace
+
 void register_unit_tessellator_unit(UnitRegistry& r) {
     UnitType t;
     t.name = "tessellator";
     t.what = "tessellator and its input stage: patches and N-patches to generated vertices";
     t.tables = {TessellatorParams::table()};
     t.words = {"the tessellator", "generating vertices in {} of cycles", {}, {}};
+    t.summary = tessellator_summary();
     t.make = [](const UnitContext& c) {
         return std::make_unique<TessellatorUnit>(c.name.c_str(), TessellatorParams::from(c.params), c.probes);
     };

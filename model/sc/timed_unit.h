@@ -53,6 +53,9 @@ public:
     virtual const StatGroup& stats() const = 0;
     // Every group it owns, in stats.json order (a unit with a sub-block's own group adds it).
     virtual std::vector<const StatGroup*> stat_groups() const { return {&stats()}; }
+    // Draw `id` has left the output: every unit is done with it (a unit keeping per-draw state
+    // it no longer needs drops it here).
+    virtual void draw_retired(uint32_t id) { (void)id; }
 
     // The unit's ports, in declaration order (the ports register themselves).
     const std::vector<PortBase*>& ports() const { return ports_; }

@@ -5,8 +5,10 @@
 //   scene machine, its memory port, the constant memory, the probes, the kernel clock and the
 //   run's vertex sink. Nothing else: a unit never sees another unit.
 // * UnitType — a type name, one line of what it is, its parameter tables, the bottleneck's
-//   words for it, and a factory from a context; `variants` hold other implementations of the
-//   same unit (an RTL block in the loop) a run can choose instead.
+//   words for it, its summary (model/sc/summary.h: the values and text rows it adds to a run's
+//   summary), the roles it plays for checks across units (model/sc/caps.h), and a factory from
+//   a context; `variants` hold other implementations of the same unit (an RTL block in the
+//   loop) a run can choose instead.
 // * UnitRegistry — the types by name. builtin_units() holds vpsim's own: every unit file pair
 //   defines `register_unit_<file>(UnitRegistry&)`, and model/CMakeLists.txt's list of units
 //   generates the calls (no static registration, no linker anchors).
@@ -16,6 +18,7 @@
 #include "model/scene/scene_machine.h"
 #include "model/sc/pipeline_types.h"
 #include "model/sc/probes.h"
+#include "model/sc/summary.h"
 #include "model/vs/vs_exec.h"
 
 #include <nlohmann/json.hpp>
@@ -71,6 +74,8 @@ struct UnitType {
     bool memory_port = false;   // takes a memory port: the topology names the memory it reads
     bool is_memory = false;     // a memory other units' memory ports can name
     UnitWords words;
+    UnitSummary summary;             // its values and rows in the run summary
+    std::vector<std::string> roles;  // e.g. "vertex_alu": what the cross-unit checks look it up by
     UnitFactory make;
     std::map<std::string, UnitFactory> variants;  // other implementations ("rtl")
 };

@@ -623,6 +623,73 @@ void VertexAlu::finish(Cycle end) {
     engine_cycles_.value = end * p_.engines;
 }
 
+namespace {
+// Each engine's cycles (e<N>_*_cycles) as fractions of the run, for the first ALU of two or more
+// engines: a shortfall of one engine is not visible in the ALU's totals. Null for one engine.
+nlohmann::ordered_json engine_shares(const SummaryUnits& u) {
+    if (!u.cycles) return nullptr;
+    for (const StatGroup* g : u.groups) {
+        if (!g->has("e1_issue_cycles")) continue;
+        auto f = [&](unsigned e, const char* what) {
+            return double(g->get(fmt::format("e{}_{}_cycles", e, what))) / double(u.cycles);
+        };
+        auto out = nlohmann::ordered_json::array();
+        for (unsigned e = 0; g->has(fmt::format("e{}_issue_cycles", e)); ++e)
+            out.push_back({{"issue", f(e, "issue")}, {"dependency", f(e, "dependency")}, {"latency", f(e, "latency")},
+                           {"empty", f(e, "empty")}});
+        return out;
+    }
+    return nullptr;
+}
+
+// Issue and co-issue, vertices in flight and each engine's share: one ALU's rates, or over
+// several, the same ratios of their summed counters.
+UnitSummary vertex_alu_summary() {
+    using J = nlohmann::ordered_json;
+    using Rows = std::vector<std::pair<std::string, std::string>>;
+    UnitSummary s;
+    s.metrics = {
+        {"alu_utilisation", 30,
+         [](const SummaryUnits& u) {
+             return J(u.groups.size() > 1 ? u.ratio("issue_cycles", "engine_cycles") : u.rate("utilisation"));
+         }, {}},
+        {"coissue_rate", 31,
+         [](const SummaryUnits& u) {
+             return J(u.groups.size() > 1 ? u.ratio("coissue_cycles", "issue_cycles") : u.rate("coissue_rate"));
+         }, {}},
+        {"engines", 42, [](const SummaryUnits& u) { return engine_shares(u); }, {}},
+        {"in_flight_per_engine", 44,
+         [](const SummaryUnits& u) {
+             return J(u.groups.size() > 1 ? u.ratio("vertex_cycles", "engine_cycles") : u.rate("in_flight_per_engine"));
+         }, {}},
+        {"max_in_flight_per_engine", 45, [](const SummaryUnits& u) { return J(u.max("max_in_flight")); }, {}},
+    };
+    s.lines = {
+        {30, [](const SummaryUnits&, const SummaryValues& v) -> Rows {
+             return {{"ALU utilisation", fmt::format("{:.1f} %", 100 * v.real("alu_utilisation"))},
+                     {"co-issue rate", fmt::format("{:.1f} % of issuing cycles", 100 * v.real("coissue_rate"))}};
+         }},
+        {42, [](const SummaryUnits&, const SummaryValues& v) -> Rows {
+             Rows rows = {{"vertices in flight", fmt::format("{:.2f} per engine on average, {} at most",
+                                                             v.real("in_flight_per_engine"),
+                                                             v.count("max_in_flight_per_engine"))}};
+             const auto* engines = v.find("engines");
+             if (engines && engines->is_array())
+                 for (size_t e = 0; e < engines->size(); ++e) {
+                     const auto& x = (*engines)[e];
+                     rows.push_back({e ? "" : "per engine",
+                                     fmt::format("engine {}: issuing {:.1f} %, dependency {:.1f} %, latency {:.1f} %, "
+                                                 "empty {:.1f} %",
+                                                 e, 100 * x["issue"].get<double>(), 100 * x["dependency"].get<double>(),
+                                                 100 * x["latency"].get<double>(), 100 * x["empty"].get<double>())});
+                 }
+             return rows;
+         }},
+    };
+    return s;
+}
+}  // namespace
+
 void register_unit_vertex_alu(UnitRegistry& r) {
     UnitType t;
     t.name = "vertex_alu";
@@ -630,6 +697,8 @@ void register_unit_vertex_alu(UnitRegistry& r) {
     t.tables = {VertexAluParams::table()};
     t.words.noun = "the vertex ALU";
     t.words.busy = "issuing in {} of engine cycles";
+    t.summary = vertex_alu_summary();
+    t.roles = {"vertex_alu"};
     auto utilisation = [](const nlohmann::ordered_json& g) {
         if (!g.contains("rates") || !g["rates"].contains("utilisation") || g["rates"]["utilisation"]["value"].is_null())
             return double(NAN);

@@ -365,6 +365,32 @@ double rate(const nlohmann::ordered_json& g, const char* name) {
 
 }  // namespace
 
+namespace {
+// Its bandwidth and fetch cache hits: one fetch's rates, or the ratios of the summed counters.
+UnitSummary vertex_fetch_summary() {
+    using J = nlohmann::ordered_json;
+    using Rows = std::vector<std::pair<std::string, std::string>>;
+    UnitSummary s;
+    s.metrics = {
+        {"fetch_bytes_per_cycle", 35,
+         [](const SummaryUnits& u) {
+             return J(u.groups.size() > 1 ? u.ratio("bytes", "cycles") : u.rate("bytes_per_cycle"));
+         }, {}},
+        {"fetch_cache_hit_rate", 37,
+         [](const SummaryUnits& u) {
+             return J(u.groups.size() > 1 ? u.ratio("cache_hits", "cache_lookups") : u.rate("cache_hit_rate"));
+         }, {}},
+    };
+    s.lines = {{35, [](const SummaryUnits& u, const SummaryValues& v) -> Rows {
+                    const double bytes = v.real("fetch_bytes_per_cycle");
+                    return {{"fetch bandwidth", fmt::format("{:.2f} B/cycle ({:.2f} GB/s), fetch cache hits {:.1f} %", bytes,
+                                                            bytes * u.clock_mhz / 1e3,
+                                                            100 * v.real("fetch_cache_hit_rate"))}};
+                }}};
+    return s;
+}
+}  // namespace
+
 void register_unit_vertex_fetch(UnitRegistry& r) {
     UnitType t;
     t.name = "vertex_fetch";
@@ -373,6 +399,8 @@ void register_unit_vertex_fetch(UnitRegistry& r) {
     t.memory_port = true;
     t.words.noun = "the vertex fetch";
     t.words.busy = "requesting or sending vertices in {} of cycles";
+    t.summary = vertex_fetch_summary();
+    t.roles = {"vertex_fetch"};
     t.words.stall = [](const std::string& unit, const std::string& reason, double frac,
                        const nlohmann::ordered_json& units, const ParamSet& p, const std::string& memory) -> std::string {
         const std::string n = unit == "vertex_fetch" ? "the vertex fetch" : "the vertex fetch " + unit;
