@@ -63,7 +63,6 @@ private:
     // topology's tables: a base --set of a unit only those topologies have (delay_stage.latency)
     // is checked on them, point by point.
     void base_params() {
-        base_ = sc::default_params();
         try {
             if (!s_.preset.empty()) apply_preset(base_, s_.preset);
         } catch (const std::exception& e) {
@@ -238,7 +237,7 @@ private:
     }
 
     const Study& s_;
-    ParamSet base_;
+    ParamSet base_ = sc::default_params();
     std::map<std::string, sc::Topology> topologies_;
     std::vector<std::string> scene_hash_;
 };
