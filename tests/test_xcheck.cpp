@@ -658,6 +658,19 @@ TEST_CASE("User bins: a seq counts adjacent events in order, and same=FIELD only
     CHECK(count_one(spec, apart, true).seqs == std::vector<uint64_t>{0, 0, 2});
 }
 
+TEST_CASE("User bins: a seq of a lenient-only bin counts in lenient arrays only") {
+    const auto spec = bins_from("bin s event STREAM lenient\nseq s_s s s same=stream\n");
+    using namespace decl;
+    // the same event list counted as a strict array and as a lenient one
+    const std::vector<uint32_t> t = {D3DVSD_STREAM(0), D3DVSD_STREAM(0), D3DVSD_REG(0, D3DVSDT_FLOAT3), D3DVSD_END()};
+    const auto events = decode(t, {true}).events;
+    UserCoverage strict, lenient;
+    strict.count(spec, t, events, false);
+    lenient.count(spec, t, events, true);
+    CHECK(strict.seqs == std::vector<uint64_t>{0});
+    CHECK(lenient.seqs == std::vector<uint64_t>{1});
+}
+
 TEST_CASE("User bins: a token seq counts adjacent token positions, a CONST's payload skipped") {
     const auto spec = bins_from("bin c token 0xE0000000 0x80000000\nbin r token 0xE0000000 0x40000000\nseq c_r c r\n");
     using namespace decl;

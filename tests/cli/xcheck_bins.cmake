@@ -24,6 +24,21 @@ function(case_seq_stream_after_stream)
   expect(0 "user bin s +[1-9][0-9]* +\\(events\\)\n  user seq s_after_s +[1-9][0-9]* +\\(event sequences\\).*coverage: complete" ${RUN})
 endfunction()
 
+# --stream: arrays back to back, sequences still counted within each array: the same counts as
+# the run without --stream (the same arrays).
+function(case_stream_per_array)
+  file(WRITE ${WORK}/bins.txt "bin s event STREAM\nseq s_after_s s s same=stream\nbin e event ELEMENT\nseq e_e e e\n")
+  run(plain ${RUN})
+  run(streamed ${RUN} --stream 8)
+  string(REGEX MATCHALL "user seq [a-z_]+ +[0-9]+" a "${plain}")
+  string(REGEX MATCHALL "user seq [a-z_]+ +[0-9]+" b "${streamed}")
+  list(LENGTH a n)
+  if(NOT plain_rc EQUAL 0 OR NOT streamed_rc EQUAL 0 OR NOT n EQUAL 2 OR NOT a STREQUAL b
+     OR NOT streamed MATCHES "back to back in streams of 8")
+    message(SEND_ERROR "--stream changed the sequence counts: '${a}' against '${b}'\n${plain}\n${streamed}")
+  endif()
+endfunction()
+
 # A range counts more than an exact value inside it (regs 0..15 against reg 0).
 function(case_ranges)
   file(WRITE ${WORK}/bins.txt "bin r0 event ELEMENT reg=0\nbin r0_15 event ELEMENT reg=0..15\n")
