@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # Installs the Debian packages vpsim needs, if any is missing (one apt-get update, then
 # apt-get install -y). Safe to run again: it does nothing when everything is there.
-#   scripts/deps.sh [--build] [EXTRA_PACKAGE...]
+#   scripts/deps.sh [--build] [--capture32] [EXTRA_PACKAGE...]
 # --build: only what configuring and building needs (scripts/build.sh, and with it the main job,
 # scripts/run.sh); without it, also what the tests use (scripts/test.sh), among them Chromium,
 # matplotlib and Assimp's test models, most of the download.
+# --capture32 (or VPSIM_CAPTURE32=1 in the environment, e.g. for scripts/test.sh): also what
+# recording 32-bit Windows programs needs (docs/capture.md): Debian's i386 architecture, wine32:i386
+# and g++-mingw-w64-i686, i386 GL and X libraries. Not by default: 311 MB to download, 1.5 GB
+# installed, and 68 installed amd64 libraries upgraded to the versions their new i386 twins need.
 set -euo pipefail
 
 packages=(
@@ -17,8 +21,17 @@ packages=(
   # the Python API (docs/python.md): the extension module vpsim._core, built for Debian's python3
   pybind11-dev python3-dev
 )
-if [ "${1:-}" = --build ]; then
+build_only=0 capture32="${VPSIM_CAPTURE32:-0}"
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --build) build_only=1 ;;
+    --capture32) capture32=1 ;;
+    *) break ;;
+  esac
   shift
+done
+if [ "$build_only" = 1 ]; then
+  :
 else
   packages+=(
     # vpsim import's tests: `assimp info` (their oracle) and Assimp's test models
@@ -37,6 +50,15 @@ else
     # vpsim formal's tests (docs/formal.md): yosys (with yosys-smtbmc) and the z3 solver
     yosys z3
   )
+fi
+if [ "$capture32" = 1 ]; then
+  # vpsim capture of 32-bit programs: Wine's 32-bit half and the i686 mingw-w64 (the recorder's
+  # i686 build and the 32-bit test program); wine32 is an i386 package. Its GL (Mesa's llvmpipe)
+  # and the X libraries Wine's X11 driver loads are only recommended by libwine:i386, so named:
+  # without libgl1:i386 Direct3DCreate8 fails ("Failed to load libGL").
+  packages+=(wine32:i386 g++-mingw-w64-i686 libgl1:i386 libgl1-mesa-dri:i386
+    libxrandr2:i386 libxi6:i386 libxcursor1:i386 libxcomposite1:i386 libxinerama1:i386
+    libxrender1:i386 libxxf86vm1:i386 libxfixes3:i386)
 fi
 # Extra packages for optional jobs, e.g. scripts/deps.sh yosys
 # (scripts/fuzz.sh asks for clang libclang-rt-14-dev: clang with libFuzzer and the sanitizers)
@@ -69,5 +91,8 @@ if [ "$(id -u)" -ne 0 ]; then
   sudo="sudo"
 fi
 export DEBIAN_FRONTEND=noninteractive
+if [ "$capture32" = 1 ] && ! dpkg --print-foreign-architectures | grep -qx i386; then
+  $sudo dpkg --add-architecture i386  # apt-get update below then reads the i386 package lists
+fi
 $sudo apt-get -o DPkg::Lock::Timeout=600 update -q
 $sudo apt-get -o DPkg::Lock::Timeout=600 install -y -q --no-install-recommends "${missing[@]}"

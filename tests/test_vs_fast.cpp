@@ -2,6 +2,7 @@
 // programs on random inputs (specials included), directed cases, and the fused fetch against
 // fetch_vertex on random vertex buffers of all 8 data types.
 #include "model/vs/vs_fast.h"
+#include "model/vs/vs_fast_driver.h"  // fused_transform: which vertices it takes
 
 #include "model/decl/decl_tokens.h"
 #include "model/vs/vs_asm.h"
@@ -346,6 +347,34 @@ TEST_CASE("Directed programs: swizzle hazards, renaming, relative reads, scalar 
     }
 }
 
+TEST_CASE("lit.z with a constant power (its own kernel) matches the interpreter at every edge of x, y and the power") {
+    // r0.w from a constant: the fast path clamps the power once and calls pow only where x > 0
+    // and y > 0 (vs_fast_kernels.cpp, KLitZ); every (x, y) edge against every power edge.
+    const Program p = assemble("vs.1.1\nmov r0.xy, v0\nmov r0.w, c6.w\nlit r1, r0\nmov oPos, r1\n").program;
+    const float inf = std::numeric_limits<float>::infinity(), qnan = std::numeric_limits<float>::quiet_NaN();
+    const float xy[] = {0.0f, -0.0f, 1.0f, -1.0f, 0.5f, 2.0f, FLT_MIN, 1e-45f, FLT_MAX, inf, -inf, qnan, -qnan};
+    const float powers[] = {0.0f,  -0.0f, 1.0f,   -1.0f,  16.0f, 127.9961f, 128.0f, -128.0f, 1e30f,
+                            -1e30f, 0.5f, -0.5f, inf,    -inf,  qnan,      FLT_MIN, 3.0f,    -3.0f};
+    std::vector<Vec4> in;
+    for (float x : xy)
+        for (float y : xy) {
+            std::array<Vec4, kNumInputs> v{};
+            v[0] = {x, y, 0.0f, 0.0f};
+            in.insert(in.end(), v.begin(), v.end());
+        }
+    const size_t n = in.size() / kNumInputs;
+    for (const FastIsa isa : isas()) {
+        IsaScope scope(isa);
+        for (float power : powers) {
+            Constants k(96);
+            k[6] = {0.0f, 0.0f, 0.0f, power};
+            size_t runs = 0;
+            INFO("power " << power << " isa " << fast_isa_name(isa));
+            CHECK(compare(p, Profile::d3d8(), k, in, n, &runs) == "");
+        }
+    }
+}
+
 TEST_CASE("Dead code is not computed, mov costs nothing, and a dot product is computed once") {
     const AsmResult a = assemble(
         "vs.1.1\nmov r0, v0\nmul r5, v3, c4\ndp3 r1, r0, c1\nmov r2, r1\nadd r3, r2, r1\nmov oPos, r3\n");
@@ -507,6 +536,87 @@ TEST_CASE("The fused fetch equals fetch_vertex + execute_reference on random buf
         CHECK(types_seen[t] > 0);
     }
     std::cout << "fast fetch vs fetch_vertex: " << runs << " vertices, all bit-identical\n";
+}
+
+// ---- The register-resident transform (fused_transform) ----
+
+TEST_CASE("A program that is one transform of one FLOAT input goes through registers, bit-identical") {
+    const uint64_t seed = test_seed("fast fused transform vs reference");
+    SplitMix64 rng(seed);
+    // Programs that qualify (one MATVEC of 4 rows of an input, its results the only output) and
+    // two that do not (a second output; a 3-row transform).
+    const char* const programs[] = {
+        "vs.1.1\nm4x4 oPos, v0, c0\n", "vs.1.1\nm3x4 oPos, v0, c2\n", "vs.1.1\nm4x4 oT0, -v0, c3\n",
+        "vs.1.1\ndp4 oPos.x, v0, c0\ndp4 oPos.y, v0, c1\ndp4 oPos.z, v0, c2\ndp4 oPos.w, v0, c3\n",
+        "vs.1.1\nm4x4 oPos, v0, c0\nmov oT0, v0\n", "vs.1.1\nm4x3 oPos.xyz, v0, c0\n"};
+    const uint32_t types[] = {decl::D3DVSDT_FLOAT2, decl::D3DVSDT_FLOAT3, decl::D3DVSDT_FLOAT4};
+    size_t runs = 0, fused = 0;
+    for (int trial = 0; trial < 240; ++trial) {
+        const size_t pi = size_t(trial) % 6;
+        const Program p = assemble(programs[pi], "<fused>").program;
+        const FastShader fs = compile_fast(p);
+        const uint32_t type = types[rng.below(3)];
+        const uint32_t skip = rng.below(2);  // dwords before the element
+        std::vector<uint32_t> tokens = {decl::D3DVSD_STREAM(0)};
+        if (skip) tokens.push_back(decl::D3DVSD_SKIP(skip));
+        tokens.push_back(decl::D3DVSD_REG(0, type));
+        tokens.push_back(decl::D3DVSD_END());
+        const decl::Declaration d = decl::decode(tokens);
+        REQUIRE(d.valid);
+        const uint32_t size = 4 * skip + decl::data_type_size(type);
+        const uint32_t stride = size + 4 * rng.below(3);
+        const uint32_t vertices = 1 + rng.below(300);
+        // The buffer ends 0..2 bytes after the last element (16-byte loads would run past it
+        // near the end), or (1 in 5) in the middle of a vertex: a FetchError after the others.
+        const bool cut = rng.chance(0.2) && vertices > 1;
+        const uint32_t fetchable = cut ? rng.below(vertices) : vertices;
+        std::vector<uint8_t> buf(size_t(stride) * (vertices - 1) + size + rng.below(3));
+        if (cut) buf.resize(size_t(stride) * fetchable + size - 1);
+        for (size_t i = 0; i < buf.size(); ++i) buf[i] = uint8_t(rng.next());
+        for (size_t i = 0; i + 4 <= buf.size(); i += 4)
+            if (rng.chance(0.7)) {
+                const float f = test_float(rng);
+                std::memcpy(&buf[i], &f, 4);
+            }
+        Streams s{};
+        s[0] = StreamBinding{buf.data(), buf.size(), stride, true};
+        const Constants k = random_constants(rng, 96);
+        const uint32_t first = rng.below(vertices);
+        const uint32_t count = vertices - first;
+        const auto all = isas();
+        IsaScope scope(all[size_t(trial / 6) % all.size()]);
+        INFO("seed " << seed << " trial " << trial << " program " << programs[pi] << "type " << type << " stride "
+                     << stride << " buffer " << buf.size() << " first " << first << " count " << count);
+        // Which vertices the fused loop takes: those that can be fetched with 16 bytes readable
+        // from the element's start, rounded down to a multiple of 4; none for the last two programs.
+        const uint64_t off = 4 * skip;
+        const uint64_t wide = off + 16 <= buf.size() ? (buf.size() - off - 16) / stride + 1 : 0;
+        const uint64_t end = std::min<uint64_t>({wide, fetchable, vertices});
+        const size_t expected = pi < 4 && end > first ? size_t(end - first) & ~size_t(3) : 0;
+        std::vector<float> direct(size_t(count) * 4);
+        CHECK(vpsim::vs::fast::fused_transform(fs, d, s, k, first, count, direct.data()) == expected);
+        fused += expected;
+        std::vector<float> packed(size_t(count) * fs.packed_stride);
+        uint32_t shaded = count;
+        if (first + count > fetchable) {
+            CHECK_THROWS_AS(run_fast_fetch_packed(fs, d, s, k, first, count, packed.data()), FetchError);
+            shaded = fetchable > first ? fetchable - first : 0;
+        } else {
+            run_fast_fetch_packed(fs, d, s, k, first, count, packed.data());
+        }
+        for (uint32_t i = 0; i < shaded; ++i) {
+            const VertexOutputs ref = execute_reference(p, Profile::d3d8(), fetch_vertex(d, s, first + i), k);
+            std::vector<float> rec(fs.packed_stride);
+            pack_outputs(fs, ref, rec.data());
+            ++runs;
+            INFO("vertex " << first + i);
+            REQUIRE(std::memcmp(rec.data(), &packed[size_t(i) * fs.packed_stride], rec.size() * 4) == 0);
+            if (i < expected) REQUIRE(std::memcmp(rec.data(), &direct[size_t(i) * 4], 16) == 0);
+        }
+    }
+    CHECK(fused > 5000);   // the fused loop ran on most of the vertices of the first four programs
+    std::cout << "fast fused transform vs reference: " << runs << " vertices (" << fused
+              << " through the fused loop), all bit-identical\n";
 }
 
 TEST_CASE("The fused fetch shades the vertices before one that cannot be fetched, then throws fetch_vertex's error") {

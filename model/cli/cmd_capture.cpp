@@ -9,6 +9,7 @@
 #include "model/common/file_util.h"
 #include "model/common/printable.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -33,9 +34,24 @@ bool parse_frames(const std::string& t, uint32_t& first, uint32_t& last) {
 
 const char* kFramesHelp = "A-B (or A): frame numbers, counted from 0 at the first Present";
 
+// "0,2,5-7": frame numbers and ranges, into ascending distinct frames; false when malformed.
+bool parse_shots(const std::string& t, std::vector<uint32_t>& out) {
+    size_t at = 0;
+    while (at <= t.size()) {
+        const size_t comma = std::min(t.find(',', at), t.size());
+        uint32_t a = 0, b = 0;
+        if (!parse_frames(t.substr(at, comma - at), a, b) || b - a > 100000) return false;
+        for (uint32_t f = a; f <= b; ++f) out.push_back(f);
+        at = comma + 1;
+    }
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return !out.empty();
+}
+
 struct CaptureArgs {
     std::vector<std::string> command;  // PROGRAM.exe ARGS
-    std::string output, proxy, prefix, frames, capture, screen = "640x480x24";
+    std::string output, proxy, prefix, frames, shots, capture, screen = "640x480x24";
     double time_limit = 60;
     bool json = false;
 };
@@ -48,12 +64,20 @@ int run_record(const CaptureArgs& a) {
         std::fprintf(stderr, "vpsim capture run: --frames %s: expected %s\n", printable(a.frames, 100, true).c_str(), kFramesHelp);
         return 2;
     }
-    o.output = a.output.empty() ? std::filesystem::path(o.program).stem().string() + ".vpcap" : a.output;
-    o.proxy = a.proxy.empty() ? data_path("capture/d3d8.dll") : a.proxy;
-    if (o.proxy.empty()) {
-        std::fprintf(stderr, "vpsim capture run: %s\n", data_not_found("capture/d3d8.dll").c_str());
+    if (!a.shots.empty() && !parse_shots(a.shots, o.shots)) {
+        std::fprintf(stderr, "vpsim capture run: --shots %s: expected frame numbers and ranges, e.g. 0,2,5-7\n",
+                     printable(a.shots, 100, true).c_str());
         return 2;
     }
+    if (!o.shots.empty() && o.shots.back() > o.last_frame) {
+        std::fprintf(stderr, "vpsim capture run: --shots: frame %u is after the last frame recorded (--frames %s)\n",
+                     o.shots.back(), a.frames.c_str());
+        return 2;
+    }
+    o.output = a.output.empty() ? std::filesystem::path(o.program).stem().string() + ".vpcap" : a.output;
+    o.proxy = a.proxy;
+    o.proxy_x86_64 = data_path("capture/d3d8.dll");
+    o.proxy_i686 = data_path("capture/i686/d3d8.dll");
     if (!a.prefix.empty()) {
         o.prefix = a.prefix;
     } else {
@@ -124,19 +148,26 @@ void add_capture_command(CLI::App& app, int& exit_code) {
     cap->require_subcommand(1);
     CLI::App* run = cap->add_subcommand(
         "run",
-        "Record PROGRAM.exe (x86-64) under Wine in Xvfb through vpsim's recorder d3d8.dll, placed beside the program for "
-        "the run (WINEDLLOVERRIDES=d3d8=n,b). Needs wine64, xvfb-run and xauth (scripts/deps.sh installs them; this "
-        "command installs nothing and names what is missing). Makes the Wine prefix with wineboot when it has none. "
-        "A frame is written whole at each Present: a program that crashes or passes --time-limit leaves every complete "
-        "frame readable.\nExit status: 0 recorded, 1 the program failed or timed out (its complete frames kept), 2 "
-        "usage, a missing tool or no capture.");
+        "Record PROGRAM.exe under Wine in Xvfb through vpsim's recorder d3d8.dll, placed beside the program for "
+        "the run (WINEDLLOVERRIDES=d3d8=n,b). The program's PE header says its architecture: x86-64 programs run "
+        "under wine64 with the x86-64 recorder, 32-bit (i386) ones under Debian's wine32 with the i686 recorder. Needs "
+        "wine64, xvfb-run and xauth, and for 32-bit programs wine32:i386 and its GL (scripts/deps.sh installs them, "
+        "--capture32 the 32-bit ones; this command installs nothing and names what is missing). Makes the Wine prefix "
+        "with wineboot when it has none. A frame is written whole at each Present: a program that crashes or passes "
+        "--time-limit leaves every complete frame readable.\nExit status: 0 recorded, 1 the program failed or timed "
+        "out (its complete frames kept) or a picture asked for by --shots is missing, 2 usage, a missing tool or no "
+        "capture.");
     run->add_option("command", a->command, "-- PROGRAM.exe ARGS")->required();
     run->add_option("-o,--out", a->output, "The capture to write (default: the program's name with .vpcap)");
     run->add_option("--frames", a->frames,
                     "A-B: record up to frame B, then end the program (frames before A are recorded too, their state is "
                     "needed; convert keeps the draws of A-B by default)");
+    run->add_option("--shots", a->shots,
+                    "LIST: frames whose back buffer is kept as a reference picture, e.g. 0,2,5-7: CAPTURE's name with "
+                    ".frameN.png, beside it (read before the frame's Present)");
     run->add_option("--prefix", a->prefix, "The Wine prefix (default: capture-wineprefix in vpsim's data directory)");
-    run->add_option("--proxy", a->proxy, "The recorder d3d8.dll (default: capture/d3d8.dll in vpsim's data directory)");
+    run->add_option("--proxy", a->proxy, "The recorder d3d8.dll, of the program's architecture (default: capture/d3d8.dll, for "
+                                         "32-bit programs capture/i686/d3d8.dll, in vpsim's data directory)");
     run->add_option("--time-limit", a->time_limit, "Seconds the program may run (default 60)")->check(CLI::Range(1.0, 86400.0));
     run->add_option("--screen", a->screen, "Xvfb's screen, WxHxDEPTH (default 640x480x24)");
     run->callback([a, &exit_code] { exit_code = run_record(*a); });

@@ -119,6 +119,13 @@ void run_fast_fetch(const FastShader& fs, const decl::Declaration& decl, const S
 
 void run_fast_fetch_packed(const FastShader& fs, const decl::Declaration& decl, const Streams& streams,
                            const Constants& constants, uint32_t first, uint32_t count, float* out) {
+    // A program that is one transform of one input goes through registers (fused_transform); the
+    // vertices it leaves (the last < 4, those near the buffer's end or from a fetch error on) take the
+    // batch loop.
+    const size_t done = fused_transform(fs, decl, streams, constants, first, count, out);
+    first += uint32_t(done);
+    count -= uint32_t(done);
+    out += done * fs.packed_stride;
 #if defined(__SSE2__)
     // Non-temporal stores need every 4-float register at a 16-byte boundary: records of a multiple
     // of 4 floats (oFog/oPts come last and break it) at a 16-byte aligned `out`.

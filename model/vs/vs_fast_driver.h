@@ -18,6 +18,7 @@ struct Work {
     std::vector<float> uni;
     Ctx ctx;
     RunOp run_op = run_op_for(isa_setting().load(std::memory_order_relaxed));  // the kernels of this call
+    bool avx2 = isa_setting().load(std::memory_order_relaxed) == FastIsa::Avx2;  // (fused_transform's)
 
     Work(const FastShader& fs, const Constants& constants);
     void shade(const FastShader& fs, size_t n) {
@@ -59,5 +60,19 @@ void fetch_and_shade(const FastShader& fs, const decl::Declaration& d, const Str
         throw FetchError(0, int64_t(first) + int64_t(valid), "cannot be fetched");  // not reached
     }
 }
+
+}  // namespace vpsim::vs::fast
+
+namespace vpsim::vs::fast {
+
+// The register-resident transform (docs/fast-path.md, "Fused transform"): when the whole program
+// is one MATVEC of 4 rows whose source is a FLOAT2/3/4 input (and constant components) and whose
+// 4 results are the only output register, vertices are fetched, transformed and stored 4 at a
+// time in registers, with no slot traffic. Writes the records of vertices first .. first+k-1 for
+// a k it returns (a multiple of 4, possibly 0: the program or the declaration does not qualify);
+// the caller shades the rest with the batch loop. Ordinary stores: interleaved with the loads and
+// the arithmetic they measured faster than non-temporal ones (docs/fast-path.md).
+size_t fused_transform(const FastShader& fs, const decl::Declaration& d, const Streams& streams,
+                       const Constants& constants, uint32_t first, uint32_t count, float* out);
 
 }  // namespace vpsim::vs::fast

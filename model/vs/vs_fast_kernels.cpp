@@ -6,7 +6,9 @@
 // identically, and ops:: for everything that is not a single IEEE operation or a select.
 #include "model/vs/vs_fast_kernels.h"
 
+#include <cmath>
 #include <cstdlib>
+#include <type_traits>
 #include <cstring>
 
 namespace vpsim::vs::fast {
@@ -249,7 +251,24 @@ struct KLitZ {
     size_t n;
     template <class X, class Y, class W>
     VPSIM_INLINE void operator()(X x, Y y, W w) const {
-        for (size_t i = 0; i < n; ++i) d[i] = ops::lit(Vec4{x(i), y(i), 0.0f, w(i)})[2];  // lit ignores s.z
+        if constexpr (std::is_same_v<W, LdU>) {
+            // A uniform power (the usual `mov r0.w, cN.w`): ops::lit's z, written out with the
+            // power clamped once: 0 unless x > 0 and y > 0, then the double pow of the float
+            // operands rounded to float, canonical NaN (vs_interp.cpp, ops::lit).
+            const float kMaxPower = 127.9961f;  // as ops::lit (NaN stays NaN)
+            float power = w(0);
+            if (power < -kMaxPower) power = -kMaxPower;
+            else if (power > kMaxPower) power = kMaxPower;
+            for (size_t i = 0; i < n; ++i) {
+                const float xi = x(i), yi = y(i);
+                float z = 0.0f;
+                if (xi > 0.0f && yi > 0.0f)
+                    z = canon(static_cast<float>(std::pow(static_cast<double>(yi), static_cast<double>(power))));
+                d[i] = z;
+            }
+        } else {
+            for (size_t i = 0; i < n; ++i) d[i] = ops::lit(Vec4{x(i), y(i), 0.0f, w(i)})[2];  // lit ignores s.z
+        }
     }
 };
 struct KA0 {

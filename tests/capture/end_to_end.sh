@@ -4,6 +4,7 @@
 #   - capture info sees 3 frames of 5 draws each (2 through the vertex shader, 2 from user memory) (the program's draws per frame);
 #   - capture convert writes a scene of 15 draws;
 #   - scene-exec and run execute every draw of it.
+# The recording also keeps frame 2's back buffer (--shots 2), which shots.sh checks.
 # Usage: end_to_end.sh VPSIM CAPTURE_BUILD_DIR WORK_DIR. The Wine prefix is kept in
 # CAPTURE_BUILD_DIR/wineprefix and reused by the next run (wineboot only the first time).
 set -euo pipefail
@@ -13,7 +14,7 @@ mkdir -p "$work"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 t0=$(date +%s.%N)
-"$vpsim" capture run --prefix "$dir/wineprefix" --frames 0-2 --screen 320x240x24 --time-limit 120 \
+"$vpsim" capture run --prefix "$dir/wineprefix" --frames 0-2 --shots 2 --screen 320x240x24 --time-limit 120 \
   -o "$work/spin.vpcap" -- "$dir/d3d8_spin.exe" 10 >"$work/run.out" 2>"$work/run.err" ||
   fail "capture run: exit $? ($(cat "$work/run.err"))"
 t1=$(date +%s.%N)

@@ -5,7 +5,9 @@
 set -uo pipefail
 vpsim=$1 work=$2
 rm -rf "$work" && mkdir -p "$work" && cd "$work"
-: >prog.exe
+# A PE header's first bytes (an MZ header whose e_lfanew points at "PE\0\0" and machine 0x8664):
+# enough for capture run to take it for an x86-64 program before it looks for the tools.
+printf 'MZ' >prog.exe && head -c 58 /dev/zero >>prog.exe && printf '\x40\0\0\0PE\0\0\x64\x86' >>prog.exe
 PATH=/nonexistent "$vpsim" capture run -o out.vpcap -- ./prog.exe >out.txt 2>err.txt
 code=$?
 [ "$code" -eq 2 ] || { echo "FAIL: exit $code, expected 2"; cat err.txt; exit 1; }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "model/capture/capture_format.h"
+#include "proxy_shots.h"
 
 /* ---- the capture stream ---- */
 static CRITICAL_SECTION g_lock;
@@ -425,10 +426,21 @@ HOOK(HRESULT, DrawIndexedPrimitiveUP,
     uint32_t a[8] = {(uint32_t)t, minidx, nv, count, (uint32_t)fmt, stride, ib, vb};
     rec(VPSIM_OP_DRAW_INDEXED_PRIMITIVE_UP, a, sizeof a, idx, ib, data, vb);
 END_HOOK()
-HOOK(HRESULT, Present, (DEV, const RECT* s, const RECT* t, HWND w, const RGNDATA* r), (d, s, t, w, r))
-    rec(VPSIM_OP_PRESENT, NULL, 0, NULL, 0, NULL, 0);
-    end_frame();
-END_HOOK()
+/* Present: the frame mark; the back buffer of a frame chosen by --shots is read before the real
+ * Present (proxy_shots.c), after which its contents are undefined. */
+static HRESULT(STDMETHODCALLTYPE* o_Present)(DEV, const RECT*, const RECT*, HWND, const RGNDATA*);
+static HRESULT STDMETHODCALLTYPE h_Present(DEV, const RECT* s, const RECT* t, HWND w, const RGNDATA* r) {
+    if (t_depth) return o_Present(d, s, t, w, r);
+    ENTER();
+    if (g_enabled) vpsim_shots_take(d, g_frame);
+    HRESULT hr = o_Present(d, s, t, w, r);
+    if (SUCCEEDED(hr)) {
+        rec(VPSIM_OP_PRESENT, NULL, 0, NULL, 0, NULL, 0);
+        end_frame();
+    }
+    LEAVE();
+    return hr;
+}
 
 /* ---- version 2: state blocks, ProcessVertices, Reset, the device's caps ---- */
 HOOK(HRESULT, CreateStateBlock, (DEV, D3DSTATEBLOCKTYPE type, DWORD* handle), (d, type, handle))
@@ -591,14 +603,28 @@ void* WINAPI Direct3DShaderValidatorCreate8(void) {
     return f ? f() : NULL;
 }
 
+/* The program's normal end (ExitProcess; not TerminateProcess, not a crash): the calls after its
+ * last Present, if any, as a last frame, which has no Present (a program that draws without
+ * presenting, e.g. Wine's conformance tests reading the render target back, would lose them). The
+ * other threads are gone by then: no lock. */
+static void flush_at_exit(void) {
+    if (!g_enabled || !g_calls) return;
+    uint32_t h[5] = {VPSIM_CAPTURE_FRAME_MAGIC, g_frame, g_calls, (uint32_t)g_len, vpsim_capture_checksum(g_buf, g_len)};
+    write_all(h, sizeof h);
+    write_all(g_buf, (DWORD)g_len);
+    CloseHandle(g_file);
+    g_enabled = 0;
+}
+
 BOOL WINAPI DllMain(HINSTANCE inst, DWORD reason, void* reserved) {
     (void)inst;
-    (void)reserved;
+    if (reason == DLL_PROCESS_DETACH && reserved) flush_at_exit();
     if (reason == DLL_PROCESS_ATTACH) {
         InitializeCriticalSection(&g_lock);
         g_real_time = env_u32("VPSIM_CAPTURE_REAL_TIME", 0) != 0;
         open_capture();
         if (g_enabled && !g_real_time) virtualize_timers();
+        if (g_enabled) vpsim_shots_init();
     }
     return TRUE;
 }
