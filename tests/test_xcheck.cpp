@@ -602,9 +602,121 @@ TEST_CASE("User-defined bins and crosses: tokens, events, modes, crosses, holes 
     CHECK_THAT(bad("bin a token 0xF 0x10\n"), Catch::Contains(":1: bin a: VALUE has bits outside MASK"));
     CHECK_THAT(bad("bin a event NOPE\n"), Catch::Contains(":1: bin a: unknown event kind NOPE"));
     CHECK_THAT(bad("bin a event END\ncross c a b\n"), Catch::Contains(":2: cross c: no bin b defined before it"));
-    CHECK_THAT(bad("binx a\n"), Catch::Contains(":1: a line starts with `bin` or `cross`"));
+    CHECK_THAT(bad("binx a\n"), Catch::Contains(":1: a line starts with `bin`, `cross` or `seq`"));
     CHECK_THAT(bad("bin a event ELEMENT colour=3\n"), Catch::Contains("unknown field colour"));
     std::filesystem::remove(f);
+}
+
+// The coverage language beyond exact values (issue 34, item 5): ranges, sequences, crosses within a
+// window of events. Each writes a bins file and counts hand-made arrays against the model's events.
+namespace {
+UserCoverageSpec bins_from(const std::string& text) {
+    const std::string f = (std::filesystem::temp_directory_path() / "vpsim_test_bins_lang.txt").string();
+    std::ofstream(f) << text;
+    UserCoverageSpec spec = load_user_bins(f);
+    std::filesystem::remove(f);
+    return spec;
+}
+std::string bins_error(const std::string& text) {
+    try {
+        bins_from(text);
+    } catch (const std::exception& e) {
+        return e.what();
+    }
+    return "no error";
+}
+UserCoverage count_one(const UserCoverageSpec& spec, const std::vector<uint32_t>& t, bool lenient = false) {
+    UserCoverage u;
+    u.count(spec, t, decl::decode(t, {lenient}).events, lenient);
+    return u;
+}
+}  // namespace
+
+TEST_CASE("User bins: a range on an event field or a token value counts the values inside it, bounds included") {
+    const auto spec = bins_from("bin r0_3 event ELEMENT reg=0..3\nbin r4 event ELEMENT reg=4..15\n"
+                                "bin s1_2 event STREAM stream=1..2\nbin regtok token 0xE000001F 0x40000002..0x40000004\n");
+    const std::vector<uint32_t> t = {decl::D3DVSD_STREAM(2), decl::D3DVSD_REG(0, decl::D3DVSDT_FLOAT3),
+                                     decl::D3DVSD_REG(3, decl::D3DVSDT_FLOAT3), decl::D3DVSD_REG(4, decl::D3DVSDT_FLOAT3),
+                                     decl::D3DVSD_STREAM(3), decl::D3DVSD_REG(5, decl::D3DVSDT_FLOAT3), decl::D3DVSD_END()};
+    const UserCoverage u = count_one(spec, t);
+    // regs 0 and 3 in 0..3, 4 and 5 in 4..15; stream 2 in 1..2, stream 3 not; REG tokens 3 and 4 in 2..4
+    CHECK(u.bins == std::vector<uint64_t>{2, 2, 1, 2});
+}
+
+TEST_CASE("User bins: a seq counts adjacent events in order, and same=FIELD only those with the field equal") {
+    const auto spec = bins_from("bin s event STREAM\nbin e event ELEMENT\nseq s_s s s\nseq s_s_same s s same=stream\n"
+                                "seq s_e s e\n");
+    using namespace decl;
+    // STREAM 0, STREAM 0 (the trigger), STREAM 1, ELEMENT: s_s twice, s_s_same once, s_e once (lenient:
+    // the strict decoder stops at the second STREAM, rule D9)
+    const std::vector<uint32_t> t = {D3DVSD_STREAM(0), D3DVSD_STREAM(0), D3DVSD_STREAM(1), D3DVSD_REG(0, D3DVSDT_FLOAT3),
+                                     D3DVSD_END()};
+    CHECK(count_one(spec, t, true).seqs == std::vector<uint64_t>{2, 1, 1});
+    // an ELEMENT between the two STREAM 0: not adjacent, no sequence of streams
+    const std::vector<uint32_t> apart = {D3DVSD_STREAM(0), D3DVSD_REG(0, D3DVSDT_FLOAT3), D3DVSD_STREAM(0),
+                                         D3DVSD_REG(1, D3DVSDT_FLOAT3), D3DVSD_END()};
+    CHECK(count_one(spec, apart, true).seqs == std::vector<uint64_t>{0, 0, 2});
+}
+
+TEST_CASE("User bins: a seq of a lenient-only bin counts in lenient arrays only") {
+    const auto spec = bins_from("bin s event STREAM lenient\nseq s_s s s same=stream\n");
+    using namespace decl;
+    // the same event list counted as a strict array and as a lenient one
+    const std::vector<uint32_t> t = {D3DVSD_STREAM(0), D3DVSD_STREAM(0), D3DVSD_REG(0, D3DVSDT_FLOAT3), D3DVSD_END()};
+    const auto events = decode(t, {true}).events;
+    UserCoverage strict, lenient;
+    strict.count(spec, t, events, false);
+    lenient.count(spec, t, events, true);
+    CHECK(strict.seqs == std::vector<uint64_t>{0});
+    CHECK(lenient.seqs == std::vector<uint64_t>{1});
+}
+
+TEST_CASE("User bins: a token seq counts adjacent token positions, a CONST's payload skipped") {
+    const auto spec = bins_from("bin c token 0xE0000000 0x80000000\nbin r token 0xE0000000 0x40000000\nseq c_r c r\n");
+    using namespace decl;
+    // CONST with one vector (4 payload dwords, one of which looks like a REG token), then a REG
+    const std::vector<uint32_t> t = {D3DVSD_STREAM(0), D3DVSD_CONST(0, 1), D3DVSD_REG(0, D3DVSDT_FLOAT3), 0, 0, 0,
+                                     D3DVSD_REG(1, D3DVSDT_FLOAT3), D3DVSD_END()};
+    CHECK(count_one(spec, t).seqs == std::vector<uint64_t>{1});
+    const std::vector<uint32_t> r_first = {D3DVSD_STREAM(0), D3DVSD_REG(1, D3DVSDT_FLOAT3), D3DVSD_CONST(0, 1), 0, 0, 0,
+                                           0, D3DVSD_END()};
+    CHECK(count_one(spec, r_first).seqs == std::vector<uint64_t>{0});
+}
+
+TEST_CASE("User bins: a cross within N events needs every bin inside N consecutive events, a plain cross the array") {
+    const auto spec = bins_from("bin s1 event STREAM stream=1\nbin r7 event ELEMENT reg=7\n"
+                                "cross plain s1 r7\ncross w2 s1 r7 within 2\ncross w3 s1 r7 within 3\n");
+    using namespace decl;
+    // events: STREAM 0, ELEMENT 7, ELEMENT 0, STREAM 1, END: ELEMENT 7 and STREAM 1 are 3 events apart
+    // (positions 1 and 3), inside a window of 3, not of 2
+    const std::vector<uint32_t> t = {D3DVSD_STREAM(0), D3DVSD_REG(7, D3DVSDT_FLOAT3), D3DVSD_REG(0, D3DVSDT_FLOAT3),
+                                     D3DVSD_STREAM(1), D3DVSD_REG(1, D3DVSDT_FLOAT3), D3DVSD_END()};
+    CHECK(count_one(spec, t).crosses == std::vector<uint64_t>{1, 0, 1});
+    CHECK(count_one(spec, t).holes(spec) == std::vector<std::string>{"user cross w2"});
+}
+
+TEST_CASE("User bins: a never-hit seq is a hole named `user seq NAME`") {
+    const auto spec = bins_from("bin end event END\nseq end_end end end\n");
+    using namespace decl;
+    const UserCoverage u = count_one(spec, {D3DVSD_STREAM(0), D3DVSD_REG(0, D3DVSDT_FLOAT3), D3DVSD_END()});
+    CHECK(u.bins == std::vector<uint64_t>{1});
+    CHECK(u.holes(spec) == std::vector<std::string>{"user seq end_end"});
+}
+
+TEST_CASE("User bins: malformed ranges, seqs and windows are errors naming the line and the rule") {
+    CHECK_THAT(bins_error("bin a event ELEMENT reg=7..3\n"), Catch::Contains(":1: bin a: reg=7..3: not a number or a range"));
+    CHECK_THAT(bins_error("bin a token 0xF 0x1..0x10\n"), Catch::Contains(":1: bin a: VALUE has bits outside MASK"));
+    CHECK_THAT(bins_error("bin a event END\nseq q a\n"), Catch::Contains(":2: seq q: a sequence needs two bins or more"));
+    CHECK_THAT(bins_error("bin a event END\nbin t token 0 0\nseq q a t\n"),
+               Catch::Contains(":3: seq q: bins a and t are one a token and one an event bin"));
+    CHECK_THAT(bins_error("bin t token 0 0\nseq q t t same=reg\n"), Catch::Contains(":2: seq q: `same=` needs event bins"));
+    CHECK_THAT(bins_error("bin a event END\nseq q a a same=colour\n"), Catch::Contains(":2: seq q: same=colour: unknown field"));
+    CHECK_THAT(bins_error("bin a event END\nseq q a b\n"), Catch::Contains(":2: seq q: no bin b defined before it"));
+    CHECK_THAT(bins_error("bin a event END\nbin b event END\ncross c a b within 0\n"),
+               Catch::Contains(":3: cross c: expected `within N` at the end"));
+    CHECK_THAT(bins_error("bin a event END\nbin t token 0 0\ncross c a t within 4\n"),
+               Catch::Contains(":3: cross c: `within` needs event bins, t is a token bin"));
+    CHECK_THAT(bins_error("bin a event END\nseq a a a\n"), Catch::Contains(":2: bin a is defined twice"));
 }
 
 // ---------------------------------------------------------------------------------------

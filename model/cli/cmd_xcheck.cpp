@@ -328,6 +328,11 @@ int print_json(const XcheckArgs& a, const tb::XcheckOptions& opt, const tb::Xche
         j["user_crosses"] = nlohmann::ordered_json::object();
         for (size_t i = 0; i < opt.user_bins->crosses.size(); ++i)
             j["user_crosses"][opt.user_bins->crosses[i].name] = i < r.user.crosses.size() ? r.user.crosses[i] : 0;
+        if (!opt.user_bins->seqs.empty()) {  // only with `seq` lines: a bins file without them reports as before
+            j["user_seqs"] = nlohmann::ordered_json::object();
+            for (size_t i = 0; i < opt.user_bins->seqs.size(); ++i)
+                j["user_seqs"][opt.user_bins->seqs[i].name] = i < r.user.seqs.size() ? r.user.seqs[i] : 0;
+        }
     }
     j["mismatch_groups"] = groups_json(r.groups);
     if (!r.pin_groups.empty()) {
@@ -589,9 +594,11 @@ void add_xcheck_command(CLI::App& app, int& exit_code) {
     c->add_option("--waive-bin", a->waive_bin, "One coverage waiver: \"BIN because REASON\" (repeatable)")
         ->allow_extra_args(false);
     c->add_option("--bins", a->bins,
-                  "User-defined coverage: a file of `bin NAME token MASK VALUE`, `bin NAME event KIND [stream=N] "
-                  "[value=N] [code=N] [reg=N]` (each optionally `strict` or `lenient`) and `cross NAME BIN BIN...` "
-                  "lines; a bin or cross never hit is a hole like the built-in ones");
+                  "User-defined coverage: a file of `bin NAME token MASK VALUE[..HI]`, `bin NAME event KIND "
+                  "[stream=R] [value=R] [code=R] [reg=R]` (R is N or LO..HI; each bin optionally `strict` or "
+                  "`lenient`), `cross NAME BIN BIN... [within N]` (in one array, or within N consecutive events) "
+                  "and `seq NAME BIN BIN... [same=FIELD]` (adjacent tokens or events of one array, in order) "
+                  "lines; a bin, cross or seq never hit is a hole like the built-in ones (docs/xcheck.md)");
     c->add_flag("--coverage-gate", a->gate,
                 "Fail the run on coverage holes even when it is directed (--only, --random 0); by default only runs "
                 "with random arrays are gated");
