@@ -248,6 +248,13 @@ Case rand_case(SplitMix64& rng) {
                                   kTciCameraSpaceReflectionVector};
         ts.texcoordindex = (rng.chance(0.6) ? kTciPassthru : gens[rng.below(4)]) | rng.below(8);
         ts.texturetransformflags = rng.chance(0.5) ? 0u : (rng.below(5) | (rng.chance(0.3) ? kTtffProjected : 0u));
+        // blending: whether a stage reads D3DTA_SPECULAR decides the oD1 write (writes_specular)
+        if (rng.chance(0.3)) {
+            ts.colorop = uint32_t(rng.range(1, 26));
+            ts.alphaop = uint32_t(rng.range(1, 26));
+            uint32_t* args[6] = {&ts.colorarg0, &ts.colorarg1, &ts.colorarg2, &ts.alphaarg0, &ts.alphaarg1, &ts.alphaarg2};
+            for (uint32_t* a : args) *a = uint32_t(rng.below(6)) | (rng.chance(0.2) ? kTaComplement : 0u);
+        }
     }
     return c;
 }
@@ -414,8 +421,10 @@ std::string vtext(const Vec4& v) { return fmt::format("({:.9g}, {:.9g}, {:.9g}, 
 
 // "" when `got` is within tolerance of `want`, else what differs. `worst` collects the largest
 // error ratio per output (error / tolerance).
+// An output the program does not write (`written`, vs::kOut* bits) is not compared: oD1 when
+// nothing reads it (writes_specular(); the caller checks the write follows that rule).
 std::string compare(const vs::VertexOutputs& want, const vs::VertexOutputs& got, const Tolerance& tol,
-                    std::array<double, 5>& worst) {
+                    std::array<double, 5>& worst, uint32_t written) {
     std::string diff;
     const auto check = [&](const char* name, double a, double b, double limit, int slot) {
         const double err = std::fabs(a - b);
@@ -425,7 +434,8 @@ std::string compare(const vs::VertexOutputs& want, const vs::VertexOutputs& got,
     };
     for (int i = 0; i < 4; ++i) check(fmt::format("oPos.{}", "xyzw"[i]).c_str(), want.pos[size_t(i)], got.pos[size_t(i)], tol.pos * vec_scale(want.pos), 0);
     for (int i = 0; i < 4; ++i) check(fmt::format("oD0.{}", "xyzw"[i]).c_str(), want.d0[size_t(i)], got.d0[size_t(i)], tol.colour, 1);
-    for (int i = 0; i < 4; ++i) check(fmt::format("oD1.{}", "xyzw"[i]).c_str(), want.d1[size_t(i)], got.d1[size_t(i)], tol.colour, 1);
+    if (written & vs::kOutD1)
+        for (int i = 0; i < 4; ++i) check(fmt::format("oD1.{}", "xyzw"[i]).c_str(), want.d1[size_t(i)], got.d1[size_t(i)], tol.colour, 1);
     check("oFog", want.fog, got.fog, tol.fog, 2);
     check("oPts", want.pts, got.pts, tol.pts * (1 + std::fabs(want.pts)), 3);
     for (uint32_t t = 0; t < 8; ++t)
@@ -739,7 +749,8 @@ TEST_CASE("ff program equals the reference processor on random states and vertic
             for (uint32_t reg = 0; reg < kNumDe; ++reg)
                 if (c.inputs.has(reg)) vtxt += fmt::format("  v{} {}\n", reg, vtext(v[reg]));
             INFO("state:\n" << describe_case(c) << "vertex:\n" << vtxt << "program:\n" << format_program(r.prog));
-            const std::string d1 = compare(want, interp, tol, worst);
+            REQUIRE(bool(r.prog.outputs_written & vs::kOutD1) == writes_specular(c.state, c.inputs));
+            const std::string d1 = compare(want, interp, tol, worst, r.prog.outputs_written);
             INFO("reference: " << outputs_text(want) << "\nprogram:   " << outputs_text(interp));
             INFO("interpreter: " << d1);
             REQUIRE(d1.empty());
@@ -830,30 +841,31 @@ TEST_CASE("ff program instruction counts: directional lights by hand", "[ff][com
     // XYZ|NORMAL|TEX1, n directional lights, diffuse only, material colours, global ambient 0,
     //   identity world and view (lighting in object space: the normal is not transformed):
     //   m4x4 oPos (4 slots), per light dp3 N.L, max, mad (the first a mul, the last writing
-    //   oD0.xyz), mov oD0.w (diffuse alpha), mov oD1 (SPECULARENABLE FALSE: the vertex has no
-    //   SPECULAR: 0), mov oT0 (FOGENABLE FALSE: no oFog): 4 + 3n instructions, 7 + 3n slots.
+    //   oD0.xyz), mov oD0.w (diffuse alpha), mov oT0 (SPECULARENABLE FALSE, fog off and D3D8's
+    //   default texture stages: nothing reads oD1, not written; FOGENABLE FALSE: no oFog):
+    //   3 + 3n instructions, 6 + 3n slots.
     //   One light is one term of an opaque material: the output clamp does the max's work and
-    //   oD0.w keeps its start value 1 (clamp_diffuse): m4x4, dp3, mul oD0.xyz, mov oD1, mov oT0 =
-    //   5 instructions, 8 slots, 8 words.
+    //   oD0.w keeps its start value 1 (clamp_diffuse): m4x4, dp3, mul oD0.xyz, mov oT0 =
+    //   4 instructions, 7 slots, 7 words.
     {
         const FfProgram p = compile(lights_state(LightType::Directional, 1, false, false), fvf_inputs(true, false), Caps{}, 96);
         INFO(format_program(p));
-        CHECK(p.instructions == 5);
-        CHECK(p.slots == 8);
-        CHECK(p.words == 8);
+        CHECK(p.instructions == 4);
+        CHECK(p.slots == 7);
+        CHECK(p.words == 7);
         CHECK(p.assembly.find("mul oD0.xyz, r8.x, c") != std::string::npos);
     }
     for (uint32_t n = 2; n <= 8; ++n) {
         const FfProgram p = compile(lights_state(LightType::Directional, n, false, false), fvf_inputs(true, false), Caps{}, 96);
         const std::string text = format_program(p);
         INFO(text);
-        CHECK(p.instructions == 4 + 3 * n);
-        CHECK(p.slots == 7 + 3 * n);
+        CHECK(p.instructions == 3 + 3 * n);
+        CHECK(p.slots == 6 + 3 * n);
         CHECK(p.words == p.slots);  // no scalar-unit operation to pair
         // the printed form ends with the counts
         CHECK(text.size() > 40);
         CHECK(text.substr(text.rfind(';')) ==
-              fmt::format("; {} instructions, {} slots, {} instruction words\n", 4 + 3 * n, 7 + 3 * n, 7 + 3 * n));
+              fmt::format("; {} instructions, {} slots, {} instruction words\n", 3 + 3 * n, 6 + 3 * n, 6 + 3 * n));
         CHECK(text.find("; light 0 (directional, index 0): N.L") != std::string::npos);
     }
     // Specular with a non-local viewer adds per light dp3 N.H (H constant), lit for max, the
@@ -1011,9 +1023,9 @@ TEST_CASE("ff clamp: one diffuse light of an opaque material is dp3 and mul, the
     const FfState s = one_diffuse_light();
     const FfProgram p = compile(s, fvf_inputs(true, false), Caps{}, 96);
     INFO(format_program(p));
-    // m4x4 oPos, dp3 r8.x, mul oD0.xyz, mov oD1, mov oT0
-    CHECK(p.instructions == 5);
-    CHECK(p.slots == 8);
+    // m4x4 oPos, dp3 r8.x, mul oD0.xyz, mov oT0 (no oD1: nothing reads it)
+    CHECK(p.instructions == 4);
+    CHECK(p.slots == 7);
     CHECK(p.assembly.find("max ") == std::string::npos);
     CHECK(p.assembly.find("lit ") == std::string::npos);
     CHECK(p.assembly.find("oD0.w") == std::string::npos);
@@ -1127,4 +1139,92 @@ TEST_CASE("ff program: NVIDIA's 17 point lights fit its 126 instructions within 
     const FfProgram p = compile(r.state, r.inputs, r.caps, 96);
     INFO(format_program(p));
     CHECK(std::abs(double(p.slots) - r.instructions) <= 0.1 * r.instructions);
+}
+
+// ---------------------------------------------------------------- dead outputs: oD1 (writes_specular)
+
+namespace {
+// The one-light state (SPECULARENABLE FALSE, fog off, no vertex SPECULAR) with `stage` blending.
+struct SpecularCase {
+    FfProgram prog;
+    vs::VertexOutputs out;  // the program's outputs for a lit vertex
+};
+SpecularCase specular_case(const FfState& s) {
+    const FfInputs in = fvf_inputs(true, false);
+    SpecularCase c{compile(s, in, Caps{}, 96), run_one(s, in, facing(s, 0.5f))};
+    return c;
+}
+bool writes_od1(const FfProgram& p) {
+    return (p.outputs_written & vs::kOutD1) && p.assembly.find("oD1") != std::string::npos;
+}
+}  // namespace
+
+TEST_CASE("ff dead outputs: D3D8's default texture stages do not read oD1, so it is not written", "[ff][compile][dead]") {
+    const FfState s = one_diffuse_light();  // stage 0 MODULATE(TEXTURE, CURRENT), SELECTARG1(TEXTURE); stage 1 DISABLE
+    const SpecularCase c = specular_case(s);
+    INFO(format_program(c.prog));
+    CHECK_FALSE(writes_specular(s, fvf_inputs(true, false)));
+    CHECK_FALSE(writes_od1(c.prog));
+    CHECK(c.prog.assembly.find("oD1 is not written") != std::string::npos);
+    CHECK(c.out.d1 == vs::Vec4{0, 0, 0, 1});  // the engine's start value, not D3D8's (0, 0, 0, 0)
+}
+
+TEST_CASE("ff dead outputs: an enabled stage reading D3DTA_SPECULAR keeps the oD1 write", "[ff][compile][dead]") {
+    FfState s = one_diffuse_light();
+    s.stages[1].colorop = kTopModulate;
+    s.stages[1].colorarg2 = kTaSpecular | kTaComplement;  // a modifier still reads the specular colour
+    const SpecularCase c = specular_case(s);
+    INFO(format_program(c.prog));
+    CHECK(writes_od1(c.prog));
+    CHECK(c.out.d1 == vs::Vec4{0, 0, 0, 0});  // D3D8's value: no vertex specular
+}
+
+TEST_CASE("ff dead outputs: an alpha argument D3DTA_SPECULAR keeps the oD1 write", "[ff][compile][dead]") {
+    FfState s = one_diffuse_light();
+    s.stages[0].alphaarg1 = kTaSpecular | kTaAlphaReplicate;  // ALPHAOP SELECTARG1 reads ARG1
+    const SpecularCase c = specular_case(s);
+    INFO(format_program(c.prog));
+    CHECK(writes_od1(c.prog));
+    CHECK(c.out.d1 == vs::Vec4{0, 0, 0, 0});
+}
+
+TEST_CASE("ff dead outputs: SELECTARG1 with SPECULAR in ARG2 does not write oD1", "[ff][compile][dead]") {
+    FfState s = one_diffuse_light();
+    s.stages[0].colorop = kTopSelectArg1;
+    s.stages[0].colorarg2 = kTaSpecular;
+    s.stages[0].alphaarg2 = kTaSpecular;  // ALPHAOP SELECTARG1 (the default) does not read it either
+    const SpecularCase c = specular_case(s);
+    INFO(format_program(c.prog));
+    CHECK_FALSE(writes_od1(c.prog));
+    s.stages[0].colorop = kTopSelectArg2;  // the same argument, now read
+    CHECK(writes_od1(specular_case(s).prog));
+}
+
+TEST_CASE("ff dead outputs: a stage after the first COLOROP DISABLE reading SPECULAR does not write oD1",
+          "[ff][compile][dead]") {
+    FfState s = one_diffuse_light();
+    s.stages[1].colorop = kTopDisable;  // D3D8's default: stage 1 and every later one are off
+    s.stages[2].colorop = kTopModulate;
+    s.stages[2].colorarg1 = kTaSpecular;
+    s.stages[2].alphaop = kTopSelectArg1;
+    s.stages[2].alphaarg1 = kTaSpecular;
+    const SpecularCase c = specular_case(s);
+    INFO(format_program(c.prog));
+    CHECK_FALSE(writes_od1(c.prog));
+}
+
+TEST_CASE("ff dead outputs: fog from the specular alpha keeps the oD1 write", "[ff][compile][dead]") {
+    FfState s = one_diffuse_light();
+    s.rs.fogenable = true;  // FOGVERTEXMODE NONE: the fog factor is the specular alpha
+    const SpecularCase c = specular_case(s);
+    INFO(format_program(c.prog));
+    CHECK(writes_od1(c.prog));
+    s.rs.fogvertexmode = FogMode::Linear;  // vertex fog: the factor is computed, oD1 not read
+    CHECK_FALSE(writes_od1(specular_case(s).prog));
+}
+
+TEST_CASE("ff dead outputs: SPECULARENABLE TRUE keeps the oD1 write", "[ff][compile][dead]") {
+    FfState s = one_diffuse_light();
+    s.rs.specularenable = true;
+    CHECK(writes_od1(specular_case(s).prog));
 }
