@@ -6,6 +6,7 @@
 #include "model/capture/capture_reader.h"
 #include "model/capture/capture_writer.h"
 #include "model/scene/functional.h"
+#include "model/vs/vs_validate.h"
 #include "model/scene/scene.h"
 
 #include <catch2/catch.hpp>
@@ -231,6 +232,33 @@ TEST_CASE("render states outside the vertex pipeline are left out and counted", 
     REQUIRE(r.dropped.size() == 1);
     CHECK(r.dropped.begin()->first.find("SetRenderState 7") == 0);
     CHECK(r.dropped.begin()->second == 1);
+}
+
+TEST_CASE("texture stage blending states are kept, the ones outside the vertex program dropped", "[capture][convert]") {
+    // COLOROP/COLORARG1 decide whether a stage reads the specular colour (oD1); ADDRESSU (13) is the sampler's.
+    CaptureWriter w;
+    w.call(VPSIM_OP_CREATE_DEVICE, {0, 1, kCreateHardwareVp, 160, 120, 1});
+    w.call(VPSIM_OP_SET_TEXTURE_STAGE_STATE, {0, 1, 2});  // stage 0 COLOROP SELECTARG1
+    w.call(VPSIM_OP_SET_TEXTURE_STAGE_STATE, {0, 2, 4});  // stage 0 COLORARG1 SPECULAR
+    w.call(VPSIM_OP_SET_TEXTURE_STAGE_STATE, {1, 13, 3});  // stage 1 ADDRESSU CLAMP: dropped
+    w.call(VPSIM_OP_SET_VERTEX_SHADER, {kFvfXyzDiffuse});
+    w.call(VPSIM_OP_DRAW_PRIMITIVE_UP, {4, 1, 16, 48}, vertices({0, 0, 0, 1, 0, 0, 0, 1, 0}));
+    w.present();
+    const ConvertResult r = convert_capture(parse_capture(w.bytes(), "t.vpcap"), {});
+    REQUIRE(r.error.empty());
+    size_t kept = 0;
+    for (const auto& c : r.scene["commands"])
+        if (c["op"] == "SetTextureStageState") {
+            CHECK(c["stage"] == 0);
+            kept += (c["state"] == 1 && c["value"] == 2) + (c["state"] == 2 && c["value"] == 4);
+        }
+    CHECK(kept == 2);
+    REQUIRE(r.dropped.size() == 1);
+    CHECK(r.dropped.begin()->first.find("SetTextureStageState state 13") == 0);
+    // The scene reads them: its draw's program writes oD1 for the stage reading SPECULAR.
+    const auto f = scene::run_functional(to_scene(r), vs::Profile::d3d8());
+    REQUIRE(f.draws.size() == 1);
+    CHECK((f.draws[0].outputs_written & vs::kOutD1));
 }
 
 TEST_CASE("convert --frames keeps the range's draws and the state of the frames before it", "[capture][convert]") {

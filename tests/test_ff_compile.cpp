@@ -248,6 +248,13 @@ Case rand_case(SplitMix64& rng) {
                                   kTciCameraSpaceReflectionVector};
         ts.texcoordindex = (rng.chance(0.6) ? kTciPassthru : gens[rng.below(4)]) | rng.below(8);
         ts.texturetransformflags = rng.chance(0.5) ? 0u : (rng.below(5) | (rng.chance(0.3) ? kTtffProjected : 0u));
+        // blending: whether a stage reads D3DTA_SPECULAR decides the oD1 write (writes_specular)
+        if (rng.chance(0.3)) {
+            ts.colorop = uint32_t(rng.range(1, 26));
+            ts.alphaop = uint32_t(rng.range(1, 26));
+            uint32_t* args[6] = {&ts.colorarg0, &ts.colorarg1, &ts.colorarg2, &ts.alphaarg0, &ts.alphaarg1, &ts.alphaarg2};
+            for (uint32_t* a : args) *a = uint32_t(rng.below(6)) | (rng.chance(0.2) ? kTaComplement : 0u);
+        }
     }
     return c;
 }
@@ -414,8 +421,10 @@ std::string vtext(const Vec4& v) { return fmt::format("({:.9g}, {:.9g}, {:.9g}, 
 
 // "" when `got` is within tolerance of `want`, else what differs. `worst` collects the largest
 // error ratio per output (error / tolerance).
+// An output the program does not write (`written`, vs::kOut* bits) is not compared: oD1 when
+// nothing reads it (writes_specular(); the caller checks the write follows that rule).
 std::string compare(const vs::VertexOutputs& want, const vs::VertexOutputs& got, const Tolerance& tol,
-                    std::array<double, 5>& worst) {
+                    std::array<double, 5>& worst, uint32_t written) {
     std::string diff;
     const auto check = [&](const char* name, double a, double b, double limit, int slot) {
         const double err = std::fabs(a - b);
@@ -425,7 +434,8 @@ std::string compare(const vs::VertexOutputs& want, const vs::VertexOutputs& got,
     };
     for (int i = 0; i < 4; ++i) check(fmt::format("oPos.{}", "xyzw"[i]).c_str(), want.pos[size_t(i)], got.pos[size_t(i)], tol.pos * vec_scale(want.pos), 0);
     for (int i = 0; i < 4; ++i) check(fmt::format("oD0.{}", "xyzw"[i]).c_str(), want.d0[size_t(i)], got.d0[size_t(i)], tol.colour, 1);
-    for (int i = 0; i < 4; ++i) check(fmt::format("oD1.{}", "xyzw"[i]).c_str(), want.d1[size_t(i)], got.d1[size_t(i)], tol.colour, 1);
+    if (written & vs::kOutD1)
+        for (int i = 0; i < 4; ++i) check(fmt::format("oD1.{}", "xyzw"[i]).c_str(), want.d1[size_t(i)], got.d1[size_t(i)], tol.colour, 1);
     check("oFog", want.fog, got.fog, tol.fog, 2);
     check("oPts", want.pts, got.pts, tol.pts * (1 + std::fabs(want.pts)), 3);
     for (uint32_t t = 0; t < 8; ++t)
@@ -739,7 +749,8 @@ TEST_CASE("ff program equals the reference processor on random states and vertic
             for (uint32_t reg = 0; reg < kNumDe; ++reg)
                 if (c.inputs.has(reg)) vtxt += fmt::format("  v{} {}\n", reg, vtext(v[reg]));
             INFO("state:\n" << describe_case(c) << "vertex:\n" << vtxt << "program:\n" << format_program(r.prog));
-            const std::string d1 = compare(want, interp, tol, worst);
+            REQUIRE(bool(r.prog.outputs_written & vs::kOutD1) == writes_specular(c.state, c.inputs));
+            const std::string d1 = compare(want, interp, tol, worst, r.prog.outputs_written);
             INFO("reference: " << outputs_text(want) << "\nprogram:   " << outputs_text(interp));
             INFO("interpreter: " << d1);
             REQUIRE(d1.empty());
@@ -762,47 +773,47 @@ TEST_CASE("ff program equals the reference processor on random states and vertic
 // PINNED-BEGIN
 const char* const kPinnedCounts = R"(| lights (instructions (slots, words)) | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 |
 |---|---|---|---|---|---|---|---|---|
-| directional, diffuse | 5 (8, 8) | 10 (13, 13) | 13 (16, 16) | 16 (19, 19) | 19 (22, 22) | 22 (25, 25) | 25 (28, 28) | 28 (31, 31) |
+| directional, diffuse | 4 (7, 7) | 9 (12, 12) | 12 (15, 15) | 15 (18, 18) | 18 (21, 21) | 21 (24, 24) | 24 (27, 27) | 27 (30, 30) |
 | directional, specular, non-local viewer | 8 (11, 10) | 15 (18, 16) | 20 (23, 20) | 25 (28, 25) | 30 (33, 30) | 35 (38, 35) | 40 (43, 40) | 45 (48, 45) |
 | directional, specular, local viewer | 16 (19, 16) | 27 (30, 25) | 36 (39, 32) | 45 (48, 40) | 54 (57, 48) | 63 (66, 56) | 72 (75, 64) | 81 (84, 72) |
-| point, diffuse | 16 (19, 17) | 28 (31, 27) | 40 (43, 38) | 52 (55, 49) | 64 (67, 60) | 76 (79, 71) | 88 (91, 82) | 100 (103, 93) |
+| point, diffuse | 15 (18, 16) | 27 (30, 26) | 39 (42, 37) | 51 (54, 48) | 63 (66, 59) | 75 (78, 70) | 87 (90, 81) | 99 (102, 92) |
 | point, specular, non-local viewer | 23 (26, 22) | 41 (44, 36) | 59 (62, 51) | 77 (80, 66) | 95 (98, 81) | 113 (116, 96) | 131 (134, 111) | 149 (152, 126) |
 | point, specular, local viewer | 27 (30, 25) | 45 (48, 39) | 63 (66, 54) | 81 (84, 69) | 99 (102, 84) | 117 (120, 99) | 135 (138, 114) | 153 (156, 129) |
-| spot, diffuse | 20 (23, 20) | 36 (39, 33) | 52 (55, 47) | 68 (71, 61) | 84 (87, 75) | 100 (103, 89) | 116 (119, 103) | 132 (135, 117) |
+| spot, diffuse | 19 (22, 19) | 35 (38, 33) | 51 (54, 47) | 67 (70, 61) | 83 (86, 75) | 99 (102, 89) | 115 (118, 103) | 131 (134, 117) |
 | spot, specular, non-local viewer | 28 (31, 26) | 51 (54, 44) | 74 (77, 63) | 97 (100, 82) | 120 (123, 101) | 143 (146, 120) | > 136 words | > 136 words |
 | spot, specular, local viewer | 32 (35, 29) | 55 (58, 47) | 78 (81, 66) | 101 (104, 85) | 124 (127, 104) | 147 (150, 123) | > 136 words | > 136 words |
-| point, diffuse, attenuation (1, 0, 0), no range | 9 (12, 11) | 18 (21, 19) | 25 (28, 25) | 32 (35, 32) | 39 (42, 39) | 46 (49, 46) | 53 (56, 53) | 60 (63, 60) |
-| spot, diffuse, attenuation (1, 0, 0), no range | 15 (18, 16) | 26 (29, 25) | 37 (40, 35) | 48 (51, 45) | 59 (62, 55) | 70 (73, 65) | 81 (84, 75) | 92 (95, 85) |
+| point, diffuse, attenuation (1, 0, 0), no range | 8 (11, 10) | 17 (20, 18) | 24 (27, 25) | 31 (34, 32) | 38 (41, 39) | 45 (48, 46) | 52 (55, 53) | 59 (62, 60) |
+| spot, diffuse, attenuation (1, 0, 0), no range | 14 (17, 15) | 25 (28, 25) | 36 (39, 35) | 47 (50, 45) | 58 (61, 55) | 69 (72, 65) | 80 (83, 75) | 91 (94, 85) |
 | spot, specular, local viewer, attenuation (1, 0, 0), no range | 27 (30, 25) | 45 (48, 39) | 63 (66, 54) | 81 (84, 69) | 99 (102, 84) | 117 (120, 99) | 135 (138, 114) | 153 (156, 129) |
 
 | configuration | instructions (slots, words) |
 |---|---|
-| LIGHTING FALSE, XYZ, DIFFUSE, TEX1 | 4 (7, 7) |
-| XYZRHW, DIFFUSE, TEX1 (pre-transformed) | 4 (4, 4) |
-| lighting, no light enabled | 4 (7, 7) |
-| 1 directional (the base of the rows below) | 5 (8, 8) |
-| + global ambient and emissive | 8 (11, 11) |
-| + NORMALIZENORMALS | 8 (11, 10) |
-| + DIFFUSE in the vertex, DIFFUSE- and AMBIENTMATERIALSOURCE COLOR1 | 8 (11, 11) |
-| + vertex fog LINEAR | 8 (11, 11) |
-| + vertex fog EXP | 10 (13, 12) |
-| + vertex fog EXP2 | 10 (13, 12) |
-| + vertex fog LINEAR, RANGEFOGENABLE | 10 (15, 14) |
-| + vertex fog EXP, RANGEFOGENABLE | 12 (17, 16) |
-| + vertex fog EXP2, RANGEFOGENABLE | 10 (15, 14) |
-| + stage 0 CAMERASPACENORMAL | 7 (12, 12) |
-| + stage 0 CAMERASPACEPOSITION | 7 (12, 12) |
-| + stage 0 CAMERASPACEREFLECTIONVECTOR | 13 (20, 19) |
-| + stage 0 CAMERASPACEREFLECTIONVECTOR, COUNT3 texture transform | 14 (24, 24) |
-| + stage 0 TEX1 passed through, COUNT2 texture transform | 5 (11, 11) |
-| + 1WEIGHTS (2 matrices), XYZB1 | 13 (23, 23) |
-| + 2WEIGHTS (3 matrices), XYZB2 | 17 (32, 32) |
-| + 3WEIGHTS (4 matrices), XYZB3 | 21 (41, 41) |
-| + indexed 1WEIGHTS (2 of 9 matrices), XYZB2, LASTBETA_UBYTE4 | 19 (30, 29) |
-| + indexed 3WEIGHTS (4 of 9 matrices), XYZB4, LASTBETA_UBYTE4 | 29 (48, 47) |
-| + TWEENING (POSITION2, NORMAL2) | 10 (15, 15) |
-| point sprites: LIGHTING FALSE, POINTSCALEENABLE, XYZ, DIFFUSE | 11 (16, 16) |
-| point sprites: LIGHTING FALSE, POINTSCALEENABLE, XYZ, PSIZE, DIFFUSE | 12 (17, 17) |
+| LIGHTING FALSE, XYZ, DIFFUSE, TEX1 | 3 (6, 6) |
+| XYZRHW, DIFFUSE, TEX1 (pre-transformed) | 3 (3, 3) |
+| lighting, no light enabled | 3 (6, 6) |
+| 1 directional (the base of the rows below) | 4 (7, 7) |
+| + global ambient and emissive | 7 (10, 10) |
+| + NORMALIZENORMALS | 7 (10, 9) |
+| + DIFFUSE in the vertex, DIFFUSE- and AMBIENTMATERIALSOURCE COLOR1 | 7 (10, 10) |
+| + vertex fog LINEAR | 7 (10, 10) |
+| + vertex fog EXP | 9 (12, 11) |
+| + vertex fog EXP2 | 9 (12, 11) |
+| + vertex fog LINEAR, RANGEFOGENABLE | 9 (14, 13) |
+| + vertex fog EXP, RANGEFOGENABLE | 11 (16, 15) |
+| + vertex fog EXP2, RANGEFOGENABLE | 9 (14, 13) |
+| + stage 0 CAMERASPACENORMAL | 6 (11, 11) |
+| + stage 0 CAMERASPACEPOSITION | 6 (11, 11) |
+| + stage 0 CAMERASPACEREFLECTIONVECTOR | 12 (19, 18) |
+| + stage 0 CAMERASPACEREFLECTIONVECTOR, COUNT3 texture transform | 13 (23, 23) |
+| + stage 0 TEX1 passed through, COUNT2 texture transform | 4 (10, 10) |
+| + 1WEIGHTS (2 matrices), XYZB1 | 12 (22, 22) |
+| + 2WEIGHTS (3 matrices), XYZB2 | 16 (31, 31) |
+| + 3WEIGHTS (4 matrices), XYZB3 | 20 (40, 40) |
+| + indexed 1WEIGHTS (2 of 9 matrices), XYZB2, LASTBETA_UBYTE4 | 18 (29, 28) |
+| + indexed 3WEIGHTS (4 of 9 matrices), XYZB4, LASTBETA_UBYTE4 | 28 (47, 46) |
+| + TWEENING (POSITION2, NORMAL2) | 9 (14, 14) |
+| point sprites: LIGHTING FALSE, POINTSCALEENABLE, XYZ, DIFFUSE | 10 (15, 15) |
+| point sprites: LIGHTING FALSE, POINTSCALEENABLE, XYZ, PSIZE, DIFFUSE | 11 (16, 16) |
 )";
 // PINNED-END
 
@@ -830,30 +841,31 @@ TEST_CASE("ff program instruction counts: directional lights by hand", "[ff][com
     // XYZ|NORMAL|TEX1, n directional lights, diffuse only, material colours, global ambient 0,
     //   identity world and view (lighting in object space: the normal is not transformed):
     //   m4x4 oPos (4 slots), per light dp3 N.L, max, mad (the first a mul, the last writing
-    //   oD0.xyz), mov oD0.w (diffuse alpha), mov oD1 (SPECULARENABLE FALSE: the vertex has no
-    //   SPECULAR: 0), mov oT0 (FOGENABLE FALSE: no oFog): 4 + 3n instructions, 7 + 3n slots.
+    //   oD0.xyz), mov oD0.w (diffuse alpha), mov oT0 (SPECULARENABLE FALSE, fog off and D3D8's
+    //   default texture stages: nothing reads oD1, not written; FOGENABLE FALSE: no oFog):
+    //   3 + 3n instructions, 6 + 3n slots.
     //   One light is one term of an opaque material: the output clamp does the max's work and
-    //   oD0.w keeps its start value 1 (clamp_diffuse): m4x4, dp3, mul oD0.xyz, mov oD1, mov oT0 =
-    //   5 instructions, 8 slots, 8 words.
+    //   oD0.w keeps its start value 1 (clamp_diffuse): m4x4, dp3, mul oD0.xyz, mov oT0 =
+    //   4 instructions, 7 slots, 7 words.
     {
         const FfProgram p = compile(lights_state(LightType::Directional, 1, false, false), fvf_inputs(true, false), Caps{}, 96);
         INFO(format_program(p));
-        CHECK(p.instructions == 5);
-        CHECK(p.slots == 8);
-        CHECK(p.words == 8);
+        CHECK(p.instructions == 4);
+        CHECK(p.slots == 7);
+        CHECK(p.words == 7);
         CHECK(p.assembly.find("mul oD0.xyz, r8.x, c") != std::string::npos);
     }
     for (uint32_t n = 2; n <= 8; ++n) {
         const FfProgram p = compile(lights_state(LightType::Directional, n, false, false), fvf_inputs(true, false), Caps{}, 96);
         const std::string text = format_program(p);
         INFO(text);
-        CHECK(p.instructions == 4 + 3 * n);
-        CHECK(p.slots == 7 + 3 * n);
+        CHECK(p.instructions == 3 + 3 * n);
+        CHECK(p.slots == 6 + 3 * n);
         CHECK(p.words == p.slots);  // no scalar-unit operation to pair
         // the printed form ends with the counts
         CHECK(text.size() > 40);
         CHECK(text.substr(text.rfind(';')) ==
-              fmt::format("; {} instructions, {} slots, {} instruction words\n", 4 + 3 * n, 7 + 3 * n, 7 + 3 * n));
+              fmt::format("; {} instructions, {} slots, {} instruction words\n", 3 + 3 * n, 6 + 3 * n, 6 + 3 * n));
         CHECK(text.find("; light 0 (directional, index 0): N.L") != std::string::npos);
     }
     // Specular with a non-local viewer adds per light dp3 N.H (H constant), lit for max, the
@@ -1011,9 +1023,9 @@ TEST_CASE("ff clamp: one diffuse light of an opaque material is dp3 and mul, the
     const FfState s = one_diffuse_light();
     const FfProgram p = compile(s, fvf_inputs(true, false), Caps{}, 96);
     INFO(format_program(p));
-    // m4x4 oPos, dp3 r8.x, mul oD0.xyz, mov oD1, mov oT0
-    CHECK(p.instructions == 5);
-    CHECK(p.slots == 8);
+    // m4x4 oPos, dp3 r8.x, mul oD0.xyz, mov oT0 (no oD1: nothing reads it)
+    CHECK(p.instructions == 4);
+    CHECK(p.slots == 7);
     CHECK(p.assembly.find("max ") == std::string::npos);
     CHECK(p.assembly.find("lit ") == std::string::npos);
     CHECK(p.assembly.find("oD0.w") == std::string::npos);
@@ -1127,4 +1139,92 @@ TEST_CASE("ff program: NVIDIA's 17 point lights fit its 126 instructions within 
     const FfProgram p = compile(r.state, r.inputs, r.caps, 96);
     INFO(format_program(p));
     CHECK(std::abs(double(p.slots) - r.instructions) <= 0.1 * r.instructions);
+}
+
+// ---------------------------------------------------------------- dead outputs: oD1 (writes_specular)
+
+namespace {
+// The one-light state (SPECULARENABLE FALSE, fog off, no vertex SPECULAR) with `stage` blending.
+struct SpecularCase {
+    FfProgram prog;
+    vs::VertexOutputs out;  // the program's outputs for a lit vertex
+};
+SpecularCase specular_case(const FfState& s) {
+    const FfInputs in = fvf_inputs(true, false);
+    SpecularCase c{compile(s, in, Caps{}, 96), run_one(s, in, facing(s, 0.5f))};
+    return c;
+}
+bool writes_od1(const FfProgram& p) {
+    return (p.outputs_written & vs::kOutD1) && p.assembly.find("oD1") != std::string::npos;
+}
+}  // namespace
+
+TEST_CASE("ff dead outputs: D3D8's default texture stages do not read oD1, so it is not written", "[ff][compile][dead]") {
+    const FfState s = one_diffuse_light();  // stage 0 MODULATE(TEXTURE, CURRENT), SELECTARG1(TEXTURE); stage 1 DISABLE
+    const SpecularCase c = specular_case(s);
+    INFO(format_program(c.prog));
+    CHECK_FALSE(writes_specular(s, fvf_inputs(true, false)));
+    CHECK_FALSE(writes_od1(c.prog));
+    CHECK(c.prog.assembly.find("oD1 is not written") != std::string::npos);
+    CHECK(c.out.d1 == vs::Vec4{0, 0, 0, 1});  // the engine's start value, not D3D8's (0, 0, 0, 0)
+}
+
+TEST_CASE("ff dead outputs: an enabled stage reading D3DTA_SPECULAR keeps the oD1 write", "[ff][compile][dead]") {
+    FfState s = one_diffuse_light();
+    s.stages[1].colorop = kTopModulate;
+    s.stages[1].colorarg2 = kTaSpecular | kTaComplement;  // a modifier still reads the specular colour
+    const SpecularCase c = specular_case(s);
+    INFO(format_program(c.prog));
+    CHECK(writes_od1(c.prog));
+    CHECK(c.out.d1 == vs::Vec4{0, 0, 0, 0});  // D3D8's value: no vertex specular
+}
+
+TEST_CASE("ff dead outputs: an alpha argument D3DTA_SPECULAR keeps the oD1 write", "[ff][compile][dead]") {
+    FfState s = one_diffuse_light();
+    s.stages[0].alphaarg1 = kTaSpecular | kTaAlphaReplicate;  // ALPHAOP SELECTARG1 reads ARG1
+    const SpecularCase c = specular_case(s);
+    INFO(format_program(c.prog));
+    CHECK(writes_od1(c.prog));
+    CHECK(c.out.d1 == vs::Vec4{0, 0, 0, 0});
+}
+
+TEST_CASE("ff dead outputs: SELECTARG1 with SPECULAR in ARG2 does not write oD1", "[ff][compile][dead]") {
+    FfState s = one_diffuse_light();
+    s.stages[0].colorop = kTopSelectArg1;
+    s.stages[0].colorarg2 = kTaSpecular;
+    s.stages[0].alphaarg2 = kTaSpecular;  // ALPHAOP SELECTARG1 (the default) does not read it either
+    const SpecularCase c = specular_case(s);
+    INFO(format_program(c.prog));
+    CHECK_FALSE(writes_od1(c.prog));
+    s.stages[0].colorop = kTopSelectArg2;  // the same argument, now read
+    CHECK(writes_od1(specular_case(s).prog));
+}
+
+TEST_CASE("ff dead outputs: a stage after the first COLOROP DISABLE reading SPECULAR does not write oD1",
+          "[ff][compile][dead]") {
+    FfState s = one_diffuse_light();
+    s.stages[1].colorop = kTopDisable;  // D3D8's default: stage 1 and every later one are off
+    s.stages[2].colorop = kTopModulate;
+    s.stages[2].colorarg1 = kTaSpecular;
+    s.stages[2].alphaop = kTopSelectArg1;
+    s.stages[2].alphaarg1 = kTaSpecular;
+    const SpecularCase c = specular_case(s);
+    INFO(format_program(c.prog));
+    CHECK_FALSE(writes_od1(c.prog));
+}
+
+TEST_CASE("ff dead outputs: fog from the specular alpha keeps the oD1 write", "[ff][compile][dead]") {
+    FfState s = one_diffuse_light();
+    s.rs.fogenable = true;  // FOGVERTEXMODE NONE: the fog factor is the specular alpha
+    const SpecularCase c = specular_case(s);
+    INFO(format_program(c.prog));
+    CHECK(writes_od1(c.prog));
+    s.rs.fogvertexmode = FogMode::Linear;  // vertex fog: the factor is computed, oD1 not read
+    CHECK_FALSE(writes_od1(specular_case(s).prog));
+}
+
+TEST_CASE("ff dead outputs: SPECULARENABLE TRUE keeps the oD1 write", "[ff][compile][dead]") {
+    FfState s = one_diffuse_light();
+    s.rs.specularenable = true;
+    CHECK(writes_od1(specular_case(s).prog));
 }

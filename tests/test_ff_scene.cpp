@@ -423,9 +423,61 @@ TEST_CASE("SetTextureStageState: TEXCOORDINDEX and TEXTURETRANSFORMFLAGS", "[ff]
     CHECK_THAT(err("\"TEXTURETRANSFORMFLAGS\"", "5"), Contains("/commands/0/value: ") && Contains("COUNT1..COUNT4"));
     CHECK_THAT(err("\"TEXTURETRANSFORMFLAGS\"", "\"COUNT2|COUNT3\""), Contains("/commands/0/value: "));
     CHECK_THAT(err("\"TEXTURETRANSFORMFLAGS\"", "\"COUNT9\""), Contains("/commands/0/value: "));
-    CHECK_THAT(err("\"COLOROP\"", "1"), Contains("/commands/0/state: ") && Contains("TEXCOORDINDEX or TEXTURETRANSFORMFLAGS"));
+    CHECK_THAT(err("\"ADDRESSU\"", "1"), Contains("/commands/0/state: ") && Contains("COLOROP, COLORARG1"));
     CHECK_THAT(err("12", "1"), Contains("/commands/0/state: "));
     CHECK_THAT(err("\"TEXCOORDINDEX\"", "0", 8), Contains("/commands/0/stage: "));
+}
+
+TEST_CASE("SetTextureStageState: the blending states start at D3D8's defaults", "[ff][scene]") {
+    // D3DTEXTURESTAGESTATETYPE: COLOROP MODULATE on stage 0, DISABLE elsewhere; ALPHAOP SELECTARG1
+    // on stage 0, DISABLE elsewhere; ARG1 TEXTURE, ARG2 (and ARG0, RESULTARG) CURRENT.
+    Machine mc(R"({"op": "SetRenderState", "state": "LIGHTING", "value": false})");
+    const auto& st = mc.ff().stages;
+    CHECK(st[0].colorop == ff::kTopModulate);
+    CHECK(st[0].alphaop == ff::kTopSelectArg1);
+    for (uint32_t s = 1; s < 8; ++s) {
+        CHECK(st[s].colorop == ff::kTopDisable);
+        CHECK(st[s].alphaop == ff::kTopDisable);
+    }
+    for (const auto& t : st) {
+        CHECK(t.colorarg1 == ff::kTaTexture);
+        CHECK(t.alphaarg1 == ff::kTaTexture);
+        CHECK(t.colorarg2 == ff::kTaCurrent);
+        CHECK(t.alphaarg2 == ff::kTaCurrent);
+        CHECK(t.colorarg0 == ff::kTaCurrent);
+        CHECK(t.alphaarg0 == ff::kTaCurrent);
+        CHECK(t.resultarg == ff::kTaCurrent);
+    }
+}
+
+TEST_CASE("SetTextureStageState: the blending states by name or number", "[ff][scene]") {
+    Machine mc(R"({"op": "SetTextureStageState", "stage": 1, "state": "COLOROP", "value": "D3DTOP_LERP"},
+                  {"op": "SetTextureStageState", "stage": 1, "state": "D3DTSS_COLORARG2", "value": "SPECULAR|COMPLEMENT"},
+                  {"op": "SetTextureStageState", "stage": 1, "state": 26, "value": "D3DTA_SPECULAR | ALPHAREPLICATE"},
+                  {"op": "SetTextureStageState", "stage": 2, "state": "ALPHAOP", "value": 3},
+                  {"op": "SetTextureStageState", "stage": 2, "state": "ALPHAARG1", "value": 36},
+                  {"op": "SetTextureStageState", "stage": 2, "state": "RESULTARG", "value": "TEMP"})");
+    const auto& st = mc.ff().stages;
+    CHECK(st[1].colorop == 26u);
+    CHECK(st[1].colorarg2 == 0x14u);
+    CHECK(st[1].colorarg0 == 0x24u);
+    CHECK(st[2].alphaop == ff::kTopSelectArg2);
+    CHECK(st[2].alphaarg1 == 36u);
+    CHECK(st[2].resultarg == ff::kTaTemp);
+}
+
+TEST_CASE("SetTextureStageState: a bad blending value is an error at its place", "[ff][scene]") {
+    auto err = [](const std::string& state, const std::string& value) {
+        return error_of(R"({"op": "SetTextureStageState", "stage": 0, "state": )" + state + R"(, "value": )" + value + "}");
+    };
+    CHECK_THAT(err("\"COLOROP\"", "27"), Contains("/commands/0/value: ") && Contains("DISABLE, SELECTARG1"));
+    CHECK_THAT(err("\"COLOROP\"", "0"), Contains("/commands/0/value: "));
+    CHECK_THAT(err("\"ALPHAOP\"", "\"BLEND\""), Contains("/commands/0/value: "));
+    CHECK_THAT(err("\"COLORARG1\"", "6"), Contains("/commands/0/value: ") && Contains("DIFFUSE, CURRENT, TEXTURE"));
+    CHECK_THAT(err("\"COLORARG1\"", "64"), Contains("/commands/0/value: "));
+    CHECK_THAT(err("\"ALPHAARG2\"", "\"SPECULAR|TEXTURE\""), Contains("/commands/0/value: "));
+    CHECK_THAT(err("\"ALPHAARG2\"", "\"COMPLEMENT|COMPLEMENT|SPECULAR\""), Contains("/commands/0/value: "));
+    CHECK_THAT(err("\"RESULTARG\"", "\"SPECULAR\""), Contains("/commands/0/value: ") && Contains("CURRENT or TEMP"));
 }
 
 TEST_CASE("SetVertexShader with an FVF code selects the fixed-function shader", "[ff][scene]") {

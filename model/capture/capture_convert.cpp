@@ -218,7 +218,11 @@ void Converter::set_render_state(uint32_t state, uint32_t value) {
 }
 
 void Converter::set_texture_stage_state(uint32_t stage, uint32_t state, uint32_t value) {
-    if (stage > 7 || (state != ff::kTssTexCoordIndex && state != ff::kTssTextureTransformFlags)) {
+    // Kept: the states the vertex pipeline reads (TEXCOORDINDEX, TEXTURETRANSFORMFLAGS) and the
+    // blending states that say whether a stage reads the specular colour (oD1, docs/fixed-function.md).
+    bool kept = false;
+    for (const auto& e : ff::texture_stage_state_names()) kept = kept || e.value == state;
+    if (stage > 7 || !kept) {
         drop(fmt::format("SetTextureStageState state {} (not read by the vertex pipeline)", state));
         return;
     }

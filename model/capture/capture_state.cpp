@@ -91,8 +91,8 @@ std::optional<json> DeviceState::default_of(const std::string& key) const {
         if (it == render_state_defaults().end()) return std::nullopt;
         return render_state_command(n, it->second);
     }
-    if (kind == "tss")  // TEXCOORDINDEX: the stage's own number; TEXTURETRANSFORMFLAGS: DISABLE
-        return json{{"op", "SetTextureStageState"}, {"stage", n}, {"state", m}, {"value", m == ff::kTssTexCoordIndex ? n : 0}};
+    if (kind == "tss")  // D3D8's defaults (TEXCOORDINDEX: the stage's own number; stage 0 COLOROP MODULATE ...)
+        return json{{"op", "SetTextureStageState"}, {"stage", n}, {"state", m}, {"value", ff::texture_stage_default(n, m)}};
     if (kind == "ts")
         return json{{"op", "SetTransform"}, {"state", n}, {"matrix", {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}}};
     if (kind == "c") return json{{"op", "SetVertexShaderConstant"}, {"register", n}, {"values", {0, 0, 0, 0}}};
@@ -116,7 +116,10 @@ bool DeviceState::contains(const Block& b, const std::string& key) const {
     if (b.type == 0) return b.values.count(key) != 0;
     if (kind == "light" || kind == "lenable") return b.type != kSbtPixelState && b.lights.count(key) != 0;
     if (b.type == kSbtAll) return true;
-    if (kind == "tss") return m == ff::kTssTexCoordIndex || m == ff::kTssTextureTransformFlags;
+    // wined3d's vertex_states_texture[] hold TEXCOORDINDEX and TEXTURETRANSFORMFLAGS; its
+    // pixel_states_texture[] those and the blending states (COLOROP .. RESULTARG).
+    if (kind == "tss")
+        return m == ff::kTssTexCoordIndex || m == ff::kTssTextureTransformFlags || b.type == kSbtPixelState;
     if (kind == "rs") return (b.type == kSbtVertexState ? kVertexRenderStates : kPixelRenderStates).count(n) != 0;
     return b.type == kSbtVertexState && (kind == "vs" || kind == "c");
 }

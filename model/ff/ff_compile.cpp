@@ -261,6 +261,8 @@ private:
     void specular_lit(const Light& l, const LightTerm& t, LightSums& ls);
     void diffuse_output(LightSums& ls);
     void specular_output(const LightSums& ls);
+    // oD1 = v6 (else 0) when writes_specular(); otherwise no write (docs "Dead outputs").
+    void specular_passthrough(const std::string& what);
     void fold_alpha(const std::string& out, const std::string& term);
     void clamp_diffuse();
     void unlit_colours();
@@ -687,7 +689,16 @@ void Generator::indexed_blend(const std::string& p, const std::string& n, int nw
 void Generator::unlit_colours() {
     note("no lighting: oD0 = the vertex's diffuse colour, else opaque white");
     op("mov", "oD0", {in_.has(kDeDiffuse) ? "v5" : vec({1, 1, 1, 1}, "white")});
-    note("oD1 = the vertex's specular colour, else (0, 0, 0, 0)");
+    specular_passthrough("oD1 = the vertex's specular colour, else (0, 0, 0, 0)");
+}
+
+void Generator::specular_passthrough(const std::string& what) {
+    if (!writes_specular(s_, in_)) {
+        note("oD1 is not written: nothing reads it (SPECULARENABLE FALSE, no fog from the specular alpha, "
+             "no enabled texture stage reads D3DTA_SPECULAR)");
+        return;
+    }
+    note(what);
     op("mov", "oD1", {in_.has(kDeSpecular) ? "v6" : vec({0, 0, 0, 0}, "zero")});
 }
 
@@ -1003,8 +1014,7 @@ void Generator::specular_output(const LightSums& ls) {
     const Material& m = s_.material;
     const std::string& ss = ls.ss;
     if (!s_.rs.specularenable) {
-        note("SPECULARENABLE FALSE: oD1 = the vertex's specular colour, else (0, 0, 0, 0)");
-        op("mov", "oD1", {in_.has(kDeSpecular) ? "v6" : vec({0, 0, 0, 0}, "zero")});
+        specular_passthrough("SPECULARENABLE FALSE: oD1 = the vertex's specular colour, else (0, 0, 0, 0)");
         return;
     }
     note("oD1 = Cs * specular sum; alpha = the specular source's alpha");
@@ -1325,6 +1335,9 @@ FfProgram Generator::run() {
         for (const vs::Diagnostic& d : val.diagnostics) msg += "\n  " + vs::to_string(d);
         throw std::logic_error(msg + "\n" + prog.assembly);
     }
+    prog.outputs_written = val.info.outputs_written;
+    if (bool(prog.outputs_written & vs::kOutD1) != writes_specular(s_, in_))
+        throw std::logic_error("ff_compile: oD1 written against writes_specular() (a bug)\n" + prog.assembly);
     for (size_t i = 0; i < consts_.size(); ++i) prog.constants.push_back({uint32_t(i), consts_[i]});
     prog.constant_notes = const_notes_;
 

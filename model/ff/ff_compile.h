@@ -25,6 +25,9 @@ struct FfProgram {
     uint32_t instructions = 0;  // instruction count
     uint32_t slots = 0;         // instruction slots (vs.1.1 costs)
     uint32_t words = 0;         // instruction words after packing (ff_schedule.h): what program memory holds
+    // The outputs the program writes (vs::kOut* bits, vs_validate.h): oD1 only when writes_specular(),
+    // oFog only with FOGENABLE TRUE. A comparison with process_vertex() skips an output not written.
+    uint32_t outputs_written = 0;
 };
 
 // The profile a fixed-function program is checked with: `base` without vs.1.1's 128-slot limit

@@ -195,6 +195,70 @@ const std::vector<EnumName>& tci_names() {
     return t;
 }
 
+const std::vector<EnumName>& texture_stage_state_names() {
+    static const std::vector<EnumName> t = {
+        {"COLOROP", kTssColorOp},         {"COLORARG1", kTssColorArg1}, {"COLORARG2", kTssColorArg2},
+        {"ALPHAOP", kTssAlphaOp},         {"ALPHAARG1", kTssAlphaArg1}, {"ALPHAARG2", kTssAlphaArg2},
+        {"TEXCOORDINDEX", kTssTexCoordIndex}, {"TEXTURETRANSFORMFLAGS", kTssTextureTransformFlags},
+        {"COLORARG0", kTssColorArg0},     {"ALPHAARG0", kTssAlphaArg0}, {"RESULTARG", kTssResultArg}};
+    return t;
+}
+
+const std::vector<EnumName>& top_names() {
+    static const std::vector<EnumName> t = {
+        {"DISABLE", 1}, {"SELECTARG1", 2}, {"SELECTARG2", 3}, {"MODULATE", 4}, {"MODULATE2X", 5},
+        {"MODULATE4X", 6}, {"ADD", 7}, {"ADDSIGNED", 8}, {"ADDSIGNED2X", 9}, {"SUBTRACT", 10},
+        {"ADDSMOOTH", 11}, {"BLENDDIFFUSEALPHA", 12}, {"BLENDTEXTUREALPHA", 13}, {"BLENDFACTORALPHA", 14},
+        {"BLENDTEXTUREALPHAPM", 15}, {"BLENDCURRENTALPHA", 16}, {"PREMODULATE", 17},
+        {"MODULATEALPHA_ADDCOLOR", 18}, {"MODULATECOLOR_ADDALPHA", 19}, {"MODULATEINVALPHA_ADDCOLOR", 20},
+        {"MODULATEINVCOLOR_ADDALPHA", 21}, {"BUMPENVMAP", 22}, {"BUMPENVMAPLUMINANCE", 23},
+        {"DOTPRODUCT3", 24}, {"MULTIPLYADD", 25}, {"LERP", 26}};
+    return t;
+}
+
+const std::vector<EnumName>& ta_names() {
+    static const std::vector<EnumName> t = {{"DIFFUSE", kTaDiffuse}, {"CURRENT", kTaCurrent}, {"TEXTURE", kTaTexture},
+                                            {"TFACTOR", kTaTFactor}, {"SPECULAR", kTaSpecular}, {"TEMP", kTaTemp}};
+    return t;
+}
+
+uint32_t texture_stage_default(uint32_t stage, uint32_t state) {
+    TextureStage st;
+    st.texcoordindex = stage;
+    if (stage == 0) st.colorop = kTopModulate, st.alphaop = kTopSelectArg1;
+    switch (state) {
+    case kTssColorOp: return st.colorop;
+    case kTssColorArg0: return st.colorarg0;
+    case kTssColorArg1: return st.colorarg1;
+    case kTssColorArg2: return st.colorarg2;
+    case kTssAlphaOp: return st.alphaop;
+    case kTssAlphaArg0: return st.alphaarg0;
+    case kTssAlphaArg1: return st.alphaarg1;
+    case kTssAlphaArg2: return st.alphaarg2;
+    case kTssResultArg: return st.resultarg;
+    case kTssTexCoordIndex: return st.texcoordindex;
+    default: return st.texturetransformflags;
+    }
+}
+
+bool apply_texture_stage_state(TextureStage& st, uint32_t state, uint32_t value) {
+    switch (state) {
+    case kTssColorOp: st.colorop = value; break;
+    case kTssColorArg0: st.colorarg0 = value; break;
+    case kTssColorArg1: st.colorarg1 = value; break;
+    case kTssColorArg2: st.colorarg2 = value; break;
+    case kTssAlphaOp: st.alphaop = value; break;
+    case kTssAlphaArg0: st.alphaarg0 = value; break;
+    case kTssAlphaArg1: st.alphaarg1 = value; break;
+    case kTssAlphaArg2: st.alphaarg2 = value; break;
+    case kTssResultArg: st.resultarg = value; break;
+    case kTssTexCoordIndex: st.texcoordindex = value; break;
+    case kTssTextureTransformFlags: st.texturetransformflags = value; break;
+    default: return false;
+    }
+    return true;
+}
+
 const std::vector<EnumName>& ttff_names() {
     static const std::vector<EnumName> t = {{"DISABLE", 0}, {"COUNT1", 1}, {"COUNT2", 2},
                                             {"COUNT3", 3},  {"COUNT4", 4}, {"PROJECTED", kTtffProjected}};

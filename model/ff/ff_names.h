@@ -72,8 +72,21 @@ Matrix* transform_matrix(FfState& s, uint32_t state);
 // a × b (D3DMATRIX product, row vectors).
 Matrix multiply(const Matrix& a, const Matrix& b);
 
-// D3DTEXTURESTAGESTATETYPE: TEXCOORDINDEX 11, TEXTURETRANSFORMFLAGS 24.
-inline constexpr uint32_t kTssTexCoordIndex = 11, kTssTextureTransformFlags = 24;
+// D3DTEXTURESTAGESTATETYPE: the blending states (COLOROP 1 .. ALPHAARG2 6, COLORARG0 26,
+// ALPHAARG0 27, RESULTARG 28: all in D3D8's d3d8types.h), TEXCOORDINDEX 11, TEXTURETRANSFORMFLAGS 24.
+inline constexpr uint32_t kTssColorOp = 1, kTssColorArg1 = 2, kTssColorArg2 = 3, kTssAlphaOp = 4, kTssAlphaArg1 = 5,
+                          kTssAlphaArg2 = 6, kTssTexCoordIndex = 11, kTssTextureTransformFlags = 24,
+                          kTssColorArg0 = 26, kTssAlphaArg0 = 27, kTssResultArg = 28;
+// The texture stage states vpsim keeps: name (without D3DTSS_) and number, in number order.
+const std::vector<EnumName>& texture_stage_state_names();
+// D3DTOP_* names (DISABLE 1 .. LERP 26) and D3DTA_* argument names (DIFFUSE 0 .. TEMP 5; the
+// modifiers COMPLEMENT 0x10 and ALPHAREPLICATE 0x20 are joined by '|').
+const std::vector<EnumName>& top_names();
+const std::vector<EnumName>& ta_names();
+// D3D8's device default of a texture stage state kept above (stage 0 COLOROP MODULATE, ...).
+uint32_t texture_stage_default(uint32_t stage, uint32_t state);
+// Sets a texture stage state of `stage` (an unknown state number: false, nothing changes).
+bool apply_texture_stage_state(TextureStage& stage, uint32_t state, uint32_t value);
 // D3DTSS_TCI_* names (PASSTHRU, CAMERASPACENORMAL, ...) and D3DTTFF_* names (DISABLE, COUNT1..4, PROJECTED).
 const std::vector<EnumName>& tci_names();
 const std::vector<EnumName>& ttff_names();

@@ -177,6 +177,43 @@ bool writes_point_size(const FfState& state, const FfInputs& inputs) {
     return inputs.has(kDePSize) || (state.rs.pointscaleenable && !inputs.pretransformed);
 }
 
+namespace {
+// Whether a blending operation reads its ARG0, ARG1, ARG2 (D3DTEXTUREOP: SELECTARG1 reads only
+// ARG1, SELECTARG2 only ARG2, the triadic MULTIPLYADD and LERP all three, every other op ARG1 and ARG2).
+bool op_reads(uint32_t op, int arg) {
+    if (op == kTopDisable) return false;
+    if (op == kTopSelectArg1) return arg == 1;
+    if (op == kTopSelectArg2) return arg == 2;
+    if (op == kTopMultiplyAdd || op == kTopLerp) return true;
+    return arg != 0;
+}
+bool is_specular(uint32_t arg) { return (arg & kTaSelectMask) == kTaSpecular; }
+}  // namespace
+
+bool stage_reads_specular(const FfState& state, uint32_t& stage) {
+    for (uint32_t s = 0; s < state.stages.size(); ++s) {
+        const TextureStage& t = state.stages[s];
+        if (t.colorop == kTopDisable) return false;  // this stage and every later one is off
+        const bool c = (op_reads(t.colorop, 0) && is_specular(t.colorarg0)) ||
+                       (op_reads(t.colorop, 1) && is_specular(t.colorarg1)) ||
+                       (op_reads(t.colorop, 2) && is_specular(t.colorarg2));
+        const bool a = (op_reads(t.alphaop, 0) && is_specular(t.alphaarg0)) ||
+                       (op_reads(t.alphaop, 1) && is_specular(t.alphaarg1)) ||
+                       (op_reads(t.alphaop, 2) && is_specular(t.alphaarg2));
+        if (c || a) {
+            stage = s;
+            return true;
+        }
+    }
+    return false;
+}
+
+bool writes_specular(const FfState& state, const FfInputs& inputs) {
+    uint32_t stage = 0;
+    return state.rs.specularenable || (state.rs.fogenable && !vertex_fog_on(state, inputs)) ||
+           stage_reads_specular(state, stage);
+}
+
 uint32_t texcoord_outputs(const FfState& state, const FfInputs& inputs, const Caps& caps) {
     uint32_t mask = 0;
     for (uint32_t s = 0; s < stages_processed(caps); ++s) {
@@ -214,6 +251,7 @@ vs::VertexOutputs pretransformed(const FfState& state, const FfInputs& inputs, c
     out.d0 = saturate(vertex_diffuse(inputs, v));
     out.d1 = saturate(vertex_specular(inputs, v));
     if (rs.fogenable) out.fog = out.d1[3];  // FOGENABLE FALSE: no fog factor (choice 6)
+    // (oD1 holds D3D8's value even when writes_specular() is false: the program then leaves it unwritten.)
     if (writes_point_size(state, inputs)) out.pts = clamp_point_size(v[kDePSize][0], rs, caps);
     const uint32_t mask = texcoord_outputs(state, inputs, caps);
     for (uint32_t s = 0; s < vs::kNumTexcoords; ++s)

@@ -16,12 +16,22 @@ void check_drawable(const FfState& state, const FfInputs& inputs, const Caps& ca
 
 // Which outputs the fixed-function shader writes for this state and declaration (the generated
 // program must write exactly these; unwritten outputs keep the interpreter's start values, as
-// for a vertex program). oPos, oD0, oD1 and oFog are always written.
+// for a vertex program). oPos and oD0 are always written; oFog with FOGENABLE TRUE (choice 6).
+//  - oD1 (the specular colour): when something after the vertex stage can read it
+//    (writes_specular(), docs/fixed-function.md "Dead outputs"): SPECULARENABLE TRUE (the colour
+//    is added after the texture stages), FOGENABLE TRUE without vertex fog (the fog factor is the
+//    specular alpha), or an enabled texture stage whose operation reads an argument D3DTA_SPECULAR
+//    (stage_reads_specular(): stages before the first with COLOROP DISABLE; SELECTARG1 reads only
+//    ARG1, SELECTARG2 only ARG2, MULTIPLYADD and LERP also ARG0). process_vertex() still gives
+//    oD1's D3D8 value; a comparison with the program skips it when the program does not write it;
 //  - the point size: when the declaration has PSIZE (D3DVSDE_PSIZE) or POINTSCALEENABLE is TRUE
 //    (and the vertex is not pre-transformed); otherwise the rasteriser takes D3DRS_POINTSIZE, as it
 //    does for a program that does not write oPts;
 //  - texture coordinates: bit s is stage s's output oT(s), see docs/fixed-function.md.
 bool writes_point_size(const FfState& state, const FfInputs& inputs);
+bool writes_specular(const FfState& state, const FfInputs& inputs);
+// True when an enabled stage reads D3DTA_SPECULAR (with any modifier); `stage` gets the first such.
+bool stage_reads_specular(const FfState& state, uint32_t& stage);
 uint32_t texcoord_outputs(const FfState& state, const FfInputs& inputs, const Caps& caps);
 
 // One vertex: the outputs as they leave the vertex stage (clip-space position, oD0/oD1

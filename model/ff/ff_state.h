@@ -68,9 +68,21 @@ inline constexpr uint32_t kTciPassthru = 0x00000, kTciCameraSpaceNormal = 0x1000
 // D3DTSS_TEXTURETRANSFORMFLAGS: D3DTTFF_DISABLE 0, COUNT1..4 = 1..4, PROJECTED 256.
 inline constexpr uint32_t kTtffDisable = 0, kTtffProjected = 256;
 
+// D3DTEXTUREOP values the vertex program's outputs depend on, and D3DTA_* argument values.
+inline constexpr uint32_t kTopDisable = 1, kTopSelectArg1 = 2, kTopSelectArg2 = 3, kTopModulate = 4,
+                          kTopMultiplyAdd = 25, kTopLerp = 26;
+inline constexpr uint32_t kTaDiffuse = 0, kTaCurrent = 1, kTaTexture = 2, kTaTFactor = 3, kTaSpecular = 4,
+                          kTaTemp = 5, kTaSelectMask = 0xF, kTaComplement = 0x10, kTaAlphaReplicate = 0x20;
+
 struct TextureStage {
     uint32_t texcoordindex = 0;          // stage n defaults to set n (D3D8): filled by FfState()
     uint32_t texturetransformflags = 0;  // D3DTTFF_DISABLE
+    // The blending states, read only to know whether a stage reads the specular colour (oD1).
+    // D3D8's defaults: COLOROP MODULATE on stage 0 (FfState()), DISABLE elsewhere; ALPHAOP
+    // SELECTARG1 on stage 0, DISABLE elsewhere; ARG1 TEXTURE, ARG2 and ARG0 CURRENT; RESULTARG CURRENT.
+    uint32_t colorop = kTopDisable, colorarg0 = kTaCurrent, colorarg1 = kTaTexture, colorarg2 = kTaCurrent;
+    uint32_t alphaop = kTopDisable, alphaarg0 = kTaCurrent, alphaarg1 = kTaTexture, alphaarg2 = kTaCurrent;
+    uint32_t resultarg = kTaCurrent;
 };
 
 // D3DVIEWPORT8 (vpsim's default when a scene sets none: 640 x 480, z 0..1).
@@ -125,6 +137,8 @@ struct FfState {
 
     FfState() {
         for (uint32_t i = 0; i < stages.size(); ++i) stages[i].texcoordindex = i;
+        stages[0].colorop = kTopModulate;
+        stages[0].alphaop = kTopSelectArg1;
     }
 };
 

@@ -139,30 +139,70 @@ SetTextureStageState FfStateReader::texture_stage_state(const json& c, const std
     check_keys(c, ptr, {"op", "stage", "state", "value"});
     SetTextureStageState x;
     x.stage = uint32_t(get_uint(member(c, ptr, "stage", "a texture stage 0..7"), ptr + "/stage", "a texture stage 0..7", 7));
-    const char* states = "a texture stage state: TEXCOORDINDEX or TEXTURETRANSFORMFLAGS (D3DTSS_ prefix optional), or "
-                         "its number (11, 24)";
+    const std::string states = "a texture stage state: " + ff::enum_names(ff::texture_stage_state_names()) +
+                               " (D3DTSS_ prefix optional), or its number";
     const json& sj = member(c, ptr, "state", states);
-    std::string st;
+    std::optional<uint32_t> st;
     if (sj.is_number_integer()) {
         const uint64_t n = get_uint(sj, ptr + "/state", states);
-        st = n == ff::kTssTexCoordIndex ? "TEXCOORDINDEX" : n == ff::kTssTextureTransformFlags ? "TEXTURETRANSFORMFLAGS" : "";
+        for (const auto& e : ff::texture_stage_state_names())
+            if (e.value == n) st = e.value;
     } else {
-        st = get_string(sj, ptr + "/state", states);
-        for (auto& ch : st) ch = char(std::toupper(static_cast<unsigned char>(ch)));
-        if (st.rfind("D3DTSS_", 0) == 0) st = st.substr(7);
+        st = ff::enum_value(ff::texture_stage_state_names(), "D3DTSS_", get_string(sj, ptr + "/state", states));
     }
+    if (!st) fail(ptr + "/state", fmt::format("expected {}, found {}", states, sj.dump()));
+    x.state = *st;
     const json& v = member(c, ptr, "value", "a value");
     const std::string vp = ptr + "/value";
-    if (st == "TEXCOORDINDEX") {
-        x.state = ff::kTssTexCoordIndex;
-        x.value = texcoordindex(v, vp);
-    } else if (st == "TEXTURETRANSFORMFLAGS") {
-        x.state = ff::kTssTextureTransformFlags;
-        x.value = transform_flags(v, vp);
-    } else {
-        fail(ptr + "/state", fmt::format("expected {}, found {}", states, sj.dump()));
+    switch (x.state) {
+    case ff::kTssTexCoordIndex: x.value = texcoordindex(v, vp); break;
+    case ff::kTssTextureTransformFlags: x.value = transform_flags(v, vp); break;
+    case ff::kTssColorOp:
+    case ff::kTssAlphaOp: x.value = enumeration(v, vp, ff::top_names(), "D3DTOP_"); break;
+    case ff::kTssResultArg: {
+        x.value = texture_arg(v, vp);
+        if (x.value != ff::kTaCurrent && x.value != ff::kTaTemp)
+            fail(vp, fmt::format("expected CURRENT or TEMP (D3DTSS_RESULTARG), found {}", v.dump()));
+        break;
+    }
+    default: x.value = texture_arg(v, vp); break;
     }
     return x;
+}
+
+uint32_t FfStateReader::texture_arg(const json& j, const std::string& ptr) const {
+    const std::string what = "a texture argument: one of " + ff::enum_names(ff::ta_names()) +
+                             " (D3DTA_ prefix optional), optionally | COMPLEMENT | ALPHAREPLICATE, or the number";
+    uint32_t v = 0;
+    bool have_arg = false;
+    for (const auto& t : flag_terms(j, ptr, what)) {
+        uint64_t n = 0;
+        std::string u = t;
+        for (auto& ch : u) ch = char(std::toupper(static_cast<unsigned char>(ch)));
+        if (u.rfind("D3DTA_", 0) == 0) u = u.substr(6);
+        uint32_t add = 0, arg_part = 0;
+        if (small_number(t, n)) {
+            if (n > 0xFFFFFFFFull) fail(ptr, fmt::format("expected {}, found {}", what, j.dump()));
+            add = uint32_t(n);
+            arg_part = 1;
+        } else if (u == "COMPLEMENT") {
+            add = ff::kTaComplement;
+        } else if (u == "ALPHAREPLICATE") {
+            add = ff::kTaAlphaReplicate;
+        } else if (auto e = ff::enum_value(ff::ta_names(), "D3DTA_", t)) {
+            add = *e;
+            arg_part = 1;
+        } else {
+            fail(ptr, fmt::format("expected {}, found {}", what, j.dump()));
+        }
+        const uint32_t mods = ff::kTaComplement | ff::kTaAlphaReplicate;
+        if ((add & ~(ff::kTaSelectMask | mods)) || (add & ff::kTaSelectMask) > ff::kTaTemp || (arg_part && have_arg) ||
+            (v & add & mods))
+            fail(ptr, fmt::format("expected {}, found {}", what, j.dump()));
+        if (arg_part) have_arg = true;
+        v |= add;
+    }
+    return v;
 }
 
 std::vector<std::string> FfStateReader::flag_terms(const json& j, const std::string& ptr, const std::string& what) const {

@@ -38,6 +38,8 @@ public:
     static bool small_number(const std::string& t, uint64_t& out);
     // D3DTSS_TEXCOORDINDEX: a D3DTSS_TCI_* mode (PASSTHRU when absent) | a set index 0..7.
     uint32_t texcoordindex(const json& j, const std::string& ptr) const;
+    // A D3DTA_* texture argument: DIFFUSE..TEMP, optionally | COMPLEMENT | ALPHAREPLICATE.
+    uint32_t texture_arg(const json& j, const std::string& ptr) const;
     // D3DTSS_TEXTURETRANSFORMFLAGS: DISABLE, or COUNT1..4 optionally | PROJECTED.
     uint32_t transform_flags(const json& j, const std::string& ptr) const;
     ff::Light light(const json& j, const std::string& ptr) const;

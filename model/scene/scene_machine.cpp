@@ -444,9 +444,9 @@ bool SceneMachine::apply_ff_state(const std::string& ptr, const CommandBody& c) 
 
 void SceneMachine::set_texture_stage_state(const std::string& ptr, const SetTextureStageState& c) {
     if (c.stage >= ff_.stages.size()) fail(ptr + "/stage", fmt::format("texture stage {} is not 0..7", c.stage));
-    if (c.state == ff::kTssTexCoordIndex) ff_.stages[c.stage].texcoordindex = c.value;
-    else if (c.state == ff::kTssTextureTransformFlags) ff_.stages[c.stage].texturetransformflags = c.value;
-    else fail(ptr + "/state", fmt::format("texture stage state {} is not TEXCOORDINDEX (11) or TEXTURETRANSFORMFLAGS (24)", c.state));
+    if (!ff::apply_texture_stage_state(ff_.stages[c.stage], c.state, c.value))
+        fail(ptr + "/state", fmt::format("texture stage state {} is not one of {}", c.state,
+                                         ff::enum_names(ff::texture_stage_state_names())));
     ff_changed();
 }
 
