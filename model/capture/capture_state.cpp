@@ -168,7 +168,7 @@ void DeviceState::create_block(uint32_t handle, uint32_t type) {
 
 void DeviceState::begin_block() {
     if (recording_) throw StateError("BeginStateBlock while a state block is already being recorded");
-    recording_.emplace();
+    recording_ = Block{};  // (not emplace(): clang sees Block as not default-constructible inside DeviceState, whose optional<Block> is instantiated before Block's member initializers)
 }
 
 void DeviceState::end_block(uint32_t handle) {

@@ -246,9 +246,10 @@ Measured measure(scene::Scene sc, std::map<std::string, scene::Buffer>& buffers,
         throw std::logic_error(msg);
     }
     m.cycles = double(r.cycles);
-    for (const auto& [unit, g] : r.stats["units"].items()) {
+    for (const auto& [unit_key, g] : r.stats["units"].items()) {
         if (!g.contains("cycles") || !g["cycles"].is_object()) continue;  // a group without cycle accounting
         const auto& cy = g["cycles"];
+        const std::string unit = unit_key;  // a lambda may not capture a structured binding (C++17; clang refuses)
         auto put = [&](const std::string& reason, double v) {
             const std::string key = unit + "\t" + reason;
             if (std::find(order.begin(), order.end(), key) == order.end()) order.push_back(key);
