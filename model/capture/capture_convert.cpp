@@ -210,12 +210,13 @@ void Converter::create_shader(Args& a) {
 }
 
 void Converter::set_render_state(uint32_t state, uint32_t value) {
-    const ff::RenderStateInfo* info = ff::find_render_state(std::to_string(state));
-    if (!info || (state == ff::kRsSoftwareVertexProcessing && r_.scene["device"]["behavior_flags"] != "MIXED_VERTEXPROCESSING")) {
+    const bool ignored = state == ff::kRsSoftwareVertexProcessing && r_.scene["device"]["behavior_flags"] != "MIXED_VERTEXPROCESSING";
+    const auto c = ignored ? std::nullopt : render_state_command(state, value);  // nullopt: a state vpsim does not model
+    if (!c) {
         drop(fmt::format("SetRenderState {} (not a vertex-pipeline state vpsim models)", state));
         return;
     }
-    state_.set(fmt::format("rs:{}", state), *render_state_command(state, value));
+    state_.set(fmt::format("rs:{}", state), *c);
 }
 
 void Converter::set_texture_stage_state(uint32_t stage, uint32_t state, uint32_t value) {
