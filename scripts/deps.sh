@@ -30,9 +30,7 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
-if [ "$build_only" = 1 ]; then
-  :
-else
+if [ "$build_only" != 1 ]; then
   packages+=(
     # vpsim import's tests: `assimp info` (their oracle) and Assimp's test models
     assimp-utils assimp-testmodels

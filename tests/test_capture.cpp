@@ -347,6 +347,26 @@ std::vector<Probe> probes(const CaptureWriter& w) {
     return out;
 }
 
+// probe_setup(), then a block of `type` created (world x 0.25, AMBIENT red 64 current), world x 0.5
+// and AMBIENT red 128 set, the block applied and one probe drawn: its probes.
+std::vector<Probe> typed_block_probes(uint32_t type) {
+    CaptureWriter w = probe_setup();
+    w.call(VPSIM_OP_CREATE_STATE_BLOCK, {type, 5});
+    world_x(w, 0.5f);
+    ambient(w, 128);
+    w.call(VPSIM_OP_APPLY_STATE_BLOCK, {5});
+    probe(w).present();
+    return probes(w);
+}
+
+// A Reset to width x height, stream 0 and the FVF bound again (the Reset unbound them), one probe drawn.
+CaptureWriter& reset_then_probe(CaptureWriter& w, uint32_t width, uint32_t height) {
+    w.call(VPSIM_OP_RESET, {width, height, 1});
+    w.call(VPSIM_OP_SET_STREAM_SOURCE, {0, 1, 16});
+    w.call(VPSIM_OP_SET_VERTEX_SHADER, {kFvfXyzDiffuse});
+    return probe(w).present();
+}
+
 }  // namespace
 
 TEST_CASE("ApplyStateBlock of a D3DSBT_ALL block brings back the world matrix and AMBIENT it captured", "[capture][stateblock]") {
@@ -366,26 +386,14 @@ TEST_CASE("ApplyStateBlock of a D3DSBT_ALL block brings back the world matrix an
 }
 
 TEST_CASE("a D3DSBT_VERTEXSTATE block brings back AMBIENT but holds no transform", "[capture][stateblock]") {
-    CaptureWriter w = probe_setup();
-    w.call(VPSIM_OP_CREATE_STATE_BLOCK, {kSbtVertexState, 5});
-    world_x(w, 0.5f);
-    ambient(w, 128);
-    w.call(VPSIM_OP_APPLY_STATE_BLOCK, {5});
-    probe(w).present();
-    const auto p = probes(w);
+    const auto p = typed_block_probes(kSbtVertexState);
     REQUIRE(p.size() == 1);
     CHECK(p[0].x == 0.5f);
     CHECK(p[0].red == 64);
 }
 
 TEST_CASE("a D3DSBT_PIXELSTATE block holds neither AMBIENT nor a transform", "[capture][stateblock]") {
-    CaptureWriter w = probe_setup();
-    w.call(VPSIM_OP_CREATE_STATE_BLOCK, {kSbtPixelState, 5});
-    world_x(w, 0.5f);
-    ambient(w, 128);
-    w.call(VPSIM_OP_APPLY_STATE_BLOCK, {5});
-    probe(w).present();
-    const auto p = probes(w);
+    const auto p = typed_block_probes(kSbtPixelState);
     REQUIRE(p.size() == 1);
     CHECK(p[0].x == 0.5f);
     CHECK(p[0].red == 128);
@@ -479,10 +487,7 @@ TEST_CASE("a state block handle never created or already deleted is a located er
 
 TEST_CASE("Reset brings the state back to D3D8's defaults and the viewport to the new back buffer", "[capture][reset]") {
     CaptureWriter w = probe_setup();
-    w.call(VPSIM_OP_RESET, {64, 32, 1});
-    w.call(VPSIM_OP_SET_STREAM_SOURCE, {0, 1, 16});  // unbound by the Reset
-    w.call(VPSIM_OP_SET_VERTEX_SHADER, {kFvfXyzDiffuse});
-    probe(w).present();
+    reset_then_probe(w, 64, 32);
     const ConvertResult r = convert_capture(parse_capture(w.bytes(), "r.vpcap"), {});
     REQUIRE(r.error.empty());
     const auto f = scene::run_functional(to_scene(r), vs::Profile{});
@@ -499,10 +504,7 @@ TEST_CASE("Reset brings the state back to D3D8's defaults and the viewport to th
 
 TEST_CASE("a D3DPOOL_DEFAULT buffer drawn from after a Reset is a located error", "[capture][reset][damage]") {
     CaptureWriter w = probe_setup(kPoolDefault);
-    w.call(VPSIM_OP_RESET, {100, 80, 1});
-    w.call(VPSIM_OP_SET_STREAM_SOURCE, {0, 1, 16});
-    w.call(VPSIM_OP_SET_VERTEX_SHADER, {kFvfXyzDiffuse});
-    probe(w).present();
+    reset_then_probe(w, 100, 80);
     const ConvertResult r = convert_capture(parse_capture(w.bytes(), "r.vpcap"), {});
     CHECK(r.error.find("frame 0, call 12 (DrawPrimitive)") != std::string::npos);
     CHECK(r.error.find("buffer 1 was in D3DPOOL_DEFAULT and was lost at the Reset in frame 0") != std::string::npos);
@@ -510,10 +512,7 @@ TEST_CASE("a D3DPOOL_DEFAULT buffer drawn from after a Reset is a located error"
 
 TEST_CASE("a D3DPOOL_MANAGED buffer keeps its bytes through a Reset", "[capture][reset]") {
     CaptureWriter w = probe_setup(1);
-    w.call(VPSIM_OP_RESET, {100, 80, 1});
-    w.call(VPSIM_OP_SET_STREAM_SOURCE, {0, 1, 16});
-    w.call(VPSIM_OP_SET_VERTEX_SHADER, {kFvfXyzDiffuse});
-    probe(w).present();
+    reset_then_probe(w, 100, 80);
     CHECK(probes(w).size() == 1);
 }
 

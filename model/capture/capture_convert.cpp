@@ -192,15 +192,16 @@ void Converter::create_shader(Args& a) {
     const uint32_t handle = a.u32();
     a.u32();  // usage
     const uint32_t nd = a.u32(), nf = a.u32();
-    json tokens = json::array(), fn = json::array();
-    for (uint32_t i = 0; i < nd; ++i) tokens.push_back(a.u32());
+    std::vector<uint32_t> tokens(nd);
+    for (uint32_t& t : tokens) t = a.u32();
+    json fn = json::array();
     for (uint32_t i = 0; i < nf; ++i) fn.push_back(a.u32());
     // The program's device had the constant registers its shaders read (Wine reports more than
     // 96): the scene's const_count covers the highest one a function names directly.
     max_const_ = std::max(max_const_, const_registers_named(fn));
     const std::string name = fmt::format("vs{}", ++shader_count_);
     shaders_[handle] = name;
-    const decl::Declaration d = decl::decode(tokens.get<std::vector<uint32_t>>());
+    const decl::Declaration d = decl::decode(tokens);
     const decl::StreamDecl* s0 = d.find_stream(0);
     stream0_size_[name] = s0 && !s0->tess ? s0->size : 0;
     json j = {{"op", "CreateVertexShader"}, {"name", name}, {"declaration", {{"tokens", tokens}}}};
@@ -209,12 +210,13 @@ void Converter::create_shader(Args& a) {
 }
 
 void Converter::set_render_state(uint32_t state, uint32_t value) {
-    const ff::RenderStateInfo* info = ff::find_render_state(std::to_string(state));
-    if (!info || (state == ff::kRsSoftwareVertexProcessing && r_.scene["device"]["behavior_flags"] != "MIXED_VERTEXPROCESSING")) {
+    const bool ignored = state == ff::kRsSoftwareVertexProcessing && r_.scene["device"]["behavior_flags"] != "MIXED_VERTEXPROCESSING";
+    const auto c = ignored ? std::nullopt : render_state_command(state, value);  // nullopt: a state vpsim does not model
+    if (!c) {
         drop(fmt::format("SetRenderState {} (not a vertex-pipeline state vpsim models)", state));
         return;
     }
-    state_.set(fmt::format("rs:{}", state), *render_state_command(state, value));
+    state_.set(fmt::format("rs:{}", state), *c);
 }
 
 void Converter::set_texture_stage_state(uint32_t stage, uint32_t state, uint32_t value) {

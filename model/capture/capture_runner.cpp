@@ -1,14 +1,14 @@
 #include "model/capture/capture_runner.h"
 
 #include "model/capture/capture_reader.h"
+#include "model/common/file_util.h"
 #include "model/common/process.h"
 
 #include <fmt/format.h>
 
-#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 
 namespace vpsim::capture {
 
@@ -16,17 +16,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string file_contents(const fs::path& p, bool& ok) {
-    std::ifstream f(p, std::ios::binary);
-    std::string s((std::istreambuf_iterator<char>(f)), {});
-    ok = bool(f) || f.eof();
-    return s;
-}
-
 bool same_file_contents(const fs::path& a, const fs::path& b) {
-    bool x = false, y = false;
-    const std::string s = file_contents(a, x), t = file_contents(b, y);
-    return x && y && s == t;
+    std::string s, t, why;
+    return read_input_file(a.string(), s, why) && read_input_file(b.string(), t, why) && s == t;
 }
 
 // "Z:\dir\file": the Windows name of an absolute Unix path (Wine's Z: is /).
@@ -90,8 +82,9 @@ std::string collect_shots(const RunOptions& o, const fs::path& out, size_t frame
         fs::remove(png.string() + ".part", ec);
         std::string why;
         if (fs::exists(err)) {
-            bool ok = false;
-            why = "the recorder: " + file_contents(err, ok);
+            std::string text, unread;
+            read_input_file(err.string(), text, unread);
+            why = "the recorder: " + text;
             fs::remove(err, ec);
         } else if (!fs::exists(png)) {
             why = f >= frames_recorded ? "the program did not reach it" : "not written";

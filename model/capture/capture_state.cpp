@@ -124,11 +124,6 @@ bool DeviceState::contains(const Block& b, const std::string& key) const {
     return b.type == kSbtVertexState && (kind == "vs" || kind == "c");
 }
 
-void DeviceState::put(const std::string& key, const json& cmd) {
-    current_[key] = cmd;
-    emit_(cmd);
-}
-
 void DeviceState::set(const std::vector<std::pair<std::string, json>>& values, const json& cmd) {
     if (recording_) {
         for (const auto& [k, v] : values) recording_->values[k] = v;
@@ -138,7 +133,10 @@ void DeviceState::set(const std::vector<std::pair<std::string, json>>& values, c
     emit_(cmd);
 }
 
-void DeviceState::force(const std::string& key, const json& cmd) { put(key, cmd); }
+void DeviceState::force(const std::string& key, const json& cmd) {
+    current_[key] = cmd;
+    emit_(cmd);
+}
 
 const json* DeviceState::value(const std::string& key) const {
     if (recording_) {
@@ -196,7 +194,7 @@ void DeviceState::capture_block(uint32_t handle) {
 // The device takes the block's values; a typed block's state that was at its default when the block
 // captured it goes back to the default.
 void DeviceState::apply_block(uint32_t handle) {
-    const Block b = block(handle);  // a copy: put() may not touch it, but the map may grow
+    const Block& b = block(handle);  // force() changes current_ only, never blocks_
     std::set<std::string> keys;
     for (const auto& [k, v] : b.values) keys.insert(k);
     if (b.type != 0)
@@ -204,8 +202,8 @@ void DeviceState::apply_block(uint32_t handle) {
             if (contains(b, k)) keys.insert(k);
     for (const std::string& k : keys) {
         auto it = b.values.find(k);
-        if (it != b.values.end()) put(k, it->second);
-        else if (auto d = default_of(k)) put(k, *d);
+        if (it != b.values.end()) force(k, it->second);
+        else if (auto d = default_of(k)) force(k, *d);
     }
 }
 
@@ -217,11 +215,10 @@ void DeviceState::delete_block(uint32_t handle) {
 void DeviceState::reset(uint32_t width, uint32_t height) {
     set_back_buffer(width, height);
     recording_.reset();
-    const auto was = current_;
-    current_.clear();
-    for (const auto& [k, v] : was)
+    for (const auto& [k, v] : current_)  // emit_ and default_of() do not read current_
         if (k != "viewport")
             if (auto d = default_of(k)) emit_(*d);
+    current_.clear();
     emit_(*default_of("viewport"));  // the new back buffer's, whether or not the program had set one
 }
 

@@ -45,7 +45,8 @@ public:
     // `values` holds one command per key, each setting that key alone.
     void set(const std::vector<std::pair<std::string, nlohmann::json>>& values, const nlohmann::json& cmd);
     void set(const std::string& key, const nlohmann::json& cmd) { set({{key, cmd}}, cmd); }
-    // Sets the device's state even while recording (D3D8's unbinding after a user-pointer draw).
+    // Sets the device's state (current, and `cmd` emitted) even while recording: D3D8's unbinding
+    // after a user-pointer draw, and ApplyStateBlock.
     void force(const std::string& key, const nlohmann::json& cmd);
     // The value `key` has where the next set() goes (the open recording first, then the device); null when unset.
     const nlohmann::json* value(const std::string& key) const;
@@ -71,7 +72,6 @@ private:
     };
     bool contains(const Block& b, const std::string& key) const;
     Block& block(uint32_t handle);
-    void put(const std::string& key, const nlohmann::json& cmd);  // current + emitted
 
     Emit emit_;
     std::map<std::string, nlohmann::json> current_;  // keys set since the start or the last Reset

@@ -87,15 +87,20 @@ static void open_capture(void) {
     g_enabled = 1;
 }
 
+/* The frame's record (its header, then the calls gathered since the last one), in one piece. The
+ * caller holds g_lock or is the only thread left. */
+static void write_frame(void) {
+    uint32_t h[5] = {VPSIM_CAPTURE_FRAME_MAGIC, g_frame, g_calls, (uint32_t)g_len, vpsim_capture_checksum(g_buf, g_len)};
+    write_all(h, sizeof h);
+    write_all(g_buf, (DWORD)g_len);
+}
+
 /* Present: the frame's record goes to the file in one piece; the process ends after the last
  * frame wanted. */
 static void end_frame(void) {
     if (!g_enabled) return;
     EnterCriticalSection(&g_lock);
-    uint32_t h[5] = {VPSIM_CAPTURE_FRAME_MAGIC, g_frame, g_calls, (uint32_t)g_len,
-                     vpsim_capture_checksum(g_buf, g_len)};
-    write_all(h, sizeof h);
-    write_all(g_buf, (DWORD)g_len);
+    write_frame();
     g_len = 0;
     g_calls = 0;
     const int last = g_frame == g_last_frame;
@@ -609,9 +614,7 @@ void* WINAPI Direct3DShaderValidatorCreate8(void) {
  * other threads are gone by then: no lock. */
 static void flush_at_exit(void) {
     if (!g_enabled || !g_calls) return;
-    uint32_t h[5] = {VPSIM_CAPTURE_FRAME_MAGIC, g_frame, g_calls, (uint32_t)g_len, vpsim_capture_checksum(g_buf, g_len)};
-    write_all(h, sizeof h);
-    write_all(g_buf, (DWORD)g_len);
+    write_frame();
     CloseHandle(g_file);
     g_enabled = 0;
 }
