@@ -11,18 +11,9 @@ if(NOT bug_text MATCHES "\nmodule vertex_fetch_bug #")
   message(FATAL_ERROR "${VARIANTS}/vertex_fetch_bug.sv: no 'module vertex_fetch #' line to rename")
 endif()
 file(WRITE ${WORK}/vertex_fetch_bug.sv "${bug_text}")
-find_program(CCACHE ccache)
-if(CCACHE)
-  set(ENV{OBJCACHE} ${CCACHE})  # Verilator's generated makefile compiles through $(OBJCACHE)
-endif()
-get_filename_component(libdir ${LIB} DIRECTORY)
-execute_process(COMMAND verilator --binary -j 2 -Wno-fatal -Wno-lint -Wno-style --top-module vf_dpi_tb -Mdir ${WORK}/obj
-                        ${SRC}/model/capi/vpsim_golden_pkg.sv ${SRC}/rtl/vertex_fetch.sv ${WORK}/vertex_fetch_bug.sv
-                        ${SRC}/tb/dpi/vf_dpi_tb.sv ${LIB} -LDFLAGS "-Wl,-rpath,${libdir}"
-                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "verilator --binary (the fetch DPI testbench): exit ${rc}\n${out}${err}")
-endif()
+include(${CMAKE_CURRENT_LIST_DIR}/dpi_verilate.cmake)
+dpi_verilate(vf_dpi_tb "the fetch DPI testbench" ${SRC}/rtl/vertex_fetch.sv ${WORK}/vertex_fetch_bug.sv
+             ${SRC}/tb/dpi/vf_dpi_tb.sv)
 foreach(mode good bug)
   if(mode STREQUAL "bug")
     set(arg +bug)

@@ -10,19 +10,9 @@ execute_process(COMMAND ${VPSIM} xcheck --dump-arrays ${WORK}/dump --random 2000
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "vpsim xcheck --dump-arrays: exit ${rc}\n${out}${err}")
 endif()
-find_program(CCACHE ccache)
-if(CCACHE)
-  set(ENV{OBJCACHE} ${CCACHE})  # Verilator's generated makefile compiles through $(OBJCACHE)
-endif()
-get_filename_component(libdir ${LIB} DIRECTORY)
-execute_process(COMMAND verilator --binary -j 2 -Wno-fatal -Wno-lint -Wno-style --top-module decl_dpi_tb -Mdir ${WORK}/obj
-                        ${SRC}/model/capi/vpsim_golden_pkg.sv ${SRC}/rtl/decl_decoder.sv
-                        ${VARIANTS}/decl_decoder_bug.sv ${SRC}/tb/dpi/decl_dpi_tb.sv ${LIB}
-                        -LDFLAGS "-Wl,-rpath,${libdir}"
-                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "verilator --binary (the DPI testbench): exit ${rc}\n${out}${err}")
-endif()
+include(${CMAKE_CURRENT_LIST_DIR}/dpi_verilate.cmake)
+dpi_verilate(decl_dpi_tb "the DPI testbench" ${SRC}/rtl/decl_decoder.sv ${VARIANTS}/decl_decoder_bug.sv
+             ${SRC}/tb/dpi/decl_dpi_tb.sv)
 foreach(mode good bug)
   if(mode STREQUAL bug)
     set(arg +bug)

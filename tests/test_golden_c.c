@@ -2,18 +2,10 @@
  * as C, linked against libvpsim_golden_c.so): decode, step, the cycle contract, the fetch of one
  * vertex and vs.1.1 on one vertex, and the refusals. Exit 0 when every check holds. */
 #include "model/capi/vpsim_golden.h"
+#include "tests/golden_c_check.h"
 
 #include <stdio.h>
 #include <string.h>
-
-static int failures = 0;
-#define CHECK(c)                                                      \
-    do {                                                              \
-        if (!(c)) {                                                   \
-            fprintf(stderr, "%s:%d: CHECK(%s) failed\n", __FILE__, __LINE__, #c); \
-            ++failures;                                               \
-        }                                                             \
-    } while (0)
 
 int main(void) {
     CHECK(vpsim_golden_abi() == VPSIM_GOLDEN_ABI);

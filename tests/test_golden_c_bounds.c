@@ -7,20 +7,12 @@
  *
  * usage: test_golden_c_bounds decode|stepper|event_text|fetch|shader_new|shader_run */
 #include "model/capi/vpsim_golden.h"
+#include "tests/golden_c_check.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-
-static int failures = 0;
-#define CHECK(c)                                                                    \
-    do {                                                                            \
-        if (!(c)) {                                                                 \
-            fprintf(stderr, "%s:%d: CHECK(%s) failed\n", __FILE__, __LINE__, #c); \
-            ++failures;                                                             \
-        }                                                                           \
-    } while (0)
 
 /* STREAM(0), REG(0, FLOAT3), REG(3, SHORT4), END */
 static const uint32_t decl[] = {0x20000000u, 0x40020000u, 0x40070003u, 0xFFFFFFFFu};

@@ -4,6 +4,7 @@
  * per case: test_golden_c_units CASE; exit 0 when every check holds. Random data: seed printed,
  * VPSIM_TEST_SEED=N replays it. */
 #include "model/capi/vpsim_golden.h"
+#include "tests/golden_c_check.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,15 +33,6 @@ int vpsim_dpi_shader_input(void* h, int r, int c, int bits);
 int vpsim_dpi_shader_const(void* h, int r, int c, int bits);
 int vpsim_dpi_shader_run(void* h);
 int vpsim_dpi_shader_out(void* h, int o, int c);
-
-static int failures = 0;
-#define CHECK(c)                                                                  \
-    do {                                                                          \
-        if (!(c)) {                                                               \
-            fprintf(stderr, "%s:%d: CHECK(%s) failed\n", __FILE__, __LINE__, #c); \
-            ++failures;                                                           \
-        }                                                                         \
-    } while (0)
 
 static uint64_t rng_state;
 static uint32_t rnd(void) {

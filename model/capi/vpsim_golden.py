@@ -2,8 +2,9 @@
 
 For cocotb-style and other Python testbenches: the golden declaration decoder (a whole array, or
 token by token), the decoder's cycle contract, the vertex fetch of one vertex (and as the fetch
-unit's pins carry it: FetchUnit) and vs.1.1 execution of one vertex. The library is found through $VPSIM_GOLDEN_LIB, else next to this file
-(../../lib or ../lib, the build and install layouts), else the loader's search path.
+unit's pins carry it: FetchUnit) and vs.1.1 execution of one vertex. The library is found through
+$VPSIM_GOLDEN_LIB, else next to this file (../../lib or ../lib, the build and install layouts),
+else the loader's search path.
 Rules (types, ownership, threads): docs/dpi.md.
 
 Arguments are checked before they reach the library: an integer outside the range of the C type

@@ -4,8 +4,8 @@
 // float bits, runs one vertex (vpsim_shader_run) and gives the outputs' bits. A failing call
 // returns -1; vpsim_dpi_shader_error gives its message. docs/dpi.md.
 #include "model/capi/vpsim_golden.h"
+#include "model/common/float_bits.h"
 
-#include <cstring>
 #include <new>
 #include <string>
 #include <vector>
@@ -31,17 +31,8 @@ int fail(DpiShader* d, const std::string& m) {
     return -1;
 }
 
-float from_bits(int b) {
-    float f;
-    const uint32_t u = uint32_t(b);
-    std::memcpy(&f, &u, 4);
-    return f;
-}
-int to_bits(float f) {
-    uint32_t u;
-    std::memcpy(&u, &f, 4);
-    return int(u);
-}
+float from_bits(int b) { return vpsim::bits_float(uint32_t(b)); }
+int to_bits(float f) { return int(vpsim::float_bits(f)); }
 
 }  // namespace
 

@@ -188,30 +188,26 @@ bool op_reads(uint32_t op, int arg) {
     return arg != 0;
 }
 bool is_specular(uint32_t arg) { return (arg & kTaSelectMask) == kTaSpecular; }
+// Whether an operation with these arguments reads D3DTA_SPECULAR.
+bool reads_specular(uint32_t op, uint32_t arg0, uint32_t arg1, uint32_t arg2) {
+    return (op_reads(op, 0) && is_specular(arg0)) || (op_reads(op, 1) && is_specular(arg1)) ||
+           (op_reads(op, 2) && is_specular(arg2));
+}
 }  // namespace
 
-bool stage_reads_specular(const FfState& state, uint32_t& stage) {
-    for (uint32_t s = 0; s < state.stages.size(); ++s) {
-        const TextureStage& t = state.stages[s];
+bool stage_reads_specular(const FfState& state) {
+    for (const TextureStage& t : state.stages) {
         if (t.colorop == kTopDisable) return false;  // this stage and every later one is off
-        const bool c = (op_reads(t.colorop, 0) && is_specular(t.colorarg0)) ||
-                       (op_reads(t.colorop, 1) && is_specular(t.colorarg1)) ||
-                       (op_reads(t.colorop, 2) && is_specular(t.colorarg2));
-        const bool a = (op_reads(t.alphaop, 0) && is_specular(t.alphaarg0)) ||
-                       (op_reads(t.alphaop, 1) && is_specular(t.alphaarg1)) ||
-                       (op_reads(t.alphaop, 2) && is_specular(t.alphaarg2));
-        if (c || a) {
-            stage = s;
+        if (reads_specular(t.colorop, t.colorarg0, t.colorarg1, t.colorarg2) ||
+            reads_specular(t.alphaop, t.alphaarg0, t.alphaarg1, t.alphaarg2))
             return true;
-        }
     }
     return false;
 }
 
 bool writes_specular(const FfState& state, const FfInputs& inputs) {
-    uint32_t stage = 0;
     return state.rs.specularenable || (state.rs.fogenable && !vertex_fog_on(state, inputs)) ||
-           stage_reads_specular(state, stage);
+           stage_reads_specular(state);
 }
 
 uint32_t texcoord_outputs(const FfState& state, const FfInputs& inputs, const Caps& caps) {

@@ -30,8 +30,8 @@ void check_drawable(const FfState& state, const FfInputs& inputs, const Caps& ca
 //  - texture coordinates: bit s is stage s's output oT(s), see docs/fixed-function.md.
 bool writes_point_size(const FfState& state, const FfInputs& inputs);
 bool writes_specular(const FfState& state, const FfInputs& inputs);
-// True when an enabled stage reads D3DTA_SPECULAR (with any modifier); `stage` gets the first such.
-bool stage_reads_specular(const FfState& state, uint32_t& stage);
+// True when an enabled stage reads D3DTA_SPECULAR (with any modifier).
+bool stage_reads_specular(const FfState& state);
 uint32_t texcoord_outputs(const FfState& state, const FfInputs& inputs, const Caps& caps);
 
 // One vertex: the outputs as they leave the vertex stage (clip-space position, oD0/oD1

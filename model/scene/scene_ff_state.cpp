@@ -5,7 +5,6 @@
 
 #include <fmt/format.h>
 
-#include <cctype>
 
 namespace vpsim::scene::parse {
 
@@ -173,34 +172,22 @@ SetTextureStageState FfStateReader::texture_stage_state(const json& c, const std
 uint32_t FfStateReader::texture_arg(const json& j, const std::string& ptr) const {
     const std::string what = "a texture argument: one of " + ff::enum_names(ff::ta_names()) +
                              " (D3DTA_ prefix optional), optionally | COMPLEMENT | ALPHAREPLICATE, or the number";
+    static const std::vector<ff::EnumName> modifiers = {{"COMPLEMENT", ff::kTaComplement},
+                                                        {"ALPHAREPLICATE", ff::kTaAlphaReplicate}};
+    const uint32_t mods = ff::kTaComplement | ff::kTaAlphaReplicate;
     uint32_t v = 0;
     bool have_arg = false;
     for (const auto& t : flag_terms(j, ptr, what)) {
         uint64_t n = 0;
-        std::string u = t;
-        for (auto& ch : u) ch = char(std::toupper(static_cast<unsigned char>(ch)));
-        if (u.rfind("D3DTA_", 0) == 0) u = u.substr(6);
-        uint32_t add = 0, arg_part = 0;
-        if (small_number(t, n)) {
-            if (n > 0xFFFFFFFFull) fail(ptr, fmt::format("expected {}, found {}", what, j.dump()));
-            add = uint32_t(n);
-            arg_part = 1;
-        } else if (u == "COMPLEMENT") {
-            add = ff::kTaComplement;
-        } else if (u == "ALPHAREPLICATE") {
-            add = ff::kTaAlphaReplicate;
-        } else if (auto e = ff::enum_value(ff::ta_names(), "D3DTA_", t)) {
-            add = *e;
-            arg_part = 1;
-        } else {
-            fail(ptr, fmt::format("expected {}, found {}", what, j.dump()));
-        }
-        const uint32_t mods = ff::kTaComplement | ff::kTaAlphaReplicate;
-        if ((add & ~(ff::kTaSelectMask | mods)) || (add & ff::kTaSelectMask) > ff::kTaTemp || (arg_part && have_arg) ||
-            (v & add & mods))
+        std::optional<uint32_t> e = ff::enum_value(modifiers, "D3DTA_", t);
+        const bool arg_part = !e;  // a number or an argument name (a number may hold modifiers too)
+        if (!e && small_number(t, n)) e = n <= 0xFFFFFFFFull ? std::optional<uint32_t>(uint32_t(n)) : std::nullopt;
+        else if (!e) e = ff::enum_value(ff::ta_names(), "D3DTA_", t);
+        if (!e || (*e & ~(ff::kTaSelectMask | mods)) || (*e & ff::kTaSelectMask) > ff::kTaTemp ||
+            (arg_part && have_arg) || (v & *e & mods))
             fail(ptr, fmt::format("expected {}, found {}", what, j.dump()));
         if (arg_part) have_arg = true;
-        v |= add;
+        v |= *e;
     }
     return v;
 }

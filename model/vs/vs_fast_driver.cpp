@@ -42,7 +42,7 @@ namespace vpsim::vs::fast {
 namespace {
 
 // What fused_transform needs: the element's 16-byte lanes or constants for the source's
-// components, the rows, and where each row's result goes in the record.
+// components, the rows.
 struct TransformPlan {
     const FetchElement* e = nullptr;
     int lane[4] = {-1, -1, -1, -1};  // source component k = lane k of the loaded 16 bytes, or
@@ -50,30 +50,17 @@ struct TransformPlan {
     int k = 0;                       // 3 (DP3 rows) or 4 (DP4)
     bool negate = false;
     const float* rows = nullptr;     // 4 rows of 4 uniforms
-    int out_of_row[4] = {};          // record float c = row out_of_row[c]
 };
 
-bool plan_transform(const FastShader& fs, const Work& w, const FetchPlan& plan, TransformPlan& t) {
-    if (fs.ops.size() != 1 || fs.packed_stride != 4 || plan.elements.size() != 1) return false;
+// Whether the program alone qualifies: one MATVEC of 4 rows, no uniform source, its rows the only
+// output register's 4 components in record order (m4x4 and dp4 written out). Checked before the
+// call's storage and fetch plan are built, so a program it does not take costs nothing more.
+bool transform_program(const FastShader& fs) {
+    if (fs.ops.size() != 1 || fs.packed_stride != 4) return false;
     const FastShader::MicroOp& m = fs.ops[0];
     if ((m.code != FastShader::MATVEC3 && m.code != FastShader::MATVEC4) || m.comp != 4) return false;
-    const FetchElement& e = plan.elements[0];
-    if (e.type != decl::D3DVSDT_FLOAT2 && e.type != decl::D3DVSDT_FLOAT3 && e.type != decl::D3DVSDT_FLOAT4)
-        return false;
-    t.e = &e;
-    t.k = m.code == FastShader::MATVEC4 ? 4 : 3;
-    t.negate = m.src[0].kind == FastShader::OPND_NEG;
-    for (int k = 0; k < t.k; ++k) {
-        const FastShader::Opnd& o = m.src[size_t(k)];
-        if (o.kind == FastShader::OPND_UNI) return false;
-        const float* s = w.ctx.slot(o.index);
-        bool found = false;
-        for (int c = 0; c < 4 && !found; ++c)
-            if (e.dst[size_t(c)] == s) t.lane[k] = c, found = true;
-        for (const auto& [slot, v] : plan.constants)
-            if (!found && slot == s) t.konst[k] = v, found = true;
-        if (!found) return false;
-    }
+    for (int k = 0; k < (m.code == FastShader::MATVEC4 ? 4 : 3); ++k)
+        if (m.src[size_t(k)].kind == FastShader::OPND_UNI) return false;
     unsigned reg = 0;
     while (reg < kNumFastOutRegs && !(fs.outputs_written >> reg & 1u)) ++reg;
     if (reg >= kNumFastOutRegs || fast_out_width(reg) != 4) return false;
@@ -81,8 +68,29 @@ bool plan_transform(const FastShader& fs, const Work& w, const FetchPlan& plan, 
         int row = -1;
         for (int r = 0; r < 4; ++r)
             if (fs.output_slot[reg][size_t(c)] == m.dst[size_t(r)]) row = r;
-        if (row != c) return false;  // the rows in record order (m4x4 and dp4 written out)
-        t.out_of_row[c] = row;
+        if (row != c) return false;
+    }
+    return true;
+}
+
+// The source's components in the fetch plan of a program transform_program takes.
+bool plan_transform(const FastShader& fs, const Work& w, const FetchPlan& plan, TransformPlan& t) {
+    if (plan.elements.size() != 1) return false;
+    const FastShader::MicroOp& m = fs.ops[0];
+    const FetchElement& e = plan.elements[0];
+    if (e.type != decl::D3DVSDT_FLOAT2 && e.type != decl::D3DVSDT_FLOAT3 && e.type != decl::D3DVSDT_FLOAT4)
+        return false;
+    t.e = &e;
+    t.k = m.code == FastShader::MATVEC4 ? 4 : 3;
+    t.negate = m.src[0].kind == FastShader::OPND_NEG;
+    for (int k = 0; k < t.k; ++k) {
+        const float* s = w.ctx.slot(m.src[size_t(k)].index);
+        bool found = false;
+        for (int c = 0; c < 4 && !found; ++c)
+            if (e.dst[size_t(c)] == s) t.lane[k] = c, found = true;
+        for (const auto& [slot, v] : plan.constants)
+            if (!found && slot == s) t.konst[k] = v, found = true;
+        if (!found) return false;
     }
     t.rows = w.ctx.uni + m.reg;
     return true;
@@ -207,7 +215,7 @@ void transform_for(const TransformPlan& t, int nl, bool avx2, const uint8_t* bas
 size_t fused_transform(const FastShader& fs, const decl::Declaration& d, const Streams& streams,
                        const Constants& constants, uint32_t first, uint32_t count, float* out) {
 #if defined(__SSE2__)
-    if (count < 4 || fs.ops.size() != 1) return 0;
+    if (count < 4 || !transform_program(fs)) return 0;
     Work w(fs, constants);
     const FetchPlan plan = plan_fetch(fs, w.ctx, d, streams, first, count);
     TransformPlan t;
@@ -221,7 +229,7 @@ size_t fused_transform(const FastShader& fs, const decl::Declaration& d, const S
     for (int k = nl; k < t.k; ++k)
         if (t.lane[k] >= 0) return 0;
     if (nl < 2) return 0;
-    transform_for(t, nl, w.avx2, base, t.e->stride, n, out);
+    transform_for(t, nl, isa_setting().load(std::memory_order_relaxed) == FastIsa::Avx2, base, t.e->stride, n, out);
     return n;
 #else
     (void)fs, (void)d, (void)streams, (void)constants, (void)first, (void)count, (void)out;

@@ -18,7 +18,6 @@ struct Work {
     std::vector<float> uni;
     Ctx ctx;
     RunOp run_op = run_op_for(isa_setting().load(std::memory_order_relaxed));  // the kernels of this call
-    bool avx2 = isa_setting().load(std::memory_order_relaxed) == FastIsa::Avx2;  // (fused_transform's)
 
     Work(const FastShader& fs, const Constants& constants);
     void shade(const FastShader& fs, size_t n) {
