@@ -2,6 +2,7 @@
 #include "tb/vf_xcheck.h"
 
 #include "model/common/file_util.h"
+#include "model/common/json_error.h"
 #include "model/decl/decl_text.h"
 #include "model/vs/vs_fetch.h"
 #include "model/vs/vs_fetch_unit.h"
@@ -1232,12 +1233,7 @@ std::string case_file_text(const Case& c, const std::string& replay, const std::
 Case read_case(const std::string& file) {
     std::string text, why;
     if (!read_input_file(file, text, why)) throw std::runtime_error(file + ": " + why);
-    nlohmann::json j;
-    try {
-        j = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::parse_error& e) {
-        throw std::runtime_error(fmt::format("{}: not JSON at byte {}: {}", file, e.byte, e.what()));
-    }
+    const nlohmann::json j = parse_json_file(text, file);
     if (!j.is_object() || !j.contains("format") || j["format"] != kCaseFormat)
         throw std::runtime_error(fmt::format("{}: not a vertex fetch case file (\"format\": \"{}\" expected)", file, kCaseFormat));
     Case c;
