@@ -652,8 +652,6 @@ void check_chunks_parallel(const XcheckOptions& opt, uint64_t chunks, const bool
                            const std::function<void(ChunkResult&)>& merge, const std::function<void(uint64_t)>& progress,
                            std::vector<std::string>& coverage_parts) {
     auto chunk_end = [&](uint64_t k) { return std::min(opt.random, (k + 1) * kRandomChunk); };
-    // Workers take chunks in order and may run ahead of the merge by a bounded window;
-    // this thread merges the chunks strictly in order, as the serial loop would.
     std::mutex mu;
     std::condition_variable cv_ready, cv_space;
     std::map<uint64_t, ChunkResult> ready;
@@ -726,8 +724,6 @@ void write_coverage(const XcheckOptions& opt, RtlDut& dut, const std::vector<std
         if (!dut.write_coverage(opt.coverage_file))
             throw std::runtime_error(opt.coverage_file + ": the RTL was not built with coverage, nothing to write");
     } else {
-        // This thread's instance (corpus, shrinking) and the random arrays' instances, summed
-        // by verilator_coverage.
         const std::string mine = opt.coverage_file + ".part0";
         if (!dut.write_coverage(mine)) throw std::runtime_error(mine + ": the RTL was not built with coverage");
         std::vector<std::string> argv = {"verilator_coverage", "--write", opt.coverage_file, mine};
