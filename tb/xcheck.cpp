@@ -57,9 +57,10 @@ private:
 }  // namespace
 
 SideResult run_model(const std::vector<uint32_t>& tokens, bool lenient, uint64_t bp_seed, const Backpressure& bp,
-                     const decl::DecoderOptions& model) {
+                     const decl::DecoderOptions& model, std::vector<CycleSample>* trace) {
     ModelSide side(model);
     SideResult r;
+    r.trace = trace;
     drive_array(side, tokens, lenient, bp_seed, bp, r);
     return r;
 }
@@ -628,11 +629,9 @@ struct PinTriage {
         if (opt.first_mismatch || opt.systemc) return;
         if (!dut) dut = opt.rtl ? opt.rtl() : builtin_rtl();
         std::vector<CycleSample> tm, tr;
-        ModelSide side(opt.model);
-        SideResult rm, rr;
-        rm.trace = &tm;
+        run_model(c.tokens, c.lenient, c.bp_seed, opt.bp, opt.model, &tm);
+        SideResult rr;
         rr.trace = &tr;
-        drive_array(side, c.tokens, c.lenient, c.bp_seed, opt.bp, rm);
         dut->reset();
         dut->run_into(c.tokens, c.lenient, c.bp_seed, opt.bp, rr);
         const std::string sig = pin_signature(tm, tr);
@@ -760,12 +759,7 @@ void write_failure_wave(const XcheckOptions& opt, const ArrayCase& c, Mismatch& 
     try {
         std::unique_ptr<RtlDut> w = opt.wave_rtl();
         std::vector<CycleSample> golden;
-        {
-            ModelSide side(opt.model);
-            SideResult rm;
-            rm.trace = &golden;
-            drive_array(side, m.shrunk, c.lenient, c.bp_seed, opt.bp, rm);
-        }
+        run_model(m.shrunk, c.lenient, c.bp_seed, opt.bp, opt.model, &golden);
         const bool with_golden = w->set_golden(&golden);
         if (!w->trace_open(f)) throw std::runtime_error("cannot open " + f);
         const SideResult replay = w->run(m.shrunk, c.lenient, c.bp_seed, opt.bp);
@@ -835,11 +829,9 @@ XcheckReport run_xcheck(const XcheckOptions& opt) {
         {
             // Where the pins first part, on the shrunk array.
             std::vector<CycleSample> tm, tr;
-            ModelSide side(opt.model);
-            SideResult rm, rr;
-            rm.trace = &tm;
+            run_model(m.shrunk, c.lenient, c.bp_seed, opt.bp, opt.model, &tm);
+            SideResult rr;
             rr.trace = &tr;
-            drive_array(side, m.shrunk, c.lenient, c.bp_seed, opt.bp, rm);
             dut->run_into(m.shrunk, c.lenient, c.bp_seed, opt.bp, rr);
             const std::string d = first_divergence(tm, tr);
             if (!d.empty()) m.divergence = "on the shrunk array: " + d;
