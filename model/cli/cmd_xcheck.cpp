@@ -298,7 +298,6 @@ bool setup_wave(const XcheckArgs& a, const XcheckArgs& la, tb::XcheckOptions& op
 // a coverage report error.
 int print_json(const XcheckArgs& a, const tb::XcheckOptions& opt, const tb::XcheckReport& r, const tb::GateResult& gate,
                bool gated) {
-    const bool check_coverage = gated;
     const double rate = r.seconds > 0 ? double(r.arrays) / r.seconds : 0;
     nlohmann::ordered_json j;
     j["bench"] = opt.systemc ? "systemc" : "fast";
@@ -315,8 +314,8 @@ int print_json(const XcheckArgs& a, const tb::XcheckOptions& opt, const tb::Xche
     j["seconds"] = r.seconds;
     j["arrays_per_second"] = rate;
     j["coverage_gate"] = gated;
-    j["coverage_holes"] = check_coverage ? gate.holes : std::vector<std::string>{};
-    j["coverage_holes_not_gated"] = check_coverage ? std::vector<std::string>{} : gate.holes;
+    j["coverage_holes"] = gated ? gate.holes : std::vector<std::string>{};
+    j["coverage_holes_not_gated"] = gated ? std::vector<std::string>{} : gate.holes;
     j["coverage_excluded"] = nlohmann::ordered_json::array();
     for (const auto& [bin, why] : gate.excluded) j["coverage_excluded"].push_back({{"bin", bin}, {"reason", why}});
     j["coverage_waived"] = nlohmann::ordered_json::array();
@@ -372,7 +371,6 @@ int print_json(const XcheckArgs& a, const tb::XcheckOptions& opt, const tb::Xche
 // The report as tables on stdout; non-zero on a coverage report error.
 int print_text(const XcheckArgs& a, const tb::XcheckOptions& opt, const tb::XcheckReport& r, const tb::GateResult& gate,
                bool gated) {
-    const bool check_coverage = gated;
     const double rate = r.seconds > 0 ? double(r.arrays) / r.seconds : 0;
     std::cout << r.coverage.table();
     if (opt.user_bins) std::cout << r.user.table(*opt.user_bins);
@@ -395,7 +393,7 @@ int print_text(const XcheckArgs& a, const tb::XcheckOptions& opt, const tb::Xche
         }
         std::cout << table;
     }
-    if (check_coverage) {
+    if (gated) {
         std::cout << gate.text("waive bins that cannot be hit with --waive FILE (lines `waive BIN because REASON`, "
                                "BIN may use *) or --waive-bin, or turn the gate off with --no-coverage-gate");
     } else if (!gate.holes.empty()) {
