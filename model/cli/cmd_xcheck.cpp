@@ -224,13 +224,23 @@ int run_campaign(const MutantsSetup& setup, const tb::CampaignSpec& cs, const st
     return res.passed() ? 0 : 1;
 }
 
-std::string groups_text(const std::vector<tb::TriageGroup>& groups, uint64_t mismatches) {
-    std::string table = fmt::format("mismatch groups ({} mismatches, {} signatures; a signature is what differs):\n",
-                                    mismatches, groups.size());
+namespace {
+
+// One block per group: its count and signature, where it was first seen and what differed, the replay.
+std::string group_blocks(const std::vector<tb::TriageGroup>& groups) {
+    std::string s;
     for (const auto& g : groups)
-        table += fmt::format("  {:>8}  {}\n            first: {}: {}\n            replay: {}\n", g.count, g.signature,
-                             g.first_where, g.first_detail, g.first_replay);
-    return table;
+        s += fmt::format("  {:>8}  {}\n            first: {}: {}\n            replay: {}\n", g.count, g.signature,
+                         g.first_where, g.first_detail, g.first_replay);
+    return s;
+}
+
+}  // namespace
+
+std::string groups_text(const std::vector<tb::TriageGroup>& groups, uint64_t mismatches) {
+    return fmt::format("mismatch groups ({} mismatches, {} signatures; a signature is what differs):\n", mismatches,
+                       groups.size()) +
+           group_blocks(groups);
 }
 
 nlohmann::ordered_json groups_json(const std::vector<tb::TriageGroup>& groups) {
@@ -384,13 +394,10 @@ int print_text(const XcheckArgs& a, const tb::XcheckOptions& opt, const tb::Xche
     std::cout << fmt::format("mismatches: {}\n", r.mismatches);
     if (r.mismatches) {
         std::string table = groups_text(r.groups, r.mismatches);
-        if (!r.pin_groups.empty()) {
+        if (!r.pin_groups.empty())
             table += fmt::format("pin groups ({} groups; the pins that differ at the first cycle the two sides part):\n",
-                                r.pin_groups.size());
-            for (const auto& g : r.pin_groups)
-                table += fmt::format("  {:>8}  {}\n            first: {}: {}\n            replay: {}\n", g.count,
-                                     g.signature, g.first_where, g.first_detail, g.first_replay);
-        }
+                                 r.pin_groups.size()) +
+                     group_blocks(r.pin_groups);
         std::cout << table;
     }
     if (gated) {
