@@ -242,9 +242,9 @@ CoverageSet load_coverage(const std::string& path) {
     if (!read_input_file(path, text, why)) throw CoverageFileError(path + ": " + why);
     json j;
     try {
-        j = parse_json_located(text);
+        j = parse_json_file(text, path);
     } catch (const std::exception& e) {
-        throw CoverageFileError(fmt::format("{}: not valid JSON: {}", path, e.what()));
+        throw CoverageFileError(e.what());
     }
     if (j.is_object() && j.contains("schema")) {
         if (j["schema"] != "vpsim-coverage-1")

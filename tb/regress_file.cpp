@@ -9,7 +9,6 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <cstdio>
 #include <filesystem>
 #include <set>
 
@@ -268,14 +267,9 @@ std::string params_label(const RegressParams& p) {
 Regression parse_regression(const std::string& text, const std::string& source, const std::string& base_dir) {
     json j;
     try {
-        j = parse_json_located(text);
+        j = parse_json_file(text, source);
     } catch (const std::exception& e) {
-        std::string m = e.what();
-        unsigned line = 0, col = 0;
-        int used = 0;
-        if (std::sscanf(m.c_str(), "line %u, column %u: %n", &line, &col, &used) == 2 && used > 0)
-            throw RegressError(fmt::format("{}:{}:{}: {}", source, line, col, m.substr(size_t(used))));
-        throw RegressError(fmt::format("{}: not valid JSON: {}", source, m));
+        throw RegressError(e.what());
     }
     const Reader r(text, source, base_dir);
     r.keys(j, "", {"schema", "name", "description", "seeds", "random", "code_coverage", "groups"});

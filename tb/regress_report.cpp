@@ -58,24 +58,15 @@ private:
 
 std::string str(const json& j, const char* key) { return j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : ""; }
 
-// Signature groups (and the decoder's pin groups of failing streams) of every run.
+// The mismatch groups (both units report them) and the decoder's pin groups of every failing run.
 void triage_runs(const std::vector<RunOutcome>& outcomes, CrossTriage& sigs, CrossTriage& pins) {
     for (const RunOutcome& o : outcomes) {
         if (o.state != RunOutcome::State::Failed) continue;
         const json& r = o.report;
-        if (r.contains("mismatch_groups") && r["mismatch_groups"].is_array()) {
+        if (r.contains("mismatch_groups") && r["mismatch_groups"].is_array())
             for (const auto& g : r["mismatch_groups"])
                 sigs.add(*o.run, str(g, "signature"), g.value("count", uint64_t(0)), str(g, "first"), str(g, "first_difference"),
                          str(g, "replay"));
-        } else if (r.contains("failures") && r["failures"].is_array()) {
-            // No groups in the report (the vertex fetch's xcheck): each detailed failure by its
-            // signature, else by its first difference.
-            for (const auto& f : r["failures"]) {
-                const std::string sig = str(f, "signature").empty() ? str(f, "first_difference") : str(f, "signature");
-                sigs.add(*o.run, sig, 1, fmt::format("{} case {}", str(f, "origin"), f.value("index", uint64_t(0))),
-                         str(f, "first_difference"), str(f, "replay"));
-            }
-        }
         if (r.contains("pin_groups") && r["pin_groups"].is_array())
             for (const auto& g : r["pin_groups"])
                 pins.add(*o.run, str(g, "pins"), g.value("count", uint64_t(0)), str(g, "first"), str(g, "first_divergence"),

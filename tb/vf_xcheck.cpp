@@ -2,6 +2,7 @@
 #include "tb/vf_xcheck.h"
 
 #include "model/common/file_util.h"
+#include "model/common/json_error.h"
 #include "model/decl/decl_text.h"
 #include "model/vs/vs_fetch.h"
 #include "model/vs/vs_fetch_unit.h"
@@ -1196,8 +1197,7 @@ nlohmann::ordered_json case_json(const Case& c) {
     j["origin"] = c.origin;
     j["seed"] = c.seed;
     j["index"] = c.index;
-    const nlohmann::ordered_json d = draw_json(c);
-    for (auto it = d.begin(); it != d.end(); ++it) j[it.key()] = it.value();
+    j.update(draw_json(c));
     j["memory_seed"] = c.mem_seed;
     j["latency"] = {c.timing.lat_min, c.timing.lat_max};
     j["req_ready"] = c.timing.req_ready;
@@ -1209,8 +1209,7 @@ nlohmann::ordered_json case_json(const Case& c) {
         for (const auto& d : c.then) {
             nlohmann::ordered_json x;
             x["reset_before"] = d.reset_before;
-            const nlohmann::ordered_json dj = draw_json(d);
-            for (auto it = dj.begin(); it != dj.end(); ++it) x[it.key()] = it.value();
+            x.update(draw_json(d));
             t.push_back(x);
         }
         j["then"] = t;
@@ -1224,20 +1223,14 @@ std::string case_file_text(const Case& c, const std::string& replay, const std::
     j["replay"] = replay;
     j["found_by"] = found_by;
     j["first_difference"] = what;
-    const nlohmann::ordered_json cj = case_json(c);
-    for (auto it = cj.begin(); it != cj.end(); ++it) j[it.key()] = it.value();
+    j.update(case_json(c));
     return j.dump(2) + "\n";
 }
 
 Case read_case(const std::string& file) {
     std::string text, why;
     if (!read_input_file(file, text, why)) throw std::runtime_error(file + ": " + why);
-    nlohmann::json j;
-    try {
-        j = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::parse_error& e) {
-        throw std::runtime_error(fmt::format("{}: not JSON at byte {}: {}", file, e.byte, e.what()));
-    }
+    const nlohmann::json j = parse_json_file(text, file);
     if (!j.is_object() || !j.contains("format") || j["format"] != kCaseFormat)
         throw std::runtime_error(fmt::format("{}: not a vertex fetch case file (\"format\": \"{}\" expected)", file, kCaseFormat));
     Case c;

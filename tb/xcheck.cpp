@@ -57,9 +57,10 @@ private:
 }  // namespace
 
 SideResult run_model(const std::vector<uint32_t>& tokens, bool lenient, uint64_t bp_seed, const Backpressure& bp,
-                     const decl::DecoderOptions& model) {
+                     const decl::DecoderOptions& model, std::vector<CycleSample>* trace) {
     ModelSide side(model);
     SideResult r;
+    r.trace = trace;
     drive_array(side, tokens, lenient, bp_seed, bp, r);
     return r;
 }
@@ -628,11 +629,9 @@ struct PinTriage {
         if (opt.first_mismatch || opt.systemc) return;
         if (!dut) dut = opt.rtl ? opt.rtl() : builtin_rtl();
         std::vector<CycleSample> tm, tr;
-        ModelSide side(opt.model);
-        SideResult rm, rr;
-        rm.trace = &tm;
+        run_model(c.tokens, c.lenient, c.bp_seed, opt.bp, opt.model, &tm);
+        SideResult rr;
         rr.trace = &tr;
-        drive_array(side, c.tokens, c.lenient, c.bp_seed, opt.bp, rm);
         dut->reset();
         dut->run_into(c.tokens, c.lenient, c.bp_seed, opt.bp, rr);
         const std::string sig = pin_signature(tm, tr);
@@ -652,8 +651,6 @@ void check_chunks_parallel(const XcheckOptions& opt, uint64_t chunks, const bool
                            const std::function<void(ChunkResult&)>& merge, const std::function<void(uint64_t)>& progress,
                            std::vector<std::string>& coverage_parts) {
     auto chunk_end = [&](uint64_t k) { return std::min(opt.random, (k + 1) * kRandomChunk); };
-    // Workers take chunks in order and may run ahead of the merge by a bounded window;
-    // this thread merges the chunks strictly in order, as the serial loop would.
     std::mutex mu;
     std::condition_variable cv_ready, cv_space;
     std::map<uint64_t, ChunkResult> ready;
@@ -726,8 +723,6 @@ void write_coverage(const XcheckOptions& opt, RtlDut& dut, const std::vector<std
         if (!dut.write_coverage(opt.coverage_file))
             throw std::runtime_error(opt.coverage_file + ": the RTL was not built with coverage, nothing to write");
     } else {
-        // This thread's instance (corpus, shrinking) and the random arrays' instances, summed
-        // by verilator_coverage.
         const std::string mine = opt.coverage_file + ".part0";
         if (!dut.write_coverage(mine)) throw std::runtime_error(mine + ": the RTL was not built with coverage");
         std::vector<std::string> argv = {"verilator_coverage", "--write", opt.coverage_file, mine};
@@ -764,12 +759,7 @@ void write_failure_wave(const XcheckOptions& opt, const ArrayCase& c, Mismatch& 
     try {
         std::unique_ptr<RtlDut> w = opt.wave_rtl();
         std::vector<CycleSample> golden;
-        {
-            ModelSide side(opt.model);
-            SideResult rm;
-            rm.trace = &golden;
-            drive_array(side, m.shrunk, c.lenient, c.bp_seed, opt.bp, rm);
-        }
+        run_model(m.shrunk, c.lenient, c.bp_seed, opt.bp, opt.model, &golden);
         const bool with_golden = w->set_golden(&golden);
         if (!w->trace_open(f)) throw std::runtime_error("cannot open " + f);
         const SideResult replay = w->run(m.shrunk, c.lenient, c.bp_seed, opt.bp);
@@ -839,11 +829,9 @@ XcheckReport run_xcheck(const XcheckOptions& opt) {
         {
             // Where the pins first part, on the shrunk array.
             std::vector<CycleSample> tm, tr;
-            ModelSide side(opt.model);
-            SideResult rm, rr;
-            rm.trace = &tm;
+            run_model(m.shrunk, c.lenient, c.bp_seed, opt.bp, opt.model, &tm);
+            SideResult rr;
             rr.trace = &tr;
-            drive_array(side, m.shrunk, c.lenient, c.bp_seed, opt.bp, rm);
             dut->run_into(m.shrunk, c.lenient, c.bp_seed, opt.bp, rr);
             const std::string d = first_divergence(tm, tr);
             if (!d.empty()) m.divergence = "on the shrunk array: " + d;

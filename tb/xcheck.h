@@ -200,8 +200,9 @@ struct XcheckReport {
 
 // Side runners. Both draw the same back-pressure sequence from `bp_seed`.
 SideResult run_rtl(const std::vector<uint32_t>& tokens, bool lenient, uint64_t bp_seed, const Backpressure& bp);
+// With `trace`, the model's pins cycle by cycle go into it (as run_model_stream's).
 SideResult run_model(const std::vector<uint32_t>& tokens, bool lenient, uint64_t bp_seed, const Backpressure& bp,
-                     const decl::DecoderOptions& model = {});
+                     const decl::DecoderOptions& model = {}, std::vector<CycleSample>* trace = nullptr);
 
 // The first difference between two sides: its text ("event 2: model ELEMENT ... | rtl ELEMENT
 // ...") and its signature, what differs without the values ("event ELEMENT: value", "event

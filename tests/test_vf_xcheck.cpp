@@ -184,7 +184,10 @@ TEST_CASE("A bad fetch case file is refused naming the file, the field and the r
         }
         return std::string("accepted");
     };
-    CHECK_THAT(refused("{"), Catch::Contains("vpsim_vf_case_bad.json: not JSON at byte"));
+    CHECK_THAT(refused("{"), Catch::Contains("vpsim_vf_case_bad.json:1:2: not valid JSON"));
+    std::string huge = good;
+    huge.replace(huge.find("\"seed\": 1,"), 10, "\"seed\": 1e999,");
+    CHECK_THAT(refused(huge), Catch::Contains("vpsim_vf_case_bad.json:") && Catch::Contains(": 1e999 does not fit a 64-bit float"));
     CHECK_THAT(refused("{}"), Catch::Contains("not a vertex fetch case file"));
     std::string neg = good;
     neg.replace(neg.find("\"seed\": 1,"), 10, "\"seed\": -1,");

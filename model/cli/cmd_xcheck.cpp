@@ -224,13 +224,23 @@ int run_campaign(const MutantsSetup& setup, const tb::CampaignSpec& cs, const st
     return res.passed() ? 0 : 1;
 }
 
-std::string groups_text(const std::vector<tb::TriageGroup>& groups, uint64_t mismatches) {
-    std::string table = fmt::format("mismatch groups ({} mismatches, {} signatures; a signature is what differs):\n",
-                                    mismatches, groups.size());
+namespace {
+
+// One block per group: its count and signature, where it was first seen and what differed, the replay.
+std::string group_blocks(const std::vector<tb::TriageGroup>& groups) {
+    std::string s;
     for (const auto& g : groups)
-        table += fmt::format("  {:>8}  {}\n            first: {}: {}\n            replay: {}\n", g.count, g.signature,
-                             g.first_where, g.first_detail, g.first_replay);
-    return table;
+        s += fmt::format("  {:>8}  {}\n            first: {}: {}\n            replay: {}\n", g.count, g.signature,
+                         g.first_where, g.first_detail, g.first_replay);
+    return s;
+}
+
+}  // namespace
+
+std::string groups_text(const std::vector<tb::TriageGroup>& groups, uint64_t mismatches) {
+    return fmt::format("mismatch groups ({} mismatches, {} signatures; a signature is what differs):\n", mismatches,
+                       groups.size()) +
+           group_blocks(groups);
 }
 
 nlohmann::ordered_json groups_json(const std::vector<tb::TriageGroup>& groups) {
@@ -298,7 +308,6 @@ bool setup_wave(const XcheckArgs& a, const XcheckArgs& la, tb::XcheckOptions& op
 // a coverage report error.
 int print_json(const XcheckArgs& a, const tb::XcheckOptions& opt, const tb::XcheckReport& r, const tb::GateResult& gate,
                bool gated) {
-    const bool check_coverage = gated;
     const double rate = r.seconds > 0 ? double(r.arrays) / r.seconds : 0;
     nlohmann::ordered_json j;
     j["bench"] = opt.systemc ? "systemc" : "fast";
@@ -315,8 +324,8 @@ int print_json(const XcheckArgs& a, const tb::XcheckOptions& opt, const tb::Xche
     j["seconds"] = r.seconds;
     j["arrays_per_second"] = rate;
     j["coverage_gate"] = gated;
-    j["coverage_holes"] = check_coverage ? gate.holes : std::vector<std::string>{};
-    j["coverage_holes_not_gated"] = check_coverage ? std::vector<std::string>{} : gate.holes;
+    j["coverage_holes"] = gated ? gate.holes : std::vector<std::string>{};
+    j["coverage_holes_not_gated"] = gated ? std::vector<std::string>{} : gate.holes;
     j["coverage_excluded"] = nlohmann::ordered_json::array();
     for (const auto& [bin, why] : gate.excluded) j["coverage_excluded"].push_back({{"bin", bin}, {"reason", why}});
     j["coverage_waived"] = nlohmann::ordered_json::array();
@@ -372,7 +381,6 @@ int print_json(const XcheckArgs& a, const tb::XcheckOptions& opt, const tb::Xche
 // The report as tables on stdout; non-zero on a coverage report error.
 int print_text(const XcheckArgs& a, const tb::XcheckOptions& opt, const tb::XcheckReport& r, const tb::GateResult& gate,
                bool gated) {
-    const bool check_coverage = gated;
     const double rate = r.seconds > 0 ? double(r.arrays) / r.seconds : 0;
     std::cout << r.coverage.table();
     if (opt.user_bins) std::cout << r.user.table(*opt.user_bins);
@@ -386,16 +394,13 @@ int print_text(const XcheckArgs& a, const tb::XcheckOptions& opt, const tb::Xche
     std::cout << fmt::format("mismatches: {}\n", r.mismatches);
     if (r.mismatches) {
         std::string table = groups_text(r.groups, r.mismatches);
-        if (!r.pin_groups.empty()) {
+        if (!r.pin_groups.empty())
             table += fmt::format("pin groups ({} groups; the pins that differ at the first cycle the two sides part):\n",
-                                r.pin_groups.size());
-            for (const auto& g : r.pin_groups)
-                table += fmt::format("  {:>8}  {}\n            first: {}: {}\n            replay: {}\n", g.count,
-                                     g.signature, g.first_where, g.first_detail, g.first_replay);
-        }
+                                 r.pin_groups.size()) +
+                     group_blocks(r.pin_groups);
         std::cout << table;
     }
-    if (check_coverage) {
+    if (gated) {
         std::cout << gate.text("waive bins that cannot be hit with --waive FILE (lines `waive BIN because REASON`, "
                                "BIN may use *) or --waive-bin, or turn the gate off with --no-coverage-gate");
     } else if (!gate.holes.empty()) {

@@ -1,9 +1,11 @@
 #include "model/common/json_error.h"
 
+#include "model/common/json_offsets.h"
 #include "model/common/printable.h"
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace vpsim {
@@ -21,7 +23,12 @@ std::string text_position(const std::string& text, size_t offset) {
     return fmt::format("line {}, column {}", line, col);
 }
 
-nlohmann::json parse_json_located(const std::string& text) {
+namespace {
+
+// Parses `text`; on any nlohmann exception throws std::runtime_error(where(offset) + what), with the
+// byte offset the error is at, or std::string::npos when it has none.
+template <class Where>
+nlohmann::json parse_with(const std::string& text, const Where& where) {
     try {
         return nlohmann::json::parse(text);
     } catch (const nlohmann::json::parse_error& e) {
@@ -30,7 +37,7 @@ nlohmann::json parse_json_located(const std::string& text) {
         std::string what = e.what();
         const size_t colon = what.find(": ");
         if (what.rfind("[json.exception", 0) == 0 && colon != std::string::npos) what = what.substr(colon + 2);
-        throw std::runtime_error(fmt::format("{}: not valid JSON: {}", text_position(text, at), printable(what, 400)));
+        throw std::runtime_error(where(at) + "not valid JSON: " + printable(what, 400));
     } catch (const nlohmann::json::exception& e) {
         // A number too large for a double: "number overflow parsing '1e999'".
         const std::string what = e.what();
@@ -40,11 +47,22 @@ nlohmann::json parse_json_located(const std::string& text) {
             const size_t at = text.find(number);
             if (at != std::string::npos)
                 throw std::runtime_error(
-                    fmt::format("{}: {} does not fit a 64-bit float (at most about 1.8e308)", text_position(text, at),
-                                printable(number)));
+                    where(at) + fmt::format("{} does not fit a 64-bit float (at most about 1.8e308)", printable(number)));
         }
-        throw std::runtime_error(std::string("not valid JSON: ") + printable(what, 400));
+        throw std::runtime_error(where(std::string::npos) + "not valid JSON: " + printable(what, 400));
     }
+}
+
+}  // namespace
+
+nlohmann::json parse_json_located(const std::string& text) {
+    return parse_with(text, [&](size_t at) { return at == std::string::npos ? std::string() : text_position(text, at) + ": "; });
+}
+
+nlohmann::json parse_json_file(const std::string& text, const std::string& source) {
+    return parse_with(text, [&](size_t at) {
+        return at == std::string::npos ? source + ": " : source + ":" + TextLines(text).at(std::min(at, text.size())) + ": ";
+    });
 }
 
 }  // namespace vpsim

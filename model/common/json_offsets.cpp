@@ -41,9 +41,9 @@ uint32_t JsonOffsets::hex4() {
     }
     return v;
 }
+
 // A string at t_[i_] == '"', decoded as nlohmann decodes it when `keep` (a key whose pointer
 // is kept), else only skipped.
-
 std::string JsonOffsets::string(bool keep) {
     std::string s;
     ++i_;  // "
@@ -73,8 +73,8 @@ std::string JsonOffsets::string(bool keep) {
     ++i_;
     return s;
 }
-// The pointer of the next value in the innermost container (after its key, for an object).
 
+// The pointer of the next value in the innermost container (after its key, for an object).
 std::string JsonOffsets::child(std::vector<Frame>& st) {
     Frame& f = st.back();
     const bool kept = st.size() <= depth_;  // the child's depth

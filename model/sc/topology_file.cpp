@@ -8,7 +8,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <cstring>
 #include <set>
 #include <unordered_map>
@@ -167,15 +166,9 @@ std::string located(const Located& at, const std::string& field, const std::stri
 Topology parse_topology(const std::string& text, const std::string& source) {
     nlohmann::json j;
     try {
-        j = parse_json_located(text);
+        j = parse_json_file(text, source);
     } catch (const std::exception& e) {
-        // "line L, column C: ..." -> "SOURCE:L:C: ..."
-        std::string m = e.what();
-        unsigned line = 0, col = 0;
-        int used = 0;
-        if (std::sscanf(m.c_str(), "line %u, column %u: %n", &line, &col, &used) == 2 && used > 0)
-            throw TopologyError(fmt::format("{}:{}:{}: {}", source, line, col, m.substr(size_t(used))));
-        throw TopologyError(fmt::format("{}: {}", source, m));
+        throw TopologyError(e.what());
     }
     const Reader r(text, source);
     r.keys(j, "", {"schema", "description", "units", "links", "not_channels"});

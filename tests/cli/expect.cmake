@@ -1,5 +1,5 @@
 # expect(<exit code> <regex on stdout+stderr or "-"> args...): runs ${VPSIM} args in ${WORK} and
-# checks its exit status and output. Included by the CLI test scripts (cli_*.cmake).
+# checks its exit status and output. Included by the CLI test scripts (cli_*.cmake), with run().
 function(expect code regex)
   execute_process(COMMAND ${VPSIM} ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err
                   WORKING_DIRECTORY ${WORK})
@@ -11,4 +11,15 @@ function(expect code regex)
   else()
     message(STATUS "ok: vpsim ${ARGN}")
   endif()
+endfunction()
+
+# run(<var> args...): runs ${VPSIM} args in ${WORK}; stdout + stderr into <var>, stdout alone into
+# <var>_out (e.g. a --json report), stderr into <var>_err, the exit status into <var>_rc.
+function(run var)
+  execute_process(COMMAND ${VPSIM} ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err
+                  WORKING_DIRECTORY ${WORK})
+  set(${var} "${out}${err}" PARENT_SCOPE)
+  set(${var}_out "${out}" PARENT_SCOPE)
+  set(${var}_err "${err}" PARENT_SCOPE)
+  set(${var}_rc ${rc} PARENT_SCOPE)
 endfunction()

@@ -7,14 +7,6 @@ file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
 include(${CMAKE_CURRENT_LIST_DIR}/expect.cmake)  # expect(code regex args...)
 
-# Runs vpsim with ARGN in ${WORK}: stdout into ${var}, the exit status into ${var}_rc.
-function(run var)
-  execute_process(COMMAND ${VPSIM} ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err
-                  WORKING_DIRECTORY ${WORK})
-  set(${var} "${out}${err}" PARENT_SCOPE)
-  set(${var}_rc ${rc} PARENT_SCOPE)
-endfunction()
-
 set(RUN xcheck --no-corpus --random 3000 --seed 4 --bins ${WORK}/bins.txt)
 
 # STREAM n right after STREAM n: random arrays hit it; the sequence is counted and printed beside

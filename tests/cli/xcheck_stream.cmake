@@ -7,13 +7,6 @@ set(V ${VARIANTS})
 set(CACHE --rtl-cache ${CACHE_DIR})
 file(MAKE_DIRECTORY ${WORK})
 
-function(run var)
-  execute_process(COMMAND ${VPSIM} ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err
-                  WORKING_DIRECTORY ${WORK})
-  set(${var} "${out}${err}" PARENT_SCOPE)
-  set(${var}_rc ${rc} PARENT_SCOPE)
-endfunction()
-
 if(CASE STREQUAL "builtin_passes")
   # The built-in RTL keeps the contract across boundaries: no mismatch, coverage complete.
   expect(0 "back to back in streams of 8.*mismatches: 0\ncoverage: complete" xcheck --no-corpus --random 3000 --stream 8 --seed 3)

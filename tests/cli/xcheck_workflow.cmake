@@ -8,15 +8,6 @@ file(MAKE_DIRECTORY ${WORK})
 set(V ${VARIANTS})  # tests/rtl_variants/ made in the build tree (tests/rtl_variants/variants.cmake)
 set(CACHE --rtl-cache ${CACHE_DIR})
 
-# Runs vpsim with ARGN in ${WORK}; the output (stdout + stderr) into ${var}, the exit status
-# into ${var}_rc.
-function(run var)
-  execute_process(COMMAND ${VPSIM} ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err
-                  WORKING_DIRECTORY ${WORK})
-  set(${var} "${out}${err}" PARENT_SCOPE)
-  set(${var}_rc ${rc} PARENT_SCOPE)
-  set(${var}_out "${out}" PARENT_SCOPE)
-endfunction()
 # A printed command line ("vpsim xcheck --rtl ... --out-ready 0.2 ...") as a list of arguments
 # after "vpsim" (the words have no quotes here: the paths have no spaces).
 function(words_of cmdline var)
