@@ -415,11 +415,7 @@ int run_run(const RunArgs& a) {
             opt.draw_done = [&vw](const sc::DrawState& d) { vw->draw_done(d); };
         }
         r = sc::run_pipeline(sc, params, profile, opt);
-        if (!r.cycle_errors.empty()) {
-            std::string m = "statistics do not add up (internal error):";
-            for (const auto& e : r.cycle_errors) m += "\n  " + e;
-            throw std::logic_error(m);
-        }
+        sc::check_cycles_add_up(r);
         if (a.compare_model) {
             // The model's pipeline beside the RTL's, then directed arrays on the same build.
             sc::RunOptions mo;

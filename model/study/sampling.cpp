@@ -240,11 +240,7 @@ Measured measure(scene::Scene sc, std::map<std::string, scene::Buffer>& buffers,
         ~GiveBack() { a.swap(b); }
     } give_back{sc.buffers, buffers};
     const sc::RunResult r = sc::run_pipeline(sc, params, profile, options);
-    if (!r.cycle_errors.empty()) {
-        std::string msg = "statistics do not add up (internal error):";
-        for (const auto& e : r.cycle_errors) msg += "\n  " + e;
-        throw std::logic_error(msg);
-    }
+    sc::check_cycles_add_up(r);
     m.cycles = double(r.cycles);
     for (const auto& [unit_key, g] : r.stats["units"].items()) {
         if (!g.contains("cycles") || !g["cycles"].is_object()) continue;  // a group without cycle accounting
