@@ -415,11 +415,7 @@ int run_run(const RunArgs& a) {
             opt.draw_done = [&vw](const sc::DrawState& d) { vw->draw_done(d); };
         }
         r = sc::run_pipeline(sc, params, profile, opt);
-        if (!r.cycle_errors.empty()) {
-            std::string m = "statistics do not add up (internal error):";
-            for (const auto& e : r.cycle_errors) m += "\n  " + e;
-            throw std::logic_error(m);
-        }
+        sc::check_cycles_add_up(r);
         if (a.compare_model) {
             // The model's pipeline beside the RTL's, then directed arrays on the same build.
             sc::RunOptions mo;
@@ -449,9 +445,6 @@ int run_run(const RunArgs& a) {
             st["summary"] = summary_json(sc.name, r, rtl_names, assumptions);
             write_file_atomic(a.out + "/stats.json", st.dump(2) + "\n");
         }
-    } catch (const scene::SceneError& e) {
-        std::fprintf(stderr, "vpsim run: %s\n", e.what());
-        return 1;
     } catch (const tb::vf::LoopMismatch& e) {
         if (user_fetch) {  // the user's RTL disagrees with the golden vertex fetch: a finding
             std::fprintf(stderr, "vpsim run: --rtl %s: %s (check it with vpsim xcheck --unit vertex_fetch --rtl)\n",
@@ -480,12 +473,8 @@ int run_run(const RunArgs& a) {
         }
         std::fprintf(stderr, "vpsim run: %s (internal error)\n", e.what());
         return 3;
-    } catch (const std::logic_error& e) {
-        std::fprintf(stderr, "vpsim run: %s\n", e.what());
-        return 3;
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "vpsim run: %s\n", e.what());
-        return 2;
+    } catch (const std::exception& e) {  // a scene command failed (1), an internal error (3), else 2
+        return run_error_status(e);
     }
     for (const auto& w : r.warnings) std::fprintf(stderr, "%s\n", w.c_str());
     for (const auto& c : r.caps) std::fprintf(stderr, "vpsim run: warning: %s\n", c.text.c_str());

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <stdexcept>
 
 namespace vpsim::cli {
@@ -30,8 +31,14 @@ ff::Caps preset_caps(const std::string& preset, const std::vector<std::string>& 
 
 double median(std::vector<double> v) { return bench::median(std::move(v)); }
 
-
 std::string mcps(double per_second) { return fmt::format("{:.2f} M/s", per_second / 1e6); }
+
+int run_error_status(const std::exception& e) {
+    std::fprintf(stderr, "vpsim run: %s\n", e.what());
+    if (dynamic_cast<const scene::SceneError*>(&e)) return 1;
+    if (dynamic_cast<const std::logic_error*>(&e)) return 3;
+    return 2;
+}
 
 
 }  // namespace vpsim::cli

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <exception>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,11 @@ inline LoadedScene load_run_scene(const std::string& path) { return scene::load_
 // The fixed-function caps of `preset` ("": the fixed_function parameters' defaults), for the
 // commands that run the functional executor (scene-exec, ff-program). ParamError for an unknown name.
 ff::Caps preset_caps(const std::string& preset, const std::vector<std::string>& sets = {});
+
+// A `vpsim run` that threw: prints "vpsim run: WHAT" and returns its exit status (docs/limits.md):
+// 1 a scene command failed (SceneError), 3 an internal error (std::logic_error), 2 anything else
+// (bad input the run refused).
+int run_error_status(const std::exception& e);
 
 using sc::group_digits;  // 1234567 -> "1,234,567" (the summaries' counts)
 

@@ -1,8 +1,9 @@
 #include "model/cli/run_sample.h"
 
+#include "model/cli/run_common.h"
+
 #include <cstdio>
 #include <limits>
-#include <stdexcept>
 
 namespace vpsim::cli {
 
@@ -49,15 +50,8 @@ int run_sample(scene::Scene s, const ParamSet& params, const vs::Profile& profil
     } catch (const study::SampleRefused& e) {
         std::fprintf(stderr, "vpsim run: --sample refused: %s\n", e.what());
         return 2;
-    } catch (const scene::SceneError& e) {
-        std::fprintf(stderr, "vpsim run: %s\n", e.what());
-        return 1;
-    } catch (const std::logic_error& e) {
-        std::fprintf(stderr, "vpsim run: %s\n", e.what());
-        return 3;
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "vpsim run: %s\n", e.what());
-        return 2;
+        return run_error_status(e);
     }
     if (quiet) return 0;
     const std::string out = json ? study::sample_json(s.name, r).dump(2) + "\n" : study::sample_text(s.name, r);

@@ -209,8 +209,7 @@ void register_unit_command_front_end(UnitRegistry& r) {
     t.tables = {CommandFrontEndParams::table()};
     t.words = {"the command front end", "executing commands in {} of cycles", {}, {}};
     // The draws it has started (the progress line's "done/started draws").
-    t.summary.metrics = {{"draws_started", 0,
-                          [](const SummaryUnits& u) { return nlohmann::ordered_json(u.sum("draws")); }, {}, false}};
+    t.summary.metrics = {summed_metric("draws_started", 0, "draws", false)};
     t.make = [](const UnitContext& c) {
         return std::make_unique<CommandFrontEnd>(c.name.c_str(), CommandFrontEndParams::from(c.params), c.machine,
                                                  decl_decoder_params(c.params, c.machine.scene()), c.probes);

@@ -61,7 +61,7 @@ namespace {
 // One summary row when the topology has delay stages: the jobs they passed and how full they were.
 UnitSummary delay_stage_summary() {
     UnitSummary s;
-    s.lines = {{38, [](const SummaryUnits& u, const SummaryValues&) -> std::vector<std::pair<std::string, std::string>> {
+    s.lines = {{38, [](const SummaryUnits& u, const SummaryValues&) -> SummaryRows {
                     if (u.groups.empty()) return {};
                     const double held = u.cycles ? double(u.busy_cycles()) / double(u.cycles * u.groups.size()) : 0.0;
                     return {{"delay stage", fmt::format("{} jobs passed through, holding jobs in {:.1f} % of cycles",

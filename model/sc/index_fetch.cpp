@@ -141,7 +141,7 @@ UnitSummary index_fetch_summary() {
     using J = nlohmann::ordered_json;
     UnitSummary s;
     s.metrics = {
-        {"unique", 13, [](const SummaryUnits& u) { return J(u.sum("unique_vertices")); }, {}},
+        summed_metric("unique", 13, "unique_vertices"),
         {"ptc_hit_rate", 32, [](const SummaryUnits& u) { return J(u.rate("hit_rate")); }, {}},
         {"atvr", 34, {},
          [](const SummaryValues& v) {
@@ -149,7 +149,7 @@ UnitSummary index_fetch_summary() {
              return J(unique ? double(shaded) / double(unique) : 0.0);
          }},
     };
-    s.lines = {{32, [](const SummaryUnits&, const SummaryValues& v) -> std::vector<std::pair<std::string, std::string>> {
+    s.lines = {{32, [](const SummaryUnits&, const SummaryValues& v) -> SummaryRows {
                     return {{"post-transform cache hits", fmt::format("{:.1f} %", 100 * v.real("ptc_hit_rate"))}};
                 }}};
     return s;

@@ -55,14 +55,9 @@ void MemoryModel::finish(Cycle end) {
 namespace {
 // Its bandwidth: one memory's rate, or the summed bytes per cycle.
 UnitSummary memory_summary() {
-    using J = nlohmann::ordered_json;
-    using Rows = std::vector<std::pair<std::string, std::string>>;
     UnitSummary s;
-    s.metrics = {{"memory_bytes_per_cycle", 36,
-                  [](const SummaryUnits& u) {
-                      return J(u.groups.size() > 1 ? u.ratio("bytes", "cycles") : u.rate("bytes_per_cycle"));
-                  }, {}}};
-    s.lines = {{36, [](const SummaryUnits& u, const SummaryValues& v) -> Rows {
+    s.metrics = {rate_metric("memory_bytes_per_cycle", 36, "bytes_per_cycle", "bytes", "cycles")};
+    s.lines = {{36, [](const SummaryUnits& u, const SummaryValues& v) -> SummaryRows {
                     const double bytes = v.real("memory_bytes_per_cycle");
                     return {{"memory bandwidth", fmt::format("{:.2f} B/cycle ({:.2f} GB/s)", bytes, bytes * u.clock_mhz / 1e3)}};
                 }}};

@@ -115,10 +115,10 @@ UnitSummary output_summary() {
     using J = nlohmann::ordered_json;
     UnitSummary s;
     s.metrics = {
-        {"draws", 10, [](const SummaryUnits& u) { return J(u.sum("draws")); }, {}},
-        {"references", 11, [](const SummaryUnits& u) { return J(u.sum("vertices")); }, {}},
-        {"shaded", 12, [](const SummaryUnits& u) { return J(u.sum("shaded")); }, {}},
-        {"primitives", 14, [](const SummaryUnits& u) { return J(u.sum("primitives")); }, {}},
+        summed_metric("draws", 10, "draws"),
+        summed_metric("references", 11, "vertices"),
+        summed_metric("shaded", 12, "shaded"),
+        summed_metric("primitives", 14, "primitives"),
         {"cycles_per_vertex", 21,
          [](const SummaryUnits& u) {
              const uint64_t shaded = u.sum("shaded");
@@ -134,21 +134,20 @@ UnitSummary output_summary() {
              return J(primitives ? double(u.sum("shaded")) / double(primitives) : 0.0);
          }, {}},
     };
-    using Rows = std::vector<std::pair<std::string, std::string>>;
     s.lines = {
-        {10, [](const SummaryUnits&, const SummaryValues& v) -> Rows {
+        {10, [](const SummaryUnits&, const SummaryValues& v) -> SummaryRows {
              return {{"draws", group_digits(v.count("draws"))},
                      {"vertices (references)", group_digits(v.count("references"))},
                      {"vertices shaded", fmt::format("{} ({} distinct)", group_digits(v.count("shaded")),
                                                      group_digits(v.find("unique") ? v.count("unique") : 0))},
                      {"primitives", group_digits(v.count("primitives"))}};
          }},
-        {21, [](const SummaryUnits& u, const SummaryValues& v) -> Rows {
+        {21, [](const SummaryUnits& u, const SummaryValues& v) -> SummaryRows {
              return {{"cycles per vertex", fmt::format("{:.3f} (per shaded vertex)", v.real("cycles_per_vertex"))},
                      {fmt::format("vertices/s at {:g} MHz", u.clock_mhz),
                       fmt::format("{:.2f} M", v.real("vertices_per_second") / 1e6)}};
          }},
-        {33, [](const SummaryUnits&, const SummaryValues& v) -> Rows {
+        {33, [](const SummaryUnits&, const SummaryValues& v) -> SummaryRows {
              return {{"ACMR / ATVR",
                       fmt::format("{:.3f} / {:.3f}", v.real("acmr"), v.find("atvr") ? v.real("atvr") : 0.0)}};
          }},

@@ -561,6 +561,13 @@ void on_sim_thread(F&& f) {
 
 }  // namespace
 
+void check_cycles_add_up(const RunResult& r) {
+    if (r.cycle_errors.empty()) return;
+    std::string m = "statistics do not add up (internal error):";
+    for (const auto& e : r.cycle_errors) m += "\n  " + e;
+    throw std::logic_error(m);
+}
+
 RunResult run_pipeline(const scene::Scene& scene, const ParamSet& params, const vs::Profile& profile,
                        const RunOptions& options) {
     RunResult result;

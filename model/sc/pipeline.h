@@ -130,6 +130,10 @@ struct RunResult {
 RunResult run_pipeline(const scene::Scene& scene, const ParamSet& params, const vs::Profile& profile,
                        const RunOptions& options = {});
 
+// Throws std::logic_error "statistics do not add up (internal error):" with every unit's
+// RunResult::cycle_errors, one a line, when there are any.
+void check_cycles_add_up(const RunResult& r);
+
 // Builds the pipeline of `options.topology` (units, channels, step order) without running it,
 // in a fresh SystemC context: throws what run_pipeline would before its first cycle
 // (TopologyError for a topology that cannot be built).

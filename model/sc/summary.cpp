@@ -37,6 +37,23 @@ double SummaryUnits::ratio(const std::string& numerator, const std::string& deno
     return d ? double(n) / double(d) : 0.0;
 }
 
+double SummaryUnits::rate(const std::string& name, const std::string& numerator, const std::string& denominator) const {
+    return groups.size() > 1 ? ratio(numerator, denominator) : rate(name);
+}
+
+SummaryMetric summed_metric(std::string key, int rank, std::string counter, bool in_json) {
+    return {std::move(key), rank,
+            [counter = std::move(counter)](const SummaryUnits& u) { return nlohmann::ordered_json(u.sum(counter)); },
+            {}, in_json};
+}
+
+SummaryMetric rate_metric(std::string key, int rank, std::string name, std::string numerator, std::string denominator) {
+    return {std::move(key), rank,
+            [name = std::move(name), numerator = std::move(numerator), denominator = std::move(denominator)](
+                const SummaryUnits& u) { return nlohmann::ordered_json(u.rate(name, numerator, denominator)); },
+            {}};
+}
+
 const nlohmann::ordered_json* SummaryValues::find(const std::string& key) const {
     for (const SummaryValue& v : items_)
         if (v.key == key) return &v.value;

@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace vpsim::sc {
@@ -37,6 +38,8 @@ struct SummaryUnits {
     double rate(const std::string& name) const;
     // sum(numerator) / sum(denominator), 0 when the denominator is 0 ("cycles": the run's cycles).
     double ratio(const std::string& numerator, const std::string& denominator) const;
+    // One unit's rate `name`; over several units the same ratio of their summed counters.
+    double rate(const std::string& name, const std::string& numerator, const std::string& denominator) const;
 };
 
 struct SummaryValue {
@@ -68,16 +71,22 @@ struct SummaryMetric {
     bool in_json = true;  // false: for the progress line and callers only, not in the summary JSON
 };
 
+// A value that is the sum of `counter` over the type's units.
+SummaryMetric summed_metric(std::string key, int rank, std::string counter, bool in_json = true);
+// A value that is SummaryUnits::rate(name, numerator, denominator).
+SummaryMetric rate_metric(std::string key, int rank, std::string name, std::string numerator, std::string denominator);
+
 struct SummaryRow {
     int rank = 0;
     std::string label, text;  // label "": a continuation row
 };
 
+using SummaryRows = std::vector<std::pair<std::string, std::string>>;  // (label, text)
+
 struct SummaryLine {
     int rank = 0;  // its place in the text summary
-    // (label, text) rows; none to say nothing in this run.
-    std::function<std::vector<std::pair<std::string, std::string>>(const SummaryUnits& own, const SummaryValues& all)>
-        rows;
+    // The rows; none to say nothing in this run.
+    std::function<SummaryRows(const SummaryUnits& own, const SummaryValues& all)> rows;
 };
 
 struct UnitSummary {

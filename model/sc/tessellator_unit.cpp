@@ -112,15 +112,13 @@ Cycle TessellatorUnit::step(Cycle now) {
 namespace {
 // What it read and generated, summed over the tessellators; three rows when the scene has patches.
 UnitSummary tessellator_summary() {
-    using J = nlohmann::ordered_json;
-    using Rows = std::vector<std::pair<std::string, std::string>>;
     UnitSummary s;
     for (const char* c : {"patches", "npatch_draws", "generated_vertices", "generated_triangles", "handle_hits",
                           "control_points"})
-        s.metrics.push_back({fmt::format("tessellator/{}", c), 60,
-                             [c = std::string(c)](const SummaryUnits& u) { return J(u.sum(c)); }, {}});
-    s.metrics.push_back({"tessellator/busy_cycles", 60, [](const SummaryUnits& u) { return J(u.busy_cycles()); }, {}});
-    s.lines = {{60, [](const SummaryUnits&, const SummaryValues& v) -> Rows {
+        s.metrics.push_back(summed_metric(fmt::format("tessellator/{}", c), 60, c));
+    s.metrics.push_back({"tessellator/busy_cycles", 60,
+                         [](const SummaryUnits& u) { return nlohmann::ordered_json(u.busy_cycles()); }, {}});
+    s.lines = {{60, [](const SummaryUnits&, const SummaryValues& v) -> SummaryRows {
                     auto n = [&](const char* c) { return v.count(fmt::format("tessellator/{}", c)); };
                     if (!n("patches") && !n("npatch_draws")) return {};
                     const uint64_t vertices = n("generated_vertices"), busy = n("busy_cycles");

@@ -646,31 +646,21 @@ nlohmann::ordered_json engine_shares(const SummaryUnits& u) {
 // several, the same ratios of their summed counters.
 UnitSummary vertex_alu_summary() {
     using J = nlohmann::ordered_json;
-    using Rows = std::vector<std::pair<std::string, std::string>>;
     UnitSummary s;
     s.metrics = {
-        {"alu_utilisation", 30,
-         [](const SummaryUnits& u) {
-             return J(u.groups.size() > 1 ? u.ratio("issue_cycles", "engine_cycles") : u.rate("utilisation"));
-         }, {}},
-        {"coissue_rate", 31,
-         [](const SummaryUnits& u) {
-             return J(u.groups.size() > 1 ? u.ratio("coissue_cycles", "issue_cycles") : u.rate("coissue_rate"));
-         }, {}},
+        rate_metric("alu_utilisation", 30, "utilisation", "issue_cycles", "engine_cycles"),
+        rate_metric("coissue_rate", 31, "coissue_rate", "coissue_cycles", "issue_cycles"),
         {"engines", 42, [](const SummaryUnits& u) { return engine_shares(u); }, {}},
-        {"in_flight_per_engine", 44,
-         [](const SummaryUnits& u) {
-             return J(u.groups.size() > 1 ? u.ratio("vertex_cycles", "engine_cycles") : u.rate("in_flight_per_engine"));
-         }, {}},
+        rate_metric("in_flight_per_engine", 44, "in_flight_per_engine", "vertex_cycles", "engine_cycles"),
         {"max_in_flight_per_engine", 45, [](const SummaryUnits& u) { return J(u.max("max_in_flight")); }, {}},
     };
     s.lines = {
-        {30, [](const SummaryUnits&, const SummaryValues& v) -> Rows {
+        {30, [](const SummaryUnits&, const SummaryValues& v) -> SummaryRows {
              return {{"ALU utilisation", fmt::format("{:.1f} %", 100 * v.real("alu_utilisation"))},
                      {"co-issue rate", fmt::format("{:.1f} % of issuing cycles", 100 * v.real("coissue_rate"))}};
          }},
-        {42, [](const SummaryUnits&, const SummaryValues& v) -> Rows {
-             Rows rows = {{"vertices in flight", fmt::format("{:.2f} per engine on average, {} at most",
+        {42, [](const SummaryUnits&, const SummaryValues& v) -> SummaryRows {
+             SummaryRows rows = {{"vertices in flight", fmt::format("{:.2f} per engine on average, {} at most",
                                                              v.real("in_flight_per_engine"),
                                                              v.count("max_in_flight_per_engine"))}};
              const auto* engines = v.find("engines");

@@ -368,20 +368,12 @@ double rate(const nlohmann::ordered_json& g, const char* name) {
 namespace {
 // Its bandwidth and fetch cache hits: one fetch's rates, or the ratios of the summed counters.
 UnitSummary vertex_fetch_summary() {
-    using J = nlohmann::ordered_json;
-    using Rows = std::vector<std::pair<std::string, std::string>>;
     UnitSummary s;
     s.metrics = {
-        {"fetch_bytes_per_cycle", 35,
-         [](const SummaryUnits& u) {
-             return J(u.groups.size() > 1 ? u.ratio("bytes", "cycles") : u.rate("bytes_per_cycle"));
-         }, {}},
-        {"fetch_cache_hit_rate", 37,
-         [](const SummaryUnits& u) {
-             return J(u.groups.size() > 1 ? u.ratio("cache_hits", "cache_lookups") : u.rate("cache_hit_rate"));
-         }, {}},
+        rate_metric("fetch_bytes_per_cycle", 35, "bytes_per_cycle", "bytes", "cycles"),
+        rate_metric("fetch_cache_hit_rate", 37, "cache_hit_rate", "cache_hits", "cache_lookups"),
     };
-    s.lines = {{35, [](const SummaryUnits& u, const SummaryValues& v) -> Rows {
+    s.lines = {{35, [](const SummaryUnits& u, const SummaryValues& v) -> SummaryRows {
                     const double bytes = v.real("fetch_bytes_per_cycle");
                     return {{"fetch bandwidth", fmt::format("{:.2f} B/cycle ({:.2f} GB/s), fetch cache hits {:.1f} %", bytes,
                                                             bytes * u.clock_mhz / 1e3,

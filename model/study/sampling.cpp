@@ -222,6 +222,13 @@ Estimate stratified_estimate(double exact, const std::vector<Stratum>& strata, d
 
 namespace {
 
+// Buffers lent out (`a` and `b` swapped) are swapped back when it goes out of scope.
+struct SwapBack {
+    std::map<std::string, scene::Buffer>& a;
+    std::map<std::string, scene::Buffer>& b;
+    ~SwapBack() { a.swap(b); }
+};
+
 // A run's cycles and every unit's busy and stall cycles, keyed "unit\treason".
 struct Measured {
     double cycles = 0;
@@ -234,17 +241,9 @@ Measured measure(scene::Scene sc, std::map<std::string, scene::Buffer>& buffers,
     Measured m;
     if (sc.commands.empty()) return m;
     sc.buffers.swap(buffers);
-    struct GiveBack {
-        std::map<std::string, scene::Buffer>& a;
-        std::map<std::string, scene::Buffer>& b;
-        ~GiveBack() { a.swap(b); }
-    } give_back{sc.buffers, buffers};
+    const SwapBack give_back{sc.buffers, buffers};
     const sc::RunResult r = sc::run_pipeline(sc, params, profile, options);
-    if (!r.cycle_errors.empty()) {
-        std::string msg = "statistics do not add up (internal error):";
-        for (const auto& e : r.cycle_errors) msg += "\n  " + e;
-        throw std::logic_error(msg);
-    }
+    sc::check_cycles_add_up(r);
     m.cycles = double(r.cycles);
     for (const auto& [unit_key, g] : r.stats["units"].items()) {
         if (!g.contains("cycles") || !g["cycles"].is_object()) continue;  // a group without cycle accounting
@@ -280,11 +279,7 @@ SampleResult run_sampled(scene::Scene& s, const SamplePlan& plan, const ParamSet
     std::vector<std::string> order;
     std::map<std::string, scene::Buffer> buffers;  // the scene's, lent to each run and given back
     buffers.swap(s.buffers);
-    struct Restore {
-        std::map<std::string, scene::Buffer>& a;
-        std::map<std::string, scene::Buffer>& b;
-        ~Restore() { a.swap(b); }
-    } restore{s.buffers, buffers};
+    const SwapBack restore{s.buffers, buffers};
     // Per block: the marginal cycles and statistics of its units (the run to its last unit minus
     // the run to the unit before its first, both from the same warm-up start).
     std::vector<Measured> marginal;
