@@ -940,6 +940,15 @@ TEST_CASE("A unit's declared dependency is bound by its role: the output gets th
     CHECK(entries == 7);
 }
 
+TEST_CASE("A dependency on the memory port is bound to the memory the port names: each fetch's words quote its own",
+          "[timing][params]") {
+    const sc::Topology two = sc::load_topology_file(topology_path("two_vertex_fetch.json"));
+    const Captured c = run_topology(point_scene(400, "vs.1.1\nmov oPos, v0\n"), &two,
+                                    {"memory_0.latency=20", "memory_1.latency=300", "vertex_fetch_1.max_misses=1"});
+    CHECK_THAT(c.result.bottleneck, Catch::StartsWith("the vertex fetch vertex_fetch_1: waiting on memory with all 1 "
+                                                      "miss registers busy (300-cycle latency"));
+}
+
 TEST_CASE("A topology row binds a declared dependency to the parameter it names", "[timing][params]") {
     uint32_t entries = 0;
     const sc::UnitRegistry units = output_recording(entries);
