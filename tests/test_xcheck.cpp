@@ -74,7 +74,7 @@ TEST_CASE("Fast path without back-pressure: one token per cycle, CONST and EXT p
 TEST_CASE("The built-in RTL driven region by region equals Verilator's eval() on every pin of every cycle") {
     const uint64_t seed = test_seed("rtl regions");
     auto regions = builtin_rtl(RtlEval::Regions);
-    auto reference = builtin_rtl(RtlEval::Eval);
+    auto reference = builtin_rtl(RtlEval::VerilatorEval);
     ArrayCase c;
     GenScratch scratch;
     std::vector<CycleSample> ta, tb;
