@@ -961,6 +961,18 @@ TEST_CASE("A topology row binds a declared dependency to the parameter it names"
     CHECK(entries == 5);
 }
 
+TEST_CASE("An output bound to keep fewer vertices than the cache holds stops at the first lost hit with a parameter error",
+          "[timing][params]") {
+    const sc::Topology t = sc::parse_topology(edited("{\"name\": \"output\", \"type\": \"output\"}",
+                                                     "{\"name\": \"output\", \"type\": \"output\", \"bind\": "
+                                                     "{\"ptc_entries\": \"index_fetch.draw_queue\"}}"),
+                                              "T.json");
+    const auto run = [&] { run_topology(scene::default_scene(), &t, {"index_fetch.draw_queue=2"}); };
+    CHECK_THROWS_AS(run(), ParamError);
+    CHECK_THROWS_WITH(run(), Catch::Contains("which is not among the 2 shaded vertices the output keeps (its "
+                                             "ptc_entries): bind ptc_entries to the entries of the cache that feeds it"));
+}
+
 TEST_CASE("A bad binding row is refused, located: not a key, an undeclared need, no such parameter, another type",
           "[timing][params]") {
     auto bound = [](const std::string& bind) {

@@ -93,9 +93,11 @@ Cycle OutputUnit::step(Cycle now) {
                     break;
                 }
             }
-            if (!o)
-                throw std::logic_error(fmt::format("output: cache hit on vertex {} not among the recent vertices "
-                                                   "(internal error)", r.index));
+            if (!o)  // only when ptc_entries is bound below the feeding cache's entries (docs/timing-model.md)
+                throw ParamError(fmt::format("{}: the post-transform cache hit on vertex {}, which is not among the {} "
+                                             "shaded vertices the output keeps (its ptc_entries): bind ptc_entries to "
+                                             "the entries of the cache that feeds it", basename(), r.index,
+                                             recent_.size()));
             if (sink_) sink_(*r.draw, r.ref, r.index, *o);
             ++reused_;
         }
