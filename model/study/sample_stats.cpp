@@ -2,7 +2,6 @@
 
 #include <cmath>
 #include <cstdint>
-#include <stdexcept>
 
 namespace vpsim::study {
 
@@ -91,31 +90,9 @@ bool is_sampled_stats(const nlohmann::json& stats) {
     return stats.is_object() && stats.value("schema", std::string()) == "vpsim-stats-sampled-1";
 }
 
-Estimate sampled_difference(const nlohmann::json& base, const nlohmann::json& other, double z) {
-    if (!is_sampled_stats(base) || !is_sampled_stats(other))
-        throw std::runtime_error("a difference of sampled runs needs two sampled runs' statistics");
-    const nlohmann::json& a = base.at("sample");
-    const nlohmann::json& b = other.at("sample");
-    for (const char* k : {"units", "period", "warmup", "seed", "phase_units"})
-        if (a.at(k) != b.at(k))
-            throw std::runtime_error(std::string("two sampled runs of different plans (their ") + k +
-                                     " differ): their blocks cannot be paired");
-    const nlohmann::json& ba = a.at("blocks");
-    const nlohmann::json& bb = b.at("blocks");
-    if (ba.size() != bb.size()) throw std::runtime_error("two sampled runs with different blocks cannot be paired");
-    std::vector<Stratum> strata(a.at("phase_units").size());
-    for (size_t h = 0; h < strata.size(); ++h) strata[h].units = a["phase_units"][h].get<uint64_t>();
-    double exact = 0;
-    for (size_t i = 0; i < ba.size(); ++i) {
-        if (ba[i].at("first") != bb[i].at("first") || ba[i].at("phase") != bb[i].at("phase"))
-            throw std::runtime_error("two sampled runs measured different units: their blocks cannot be paired");
-        const double d = bb[i].at("cycles").get<double>() - ba[i].at("cycles").get<double>();
-        if (ba[i]["phase"].is_null())
-            exact += d;
-        else
-            strata.at(ba[i]["phase"].get<size_t>()).values.push_back(d);
-    }
-    return stratified_estimate(exact, strata, z);
+double sampled_half_width(const nlohmann::json& stats) {
+    if (!is_sampled_stats(stats)) return 0;
+    return stats.at("summary").at("sample").at("cycles_half_width").get<double>();
 }
 
 }  // namespace vpsim::study

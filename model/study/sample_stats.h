@@ -2,8 +2,7 @@
 // vpsim-stats-sampled-1, docs/sampling.md "In sweeps and why"): the estimate laid out as a full
 // run's stats.json (cycles, units/UNIT/cycles/{busy,stalled}, summary) so that `vpsim sweep`'s
 // results table and `vpsim why` read it as they read a full run's, with each estimate's interval
-// beside it and every block's cycles, from which two sampled runs of the same plan give the
-// interval of their difference.
+// beside it and every block's (sampled unit's or whole phase's) cycles.
 #pragma once
 
 #include "model/study/sampling.h"
@@ -24,10 +23,7 @@ void note_sample_refused(nlohmann::ordered_json& summary, const std::string& rea
 // Whether a stats.json is a sampled run's.
 bool is_sampled_stats(const nlohmann::json& stats);
 
-// `other` - `base` of two sampled runs of the same plan (the same scene, units, phases and seed:
-// the same units measured), with its interval from the paired differences of their blocks
-// (stratified as the estimate, docs/sampling.md "The estimate"). Throws std::runtime_error when
-// either is not a sampled run's or their plans differ.
-Estimate sampled_difference(const nlohmann::json& base, const nlohmann::json& other, double z);
+// A sampled run's cycles half-width (summary.sample.cycles_half_width); 0 for a full run's.
+double sampled_half_width(const nlohmann::json& stats);
 
 }  // namespace vpsim::study
