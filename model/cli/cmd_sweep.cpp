@@ -354,7 +354,9 @@ void add_sweep_command(CLI::App& app, int& exit_code) {
     c->add_flag("--no-wait", a->slurm.no_wait,
                 "slurm: submit the job array and exit; `vpsim sweep collect DIR` gathers the results after it ends");
     a->sample.fallback = true;
-    add_points_sample_options(c, a->sample, "point");
+    add_points_sample_options(c, a->sample, "point",
+                              "a point whose scene sampling refuses runs in full, its row says why (sampled false, "
+                              "sample.refused) and the sweep names it on stderr");
     c->add_flag("--list", a->list, "Print the points (hash, scene, axis values) and exit without running them");
     c->add_flag("--quiet", a->quiet, "No progress line and no summary on stderr (failures are still reported)");
     auto ca = std::make_shared<CollectArgs>();

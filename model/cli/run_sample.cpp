@@ -48,11 +48,11 @@ void add_sample_options(CLI::App* c, SampleArgs& a) {
         on->excludes(c->get_option(name));
 }
 
-void add_points_sample_options(CLI::App* c, SampleArgs& a, const std::string& what) {
+void add_points_sample_options(CLI::App* c, SampleArgs& a, const std::string& what, const std::string& refused) {
     CLI::Option* on = c->add_flag(
         "--sample", a.on,
         "Run each " + what + " sampled (`vpsim run --sample`, docs/sampling.md \"In sweeps and why\"): its cycles and "
-        "every unit's busy and stall cycles are estimates, each with its 99.7 % half-width beside it");
+        "every unit's busy and stall cycles are estimates, each with its 99.7 % half-width beside it; " + refused);
     const auto range = CLI::Range(uint64_t(1), uint64_t(std::numeric_limits<uint32_t>::max()));
     c->add_option("--sample-unit", a.options.unit_refs, "With --sample: references per sampling unit, as vpsim run")
         ->type_name("N")

@@ -24,8 +24,8 @@ void add_sample_options(CLI::App* run, SampleArgs& a);
 
 // Adds --sample and its --sample-unit, -period, -warmup and -seed options to a command that runs
 // its points as `vpsim run` processes (sweep, why): `what` says what each run is ("point",
-// "variant"); each --sample-* needs --sample.
-void add_points_sample_options(CLI::App* c, SampleArgs& a, const std::string& what);
+// "variant"), `refused` what happens to a scene sampling refuses; each --sample-* needs --sample.
+void add_points_sample_options(CLI::App* c, SampleArgs& a, const std::string& what, const std::string& refused);
 // The `vpsim run` options that run a point as `a` says (none without --sample), --sample-fallback
 // with `a.fallback`.
 std::vector<std::string> sample_run_args(const SampleArgs& a);
