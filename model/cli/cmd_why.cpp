@@ -474,7 +474,7 @@ void add_why_command(CLI::App& app, int& exit_code) {
                   "fit (at least one draw; `vpsim run --draws`); the window is stated in the output; 0: the whole "
                   "scene (default 1,000,000; with --sample 0)")
         ->type_name("N");
-    add_points_sample_options(c, a->sample, "run (the baseline and every variant, the same units measured in each)",
+    add_points_sample_options(c, a->sample, "variant and the baseline (the same units measured in each)",
                               "a saving's half-width is the sum of its two runs'; a scene sampling refuses is refused "
                               "(exit 2)");
     c->add_option("--pairs", a->pairs, "Try the top N relaxations two at a time (default 4: 6 pairs; 0 or 1: none)")
