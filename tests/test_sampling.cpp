@@ -3,6 +3,7 @@
 // to the full run's when each is warmed with its whole history.
 #include "model/sc/pipeline.h"
 #include "model/scene/default_scene.h"
+#include "model/study/sample_stats.h"
 #include "model/study/sampling.h"
 
 #include <catch2/catch.hpp>
@@ -56,4 +57,24 @@ TEST_CASE("sampling: with the whole history as warm-up the units' cycles sum to 
     const sc::RunResult full = sc::run_pipeline(s, params, vs::Profile::d3d8());
     CHECK(r.cycles.value == double(full.cycles));
     CHECK(copy.buffers.size() == s.buffers.size());  // the buffers lent to the runs are back
+}
+
+TEST_CASE("sampling: a sampled run's stats.json has its estimate, interval and blocks, a full run's half-width is 0",
+          "[sampling]") {
+    const scene::Scene s = scene::default_scene();
+    SampleOptions o;
+    o.unit_refs = 300;
+    o.warmup = 1000;
+    const SamplePlan p = plan_sampling(s, o);
+    scene::Scene copy = s;
+    const SampleResult r = run_sampled(copy, p, sc::default_params(), vs::Profile::d3d8(), {}, 3.0);
+    const nlohmann::json j = nlohmann::json::parse(sample_stats_json("default", r).dump());
+    CHECK(is_sampled_stats(j));
+    CHECK(j["cycles"].get<int64_t>() == std::llround(r.cycles.value));
+    CHECK(sampled_half_width(j) == Approx(r.cycles.half_width));
+    CHECK(j["sample"]["blocks"].size() == p.blocks.size());
+    double sum = 0;  // one phase, all sampled: the estimate is N x the blocks' mean
+    for (const auto& b : j["sample"]["blocks"]) sum += b["cycles"].get<double>();
+    CHECK(r.cycles.value == Approx(double(p.units.size()) * sum / double(p.blocks.size())));
+    CHECK(sampled_half_width(nlohmann::json{{"schema", "vpsim-stats-1"}, {"cycles", 1}}) == 0);
 }

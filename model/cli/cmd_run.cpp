@@ -11,6 +11,7 @@
 #include "model/scene/default_scene.h"
 #include "model/scene/scene_window.h"
 #include "model/sc/pipeline.h"
+#include "model/study/sample_stats.h"
 #include "tb/rtl_in_loop.h"
 #include "tb/user_rtl_loop.h"
 #include "tb/vf_user_rtl.h"
@@ -209,6 +210,52 @@ nlohmann::ordered_json summary_json(const std::string& scene, const sc::RunResul
 
 namespace {
 
+// One writer per output directory: a second run into it is refused (its files would mix with
+// ours), and the lock goes with this process however it ends. False (the error printed) when
+// the directory cannot be made or locked.
+bool open_out_dir(const std::string& out, std::optional<OutputDirLock>& lock) {
+    std::error_code ec;
+    std::filesystem::create_directories(out, ec);
+    if (ec || !std::filesystem::is_directory(out)) {
+        std::fprintf(stderr, "vpsim run: %s: cannot create the output directory%s%s\n", out.c_str(), ec ? ": " : "",
+                     ec ? ec.message().c_str() : "");
+        return false;
+    }
+    try {
+        lock.emplace(out);
+        // stats.json marks a complete output (written last): an older one must not stay
+        // beside this run's config.json if this run does not finish.
+        std::filesystem::remove(std::filesystem::path(out) / "stats.json", ec);
+        if (ec) throw OutputError(out + "/stats.json: cannot remove the previous run's: " + ec.message());
+    } catch (const OutputError& e) {
+        std::fprintf(stderr, "vpsim run: %s\n", e.what());
+        return false;
+    }
+    return true;
+}
+
+// DIR/config.json: the scene, the window, the choices and every parameter (and the sampling
+// options of a sampled run).
+nlohmann::ordered_json run_config(const RunArgs& a, const std::string& scene, const std::string& hash,
+                                  const ParamSet& params, const std::vector<std::string>& rtl_names) {
+    nlohmann::ordered_json cfg;
+    cfg["schema"] = "vpsim-config-1";
+    cfg["scene"] = {{"name", scene}, {"hash", hash}};
+    if (a.draws) cfg["draws"] = a.draws;  // absent: the whole scene
+    if (!a.preset.empty()) cfg["preset"] = a.preset;  // then --config, then --set
+    cfg["profile"] = a.profile;
+    cfg["tess_profile"] = a.tess_profile;
+    if (!rtl_names.empty()) cfg["rtl"] = rtl_names;  // absent: every unit is its SystemC model
+    if (!a.topology_file.empty()) cfg["topology"] = a.topology_file;  // absent: the built-in one
+    if (a.sample.on) {  // absent: a full run
+        const study::SampleOptions& o = a.sample.options;
+        cfg["sample"] = {{"unit", o.unit_refs}, {"period", o.period}, {"warmup", o.warmup}, {"seed", o.seed},
+                         {"fallback", a.sample.fallback}};
+    }
+    cfg["params"] = params.to_json();
+    return cfg;
+}
+
 int run_run(const RunArgs& a) {
     scene::Scene sc;
     std::string hash;
@@ -246,11 +293,33 @@ int run_run(const RunArgs& a) {
         std::fprintf(stderr, "vpsim run: %s\n", e.what());
         return 2;
     }
+    std::string sample_refused;  // --sample --sample-fallback: why this run is in full
+    std::optional<OutputDirLock> out_lock;
     if (a.sample.on) {  // sampled simulation (docs/sampling.md)
-        sc::RunOptions opt;
-        opt.tess_profile = tess_profile;
-        opt.topology = &topology;
-        return run_sample(std::move(sc), params, profile, opt, a.sample, a.json, a.quiet);
+        study::SamplePlan plan;
+        try {
+            plan = study::plan_sampling(sc, a.sample.options);
+        } catch (const study::SampleRefused& e) {
+            if (!a.sample.fallback) {
+                std::fprintf(stderr, "vpsim run: --sample refused: %s\n", e.what());
+                return 2;
+            }
+            sample_refused = e.what();
+            std::fprintf(stderr, "vpsim run: --sample refused: %s; running the whole scene in detail "
+                                 "(--sample-fallback)\n", e.what());
+        }
+        if (sample_refused.empty()) {
+            if (!a.out.empty() && !open_out_dir(a.out, out_lock)) return 2;
+            sc::RunOptions opt;
+            opt.tess_profile = tess_profile;
+            opt.topology = &topology;
+            SampleOutput out;
+            out.json = a.json;
+            out.quiet = a.quiet;
+            out.dir = a.out;
+            if (!a.out.empty()) out.config = run_config(a, sc.name, hash, params, {});
+            return run_sample(std::move(sc), plan, params, profile, opt, a.sample.options.z, out);
+        }
     }
     std::vector<const tb::RtlUnit*> rtl;  // --rtl, each unit once, in the order given
     std::vector<std::string> rtl_names;
@@ -367,28 +436,7 @@ int run_run(const RunArgs& a) {
         std::fprintf(stderr, "vpsim run: --vertices writes DIR/vertices.json: it needs --out DIR\n");
         return 2;
     }
-    // One writer per output directory: a second run into it is refused (its files would mix
-    // with ours), and the lock goes with this process however it ends.
-    std::optional<OutputDirLock> out_lock;
-    if (!a.out.empty()) {
-        std::error_code ec;
-        std::filesystem::create_directories(a.out, ec);
-        if (ec || !std::filesystem::is_directory(a.out)) {
-            std::fprintf(stderr, "vpsim run: %s: cannot create the output directory%s%s\n", a.out.c_str(),
-                         ec ? ": " : "", ec ? ec.message().c_str() : "");
-            return 2;
-        }
-        try {
-            out_lock.emplace(a.out);
-            // stats.json marks a complete output (written last): an older one must not stay
-            // beside this run's config.json if this run does not finish.
-            std::filesystem::remove(std::filesystem::path(a.out) / "stats.json", ec);
-            if (ec) throw OutputError(a.out + "/stats.json: cannot remove the previous run's: " + ec.message());
-        } catch (const OutputError& e) {
-            std::fprintf(stderr, "vpsim run: %s\n", e.what());
-            return 2;
-        }
-    }
+    if (!a.out.empty() && !open_out_dir(a.out, out_lock)) return 2;
     sc::RunResult r;
     std::vector<SensitiveAssumption> assumptions;  // the preset's that move results by more than 10 %
     try {
@@ -430,19 +478,10 @@ int run_run(const RunArgs& a) {
         if (vw) vw->commit();
         if (!a.out.empty()) {
             if (a.stats_interval) write_file_atomic(a.out + "/timeseries.csv", r.timeseries_csv);
-            nlohmann::ordered_json cfg;
-            cfg["schema"] = "vpsim-config-1";
-            cfg["scene"] = {{"name", sc.name}, {"hash", hash}};
-            if (a.draws) cfg["draws"] = a.draws;  // absent: the whole scene
-            if (!a.preset.empty()) cfg["preset"] = a.preset;  // then --config, then --set
-            cfg["profile"] = a.profile;
-            cfg["tess_profile"] = a.tess_profile;
-            if (!rtl_names.empty()) cfg["rtl"] = rtl_names;  // absent: every unit is its SystemC model
-            if (!a.topology_file.empty()) cfg["topology"] = a.topology_file;  // absent: the built-in one
-            cfg["params"] = params.to_json();
-            write_file_atomic(a.out + "/config.json", cfg.dump(2) + "\n");
+            write_file_atomic(a.out + "/config.json", run_config(a, sc.name, hash, params, rtl_names).dump(2) + "\n");
             nlohmann::ordered_json st = r.stats;
             st["summary"] = summary_json(sc.name, r, rtl_names, assumptions);
+            if (!sample_refused.empty()) study::note_sample_refused(st["summary"], sample_refused);
             write_file_atomic(a.out + "/stats.json", st.dump(2) + "\n");
         }
     } catch (const tb::vf::LoopMismatch& e) {
@@ -479,9 +518,17 @@ int run_run(const RunArgs& a) {
     for (const auto& w : r.warnings) std::fprintf(stderr, "%s\n", w.c_str());
     for (const auto& c : r.caps) std::fprintf(stderr, "vpsim run: warning: %s\n", c.text.c_str());
     if (!a.quiet) {
-        const std::string s =
-            a.json ? summary_json(sc.name, r, rtl_names, assumptions).dump(2) + "\n"
-                   : summary_text(sc.name, r, rtl_names, assumptions);
+        std::string s;
+        if (a.json) {
+            nlohmann::ordered_json j = summary_json(sc.name, r, rtl_names, assumptions);
+            if (!sample_refused.empty()) study::note_sample_refused(j, sample_refused);
+            s = j.dump(2) + "\n";
+        } else {
+            s = summary_text(sc.name, r, rtl_names, assumptions);
+            if (!sample_refused.empty())
+                s += fmt::format("  {:<28} refused ({}); this is the whole scene in detail\n", "sampling",
+                                 sample_refused);
+        }
         std::fwrite(s.data(), 1, s.size(), stdout);
     }
     return 0;

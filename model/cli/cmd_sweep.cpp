@@ -1,6 +1,7 @@
 // vpsim sweep: a study of scenes x parameter axes, one `vpsim run` process per point, resumable,
 // on a local pool or through GNU parallel; results.csv / results.jsonl / study.json (docs/sweep.md).
 #include "model/cli/commands.h"
+#include "model/cli/run_sample.h"
 #include "model/study/backend.h"
 #include "model/study/points.h"
 #include "model/study/results.h"
@@ -9,6 +10,7 @@
 #include "model/common/file_util.h"
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <chrono>
 #include <map>
@@ -31,6 +33,7 @@ struct SweepArgs {
     unsigned repeats = 0, jobs = 0;
     std::vector<std::string> metrics;
     study::SlurmOptions slurm;
+    SampleArgs sample;  // --sample: every point sampled, a refused one in full (--sample-fallback)
     bool quiet = false, list = false;
 };
 
@@ -63,6 +66,23 @@ std::vector<std::string> point_failures(const std::vector<const study::Point*>& 
     return failures;
 }
 
+// Each point whose run was to be sampled but ran in full (`vpsim run --sample --sample-fallback`
+// notes summary.sampled false): "  label: the reason".
+std::vector<std::string> sample_refusals(const std::vector<study::Point>& points) {
+    std::vector<std::string> r;
+    for (const study::Point& p : points) {
+        std::string text, why;
+        if (!read_input_file(p.dir + "/stats.json", text, why)) continue;  // write_results has said so
+        const nlohmann::json st = nlohmann::json::parse(text, nullptr, /*allow_exceptions*/ false);
+        if (!st.is_object() || !st.contains("summary") || !st["summary"].is_object()) continue;
+        const nlohmann::json& sum = st["summary"];
+        if (sum.value("sampled", true)) continue;
+        r.push_back(fmt::format("  {}: {}", point_label(p),
+                                sum.contains("sample") ? sum["sample"].value("refused", "") : std::string()));
+    }
+    return r;
+}
+
 // The end of a sweep or a collect: the failures named (exit 1, no results table), or the table.
 int finish(const std::string& out, const study::Study& s, const std::vector<study::Point>& points,
            const std::vector<std::string>& failures, bool quiet) {
@@ -77,6 +97,12 @@ int finish(const std::string& out, const study::Study& s, const std::vector<stud
     } catch (const std::exception& e) {
         std::fprintf(stderr, "vpsim sweep: %s\n", e.what());
         return 2;
+    }
+    const std::vector<std::string> refused = sample_refusals(points);
+    if (!refused.empty()) {
+        std::fprintf(stderr, "vpsim sweep: %zu of %zu points ran in full, sampling refused (their rows: sampled "
+                             "false, sample.refused):\n", refused.size(), points.size());
+        for (const auto& r : refused) std::fprintf(stderr, "%s\n", r.c_str());
     }
     if (!quiet) std::fprintf(stderr, "vpsim sweep: results in %s/results.csv and results.jsonl\n", out.c_str());
     return 0;
@@ -101,6 +127,7 @@ int run_sweep(const SweepArgs& a) {
         for (const auto& ax : a.axes) s.axes.push_back(parse_axis_flag(ax));
         if (a.repeats) s.repeats = a.repeats;
         if (!a.metrics.empty()) s.metrics = a.metrics;
+        s.sample = sample_run_args(a.sample);
         for (const auto& m : s.metrics) check_metric_pattern(m, "--metric");
         if (s.name.empty()) s.name = "sweep";
         points = resolve_points(s, a.out, exe.string());
@@ -326,6 +353,10 @@ void add_sweep_command(CLI::App& app, int& exit_code) {
         ->allow_extra_args(false);
     c->add_flag("--no-wait", a->slurm.no_wait,
                 "slurm: submit the job array and exit; `vpsim sweep collect DIR` gathers the results after it ends");
+    a->sample.fallback = true;
+    add_points_sample_options(c, a->sample, "point",
+                              "a point whose scene sampling refuses runs in full, its row says why (sampled false, "
+                              "sample.refused) and the sweep names it on stderr");
     c->add_flag("--list", a->list, "Print the points (hash, scene, axis values) and exit without running them");
     c->add_flag("--quiet", a->quiet, "No progress line and no summary on stderr (failures are still reported)");
     auto ca = std::make_shared<CollectArgs>();

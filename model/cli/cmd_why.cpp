@@ -4,12 +4,15 @@
 // model/study/why.h; this file runs the points and prints.
 #include "model/cli/commands.h"
 #include "model/cli/run_common.h"
+#include "model/cli/run_sample.h"
 #include "model/common/file_util.h"
 #include "model/common/presets.h"
 #include "model/sc/pipeline.h"
 #include "model/scene/scene_window.h"
 #include "model/study/backend.h"
 #include "model/study/points.h"
+#include "model/study/sample_stats.h"
+#include "model/study/sampling.h"
 #include "model/study/why.h"
 
 #include <fmt/format.h>
@@ -38,6 +41,7 @@ struct WhyArgs {
     double factor = 2.0;
     unsigned jobs = 0, pairs = 4, moves = 3;
     uint64_t budget = 1000000;
+    SampleArgs sample;  // --sample: every run sampled (a scene sampling refuses is refused here)
     bool json = false, quiet = false;
 };
 
@@ -117,6 +121,18 @@ nlohmann::json read_stats(const study::Point& p) {
 
 std::string signed_digits(int64_t v) { return (v < 0 ? "-" : "") + group_digits(uint64_t(v < 0 ? -v : v)); }
 
+// The baseline's cycles; a sampled run's with its interval and what was sampled.
+std::string baseline_text(const nlohmann::json& base) {
+    const std::string cycles = group_digits(base["cycles"].get<uint64_t>());
+    if (!study::is_sampled_stats(base)) return cycles + " cycles";
+    const nlohmann::json& s = base["sample"];
+    const nlohmann::json& c = s["cycles"];
+    return fmt::format("{} ± {} cycles (sampled: {:.1f} % interval, {} units measured of {}; a saving's ± is the "
+                       "sum of its two runs')",
+                       cycles, group_digits(uint64_t(std::llround(c["half_width"].get<double>()))),
+                       100 * s["confidence"].get<double>(), s["samples"].get<uint64_t>(), s["units"].get<uint64_t>());
+}
+
 std::string change_text(const std::vector<study::Relaxation>& ch) {
     std::string s;
     for (const auto& r : ch)
@@ -150,7 +166,7 @@ std::string why_text(const WhyArgs& a, const WhyResult& w) {
     row("relaxed", fmt::format("each capacity and rate x{0:g}, each latency /{0:g}, one at a time{1}", a.factor,
                                a.only.empty() ? "" : fmt::format(" (only {})", fmt::join(a.only, ","))));
     row("window", w.window.text());
-    row("baseline", fmt::format("{} cycles", group_digits(w.base["cycles"].get<uint64_t>())));
+    row("baseline", baseline_text(w.base));
     row("runs", fmt::format("{} ({} backend), {:.1f} s", w.runs, a.backend, w.seconds));
     s += "\n  rank  change                                        cycles    saved      %  stall counters that moved most\n";
     size_t i = 0;
@@ -162,6 +178,10 @@ std::string why_text(const WhyArgs& a, const WhyResult& w) {
         }
         s += fmt::format("  {:>4}  {:<42} {:>9} {:>8} {:>6.1f}  {}\n", ++i, change_text(e.changes),
                          group_digits(e.cycles), signed_digits(e.saved), e.percent, moves_text(e.moved));
+        if (e.sampled)
+            s += fmt::format("  {:>4}  {:<42} {:>9} {:>8} {:>6}  {}\n", "", "", "±",
+                             group_digits(uint64_t(std::llround(e.saved_half_width))), "",
+                             e.within_interval() ? "within the interval: not told apart from no effect" : "");
     }
     if (!none.empty()) s += fmt::format("\n  no effect (same cycles): {}\n", none);
     if (!w.pairs.empty()) {
@@ -200,6 +220,8 @@ nlohmann::ordered_json why_json(const WhyArgs& a, const WhyResult& w) {
                    {"scene_references", w.window.total}, {"uncounted_patch_draws", w.window.uncounted},
                    {"budget", a.budget}, {"text", w.window.text()}};
     j["baseline"] = {{"cycles", w.base["cycles"]}, {"bottleneck", w.base["summary"]["bottleneck"]}};
+    if (study::is_sampled_stats(w.base))  // absent: full runs
+        j["baseline"]["sample"] = w.base["summary"]["sample"];
     auto r = nlohmann::ordered_json::array();
     for (const auto& e : w.ranking) r.push_back(study::effect_json(e, false));
     j["ranking"] = r;
@@ -254,8 +276,14 @@ WhyResult analyse(const WhyArgs& a, const std::string& exe, const std::string& d
         }
         if (!a.preset.empty()) apply_preset(params, a.preset);
         for (const auto& s : a.sets) params.apply_set(s);
-        const scene::HashedScene hs = scene::load_hashed_scene(a.scene);
+        scene::HashedScene hs = scene::load_hashed_scene(a.scene);
         w.window = scene_window(hs.scene, a.budget);
+        if (a.sample.on) {  // every run has the same plan (the scene's): refused here, not in every run
+            if (w.window.draws) scene::keep_draws(hs.scene, w.window.draws);
+            study::plan_sampling(hs.scene, a.sample.options);
+        }
+    } catch (const study::SampleRefused& e) {
+        throw WhyUsage(std::string("--sample refused: ") + e.what() + " (run without --sample)");
     } catch (const std::exception& e) {
         throw WhyUsage(e.what());
     }
@@ -289,6 +317,7 @@ WhyResult analyse(const WhyArgs& a, const std::string& exe, const std::string& d
     base.profile = a.profile;
     base.tess_profile = a.tess_profile;
     base.draws = w.window.draws;
+    base.sample = sample_run_args(a.sample);
     std::deque<Point> points;  // stable addresses
     auto point = [&](const std::vector<Relaxation>& ch) -> const Point& {
         Study s = base;
@@ -440,11 +469,14 @@ void add_why_command(CLI::App& app, int& exit_code) {
         ->allow_extra_args(false);
     c->add_option("--factor", a->factor, "How far each parameter is relaxed (default 2: capacities and rates x2, "
                                          "latencies /2; integers rounded toward the relaxed side, within range)");
-    c->add_option("--budget", a->budget,
+    CLI::Option* budget = c->add_option("--budget", a->budget,
                   "References the runs may take: the scene's draws are run from the first while their references "
                   "fit (at least one draw; `vpsim run --draws`); the window is stated in the output; 0: the whole "
-                  "scene (default 1,000,000)")
+                  "scene (default 1,000,000; with --sample 0)")
         ->type_name("N");
+    add_points_sample_options(c, a->sample, "variant and the baseline (the same units measured in each)",
+                              "a saving's half-width is the sum of its two runs'; a scene sampling refuses is refused "
+                              "(exit 2)");
     c->add_option("--pairs", a->pairs, "Try the top N relaxations two at a time (default 4: 6 pairs; 0 or 1: none)")
         ->check(CLI::Range(0u, 16u));
     c->add_option("--moves", a->moves, "Stall counters shown per relaxation (default 3)")->check(CLI::Range(0u, 100u));
@@ -457,7 +489,10 @@ void add_why_command(CLI::App& app, int& exit_code) {
         ->type_name("DIR");
     c->add_flag("--json", a->json, "Print the analysis as JSON (schema vpsim-why-1, docs/why.md)");
     c->add_flag("--quiet", a->quiet, "Print nothing (with --out: DIR/why.json only)");
-    c->callback([a, &exit_code] {
+    c->callback([a, budget, &exit_code] {
+        // Sampling is what makes a whole large scene affordable: its window is the whole scene
+        // unless --budget says otherwise.
+        if (a->sample.on && budget->count() == 0) a->budget = 0;
         if (a->quiet && a->out.empty()) {
             std::fprintf(stderr, "vpsim why: --quiet without --out would print and keep nothing: give --out DIR\n");
             exit_code = 2;

@@ -12,19 +12,36 @@
 namespace vpsim::cli {
 
 struct SampleArgs {
-    bool on = false;  // --sample
+    bool on = false;        // --sample
+    bool fallback = false;  // --sample-fallback: a refused scene runs in full, the reason noted
     study::SampleOptions options;
 };
 
 // Adds --sample and its --sample-* options to `run`, after its other options: --sample excludes
 // the options that need every cycle simulated (--vertices, --vcd, --trace, --stats-interval,
-// --out, --rtl, --compare-model, --topology, --topology-dot); each --sample-* needs --sample.
+// --rtl, --compare-model, --topology, --topology-dot); each --sample-* needs --sample.
 void add_sample_options(CLI::App* run, SampleArgs& a);
 
-// The sampled run: prints its estimate (JSON with `json`; nothing with `quiet`). Returns the
-// exit status: 0, 1 a scene command failed, 2 refused (the reason on stderr) or bad input, 3 an
+// Adds --sample and its --sample-unit, -period, -warmup and -seed options to a command that runs
+// its points as `vpsim run` processes (sweep, why): `what` says what each run is ("point",
+// "variant"), `refused` what happens to a scene sampling refuses; each --sample-* needs --sample.
+void add_points_sample_options(CLI::App* c, SampleArgs& a, const std::string& what, const std::string& refused);
+// The `vpsim run` options that run a point as `a` says (none without --sample), --sample-fallback
+// with `a.fallback`.
+std::vector<std::string> sample_run_args(const SampleArgs& a);
+
+// Where a sampled run's results go: stdout (JSON with `json`; nothing with `quiet`) and, with a
+// `dir` (locked by the caller), DIR/config.json (`config`) and DIR/stats.json (sample_stats.h).
+struct SampleOutput {
+    bool json = false, quiet = false;
+    std::string dir;
+    nlohmann::ordered_json config;
+};
+
+// The sampled run of `plan` (study::plan_sampling's), its intervals z standard errors wide.
+// Returns the exit status: 0, 1 a scene command failed, 2 bad input or an output error, 3 an
 // internal error.
-int run_sample(scene::Scene s, const ParamSet& params, const vs::Profile& profile,
-               const sc::RunOptions& options, const SampleArgs& a, bool json, bool quiet);
+int run_sample(scene::Scene s, const study::SamplePlan& plan, const ParamSet& params, const vs::Profile& profile,
+               const sc::RunOptions& options, double z, const SampleOutput& out);
 
 }  // namespace vpsim::cli

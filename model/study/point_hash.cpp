@@ -30,6 +30,7 @@ std::string point_hash(const PointInputs& in) {
     if (!in.topology.empty()) f.add("topology " + in.topology);
     for (const auto& x : in.profile) f.add("profile " + x);
     for (const auto& x : in.tess_profile) f.add("tess_profile " + x);
+    for (const auto& x : in.sample) f.add("sample " + x);  // none: the hash of a full run as before
     f.add(in.binary);
     f.add(std::to_string(in.repeat));
     return fmt::format("{:016x}", f.h);

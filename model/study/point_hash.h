@@ -18,6 +18,7 @@ struct PointInputs {
     std::string topology;           // the text of its topology file ("": the built-in topology)
     std::vector<std::string> profile, tess_profile;
     std::string binary;             // binary_identity()
+    std::vector<std::string> sample;  // the run's --sample options (none: a full run)
     unsigned repeat = 0;
 };
 

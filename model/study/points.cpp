@@ -213,6 +213,7 @@ private:
             in.profile = s_.profile;
             in.tess_profile = s_.tess_profile;
             in.binary = identity;
+            in.sample = s_.sample;
             in.repeat = r;
             p.hash = point_hash(in);
             p.dir = (fs::path(out_dir) / "points" / p.hash).string();
@@ -233,6 +234,7 @@ private:
             if (k != "preset" && k != "topology") argv.insert(argv.end(), {"--set", k + "=" + v});
         for (const auto& x : s_.profile) argv.insert(argv.end(), {"--profile", x});
         for (const auto& x : s_.tess_profile) argv.insert(argv.end(), {"--tess-profile", x});
+        argv.insert(argv.end(), s_.sample.begin(), s_.sample.end());
         return argv;
     }
 
@@ -259,6 +261,7 @@ nlohmann::ordered_json study_json(const Study& s, const std::vector<Point>& poin
     base["sets"] = s.sets;
     base["profile"] = s.profile;
     base["tess_profile"] = s.tess_profile;
+    if (!s.sample.empty()) base["sample"] = s.sample;  // absent: every point in full
     j["base"] = base;
     auto axes = nlohmann::ordered_json::array();
     for (const Axis& a : s.axes) {

@@ -96,12 +96,18 @@ void write_results(const std::string& out_dir, const Study& s, const std::vector
                 order.push_back(col);
                 return true;
             };
-            for (const char* k : {"busy", "idle"})
-                if (add(un + "." + k, c[k])) u[k] = c[k];
+            // A sampled run's (sample_stats.h) has no idle cycles and a half-width beside each estimate.
+            for (const char* k : {"busy", "busy_half_width", "idle"})
+                if (c.contains(k) && add(un + "." + k, c[k])) u[k] = c[k];
             nlohmann::ordered_json stalled = nlohmann::ordered_json::object();
-            for (auto r = c["stalled"].begin(); r != c["stalled"].end(); ++r)
+            nlohmann::ordered_json half_widths = nlohmann::ordered_json::object();
+            for (auto r = c["stalled"].begin(); r != c["stalled"].end(); ++r) {
                 if (add(un + ".stalled." + r.key(), (*r)["cycles"])) stalled[r.key()] = (*r)["cycles"];
+                if (r->contains("half_width") && add(un + ".stalled." + r.key() + ".half_width", (*r)["half_width"]))
+                    half_widths[r.key()] = (*r)["half_width"];
+            }
             if (!stalled.empty() || s.metrics.empty()) u["stalled"] = stalled;
+            if (!half_widths.empty()) u["stalled_half_width"] = half_widths;
             if (add(un + ".stalled_total", c["stalled_total"])) u["stalled_total"] = c["stalled_total"];
             if (!u.empty()) units[un] = u;
         }

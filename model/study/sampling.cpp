@@ -313,6 +313,7 @@ SampleResult run_sampled(scene::Scene& s, const SamplePlan& plan, const ParamSet
         return stratified_estimate(exact, strata, z);
     };
     r.cycles = estimate([](const Measured& m) { return m.cycles; });
+    for (const Measured& m : marginal) r.block_cycles.push_back(m.cycles);
     for (const std::string& key : order) {
         auto stat = [&key](const Measured& m) { return m.stats.count(key) ? m.stats.at(key) : 0.0; };
         SampledStat st;

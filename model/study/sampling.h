@@ -95,6 +95,7 @@ struct SampleResult {
     std::vector<SampledStat> stats;  // every unit's busy cycles and stall reasons, topology order
     uint64_t detail_references = 0;  // references simulated in detail, warm-up and bases included
     uint64_t runs = 0;               // timing-model runs
+    std::vector<double> block_cycles;  // each block's cycles (plan.blocks' order): the samples and the exact parts
     double host_seconds = 0;
     double clock_mhz = 0;
 };

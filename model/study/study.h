@@ -31,6 +31,9 @@ struct Study {
     // Every point runs its scene only up to this draw (`vpsim run --draws`; `vpsim why`'s window);
     // 0: the whole scene.
     uint64_t draws = 0;
+    // `vpsim run` options every point runs with to be sampled (`--sample ...`, docs/sampling.md);
+    // empty: every point in full.
+    std::vector<std::string> sample;
     // The metrics to keep in results.csv / results.jsonl: glob patterns (fnmatch) over the
     // flattened column names ("cycles_per_vertex", "vertex_alu.*"); empty keeps every metric.
     // point, scene, repeat and the axes are always kept.

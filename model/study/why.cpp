@@ -1,6 +1,7 @@
 #include "model/study/why.h"
 
 #include "model/study/points.h"
+#include "model/study/sample_stats.h"
 
 #include <fmt/format.h>
 
@@ -112,6 +113,10 @@ Effect measure(const std::vector<Relaxation>& changes, const nlohmann::json& bas
     e.saved = int64_t(base) - int64_t(e.cycles);
     e.percent = base ? 100.0 * double(e.saved) / double(base) : 0.0;
     e.moved = stall_moves(base_stats, stats, moves);
+    if (is_sampled_stats(base_stats)) {
+        e.sampled = true;
+        e.saved_half_width = sampled_half_width(base_stats) + sampled_half_width(stats);
+    }
     return e;
 }
 
@@ -176,6 +181,10 @@ nlohmann::ordered_json effect_json(const Effect& e, bool pair) {
     j["cycles"] = e.cycles;
     j["saved"] = e.saved;
     j["percent"] = e.percent;
+    if (e.sampled) {  // absent: full runs, exact
+        j["saved_half_width"] = e.saved_half_width;
+        j["within_interval"] = e.within_interval();
+    }
     auto mv = nlohmann::ordered_json::array();
     for (const auto& m : e.moved) mv.push_back({{"counter", m.counter}, {"before", m.before}, {"after", m.after}});
     j["stalls_moved"] = mv;

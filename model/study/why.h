@@ -62,6 +62,13 @@ struct Effect {
     uint64_t cycles = 0;
     int64_t saved = 0;   // baseline cycles - cycles
     double percent = 0;  // saved / baseline cycles x 100
+    // Sampled runs (`vpsim why --sample`): the saving's half-width, the sum of the two runs'
+    // (docs/sampling.md, "In sweeps and why": the paired differences' was measured too narrow);
+    // 0 for full runs.
+    double saved_half_width = 0;
+    bool sampled = false;
+    // A sampled saving whose interval holds 0: not told apart from no effect.
+    bool within_interval() const { return sampled && double(saved < 0 ? -saved : saved) <= saved_half_width; }
     std::vector<StallMove> moved;
     // Pairs: the savings of each part alone, and whether together they save more than both
     // alone added up (they only help together).
