@@ -254,6 +254,83 @@ nlohmann::ordered_json groups_json(const std::vector<tb::TriageGroup>& groups) {
     return j;
 }
 
+bool load_coverage_controls(const std::vector<std::string>& waive, const std::vector<std::string>& waive_bin,
+                            const std::string& bins, bool vertex_fetch, std::vector<tb::Waiver>& waivers,
+                            std::shared_ptr<const tb::UserCoverageSpec>& spec) {
+    try {
+        for (const auto& f : waive) {
+            auto w = tb::load_waivers(f);
+            waivers.insert(waivers.end(), w.begin(), w.end());
+        }
+        for (const auto& w : waive_bin) waivers.push_back(tb::parse_waiver(w, "--waive-bin"));
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "vpsim xcheck: %s\n", e.what());
+        return false;
+    }
+    if (bins.empty()) return true;
+    try {
+        auto s = std::make_shared<const tb::UserCoverageSpec>(tb::load_user_bins(bins));
+        if (const std::string bad = tb::user_bins_unit_error(*s, vertex_fetch); !bad.empty()) throw std::runtime_error(bad);
+        spec = std::move(s);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "vpsim xcheck: --bins: %s\n", e.what());
+        return false;
+    }
+    return true;
+}
+
+bool prepare_wave(const std::string& dir, const std::vector<std::string>& sources, const std::string& builtin,
+                  const std::string& top, const std::vector<std::string>& params, const std::string& rtl_cache,
+                  tb::UserRtlSpec& spec) {
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec) {
+        std::fprintf(stderr, "vpsim xcheck: --wave-on-fail %s: cannot create the directory (%s)\n", dir.c_str(),
+                     ec.message().c_str());
+        return false;
+    }
+    spec.sources = sources.empty() ? std::vector<std::string>{data_path(builtin)} : sources;
+    if (spec.sources.front().empty()) {
+        std::fprintf(stderr, "vpsim xcheck: --wave-on-fail: the RTL source %s\n", data_not_found(builtin).c_str());
+        return false;
+    }
+    spec.top = top;
+    spec.cache_dir = rtl_cache;
+    spec.vpsim_version = VPSIM_VERSION;
+    spec.trace = true;
+    spec.verbose = true;
+    try {
+        for (const auto& g : params) spec.params.push_back(tb::parse_param(g));
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "vpsim xcheck: %s\n", e.what());
+        return false;
+    }
+    return true;
+}
+
+void gate_json(const tb::GateResult& gate, bool gated, nlohmann::ordered_json& j) {
+    j["coverage_gate"] = gated;
+    j["coverage_holes"] = gated ? gate.holes : std::vector<std::string>{};
+    j["coverage_holes_not_gated"] = gated ? std::vector<std::string>{} : gate.holes;
+    j["coverage_excluded"] = nlohmann::ordered_json::array();
+    for (const auto& [bin, why] : gate.excluded) j["coverage_excluded"].push_back({{"bin", bin}, {"reason", why}});
+    j["coverage_waived"] = nlohmann::ordered_json::array();
+    for (const auto& [bin, why] : gate.waived) j["coverage_waived"].push_back({{"bin", bin}, {"reason", why}});
+}
+
+void user_bins_json(const tb::UserCoverageSpec* spec, const tb::UserCoverage& u, nlohmann::ordered_json& j) {
+    if (!spec) return;
+    j["user_bins"] = nlohmann::ordered_json::object();
+    for (size_t i = 0; i < spec->bins.size(); ++i) j["user_bins"][spec->bins[i].name] = i < u.bins.size() ? u.bins[i] : 0;
+    j["user_crosses"] = nlohmann::ordered_json::object();
+    for (size_t i = 0; i < spec->crosses.size(); ++i)
+        j["user_crosses"][spec->crosses[i].name] = i < u.crosses.size() ? u.crosses[i] : 0;
+    if (!spec->seqs.empty()) {  // only with `seq` lines: a bins file without them reports as before
+        j["user_seqs"] = nlohmann::ordered_json::object();
+        for (size_t i = 0; i < spec->seqs.size(); ++i) j["user_seqs"][spec->seqs[i].name] = i < u.seqs.size() ? u.seqs[i] : 0;
+    }
+}
+
 int xcheck_coverage_report(const std::string& dir, bool json, nlohmann::ordered_json* j) {
     return coverage_report(dir, json, j);
 }
@@ -275,25 +352,9 @@ std::string random_words(const tb::XcheckOptions& opt) {
 // when a mismatch needs it). `la.rtl`: the design's sources (the built-in one's with --coverage).
 // False after printing why (exit 2).
 bool setup_wave(const XcheckArgs& a, const XcheckArgs& la, tb::XcheckOptions& opt) {
-    std::error_code ec;
-    std::filesystem::create_directories(a.wave_on_fail, ec);
-    if (ec) {
-        std::fprintf(stderr, "vpsim xcheck: --wave-on-fail %s: cannot create the directory (%s)\n",
-                     a.wave_on_fail.c_str(), ec.message().c_str());
-        return false;
-    }
     tb::UserRtlSpec spec;
-    spec.sources = la.rtl.empty() ? std::vector<std::string>{data_path("rtl/decl_decoder.sv")} : la.rtl;
-    if (spec.sources.front().empty()) {
-        std::fprintf(stderr, "vpsim xcheck: --wave-on-fail: the RTL source %s\n", data_not_found("rtl/decl_decoder.sv").c_str());
+    if (!prepare_wave(a.wave_on_fail, la.rtl, "rtl/decl_decoder.sv", a.top, a.params, a.rtl_cache, spec))
         return false;
-    }
-    spec.top = a.top;
-    spec.cache_dir = a.rtl_cache;
-    spec.vpsim_version = VPSIM_VERSION;
-    spec.trace = true;
-    spec.verbose = true;
-    for (const auto& g : a.params) spec.params.push_back(tb::parse_param(g));
     // Built only when a mismatch needs it; the loaded design lives as long as the factory.
     auto held = std::make_shared<std::shared_ptr<tb::UserRtl>>();
     opt.wave_rtl = [spec, held] {
@@ -323,26 +384,9 @@ int print_json(const XcheckArgs& a, const tb::XcheckOptions& opt, const tb::Xche
     j["mismatches"] = r.mismatches;
     j["seconds"] = r.seconds;
     j["arrays_per_second"] = rate;
-    j["coverage_gate"] = gated;
-    j["coverage_holes"] = gated ? gate.holes : std::vector<std::string>{};
-    j["coverage_holes_not_gated"] = gated ? std::vector<std::string>{} : gate.holes;
-    j["coverage_excluded"] = nlohmann::ordered_json::array();
-    for (const auto& [bin, why] : gate.excluded) j["coverage_excluded"].push_back({{"bin", bin}, {"reason", why}});
-    j["coverage_waived"] = nlohmann::ordered_json::array();
-    for (const auto& [bin, why] : gate.waived) j["coverage_waived"].push_back({{"bin", bin}, {"reason", why}});
-    if (opt.user_bins) {
-        j["user_bins"] = nlohmann::ordered_json::object();
-        for (size_t i = 0; i < opt.user_bins->bins.size(); ++i)
-            j["user_bins"][opt.user_bins->bins[i].name] = i < r.user.bins.size() ? r.user.bins[i] : 0;
-        j["user_crosses"] = nlohmann::ordered_json::object();
-        for (size_t i = 0; i < opt.user_bins->crosses.size(); ++i)
-            j["user_crosses"][opt.user_bins->crosses[i].name] = i < r.user.crosses.size() ? r.user.crosses[i] : 0;
-        if (!opt.user_bins->seqs.empty()) {  // only with `seq` lines: a bins file without them reports as before
-            j["user_seqs"] = nlohmann::ordered_json::object();
-            for (size_t i = 0; i < opt.user_bins->seqs.size(); ++i)
-                j["user_seqs"][opt.user_bins->seqs[i].name] = i < r.user.seqs.size() ? r.user.seqs[i] : 0;
-        }
-    }
+    gate_json(gate, gated, j);
+    user_bins_json(opt.user_bins.get(), r.user, j);
+
     j["mismatch_groups"] = groups_json(r.groups);
     if (!r.pin_groups.empty()) {
         j["pin_groups"] = nlohmann::ordered_json::array();
@@ -472,24 +516,7 @@ int run_xcheck(XcheckArgs& a, const CLI::App& c) {
         opt.mismatch_dir = a.out + "/mismatches";
     }
     std::vector<tb::Waiver> waivers;
-    try {
-        for (const auto& f : a.waive) {
-            auto w = tb::load_waivers(f);
-            waivers.insert(waivers.end(), w.begin(), w.end());
-        }
-        for (const auto& w : a.waive_bin) waivers.push_back(tb::parse_waiver(w, "--waive-bin"));
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "vpsim xcheck: %s\n", e.what());
-        return 2;
-    }
-    if (!a.bins.empty()) {
-        try {
-            opt.user_bins = std::make_shared<const tb::UserCoverageSpec>(tb::load_user_bins(a.bins));
-        } catch (const std::exception& e) {
-            std::fprintf(stderr, "vpsim xcheck: --bins: %s\n", e.what());
-            return 2;
-        }
-    }
+    if (!load_coverage_controls(a.waive, a.waive_bin, a.bins, false, waivers, opt.user_bins)) return 2;
     XcheckArgs la = a;
     if (!a.coverage.empty()) {
         std::error_code ec;
@@ -603,10 +630,12 @@ void add_xcheck_command(CLI::App& app, int& exit_code) {
                   "[stream=R] [value=R] [code=R] [reg=R]` (R is N or LO..HI; each bin optionally `strict` or "
                   "`lenient`), `cross NAME BIN BIN... [within N]` (in one array, or within N consecutive events) "
                   "and `seq NAME BIN BIN... [same=FIELD]` (adjacent tokens or events of one array, in order) "
-                  "lines; a bin, cross or seq never hit is a hole like the built-in ones (docs/xcheck.md)");
+                  "lines; with --unit vertex_fetch also `bin NAME fetch [type=R] [stream=R] [offset=R] [reg=R] "
+                  "[index=R] [flush=R]` (one element fetched for one vertex; crosses of them count cases); a bin, "
+                  "cross or seq never hit is a hole like the built-in ones (docs/xcheck.md)");
     c->add_flag("--coverage-gate", a->gate,
-                "Fail the run on coverage holes even when it is directed (--only, --random 0); by default only runs "
-                "with random arrays are gated");
+                "Fail the run on coverage holes even when it is directed (--only, --random 0; with --unit vertex_fetch "
+                "--only, --case, --no-directed); by default only runs with random arrays (and the directed cases) are gated");
     c->add_flag("--no-coverage-gate", a->no_gate, "Coverage holes are reported but never fail the run")
         ->excludes("--coverage-gate");
     c->add_option("--dump-arrays", a->dump_arrays,
@@ -657,7 +686,8 @@ void add_xcheck_command(CLI::App& app, int& exit_code) {
                   "and its replay command, and one for the functional coverage");
     c->add_option("--wave-on-fail", a->wave_on_fail,
                   "On a mismatch, write an FST waveform (GTKWave) of the first failing array's shrunk replay into DIR: "
-                  "the RTL is Verilated again with --trace-fst (cached) when it is needed")
+                  "the RTL is Verilated again with --trace-fst (cached) when it is needed; with --unit vertex_fetch, a VCD "
+                  "of the first failing case's shrunk replay (--trace)")
         ->excludes("--systemc");
     c->add_option("--jobs", a->opt.jobs,
                   "Threads for the random arrays, one RTL instance each, made on its thread (default 1). The arrays go "
@@ -692,11 +722,10 @@ void add_xcheck_command(CLI::App& app, int& exit_code) {
             return false;
         };
         if (a->vf.unit == "vertex_fetch") {
-            if (refuse({"--wave-on-fail", "--bins", "--waive", "--waive-bin", "--coverage-gate", "--no-coverage-gate",
-                        "--corpus", "--no-corpus", "--systemc", "--vcd", "--show", "--dump-arrays", "--in-valid", "--stream",
+            if (refuse({"--corpus", "--no-corpus", "--systemc", "--vcd", "--show", "--dump-arrays", "--in-valid", "--stream",
                         "--stream-file"},
                        "to --unit vertex_fetch (the vertex fetch cross-check has directed cases, not the decoder's "
-                       "corpus, and no waveforms, user bins, waivers or streams yet: docs/xcheck.md)"))
+                       "corpus, and no streams yet: docs/xcheck.md)"))
                 return;
             // --case FILE checks the case as written, its timing included.
             if (c->count("--case") &&
@@ -733,6 +762,12 @@ void add_xcheck_command(CLI::App& app, int& exit_code) {
             v.mutants_dir = a->mutants_dir;
             if (c->count("--out-ready")) v.out_ready = a->opt.bp.out_ready;
             v.junit = a->junit;
+            v.wave_on_fail = a->wave_on_fail;
+            v.bins = a->bins;
+            v.waive = a->waive;
+            v.waive_bin = a->waive_bin;
+            v.gate = a->gate;
+            v.no_gate = a->no_gate;
             v.mismatch_dir = a->mismatch_dir_given ? a->opt.mismatch_dir : a->out + "/mismatches";
             exit_code = run_vf_xcheck(v);
             return;

@@ -95,6 +95,64 @@ elseif(CASE STREQUAL "array_pin_groups")
   else()
     message(STATUS "ok: ${n} mismatches, ${sigs} signatures, ${pins} pin groups")
   endif()
+elseif(CASE STREQUAL "vf_wave_on_fail")
+  # --wave-on-fail with the vertex fetch: the first failure's shrunk case replayed on the design
+  # Verilated with tracing, one VCD file of every signal of the design, named in the report.
+  run(r xcheck --unit vertex_fetch --rtl ${V}/vertex_fetch_bug.sv ${CACHE} --no-directed --random 400 --seed 3
+      --latency-max 20 --json --out ${WORK}/out --wave-on-fail ${WORK}/w)
+  if(NOT r_rc EQUAL 1)
+    message(FATAL_ERROR "the planted bug: exit ${r_rc}, expected 1\n${r}")
+  endif()
+  string(JSON wave GET "${r_out}" failures 0 wave)
+  file(GLOB waves ${WORK}/w/*)
+  if(NOT waves STREQUAL "${wave}" OR NOT wave MATCHES "/vf-fail-seed3-case[0-9]+\\.vcd$")
+    message(FATAL_ERROR "expected one VCD file, the report's '${wave}'; found: ${waves}")
+  endif()
+  file(READ ${wave} vcd LIMIT 4000)
+  if(NOT vcd MATCHES "\\$scope module dut \\$end.*\\$var wire +1 [^ ]+ out_valid \\$end.*\\$scope module vertex_fetch")
+    message(SEND_ERROR "the VCD lacks the design's pins and its module scope:\n${vcd}")
+  endif()
+elseif(CASE STREQUAL "vf_wave_pass_none")
+  # A passing run with --wave-on-fail writes no waveform (and builds nothing).
+  expect(0 "mismatches: 0" xcheck --unit vertex_fetch --random 200 --seed 5 --no-directed --wave-on-fail ${WORK}/w)
+  file(GLOB waves ${WORK}/w/*)
+  if(waves)
+    message(SEND_ERROR "a passing run wrote ${waves}")
+  endif()
+elseif(CASE STREQUAL "vf_bins_counted")
+  # Fetch bins (element type, stream, vertex index range, idx_flush), a token bin on the draws'
+  # declarations, a cross of fetch bins (cases) and a sequence of fetch events with same=index,
+  # printed under the coverage table and in the JSON.
+  file(WRITE ${WORK}/b.txt "bin color fetch type=4\nbin s2 fetch stream=2\nbin hi fetch index=1000000..0xFFFFFFFF\n"
+             "bin flushed fetch flush=1\nbin short2 token 0xE00F0000 0x40060000\ncross color_s2 color s2\n"
+             "seq color_color color color same=index\n")
+  expect(0 "user bin color +[1-9][0-9]* +\\(fetches\\)\n  user bin s2 +[1-9][0-9]* +\\(fetches\\)\n  user bin hi +[1-9][0-9]* +\\(fetches\\)\n  user bin flushed +[1-9][0-9]* +\\(fetches\\)\n  user bin short2 +[1-9][0-9]* +\\(tokens\\)\n  user cross color_s2 +[1-9][0-9]* +\\(cases\\)\n  user seq color_color +[1-9][0-9]* +\\(fetch sequences\\).*coverage: every bin hit"
+         xcheck --unit vertex_fetch --random 1500 --seed 5 --bins ${WORK}/b.txt)
+  run(r xcheck --unit vertex_fetch --random 1500 --seed 5 --bins ${WORK}/b.txt --json)
+  string(JSON c GET "${r_out}" user_bins color)
+  string(JSON x GET "${r_out}" user_crosses color_s2)
+  if(NOT c GREATER 0 OR NOT x GREATER 0)
+    message(SEND_ERROR "JSON user_bins.color ${c}, user_crosses.color_s2 ${x}")
+  endif()
+elseif(CASE STREQUAL "vf_bins_hole_waived")
+  # A fetch bin no case can hit (offsets are below 2^20 on the layout bus) is a hole that fails the
+  # run; --waive-bin waives it with its reason.
+  file(WRITE ${WORK}/b.txt "bin far fetch offset=0x100000..0xFFFFFFFF\n")
+  expect(1 "user bin far +0 +\\(fetches\\).*coverage hole: user bin far.*1 holes fail the run"
+         xcheck --unit vertex_fetch --random 1500 --seed 5 --bins ${WORK}/b.txt)
+  expect(0 "coverage waived: user bin far \\(the layout bus carries offsets below 2\\^20\\).*coverage: complete \\(0 excluded, 1 waived\\)"
+         xcheck --unit vertex_fetch --random 1500 --seed 5 --bins ${WORK}/b.txt
+         --waive-bin "user bin far because the layout bus carries offsets below 2^20")
+elseif(CASE STREQUAL "vf_bins_unit_refused")
+  # Bins that cannot count for the unit are refused naming the file, the line and the rule (exit 2):
+  # a fetch bin with the decoder, a strict bin with the vertex fetch, a cross mixing fetch and token bins.
+  file(WRITE ${WORK}/f.txt "# fetch\nbin c fetch type=4\n")
+  file(WRITE ${WORK}/s.txt "bin r token 0xE0000000 0x40000000 strict\n")
+  file(WRITE ${WORK}/m.txt "bin c fetch type=4\nbin r token 0xE0000000 0x40000000\ncross x c r\n")
+  expect(2 "f.txt:2: bin c: a fetch bin counts the vertex fetch's elements; it applies to --unit vertex_fetch"
+         xcheck --random 10 --bins ${WORK}/f.txt)
+  expect(2 "s.txt:1: bin r: `strict` never matches with --unit vertex_fetch" xcheck --unit vertex_fetch --random 10 --bins ${WORK}/s.txt)
+  expect(2 "m.txt:3: cross x: bins c and r are one a fetch bin and one not" xcheck --unit vertex_fetch --random 10 --bins ${WORK}/m.txt)
 else()
   message(FATAL_ERROR "unknown CASE ${CASE}")
 endif()
