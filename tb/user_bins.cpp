@@ -442,6 +442,25 @@ std::string user_bins_unit_error(const UserCoverageSpec& spec, bool vertex_fetch
     return "";
 }
 
+std::vector<Exclusion> user_exclusions(const UserCoverageSpec& spec, const std::function<std::string(const UserBin&)>& why) {
+    std::vector<Exclusion> out;
+    std::vector<std::string> reason(spec.bins.size());
+    for (size_t b = 0; b < spec.bins.size(); ++b) {
+        reason[b] = why(spec.bins[b]);
+        if (!reason[b].empty()) out.push_back({"user bin " + spec.bins[b].name, reason[b]});
+    }
+    auto needs = [&](const std::vector<size_t>& bins) -> std::string {
+        for (size_t b : bins)
+            if (!reason[b].empty()) return fmt::format("its bin {}: {}", spec.bins[b].name, reason[b]);
+        return "";
+    };
+    for (const auto& c : spec.crosses)
+        if (std::string r = needs(c.bins); !r.empty()) out.push_back({"user cross " + c.name, r});
+    for (const auto& q : spec.seqs)
+        if (std::string r = needs(q.bins); !r.empty()) out.push_back({"user seq " + q.name, r});
+    return out;
+}
+
 void UserCoverage::add(const UserCoverage& o) {
     if (bins.size() < o.bins.size()) bins.resize(o.bins.size());
     if (crosses.size() < o.crosses.size()) crosses.resize(o.crosses.size());

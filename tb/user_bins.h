@@ -33,8 +33,10 @@
 #pragma once
 
 #include "model/decl/decl_decoder.h"
+#include "tb/coverage_gate.h"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -89,6 +91,10 @@ UserCoverageSpec load_user_bins(const std::string& file);  // throws std::runtim
 // "file:line: bin NAME: ..." (fetch bins with the decoder; strict bins with the vertex fetch,
 // whose declarations are decoded lenient).
 std::string user_bins_unit_error(const UserCoverageSpec& spec, bool vertex_fetch);
+
+// The user's bins that cannot be hit, by `why` (the reason, or "" when the bin can be hit), and
+// the crosses and sequences that need one of them: exclusions for tb/coverage_gate.h.
+std::vector<Exclusion> user_exclusions(const UserCoverageSpec& spec, const std::function<std::string(const UserBin&)>& why);
 
 // One element fetched for one vertex (the vertex fetch's user bins).
 struct FetchEvent {

@@ -1300,7 +1300,18 @@ bool counts_holes(const Options& o) {
 
 bool gated(const Options& o) { return o.gate == 1 || (o.gate == -1 && counts_holes(o)); }
 
-std::vector<Exclusion> unreachable_bins(const Options&) { return {}; }
+std::vector<Exclusion> unreachable_bins(const Options& o) {
+    // The built-in bins hold at every parameter value a design with the contract's ports can have
+    // (MAX_ELEMS is fixed by lay_elems' width; ELEM_DEPTH and RESP_DEPTH change timing only). The
+    // layout bus carries an element's byte offset in 20 bits (lay_elems[31:12]): a fetch bin whose
+    // offsets all lie at 2^20 or above cannot be hit.
+    if (!o.user_bins) return {};
+    return user_exclusions(*o.user_bins, [](const UserBin& b) {
+        return b.on_fetch && b.offset.lo >= int64_t(1) << 20
+                   ? std::string("the layout bus carries element offsets below 2^20 (lay_elems[31:12])")
+                   : std::string();
+    });
+}
 
 void fetch_events(const Case& c, std::vector<FetchEvent>& out) {
     out.clear();

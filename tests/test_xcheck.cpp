@@ -20,6 +20,7 @@
 
 #include <signal.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 using namespace vpsim;
 using namespace vpsim::tb;
@@ -538,6 +539,27 @@ TEST_CASE("Triage groups mismatches by signature, largest group first, with the 
     CHECK(g[0].first_where == "array 2");
     CHECK(g[1].first_replay == "r1");
     CHECK(t.total() == 3);
+}
+
+TEST_CASE("Coverage gate: MAX_LENGTH 4 or less excludes the CONST event and the user's CONST bins with their crosses, 5 does not") {
+    const std::string f = (std::filesystem::temp_directory_path() / fmt::format("vpsim_test_maxlen_{}.txt", ::getpid())).string();
+    std::ofstream(f) << "bin c event CONST\nbin e event END\ncross ce c e\nbin s event STREAM\n";
+    const UserCoverageSpec spec = load_user_bins(f);
+    std::filesystem::remove(f);
+    decl::DecoderOptions m;
+    m.max_length = 5;  // CONST(a, 1) and its 4 words: indices 0..4
+    CHECK(unreachable_bins(m, &spec).empty());
+    for (uint32_t len : {4u, 1u}) {
+        m.max_length = len;
+        const auto ex = unreachable_bins(m, &spec);
+        REQUIRE(ex.size() == 3);
+        CHECK(ex[0].pattern == "event CONST (*)");
+        CHECK(bin_matches(ex[0].pattern, "event CONST (rtl)"));
+        CHECK(ex[0].reason.find(fmt::format("MAX_LENGTH={}", len)) == 0);
+        CHECK(ex[1].pattern == "user bin c");
+        CHECK(ex[2].pattern == "user cross ce");
+        CHECK(ex[2].reason.find("its bin c: MAX_LENGTH") == 0);
+    }
 }
 
 TEST_CASE("Coverage gate: unreachable bins excluded, waivers with reasons, unused waivers, malformed lines") {

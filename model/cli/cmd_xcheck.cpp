@@ -563,7 +563,7 @@ int run_xcheck(XcheckArgs& a, const CLI::App& c) {
     // --random 0), unless said otherwise; bins these parameters make unreachable are excluded,
     // waived bins are reported with their reasons.
     const bool gated = a.gate || (!a.no_gate && opt.only < 0 && opt.random > 0);
-    const tb::GateResult gate = tb::apply_gate(r.holes, tb::unreachable_bins(opt.model), waivers, gated);
+    const tb::GateResult gate = tb::apply_gate(r.holes, tb::unreachable_bins(opt.model, opt.user_bins.get()), waivers, gated);
     if (!a.junit.empty()) {
         try {
             tb::write_junit(a.junit, r, gate);

@@ -135,14 +135,26 @@ elseif(CASE STREQUAL "vf_bins_counted")
     message(SEND_ERROR "JSON user_bins.color ${c}, user_crosses.color_s2 ${x}")
   endif()
 elseif(CASE STREQUAL "vf_bins_hole_waived")
-  # A fetch bin no case can hit (offsets are below 2^20 on the layout bus) is a hole that fails the
-  # run; --waive-bin waives it with its reason.
-  file(WRITE ${WORK}/b.txt "bin far fetch offset=0x100000..0xFFFFFFFF\n")
-  expect(1 "user bin far +0 +\\(fetches\\).*coverage hole: user bin far.*1 holes fail the run"
+  # A fetch bin these cases do not hit is a hole that fails the run; --waive-bin waives it with its reason.
+  file(WRITE ${WORK}/b.txt "bin rare fetch type=7 stream=15 index=0..2 flush=1\n")
+  expect(1 "user bin rare +0 +\\(fetches\\).*coverage hole: user bin rare.*1 holes fail the run"
          xcheck --unit vertex_fetch --random 1500 --seed 5 --bins ${WORK}/b.txt)
-  expect(0 "coverage waived: user bin far \\(the layout bus carries offsets below 2\\^20\\).*coverage: complete \\(0 excluded, 1 waived\\)"
+  expect(0 "coverage waived: user bin rare \\(not drawn in 1500 cases\\).*coverage: complete \\(0 excluded, 1 waived\\)"
          xcheck --unit vertex_fetch --random 1500 --seed 5 --bins ${WORK}/b.txt
-         --waive-bin "user bin far because the layout bus carries offsets below 2^20")
+         --waive-bin "user bin rare because not drawn in 1500 cases")
+elseif(CASE STREQUAL "vf_bins_excluded")
+  # A fetch bin the layout bus makes unreachable (offsets at 2^20 or above), and a cross that needs
+  # it, are excluded with the reason, not holes: the run passes without a waiver.
+  file(WRITE ${WORK}/b.txt "bin far fetch offset=0x100000..0xFFFFFFFF\nbin s fetch stream=3\ncross far_s far s\n")
+  expect(0 "coverage excluded: user bin far \\(unreachable: the layout bus carries element offsets below 2\\^20 \\(lay_elems\\[31:12\\]\\)\\)\ncoverage excluded: user cross far_s \\(unreachable: its bin far: .*coverage: complete \\(2 excluded, 0 waived\\)"
+         xcheck --unit vertex_fetch --random 1500 --seed 5 --bins ${WORK}/b.txt)
+elseif(CASE STREQUAL "decoder_max_length_excluded")
+  # -G MAX_LENGTH=4: no CONST event fits (rule 14 comes before a payload vector's 4th word); the
+  # golden model's enumeration excludes the CONST event bins and a user bin of CONST events, and
+  # the run passes without a waiver.
+  file(WRITE ${WORK}/b.txt "bin c event CONST\nbin e event END\n")
+  expect(0 "coverage excluded: event CONST \\(model\\) \\(unreachable: MAX_LENGTH=4: a CONST event needs .*coverage excluded: user bin c .*coverage: complete \\(3 excluded, 0 waived\\)"
+         xcheck --rtl ${SRC}/rtl/decl_decoder.sv ${CACHE} -G MAX_LENGTH=4 --random 20000 --seed 1 --bins ${WORK}/b.txt)
 elseif(CASE STREQUAL "vf_bins_unit_refused")
   # Bins that cannot count for the unit are refused naming the file, the line and the rule (exit 2):
   # a fetch bin with the decoder, a strict bin with the vertex fetch, a cross mixing fetch and token bins.
