@@ -53,6 +53,7 @@ struct XcheckArgs {
     std::string dump_arrays;          // --dump-arrays DIR
     std::string bins;                 // --bins FILE
     VfXcheckArgs vf;                  // --unit vertex_fetch (model/cli/cmd_xcheck_vf.cpp)
+    CodeCoverageControls code;        // --code-waive FILE, --code-gate PCT (with --coverage)
 };
 
 // --rtl: Verilate (or find in the cache) and load the user's design; the golden side takes
@@ -96,10 +97,28 @@ bool load_user_rtl(const XcheckArgs& a, tb::XcheckOptions& opt) {
 
 // --coverage DIR after the run: coverage.dat is written; the lcov report, the annotated sources
 // and the summary go next to it (tb::write_rtl_coverage_report), printed here.
-int coverage_report(const std::string& dir, bool json, nlohmann::ordered_json* j) {
+// The code waivers' and gate's lines (only when either is given, so a run without them reports as before).
+void code_gate_text(const std::string& dir, const CodeCoverageControls& cc, const tb::CodeGate& g) {
+    if (!cc.waivers.empty()) {
+        std::string kinds;
+        for (const auto& [k, n] : g.waived_by_kind) kinds += fmt::format("{}{} {}", kinds.empty() ? "" : ", ", k, n);
+        std::cout << fmt::format("code coverage waived: {} points{}{}  ({}/waived.txt)\n", g.waived.size(),
+                                 kinds.empty() ? "" : ": ", kinds, dir);
+        for (const auto& w : g.unused)
+            std::cout << fmt::format("code coverage waiver unused: {} ({}: names no hole)\n", w.pattern, w.where);
+    }
+    if (cc.gate >= 0)
+        std::cout << fmt::format("code coverage gate: {:.2f} % of {} points hit or waived ({} waived, {} holes), gate {} %: {}\n",
+                                 g.percent(), g.points, g.waived.size(), g.holes.size(), cc.gate,
+                                 g.fails() ? "under the gate, the run fails (waive points unreachable under the contract "
+                                             "with --code-waive FILE)"
+                                           : "pass");
+}
+
+int coverage_report(const std::string& dir, bool json, nlohmann::ordered_json* j, const CodeCoverageControls& cc) {
     tb::RtlCoverageReport rep;
     try {
-        rep = tb::write_rtl_coverage_report(dir);
+        rep = tb::write_rtl_coverage_report(dir, cc.waivers, cc.gate);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "vpsim xcheck: %s\n", e.what());
         return 2;
@@ -112,8 +131,16 @@ int coverage_report(const std::string& dir, bool json, nlohmann::ordered_json* j
         (*j)["rtl_coverage"] = {{"dir", dir},
                                 {"kinds", k},
                                 {"lcov_lines", {{"lines", rep.lcov_lines}, {"hit", rep.lcov_hit}, {"percent", da_pct}}},
-                                {"holes", cs.holes.size()},
+                                {"holes", rep.gate.holes.size()},
                                 {"html", dir + "/html/index.html"}};
+        if (!cc.waivers.empty()) {
+            (*j)["rtl_coverage"]["waived"] = rep.gate.waived.size();
+            nlohmann::ordered_json u = nlohmann::ordered_json::array();
+            for (const auto& w : rep.gate.unused) u.push_back({{"pattern", w.pattern}, {"where", w.where}});
+            (*j)["rtl_coverage"]["waivers_unused"] = u;
+        }
+        if (cc.gate >= 0)
+            (*j)["rtl_coverage"]["gate"] = {{"percent", rep.gate.percent()}, {"threshold", cc.gate}, {"pass", !rep.gate.fails()}};
     }
     if (!json) {
         std::cout << "RTL code coverage (verilator --coverage):\n";
@@ -127,12 +154,13 @@ int coverage_report(const std::string& dir, bool json, nlohmann::ordered_json* j
             std::cout << fmt::format("  not hit: {}:{}: {} {}\n", h.file, h.line, h.kind, h.comment);
         }
         if (rep.grouped_holes.size() > 20)
-            std::cout << fmt::format("  ... {} points not hit in all ({} lines): {}/holes.txt\n", cs.holes.size(),
+            std::cout << fmt::format("  ... {} points not hit in all ({} lines): {}/holes.txt\n", rep.gate.holes.size(),
                                      rep.grouped_holes.size(), dir);
         std::cout << fmt::format("coverage data: {}  report: {}/html/index.html  annotated: {}/annotated\n", dir + "/coverage.dat",
                                  dir, dir);
+        code_gate_text(dir, cc, rep.gate);
     }
-    return 0;
+    return rep.gate.fails() ? 1 : 0;
 }
 
 // --mutants N: yosys mutate makes N mutants of the RTL; each is Verilated (in this process, so a
@@ -331,8 +359,21 @@ void user_bins_json(const tb::UserCoverageSpec* spec, const tb::UserCoverage& u,
     }
 }
 
-int xcheck_coverage_report(const std::string& dir, bool json, nlohmann::ordered_json* j) {
-    return coverage_report(dir, json, j);
+int xcheck_coverage_report(const std::string& dir, bool json, nlohmann::ordered_json* j, const CodeCoverageControls& cc) {
+    return coverage_report(dir, json, j, cc);
+}
+
+bool load_code_waivers(CodeCoverageControls& c) {
+    try {
+        for (const auto& f : c.waive_files) {
+            auto w = tb::load_waivers(f);
+            c.waivers.insert(c.waivers.end(), w.begin(), w.end());
+        }
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "vpsim xcheck: --code-waive: %s\n", e.what());
+        return false;
+    }
+    return true;
 }
 
 namespace {
@@ -415,8 +456,10 @@ int print_json(const XcheckArgs& a, const tb::XcheckOptions& opt, const tb::Xche
                      {"rules_model", c.rules[0]},   {"rules_rtl", c.rules[1]},
                      {"lenient_rules_model", c.lenient_rules[0]}, {"lenient_rules_rtl", c.lenient_rules[1]}};
     if (!a.coverage.empty()) {
-        const int rc = coverage_report(a.coverage, true, &j);
-        if (rc) return rc;
+        const int rc = coverage_report(a.coverage, true, &j, a.code);
+        if (rc == 2) return rc;
+        std::cout << j.dump(2) << "\n";
+        return rc;  // 1: under the code coverage gate
     }
     std::cout << j.dump(2) << "\n";
     return 0;
@@ -456,7 +499,7 @@ int print_text(const XcheckArgs& a, const tb::XcheckOptions& opt, const tb::Xche
     }
     std::cout << fmt::format("time: {:.3f} s  arrays/s: {:.0f}\n", r.seconds, rate);
     if (!a.coverage.empty()) {
-        const int rc = coverage_report(a.coverage, false, nullptr);
+        const int rc = coverage_report(a.coverage, false, nullptr, a.code);
         if (rc) return rc;
     }
     return 0;
@@ -666,6 +709,16 @@ void add_xcheck_command(CLI::App& app, int& exit_code) {
                   "cover properties) and write DIR/coverage.dat, DIR/coverage.info, the lcov report DIR/html/ "
                   "(needs lcov's genhtml), DIR/annotated/ and DIR/holes.txt")
         ->excludes("--systemc");
+    c->add_option("--code-waive", a->code.waive_files,
+                  "With --coverage: code-coverage waivers, a file of `waive POINT because REASON` lines, POINT as "
+                  "`FILE:LINE: KIND COMMENT` with the source's base name (decl_decoder.sv:212: toggle offset_q[0]; "
+                  "* matches any text), for points unreachable under the contract: not holes, listed in DIR/waived.txt "
+                  "with the reason (repeatable)")
+        ->check(CLI::ExistingFile);
+    c->add_option("--code-gate", a->code.gate,
+                  "With --coverage: fail the run (exit 1) when fewer than PCT % of the code coverage points (line, "
+                  "branch, toggle, cover) are hit or waived")
+        ->check(CLI::Range(0.0, 100.0));
     c->add_option("--mutants", a->mutants,
                   "Mutation score: yosys' mutate makes N mutants of the RTL (built-in, or one --rtl file with --top), each "
                   "Verilated and cross-checked (corpus + --random arrays) until the first mismatch; prints killed / "
@@ -738,6 +791,13 @@ void add_xcheck_command(CLI::App& app, int& exit_code) {
                           "to the declaration decoder (it is a --unit vertex_fetch option)")) {
             return;
         }
+        if (!c->count("--coverage") && refuse({"--code-waive", "--code-gate"}, "without --coverage DIR (it waives and gates "
+                                                                            "the RTL code coverage that --coverage measures)"))
+            return;
+        if (!load_code_waivers(a->code)) {  // before anything runs, for either unit
+            exit_code = 2;
+            return;
+        }
         if (a->mutants > 0 && refuse({"--junit", "--wave-on-fail", "--bins", "--waive", "--waive-bin", "--dump-arrays",
                                       "--show", "--mismatch-dir", "--first-mismatch", "--stream-file"},
                                      "with --mutants (each mutant's check stops at its first mismatch; the campaign "
@@ -768,6 +828,7 @@ void add_xcheck_command(CLI::App& app, int& exit_code) {
             v.waive_bin = a->waive_bin;
             v.gate = a->gate;
             v.no_gate = a->no_gate;
+            v.code = a->code;
             v.mismatch_dir = a->mismatch_dir_given ? a->opt.mismatch_dir : a->out + "/mismatches";
             exit_code = run_vf_xcheck(v);
             return;

@@ -253,9 +253,11 @@ int print_vf_json(const VfXcheckArgs& a, const tb::vf::Options& o, const tb::vf:
     j["coverage"] = {{"type_stream", cv.type_stream}, {"start_byte", cv.start_byte}, {"span2", cv.span2},
                      {"hit", cv.hit}, {"stride", cv.stride}, {"pressure", cv.pressure},
                      {"data", cv.data}, {"layout", cv.layout}};
-    if (!a.coverage.empty() && xcheck_coverage_report(a.coverage, true, &j) != 0) return 2;
+    int rc = 0;
+    if (!a.coverage.empty()) rc = xcheck_coverage_report(a.coverage, true, &j, a.code);
+    if (rc == 2) return 2;
     std::printf("%s\n", j.dump(2).c_str());
-    return 0;
+    return rc;
 }
 
 // The report as text: totals, failures with their shrunk cases, triage, coverage.
@@ -302,8 +304,7 @@ int print_vf_text(const VfXcheckArgs& a, const tb::vf::Options& o, const tb::vf:
         }
     }
     std::fflush(stdout);
-    if (!a.coverage.empty() && xcheck_coverage_report(a.coverage, false, nullptr) != 0) return 2;
-    return 0;
+    return a.coverage.empty() ? 0 : xcheck_coverage_report(a.coverage, false, nullptr, a.code);
 }
 
 }  // namespace

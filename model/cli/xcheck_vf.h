@@ -17,6 +17,13 @@
 
 namespace vpsim::cli {
 
+// Code-coverage waivers and gate of either unit (--code-waive FILE, --code-gate PCT; with --coverage).
+struct CodeCoverageControls {
+    std::vector<std::string> waive_files;
+    double gate = -1;  // percent of points hit or waived; < 0: no gate
+    std::vector<tb::Waiver> waivers;  // loaded from waive_files (load_code_waivers)
+};
+
 struct VfXcheckArgs {
     std::string unit = "decl_decoder";  // --unit
     int64_t lat_min = -1, lat_max = -1;  // --latency-min/--latency-max (-1: drawn per case)
@@ -41,6 +48,7 @@ struct VfXcheckArgs {
     std::string bins;          // --bins FILE
     std::vector<std::string> waive, waive_bin;  // --waive FILE, --waive-bin "BIN because REASON"
     bool gate = false, no_gate = false;         // --coverage-gate / --no-coverage-gate
+    CodeCoverageControls code;                  // --code-waive, --code-gate
 };
 
 // Adds --unit and the vertex fetch options to `xcheck`.
@@ -78,7 +86,10 @@ bool prepare_wave(const std::string& dir, const std::vector<std::string>& source
 // coverage_excluded, coverage_waived) and the user bins' counts (user_bins, user_crosses, user_seqs).
 void gate_json(const tb::GateResult& gate, bool gated, nlohmann::ordered_json& j);
 void user_bins_json(const tb::UserCoverageSpec* spec, const tb::UserCoverage& u, nlohmann::ordered_json& j);
-// The --coverage report of cmd_xcheck.cpp (coverage.info, lcov HTML, holes.txt) for DIR/coverage.dat.
-int xcheck_coverage_report(const std::string& dir, bool json, nlohmann::ordered_json* j);
+// Loads the waiver files (before anything runs). False after printing why (exit 2).
+bool load_code_waivers(CodeCoverageControls& c);
+// The --coverage report of cmd_xcheck.cpp (coverage.info, lcov HTML, holes.txt, waived.txt) for
+// DIR/coverage.dat, with the code waivers and gate: 0, 1 when under the gate, 2 on an error.
+int xcheck_coverage_report(const std::string& dir, bool json, nlohmann::ordered_json* j, const CodeCoverageControls& cc);
 
 }  // namespace vpsim::cli

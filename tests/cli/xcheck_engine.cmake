@@ -165,6 +165,35 @@ elseif(CASE STREQUAL "vf_bins_unit_refused")
          xcheck --random 10 --bins ${WORK}/f.txt)
   expect(2 "s.txt:1: bin r: `strict` never matches with --unit vertex_fetch" xcheck --unit vertex_fetch --random 10 --bins ${WORK}/s.txt)
   expect(2 "m.txt:3: cross x: bins c and r are one a fetch bin and one not" xcheck --unit vertex_fetch --random 10 --bins ${WORK}/m.txt)
+elseif(CASE STREQUAL "vf_code_gate_waived")
+  # --coverage with rtl/vertex_fetch.code-waivers (the toggles no input within the contract reaches)
+  # and --code-gate 100: every point hit or waived, the waived ones listed with their reasons.
+  expect(0 "code coverage waived: 7 points: toggle 7 .*code coverage gate: 100.00 % of [0-9]+ points hit or waived \\(7 waived, 0 holes\\), gate 100 %: pass"
+         xcheck --unit vertex_fetch ${CACHE} --random 1500 --seed 5 --coverage ${WORK}/cov
+         --code-waive ${SRC}/rtl/vertex_fetch.code-waivers --code-gate 100)
+  file(READ ${WORK}/cov/waived.txt w)
+  if(NOT w MATCHES "vertex_fetch.sv:54: toggle mem_req_addr\\[0\\] \\(dut.vertex_fetch\\): requests are whole 16-byte memory words")
+    message(SEND_ERROR "waived.txt lacks mem_req_addr[0] with its reason:\n${w}")
+  endif()
+  file(READ ${WORK}/cov/holes.txt h)
+  if(NOT h STREQUAL "")
+    message(SEND_ERROR "holes.txt lists waived points:\n${h}")
+  endif()
+elseif(CASE STREQUAL "vf_code_gate_fails")
+  # The same run without the waivers is under a 100 % code gate: exit 1, saying so.
+  expect(1 "code coverage gate: [0-9.]+ % of [0-9]+ points hit or waived \\(0 waived, 7 holes\\), gate 100 %: under the gate, the run fails"
+         xcheck --unit vertex_fetch ${CACHE} --random 1500 --seed 5 --coverage ${WORK}/cov --code-gate 100)
+elseif(CASE STREQUAL "code_gate_refusals")
+  # --code-gate and --code-waive need --coverage; a malformed code waiver line is refused naming the
+  # file and the line before anything runs (exit 2), for either unit.
+  file(WRITE ${WORK}/w.txt "# waivers\nwaive vertex_fetch.sv:44: toggle lay_count[5]\n")
+  expect(2 "--code-gate does not apply without --coverage DIR" xcheck --unit vertex_fetch --random 10 --code-gate 90)
+  expect(2 "--code-waive does not apply without --coverage DIR" xcheck --random 10 --code-waive ${WORK}/w.txt)
+  expect(2 "--code-waive: .*w.txt:2: expected `waive BIN because REASON`"
+         xcheck --unit vertex_fetch --random 10 --coverage ${WORK}/cov --code-waive ${WORK}/w.txt)
+  if(EXISTS ${WORK}/cov/coverage.dat)
+    message(SEND_ERROR "a refused run wrote coverage")
+  endif()
 else()
   message(FATAL_ERROR "unknown CASE ${CASE}")
 endif()
