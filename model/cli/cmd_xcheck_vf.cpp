@@ -302,6 +302,8 @@ int print_vf_text(const VfXcheckArgs& a, const tb::vf::Options& o, const tb::vf:
         } else {
             std::printf("coverage: every bin hit\n");
         }
+    } else if (o.user_bins) {  // --only, --case, --first-mismatch: the counts, not gated
+        std::printf("\nuser bins (not gated: --coverage-gate gates them):\n%s", r.user.table(*o.user_bins).c_str());
     }
     std::fflush(stdout);
     return a.coverage.empty() ? 0 : xcheck_coverage_report(a.coverage, false, nullptr, a.code);

@@ -210,6 +210,13 @@ elseif(CASE STREQUAL "vf_bins_merged")
   if(NOT merged EQUAL sum OR sum EQUAL 0)
     message(SEND_ERROR "merged user bin color: ${merged}, the runs' sum ${sum}")
   endif()
+elseif(CASE STREQUAL "vf_bins_only_not_gated")
+  # --only with --bins: the user bins are counted and printed for the one case, not gated (exit 0
+  # with bins at 0); --coverage-gate gates them (exit 1).
+  file(WRITE ${WORK}/b.txt "bin flushed fetch flush=1\nbin far fetch stream=15 type=7 index=0..2\n")
+  expect(0 "user bins \\(not gated: --coverage-gate gates them\\):\n  user bin flushed +[1-9][0-9]* +\\(fetches\\)\n  user bin far +0 +\\(fetches\\)"
+         xcheck --unit vertex_fetch --only 3 --seed 5 --bins ${WORK}/b.txt)
+  expect(1 "coverage hole: user bin far" xcheck --unit vertex_fetch --only 3 --seed 5 --bins ${WORK}/b.txt --coverage-gate)
 else()
   message(FATAL_ERROR "unknown CASE ${CASE}")
 endif()
