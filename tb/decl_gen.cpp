@@ -424,234 +424,276 @@ struct Mutator {
         return r.chance(0.5) ? D3DVSD_TESSUV(r.below(16)) : D3DVSD_TESSNORMAL(r.below(16), r.below(16));
     }
 
-    bool apply(Mutation m) {
-        scan(t, s);
-        const size_t nh = s.heads.size();
-        auto head = [&](size_t k) { return t[s.heads[k]]; };
-        switch (m) {
-        case kReservedBits: {
-            const int k = pick_head(s, [&](size_t i) { return reserved_mask(head(i)) != 0; });
-            if (k < 0) return false;
-            uint32_t& tok = t[s.heads[size_t(k)]];
-            tok |= random_bits(r, reserved_mask(tok));
-            return true;
-        }
-        case kRegType: {
-            const int k = pick_head(s, [&](size_t i) { return is_reg(head(i)); });
-            if (k < 0) return false;
-            uint32_t& tok = t[s.heads[size_t(k)]];
-            tok = (tok & ~kDataTypeMask) | (r.range(8, 15) << kDataTypeShift);
-            return true;
-        }
-        case kRegHigh: {
-            const int k = pick_head(s, [&](size_t i) { return is_reg(head(i)); });
-            if (k < 0) return false;
-            uint32_t& tok = t[s.heads[size_t(k)]];
-            tok = (tok & ~kVertexRegMask) | r.range(17, 31);
-            return true;
-        }
-        case kNopWithBits: {
-            const uint32_t bad = random_bits(r, 0x1FFFFFFFu);
-            const int k = pick_head(s, [&](size_t i) { return head(i) == 0; });
-            if (k >= 0 && r.chance(0.5))
-                t[s.heads[size_t(k)]] = bad;
-            else
-                insert(nh ? s.heads[r.below(uint32_t(nh))] : 0, {bad});
-            return true;
-        }
-        case kType6: {
-            const uint32_t bad = 0xC0000000u | (r.chance(0.5) ? 0 : r.u32() & 0x1FFFFFFFu);
-            if (nh && r.chance(0.5))
-                t[s.heads[r.below(uint32_t(nh))]] = bad;
-            else
-                insert(nh ? s.heads[r.below(uint32_t(nh))] : 0, {bad});
-            return true;
-        }
-        case kBadEnd: {
-            uint32_t bad;
-            do bad = 0xE0000000u | (r.chance(0.5) ? random_bits(r, 0x1FFFFFFFu) : (r.u32() & 0x1FFFFFFFu));
-            while (bad == kEndToken);
-            if (s.end >= 0)
-                t[size_t(s.end)] = bad;
-            else if (nh)
-                t[s.heads[r.below(uint32_t(nh))]] = bad;
-            else
-                return false;
-            return true;
-        }
-        case kTruncate: {
-            if (t.size() < 2) return false;
-            // Inside a payload (rule 13) half of the time when there is one.
-            const int k = pick_head(s, [&](size_t i) { return payload_of(head(i)) > 0; });
-            if (k >= 0 && r.chance(0.5)) {
-                const size_t h = s.heads[size_t(k)];
-                const size_t cut = h + 1 + r.below(payload_of(t[h]));  // keeps header .. part of payload
-                if (cut < t.size()) {
-                    t.resize(cut);
-                    return true;
-                }
-            }
-            t.resize(r.range(1, uint32_t(t.size() - 1)));
-            return true;
-        }
-        case kDropEnd: {
-            if (s.end < 0) return false;
-            t.erase(t.begin() + s.end);
-            if (t.empty()) t.push_back(D3DVSD_NOP());
-            return true;
-        }
-        case kDupStream: {
-            const int k = pick_head(s, [&](size_t i) { return is_stream(head(i)); });
-            if (k < 0) return false;
-            const uint32_t tok = head(size_t(k));
-            bool found;
-            const size_t pos = pick_insert(s, [&](size_t i) { return i > size_t(k); }, found);
-            insert(pos, {tok});
-            return true;
-        }
-        case kDupReg: {
-            const int k = pick_head(s, [&](size_t i) { return is_reg(head(i)); });
-            if (k < 0) return false;
-            const uint32_t reg = head(size_t(k)) & kVertexRegMask;
-            const uint32_t tok = D3DVSD_REG(reg, r.chance(0.5) ? (head(size_t(k)) & kDataTypeMask) >> kDataTypeShift
-                                                                 : r.below(8));
-            // Another REG takes the same register, or a copy is inserted later in a memory stream.
-            const int other = pick_head(s, [&](size_t i) { return is_reg(head(i)) && i != size_t(k); });
-            if (other >= 0 && r.chance(0.4)) {
-                uint32_t& o2 = t[s.heads[size_t(other)]];
-                o2 = (o2 & ~kVertexRegMask) | reg;
+    size_t nh = 0;  // the number of headers of the last scan
+
+    uint32_t head(size_t k) const { return t[s.heads[k]]; }
+
+    bool reserved_bits() {
+        const int k = pick_head(s, [&](size_t i) { return reserved_mask(head(i)) != 0; });
+        if (k < 0) return false;
+        uint32_t& tok = t[s.heads[size_t(k)]];
+        tok |= random_bits(r, reserved_mask(tok));
+        return true;
+    }
+
+    bool reg_type() {
+        const int k = pick_head(s, [&](size_t i) { return is_reg(head(i)); });
+        if (k < 0) return false;
+        uint32_t& tok = t[s.heads[size_t(k)]];
+        tok = (tok & ~kDataTypeMask) | (r.range(8, 15) << kDataTypeShift);
+        return true;
+    }
+
+    bool reg_high() {
+        const int k = pick_head(s, [&](size_t i) { return is_reg(head(i)); });
+        if (k < 0) return false;
+        uint32_t& tok = t[s.heads[size_t(k)]];
+        tok = (tok & ~kVertexRegMask) | r.range(17, 31);
+        return true;
+    }
+
+    bool nop_with_bits() {
+        const uint32_t bad = random_bits(r, 0x1FFFFFFFu);
+        const int k = pick_head(s, [&](size_t i) { return head(i) == 0; });
+        if (k >= 0 && r.chance(0.5))
+            t[s.heads[size_t(k)]] = bad;
+        else
+            insert(nh ? s.heads[r.below(uint32_t(nh))] : 0, {bad});
+        return true;
+    }
+
+    bool type6() {
+        const uint32_t bad = 0xC0000000u | (r.chance(0.5) ? 0 : r.u32() & 0x1FFFFFFFu);
+        if (nh && r.chance(0.5))
+            t[s.heads[r.below(uint32_t(nh))]] = bad;
+        else
+            insert(nh ? s.heads[r.below(uint32_t(nh))] : 0, {bad});
+        return true;
+    }
+
+    bool bad_end() {
+        uint32_t bad;
+        do bad = 0xE0000000u | (r.chance(0.5) ? random_bits(r, 0x1FFFFFFFu) : (r.u32() & 0x1FFFFFFFu));
+        while (bad == kEndToken);
+        if (s.end >= 0)
+            t[size_t(s.end)] = bad;
+        else if (nh)
+            t[s.heads[r.below(uint32_t(nh))]] = bad;
+        else
+            return false;
+        return true;
+    }
+
+    bool truncate() {
+        if (t.size() < 2) return false;
+        // Inside a payload (rule 13) half of the time when there is one.
+        const int k = pick_head(s, [&](size_t i) { return payload_of(head(i)) > 0; });
+        if (k >= 0 && r.chance(0.5)) {
+            const size_t h = s.heads[size_t(k)];
+            const size_t cut = h + 1 + r.below(payload_of(t[h]));  // keeps header .. part of payload
+            if (cut < t.size()) {
+                t.resize(cut);
                 return true;
             }
-            bool found;
-            size_t pos = pick_insert(s, [&](size_t i) { return i > size_t(k) && s.ctx[i] == Ctx::Mem; }, found);
-            if (!found) pos = s.heads[size_t(k)] + 1;
+        }
+        t.resize(r.range(1, uint32_t(t.size() - 1)));
+        return true;
+    }
+
+    bool drop_end() {
+        if (s.end < 0) return false;
+        t.erase(t.begin() + s.end);
+        if (t.empty()) t.push_back(D3DVSD_NOP());
+        return true;
+    }
+
+    bool dup_stream() {
+        const int k = pick_head(s, [&](size_t i) { return is_stream(head(i)); });
+        if (k < 0) return false;
+        const uint32_t tok = head(size_t(k));
+        bool found;
+        const size_t pos = pick_insert(s, [&](size_t i) { return i > size_t(k); }, found);
+        insert(pos, {tok});
+        return true;
+    }
+
+    bool dup_reg() {
+        const int k = pick_head(s, [&](size_t i) { return is_reg(head(i)); });
+        if (k < 0) return false;
+        const uint32_t reg = head(size_t(k)) & kVertexRegMask;
+        const uint32_t tok = D3DVSD_REG(reg, r.chance(0.5) ? (head(size_t(k)) & kDataTypeMask) >> kDataTypeShift
+                                                             : r.below(8));
+        // Another REG takes the same register, or a copy is inserted later in a memory stream.
+        const int other = pick_head(s, [&](size_t i) { return is_reg(head(i)) && i != size_t(k); });
+        if (other >= 0 && r.chance(0.4)) {
+            uint32_t& o2 = t[s.heads[size_t(other)]];
+            o2 = (o2 & ~kVertexRegMask) | reg;
+            return true;
+        }
+        bool found;
+        size_t pos = pick_insert(s, [&](size_t i) { return i > size_t(k) && s.ctx[i] == Ctx::Mem; }, found);
+        if (!found) pos = s.heads[size_t(k)] + 1;
+        insert(pos, {tok});
+        return true;
+    }
+
+    bool reg_before_stream() {
+        size_t limit = t.size();
+        for (size_t i = 0; i < nh; ++i)
+            if (is_stream(head(i))) {
+                limit = s.heads[i];
+                break;
+            }
+        // Header positions up to and including the first STREAM.
+        uint32_t npos = 0;
+        for (size_t i = 0; i < nh && s.heads[i] <= limit; ++i) ++npos;
+        const size_t pos = npos ? s.heads[r.below(npos)] : 0;
+        const int mv = pick_head(s, [&](size_t i) { return ttype(head(i)) == 2 && s.heads[i] > limit; });
+        if (mv >= 0 && r.chance(0.5)) {  // move an existing REG/SKIP
+            const uint32_t tok = head(size_t(mv));
+            t.erase(t.begin() + s.heads[size_t(mv)]);
             insert(pos, {tok});
-            return true;
+        } else {
+            insert(pos, {r.chance(0.75) ? D3DVSD_REG(r.below(17), r.below(8)) : D3DVSD_SKIP(r.below(16))});
         }
-        case kRegBeforeStream: {
-            size_t limit = t.size();
-            for (size_t i = 0; i < nh; ++i)
-                if (is_stream(head(i))) {
-                    limit = s.heads[i];
-                    break;
-                }
-            // Header positions up to and including the first STREAM.
-            uint32_t npos = 0;
-            for (size_t i = 0; i < nh && s.heads[i] <= limit; ++i) ++npos;
-            const size_t pos = npos ? s.heads[r.below(npos)] : 0;
-            const int mv = pick_head(s, [&](size_t i) { return ttype(head(i)) == 2 && s.heads[i] > limit; });
-            if (mv >= 0 && r.chance(0.5)) {  // move an existing REG/SKIP
-                const uint32_t tok = head(size_t(mv));
-                t.erase(t.begin() + s.heads[size_t(mv)]);
-                insert(pos, {tok});
-            } else {
-                insert(pos, {r.chance(0.75) ? D3DVSD_REG(r.below(17), r.below(8)) : D3DVSD_SKIP(r.below(16))});
-            }
-            return true;
-        }
-        case kBlockAfterSelector: {
-            const int k = pick_head(s, [&](size_t i) { return is_stream(head(i)); });
-            if (k < 0) return false;
-            size_t pos = s.heads[size_t(k)] + 1;
-            if (r.chance(0.3))  // after the NOPs that follow the selector
-                while (pos < t.size() && t[pos] == 0) ++pos;
-            block();
-            t.insert(t.begin() + long(pos), b.begin(), b.end());
-            return true;
-        }
-        case kConstRange: {
-            const int k = pick_head(s, [&](size_t i) { return ttype(head(i)) == 4; });
-            if (k >= 0 && r.chance(0.7)) {
-                uint32_t& tok = t[s.heads[size_t(k)]];
-                const uint32_t count = const_count_of(tok);
-                if (count > o.const_count) return false;  // already out of range
-                const uint32_t lo = o.const_count - count + 1;
-                if (lo > kConstAddressMask) return false;
-                const uint32_t addr = r.chance(0.5) ? lo : r.range(lo, kConstAddressMask);
-                tok = (tok & ~kConstAddressMask) | addr;
-                return true;
-            }
-            // A new out-of-range CONST where a CONST is otherwise allowed: the very front.
-            const uint32_t count = r.range(1, 4);
+        return true;
+    }
+
+    bool block_after_selector() {
+        const int k = pick_head(s, [&](size_t i) { return is_stream(head(i)); });
+        if (k < 0) return false;
+        size_t pos = s.heads[size_t(k)] + 1;
+        if (r.chance(0.3))  // after the NOPs that follow the selector
+            while (pos < t.size() && t[pos] == 0) ++pos;
+        block();
+        t.insert(t.begin() + long(pos), b.begin(), b.end());
+        return true;
+    }
+
+    bool const_range() {
+        const int k = pick_head(s, [&](size_t i) { return ttype(head(i)) == 4; });
+        if (k >= 0 && r.chance(0.7)) {
+            uint32_t& tok = t[s.heads[size_t(k)]];
+            const uint32_t count = const_count_of(tok);
+            if (count > o.const_count) return false;  // already out of range
             const uint32_t lo = o.const_count - count + 1;
             if (lo > kConstAddressMask) return false;
-            b.assign(1, D3DVSD_CONST(r.range(lo, kConstAddressMask), count));
-            for (uint32_t i = 0; i < 4 * count; ++i) b.push_back(payload_word(r));
-            t.insert(t.begin(), b.begin(), b.end());
+            const uint32_t addr = r.chance(0.5) ? lo : r.range(lo, kConstAddressMask);
+            tok = (tok & ~kConstAddressMask) | addr;
             return true;
         }
-        case kTessMisplaced: {
-            bool found;
-            const Ctx want = r.chance(0.6) ? Ctx::Mem : Ctx::None;
-            const size_t pos = pick_insert(s, [&](size_t i) { return s.ctx[i] == want; }, found);
-            if (!found && want == Ctx::Mem) return false;
-            insert(found ? pos : 0, {tess_token()});
-            return true;
+        // A new out-of-range CONST where a CONST is otherwise allowed: the very front.
+        const uint32_t count = r.range(1, 4);
+        const uint32_t lo = o.const_count - count + 1;
+        if (lo > kConstAddressMask) return false;
+        b.assign(1, D3DVSD_CONST(r.range(lo, kConstAddressMask), count));
+        for (uint32_t i = 0; i < 4 * count; ++i) b.push_back(payload_word(r));
+        t.insert(t.begin(), b.begin(), b.end());
+        return true;
+    }
+
+    bool tess_misplaced() {
+        bool found;
+        const Ctx want = r.chance(0.6) ? Ctx::Mem : Ctx::None;
+        const size_t pos = pick_insert(s, [&](size_t i) { return s.ctx[i] == want; }, found);
+        if (!found && want == Ctx::Mem) return false;
+        insert(found ? pos : 0, {tess_token()});
+        return true;
+    }
+
+    bool reg_in_tess() {
+        const uint32_t tok = r.chance(0.7) ? D3DVSD_REG(r.below(17), r.below(8)) : D3DVSD_SKIP(r.below(16));
+        bool found;
+        const size_t pos = pick_insert(s, [&](size_t i) { return s.ctx[i] == Ctx::Tess; }, found);
+        if (found) {
+            insert(pos, {tok});
+        } else {
+            const size_t at = s.end >= 0 ? size_t(s.end) : t.size();
+            insert(at, {D3DVSD_STREAM_TESS(), tok});
         }
-        case kRegInTess: {
-            const uint32_t tok = r.chance(0.7) ? D3DVSD_REG(r.below(17), r.below(8)) : D3DVSD_SKIP(r.below(16));
-            bool found;
-            const size_t pos = pick_insert(s, [&](size_t i) { return s.ctx[i] == Ctx::Tess; }, found);
-            if (found) {
-                insert(pos, {tok});
+        return true;
+    }
+
+    bool tess_bad() {
+        const int k = pick_head(s, [&](size_t i) { return ttype(head(i)) == 3; });
+        if (k < 0) {
+            const uint32_t bad = r.chance(0.5)
+                                     ? (D3DVSD_TESSUV(r.below(16)) & ~kDataTypeMask) | (r.below(16) << kDataTypeShift)
+                                     : D3DVSD_TESSNORMAL(r.below(16), r.below(16));
+            const int tess_head = pick_head(s, [&](size_t i) { return is_tess_stream(head(i)); });
+            if (tess_head >= 0) {
+                insert(s.heads[size_t(tess_head)] + 1, {bad});
             } else {
                 const size_t at = s.end >= 0 ? size_t(s.end) : t.size();
-                insert(at, {D3DVSD_STREAM_TESS(), tok});
+                insert(at, {D3DVSD_STREAM_TESS(), bad});
             }
             return true;
         }
-        case kTessBad: {
-            const int k = pick_head(s, [&](size_t i) { return ttype(head(i)) == 3; });
-            if (k < 0) {
-                const uint32_t bad = r.chance(0.5)
-                                         ? (D3DVSD_TESSUV(r.below(16)) & ~kDataTypeMask) | (r.below(16) << kDataTypeShift)
-                                         : D3DVSD_TESSNORMAL(r.below(16), r.below(16));
-                const int tess_head = pick_head(s, [&](size_t i) { return is_tess_stream(head(i)); });
-                if (tess_head >= 0) {
-                    insert(s.heads[size_t(tess_head)] + 1, {bad});
-                } else {
-                    const size_t at = s.end >= 0 ? size_t(s.end) : t.size();
-                    insert(at, {D3DVSD_STREAM_TESS(), bad});
-                }
-                return true;
-            }
-            uint32_t& tok = t[s.heads[size_t(k)]];
-            const bool uv = tok & kDataLoadTypeBit;
-            if (uv || r.chance(0.5)) {  // wrong type field
-                const uint32_t good = uv ? D3DVSDT_FLOAT2 : D3DVSDT_FLOAT3;
-                uint32_t type;
-                do type = r.below(16);
-                while (type == good);
-                tok = (tok & ~kDataTypeMask) | (type << kDataTypeShift);
-            } else {  // input register not loaded by a REG before it
-                uint32_t loaded = 0;
-                for (size_t i = 0; i < size_t(k); ++i)
-                    if (is_reg(head(i))) loaded |= 1u << (head(i) & kVertexRegMask);
-                const uint32_t unloaded = ~loaded & 0xFFFFu;
-                if (!unloaded) return false;
-                tok = (tok & ~kVertexRegInMask) | (random_set_bit(r, unloaded) << kVertexRegInShift);
-            }
-            return true;
+        uint32_t& tok = t[s.heads[size_t(k)]];
+        const bool uv = tok & kDataLoadTypeBit;
+        if (uv || r.chance(0.5)) {  // wrong type field
+            const uint32_t good = uv ? D3DVSDT_FLOAT2 : D3DVSDT_FLOAT3;
+            uint32_t type;
+            do type = r.below(16);
+            while (type == good);
+            tok = (tok & ~kDataTypeMask) | (type << kDataTypeShift);
+        } else {  // input register not loaded by a REG before it
+            uint32_t loaded = 0;
+            for (size_t i = 0; i < size_t(k); ++i)
+                if (is_reg(head(i))) loaded |= 1u << (head(i) & kVertexRegMask);
+            const uint32_t unloaded = ~loaded & 0xFFFFu;
+            if (!unloaded) return false;
+            tok = (tok & ~kVertexRegInMask) | (random_set_bit(r, unloaded) << kVertexRegInShift);
         }
-        case kSwap: {
-            if (t.size() < 2) return false;
-            const uint32_t a = r.below(uint32_t(t.size()));
-            const uint32_t b = r.below(uint32_t(t.size()));
-            if (t[a] == t[b]) return false;
-            std::swap(t[a], t[b]);
-            return true;
-        }
-        case kBitFlip: {
-            t[r.below(uint32_t(t.size()))] ^= 1u << r.below(32);
-            return true;
-        }
-        case kRawReplace: {
-            const uint32_t v = raw_token(r);
-            uint32_t& tok = nh && r.chance(0.7) ? t[s.heads[r.below(uint32_t(nh))]] : t[r.below(uint32_t(t.size()))];
-            if (tok == v) return false;
-            tok = v;
-            return true;
-        }
+        return true;
+    }
+
+    bool swap() {
+        if (t.size() < 2) return false;
+        const uint32_t a = r.below(uint32_t(t.size()));
+        const uint32_t b = r.below(uint32_t(t.size()));
+        if (t[a] == t[b]) return false;
+        std::swap(t[a], t[b]);
+        return true;
+    }
+
+    bool bit_flip() {
+        t[r.below(uint32_t(t.size()))] ^= 1u << r.below(32);
+        return true;
+    }
+
+    bool raw_replace() {
+        const uint32_t v = raw_token(r);
+        uint32_t& tok = nh && r.chance(0.7) ? t[s.heads[r.below(uint32_t(nh))]] : t[r.below(uint32_t(t.size()))];
+        if (tok == v) return false;
+        tok = v;
+        return true;
+    }
+
+    // One mutation of the array; false when it does not apply to this array.
+    bool apply(Mutation m) {
+        scan(t, s);
+        nh = s.heads.size();
+        switch (m) {
+        case kReservedBits: return reserved_bits();
+        case kRegType: return reg_type();
+        case kRegHigh: return reg_high();
+        case kNopWithBits: return nop_with_bits();
+        case kType6: return type6();
+        case kBadEnd: return bad_end();
+        case kTruncate: return truncate();
+        case kDropEnd: return drop_end();
+        case kDupStream: return dup_stream();
+        case kDupReg: return dup_reg();
+        case kRegBeforeStream: return reg_before_stream();
+        case kBlockAfterSelector: return block_after_selector();
+        case kConstRange: return const_range();
+        case kTessMisplaced: return tess_misplaced();
+        case kRegInTess: return reg_in_tess();
+        case kTessBad: return tess_bad();
+        case kSwap: return swap();
+        case kBitFlip: return bit_flip();
+        case kRawReplace: return raw_replace();
         case kNumMutations: break;
         }
         return false;

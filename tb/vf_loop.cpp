@@ -344,7 +344,7 @@ sc::Cycle LoopUnit::step(sc::Cycle now) {
 sc::UnitFactory loop_unit(std::function<std::unique_ptr<Pins>()> make, std::string name) {
     return [make = std::move(make), name = std::move(name)](const sc::UnitContext& c) -> std::unique_ptr<sc::TimedUnit> {
         if (!c.memory) throw std::logic_error("RTL vertex_fetch " + c.name + ": no memory port");
-        return std::make_unique<LoopUnit>(c.name, sc::VertexFetchParams::from(c.params), *c.memory, c.pool, c.probes,
+        return std::make_unique<LoopUnit>(c.name, c.params.of<sc::VertexFetchParams>(), *c.memory, c.pool, c.probes,
                                           make(), name);
     };
 }

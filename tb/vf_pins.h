@@ -61,6 +61,10 @@ public:
     virtual bool trace_open(const std::string&) { return false; }
 };
 
-std::unique_ptr<Pins> builtin_vertex_fetch();
+// How the built-in design is evaluated: region by region (the input-combinational region when the
+// inputs are set, the clocked region on the edge: one region fewer per cycle), or with Verilator's
+// eval() twice per cycle (the reference the test compares it with). tb/vf_rtl_cc.cpp.
+enum class Eval { Regions, VerilatorEval };
+std::unique_ptr<Pins> builtin_vertex_fetch(Eval how = Eval::Regions);
 
 }  // namespace vpsim::tb::vf

@@ -126,7 +126,11 @@ public:
     virtual bool set_golden(const std::vector<CycleSample>*) { return false; }
 };
 using RtlFactory = std::function<std::unique_ptr<RtlDut>()>;
-std::unique_ptr<RtlDut> builtin_rtl();
+// How the built-in RTL is evaluated: region by region, the input-combinational region when the
+// inputs are set and the clocked region on the edge (the default: one region fewer per cycle), or
+// with Verilator's eval() twice per cycle (the reference the test compares it with).
+enum class RtlEval { Regions, VerilatorEval };
+std::unique_ptr<RtlDut> builtin_rtl(RtlEval how = RtlEval::Regions);
 
 struct Mismatch {
     ArrayCase array;

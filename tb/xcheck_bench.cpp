@@ -1,6 +1,7 @@
 #include "tb/xcheck_bench.h"
 
 #include "tb/decl_gen.h"
+#include "tb/vf_xcheck.h"
 #include "tb/xcheck.h"
 
 #include <fmt/format.h>
@@ -10,12 +11,45 @@
 
 namespace vpsim::tb {
 
+namespace {
+
+// One run of the vertex fetch's cross-check (random cases, no directed ones) into `w`; false (and
+// b.failure) on a mismatch or when it checked other cases than the first run.
+bool run_vf(const XcheckBenchOptions& a, XcheckBench& b, VfBenchWay& w) {
+    vf::Options o;
+    o.random = a.vf_random;
+    o.seed = a.seed;
+    o.jobs = w.jobs;
+    o.directed = false;
+    const vf::Report rep = vf::run(o);
+    if (rep.mismatches) {
+        b.failure = fmt::format("vertex fetch, --jobs {}: {} mismatches (run vpsim xcheck --unit vertex_fetch --seed {})",
+                                w.jobs, rep.mismatches, a.seed);
+        return false;
+    }
+    if (!b.vf_cases) b.vf_cases = rep.cases, b.vf_vertices = rep.vertices, b.vf_cycles = rep.cycles;
+    if (rep.cases != b.vf_cases || rep.vertices != b.vf_vertices || rep.cycles != b.vf_cycles) {
+        b.failure = fmt::format("vertex fetch, --jobs {} checked {} cases / {} vertices / {} cycles, the first run {} / {} / {}",
+                                w.jobs, rep.cases, rep.vertices, rep.cycles, b.vf_cases, b.vf_vertices, b.vf_cycles);
+        return false;
+    }
+    w.vertices_s.push_back(double(rep.vertices) / rep.seconds);
+    w.seconds.push_back(rep.seconds);
+    return true;
+}
+
+}  // namespace
+
 XcheckBench bench_xcheck(const XcheckBenchOptions& a) {
     XcheckBench b;
     auto& ways = b.ways;
     ways.push_back({"serial, per-array allocation (the path before chunks)", 1, true, {}, {}, {}});
     for (int j : a.jobs) ways.push_back({fmt::format("chunked, --jobs {}", j), j, false, {}, {}, {}});
-    for (int r = 0; r < a.repeat; ++r)
+    if (a.vf_random)
+        for (int j : a.jobs) b.vf_ways.push_back({j, {}, {}});
+    for (int r = 0; r < a.repeat; ++r) {
+        for (auto& w : b.vf_ways)
+            if (!run_vf(a, b, w)) return b;
         for (auto& w : ways) {
             XcheckOptions o;
             o.random = a.random;
@@ -37,6 +71,7 @@ XcheckBench bench_xcheck(const XcheckBenchOptions& a) {
             w.cycles_s.push_back(double(rep.cycles) / rep.seconds);
             w.seconds.push_back(rep.seconds);
         }
+    }
 
     // One thread's time per array, by part, on arrays generated beforehand.
     const uint64_t n = std::min(a.phase_arrays, a.random);

@@ -2,6 +2,7 @@
 // example scene, timing behaviours with known answers, and the statistics' bookkeeping.
 #include "model/common/params.h"
 #include "model/pipe/post_transform_cache.h"
+#include "model/sc/output_unit.h"
 #include "model/sc/pipeline.h"
 #include "model/sc/timed_unit.h"
 #include "model/scene/default_scene.h"
@@ -18,6 +19,7 @@
 #include <ctime>
 #include <deque>
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <map>
 #include <random>
@@ -875,6 +877,138 @@ TEST_CASE("The topology file is refused before the run, each error located in th
                                      "{\"name\": \"output\", \"type\": \"output\", \"memory\": \"memory\"}");
         CHECK_THAT(topology_error(v), Catch::Contains("unit output (type output) has no memory port"));
     }
+}
+
+namespace {
+
+// The builtin unit types, with `edit` applied to type `name` (its needs, its factory).
+sc::UnitRegistry edited_units(const std::string& name, const std::function<void(sc::UnitType&)>& edit) {
+    sc::UnitRegistry r;
+    for (sc::UnitType t : sc::builtin_units().types()) {
+        if (t.name == name) edit(t);
+        r.add(std::move(t));
+    }
+    return r;
+}
+
+// topology_error with unit types of one's own.
+std::string topology_error_with(const std::string& text, const sc::UnitRegistry& units) {
+    try {
+        const sc::Topology t = sc::parse_topology(text, "T.json");
+        sc::RunOptions opt;
+        opt.topology = &t;
+        opt.registry = &units;
+        sc::check_topology(sc::default_params(t, units), opt);
+    } catch (const sc::TopologyError& e) {
+        return e.what();
+    }
+    return "";
+}
+
+// The output's factory, also recording the post-transform cache entries it was given (OutputNeeds).
+sc::UnitRegistry output_recording(uint32_t& entries) {
+    return edited_units("output", [&entries](sc::UnitType& t) {
+        t.make = [&entries, make = t.make](const sc::UnitContext& c) {
+            entries = c.params.needs<sc::OutputNeeds>().ptc_entries;
+            return make(c);
+        };
+    });
+}
+
+}  // namespace
+
+TEST_CASE("A unit cannot read another unit's parameter table: the lookup fails naming the unit and the table",
+          "[timing][params]") {
+    // An output that reads the index fetch's post-transform cache table itself, not through its
+    // declared dependency.
+    const sc::UnitRegistry units = edited_units("output", [](sc::UnitType& t) {
+        t.make = [make = t.make](const sc::UnitContext& c) {
+            (void)c.params.of<pipe::PostTransformCacheParams>();
+            return make(c);
+        };
+    });
+    CHECK_THROWS_WITH(run_topology(point_scene(1, "vs.1.1\nm4x4 oPos, v0, c0\n"), nullptr, {}, &units),
+                      Catch::Contains("unit output reads parameter table post_transform_cache, which is not its own "
+                                      "(its tables: output)"));
+}
+
+TEST_CASE("A unit's declared dependency is bound by its role: the output gets the index fetch's cache entries",
+          "[timing][params]") {
+    uint32_t entries = 0;
+    const sc::UnitRegistry units = output_recording(entries);
+    run_topology(point_scene(1, "vs.1.1\nm4x4 oPos, v0, c0\n"), nullptr, {"post_transform_cache.entries=7"}, &units);
+    CHECK(entries == 7);
+}
+
+TEST_CASE("A dependency on the memory port is bound to the memory the port names: each fetch's words quote its own",
+          "[timing][params]") {
+    const sc::Topology two = sc::load_topology_file(topology_path("two_vertex_fetch.json"));
+    const Captured c = run_topology(point_scene(400, "vs.1.1\nmov oPos, v0\n"), &two,
+                                    {"memory_0.latency=20", "memory_1.latency=300", "vertex_fetch_1.max_misses=1"});
+    CHECK_THAT(c.result.bottleneck, Catch::StartsWith("the vertex fetch vertex_fetch_1: waiting on memory with all 1 "
+                                                      "miss registers busy (300-cycle latency"));
+}
+
+TEST_CASE("A topology row binds a declared dependency to the parameter it names", "[timing][params]") {
+    uint32_t entries = 0;
+    const sc::UnitRegistry units = output_recording(entries);
+    const sc::Topology t = sc::parse_topology(edited("{\"name\": \"output\", \"type\": \"output\"}",
+                                                     "{\"name\": \"output\", \"type\": \"output\", \"bind\": "
+                                                     "{\"ptc_entries\": \"index_fetch.draw_queue\"}}"),
+                                              "T.json");
+    run_topology(point_scene(1, "vs.1.1\nm4x4 oPos, v0, c0\n"), &t,
+                 {"post_transform_cache.entries=7", "index_fetch.draw_queue=5"}, &units);
+    CHECK(entries == 5);
+}
+
+TEST_CASE("A bad binding row is refused, located: not a key, an undeclared need, no such parameter, another type",
+          "[timing][params]") {
+    auto bound = [](const std::string& bind) {
+        return edited("{\"name\": \"output\", \"type\": \"output\"}",
+                      "{\"name\": \"output\", \"type\": \"output\", \"bind\": " + bind + "}");
+    };
+    const std::string not_key = bound("{\"ptc_entries\": 24}");
+    CHECK_THAT(topology_error(not_key), Catch::StartsWith(where(not_key, "24}")) &&
+                                            Catch::Contains("binding \"ptc_entries\": a binding is a parameter key"));
+    const std::string undeclared = bound("{\"entries\": \"post_transform_cache.entries\"}");
+    CHECK_THAT(topology_error(undeclared),
+               Catch::StartsWith(where(undeclared, "\"post_transform_cache.entries\"}")) &&
+                   Catch::Contains("unit output: binds entries, which its type output does not need (its needs: "
+                                   "ptc_entries)"));
+    const std::string missing = bound("{\"ptc_entries\": \"post_transform_cache.entry\"}");
+    CHECK_THAT(topology_error(missing), Catch::StartsWith(where(missing, "\"post_transform_cache.entry\"}")) &&
+                                            Catch::Contains("ptc_entries is bound to post_transform_cache.entry, which "
+                                                            "is not a parameter of this run"));
+    const std::string typed = bound("{\"ptc_entries\": \"pipeline.clock_mhz\"}");
+    CHECK_THAT(topology_error(typed), Catch::StartsWith(where(typed, "\"pipeline.clock_mhz\"}")) &&
+                                          Catch::Contains("ptc_entries is a uint") &&
+                                          Catch::Contains("pipeline.clock_mhz is a double parameter"));
+}
+
+TEST_CASE("A dependency whose role no unit plays, or several units play, is refused at the reader's row",
+          "[timing][params]") {
+    auto needing = [](const std::string& role) {
+        return edited_units("output", [role](sc::UnitType& t) {
+            t.needs.push_back({"alu_contexts", ParamType::Uint, "an ALU's contexts", role, "vertex_alu.contexts"});
+        });
+    };
+    const std::string text = sc::default_topology_text();
+    CHECK_THAT(topology_error_with(text, needing("nobody")),
+               Catch::StartsWith(where(text, "{\"name\": \"output\"")) &&
+                   Catch::Contains("unit output: needs alu_contexts (uint: an ALU's contexts) from the unit playing role "
+                                   "nobody, and no unit of the topology plays it"));
+    const std::string two = sc::load_topology_file(topology_path("two_vertex_alu.json")).text;
+    CHECK_THAT(topology_error_with(two, needing("vertex_alu")),
+               Catch::StartsWith(where(two, "{\"name\": \"output\"")) &&
+                   Catch::Contains("several do (vertex_alu_0, vertex_alu_1); bind it (\"bind\": {\"alu_contexts\": "
+                                   "\"vertex_alu_0.contexts\"})"));
+    // Bound by a row, it builds.
+    std::string rowed = two;
+    const std::string row = "{\"name\": \"output\", \"type\": \"output\"}";
+    REQUIRE(rowed.find(row) != std::string::npos);
+    rowed.replace(rowed.find(row), row.size(),
+                  "{\"name\": \"output\", \"type\": \"output\", \"bind\": {\"alu_contexts\": \"vertex_alu_1.contexts\"}}");
+    CHECK(topology_error_with(rowed, needing("vertex_alu")).empty());
 }
 
 TEST_CASE("A topology file nested 50,000 deep is refused at its first level, located, without recursion",

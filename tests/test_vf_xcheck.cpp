@@ -44,7 +44,66 @@ std::string check(Pins& rtl, const Case& c, SideResult& r) {
     return compare(c, golden(c), r);
 }
 
+// Drives the built-in design region by region and, in lockstep, by Verilator's eval() (tb/vf_rtl_cc.cpp,
+// "One region per step"); every outputs() call compares all their outputs, out_regs included.
+class Lockstep : public Pins {
+public:
+    Lockstep() : a_(builtin_vertex_fetch(Eval::Regions)), b_(builtin_vertex_fetch(Eval::VerilatorEval)) {}
+    void set_inputs(const Inputs& in, bool layout_changed) override {
+        a_->set_inputs(in, layout_changed);
+        b_->set_inputs(in, layout_changed);
+    }
+    void outputs(Outputs& o, bool regs) const override {
+        Outputs x, y;
+        a_->outputs(x, true);
+        b_->outputs(y, true);
+        ++compared;
+        bool same = x.idx_ready == y.idx_ready && x.mem_req_valid == y.mem_req_valid &&
+                    x.mem_req_addr == y.mem_req_addr && x.mem_req_words == y.mem_req_words &&
+                    x.out_valid == y.out_valid && x.out_index == y.out_index && x.out_loaded == y.out_loaded;
+        for (unsigned k = 0; k < kRegs * 4; ++k) same = same && x.out_regs[k] == y.out_regs[k];
+        if (!same) ++differ;
+        a_->outputs(o, regs);
+    }
+    void clock() override {
+        a_->clock();
+        b_->clock();
+    }
+    void reset() override {
+        a_->reset();
+        b_->reset();
+    }
+    bool broken() const override { return a_->broken() || b_->broken(); }
+    bool both_broken_alike() const { return a_->broken() == b_->broken(); }
+    void clear_error() override {
+        a_->clear_error();
+        b_->clear_error();
+    }
+    mutable uint64_t compared = 0, differ = 0;
+
+private:
+    std::unique_ptr<Pins> a_, b_;
+};
+
 }  // namespace
+
+TEST_CASE("The built-in vertex fetch driven region by region equals Verilator's eval() on every output of every cycle",
+          "[vf]") {
+    Lockstep rtl;
+    SideResult r;
+    uint64_t cycles = 0;
+    const uint64_t seed = test_seed("vf regions");
+    for (uint64_t i = 0; i < 300; ++i) {
+        const Case c = random_case(seed, i);
+        INFO("random case " << i << " of seed " << seed << ": " << describe(c));
+        run_case(rtl, c, r, nullptr);  // no reset between cases: the state carries over
+        REQUIRE(rtl.differ == 0);
+        REQUIRE(rtl.both_broken_alike());
+        cycles += r.cycles;
+    }
+    CHECK(rtl.compared >= cycles);  // every cycle's outputs were compared
+    CHECK(cycles > 300 * 10);
+}
 
 TEST_CASE("The built-in RTL makes exactly the requests of its one-word tag", "[vf]") {
     auto rtl = builtin_vertex_fetch();

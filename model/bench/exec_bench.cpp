@@ -1,6 +1,7 @@
 #include "model/bench/exec_bench.h"
 
 #include "model/vs/vs_asm.h"
+#include "model/vs/vs_exec.h"
 #include "model/vs/vs_fast.h"
 #include "model/vs/vs_load.h"
 #include "model/vs/vs_random.h"
@@ -77,9 +78,7 @@ __attribute__((noinline)) void direct_transform_light(const uint8_t* vb, size_t 
         for (int k = 0; k < 4; ++k) m[r][k] = c[size_t(r)][size_t(k)];
     const vs::Vec4 L = c[4], H = c[5], diffuse = c[7], specular = c[8], ambient = c[9];
     // lit's power (r0.w = c6.w), clamped as ops::lit does.
-    float power = c[6][3];
-    if (power < -127.9961f) power = -127.9961f;
-    else if (power > 127.9961f) power = 127.9961f;
+    const float power = vs::ops::clamp_lit_power(c[6][3]);
     for (size_t i = 0; i < n; ++i) {
         const uint8_t* p = vb + i * stride;
         const float x = load_f32(p), y = load_f32(p + 4), z = load_f32(p + 8), w = 1.0f;

@@ -20,6 +20,7 @@ struct BenchXcheckArgs {
     int repeat = 5;
     std::vector<int> jobs = {1, 2};
     uint64_t phase_arrays = 200000;
+    uint64_t vf_random = 20000;
     bool json = false;
 };
 
@@ -30,6 +31,7 @@ int run_bench_xcheck(const BenchXcheckArgs& a) {
     bo.repeat = a.repeat;
     bo.jobs = a.jobs;
     bo.phase_arrays = a.phase_arrays;
+    bo.vf_random = a.vf_random;
     const tb::XcheckBench b = tb::bench_xcheck(bo);
     if (!b.failure.empty()) {
         std::fprintf(stderr, "vpsim bench xcheck: %s\n", b.failure.c_str());
@@ -60,6 +62,15 @@ int run_bench_xcheck(const BenchXcheckArgs& a) {
                        {"rtl_ns_per_array", 1e9 * rt / double(n)},
                        {"rtl_cycles_per_second", double(phase_cycles) / rt},
                        {"rtl_evals_per_second", 2.0 * double(phase_cycles) / rt}};
+        if (!b.vf_ways.empty()) {
+            j["vertex_fetch"] = {{"cases", b.vf_cases}, {"vertices", b.vf_vertices}, {"cycles", b.vf_cycles},
+                                 {"ways", nlohmann::ordered_json::array()}};
+            for (const auto& w : b.vf_ways)
+                j["vertex_fetch"]["ways"].push_back({{"jobs", w.jobs},
+                                                     {"vertices_per_second", median(w.vertices_s)},
+                                                     {"seconds", median(w.seconds)},
+                                                     {"runs_vertices_per_second", w.vertices_s}});
+        }
         std::cout << j.dump(2) << "\n";
         return 0;
     }
@@ -78,8 +89,20 @@ int run_bench_xcheck(const BenchXcheckArgs& a) {
                 (unsigned long long)n, double(phase_cycles) / double(n), a.repeat);
     std::printf("  %-34s %8.0f ns  %5.1f %%\n", "generation (tb/decl_gen)", 1e9 * g / double(n), 100 * g / tot);
     std::printf("  %-34s %8.0f ns  %5.1f %%\n", "golden side (DeclDecoderTiming)", 1e9 * m / double(n), 100 * m / tot);
-    std::printf("  %-34s %8.0f ns  %5.1f %%   %.0f cycles/s, %.0f evals/s\n", "RTL (Verilated, 2 evals per cycle)",
+    std::printf("  %-34s %8.0f ns  %5.1f %%   %.0f cycles/s, %.0f regions/s\n", "RTL (Verilated, 2 regions per cycle)",
                 1e9 * rt / double(n), 100 * rt / tot, double(phase_cycles) / rt, 2.0 * double(phase_cycles) / rt);
+    if (b.vf_ways.empty()) return 0;
+    std::printf("\nvertex fetch (vpsim xcheck --unit vertex_fetch --random %llu --seed %llu --no-directed): %llu vertices, "
+                "%llu cycles; median of %d, in the same rounds\n",
+                (unsigned long long)b.vf_cases, (unsigned long long)a.seed, (unsigned long long)b.vf_vertices,
+                (unsigned long long)b.vf_cycles, a.repeat);
+    std::printf("%-56s %12s %9s   %s\n", "way", "vertices/s", "seconds", "runs (vertices/s)");
+    for (const auto& w : b.vf_ways) {
+        std::string runs;
+        for (double v : w.vertices_s) runs += fmt::format(" {:.0f}", v);
+        std::printf("%-56s %12.0f %9.3f  %s\n", fmt::format("--jobs {}", w.jobs).c_str(), median(w.vertices_s),
+                    median(w.seconds), runs.c_str());
+    }
     return 0;
 }
 
@@ -96,6 +119,10 @@ void add_bench_xcheck(CLI::App* bench, int& exit_code) {
     c->add_option("--jobs", a->jobs, "The --jobs values of the chunked path (default 1 2)")->check(CLI::Range(1, 256));
     c->add_option("--phase-arrays", a->phase_arrays, "Arrays for the time-by-part measurement (default 200000)")
         ->check(CLI::Range(uint64_t(1), uint64_t(1) << 24));
+    c->add_option("--vf-random", a->vf_random,
+                  "Vertex fetch cases per run (vpsim xcheck --unit vertex_fetch, no directed cases), at each --jobs "
+                  "value in the same rounds; 0 skips the fetch (default 20000)")
+        ->check(CLI::Range(uint64_t(0), uint64_t(1) << 32));
     c->add_flag("--json", a->json, "Print one JSON object instead of the tables");
     c->callback([a, &exit_code] { exit_code = run_bench_xcheck(*a); });
 }

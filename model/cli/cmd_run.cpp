@@ -529,7 +529,7 @@ void add_run_command(CLI::App& app, int& exit_code) {
     c->add_option("--topology-file", a->topology_file,
                   "Run the pipeline this topology file describes (units and channels; docs/timing-model.md, \"The "
                   "topology file\") instead of the built-in one; it is checked before the run (a unit's \"params\" "
-                  "too: its own values)")
+                  "too: its own values; and its \"bind\": the other units' parameters it reads)")
         ->type_name("T.json");
     c->add_flag("--topology", a->topology,
                 "Print the topology in use (the built-in one or --topology-file's): its units, its channels "

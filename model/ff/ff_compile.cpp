@@ -15,6 +15,7 @@
 
 #include "model/ff/ff_reference.h"
 #include "model/ff/ff_schedule.h"
+#include "model/vs/vs_exec.h"
 #include "model/vs/vs_validate.h"
 
 #include <fmt/format.h>
@@ -67,8 +68,7 @@ const char* light_type_name(LightType t) {
     return "?";
 }
 
-// lit's power clamp (vs_interp.cpp ops::lit, the DX8 reference constant).
-constexpr float kLitMaxPower = 127.9961f;
+using vs::ops::kLitMaxPower;
 
 // A power for lit: p / 2^j within lit's clamp, and j (the result is squared j times). Dividing
 // by a power of two is exact, so lit computes pow(x, p / 2^j) and j squarings give pow(x, p).

@@ -23,11 +23,10 @@ std::string pct(double f) { return fmt::format("{:.1f} %", 100 * f); }
 
 // The words for a unit held back by a stall of its own: the unit's own words when it has them.
 std::string local_words(const UnitWordsMap& w, const std::string& unit, const std::string& reason,
-                        const std::string& description, double frac, const nlohmann::ordered_json& units,
-                        const ParamSet& p) {
+                        const std::string& description, double frac, const nlohmann::ordered_json& units) {
     const UnitWords* x = words(w, unit);
     if (x && x->stall) {
-        const std::string own = x->stall(unit, reason, frac, units, p, w.at(unit).memory);
+        const std::string own = x->stall(unit, reason, frac, units, *w.at(unit).params, w.at(unit).memory);
         if (!own.empty()) return own;
     }
     return fmt::format("{}: stalled on {} ({}) in {} of cycles", name_of(w, unit), reason, description, pct(frac));
@@ -35,23 +34,21 @@ std::string local_words(const UnitWordsMap& w, const std::string& unit, const st
 
 }  // namespace
 
-double capacity_used(const UnitWordsMap& w, const std::string& unit, const nlohmann::ordered_json& g, uint64_t cycles,
-                     const ParamSet& p) {
+double capacity_used(const UnitWordsMap& w, const std::string& unit, const nlohmann::ordered_json& g, uint64_t cycles) {
     const UnitWords* x = words(w, unit);
-    if (x && x->capacity) return x->capacity(g, cycles, p);
+    if (x && x->capacity) return x->capacity(g, cycles, *w.at(unit).params);
     if (g["cycles"].is_null() || cycles == 0) return NAN;
     return double(g["cycles"]["busy"].get<uint64_t>()) / double(cycles);
 }
 
-Bottleneck trace_bottleneck(const nlohmann::ordered_json& units, uint64_t cycles, const ParamSet& params,
-                            const UnitWordsMap& w) {
+Bottleneck trace_bottleneck(const nlohmann::ordered_json& units, uint64_t cycles, const UnitWordsMap& w) {
     Bottleneck b;
     if (cycles == 0) return b;
     // 1. The unit busiest for its capacity.
     std::string start;
     double best = -1;
     for (const auto& [unit, g] : units.items()) {
-        const double c = capacity_used(w, unit, g, cycles, params);
+        const double c = capacity_used(w, unit, g, cycles);
         if (std::isnan(c) || c <= best) continue;
         best = c;
         start = unit;
@@ -74,7 +71,7 @@ Bottleneck trace_bottleneck(const nlohmann::ordered_json& units, uint64_t cycles
     for (;;) {
         seen.insert(u);
         const auto& g = units[u];
-        const double used = capacity_used(w, u, g, cycles, params);
+        const double used = capacity_used(w, u, g, cycles);
         if (used >= 0.95 || g["cycles"].is_null()) break;
         std::string reason;
         uint64_t most = 0;
@@ -102,7 +99,7 @@ Bottleneck trace_bottleneck(const nlohmann::ordered_json& units, uint64_t cycles
             if (vmost * 20 > cycles && vs[vr].value("class", "") == "starvation") {
                 b.chain.push_back({step.by, vr, "starvation", vs[vr].value("by", ""), vmost});
                 b.unit = step.by;
-                b.busy = capacity_used(w, step.by, units[step.by], cycles, params);
+                b.busy = capacity_used(w, step.by, units[step.by], cycles);
                 if (std::isnan(b.busy)) b.busy = 0;
                 b.reason = "capacity";
                 b.capacity_key = s.value("capacity_key", "");
@@ -123,7 +120,7 @@ Bottleneck trace_bottleneck(const nlohmann::ordered_json& units, uint64_t cycles
             // A loop (a unit waits on one that waits on it): the cause is the busiest of the loop.
             double top = -1;
             for (const CauseStep& c : b.chain) {
-                const double x = capacity_used(w, c.unit, units[c.unit], cycles, params);
+                const double x = capacity_used(w, c.unit, units[c.unit], cycles);
                 if (!std::isnan(x) && x > top) top = x, u = c.unit;
             }
             while (!b.chain.empty() && b.chain.back().unit != u) b.chain.pop_back();
@@ -133,11 +130,11 @@ Bottleneck trace_bottleneck(const nlohmann::ordered_json& units, uint64_t cycles
         u = step.by;
     }
     b.unit = u;
-    b.busy = capacity_used(w, u, units[u], cycles, params);
+    b.busy = capacity_used(w, u, units[u], cycles);
     if (std::isnan(b.busy)) b.busy = 0;
     if (!local_reason.empty() && b.chain.back().unit == u) {
         b.reason = local_reason;
-        b.text = local_words(w, u, local_reason, local_desc, double(local_cycles) / double(cycles), units, params);
+        b.text = local_words(w, u, local_reason, local_desc, double(local_cycles) / double(cycles), units);
     } else {
         b.reason = "busy";
         const UnitWords* x = words(w, u);

@@ -35,11 +35,12 @@ struct Bottleneck {
     std::vector<CauseStep> chain;  // the units followed to it (the first is the busiest unit)
 };
 
-// The words of each unit (stats.json group name -> its type's words, and the memory unit its
-// memory port reads, "" if it has none).
+// The words of each unit (stats.json group name -> its type's words, its own parameters (those
+// it was built with) and the memory unit its memory port reads, "" if it has none).
 struct UnitWordsOf {
     const UnitWords* words = nullptr;
     std::string memory;
+    const UnitParams* params = nullptr;
 };
 using UnitWordsMap = std::map<std::string, UnitWordsOf>;
 
@@ -47,11 +48,10 @@ using UnitWordsMap = std::map<std::string, UnitWordsOf>;
 // per engine cycle, the memory bus cycles, the index fetch references per `indices_per_cycle` x
 // cycles, ...), else busy cycles per cycle. NaN for an untimed unit.
 double capacity_used(const UnitWordsMap& w, const std::string& unit, const nlohmann::ordered_json& group,
-                     uint64_t cycles, const ParamSet& p);
+                     uint64_t cycles);
 
-// `units`: stats.json's "units" (with "by" filled in); `params`: the resolved parameters (the
-// words quote the fetch's miss registers and the memory latency).
-Bottleneck trace_bottleneck(const nlohmann::ordered_json& units, uint64_t cycles, const ParamSet& params,
-                            const UnitWordsMap& words);
+// `units`: stats.json's "units" (with "by" filled in); `words`: each unit's words and parameters
+// (the words quote the fetch's miss registers and its memory's latency).
+Bottleneck trace_bottleneck(const nlohmann::ordered_json& units, uint64_t cycles, const UnitWordsMap& words);
 
 }  // namespace vpsim::sc

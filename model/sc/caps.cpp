@@ -23,21 +23,37 @@ std::string pct(uint64_t n, uint64_t d) { return fmt::format("{:.1f} %", d ? 100
 
 }  // namespace
 
-std::vector<CapWarning> find_caps(const ParamSet& p, const nlohmann::ordered_json& units, uint64_t cycles,
+const NeedBindings<CapsParams>& CapsParams::bindings() {
+    static const auto b = NeedBindings<CapsParams>()
+        .uint("engines", &CapsParams::engines, "vertex_alu", "vertex_alu.engines", "the vertex ALU's engines")
+        .uint("contexts", &CapsParams::contexts, "vertex_alu", "vertex_alu.contexts", "contexts per engine")
+        .uint("input_buffers", &CapsParams::input_buffers, "vertex_fetch", "vertex_fetch.input_buffers",
+              "the vertex fetch's input buffers")
+        .uint("fetch_window", &CapsParams::fetch_window, "vertex_fetch", "vertex_fetch.fetch_window",
+              "the vertex fetch's window")
+        .uint("max_misses", &CapsParams::max_misses, "vertex_fetch", "vertex_fetch.max_misses",
+              "the vertex fetch's miss registers")
+        .uint("prefetch_lines", &CapsParams::prefetch_lines, "vertex_fetch", "vertex_fetch.prefetch_lines",
+              "the vertex fetch's read-ahead")
+        .uint("buffers", &CapsParams::buffers, "output", "output.buffers", "the output's buffers")
+        .uint("order_queue", &CapsParams::order_queue, "output", "output.order_queue", "the output's order queue");
+    return b;
+}
+
+std::vector<CapWarning> find_caps(const BoundNeeds& bound, const nlohmann::ordered_json& units, uint64_t cycles,
                                   const std::map<std::string, RoleUnit>& roles) {
     std::vector<CapWarning> w;
     for (const char* role : {"vertex_alu", "vertex_fetch", "index_fetch", "output"})
         if (!roles.count(role)) return w;
-    const RoleUnit &alu = roles.at("vertex_alu"), &fetch = roles.at("vertex_fetch"), &index = roles.at("index_fetch"),
-                   &out = roles.at("output");
-    // (The type's parameters: a topology of several units of a type reads the type's values here.)
-    auto param = [&](const RoleUnit& r, const char* name) { return p.get_uint(r.type + "." + name); };
-    const uint64_t engines = param(alu, "engines"), contexts = param(alu, "contexts");
+    const RoleUnit &alu = roles.at("vertex_alu"), &fetch = roles.at("vertex_fetch"), &index = roles.at("index_fetch");
+    // (The first unit of each role's values: a topology of several units of a role checks its first.)
+    const CapsParams p = CapsParams::bindings().from(bound);
+    const uint64_t engines = p.engines, contexts = p.contexts;
     const uint64_t slots = engines * contexts;
-    const uint64_t inputs = param(fetch, "input_buffers");
-    const uint64_t outputs = param(out, "buffers");
-    const uint64_t order = param(out, "order_queue");
-    const uint64_t window = param(fetch, "fetch_window"), misses = param(fetch, "max_misses");
+    const uint64_t inputs = p.input_buffers;
+    const uint64_t outputs = p.buffers;
+    const uint64_t order = p.order_queue;
+    const uint64_t window = p.fetch_window, misses = p.max_misses;
     const uint64_t max_in_flight = counter(units, alu.unit, "max_in_flight");
     // A vertex holds its input buffer until the ALU finishes it: no more vertices than input
     // buffers are ever in the ALU, whatever the contexts.
@@ -76,7 +92,7 @@ std::vector<CapWarning> find_caps(const ParamSet& p, const nlohmann::ordered_jso
                      fmt::format("vertex_fetch.max_misses = {} caps the fetch window of {} vertices: every miss "
                                  "register is busy in {} of cycles (vertex_fetch.miss_limit)",
                                  misses, window, pct(miss_stall, cycles))});
-    const uint64_t prefetch = param(fetch, "prefetch_lines");
+    const uint64_t prefetch = p.prefetch_lines;
     if (prefetch && miss_stall * 20 > cycles)
         w.push_back({"vertex_fetch.max_misses", "vertex_fetch.prefetch_lines",
                      fmt::format("read-ahead (vertex_fetch.prefetch_lines = {}) shares the {} miss registers with "

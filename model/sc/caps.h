@@ -4,6 +4,7 @@
 #pragma once
 
 #include "model/common/params.h"
+#include "model/sc/unit_params.h"
 
 #include <nlohmann/json.hpp>
 
@@ -27,9 +28,19 @@ struct RoleUnit {
     std::string type;  // its type (the parameter tables' name)
 };
 
-// `units`: stats.json's "units" of the run; `cycles`: its cycles; `roles`: the units by role.
-// A topology without a unit for each of the four roles has no couplings to check.
-std::vector<CapWarning> find_caps(const ParamSet& p, const nlohmann::ordered_json& units, uint64_t cycles,
+// The parameters the checks read, each a dependency declared with the role whose unit holds it
+// (model/sc/unit_params.h) and bound to the first unit of that role (model/sc/need_binding.h).
+struct CapsParams {
+    uint64_t engines = 0, contexts = 0;                                        // the vertex ALU's
+    uint64_t input_buffers = 0, fetch_window = 0, max_misses = 0, prefetch_lines = 0;  // the vertex fetch's
+    uint64_t buffers = 0, order_queue = 0;                                     // the output's
+    static const NeedBindings<CapsParams>& bindings();
+};
+
+// `bound`: CapsParams's needs bound (empty when a role has no unit); `units`: stats.json's "units"
+// of the run; `cycles`: its cycles; `roles`: the units by role. A topology without a unit for
+// each of the four roles has no couplings to check.
+std::vector<CapWarning> find_caps(const BoundNeeds& bound, const nlohmann::ordered_json& units, uint64_t cycles,
                                   const std::map<std::string, RoleUnit>& roles);
 
 }  // namespace vpsim::sc

@@ -20,6 +20,13 @@ CommandFrontEndParams CommandFrontEndParams::from(const ParamSet& p) {
     return bindings().from(p);
 }
 
+const NeedBindings<CommandFrontEndNeeds>& CommandFrontEndNeeds::bindings() {
+    static const auto b = NeedBindings<CommandFrontEndNeeds>().uint(
+        "decl_max_length", &CommandFrontEndNeeds::decl_max_length, "decl_decoder", "decl_decoder.max_length",
+        "the declaration decoder's longest declaration (tokens), sent with each declaration");
+    return b;
+}
+
 CommandFrontEnd::CommandFrontEnd(const sc_module_name& n, const CommandFrontEndParams& p, scene::SceneMachine& machine,
                                  const DeclDecoderParams& decoder, Probes* probes)
     : TimedUnit(n), p_(p), machine_(machine), decoder_(decoder), probes_(probes),
@@ -210,9 +217,12 @@ void register_unit_command_front_end(UnitRegistry& r) {
     t.words = {"the command front end", "executing commands in {} of cycles", {}, {}};
     // The draws it has started (the progress line's "done/started draws").
     t.summary.metrics = {summed_metric("draws_started", 0, "draws", false)};
+    t.needs = CommandFrontEndNeeds::bindings().needs();
     t.make = [](const UnitContext& c) {
-        return std::make_unique<CommandFrontEnd>(c.name.c_str(), CommandFrontEndParams::from(c.params), c.machine,
-                                                 decl_decoder_params(c.params, c.machine.scene()), c.probes);
+        DeclDecoderParams decoder;
+        decoder.max_length = c.params.needs<CommandFrontEndNeeds>().decl_max_length;
+        return std::make_unique<CommandFrontEnd>(c.name.c_str(), c.params.of<CommandFrontEndParams>(), c.machine,
+                                                 decl_decoder_params(decoder, c.machine.scene()), c.probes);
     };
     r.add(std::move(t));
 }

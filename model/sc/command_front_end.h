@@ -37,6 +37,14 @@ struct CommandFrontEndParams {
     static CommandFrontEndParams from(const ParamSet& p);
 };
 
+// What the front end reads of other units (model/sc/unit_params.h): the declaration decoder's
+// longest declaration (the option it sends with each declaration and decodes the golden
+// reference with, which the decoder's events must match).
+struct CommandFrontEndNeeds {
+    uint32_t decl_max_length = 0;
+    static const NeedBindings<CommandFrontEndNeeds>& bindings();
+};
+
 class CommandFrontEnd : public TimedUnit {
 public:
     // `decoder`: the declaration decoder's parameters (the golden decoder checks its events

@@ -63,7 +63,7 @@ void register_unit_constant_loader(UnitRegistry& r) {
     t.tables = {ConstantLoaderParams::table()};
     t.words = {"the constant loader", "writing constants in {} of cycles", {}, {}};
     t.make = [](const UnitContext& c) {
-        return std::make_unique<ConstantLoader>(c.name.c_str(), ConstantLoaderParams::from(c.params), c.constant_memory,
+        return std::make_unique<ConstantLoader>(c.name.c_str(), c.params.of<ConstantLoaderParams>(), c.constant_memory,
                                                 c.probes);
     };
     r.add(std::move(t));

@@ -8,10 +8,9 @@ namespace vpsim::sc {
 
 using namespace sc_core;
 
-DeclDecoderParams decl_decoder_params(const ParamSet& p, const scene::Scene& s) {
-    DeclDecoderParams d = DeclDecoderParams::from(p);
-    d.const_count = s.const_count;
-    return d;
+DeclDecoderParams decl_decoder_params(DeclDecoderParams p, const scene::Scene& s) {
+    p.const_count = s.const_count;
+    return p;
 }
 
 DeclDecoderSlot::DeclDecoderSlot(const sc_module_name& n, const DeclDecoderParams& p, const DeclDecoderImpl& decoder,
@@ -114,7 +113,7 @@ Cycle DeclDecoderSlot::step(Cycle now) {
 
 UnitFactory decl_decoder_factory(DeclDecoderImpl decoder) {
     return [decoder](const UnitContext& c) {
-        const DeclDecoderParams p = decl_decoder_params(c.params, c.machine.scene());
+        const DeclDecoderParams p = decl_decoder_params(c.params.of<DeclDecoderParams>(), c.machine.scene());
         // An implementation that cannot take these parameters (a Verilated RTL's fixed ones) is
         // refused before it is built.
         if (decoder.cannot_build) {
@@ -130,6 +129,7 @@ void register_unit_decl_decoder_slot(UnitRegistry& r) {
     t.name = "decl_decoder";
     t.what = "declaration decoder: token array to stream/element/tessellator/constant events (behind its pins)";
     t.tables = {DeclDecoderParams::table()};
+    t.roles = {"decl_decoder"};  // (the front end reads its max_length: CommandFrontEndNeeds)
     t.words = {"the declaration decoder", "decoding tokens in {} of cycles", {}, {}};
     t.make = decl_decoder_factory(model_decl_decoder());
     r.add(std::move(t));

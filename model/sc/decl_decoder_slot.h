@@ -37,9 +37,9 @@ struct DeclResult {
     uint64_t tokens = 0;              // tokens the decoder accepted
 };
 
-// The decoder's parameters as a run gives them: the table's, with the scene's constant count
+// The decoder's parameters as a run gives them: `p` (the table's), with the scene's constant count
 // (the device the scene describes, as the golden decoder sees it).
-DeclDecoderParams decl_decoder_params(const ParamSet& p, const scene::Scene& s);
+DeclDecoderParams decl_decoder_params(DeclDecoderParams p, const scene::Scene& s);
 
 class DeclDecoderSlot : public TimedUnit {
 public:

@@ -79,7 +79,7 @@ void register_unit_delay_stage(UnitRegistry& r) {
     t.words = {"the delay stage", "holding jobs in {} of cycles", {}, {}};
     t.summary = delay_stage_summary();
     t.make = [](const UnitContext& c) {
-        return std::make_unique<DelayStage>(c.name.c_str(), DelayStageParams::from(c.params), c.probes);
+        return std::make_unique<DelayStage>(c.name.c_str(), c.params.of<DelayStageParams>(), c.probes);
     };
     r.add(std::move(t));
 }

@@ -166,14 +166,14 @@ void register_unit_index_fetch(UnitRegistry& r) {
     t.summary = index_fetch_summary();
     t.roles = {"index_fetch"};
     // It can read several references a cycle: the references over the most it could have read.
-    t.words.capacity = [](const nlohmann::ordered_json& g, uint64_t cycles, const ParamSet& p) {
+    t.words.capacity = [](const nlohmann::ordered_json& g, uint64_t cycles, const UnitParams& p) {
         return cycles ? double(g["counters"]["references"]["value"].get<uint64_t>()) /
-                            (double(cycles) * double(p.get_uint("index_fetch.indices_per_cycle")))
+                            (double(cycles) * double(p.of<IndexFetchParams>().indices_per_cycle))
                       : NAN;
     };
     t.make = [](const UnitContext& c) {
-        return std::make_unique<IndexFetch>(c.name.c_str(), IndexFetchParams::from(c.params),
-                                            pipe::PostTransformCacheParams::from(c.params), c.pool, c.probes);
+        return std::make_unique<IndexFetch>(c.name.c_str(), c.params.of<IndexFetchParams>(),
+                                            c.params.of<pipe::PostTransformCacheParams>(), c.pool, c.probes);
     };
     r.add(std::move(t));
 }

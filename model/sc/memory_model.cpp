@@ -75,14 +75,14 @@ void register_unit_memory_model(UnitRegistry& r) {
     t.words.noun = "the memory bus";
     t.words.busy = "carrying vertex data in {} of cycles";
     t.summary = memory_summary();
-    t.words.capacity = [](const nlohmann::ordered_json& g, uint64_t, const ParamSet&) {
+    t.words.capacity = [](const nlohmann::ordered_json& g, uint64_t, const UnitParams&) {
         if (!g.contains("rates") || !g["rates"].contains("bus_utilisation") ||
             g["rates"]["bus_utilisation"]["value"].is_null())
             return double(NAN);
         return g["rates"]["bus_utilisation"]["value"].get<double>();
     };
     t.make = [](const UnitContext& c) {
-        return std::make_unique<MemoryModel>(c.name.c_str(), MemoryModelParams::from(c.params), c.probes);
+        return std::make_unique<MemoryModel>(c.name.c_str(), c.params.of<MemoryModelParams>(), c.probes);
     };
     r.add(std::move(t));
 }

@@ -24,6 +24,13 @@ OutputUnitParams OutputUnitParams::from(const ParamSet& p) {
     return bindings().from(p);
 }
 
+const NeedBindings<OutputNeeds>& OutputNeeds::bindings() {
+    static const auto b = NeedBindings<OutputNeeds>().uint(
+        "ptc_entries", &OutputNeeds::ptc_entries, "index_fetch", "post_transform_cache.entries",
+        "the post-transform cache's entries (the output keeps as many recently shaded vertices for its hits)");
+    return b;
+}
+
 OutputUnit::OutputUnit(const sc_core::sc_module_name& n, const OutputUnitParams& p, uint32_t recent_entries,
                        VertexPool& pool, Probes* probes)
     : TimedUnit(n), p_(p), pool_(pool), probes_(probes), recent_(recent_entries ? recent_entries : 1), stats_(basename(), "output and primitive assembly"),
@@ -165,14 +172,15 @@ void register_unit_output_unit(UnitRegistry& r) {
     t.words.busy = "emitting vertices in {} of cycles";
     t.summary = output_summary();
     t.roles = {"output"};
-    t.words.capacity = [](const nlohmann::ordered_json& g, uint64_t cycles, const ParamSet& p) {
+    t.needs = OutputNeeds::bindings().needs();
+    t.words.capacity = [](const nlohmann::ordered_json& g, uint64_t cycles, const UnitParams& p) {
         return cycles ? double(g["counters"]["vertices"]["value"].get<uint64_t>()) /
-                            (double(cycles) * double(p.get_uint("output.vertices_per_cycle")))
+                            (double(cycles) * double(p.of<OutputUnitParams>().vertices_per_cycle))
                       : NAN;
     };
     t.make = [](const UnitContext& c) {
-        auto u = std::make_unique<OutputUnit>(c.name.c_str(), OutputUnitParams::from(c.params),
-                                              pipe::PostTransformCacheParams::from(c.params).entries, c.pool, c.probes);
+        auto u = std::make_unique<OutputUnit>(c.name.c_str(), c.params.of<OutputUnitParams>(),
+                                              c.params.needs<OutputNeeds>().ptc_entries, c.pool, c.probes);
         u->set_sink(c.sink);
         if (c.draw_done) u->on_draw_done([f = c.draw_done](const DrawState& d, Cycle) { f(d); });
         return u;

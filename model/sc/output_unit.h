@@ -27,6 +27,13 @@ struct OutputUnitParams {
     static OutputUnitParams from(const ParamSet& p);
 };
 
+// What the output reads of other units (model/sc/unit_params.h): the post-transform cache's
+// entries (it keeps as many recently shaded vertices, so a cache hit finds the outputs it names).
+struct OutputNeeds {
+    uint32_t ptc_entries = 0;
+    static const NeedBindings<OutputNeeds>& bindings();
+};
+
 class OutputUnit : public TimedUnit {
 public:
     OutputUnit(const sc_core::sc_module_name& n, const OutputUnitParams& p, uint32_t recent_entries, VertexPool& pool,

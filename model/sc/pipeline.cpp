@@ -4,6 +4,7 @@
 #include "model/sc/bottleneck.h"
 #include "model/sc/dispatcher.h"
 #include "model/sc/memory_model.h"
+#include "model/sc/need_binding.h"
 #include "model/sc/timeseries.h"
 
 #include <fmt/format.h>
@@ -185,9 +186,11 @@ public:
 private:
     void build();
     void bind();
-    // The parameters unit `u` reads: the run's, with its type's table holding its own values.
-    const ParamSet& instance_params(const UnitSpec& u);
-    std::deque<ParamSet> instance_params_;  // (units keep what they read; kept for their lifetime)
+    // The parameters unit `u` of type `t` reads: its type's tables holding its own values, and its
+    // declared dependencies bound (a TopologyError, located at its row, when one cannot be).
+    const UnitParams& instance_params(const UnitSpec& u, const UnitType& t);
+    std::deque<UnitParams> instance_params_;  // (kept for the units' lifetime: the words read them after the run)
+    std::map<std::string, const UnitParams*> params_of_;  // by unit name
     void progress(Cycle now, bool final_line);
     void dispatch();
     // The units of `type` (none when the topology has none) at cycle `now`.
@@ -198,6 +201,8 @@ private:
     void summarise(RunResult& r) const;
     // find_caps's units by the roles their types declare (the first unit of each role).
     std::map<std::string, RoleUnit> roles() const;
+    // find_caps's parameters (CapsParams) bound to those units; empty when a role has no unit.
+    BoundNeeds caps_params() const;
     // RunResult::instances from stats.json's units.
     std::vector<RunResult::Instance> instance_lines(const nlohmann::ordered_json& units) const;
 
@@ -235,16 +240,15 @@ private:
     bool progress_shown_ = false;
 };
 
-const ParamSet& Pipeline::instance_params(const UnitSpec& u) {
+const UnitParams& Pipeline::instance_params(const UnitSpec& u, const UnitType& t) {
     bool own = false;
-    for (const ParamTable& t : params_.tables()) own = own || t.unit == u.name;
-    if (!own) {
-        if (!u.params.empty())
-            throw TopologyError(located(u.at, "params", fmt::format("unit {}: the run's parameters were not made from this "
-                                                                    "topology (sc::default_params(topology))", u.name)));
-        return params_;
-    }
-    instance_params_.push_back(params_.for_instance(u.name));
+    for (const ParamTable& tb : params_.tables()) own = own || tb.unit == u.name;
+    if (!own && !u.params.empty())
+        throw TopologyError(located(u.at, "params", fmt::format("unit {}: the run's parameters were not made from this "
+                                                                "topology (sc::default_params(topology))", u.name)));
+    instance_params_.emplace_back(u.name, own_params(params_, u.name, t.tables),
+                                  bind_needs(t.needs, &u, topo_, registry_, params_));
+    params_of_[u.name] = &instance_params_.back();
     return instance_params_.back();
 }
 
@@ -280,7 +284,7 @@ void Pipeline::build() {
                 throw TopologyError(located(u->at, "memory", fmt::format("unit {} (type {}) has no memory port", u->name,
                                                                          u->type)));
             }
-            UnitContext c{u->name, instance_params(*u), pool_, machine_, constant_memory_, memory, probes_.get(), {}, {}, {}};
+            UnitContext c{u->name, instance_params(*u, *t), pool_, machine_, constant_memory_, memory, probes_.get(), {}, {}, {}};
             c.sync = [this](Cycle at) { dispatcher_->sync(at); };
             c.sink = opt_.sink;
             c.draw_done = [this](const DrawState& d) {
@@ -457,6 +461,13 @@ std::map<std::string, RoleUnit> Pipeline::roles() const {
     return out;
 }
 
+BoundNeeds Pipeline::caps_params() const {
+    const std::map<std::string, RoleUnit> r = roles();
+    for (const ParamNeed& n : CapsParams::bindings().needs())
+        if (!r.count(n.role)) return {};
+    return bind_needs(CapsParams::bindings().needs(), nullptr, topo_, registry_, params_);
+}
+
 std::vector<RunResult::Instance> Pipeline::instance_lines(const nlohmann::ordered_json& units) const {
     std::map<std::string, size_t> of_type;
     for (const UnitType* t : types_) ++of_type[t->name];
@@ -467,7 +478,7 @@ std::vector<RunResult::Instance> Pipeline::instance_lines(const nlohmann::ordere
         if (of_type[t.name] < 2 || !units.contains(unit)) continue;
         const auto& g = units[unit];
         double busy = NAN;
-        if (t.words.capacity) busy = t.words.capacity(g, end, params_);
+        if (t.words.capacity) busy = t.words.capacity(g, end, *params_of_.at(unit));
         if (std::isnan(busy) && end && g.contains("cycles") && g["cycles"].is_object()) busy = double(g["cycles"]["busy"].get<uint64_t>()) / double(end);
         if (std::isnan(busy)) continue;
         std::string words = t.words.busy;
@@ -488,7 +499,7 @@ RunResult Pipeline::result() const {
     UnitWordsMap words;
     for (size_t i = 0; i < units_.size(); ++i) {
         for (const StatGroup* g : units_[i]->stat_groups()) rep.add(*g);
-        words[units_[i]->basename()] = {&types_[i]->words, topo_.units[i].memory};
+        words[units_[i]->basename()] = {&types_[i]->words, topo_.units[i].memory, params_of_.at(units_[i]->basename())};
     }
     r.cycle_errors = rep.check_cycles_add_up(end);
     r.stats = rep.to_json(end);
@@ -527,14 +538,14 @@ RunResult Pipeline::result() const {
     }
     std::sort(r.top_stalls.begin(), r.top_stalls.end(),
               [](const TopStall& a, const TopStall& b) { return a.cycles > b.cycles; });
-    const Bottleneck b = trace_bottleneck(r.stats["units"], end, params_, words);
+    const Bottleneck b = trace_bottleneck(r.stats["units"], end, words);
     r.bottleneck_unit = b.unit;
     r.bottleneck_busy = b.busy;
     r.bottleneck_reason = b.reason;
     r.bottleneck_capacity_key = b.capacity_key;
     r.bottleneck = b.text;
     r.bottleneck_chain = b.chain;
-    r.caps = find_caps(params_, r.stats["units"], end, roles());
+    r.caps = find_caps(caps_params(), r.stats["units"], end, roles());
     r.instances = instance_lines(r.stats["units"]);
     return r;
 }

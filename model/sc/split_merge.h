@@ -24,9 +24,7 @@ inline ParamTable ways_table(const std::string& type, const std::string& what) {
 // The unit's `ways`; 2 (the table's default) when the run's parameters were not made from a
 // topology naming the type (sc::default_params() with another topology: nothing could have set it).
 inline uint32_t ways_of(const UnitContext& c, const std::string& type) {
-    for (const ParamTable& t : c.params.tables())
-        if (t.unit == type) return uint32_t(c.params.get_uint(type + ".ways"));
-    return 2;
+    return c.params.has(type) ? uint32_t(c.params.table(type).get_uint(type + ".ways")) : 2;
 }
 
 // Registers a split or merge unit type: its `ways` table, its words (`busy`: the busy sentence),

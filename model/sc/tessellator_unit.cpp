@@ -143,7 +143,7 @@ void register_unit_tessellator_unit(UnitRegistry& r) {
     t.words = {"the tessellator", "generating vertices in {} of cycles", {}, {}};
     t.summary = tessellator_summary();
     t.make = [](const UnitContext& c) {
-        return std::make_unique<TessellatorUnit>(c.name.c_str(), TessellatorParams::from(c.params), c.probes);
+        return std::make_unique<TessellatorUnit>(c.name.c_str(), c.params.of<TessellatorParams>(), c.probes);
     };
     r.add(std::move(t));
 }

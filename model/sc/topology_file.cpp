@@ -106,15 +106,30 @@ private:
     Lines lines_;
 };
 
+// A unit's "bind": {"need": "unit.param"}, each entry located for messages.
+void read_bind(const Reader& r, const nlohmann::json& b, const std::string& ptr, UnitSpec& s) {
+    if (!b.is_object())
+        r.fail(ptr + "/bind", fmt::format("\"bind\" must be an object {{\"need\": \"unit.param\"}}, got {}", b.type_name()));
+    for (const auto& item : b.items()) {
+        const std::string kp = ptr + "/bind/" + json_pointer_escape(item.key());
+        const auto& v = item.value();
+        if (!v.is_string() || v.get<std::string>().find('.') == std::string::npos)
+            r.fail(kp, fmt::format("binding \"{}\": a binding is a parameter key \"unit.param\", got {}",
+                                   printable(item.key(), 60), shown(v)));
+        s.at["bind/" + item.key()] = r.where(kp);
+        s.bind[item.key()] = v.get<std::string>();
+    }
+}
+
 std::vector<UnitSpec> read_units(const Reader& r, const nlohmann::json& units) {
     std::vector<UnitSpec> out;
     std::set<std::string> names;
     for (size_t i = 0; i < units.size(); ++i) {
         const std::string ptr = "/units/" + std::to_string(i);
         const auto& u = units[i];
-        r.keys(u, ptr, {"name", "type", "memory", "params"});
+        r.keys(u, ptr, {"name", "type", "memory", "params", "bind"});
         UnitSpec s{r.name(u, ptr, "unit"), r.str(u, ptr, "type"), r.str(u, ptr, "memory", false),
-                   nlohmann::json::object(), r.located(ptr, {"name", "type", "memory", "params"})};
+                   nlohmann::json::object(), r.located(ptr, {"name", "type", "memory", "params", "bind"}), {}};
         if (u.contains("params")) {
             const auto& p = u["params"];
             if (!p.is_object())
@@ -128,6 +143,7 @@ std::vector<UnitSpec> read_units(const Reader& r, const nlohmann::json& units) {
             }
             s.params = p;
         }
+        if (u.contains("bind")) read_bind(r, u["bind"], ptr, s);
         if (!names.insert(s.name).second) r.fail(ptr + "/name", fmt::format("unit {} is named twice", s.name));
         out.push_back(std::move(s));
     }

@@ -46,7 +46,10 @@ struct UnitSpec {
     // Its own parameter values ({"param": value}, overriding its type's for this instance only;
     // checked against the type's table when the run's parameters are made, model/sc/pipeline.h).
     nlohmann::json params = nlohmann::json::object();
-    Located at;  // also "params/NAME" for each of its parameters
+    Located at;  // also "params/NAME" for each of its parameters, "bind/NAME" for each binding
+    // Its declared dependencies bound here (need name -> parameter key "unit.param"), overriding
+    // the default binding by role (model/sc/need_binding.h).
+    std::map<std::string, std::string> bind;
 };
 
 // One channel.

@@ -1,10 +1,12 @@
 // The unit types a topology file can name (docs/timing-model.md, "Adding a unit").
 //
 // * UnitContext — everything a unit may be given when it is built: its instance name (its
-//   statistics group, VCD scope and trace tracks), the resolved parameters, the vertex pool, the
+//   statistics group, VCD scope and trace tracks), its parameters (its own tables and its bound
+//   dependencies, model/sc/unit_params.h: it cannot read another unit's), the vertex pool, the
 //   scene machine, its memory port, the constant memory, the probes, the kernel clock and the
 //   run's vertex sink. Nothing else: a unit never sees another unit.
-// * UnitType — a type name, one line of what it is, its parameter tables, the bottleneck's
+// * UnitType — a type name, one line of what it is, its parameter tables, the values it needs
+//   from other units (ParamNeed, bound by the topology), the bottleneck's
 //   words for it, its summary (model/sc/summary.h: the values and text rows it adds to a run's
 //   summary), the roles it plays for checks across units (model/sc/caps.h), and a factory from
 //   a context; `variants` hold other implementations of the same unit (an RTL block in the
@@ -19,6 +21,7 @@
 #include "model/sc/pipeline_types.h"
 #include "model/sc/probes.h"
 #include "model/sc/summary.h"
+#include "model/sc/unit_params.h"
 #include "model/vs/vs_exec.h"
 
 #include <nlohmann/json.hpp>
@@ -39,7 +42,7 @@ using VertexSink = std::function<void(const DrawState&, uint64_t ref, uint32_t i
 
 struct UnitContext {
     std::string name;          // the instance's name in the topology
-    const ParamSet& params;    // resolved; a unit reads its own tables
+    const UnitParams& params;  // its own tables and bound dependencies, nothing else
     VertexPool& pool;          // vertex jobs by handle
     scene::SceneMachine& machine;
     vs::Constants& constant_memory;  // the one constant memory: the loader writes it, the ALU reads it
@@ -58,11 +61,12 @@ struct UnitWords {
     std::string noun;  // "the vertex fetch"
     std::string busy;  // "requesting or sending vertices in {} of cycles" ({}: the busy percentage)
     // The busy fraction of its capacity from its stats.json group; empty: busy cycles per cycle.
-    std::function<double(const nlohmann::ordered_json& group, uint64_t cycles, const ParamSet& p)> capacity;
+    // `p`: the unit's own parameters (those it was built with).
+    std::function<double(const nlohmann::ordered_json& group, uint64_t cycles, const UnitParams& p)> capacity;
     // Words for a stall reason of its own (`frac` of the run); "" for the general words. `memory`:
     // the memory unit its memory port reads ("" when it has none).
     std::function<std::string(const std::string& unit, const std::string& reason, double frac,
-                              const nlohmann::ordered_json& units, const ParamSet& p, const std::string& memory)>
+                              const nlohmann::ordered_json& units, const UnitParams& p, const std::string& memory)>
         stall;
 };
 
@@ -70,6 +74,7 @@ struct UnitType {
     std::string name;  // in topology files
     std::string what;  // one line
     std::vector<ParamTable> tables;  // its parameter tables (shared by its instances)
+    std::vector<ParamNeed> needs;    // values of other units it reads (bound by the topology)
     bool stepped = true;        // false: a service the units call (the memory), never stepped
     bool memory_port = false;   // takes a memory port: the topology names the memory it reads
     bool is_memory = false;     // a memory other units' memory ports can name
@@ -93,15 +98,6 @@ public:
 private:
     std::vector<UnitType> types_;
 };
-
-// The key a unit instance's parameter has in `p`: "unit.param" when the instance has a table of
-// its own (docs/parameters.md, "Per-instance parameters"), else its type's "type.param".
-inline std::string instance_key(const ParamSet& p, const std::string& unit, const std::string& type,
-                                const std::string& param) {
-    for (const ParamTable& t : p.tables())
-        if (t.unit == unit) return unit + "." + param;
-    return type + "." + param;
-}
 
 // vpsim's unit types (generated from model/CMakeLists.txt's unit list).
 const UnitRegistry& builtin_units();

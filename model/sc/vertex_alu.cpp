@@ -695,14 +695,14 @@ void register_unit_vertex_alu(UnitRegistry& r) {
         return g["rates"]["utilisation"]["value"].get<double>();
     };
     // Its capacity is its engines' issue slots: issue cycles per engine cycle.
-    t.words.capacity = [utilisation](const nlohmann::ordered_json& g, uint64_t, const ParamSet&) { return utilisation(g); };
+    t.words.capacity = [utilisation](const nlohmann::ordered_json& g, uint64_t, const UnitParams&) { return utilisation(g); };
     t.words.stall = [utilisation](const std::string& unit, const std::string& reason, double frac,
-                                  const nlohmann::ordered_json& units, const ParamSet& p,
+                                  const nlohmann::ordered_json& units, const UnitParams& p,
                                   const std::string&) -> std::string {
         if (reason != "dependency" && reason != "result_latency" && reason != "scalar_pipe") return "";
         // The context class of those cycles (k<N>_* counters): with every context in use, more
         // contexts could hide the wait; with fewer, the ALU lacks vertices rather than contexts.
-        const uint64_t K = p.get_uint(instance_key(p, unit, "vertex_alu", "contexts"));
+        const uint64_t K = p.of<VertexAluParams>().contexts;
         const char* what = reason == "result_latency" ? "latency" : "dependency";
         const auto& c = units[unit]["counters"];
         auto counter = [&](const std::string& name) {
@@ -720,7 +720,7 @@ void register_unit_vertex_alu(UnitRegistry& r) {
                            K);
     };
     t.make = [](const UnitContext& c) {
-        return std::make_unique<VertexAlu>(c.name.c_str(), VertexAluParams::from(c.params), c.machine.profile(), c.pool,
+        return std::make_unique<VertexAlu>(c.name.c_str(), c.params.of<VertexAluParams>(), c.machine.profile(), c.pool,
                                            c.constant_memory, c.probes);
     };
     r.add(std::move(t));

@@ -52,6 +52,13 @@ VertexFetchParams VertexFetchParams::from(const ParamSet& p) {
     return r;
 }
 
+const NeedBindings<VertexFetchNeeds>& VertexFetchNeeds::bindings() {
+    static const auto b = NeedBindings<VertexFetchNeeds>().uint(
+        "memory_latency", &VertexFetchNeeds::memory_latency, kMemoryPort, "memory.latency",
+        "the latency of the memory its memory port reads");
+    return b;
+}
+
 VertexFetch::VertexFetch(const sc_core::sc_module_name& n, const VertexFetchParams& p, MemoryModel& memory,
                          VertexPool& pool, Probes* probes)
     : TimedUnit(n), p_(p), mem_(memory), pool_(pool), probes_(probes), lines_(p.cache_lines),
@@ -393,28 +400,29 @@ void register_unit_vertex_fetch(UnitRegistry& r) {
     t.words.busy = "requesting or sending vertices in {} of cycles";
     t.summary = vertex_fetch_summary();
     t.roles = {"vertex_fetch"};
+    t.needs = VertexFetchNeeds::bindings().needs();
     t.words.stall = [](const std::string& unit, const std::string& reason, double frac,
-                       const nlohmann::ordered_json& units, const ParamSet& p, const std::string& memory) -> std::string {
+                       const nlohmann::ordered_json& units, const UnitParams& p, const std::string& memory) -> std::string {
         const std::string n = unit == "vertex_fetch" ? "the vertex fetch" : "the vertex fetch " + unit;
+        const VertexFetchParams own = p.of<VertexFetchParams>();
         const double bus = units.contains(memory) ? rate(units[memory], "bus_utilisation") : NAN;
-        const std::string mem = fmt::format("{}-cycle latency, bus busy {:.1f} %", p.get_uint(instance_key(p, memory, "memory", "latency")),
+        const std::string mem = fmt::format("{}-cycle latency, bus busy {:.1f} %", p.needs<VertexFetchNeeds>().memory_latency,
                                             100 * (std::isnan(bus) ? 0.0 : bus));
         if (reason == "miss_limit")
             return fmt::format("{}: waiting on memory with all {} miss registers busy ({}) in {:.1f} % of cycles", n,
-                               p.get_uint(instance_key(p, unit, "vertex_fetch", "max_misses")), mem, 100 * frac);
+                               own.max_misses, mem, 100 * frac);
         if (reason == "memory_latency")
             return fmt::format("{}: waiting for memory data ({}) in {:.1f} % of cycles", n, mem, 100 * frac);
         if (reason == "fetch_window_full")
             return fmt::format("{}: all {} vertices of its fetch window await memory data ({}) in {:.1f} % of cycles", n,
-                               p.get_uint(instance_key(p, unit, "vertex_fetch", "fetch_window")), mem, 100 * frac);
+                               own.fetch_window, mem, 100 * frac);
         if (reason == "element_queue_full")
             return fmt::format("{}: all {} elements of its queue await conversion ({} a cycle) in {:.1f} % of cycles", n,
-                               p.get_uint(instance_key(p, unit, "vertex_fetch", "element_queue")), p.get_uint(instance_key(p, unit, "vertex_fetch", "convert_per_cycle")),
-                               100 * frac);
+                               own.element_queue, own.convert_per_cycle, 100 * frac);
         return "";
     };
     t.make = [](const UnitContext& c) {
-        return std::make_unique<VertexFetch>(c.name.c_str(), VertexFetchParams::from(c.params), *c.memory, c.pool,
+        return std::make_unique<VertexFetch>(c.name.c_str(), c.params.of<VertexFetchParams>(), *c.memory, c.pool,
                                              c.probes);
     };
     r.add(std::move(t));

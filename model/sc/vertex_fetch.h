@@ -22,6 +22,7 @@
 #include "model/common/stats.h"
 #include "model/sc/memory_model.h"
 #include "model/sc/pipeline_types.h"
+#include "model/sc/unit_params.h"
 #include "model/sc/unit_registry.h"
 
 #include <array>
@@ -48,6 +49,13 @@ struct VertexFetchParams {
     static const ParamBindings<VertexFetchParams>& bindings();  // each parameter, declared once
     static ParamTable table();
     static VertexFetchParams from(const ParamSet& p);
+};
+
+// What the vertex fetch reads of other units (model/sc/unit_params.h): the latency of the memory
+// its memory port names (for the bottleneck's words).
+struct VertexFetchNeeds {
+    uint64_t memory_latency = 0;
+    static const NeedBindings<VertexFetchNeeds>& bindings();
 };
 
 class VertexFetch : public TimedUnit {

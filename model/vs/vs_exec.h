@@ -41,6 +41,11 @@ float log2_full(float f);
 Vec4 expp(float v);
 Vec4 logp(float f, const Profile& p);
 Vec4 lit(const Vec4& s);
+// lit's power clamp, the DX8 reference constant (bits 0x42FFFE01, 127.99610138); NaN stays NaN.
+inline constexpr float kLitMaxPower = 127.9961f;
+inline float clamp_lit_power(float w) {
+    return w < -kLitMaxPower ? -kLitMaxPower : (w > kLitMaxPower ? kLitMaxPower : w);
+}
 Vec4 dst(const Vec4& s0, const Vec4& s1);
 float dp3(const Vec4& a, const Vec4& b);
 float dp4(const Vec4& a, const Vec4& b);

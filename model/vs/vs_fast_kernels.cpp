@@ -255,10 +255,7 @@ struct KLitZ {
             // A uniform power (the usual `mov r0.w, cN.w`): ops::lit's z, written out with the
             // power clamped once: 0 unless x > 0 and y > 0, then the double pow of the float
             // operands rounded to float, canonical NaN (vs_interp.cpp, ops::lit).
-            const float kMaxPower = 127.9961f;  // as ops::lit (NaN stays NaN)
-            float power = w(0);
-            if (power < -kMaxPower) power = -kMaxPower;
-            else if (power > kMaxPower) power = kMaxPower;
+            const float power = ops::clamp_lit_power(w(0));
             for (size_t i = 0; i < n; ++i) {
                 const float xi = x(i), yi = y(i);
                 float z = 0.0f;

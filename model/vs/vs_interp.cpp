@@ -367,10 +367,7 @@ Vec4 logp(float f, const Profile& p) {
 }
 
 Vec4 lit(const Vec4& s) {
-    const float kMaxPower = 127.9961f;  // the DX8 reference constant (bits 0x42FFFE01, 127.99610138)
-    float power = s[3];
-    if (power < -kMaxPower) power = -kMaxPower;
-    else if (power > kMaxPower) power = kMaxPower;
+    const float power = clamp_lit_power(s[3]);
     Vec4 d{1.0f, 0.0f, 0.0f, 1.0f};
     if (s[0] > 0.0f) {
         d[1] = s[0];

@@ -150,10 +150,14 @@ endfunction()
 
 function(case_xcheck)
   # bench xcheck: the serial per-array path and the chunked path at --jobs 1 and 2 check the same
-  # arrays (exit 1 if not), then one thread's time by part.
-  expect(0 "serial, per-array allocation.*chunked, --jobs 1 .*chunked, --jobs 2 .*generation .*golden side .*RTL \\(Verilated"
-         bench xcheck --random 5000 --repeat 1 --phase-arrays 1000)
-  expect(0 "\"ways\".*\"jobs\": 2.*\"rtl_cycles_per_second\"" bench xcheck --random 3000 --repeat 1 --phase-arrays 500 --json)
+  # arrays (exit 1 if not), then one thread's time by part; the vertex fetch's vertices/s at --jobs 1
+  # and 2 (the same cases and cycles at both, exit 1 if not).
+  expect(0 "serial, per-array allocation.*chunked, --jobs 1 .*chunked, --jobs 2 .*generation .*golden side .*RTL \\(Verilated.*vertex fetch .*--jobs 1 .*--jobs 2 "
+         bench xcheck --random 5000 --repeat 1 --phase-arrays 1000 --vf-random 300)
+  expect(0 "\"vertex_fetch\".*\"jobs\": 2.*\"vertices_per_second\"" bench xcheck --random 1000 --repeat 1 --phase-arrays 100
+         --vf-random 200 --json)
+  expect(0 "\"ways\".*\"jobs\": 2.*\"rtl_cycles_per_second\"" bench xcheck --random 3000 --repeat 1 --phase-arrays 500
+         --vf-random 0 --json)
   expect(2 "--jobs: Value 0 not in range" bench xcheck --jobs 0)
 endfunction()
 
