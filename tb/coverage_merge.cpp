@@ -94,6 +94,22 @@ void named_counts(const json& r, const char* key, const char* prefix, UnitCovera
     }
 }
 
+// A report's user bins and crosses (--bins), and its excluded and waived bins (either unit).
+void user_and_excluded(const json& r, UnitCoverage& u, const std::string& source) {
+    named_counts(r, "user_bins", "user bin ", u, source);
+    named_counts(r, "user_crosses", "user cross ", u, source);
+    for (const char* key : {"coverage_excluded", "coverage_waived"}) {
+        if (!r.contains(key)) continue;
+        if (!r[key].is_array()) throw CoverageFileError(fmt::format("{}: /{}: expected an array", source, key));
+        for (const auto& e : r[key]) {
+            if (!e.is_object() || !e.contains("bin") || !e["bin"].is_string())
+                throw CoverageFileError(fmt::format("{}: /{}: each entry has a \"bin\"", source, key));
+            auto& x = u.excluded[e["bin"].get<std::string>()];
+            if (!x.first++) x.second = e.value("reason", "");
+        }
+    }
+}
+
 CoverageSet decoder_coverage(const json& r, const std::string& source) {
     Coverage c;
     const json& j = r["coverage"];
@@ -109,18 +125,7 @@ CoverageSet decoder_coverage(const json& r, const std::string& source) {
     UnitCoverage& u = s.units["decl_decoder"];
     u.runs = 1;
     add_named(c, u);
-    named_counts(r, "user_bins", "user bin ", u, source);
-    named_counts(r, "user_crosses", "user cross ", u, source);
-    for (const char* key : {"coverage_excluded", "coverage_waived"}) {
-        if (!r.contains(key)) continue;
-        if (!r[key].is_array()) throw CoverageFileError(fmt::format("{}: /{}: expected an array", source, key));
-        for (const auto& e : r[key]) {
-            if (!e.is_object() || !e.contains("bin") || !e["bin"].is_string())
-                throw CoverageFileError(fmt::format("{}: /{}: each entry has a \"bin\"", source, key));
-            auto& x = u.excluded[e["bin"].get<std::string>()];
-            if (!x.first++) x.second = e.value("reason", "");
-        }
-    }
+    user_and_excluded(r, u, source);
     return s;
 }
 
@@ -139,6 +144,7 @@ CoverageSet fetch_coverage(const json& r, const std::string& source) {
     UnitCoverage& u = s.units["vertex_fetch"];
     u.runs = 1;
     add_named(c, u);
+    user_and_excluded(r, u, source);
     return s;
 }
 

@@ -242,10 +242,7 @@ RegressGroup read_group(const Reader& r, const json& g, const std::string& p, co
         if (vf) r.fail(p + "/stream", "\"stream\" is a decl_decoder option (xcheck --stream); the vertex fetch has no streams");
         grp.stream = r.count(g["stream"], p + "/stream", 2, 1000000);
     }
-    if (g.contains("bins")) {
-        if (vf) r.fail(p + "/bins", "\"bins\" is a decl_decoder option (xcheck --bins); the vertex fetch has no user bins");
-        grp.bins = r.path(g["bins"], p + "/bins");
-    }
+    if (g.contains("bins")) grp.bins = r.path(g["bins"], p + "/bins");  // either unit (fetch bins: the vertex fetch)
     grp.rtl = g.contains("rtl") ? read_rtl(r, g["rtl"], p + "/rtl") : std::vector<RegressRtl>{{"builtin", {}, ""}};
     grp.params = g.contains("params") ? read_params(r, g["params"], p + "/params") : std::vector<RegressParams>{{}};
     grp.profiles = g.contains("profiles") ? read_profiles(r, g["profiles"], p + "/profiles", grp.unit)

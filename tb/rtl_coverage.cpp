@@ -137,7 +137,38 @@ std::string add_branch_records(const std::string& info, const std::vector<Covera
     return out;
 }
 
-RtlCoverageReport write_rtl_coverage_report(const std::string& dir) {
+std::string point_name(const CoveragePoint& p) {
+    const size_t slash = p.file.find_last_of('/');
+    return fmt::format("{}:{}: {} {}", slash == std::string::npos ? p.file : p.file.substr(slash + 1), p.line, p.kind, p.comment);
+}
+
+CodeGate apply_code_gate(const CoverageSummary& s, const std::vector<Waiver>& waivers, double gate) {
+    CodeGate g;
+    g.gate = gate;
+    std::vector<char> used(waivers.size(), 0);
+    for (const auto& p : s.points) {
+        ++g.points;
+        if (p.count) {
+            ++g.hit;
+            continue;
+        }
+        const std::string name = point_name(p);
+        size_t w = 0;
+        while (w < waivers.size() && !bin_matches(waivers[w].pattern, name)) ++w;
+        if (w == waivers.size()) {
+            g.holes.push_back(p);
+            continue;
+        }
+        used[w] = 1;
+        g.waived.emplace_back(p, waivers[w].reason);
+        ++g.waived_by_kind[p.kind];
+    }
+    for (size_t w = 0; w < waivers.size(); ++w)
+        if (!used[w]) g.unused.push_back(waivers[w]);
+    return g;
+}
+
+RtlCoverageReport write_rtl_coverage_report(const std::string& dir, const std::vector<Waiver>& waivers, double gate) {
     const std::string dat = dir + "/coverage.dat", info = dir + "/coverage.info";
     RtlCoverageReport rep;
     rep.summary = read_coverage_dat(dat);
@@ -157,11 +188,17 @@ RtlCoverageReport write_rtl_coverage_report(const std::string& dir) {
     }
     // Holes with each bus's contiguous bits as one range (offset_q[23:18]); written before the HTML
     // report, so a missing genhtml still leaves every hole listed.
-    rep.grouped_holes = group_bit_ranges(rep.summary.holes);
+    rep.gate = apply_code_gate(rep.summary, waivers, gate);
+    rep.grouped_holes = group_bit_ranges(rep.gate.holes);
     std::string holes;
     for (const auto& h : rep.grouped_holes)
         holes += fmt::format("{}:{}: {} {} ({})\n", h.file, h.line, h.kind, h.comment, h.hier);
     write_file_atomic(dir + "/holes.txt", holes);
+    if (!waivers.empty()) {
+        std::string w;
+        for (const auto& [p, why] : rep.gate.waived) w += fmt::format("{} ({}): {}\n", point_name(p), p.hier, why);
+        write_file_atomic(dir + "/waived.txt", w);
+    }
     out.clear();
     const int gh = run_command({"genhtml", "--quiet", "--branch-coverage", "--output-directory", dir + "/html", info}, "", out);
     if (gh != 0)

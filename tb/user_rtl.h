@@ -29,6 +29,8 @@ struct UserRtlSpec {
     std::string vpsim_version;      // part of the cache key
     bool coverage = false;          // verilator --coverage (line, toggle, user cover properties)
     bool trace = false;             // verilator --trace-fst (waveforms of replays)
+    bool trace_vcd = false;         // with trace: verilator --trace (VCD) of the design itself, without the
+                                    // decoder's harness (another unit's wrapper opens the file)
     bool verbose = false;           // say on stderr whether the build was cached
     bool show_warnings = true;      // print Verilator's warnings (mutants: yosys netlists are noisy)
     // Another unit's design (tb/vf_user_rtl.cpp): its C ABI wrapper source (part of the cache

@@ -55,6 +55,10 @@ public:
     virtual bool broken() const = 0;  // an immediate assertion of the design failed
     virtual void clear_error() = 0;
     virtual bool write_coverage(const std::string&) { return false; }
+    // A design Verilated with tracing: from now on every evaluation goes into this VCD file (closed
+    // when the instance goes). False when the design was not built with tracing or the file cannot
+    // be opened.
+    virtual bool trace_open(const std::string&) { return false; }
 };
 
 // How the built-in design is evaluated: region by region (the input-combinational region when the

@@ -1292,6 +1292,72 @@ std::string write_shrunk(const Options& o, const Mismatch& m) {
 
 }  // namespace
 
+// ---- User bins, the gate, waveforms ----
+
+bool counts_holes(const Options& o) {
+    return o.gate == 1 || (o.only < 0 && o.case_file.empty() && o.directed && !o.first_mismatch);
+}
+
+bool gated(const Options& o) { return o.gate == 1 || (o.gate == -1 && counts_holes(o)); }
+
+std::vector<Exclusion> unreachable_bins(const Options& o) {
+    // The built-in bins hold at every parameter value a design with the contract's ports can have
+    // (MAX_ELEMS is fixed by lay_elems' width; ELEM_DEPTH and RESP_DEPTH change timing only). The
+    // layout bus carries an element's byte offset in 20 bits (lay_elems[31:12]): a fetch bin whose
+    // offsets all lie at 2^20 or above cannot be hit.
+    if (!o.user_bins) return {};
+    return user_exclusions(*o.user_bins, [](const UserBin& b) {
+        return b.on_fetch && b.offset.lo >= int64_t(1) << 20
+                   ? std::string("the layout bus carries element offsets below 2^20 (lay_elems[31:12])")
+                   : std::string();
+    });
+}
+
+void fetch_events(const Case& c, std::vector<FetchEvent>& out) {
+    out.clear();
+    for (const Case* d : draws(c)) {
+        const auto el = elements(d->decl);
+        for (size_t i = 0; i < d->indices.size(); ++i)
+            for (const decl::Event* e : el)
+                out.push_back(FetchEvent{e->code, e->stream, e->value, e->reg, d->indices[i], i < d->flush.size() && d->flush[i] != 0});
+    }
+}
+
+void count_user(const UserCoverageSpec& spec, const Case& c, UserCoverage& u) {
+    thread_local std::vector<FetchEvent> ev;
+    fetch_events(c, ev);
+    u.count_fetch(spec, ev);
+    for (const Case* d : draws(c)) u.count(spec, d->tokens, d->decl.events, true);
+}
+
+namespace {
+
+// --wave-on-fail: the shrunk case of `m` once more on the design built with tracing, into
+// wave_dir/vf-fail-<where>.vcd; the reason on stderr when it cannot be written.
+void write_wave(const Options& o, Mismatch& m) {
+    std::string name = m.c.origin == "random" ? fmt::format("seed{}-case{}", m.c.seed, m.c.index) : m.c.origin;
+    if (m.c.origin.rfind("case file ", 0) == 0) name = std::filesystem::path(m.c.origin.substr(10)).stem().string();
+    for (char& ch : name)
+        if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '-') ch = '-';
+    const std::string f = (std::filesystem::path(o.wave_dir) / ("vf-fail-" + name + ".vcd")).string();
+    try {
+        const Case& c = m.shrunk.indices.empty() ? m.c : m.shrunk;
+        {
+            std::unique_ptr<Pins> w = o.wave_rtl();
+            if (!w->trace_open(f)) throw std::runtime_error("the traced design cannot open " + f);
+            w->reset();
+            SideResult res;
+            run_case(*w, c, res, nullptr);
+            m.wave_cycles = res.cycles;
+        }  // closes the file
+        m.wave = f;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "  no waveform: %s\n", e.what());
+    }
+}
+
+}  // namespace
+
 // ---- The run ----
 
 namespace {
@@ -1327,6 +1393,7 @@ struct Checker {
 struct ChunkResult {
     uint64_t cases = 0, vertices = 0, elements = 0, cycles = 0, mismatches = 0;
     Coverage cov;
+    UserCoverage user;
     std::vector<Mismatch> failures;
     Triage triage;
     std::vector<CaseRecord> records;
@@ -1348,6 +1415,7 @@ uint64_t elements_of(const Case& c) {
 void check_one(Checker& ck, const Options& o, Case c, ChunkResult& r, CaseRecord* rec) {
     apply_timing(o, c);
     count_case(c, r.cov);
+    if (o.user_bins) count_user(*o.user_bins, c, r.user);
     Mismatch m;
     const std::string what = ck.check(c, &r.cov, &m.vertex, &m.reg, &m.signature);
     ++r.cases;
@@ -1393,6 +1461,7 @@ Report run(const Options& o) {
         rep.cycles += r.cycles;
         rep.mismatches += r.mismatches;
         rep.coverage.add(r.cov);
+        rep.user.add(r.user);
         for (auto& m : r.failures)
             if (rep.failures.size() < 5) rep.failures.push_back(std::move(m));
         triage.merge(r.triage);
@@ -1513,10 +1582,17 @@ Report run(const Options& o) {
             m.shrunk_what = ck.check(m.shrunk, nullptr);
             if (!o.mismatch_dir.empty()) m.written_to = write_shrunk(o, m);
         }
+        if (!o.wave_dir.empty() && o.wave_rtl) write_wave(o, rep.failures.front());
     } else {
         for (auto& m : rep.failures) m.replay = replay_command(o, m.c);
     }
-    if (o.only < 0 && o.case_file.empty() && o.directed && !o.first_mismatch) rep.holes = rep.coverage.holes();
+    if (counts_holes(o)) {
+        rep.holes = rep.coverage.holes();
+        if (o.user_bins) {
+            rep.user.add(UserCoverage{});  // sized even when no case counted
+            for (auto& h : rep.user.holes(*o.user_bins)) rep.holes.push_back(std::move(h));
+        }
+    }
     return rep;
 }
 

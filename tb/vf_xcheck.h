@@ -6,7 +6,9 @@
 
 #include "model/decl/decl_decoder.h"
 #include "tb/case_record.h"
+#include "tb/coverage_gate.h"
 #include "tb/triage.h"
+#include "tb/user_bins.h"
 #include "tb/vf_pins.h"
 
 #include <nlohmann/json.hpp>
@@ -113,6 +115,8 @@ struct Mismatch {
     std::string shrunk_what;
     std::string replay;      // the command that reproduces it
     std::string written_to;  // the shrunk case's file (Options::mismatch_dir), replayed by --case FILE
+    std::string wave;        // the shrunk case's waveform (Options::wave_dir; the first failure only)
+    uint64_t wave_cycles = 0;
 };
 
 struct Options {
@@ -135,12 +139,27 @@ struct Options {
     int progress = 0;          // 0 none, 1 terminal, 2 a line every 30 s
     std::string mismatch_dir;  // non-empty: each shrunk failing case is written here as a case file
     std::string case_file;     // non-empty: check just the case in this file (a shrunk case written so)
+    // --wave-on-fail: the first failure's shrunk case is replayed on `wave_rtl` (the design built
+    // with tracing; only called on a mismatch) into a VCD file in wave_dir.
+    std::string wave_dir;
+    std::function<std::unique_ptr<Pins>()> wave_rtl;
+    std::shared_ptr<const UserCoverageSpec> user_bins;  // --bins: counted per case (fetch events, declarations)
+    int gate = -1;             // the coverage gate: 1 on (--coverage-gate), 0 off (--no-coverage-gate), -1 the default
 };
+
+// Whether the run's coverage holes are computed (a run with the directed cases, not --only,
+// --case or --first-mismatch; or --coverage-gate) and whether they fail it (--no-coverage-gate: not).
+bool counts_holes(const Options& o);
+bool gated(const Options& o);
+// The built-in bins the design's parameters make unreachable (tb/coverage_gate.h), with the
+// reason: none at the built-in parameters.
+std::vector<Exclusion> unreachable_bins(const Options& o);
 
 struct Report {
     uint64_t cases = 0, vertices = 0, elements = 0, cycles = 0, mismatches = 0;
     double seconds = 0;
     Coverage coverage;
+    UserCoverage user;               // --bins
     std::vector<Mismatch> failures;  // the first few, shrunk
     std::vector<std::string> holes;
     std::vector<TriageGroup> groups;  // every mismatch, grouped by signature (the first diverging vertex's)
@@ -163,6 +182,11 @@ std::vector<Vertex> golden(const Case& c);
 std::vector<Request> expected_requests(const Case& c);
 // "" when equal, else the first request that differs.
 std::string compare_requests(const std::vector<Request>& expected, const std::vector<Request>& actual);
+// The fetch events of a case for the user bins: per draw, per vertex in order, per element in
+// layout order (type, stream, byte offset, register, vertex index, idx_flush).
+void fetch_events(const Case& c, std::vector<FetchEvent>& out);
+// Counts a case into the user bins: its fetch events and each draw's declaration (lenient).
+void count_user(const UserCoverageSpec& spec, const Case& c, UserCoverage& u);
 // Drives a case into the design; `cov` (may be null) counts the pin-side bins.
 void run_case(Pins& rtl, const Case& c, SideResult& out, Coverage* cov);
 // "" when equal, else the first difference; sets vertex/register, and the signature: what differs

@@ -407,27 +407,46 @@ std::vector<ArrayCase> load_corpus(const std::vector<std::string>& paths) {
 
 std::vector<ArrayCase> load_corpus(const std::string& path) { return load_corpus(std::vector<std::string>{path}); }
 
-std::vector<Exclusion> unreachable_bins(const decl::DecoderOptions& model) {
-    // Rule 12 (a CONST past the constant registers): try every CONST header, address 0..127 and
-    // count 0..15, with its payload and END, in both modes.
+std::vector<Exclusion> unreachable_bins(const decl::DecoderOptions& model, const UserCoverageSpec* user) {
+    // Every CONST header, address 0..127 and count 0..15, at index 0 (the earliest a header can
+    // be: tokens before it only move its payload later) with its payload and END, decoded in both
+    // modes with the design's CONST_COUNT and MAX_LENGTH: rule 12 (a CONST past the constant
+    // registers) and the CONST event (made by the 4th word of a payload vector; rule 14 ends the
+    // array at index MAX_LENGTH) are reachable only if one of them makes it.
     std::vector<Exclusion> out;
+    bool const_event = false;
     for (bool lenient : {false, true}) {
         decl::DecoderOptions o = model;
         o.lenient = lenient;
         o.diagnostics = false;
         bool reachable = false;
-        for (uint32_t addr = 0; addr <= decl::kConstAddressMask && !reachable; ++addr)
-            for (uint32_t count = 0; count <= 15 && !reachable; ++count) {
+        for (uint32_t addr = 0; addr <= decl::kConstAddressMask; ++addr)
+            for (uint32_t count = 0; count <= 15; ++count) {
                 std::vector<uint32_t> t = {decl::D3DVSD_CONST(addr, count)};
                 t.resize(1 + 4 * count, 0x3F800000u);
                 t.push_back(decl::D3DVSD_END());
-                for (const Event& e : decl::decode(t, o).events)
+                for (const Event& e : decl::decode(t, o).events) {
                     if (e.kind == EventKind::Error && e.code == 12) reachable = true;
+                    if (e.kind == EventKind::Const) const_event = true;
+                }
             }
         if (!reachable)
             out.push_back({fmt::format("{} rule D12 (*)", lenient ? "lenient" : "strict"),
                            fmt::format("CONST_COUNT={}: every CONST header (address <= {}, count <= 15) stays in range",
                                        model.const_count, decl::kConstAddressMask)});
+    }
+    if (!const_event) {
+        const std::string why = fmt::format(
+            "MAX_LENGTH={}: a CONST event needs a CONST header and the 4 words of a payload vector; every CONST header "
+            "(address <= {}, count <= 15) at index 0 reaches rule 14 first",
+            model.max_length, decl::kConstAddressMask);
+        out.push_back({"event CONST (*)", why});
+        if (user) {
+            auto u = user_exclusions(*user, [&](const UserBin& b) {
+                return b.on_event && b.kind == int(EventKind::Const) ? why : std::string();
+            });
+            out.insert(out.end(), u.begin(), u.end());
+        }
     }
     return out;
 }

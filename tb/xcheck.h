@@ -86,10 +86,12 @@ struct Coverage {
     static const char* token_kind_name(int k);
 };
 
-// Bins of Coverage::holes() that no array can hit with these parameters (e.g. rule D12 when
-// CONST_COUNT >= 142: CONST's largest register, address 127 + count 15, is in range), found by
-// decoding every CONST header with the golden model; with the reason, for tb/coverage_gate.h.
-std::vector<Exclusion> unreachable_bins(const decl::DecoderOptions& model);
+// Bins of Coverage::holes() that no array can hit with these parameters, found by decoding every
+// CONST header with the golden model at the design's CONST_COUNT and MAX_LENGTH: rule D12 when
+// CONST_COUNT >= 142 (CONST's largest register, address 127 + count 15, is in range); the CONST
+// event, and the user's event bins of kind CONST, when MAX_LENGTH <= 4 (rule 14 comes before a
+// payload vector's 4th word). With the reason, for tb/coverage_gate.h.
+std::vector<Exclusion> unreachable_bins(const decl::DecoderOptions& model, const UserCoverageSpec* user = nullptr);
 
 // The RTL side of the fast path: one instance of a Verilated decoder (its own model and
 // context), reused from array to array. The built-in rtl/decl_decoder.sv (builtin_rtl()) and a

@@ -4,6 +4,7 @@
 #include "model/decl/decl_decoder.h"
 #include "tb/decl_gen.h"
 #include "tb/replay.h"
+#include "tb/rtl_coverage.h"
 #include "tb/xcheck.h"
 #include "tests/test_seed.h"
 
@@ -20,6 +21,7 @@
 
 #include <signal.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 using namespace vpsim;
 using namespace vpsim::tb;
@@ -579,6 +581,66 @@ TEST_CASE("Triage groups mismatches by signature, largest group first, with the 
     CHECK(g[0].first_where == "array 2");
     CHECK(g[1].first_replay == "r1");
     CHECK(t.total() == 3);
+}
+
+TEST_CASE("Code coverage gate: waivers cover only the holes they name, by the source's base name, and the gate counts hit or waived points") {
+    CoverageSummary cs;
+    auto point = [&](const std::string& kind, int line, const std::string& comment, uint64_t count) {
+        CoveragePoint p;
+        p.kind = kind;
+        p.file = "/some/dir/unit.sv";
+        p.line = line;
+        p.comment = comment;
+        p.hier = "dut";
+        p.count = count;
+        cs.points.push_back(p);
+    };
+    for (int i = 0; i < 6; ++i) point("line", 10 + i, "block", 1);
+    point("toggle", 20, "addr[0]", 0);
+    point("toggle", 20, "addr[1]", 0);
+    point("toggle", 21, "cnt[5]", 0);
+    point("branch", 30, "if", 0);
+    const std::vector<Waiver> w = {parse_waiver("unit.sv:20: toggle addr[* because aligned", "f:1"),
+                                   parse_waiver("unit.sv:*: toggle cnt[5] because at most 20", "f:2"),
+                                   parse_waiver("unit.sv:10: line block because hit anyway", "f:3")};
+    CHECK(point_name(cs.points[6]) == "unit.sv:20: toggle addr[0]");
+    const CodeGate g = apply_code_gate(cs, w, 80);
+    CHECK(g.points == 10);
+    CHECK(g.hit == 6);
+    REQUIRE(g.waived.size() == 3);
+    CHECK(g.waived[0].second == "aligned");
+    CHECK(g.waived[2].second == "at most 20");
+    REQUIRE(g.holes.size() == 1);  // the branch: no waiver names it
+    CHECK(g.holes[0].kind == "branch");
+    REQUIRE(g.unused.size() == 1);  // a waiver of a point that was hit covers nothing
+    CHECK(g.unused[0].where == "f:3");
+    CHECK(g.percent() == Approx(90.0));
+    CHECK_FALSE(g.fails());
+    CHECK(apply_code_gate(cs, w, 90.0).fails() == false);
+    CHECK(apply_code_gate(cs, w, 90.5).fails());
+    CHECK(apply_code_gate(cs, {}, 61).fails());
+    CHECK_FALSE(apply_code_gate(cs, {}, -1).fails());  // no gate
+}
+
+TEST_CASE("Coverage gate: MAX_LENGTH 4 or less excludes the CONST event and the user's CONST bins with their crosses, 5 does not") {
+    const std::string f = (std::filesystem::temp_directory_path() / fmt::format("vpsim_test_maxlen_{}.txt", ::getpid())).string();
+    std::ofstream(f) << "bin c event CONST\nbin e event END\ncross ce c e\nbin s event STREAM\n";
+    const UserCoverageSpec spec = load_user_bins(f);
+    std::filesystem::remove(f);
+    decl::DecoderOptions m;
+    m.max_length = 5;  // CONST(a, 1) and its 4 words: indices 0..4
+    CHECK(unreachable_bins(m, &spec).empty());
+    for (uint32_t len : {4u, 1u}) {
+        m.max_length = len;
+        const auto ex = unreachable_bins(m, &spec);
+        REQUIRE(ex.size() == 3);
+        CHECK(ex[0].pattern == "event CONST (*)");
+        CHECK(bin_matches(ex[0].pattern, "event CONST (rtl)"));
+        CHECK(ex[0].reason.find(fmt::format("MAX_LENGTH={}", len)) == 0);
+        CHECK(ex[1].pattern == "user bin c");
+        CHECK(ex[2].pattern == "user cross ce");
+        CHECK(ex[2].reason.find("its bin c: MAX_LENGTH") == 0);
+    }
 }
 
 TEST_CASE("Coverage gate: unreachable bins excluded, waivers with reasons, unused waivers, malformed lines") {

@@ -53,6 +53,7 @@ struct XcheckArgs {
     std::string dump_arrays;          // --dump-arrays DIR
     std::string bins;                 // --bins FILE
     VfXcheckArgs vf;                  // --unit vertex_fetch (model/cli/cmd_xcheck_vf.cpp)
+    CodeCoverageControls code;        // --code-waive FILE, --code-gate PCT (with --coverage)
 };
 
 // --rtl: Verilate (or find in the cache) and load the user's design; the golden side takes
@@ -96,10 +97,28 @@ bool load_user_rtl(const XcheckArgs& a, tb::XcheckOptions& opt) {
 
 // --coverage DIR after the run: coverage.dat is written; the lcov report, the annotated sources
 // and the summary go next to it (tb::write_rtl_coverage_report), printed here.
-int coverage_report(const std::string& dir, bool json, nlohmann::ordered_json* j) {
+// The code waivers' and gate's lines (only when either is given, so a run without them reports as before).
+void code_gate_text(const std::string& dir, const CodeCoverageControls& cc, const tb::CodeGate& g) {
+    if (!cc.waivers.empty()) {
+        std::string kinds;
+        for (const auto& [k, n] : g.waived_by_kind) kinds += fmt::format("{}{} {}", kinds.empty() ? "" : ", ", k, n);
+        std::cout << fmt::format("code coverage waived: {} points{}{}  ({}/waived.txt)\n", g.waived.size(),
+                                 kinds.empty() ? "" : ": ", kinds, dir);
+        for (const auto& w : g.unused)
+            std::cout << fmt::format("code coverage waiver unused: {} ({}: names no hole)\n", w.pattern, w.where);
+    }
+    if (cc.gate >= 0)
+        std::cout << fmt::format("code coverage gate: {:.2f} % of {} points hit or waived ({} waived, {} holes), gate {} %: {}\n",
+                                 g.percent(), g.points, g.waived.size(), g.holes.size(), cc.gate,
+                                 g.fails() ? "under the gate, the run fails (waive points unreachable under the contract "
+                                             "with --code-waive FILE)"
+                                           : "pass");
+}
+
+int coverage_report(const std::string& dir, bool json, nlohmann::ordered_json* j, const CodeCoverageControls& cc) {
     tb::RtlCoverageReport rep;
     try {
-        rep = tb::write_rtl_coverage_report(dir);
+        rep = tb::write_rtl_coverage_report(dir, cc.waivers, cc.gate);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "vpsim xcheck: %s\n", e.what());
         return 2;
@@ -112,8 +131,16 @@ int coverage_report(const std::string& dir, bool json, nlohmann::ordered_json* j
         (*j)["rtl_coverage"] = {{"dir", dir},
                                 {"kinds", k},
                                 {"lcov_lines", {{"lines", rep.lcov_lines}, {"hit", rep.lcov_hit}, {"percent", da_pct}}},
-                                {"holes", cs.holes.size()},
+                                {"holes", rep.gate.holes.size()},
                                 {"html", dir + "/html/index.html"}};
+        if (!cc.waivers.empty()) {
+            (*j)["rtl_coverage"]["waived"] = rep.gate.waived.size();
+            nlohmann::ordered_json u = nlohmann::ordered_json::array();
+            for (const auto& w : rep.gate.unused) u.push_back({{"pattern", w.pattern}, {"where", w.where}});
+            (*j)["rtl_coverage"]["waivers_unused"] = u;
+        }
+        if (cc.gate >= 0)
+            (*j)["rtl_coverage"]["gate"] = {{"percent", rep.gate.percent()}, {"threshold", cc.gate}, {"pass", !rep.gate.fails()}};
     }
     if (!json) {
         std::cout << "RTL code coverage (verilator --coverage):\n";
@@ -127,12 +154,13 @@ int coverage_report(const std::string& dir, bool json, nlohmann::ordered_json* j
             std::cout << fmt::format("  not hit: {}:{}: {} {}\n", h.file, h.line, h.kind, h.comment);
         }
         if (rep.grouped_holes.size() > 20)
-            std::cout << fmt::format("  ... {} points not hit in all ({} lines): {}/holes.txt\n", cs.holes.size(),
+            std::cout << fmt::format("  ... {} points not hit in all ({} lines): {}/holes.txt\n", rep.gate.holes.size(),
                                      rep.grouped_holes.size(), dir);
         std::cout << fmt::format("coverage data: {}  report: {}/html/index.html  annotated: {}/annotated\n", dir + "/coverage.dat",
                                  dir, dir);
+        code_gate_text(dir, cc, rep.gate);
     }
-    return 0;
+    return rep.gate.fails() ? 1 : 0;
 }
 
 // --mutants N: yosys mutate makes N mutants of the RTL; each is Verilated (in this process, so a
@@ -254,8 +282,98 @@ nlohmann::ordered_json groups_json(const std::vector<tb::TriageGroup>& groups) {
     return j;
 }
 
-int xcheck_coverage_report(const std::string& dir, bool json, nlohmann::ordered_json* j) {
-    return coverage_report(dir, json, j);
+bool load_coverage_controls(const std::vector<std::string>& waive, const std::vector<std::string>& waive_bin,
+                            const std::string& bins, bool vertex_fetch, std::vector<tb::Waiver>& waivers,
+                            std::shared_ptr<const tb::UserCoverageSpec>& spec) {
+    try {
+        for (const auto& f : waive) {
+            auto w = tb::load_waivers(f);
+            waivers.insert(waivers.end(), w.begin(), w.end());
+        }
+        for (const auto& w : waive_bin) waivers.push_back(tb::parse_waiver(w, "--waive-bin"));
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "vpsim xcheck: %s\n", e.what());
+        return false;
+    }
+    if (bins.empty()) return true;
+    try {
+        auto s = std::make_shared<const tb::UserCoverageSpec>(tb::load_user_bins(bins));
+        if (const std::string bad = tb::user_bins_unit_error(*s, vertex_fetch); !bad.empty()) throw std::runtime_error(bad);
+        spec = std::move(s);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "vpsim xcheck: --bins: %s\n", e.what());
+        return false;
+    }
+    return true;
+}
+
+bool prepare_wave(const std::string& dir, const std::vector<std::string>& sources, const std::string& builtin,
+                  const std::string& top, const std::vector<std::string>& params, const std::string& rtl_cache,
+                  tb::UserRtlSpec& spec) {
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec) {
+        std::fprintf(stderr, "vpsim xcheck: --wave-on-fail %s: cannot create the directory (%s)\n", dir.c_str(),
+                     ec.message().c_str());
+        return false;
+    }
+    spec.sources = sources.empty() ? std::vector<std::string>{data_path(builtin)} : sources;
+    if (spec.sources.front().empty()) {
+        std::fprintf(stderr, "vpsim xcheck: --wave-on-fail: the RTL source %s\n", data_not_found(builtin).c_str());
+        return false;
+    }
+    spec.top = top;
+    spec.cache_dir = rtl_cache;
+    spec.vpsim_version = VPSIM_VERSION;
+    spec.trace = true;
+    spec.verbose = true;
+    try {
+        for (const auto& g : params) spec.params.push_back(tb::parse_param(g));
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "vpsim xcheck: %s\n", e.what());
+        return false;
+    }
+    return true;
+}
+
+void gate_json(const tb::GateResult& gate, bool gated, nlohmann::ordered_json& j) {
+    j["coverage_gate"] = gated;
+    j["coverage_holes"] = gated ? gate.holes : std::vector<std::string>{};
+    j["coverage_holes_not_gated"] = gated ? std::vector<std::string>{} : gate.holes;
+    j["coverage_excluded"] = nlohmann::ordered_json::array();
+    for (const auto& [bin, why] : gate.excluded) j["coverage_excluded"].push_back({{"bin", bin}, {"reason", why}});
+    j["coverage_waived"] = nlohmann::ordered_json::array();
+    for (const auto& [bin, why] : gate.waived) j["coverage_waived"].push_back({{"bin", bin}, {"reason", why}});
+}
+
+void user_bins_json(const tb::UserCoverageSpec* spec, const tb::UserCoverage& u, nlohmann::ordered_json& j) {
+    if (!spec) return;
+    j["user_bins"] = nlohmann::ordered_json::object();
+    for (size_t i = 0; i < spec->bins.size(); ++i) j["user_bins"][spec->bins[i].name] = i < u.bins.size() ? u.bins[i] : 0;
+    j["user_crosses"] = nlohmann::ordered_json::object();
+    for (size_t i = 0; i < spec->crosses.size(); ++i)
+        j["user_crosses"][spec->crosses[i].name] = i < u.crosses.size() ? u.crosses[i] : 0;
+    if (!spec->seqs.empty()) {  // only with `seq` lines: a bins file without them reports as before
+        j["user_seqs"] = nlohmann::ordered_json::object();
+        for (size_t i = 0; i < spec->seqs.size(); ++i) j["user_seqs"][spec->seqs[i].name] = i < u.seqs.size() ? u.seqs[i] : 0;
+    }
+}
+
+int xcheck_coverage_report(const std::string& dir, bool json, nlohmann::ordered_json* j, const CodeCoverageControls& cc) {
+    return coverage_report(dir, json, j, cc);
+}
+
+bool load_code_waivers(CodeCoverageControls& c) {
+    try {
+        for (const auto& f : c.waive_files) {
+            auto w = tb::load_waivers(f);
+            c.waivers.insert(c.waivers.end(), w.begin(), w.end());
+        }
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "vpsim xcheck: --code-waive: %s\n", e.what());
+        return false;
+    }
+    return true;
 }
 
 namespace {
@@ -275,25 +393,9 @@ std::string random_words(const tb::XcheckOptions& opt) {
 // when a mismatch needs it). `la.rtl`: the design's sources (the built-in one's with --coverage).
 // False after printing why (exit 2).
 bool setup_wave(const XcheckArgs& a, const XcheckArgs& la, tb::XcheckOptions& opt) {
-    std::error_code ec;
-    std::filesystem::create_directories(a.wave_on_fail, ec);
-    if (ec) {
-        std::fprintf(stderr, "vpsim xcheck: --wave-on-fail %s: cannot create the directory (%s)\n",
-                     a.wave_on_fail.c_str(), ec.message().c_str());
-        return false;
-    }
     tb::UserRtlSpec spec;
-    spec.sources = la.rtl.empty() ? std::vector<std::string>{data_path("rtl/decl_decoder.sv")} : la.rtl;
-    if (spec.sources.front().empty()) {
-        std::fprintf(stderr, "vpsim xcheck: --wave-on-fail: the RTL source %s\n", data_not_found("rtl/decl_decoder.sv").c_str());
+    if (!prepare_wave(a.wave_on_fail, la.rtl, "rtl/decl_decoder.sv", a.top, a.params, a.rtl_cache, spec))
         return false;
-    }
-    spec.top = a.top;
-    spec.cache_dir = a.rtl_cache;
-    spec.vpsim_version = VPSIM_VERSION;
-    spec.trace = true;
-    spec.verbose = true;
-    for (const auto& g : a.params) spec.params.push_back(tb::parse_param(g));
     // Built only when a mismatch needs it; the loaded design lives as long as the factory.
     auto held = std::make_shared<std::shared_ptr<tb::UserRtl>>();
     opt.wave_rtl = [spec, held] {
@@ -323,26 +425,9 @@ int print_json(const XcheckArgs& a, const tb::XcheckOptions& opt, const tb::Xche
     j["mismatches"] = r.mismatches;
     j["seconds"] = r.seconds;
     j["arrays_per_second"] = rate;
-    j["coverage_gate"] = gated;
-    j["coverage_holes"] = gated ? gate.holes : std::vector<std::string>{};
-    j["coverage_holes_not_gated"] = gated ? std::vector<std::string>{} : gate.holes;
-    j["coverage_excluded"] = nlohmann::ordered_json::array();
-    for (const auto& [bin, why] : gate.excluded) j["coverage_excluded"].push_back({{"bin", bin}, {"reason", why}});
-    j["coverage_waived"] = nlohmann::ordered_json::array();
-    for (const auto& [bin, why] : gate.waived) j["coverage_waived"].push_back({{"bin", bin}, {"reason", why}});
-    if (opt.user_bins) {
-        j["user_bins"] = nlohmann::ordered_json::object();
-        for (size_t i = 0; i < opt.user_bins->bins.size(); ++i)
-            j["user_bins"][opt.user_bins->bins[i].name] = i < r.user.bins.size() ? r.user.bins[i] : 0;
-        j["user_crosses"] = nlohmann::ordered_json::object();
-        for (size_t i = 0; i < opt.user_bins->crosses.size(); ++i)
-            j["user_crosses"][opt.user_bins->crosses[i].name] = i < r.user.crosses.size() ? r.user.crosses[i] : 0;
-        if (!opt.user_bins->seqs.empty()) {  // only with `seq` lines: a bins file without them reports as before
-            j["user_seqs"] = nlohmann::ordered_json::object();
-            for (size_t i = 0; i < opt.user_bins->seqs.size(); ++i)
-                j["user_seqs"][opt.user_bins->seqs[i].name] = i < r.user.seqs.size() ? r.user.seqs[i] : 0;
-        }
-    }
+    gate_json(gate, gated, j);
+    user_bins_json(opt.user_bins.get(), r.user, j);
+
     j["mismatch_groups"] = groups_json(r.groups);
     if (!r.pin_groups.empty()) {
         j["pin_groups"] = nlohmann::ordered_json::array();
@@ -371,8 +456,10 @@ int print_json(const XcheckArgs& a, const tb::XcheckOptions& opt, const tb::Xche
                      {"rules_model", c.rules[0]},   {"rules_rtl", c.rules[1]},
                      {"lenient_rules_model", c.lenient_rules[0]}, {"lenient_rules_rtl", c.lenient_rules[1]}};
     if (!a.coverage.empty()) {
-        const int rc = coverage_report(a.coverage, true, &j);
-        if (rc) return rc;
+        const int rc = coverage_report(a.coverage, true, &j, a.code);
+        if (rc == 2) return rc;
+        std::cout << j.dump(2) << "\n";
+        return rc;  // 1: under the code coverage gate
     }
     std::cout << j.dump(2) << "\n";
     return 0;
@@ -412,7 +499,7 @@ int print_text(const XcheckArgs& a, const tb::XcheckOptions& opt, const tb::Xche
     }
     std::cout << fmt::format("time: {:.3f} s  arrays/s: {:.0f}\n", r.seconds, rate);
     if (!a.coverage.empty()) {
-        const int rc = coverage_report(a.coverage, false, nullptr);
+        const int rc = coverage_report(a.coverage, false, nullptr, a.code);
         if (rc) return rc;
     }
     return 0;
@@ -472,24 +559,7 @@ int run_xcheck(XcheckArgs& a, const CLI::App& c) {
         opt.mismatch_dir = a.out + "/mismatches";
     }
     std::vector<tb::Waiver> waivers;
-    try {
-        for (const auto& f : a.waive) {
-            auto w = tb::load_waivers(f);
-            waivers.insert(waivers.end(), w.begin(), w.end());
-        }
-        for (const auto& w : a.waive_bin) waivers.push_back(tb::parse_waiver(w, "--waive-bin"));
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "vpsim xcheck: %s\n", e.what());
-        return 2;
-    }
-    if (!a.bins.empty()) {
-        try {
-            opt.user_bins = std::make_shared<const tb::UserCoverageSpec>(tb::load_user_bins(a.bins));
-        } catch (const std::exception& e) {
-            std::fprintf(stderr, "vpsim xcheck: --bins: %s\n", e.what());
-            return 2;
-        }
-    }
+    if (!load_coverage_controls(a.waive, a.waive_bin, a.bins, false, waivers, opt.user_bins)) return 2;
     XcheckArgs la = a;
     if (!a.coverage.empty()) {
         std::error_code ec;
@@ -536,7 +606,7 @@ int run_xcheck(XcheckArgs& a, const CLI::App& c) {
     // --random 0), unless said otherwise; bins these parameters make unreachable are excluded,
     // waived bins are reported with their reasons.
     const bool gated = a.gate || (!a.no_gate && opt.only < 0 && opt.random > 0);
-    const tb::GateResult gate = tb::apply_gate(r.holes, tb::unreachable_bins(opt.model), waivers, gated);
+    const tb::GateResult gate = tb::apply_gate(r.holes, tb::unreachable_bins(opt.model, opt.user_bins.get()), waivers, gated);
     if (!a.junit.empty()) {
         try {
             tb::write_junit(a.junit, r, gate);
@@ -603,10 +673,12 @@ void add_xcheck_command(CLI::App& app, int& exit_code) {
                   "[stream=R] [value=R] [code=R] [reg=R]` (R is N or LO..HI; each bin optionally `strict` or "
                   "`lenient`), `cross NAME BIN BIN... [within N]` (in one array, or within N consecutive events) "
                   "and `seq NAME BIN BIN... [same=FIELD]` (adjacent tokens or events of one array, in order) "
-                  "lines; a bin, cross or seq never hit is a hole like the built-in ones (docs/xcheck.md)");
+                  "lines; with --unit vertex_fetch also `bin NAME fetch [type=R] [stream=R] [offset=R] [reg=R] "
+                  "[index=R] [flush=R]` (one element fetched for one vertex; crosses of them count cases); a bin, "
+                  "cross or seq never hit is a hole like the built-in ones (docs/xcheck.md)");
     c->add_flag("--coverage-gate", a->gate,
-                "Fail the run on coverage holes even when it is directed (--only, --random 0); by default only runs "
-                "with random arrays are gated");
+                "Fail the run on coverage holes even when it is directed (--only, --random 0; with --unit vertex_fetch "
+                "--only, --case, --no-directed); by default only runs with random arrays (and the directed cases) are gated");
     c->add_flag("--no-coverage-gate", a->no_gate, "Coverage holes are reported but never fail the run")
         ->excludes("--coverage-gate");
     c->add_option("--dump-arrays", a->dump_arrays,
@@ -637,6 +709,16 @@ void add_xcheck_command(CLI::App& app, int& exit_code) {
                   "cover properties) and write DIR/coverage.dat, DIR/coverage.info, the lcov report DIR/html/ "
                   "(needs lcov's genhtml), DIR/annotated/ and DIR/holes.txt")
         ->excludes("--systemc");
+    c->add_option("--code-waive", a->code.waive_files,
+                  "With --coverage: code-coverage waivers, a file of `waive POINT because REASON` lines, POINT as "
+                  "`FILE:LINE: KIND COMMENT` with the source's base name (decl_decoder.sv:212: toggle offset_q[0]; "
+                  "* matches any text), for points unreachable under the contract: not holes, listed in DIR/waived.txt "
+                  "with the reason (repeatable)")
+        ->check(CLI::ExistingFile);
+    c->add_option("--code-gate", a->code.gate,
+                  "With --coverage: fail the run (exit 1) when fewer than PCT % of the code coverage points (line, "
+                  "branch, toggle, cover) are hit or waived")
+        ->check(CLI::Range(0.0, 100.0));
     c->add_option("--mutants", a->mutants,
                   "Mutation score: yosys' mutate makes N mutants of the RTL (built-in, or one --rtl file with --top), each "
                   "Verilated and cross-checked (corpus + --random arrays) until the first mismatch; prints killed / "
@@ -657,7 +739,8 @@ void add_xcheck_command(CLI::App& app, int& exit_code) {
                   "and its replay command, and one for the functional coverage");
     c->add_option("--wave-on-fail", a->wave_on_fail,
                   "On a mismatch, write an FST waveform (GTKWave) of the first failing array's shrunk replay into DIR: "
-                  "the RTL is Verilated again with --trace-fst (cached) when it is needed")
+                  "the RTL is Verilated again with --trace-fst (cached) when it is needed; with --unit vertex_fetch, a VCD "
+                  "of the first failing case's shrunk replay (--trace)")
         ->excludes("--systemc");
     c->add_option("--jobs", a->opt.jobs,
                   "Threads for the random arrays, one RTL instance each, made on its thread (default 1). The arrays go "
@@ -692,11 +775,10 @@ void add_xcheck_command(CLI::App& app, int& exit_code) {
             return false;
         };
         if (a->vf.unit == "vertex_fetch") {
-            if (refuse({"--wave-on-fail", "--bins", "--waive", "--waive-bin", "--coverage-gate", "--no-coverage-gate",
-                        "--corpus", "--no-corpus", "--systemc", "--vcd", "--show", "--dump-arrays", "--in-valid", "--stream",
+            if (refuse({"--corpus", "--no-corpus", "--systemc", "--vcd", "--show", "--dump-arrays", "--in-valid", "--stream",
                         "--stream-file"},
                        "to --unit vertex_fetch (the vertex fetch cross-check has directed cases, not the decoder's "
-                       "corpus, and no waveforms, user bins, waivers or streams yet: docs/xcheck.md)"))
+                       "corpus, and no streams yet: docs/xcheck.md)"))
                 return;
             // --case FILE checks the case as written, its timing included.
             if (c->count("--case") &&
@@ -707,6 +789,13 @@ void add_xcheck_command(CLI::App& app, int& exit_code) {
         } else if (refuse({"--latency-min", "--latency-max", "--req-ready", "--idx-valid", "--no-directed",
                            "--check-traffic", "--no-check-traffic", "--case"},
                           "to the declaration decoder (it is a --unit vertex_fetch option)")) {
+            return;
+        }
+        if (!c->count("--coverage") && refuse({"--code-waive", "--code-gate"}, "without --coverage DIR (it waives and gates "
+                                                                            "the RTL code coverage that --coverage measures)"))
+            return;
+        if (!load_code_waivers(a->code)) {  // before anything runs, for either unit
+            exit_code = 2;
             return;
         }
         if (a->mutants > 0 && refuse({"--junit", "--wave-on-fail", "--bins", "--waive", "--waive-bin", "--dump-arrays",
@@ -733,6 +822,13 @@ void add_xcheck_command(CLI::App& app, int& exit_code) {
             v.mutants_dir = a->mutants_dir;
             if (c->count("--out-ready")) v.out_ready = a->opt.bp.out_ready;
             v.junit = a->junit;
+            v.wave_on_fail = a->wave_on_fail;
+            v.bins = a->bins;
+            v.waive = a->waive;
+            v.waive_bin = a->waive_bin;
+            v.gate = a->gate;
+            v.no_gate = a->no_gate;
+            v.code = a->code;
             v.mismatch_dir = a->mismatch_dir_given ? a->opt.mismatch_dir : a->out + "/mismatches";
             exit_code = run_vf_xcheck(v);
             return;

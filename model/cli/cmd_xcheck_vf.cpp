@@ -210,7 +210,8 @@ bool load_vf_rtl(const VfXcheckArgs& a, tb::vf::Options& o, std::string& rtl_nam
 
 // The report as one JSON object (with --coverage, the code coverage in it); non-zero on a
 // coverage report error.
-int print_vf_json(const VfXcheckArgs& a, const tb::vf::Report& r, const std::string& rtl_name) {
+int print_vf_json(const VfXcheckArgs& a, const tb::vf::Options& o, const tb::vf::Report& r, const std::string& rtl_name,
+                  const tb::GateResult& gate, bool gated) {
     const double vps = r.seconds > 0 ? double(r.vertices) / r.seconds : 0;
     nlohmann::ordered_json j;
     j["unit"] = "vertex_fetch";
@@ -240,23 +241,28 @@ int print_vf_json(const VfXcheckArgs& a, const tb::vf::Report& r, const std::str
             x["shrunk_difference"] = m.shrunk_what;
             x["file"] = m.written_to;
         }
+        if (!m.wave.empty()) x["wave"] = m.wave;
         f.push_back(x);
     }
     j["failures"] = f;
     j["mismatch_groups"] = groups_json(r.groups);
-    j["coverage_holes"] = r.holes;
+    gate_json(gate, gated, j);
+    user_bins_json(o.user_bins.get(), r.user, j);
     // Per-bin counts, for merging runs (vpsim coverage merge, vpsim regress: tb/coverage_merge.h).
     const auto& cv = r.coverage;
     j["coverage"] = {{"type_stream", cv.type_stream}, {"start_byte", cv.start_byte}, {"span2", cv.span2},
                      {"hit", cv.hit}, {"stride", cv.stride}, {"pressure", cv.pressure},
                      {"data", cv.data}, {"layout", cv.layout}};
-    if (!a.coverage.empty() && xcheck_coverage_report(a.coverage, true, &j) != 0) return 2;
+    int rc = 0;
+    if (!a.coverage.empty()) rc = xcheck_coverage_report(a.coverage, true, &j, a.code);
+    if (rc == 2) return 2;
     std::printf("%s\n", j.dump(2).c_str());
-    return 0;
+    return rc;
 }
 
 // The report as text: totals, failures with their shrunk cases, triage, coverage.
-int print_vf_text(const VfXcheckArgs& a, const tb::vf::Options& o, const tb::vf::Report& r, const std::string& rtl_name) {
+int print_vf_text(const VfXcheckArgs& a, const tb::vf::Options& o, const tb::vf::Report& r, const std::string& rtl_name,
+                  const tb::GateResult& gate, bool gated) {
     const double vps = r.seconds > 0 ? double(r.vertices) / r.seconds : 0;
     std::printf("vertex fetch cross-check: %s against the golden vertex fetch (vs::fetch_vertex)\n", rtl_name.c_str());
     std::printf("cases: %llu  vertices: %llu  elements: %llu  RTL cycles: %llu  mismatches: %llu\n",
@@ -278,18 +284,29 @@ int print_vf_text(const VfXcheckArgs& a, const tb::vf::Options& o, const tb::vf:
                             m.written_to.c_str(), m.written_to.c_str(), o.replay_args.empty() ? "" : " ",
                             o.replay_args.c_str());
         }
+        if (!m.wave.empty())
+            std::printf("  waveform of the shrunk replay (%llu cycles, VCD): %s\n", (unsigned long long)m.wave_cycles, m.wave.c_str());
     }
     if (r.mismatches) std::printf("\n%s", groups_text(r.groups, r.mismatches).c_str());
-    if (o.only < 0 && o.directed && !o.first_mismatch) {
+    if (tb::vf::counts_holes(o)) {
         std::printf("\nfunctional coverage:\n%s", r.coverage.table().c_str());
-        if (r.holes.empty())
+        if (o.user_bins) std::printf("%s", r.user.table(*o.user_bins).c_str());
+        if (gated && gate.holes.empty() && gate.excluded.empty() && gate.waived.empty() && gate.unused.empty()) {
             std::printf("coverage: every bin hit\n");
-        else
-            for (const auto& h : r.holes) std::printf("coverage hole: %s\n", h.c_str());
+        } else if (gated) {
+            std::printf("%s", gate.text("waive bins that cannot be hit with --waive FILE (lines `waive BIN because REASON`, "
+                                        "BIN may use *) or --waive-bin, or turn the gate off with --no-coverage-gate")
+                                  .c_str());
+        } else if (!gate.holes.empty()) {
+            std::printf("coverage: %zu bins not hit, not gated (--no-coverage-gate)\n", gate.holes.size());
+        } else {
+            std::printf("coverage: every bin hit\n");
+        }
+    } else if (o.user_bins) {  // --only, --case, --first-mismatch: the counts, not gated
+        std::printf("\nuser bins (not gated: --coverage-gate gates them):\n%s", r.user.table(*o.user_bins).c_str());
     }
     std::fflush(stdout);
-    if (!a.coverage.empty() && xcheck_coverage_report(a.coverage, false, nullptr) != 0) return 2;
-    return 0;
+    return a.coverage.empty() ? 0 : xcheck_coverage_report(a.coverage, false, nullptr, a.code);
 }
 
 }  // namespace
@@ -317,8 +334,24 @@ int run_vf_xcheck(const VfXcheckArgs& a) {
     o.progress = a.json ? 0 : (isatty(2) ? 1 : 2);
     o.mismatch_dir = a.mismatch_dir;
     o.case_file = a.case_file;
+    std::vector<tb::Waiver> waivers;
+    if (!load_coverage_controls(a.waive, a.waive_bin, a.bins, true, waivers, o.user_bins)) return 2;
+    // The coverage gate: on for runs with the directed cases and random ones (not --only, --case,
+    // --first-mismatch, --no-directed), unless said otherwise.
+    o.gate = a.gate ? 1 : a.no_gate ? 0 : -1;
     std::string rtl_name;
     if (!load_vf_rtl(a, o, rtl_name)) return 2;
+    if (!a.wave_on_fail.empty()) {
+        tb::UserRtlSpec spec;
+        if (!prepare_wave(a.wave_on_fail, a.rtl, "rtl/vertex_fetch.sv", a.top, a.params, a.rtl_cache, spec)) return 2;
+        // Built only when a mismatch needs it; the loaded design lives as long as the factory.
+        auto held = std::make_shared<std::function<std::unique_ptr<tb::vf::Pins>()>>();
+        o.wave_rtl = [spec, held] {
+            if (!*held) *held = tb::vf::factory(tb::vf::build(spec));
+            return (*held)();
+        };
+        o.wave_dir = a.wave_on_fail;
+    }
     if (a.no_check_traffic) o.replay_args += std::string(o.replay_args.empty() ? "" : " ") + "--no-check-traffic";
     tb::vf::Report r;
     try {
@@ -341,18 +374,19 @@ int run_vf_xcheck(const VfXcheckArgs& a) {
         }
         for (size_t k = 3; k < merge.size(); ++k) std::filesystem::remove(merge[k]);
     }
-    const bool gated = o.only < 0 && o.case_file.empty() && o.directed && !o.first_mismatch;
+    const bool gated = tb::vf::gated(o);
+    const tb::GateResult gate = tb::apply_gate(r.holes, tb::vf::unreachable_bins(o), waivers, gated);
     if (!a.junit.empty()) {
         try {
-            tb::write_junit(a.junit, r.records, r.seconds, tb::apply_gate(r.holes, {}, {}, gated));
+            tb::write_junit(a.junit, r.records, r.seconds, gate);
         } catch (const std::exception& e) {
             std::fprintf(stderr, "vpsim xcheck: --junit: %s\n", e.what());
             return 2;
         }
     }
-    const int rc = a.json ? print_vf_json(a, r, rtl_name) : print_vf_text(a, o, r, rtl_name);
+    const int rc = a.json ? print_vf_json(a, o, r, rtl_name, gate, gated) : print_vf_text(a, o, r, rtl_name, gate, gated);
     if (rc) return rc;
-    return r.ok() ? 0 : 1;
+    return r.mismatches == 0 && !gate.fails() ? 0 : 1;
 }
 
 }  // namespace vpsim::cli

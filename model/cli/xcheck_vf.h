@@ -2,7 +2,10 @@
 // run (model/cli/cmd_xcheck_vf.cpp). cmd_xcheck.cpp registers them and dispatches on --unit.
 #pragma once
 
+#include "tb/coverage_gate.h"
 #include "tb/mutants.h"
+#include "tb/user_bins.h"
+#include "tb/user_rtl.h"
 #include "tb/triage.h"
 
 #include <CLI/CLI.hpp>
@@ -13,6 +16,13 @@
 #include <vector>
 
 namespace vpsim::cli {
+
+// Code-coverage waivers and gate of either unit (--code-waive FILE, --code-gate PCT; with --coverage).
+struct CodeCoverageControls {
+    std::vector<std::string> waive_files;
+    double gate = -1;  // percent of points hit or waived; < 0: no gate
+    std::vector<tb::Waiver> waivers;  // loaded from waive_files (load_code_waivers)
+};
 
 struct VfXcheckArgs {
     std::string unit = "decl_decoder";  // --unit
@@ -34,6 +44,11 @@ struct VfXcheckArgs {
     std::string case_file;     // --case FILE: check one case file (a shrunk failing case)
     std::string mismatch_dir;  // where shrunk failing cases are written (--out DIR/mismatches, --mismatch-dir)
     std::string junit;         // --junit FILE
+    std::string wave_on_fail;  // --wave-on-fail DIR
+    std::string bins;          // --bins FILE
+    std::vector<std::string> waive, waive_bin;  // --waive FILE, --waive-bin "BIN because REASON"
+    bool gate = false, no_gate = false;         // --coverage-gate / --no-coverage-gate
+    CodeCoverageControls code;                  // --code-waive, --code-gate
 };
 
 // Adds --unit and the vertex fetch options to `xcheck`.
@@ -57,7 +72,24 @@ int run_campaign(const MutantsSetup& setup, const tb::CampaignSpec& cs, const st
 // ("mismatch_groups": signature, count, first, first_difference, replay).
 std::string groups_text(const std::vector<tb::TriageGroup>& groups, uint64_t mismatches);
 nlohmann::ordered_json groups_json(const std::vector<tb::TriageGroup>& groups);
-// The --coverage report of cmd_xcheck.cpp (coverage.info, lcov HTML, holes.txt) for DIR/coverage.dat.
-int xcheck_coverage_report(const std::string& dir, bool json, nlohmann::ordered_json* j);
+// The coverage controls of either unit: --waive files and --waive-bin texts into `waivers`, --bins
+// FILE into `spec` (null without), its bins checked against the unit. False after printing why (exit 2).
+bool load_coverage_controls(const std::vector<std::string>& waive, const std::vector<std::string>& waive_bin,
+                            const std::string& bins, bool vertex_fetch, std::vector<tb::Waiver>& waivers,
+                            std::shared_ptr<const tb::UserCoverageSpec>& spec);
+// --wave-on-fail DIR of either unit: the directory created, and the spec of the design (`sources`,
+// or the built-in RTL file `builtin` when empty; --top, -G, --rtl-cache) to build with tracing when
+// a mismatch needs it. False after printing why.
+bool prepare_wave(const std::string& dir, const std::vector<std::string>& sources, const std::string& builtin, const std::string& top,
+                  const std::vector<std::string>& params, const std::string& rtl_cache, tb::UserRtlSpec& spec);
+// The coverage gate's JSON fields (coverage_gate, coverage_holes, coverage_holes_not_gated,
+// coverage_excluded, coverage_waived) and the user bins' counts (user_bins, user_crosses, user_seqs).
+void gate_json(const tb::GateResult& gate, bool gated, nlohmann::ordered_json& j);
+void user_bins_json(const tb::UserCoverageSpec* spec, const tb::UserCoverage& u, nlohmann::ordered_json& j);
+// Loads the waiver files (before anything runs). False after printing why (exit 2).
+bool load_code_waivers(CodeCoverageControls& c);
+// The --coverage report of cmd_xcheck.cpp (coverage.info, lcov HTML, holes.txt, waived.txt) for
+// DIR/coverage.dat, with the code waivers and gate: 0, 1 when under the gate, 2 on an error.
+int xcheck_coverage_report(const std::string& dir, bool json, nlohmann::ordered_json* j, const CodeCoverageControls& cc);
 
 }  // namespace vpsim::cli

@@ -280,6 +280,24 @@ function(case_planted)
   message(STATUS "ok: the planted variant's ${n} signature group(s) in the triage, the first (${sig}) in both of its runs")
 endfunction()
 
+# A vertex fetch group with a bins file: the fetch bins merged over the runs, a bin no run hits is
+# the merged coverage's hole.
+function(case_vf_bins)
+  file(WRITE ${WORK}/b.txt "bin color fetch type=4\nbin never fetch offset=0..0 type=7 stream=15 index=5..5 flush=1\n")
+  file(WRITE ${WORK}/r.json "{\"schema\": \"vpsim-regress-1\", \"random\": 300, \"seeds\": [1, 2],
+  \"groups\": [{\"name\": \"vf\", \"unit\": \"vertex_fetch\", \"bins\": \"b.txt\"}]}\n")
+  execute_process(COMMAND ${VPSIM} regress r.json --out out RESULT_VARIABLE rc OUTPUT_VARIABLE log ERROR_VARIABLE err
+                  WORKING_DIRECTORY ${WORK})
+  if(NOT "${log}" MATCHES "vertex_fetch  2 runs  [0-9]+ / [0-9]+ bins hit  1 holes\n      hole: user bin never")
+    message(FATAL_ERROR "the merged coverage lacks the fetch bins' hole:\n${log}${err}")
+  endif()
+  file(READ ${WORK}/out/coverage.json m)
+  string(JSON color GET "${m}" units vertex_fetch bins "user bin color")
+  if(NOT color GREATER 0)
+    message(FATAL_ERROR "merged user bin color: ${color}")
+  endif()
+endfunction()
+
 if(NOT COMMAND case_${CASE})
   message(FATAL_ERROR "tests/cli/regress.cmake: no case '${CASE}'")
 endif()

@@ -3,9 +3,10 @@
 include(${CMAKE_CURRENT_LIST_DIR}/expect.cmake)
 file(MAKE_DIRECTORY ${WORK})
 if(CASE STREQUAL "vf_refuses_decoder_options")
-  # --wave-on-fail, --bins, --waive-bin, --show with --unit vertex_fetch: refused before anything runs
-  # (--junit, --out and --mismatch-dir apply to both units since the shared engine: xcheck_vf_engine.cmake).
-  foreach(o "--show;3" "--wave-on-fail;${WORK}/w" "--bins;${WORK}/b.txt" "--waive-bin;x because y")
+  # --show, --dump-arrays, --stream with --unit vertex_fetch: refused before anything runs (--junit,
+  # --out, --mismatch-dir, --wave-on-fail, --bins and the waivers apply to both units since the shared
+  # engine: xcheck_engine.cmake).
+  foreach(o "--show;3" "--dump-arrays;${WORK}/w" "--stream;4")
     list(GET o 0 name)
     expect(2 "${name} does not apply to --unit vertex_fetch" xcheck --unit vertex_fetch --random 10 ${o})
   endforeach()
