@@ -297,8 +297,13 @@ int run_run(const RunArgs& a) {
     std::optional<OutputDirLock> out_lock;
     if (a.sample.on) {  // sampled simulation (docs/sampling.md)
         study::SamplePlan plan;
+        sc::RunOptions opt;
+        opt.tess_profile = tess_profile;
+        opt.topology = &topology;
+        std::vector<study::StartCheck> checks;
         try {
             plan = study::plan_sampling(sc, a.sample.options);
+            checks = study::check_start(sc, plan, params, profile, opt);
         } catch (const study::SampleRefused& e) {
             if (!a.sample.fallback) {
                 std::fprintf(stderr, "vpsim run: --sample refused: %s\n", e.what());
@@ -307,13 +312,13 @@ int run_run(const RunArgs& a) {
             sample_refused = e.what();
             std::fprintf(stderr, "vpsim run: --sample refused: %s; running the whole scene in detail "
                                  "(--sample-fallback)\n", e.what());
+        } catch (const std::exception& e) {  // a run of the start check failed
+            return run_error_status(e);
         }
         if (sample_refused.empty()) {
             if (!a.out.empty() && !open_out_dir(a.out, out_lock)) return 2;
-            sc::RunOptions opt;
-            opt.tess_profile = tess_profile;
-            opt.topology = &topology;
             SampleOutput out;
+            out.start_checks = checks;
             out.json = a.json;
             out.quiet = a.quiet;
             out.dir = a.out;

@@ -88,6 +88,11 @@ int run_sample(scene::Scene s, const study::SamplePlan& plan, const ParamSet& pa
     study::SampleResult r;
     try {
         r = study::run_sampled(s, plan, params, profile, options, z);
+        r.start_checks = out.start_checks;
+        for (const study::StartCheck& k : r.start_checks) {
+            r.runs += k.runs;
+            r.detail_references += k.detail_references;
+        }
         if (!out.dir.empty()) {
             write_file_atomic(out.dir + "/config.json", out.config.dump(2) + "\n");
             write_file_atomic(out.dir + "/stats.json", study::sample_stats_json(s.name, r).dump(2) + "\n");

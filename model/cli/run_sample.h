@@ -36,6 +36,7 @@ struct SampleOutput {
     bool json = false, quiet = false;
     std::string dir;
     nlohmann::ordered_json config;
+    std::vector<study::StartCheck> start_checks;  // study::check_start's, reported with the estimate
 };
 
 // The sampled run of `plan` (study::plan_sampling's), its intervals z standard errors wide.

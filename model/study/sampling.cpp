@@ -267,7 +267,64 @@ uint64_t refs_between(const SamplePlan& p, size_t first, size_t last) {
     return n;
 }
 
+// The cycles of units [first, last], simulated from unit `from` (the run to `last` minus the run
+// to the unit before `first`).
+double span_cycles(const scene::Scene& s, const SamplePlan& plan, size_t from, size_t first, size_t last,
+                   std::map<std::string, scene::Buffer>& buffers, const ParamSet& params, const vs::Profile& profile,
+                   const sc::RunOptions& options) {
+    std::vector<std::string> order;
+    const double to = measure(sub_scene(s, plan, from, last, false), buffers, params, profile, options, order).cycles;
+    if (first == from) return to;
+    return to - measure(sub_scene(s, plan, from, first - 1, false), buffers, params, profile, options, order).cycles;
+}
+
 }  // namespace
+
+double StartCheck::relative() const {
+    const double m = std::max(from_phase_start, from_warmup);
+    return m > 0 ? std::fabs(from_phase_start - from_warmup) / m : 0.0;
+}
+
+std::vector<StartCheck> check_start(scene::Scene& s, const SamplePlan& plan, const ParamSet& params,
+                                    const vs::Profile& profile, const sc::RunOptions& options, double tolerance) {
+    std::map<std::string, scene::Buffer> buffers;  // the scene's, lent to each run and given back
+    buffers.swap(s.buffers);
+    const SwapBack restore{s.buffers, buffers};
+    // The probe spans enough references that the boundaries' drain and fill (tens of cycles,
+    // which make one short unit's cycles vary by several per cent with its start) do not count.
+    const uint64_t span = std::max<uint64_t>(plan.warmup, 20 * plan.unit_refs);
+    std::vector<StartCheck> out;
+    for (size_t h = 0; h < plan.phases.size(); ++h) {
+        const SamplePhase& ph = plan.phases[h];
+        if (!ph.sampled) continue;
+        const size_t end = ph.first + ph.count;
+        size_t first = ph.first + 1;  // the first unit whose warm-up starts after the phase's first unit
+        while (first < end && refs_between(plan, ph.first + 1, first - 1) < plan.warmup) ++first;
+        size_t last = first;
+        while (last < end && refs_between(plan, first, last) < span) ++last;
+        if (last >= end) continue;  // the phase is too short to probe
+        size_t w = first;
+        for (uint64_t refs = 0; w > 0 && refs < plan.warmup;) refs += plan.units[--w].references;
+        StartCheck c;
+        c.phase = h;
+        c.first = first;
+        c.last = last;
+        c.from_phase_start = span_cycles(s, plan, ph.first, first, last, buffers, params, profile, options);
+        c.from_warmup = span_cycles(s, plan, w, first, last, buffers, params, profile, options);
+        c.runs = 4;
+        c.detail_references = refs_between(plan, ph.first, last) + refs_between(plan, ph.first, first - 1) +
+                              refs_between(plan, w, last) + refs_between(plan, w, first - 1);
+        out.push_back(c);
+        if (c.relative() > tolerance)
+            throw SampleRefused(fmt::format(
+                "{}: the rate depends on where the simulation starts: units {}-{} of phase {} take {:.0f} cycles "
+                "simulated from the phase's first unit (as the full run reaches them) and {:.0f} from a sample's "
+                "warm-up start, {:.2f} % apart (over {:.1f} %): a state the draw's start sets persists, which samples "
+                "starting elsewhere do not see (docs/sampling.md, \"The draw's start\"); run it in full",
+                s.name, first, last, h, c.from_phase_start, c.from_warmup, 100 * c.relative(), 100 * tolerance));
+    }
+    return out;
+}
 
 SampleResult run_sampled(scene::Scene& s, const SamplePlan& plan, const ParamSet& params,
                          const vs::Profile& profile, const sc::RunOptions& options, double z) {
@@ -379,6 +436,11 @@ std::string sample_text(const std::string& scene, const SampleResult& r) {
     for (size_t i = 0; i < stalls.size() && i < 3; ++i)
         row(i == 0 ? "top stalls" : "", fmt::format("{}.{:<20} {:5.1f} % ± {:.1f}", stalls[i]->unit, stalls[i]->reason,
                                                     100 * stalls[i]->share.value, 100 * stalls[i]->share.half_width));
+    for (const StartCheck& k : r.start_checks)
+        row(&k == &r.start_checks.front() ? "start check" : "",
+            fmt::format("phase {} units {}-{}: {} cycles from the phase's start, {} from a sample's warm-up start "
+                        "({:.2f} % apart)", k.phase, k.first, k.last, digits(k.from_phase_start), digits(k.from_warmup),
+                        100 * k.relative()));
     row("simulation", fmt::format("{:.2f} host s, {} timing-model runs", r.host_seconds, r.runs));
     if (rel > 3.0) {
         s += fmt::format("  warning: the interval is wider than ± 3 %: a smaller --sample-period (now {}) narrows it\n",
@@ -419,6 +481,15 @@ nlohmann::ordered_json sample_json(const std::string& scene, const SampleResult&
                          {"share", st.share.value},
                          {"share_half_width", st.share.half_width}});
     j["stats"] = units;
+    nlohmann::ordered_json checks = nlohmann::ordered_json::array();
+    for (const StartCheck& k : r.start_checks)
+        checks.push_back({{"phase", k.phase},
+                          {"first_unit", k.first},
+                          {"last_unit", k.last},
+                          {"from_phase_start", k.from_phase_start},
+                          {"from_warmup", k.from_warmup},
+                          {"relative", k.relative()}});
+    j["start_checks"] = checks;
     j["runs"] = r.runs;
     j["host_seconds"] = r.host_seconds;
     return j;

@@ -88,6 +88,23 @@ struct SampledStat {
     Estimate share;            // of the run's cycles (ratio estimate)
 };
 
+// The start check (docs/sampling.md, "The draw's start"): a sampled phase's probe unit, the first
+// whose warm-up begins after the phase's first unit, measured twice, simulated from the phase's
+// first unit (as the full run reaches it) and from its own warm-up's start (as a sample is).
+struct StartCheck {
+    size_t phase = 0, first = 0, last = 0;         // the probe: units [first, last] of the phase
+    double from_phase_start = 0, from_warmup = 0;  // the probe's cycles each way
+    uint64_t runs = 0, detail_references = 0;      // what the check simulated
+    double relative() const;                       // |difference| / the larger
+};
+
+// Runs the start check on every sampled phase long enough for one; throws SampleRefused when a
+// probe's two measurements differ by more than `tolerance` (relative): a state the draw's start
+// sets persists, and samples that start elsewhere would not see it.
+std::vector<StartCheck> check_start(scene::Scene& s, const SamplePlan& plan, const ParamSet& params,
+                                    const vs::Profile& profile, const sc::RunOptions& options,
+                                    double tolerance = 0.005);
+
 struct SampleResult {
     SamplePlan plan;
     double z = 3;
@@ -98,6 +115,7 @@ struct SampleResult {
     std::vector<double> block_cycles;  // each block's cycles (plan.blocks' order): the samples and the exact parts
     double host_seconds = 0;
     double clock_mhz = 0;
+    std::vector<StartCheck> start_checks;  // check_start's, when it ran (the caller sets them)
 };
 
 // Runs the plan's blocks on the timing model (`options`: no sink, probe or time series) and
