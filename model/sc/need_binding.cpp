@@ -58,7 +58,8 @@ std::string key_by_role(const ParamNeed& n, const UnitSpec* u, const Topology& t
 BoundNeeds bind_needs(const std::vector<ParamNeed>& needs, const UnitSpec* u, const Topology& t,
                       const UnitRegistry& r, const ParamSet& p) {
     if (u)
-        for (const auto& [name, key] : u->bind)
+        for (const auto& entry : u->bind) {  // not a structured binding: a lambda may not capture one (C++17; clang refuses)
+            const std::string& name = entry.first;
             if (std::none_of(needs.begin(), needs.end(), [&](const ParamNeed& n) { return n.name == name; })) {
                 std::string valid;
                 for (const ParamNeed& n : needs) valid += (valid.empty() ? "" : ", ") + n.name;
@@ -67,6 +68,7 @@ BoundNeeds bind_needs(const std::vector<ParamNeed>& needs, const UnitSpec* u, co
                                                         "needs: {})", u->name, printable(name, 60), u->type,
                                                         valid.empty() ? "none" : valid)));
             }
+        }
     BoundNeeds out;
     for (const ParamNeed& n : needs) {
         const bool row = u && u->bind.count(n.name);
