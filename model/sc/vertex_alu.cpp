@@ -413,6 +413,7 @@ int VertexAlu::issue_from(Engine& e, Context& c, Cycle now) {
     const unsigned k = unsigned(__builtin_ctzll(~issued));
     c.issued = issued >> k;
     c.pc = pc + k;
+    if (finished(c)) --e.slots_left;  // its last slot issued (it had slots left before)
     new_head(c);  // its registers' ready cycles changed
     return n;
 }
@@ -450,12 +451,8 @@ void VertexAlu::engine_cycles_until(Cycle now) {
         const uint64_t issued = issued_[ei] ? 1 : 0;
         issued_[ei] = 0;
         ec.issue->value += issued;
-        bool slots_left = false;
-        uint32_t in_use = 0;
-        for (const Context& c : engines_[ei].ctx) {
-            in_use += c.active ? 1 : 0;
-            slots_left = slots_left || (c.active && !finished(c));
-        }
+        const bool slots_left = engines_[ei].slots_left != 0;
+        const uint32_t in_use = in_flight_[ei];  // its contexts holding a vertex
         (slots_left ? ec.dependency : in_use ? ec.latency : ec.empty)->value += d - issued;
         if (in_use) {
             const EngineCycles& kc = class_cycles_of_[in_use - 1];
@@ -540,6 +537,7 @@ Cycle VertexAlu::step(Cycle now) {
                 c.ready.fill(0);
                 c.from = now + 1;
                 c.done_at = now + 1;
+                if (!finished(c)) ++engines_[ei].slots_left;
                 new_head(c);
                 order_.push_back({ei, uint32_t(it - ctxs.begin())});
                 in_flight_change(ei, +1, now);

@@ -162,6 +162,9 @@ private:
         std::vector<Context> ctx;
         Cycle scalar_free = 0;
         uint32_t rr = 0;
+        // Its contexts holding a vertex with slots left to issue (changes at entry and when a
+        // vertex's last slot issues; engine_cycles_until reads it instead of scanning contexts).
+        uint32_t slots_left = 0;
         int sig_issue = -1;
         uint64_t last_issue_code = 0;
     };
