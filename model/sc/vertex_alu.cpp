@@ -283,6 +283,8 @@ VertexAlu::VertexAlu(const sc_core::sc_module_name& n, const VertexAluParams& p,
         }
     }
     issued_.assign(p.engines, 0);
+    engine_tally_.resize(p.engines);
+    class_tally_.resize(p.contexts);
     for (uint32_t e = 0; e < p.engines; ++e) {
         auto c = [&](const char* what, const char* description) {
             return &stats_.counter(fmt::format("e{}_{}_cycles", e, what), "cycles",
@@ -376,12 +378,12 @@ void VertexAlu::issue(Context& c, const AluSlot& s, Engine& e, Cycle now) {
     if (done > c.done_at) c.done_at = done;
     if (s.pipe == AluSlot::Scalar) {
         e.scalar_free = now + s.interval;
-        ++scalar_;
+        ++tally_.scalar;
     } else {
-        ++vector_;
+        ++tally_.vector;
     }
-    ++slots_;
-    if (s.ends_instruction) ++instructions_;
+    ++tally_.slots;
+    tally_.instructions += s.ends_instruction;
 }
 
 int VertexAlu::issue_from(Engine& e, Context& c, Cycle now) {
@@ -445,19 +447,19 @@ void VertexAlu::engine_cycles_until(Cycle now) {
     if (now <= engines_since_) return;
     const uint64_t d = now - engines_since_;
     for (uint32_t ei = 0; ei < p_.engines; ++ei) {
-        const EngineCycles& ec = engine_cycles_of_[ei];
+        CyclesTally& ec = engine_tally_[ei];
         // A step that issued returns the next cycle: that cycle was the engine's issue cycle; the
         // rest (none when stepped again at once) is charged to what its vertices wait for now.
         const uint64_t issued = issued_[ei] ? 1 : 0;
         issued_[ei] = 0;
-        ec.issue->value += issued;
+        ec.issue += issued;
         const bool slots_left = engines_[ei].slots_left != 0;
         const uint32_t in_use = in_flight_[ei];  // its contexts holding a vertex
-        (slots_left ? ec.dependency : in_use ? ec.latency : ec.empty)->value += d - issued;
+        (slots_left ? ec.dependency : in_use ? ec.latency : ec.empty) += d - issued;
         if (in_use) {
-            const EngineCycles& kc = class_cycles_of_[in_use - 1];
-            kc.issue->value += issued;
-            (slots_left ? kc.dependency : kc.latency)->value += d - issued;
+            CyclesTally& kc = class_tally_[in_use - 1];
+            kc.issue += issued;
+            (slots_left ? kc.dependency : kc.latency) += d - issued;
         }
     }
     engines_since_ = now;
@@ -555,8 +557,8 @@ Cycle VertexAlu::step(Cycle now) {
         const int n = try_issue(ei, e, now);
         issued_[ei] = issued_[ei] || n > 0;
         if (n) {
-            ++issue_cycles_;
-            if (n == 2) ++coissue_cycles_;
+            ++tally_.issue_cycles;
+            tally_.coissue_cycles += n == 2;
             any = true;
         }
         if (probes_ && probes_->vcd_on()) {
@@ -614,8 +616,28 @@ Cycle VertexAlu::step(Cycle now) {
     return next;
 }
 
+void VertexAlu::flush_tallies() {
+    slots_ += tally_.slots;
+    vector_ += tally_.vector;
+    scalar_ += tally_.scalar;
+    instructions_ += tally_.instructions;
+    issue_cycles_ += tally_.issue_cycles;
+    coissue_cycles_ += tally_.coissue_cycles;
+    tally_ = Tally{};
+    auto add = [](const EngineCycles& c, CyclesTally& t) {
+        c.issue->value += t.issue;
+        c.dependency->value += t.dependency;
+        c.latency->value += t.latency;
+        if (c.empty) c.empty->value += t.empty;  // (a context class has none)
+        t = CyclesTally{};
+    };
+    for (size_t i = 0; i < engine_tally_.size(); ++i) add(engine_cycles_of_[i], engine_tally_[i]);
+    for (size_t i = 0; i < class_tally_.size(); ++i) add(class_cycles_of_[i], class_tally_[i]);
+}
+
 void VertexAlu::finish(Cycle end) {
     engine_cycles_until(end);
+    flush_tallies();
     acct_.finish(end);
     in_flight_change(0, 0, end);
     engine_cycles_.value = end * p_.engines;

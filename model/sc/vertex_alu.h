@@ -269,6 +269,18 @@ private:
     // split by how many of the engine's contexts held a vertex. Dependency cycles with every
     // context in use say more contexts could help; with few in use, the ALU is starved instead.
     std::vector<EngineCycles> class_cycles_of_;  // index N - 1; its empty is unused (e<N>_empty)
+    // The counts changed at every issue or step, kept here side by side and added to their
+    // counters above in finish(): a Counter is a field of a larger object elsewhere on the
+    // heap, and a read-modify-write of eight of them a cycle cost about as much as the issue
+    // search itself. (Nothing reads these counters before the run ends.)
+    struct Tally {
+        uint64_t slots = 0, vector = 0, scalar = 0, instructions = 0, issue_cycles = 0, coissue_cycles = 0;
+    } tally_;
+    struct CyclesTally {
+        uint64_t issue = 0, dependency = 0, latency = 0, empty = 0;
+    };
+    std::vector<CyclesTally> engine_tally_, class_tally_;  // as engine_cycles_of_, class_cycles_of_
+    void flush_tallies();  // into the counters (finish)
     std::vector<uint8_t> issued_;  // the last step's issue, per engine
     Cycle engines_since_ = 0;
     void engine_cycles_until(Cycle now);  // charges each engine's state since engines_since_
