@@ -129,7 +129,7 @@ public:
 
 private:
     // The same state again (most steps) costs a compare here; a change goes out of line.
-    void set(Counter* reason, int code, Cycle now) {
+    __attribute__((always_inline)) void set(Counter* reason, int code, Cycle now) {
         if (code == code_ && reason == reason_) return;
         change(reason, code, now);
     }

@@ -424,9 +424,9 @@ int VertexAlu::try_issue(uint32_t ei, Engine& e, Cycle now) {
     if (oldest_first_) {
         // The oldest vertex of this engine that can issue goes first (entry order = retire order).
         for (size_t k = 0, n = order_.size(); k < n; ++k) {
-            const auto [en, ci] = order_.at(k);
-            if (en != ei) continue;
-            Context& c = e.ctx[ci];
+            const InFlight& o = order_.at(k);
+            if (o.engine != ei) continue;
+            Context& c = *o.ctx;
             if (head_earliest(c, e) <= now) return issue_from(e, c, now);
         }
         return 0;
@@ -478,8 +478,8 @@ Cycle VertexAlu::step(Cycle now) {
     bool worked = false;
     // 1. Retire the oldest vertex when its results are written and the output has a buffer.
     if (!order_.empty()) {
-        auto [ei, ci] = order_.front();
-        Context& c = engines_[ei].ctx[ci];
+        const uint32_t ei = order_.front().engine;
+        Context& c = *order_.front().ctx;
         if (finished(c) && c.done_at <= now && out_->can_push(now)) {
             VertexJob& j = pool_[c.job];
             if (probes_) probes_->span(c.track, j.t_alu, now, fmt::format("v{}", j.index),
@@ -541,7 +541,7 @@ Cycle VertexAlu::step(Cycle now) {
                 c.done_at = now + 1;
                 if (!finished(c)) ++engines_[ei].slots_left;
                 new_head(c);
-                order_.push_back({ei, uint32_t(it - ctxs.begin())});
+                order_.push_back({ei, &*it});
                 in_flight_change(ei, +1, now);
                 next_engine_ = (ei + 1) % p_.engines;
                 worked = true;
@@ -588,8 +588,7 @@ Cycle VertexAlu::step(Cycle now) {
             }
         }
     if (!order_.empty()) {
-        auto [ei, ci] = order_.front();
-        const Context& c = engines_[ei].ctx[ci];
+        const Context& c = *order_.front().ctx;
         if (finished(c)) {
             if (c.done_at > now)
                 next = std::min(next, c.done_at);

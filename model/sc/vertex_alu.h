@@ -215,13 +215,19 @@ private:
     uint64_t draws_left_ = 0;
     std::vector<Engine> engines_;
     // (engine, context) of the vertices in flight, in entry order: a ring of engines x contexts.
+    // The context by its address (the engines' context vectors never change size after
+    // construction): the per-cycle retire check and the oldest-first search reach it in one load.
+    struct InFlight {
+        uint32_t engine = 0;
+        Context* ctx = nullptr;
+    };
     struct Order {
-        std::vector<std::pair<uint32_t, uint32_t>> slots;
+        std::vector<InFlight> slots;
         size_t head = 0, count = 0;
         bool empty() const { return count == 0; }
         size_t size() const { return count; }
-        const std::pair<uint32_t, uint32_t>& front() const { return slots[head]; }
-        const std::pair<uint32_t, uint32_t>& at(size_t k) const {
+        const InFlight& front() const { return slots[head]; }
+        const InFlight& at(size_t k) const {
             const size_t t = head + k;
             return slots[t >= slots.size() ? t - slots.size() : t];
         }
@@ -229,7 +235,7 @@ private:
             head = head + 1 == slots.size() ? 0 : head + 1;
             --count;
         }
-        void push_back(std::pair<uint32_t, uint32_t> v) {
+        void push_back(InFlight v) {
             size_t t = head + count;
             if (t >= slots.size()) t -= slots.size();
             slots[t] = v;
