@@ -446,23 +446,23 @@ int VertexAlu::try_issue(uint32_t ei, Engine& e, Cycle now) {
 void VertexAlu::engine_cycles_until(Cycle now) {
     if (now <= engines_since_) return;
     const uint64_t d = now - engines_since_;
+    engines_since_ = now;
+    // A step that issued returns the next cycle: that cycle was the engine's issue cycle, charged
+    // by the step itself (step 3); the rest is charged here to what its vertices wait for now.
+    // Every engine issued and the unit is stepped again at once (most steps): no rest.
+    if (d == 1 && engines_issued_ == p_.engines) return;
     for (uint32_t ei = 0; ei < p_.engines; ++ei) {
-        CyclesTally& ec = engine_tally_[ei];
-        // A step that issued returns the next cycle: that cycle was the engine's issue cycle; the
-        // rest (none when stepped again at once) is charged to what its vertices wait for now.
-        const uint64_t issued = issued_[ei] ? 1 : 0;
-        issued_[ei] = 0;
-        ec.issue += issued;
+        const uint64_t rest = d - (issued_[ei] ? 1 : 0);
+        if (!rest) continue;
         const bool slots_left = engines_[ei].slots_left != 0;
         const uint32_t in_use = in_flight_[ei];  // its contexts holding a vertex
-        (slots_left ? ec.dependency : in_use ? ec.latency : ec.empty) += d - issued;
+        CyclesTally& ec = engine_tally_[ei];
+        (slots_left ? ec.dependency : in_use ? ec.latency : ec.empty) += rest;
         if (in_use) {
             CyclesTally& kc = class_tally_[in_use - 1];
-            kc.issue += issued;
-            (slots_left ? kc.dependency : kc.latency) += d - issued;
+            (slots_left ? kc.dependency : kc.latency) += rest;
         }
     }
-    engines_since_ = now;
 }
 
 Cycle VertexAlu::step(Cycle now) {
@@ -552,14 +552,22 @@ Cycle VertexAlu::step(Cycle now) {
     }
     // 3. Issue.
     bool any = worked;
+    engines_issued_ = 0;
     for (uint32_t ei = 0; ei < p_.engines; ++ei) {
         Engine& e = engines_[ei];
         const int n = try_issue(ei, e, now);
-        issued_[ei] = issued_[ei] || n > 0;
+        // (engine_cycles_until read the last step's flags first; in the one step without that,
+        // at cycle 0, they were all 0.)
+        issued_[ei] = n > 0;
         if (n) {
             ++tally_.issue_cycles;
             tally_.coissue_cycles += n == 2;
             any = true;
+            // This cycle is the engine's issue cycle, of its context class as it holds its
+            // vertices from now to its next step (steps 1 and 2, above, made this step's changes).
+            ++engines_issued_;
+            ++engine_tally_[ei].issue;
+            if (in_flight_[ei]) ++class_tally_[in_flight_[ei] - 1].issue;
         }
         if (probes_ && probes_->vcd_on()) {
             const uint64_t code = uint64_t(n);

@@ -288,6 +288,7 @@ private:
     std::vector<CyclesTally> engine_tally_, class_tally_;  // as engine_cycles_of_, class_cycles_of_
     void flush_tallies();  // into the counters (finish)
     std::vector<uint8_t> issued_;  // the last step's issue, per engine
+    uint32_t engines_issued_ = 0;  // of them, how many issued
     Cycle engines_since_ = 0;
     void engine_cycles_until(Cycle now);  // charges each engine's state since engines_since_
 };
