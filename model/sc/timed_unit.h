@@ -128,8 +128,12 @@ public:
     int state() const { return code_; }
 
 private:
-    void set(Counter* reason, int code, Cycle now) {
+    // The same state again (most steps) costs a compare here; a change goes out of line.
+    __attribute__((always_inline)) void set(Counter* reason, int code, Cycle now) {
         if (code == code_ && reason == reason_) return;
+        change(reason, code, now);
+    }
+    __attribute__((noinline)) void change(Counter* reason, int code, Cycle now) {
         close(now);
         code_ = code;
         reason_ = reason;

@@ -283,6 +283,8 @@ VertexAlu::VertexAlu(const sc_core::sc_module_name& n, const VertexAluParams& p,
         }
     }
     issued_.assign(p.engines, 0);
+    engine_tally_.resize(p.engines);
+    class_tally_.resize(p.contexts);
     for (uint32_t e = 0; e < p.engines; ++e) {
         auto c = [&](const char* what, const char* description) {
             return &stats_.counter(fmt::format("e{}_{}_cycles", e, what), "cycles",
@@ -376,12 +378,12 @@ void VertexAlu::issue(Context& c, const AluSlot& s, Engine& e, Cycle now) {
     if (done > c.done_at) c.done_at = done;
     if (s.pipe == AluSlot::Scalar) {
         e.scalar_free = now + s.interval;
-        ++scalar_;
+        ++tally_.scalar;
     } else {
-        ++vector_;
+        ++tally_.vector;
     }
-    ++slots_;
-    if (s.ends_instruction) ++instructions_;
+    ++tally_.slots;
+    tally_.instructions += s.ends_instruction;
 }
 
 int VertexAlu::issue_from(Engine& e, Context& c, Cycle now) {
@@ -413,6 +415,7 @@ int VertexAlu::issue_from(Engine& e, Context& c, Cycle now) {
     const unsigned k = unsigned(__builtin_ctzll(~issued));
     c.issued = issued >> k;
     c.pc = pc + k;
+    if (finished(c)) --e.slots_left;  // its last slot issued (it had slots left before)
     new_head(c);  // its registers' ready cycles changed
     return n;
 }
@@ -421,9 +424,9 @@ int VertexAlu::try_issue(uint32_t ei, Engine& e, Cycle now) {
     if (oldest_first_) {
         // The oldest vertex of this engine that can issue goes first (entry order = retire order).
         for (size_t k = 0, n = order_.size(); k < n; ++k) {
-            const auto [en, ci] = order_.at(k);
-            if (en != ei) continue;
-            Context& c = e.ctx[ci];
+            const InFlight& o = order_.at(k);
+            if (o.engine != ei) continue;
+            Context& c = *o.ctx;
             if (head_earliest(c, e) <= now) return issue_from(e, c, now);
         }
         return 0;
@@ -443,27 +446,23 @@ int VertexAlu::try_issue(uint32_t ei, Engine& e, Cycle now) {
 void VertexAlu::engine_cycles_until(Cycle now) {
     if (now <= engines_since_) return;
     const uint64_t d = now - engines_since_;
+    engines_since_ = now;
+    // A step that issued returns the next cycle: that cycle was the engine's issue cycle, charged
+    // by the step itself (step 3); the rest is charged here to what its vertices wait for now.
+    // Every engine issued and the unit is stepped again at once (most steps): no rest.
+    if (d == 1 && engines_issued_ == p_.engines) return;
     for (uint32_t ei = 0; ei < p_.engines; ++ei) {
-        const EngineCycles& ec = engine_cycles_of_[ei];
-        // A step that issued returns the next cycle: that cycle was the engine's issue cycle; the
-        // rest (none when stepped again at once) is charged to what its vertices wait for now.
-        const uint64_t issued = issued_[ei] ? 1 : 0;
-        issued_[ei] = 0;
-        ec.issue->value += issued;
-        bool slots_left = false;
-        uint32_t in_use = 0;
-        for (const Context& c : engines_[ei].ctx) {
-            in_use += c.active ? 1 : 0;
-            slots_left = slots_left || (c.active && !finished(c));
-        }
-        (slots_left ? ec.dependency : in_use ? ec.latency : ec.empty)->value += d - issued;
+        const uint64_t rest = d - (issued_[ei] ? 1 : 0);
+        if (!rest) continue;
+        const bool slots_left = engines_[ei].slots_left != 0;
+        const uint32_t in_use = in_flight_[ei];  // its contexts holding a vertex
+        CyclesTally& ec = engine_tally_[ei];
+        (slots_left ? ec.dependency : in_use ? ec.latency : ec.empty) += rest;
         if (in_use) {
-            const EngineCycles& kc = class_cycles_of_[in_use - 1];
-            kc.issue->value += issued;
-            (slots_left ? kc.dependency : kc.latency)->value += d - issued;
+            CyclesTally& kc = class_tally_[in_use - 1];
+            (slots_left ? kc.dependency : kc.latency) += rest;
         }
     }
-    engines_since_ = now;
 }
 
 Cycle VertexAlu::step(Cycle now) {
@@ -479,8 +478,8 @@ Cycle VertexAlu::step(Cycle now) {
     bool worked = false;
     // 1. Retire the oldest vertex when its results are written and the output has a buffer.
     if (!order_.empty()) {
-        auto [ei, ci] = order_.front();
-        Context& c = engines_[ei].ctx[ci];
+        const uint32_t ei = order_.front().engine;
+        Context& c = *order_.front().ctx;
         if (finished(c) && c.done_at <= now && out_->can_push(now)) {
             VertexJob& j = pool_[c.job];
             if (probes_) probes_->span(c.track, j.t_alu, now, fmt::format("v{}", j.index),
@@ -540,8 +539,9 @@ Cycle VertexAlu::step(Cycle now) {
                 c.ready.fill(0);
                 c.from = now + 1;
                 c.done_at = now + 1;
+                if (!finished(c)) ++engines_[ei].slots_left;
                 new_head(c);
-                order_.push_back({ei, uint32_t(it - ctxs.begin())});
+                order_.push_back({ei, &*it});
                 in_flight_change(ei, +1, now);
                 next_engine_ = (ei + 1) % p_.engines;
                 worked = true;
@@ -552,14 +552,22 @@ Cycle VertexAlu::step(Cycle now) {
     }
     // 3. Issue.
     bool any = worked;
+    engines_issued_ = 0;
     for (uint32_t ei = 0; ei < p_.engines; ++ei) {
         Engine& e = engines_[ei];
         const int n = try_issue(ei, e, now);
-        issued_[ei] = issued_[ei] || n > 0;
+        // (engine_cycles_until read the last step's flags first; in the one step without that,
+        // at cycle 0, they were all 0.)
+        issued_[ei] = n > 0;
         if (n) {
-            ++issue_cycles_;
-            if (n == 2) ++coissue_cycles_;
+            ++tally_.issue_cycles;
+            tally_.coissue_cycles += n == 2;
             any = true;
+            // This cycle is the engine's issue cycle, of its context class as it holds its
+            // vertices from now to its next step (steps 1 and 2, above, made this step's changes).
+            ++engines_issued_;
+            ++engine_tally_[ei].issue;
+            if (in_flight_[ei]) ++class_tally_[in_flight_[ei] - 1].issue;
         }
         if (probes_ && probes_->vcd_on()) {
             const uint64_t code = uint64_t(n);
@@ -588,8 +596,7 @@ Cycle VertexAlu::step(Cycle now) {
             }
         }
     if (!order_.empty()) {
-        auto [ei, ci] = order_.front();
-        const Context& c = engines_[ei].ctx[ci];
+        const Context& c = *order_.front().ctx;
         if (finished(c)) {
             if (c.done_at > now)
                 next = std::min(next, c.done_at);
@@ -616,8 +623,28 @@ Cycle VertexAlu::step(Cycle now) {
     return next;
 }
 
+void VertexAlu::flush_tallies() {
+    slots_ += tally_.slots;
+    vector_ += tally_.vector;
+    scalar_ += tally_.scalar;
+    instructions_ += tally_.instructions;
+    issue_cycles_ += tally_.issue_cycles;
+    coissue_cycles_ += tally_.coissue_cycles;
+    tally_ = Tally{};
+    auto add = [](const EngineCycles& c, CyclesTally& t) {
+        c.issue->value += t.issue;
+        c.dependency->value += t.dependency;
+        c.latency->value += t.latency;
+        if (c.empty) c.empty->value += t.empty;  // (a context class has none)
+        t = CyclesTally{};
+    };
+    for (size_t i = 0; i < engine_tally_.size(); ++i) add(engine_cycles_of_[i], engine_tally_[i]);
+    for (size_t i = 0; i < class_tally_.size(); ++i) add(class_cycles_of_[i], class_tally_[i]);
+}
+
 void VertexAlu::finish(Cycle end) {
     engine_cycles_until(end);
+    flush_tallies();
     acct_.finish(end);
     in_flight_change(0, 0, end);
     engine_cycles_.value = end * p_.engines;

@@ -162,6 +162,9 @@ private:
         std::vector<Context> ctx;
         Cycle scalar_free = 0;
         uint32_t rr = 0;
+        // Its contexts holding a vertex with slots left to issue (changes at entry and when a
+        // vertex's last slot issues; engine_cycles_until reads it instead of scanning contexts).
+        uint32_t slots_left = 0;
         int sig_issue = -1;
         uint64_t last_issue_code = 0;
     };
@@ -212,13 +215,19 @@ private:
     uint64_t draws_left_ = 0;
     std::vector<Engine> engines_;
     // (engine, context) of the vertices in flight, in entry order: a ring of engines x contexts.
+    // The context by its address (the engines' context vectors never change size after
+    // construction): the per-cycle retire check and the oldest-first search reach it in one load.
+    struct InFlight {
+        uint32_t engine = 0;
+        Context* ctx = nullptr;
+    };
     struct Order {
-        std::vector<std::pair<uint32_t, uint32_t>> slots;
+        std::vector<InFlight> slots;
         size_t head = 0, count = 0;
         bool empty() const { return count == 0; }
         size_t size() const { return count; }
-        const std::pair<uint32_t, uint32_t>& front() const { return slots[head]; }
-        const std::pair<uint32_t, uint32_t>& at(size_t k) const {
+        const InFlight& front() const { return slots[head]; }
+        const InFlight& at(size_t k) const {
             const size_t t = head + k;
             return slots[t >= slots.size() ? t - slots.size() : t];
         }
@@ -226,7 +235,7 @@ private:
             head = head + 1 == slots.size() ? 0 : head + 1;
             --count;
         }
-        void push_back(std::pair<uint32_t, uint32_t> v) {
+        void push_back(InFlight v) {
             size_t t = head + count;
             if (t >= slots.size()) t -= slots.size();
             slots[t] = v;
@@ -266,7 +275,20 @@ private:
     // split by how many of the engine's contexts held a vertex. Dependency cycles with every
     // context in use say more contexts could help; with few in use, the ALU is starved instead.
     std::vector<EngineCycles> class_cycles_of_;  // index N - 1; its empty is unused (e<N>_empty)
+    // The counts changed at every issue or step, kept here side by side and added to their
+    // counters above in finish(): a Counter is a field of a larger object elsewhere on the
+    // heap, and a read-modify-write of eight of them a cycle cost about as much as the issue
+    // search itself. (Nothing reads these counters before the run ends.)
+    struct Tally {
+        uint64_t slots = 0, vector = 0, scalar = 0, instructions = 0, issue_cycles = 0, coissue_cycles = 0;
+    } tally_;
+    struct CyclesTally {
+        uint64_t issue = 0, dependency = 0, latency = 0, empty = 0;
+    };
+    std::vector<CyclesTally> engine_tally_, class_tally_;  // as engine_cycles_of_, class_cycles_of_
+    void flush_tallies();  // into the counters (finish)
     std::vector<uint8_t> issued_;  // the last step's issue, per engine
+    uint32_t engines_issued_ = 0;  // of them, how many issued
     Cycle engines_since_ = 0;
     void engine_cycles_until(Cycle now);  // charges each engine's state since engines_since_
 };
