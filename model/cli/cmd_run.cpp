@@ -256,7 +256,19 @@ nlohmann::ordered_json run_config(const RunArgs& a, const std::string& scene, co
     return cfg;
 }
 
-int run_run(const RunArgs& a) {
+// What a run is of: the scene and the pipeline with its parameters and profiles.
+struct RunInputs {
+    scene::Scene sc;
+    std::string hash;
+    sc::Topology topology;  // the built-in one, or --topology-file's (its unit types' tables are the run's)
+    ParamSet params;
+    vs::Profile profile;
+    tess::TessProfile tess_profile;
+};
+
+// The scene, --topology-file, --preset, --config, --set, --profile and --tess-profile; nullopt
+// (the error printed) on bad input.
+std::optional<RunInputs> load_run_inputs(const RunArgs& a) {
     scene::Scene sc;
     std::string hash;
     try {
@@ -266,134 +278,153 @@ int run_run(const RunArgs& a) {
         if (a.draws) scene::keep_draws(sc, a.draws);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "vpsim run: %s\n", e.what());
-        return 2;
+        return std::nullopt;
     }
-    // The pipeline: the built-in topology, or --topology-file's (its unit types' parameter tables
-    // are the run's).
-    sc::Topology topology = sc::default_topology();
-    ParamSet params = sc::default_params();
+    RunInputs in{std::move(sc), hash, sc::default_topology(), sc::default_params(), vs::Profile::d3d8(), {}};
     try {
         if (!a.topology_file.empty()) {
-            topology = sc::load_topology_file(a.topology_file);
-            params = sc::default_params(topology);
+            in.topology = sc::load_topology_file(a.topology_file);
+            in.params = sc::default_params(in.topology);
         }
     } catch (const std::exception& e) {
         std::fprintf(stderr, "vpsim run: %s\n", e.what());
-        return 2;
+        return std::nullopt;
     }
-    vs::Profile profile = vs::Profile::d3d8();
-    tess::TessProfile tess_profile;
     try {
-        if (!a.preset.empty()) apply_preset(params, a.preset);
-        if (!a.config.empty()) params.apply_config_file(a.config);
-        for (const auto& s : a.sets) params.apply_set(s);
-        for (const auto& kv : a.profile) profile.set(kv);
-        for (const auto& kv : a.tess_profile) tess::set_tess_option(tess_profile, kv);
+        if (!a.preset.empty()) apply_preset(in.params, a.preset);
+        if (!a.config.empty()) in.params.apply_config_file(a.config);
+        for (const auto& s : a.sets) in.params.apply_set(s);
+        for (const auto& kv : a.profile) in.profile.set(kv);
+        for (const auto& kv : a.tess_profile) tess::set_tess_option(in.tess_profile, kv);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "vpsim run: %s\n", e.what());
-        return 2;
+        return std::nullopt;
     }
-    std::string sample_refused;  // --sample --sample-fallback: why this run is in full
+    return in;
+}
+
+// --sample (docs/sampling.md): the sampled run's exit status; nullopt when the scene is to run in
+// full instead (refused with --sample-fallback: `refused` says why).
+std::optional<int> run_sampled_if_asked(const RunArgs& a, RunInputs& in, std::string& refused) {
+    if (!a.sample.on) return std::nullopt;
+    study::SamplePlan plan;
+    sc::RunOptions opt;
+    opt.tess_profile = in.tess_profile;
+    opt.topology = &in.topology;
+    std::vector<study::StartCheck> checks;
+    try {
+        plan = study::plan_sampling(in.sc, a.sample.options);
+        checks = study::check_start(in.sc, plan, in.params, in.profile, opt);
+    } catch (const study::SampleRefused& e) {
+        if (!a.sample.fallback) {
+            std::fprintf(stderr, "vpsim run: --sample refused: %s\n", e.what());
+            return 2;
+        }
+        refused = e.what();
+        std::fprintf(stderr, "vpsim run: --sample refused: %s; running the whole scene in detail "
+                             "(--sample-fallback)\n", e.what());
+        return std::nullopt;
+    } catch (const std::exception& e) {  // a run of the start check failed
+        return run_error_status(e);
+    }
     std::optional<OutputDirLock> out_lock;
-    if (a.sample.on) {  // sampled simulation (docs/sampling.md)
-        study::SamplePlan plan;
-        sc::RunOptions opt;
-        opt.tess_profile = tess_profile;
-        opt.topology = &topology;
-        std::vector<study::StartCheck> checks;
-        try {
-            plan = study::plan_sampling(sc, a.sample.options);
-            checks = study::check_start(sc, plan, params, profile, opt);
-        } catch (const study::SampleRefused& e) {
-            if (!a.sample.fallback) {
-                std::fprintf(stderr, "vpsim run: --sample refused: %s\n", e.what());
-                return 2;
-            }
-            sample_refused = e.what();
-            std::fprintf(stderr, "vpsim run: --sample refused: %s; running the whole scene in detail "
-                                 "(--sample-fallback)\n", e.what());
-        } catch (const std::exception& e) {  // a run of the start check failed
-            return run_error_status(e);
-        }
-        if (sample_refused.empty()) {
-            if (!a.out.empty() && !open_out_dir(a.out, out_lock)) return 2;
-            SampleOutput out;
-            out.start_checks = checks;
-            out.json = a.json;
-            out.quiet = a.quiet;
-            out.dir = a.out;
-            if (!a.out.empty()) out.config = run_config(a, sc.name, hash, params, {});
-            return run_sample(std::move(sc), plan, params, profile, opt, a.sample.options.z, out);
-        }
-    }
+    if (!a.out.empty() && !open_out_dir(a.out, out_lock)) return 2;
+    SampleOutput out;
+    out.start_checks = checks;
+    out.json = a.json;
+    out.quiet = a.quiet;
+    out.dir = a.out;
+    if (!a.out.empty()) out.config = run_config(a, in.sc.name, in.hash, in.params, {});
+    return run_sample(std::move(in.sc), plan, in.params, in.profile, opt, a.sample.options.z, out);
+}
+
+// The units --rtl runs as RTL: built-in designs, and the user's own for the decoder or the fetch.
+struct RtlChoice {
     std::vector<const tb::RtlUnit*> rtl;  // --rtl, each unit once, in the order given
-    std::vector<std::string> rtl_names;
+    std::vector<std::string> names;
     sc::UnitFactory user_decoder;  // --rtl decl_decoder=FILE.sv[,FILE...]: decl_decoder's "rtl"
-    auto user_built = std::make_shared<std::shared_ptr<tb::UserRtl>>();  // that design, as built for the run
+    std::shared_ptr<std::shared_ptr<tb::UserRtl>> user_built =
+        std::make_shared<std::shared_ptr<tb::UserRtl>>();  // that design, as built for the run
     std::vector<std::string> user_rtl_args;  // its --rtl/--top options for replay commands
-    std::string user_fetch_name;                               // --rtl vertex_fetch=FILE.sv[,FILE...]
-    sc::UnitFactory user_fetch;                                // that design as vertex_fetch's "rtl"
-    // UNIT,UNIT,... names several units; UNIT=FILE,FILE,... one unit's sources.
-    std::vector<std::string> rtl_args;
-    for (const std::string& arg : a.rtl) {
+    std::string user_fetch_name;             // --rtl vertex_fetch=FILE.sv[,FILE...]
+    sc::UnitFactory user_fetch;              // that design as vertex_fetch's "rtl"
+    bool given(const std::string& unit) const {
+        for (const std::string& n : names)
+            if (n == unit || n.rfind(unit + "=", 0) == 0) return true;
+        return false;
+    }
+};
+
+// --rtl's words: UNIT,UNIT,... names several units; UNIT=FILE,FILE,... one unit's sources.
+std::vector<std::string> rtl_words(const std::vector<std::string>& rtl) {
+    std::vector<std::string> words;
+    for (const std::string& arg : rtl) {
         if (arg.find('=') != std::string::npos) {
-            rtl_args.push_back(arg);
+            words.push_back(arg);
             continue;
         }
         for (size_t b = 0; b <= arg.size();) {
             const size_t c = std::min(arg.find(',', b), arg.size());
-            if (c > b) rtl_args.push_back(arg.substr(b, c - b));
+            if (c > b) words.push_back(arg.substr(b, c - b));
             b = c + 1;
         }
     }
-    auto given = [&](const std::string& unit) {
-        for (const std::string& n : rtl_names)
-            if (n == unit || n.rfind(unit + "=", 0) == 0) return true;
+    return words;
+}
+
+// UNIT=FILE.sv[,FILE...]: the user's design for the decoder or the fetch. False (the error
+// printed) when it cannot be used.
+bool add_user_rtl(const RunArgs& a, const std::string& arg, RtlChoice& r) {
+    const size_t eq = arg.find('=');
+    const std::string name = arg.substr(0, eq);
+    if (name != "decl_decoder" && name != "vertex_fetch") {
+        std::fprintf(stderr, "vpsim run: --rtl %s: only decl_decoder and vertex_fetch take your own RTL (UNIT=FILE.sv)\n",
+                     arg.c_str());
         return false;
-    };
-    for (const std::string& arg : rtl_args) {
+    }
+    tb::UserRtlSpec spec;
+    for (size_t b = eq + 1; b <= arg.size();) {
+        const size_t c = std::min(arg.find(',', b), arg.size());
+        if (c > b) spec.sources.push_back(arg.substr(b, c - b));
+        b = c + 1;
+    }
+    if (spec.sources.empty()) {
+        std::fprintf(stderr, "vpsim run: --rtl %s: no file after '='\n", arg.c_str());
+        return false;
+    }
+    spec.top = a.rtl_top;
+    spec.cache_dir = a.rtl_cache;
+    spec.vpsim_version = VPSIM_VERSION;
+    spec.verbose = !a.quiet;
+    const std::string named = name + "=" + fmt::format("{}", fmt::join(spec.sources, ","));
+    if (name == "decl_decoder") {
+        r.user_decoder = tb::user_decl_decoder_unit(spec, r.user_built);
+        for (const auto& f : spec.sources) r.user_rtl_args.insert(r.user_rtl_args.end(), {"--rtl", f});
+        if (!spec.top.empty()) r.user_rtl_args.insert(r.user_rtl_args.end(), {"--top", spec.top});
+    } else {
+        try {
+            r.user_fetch = tb::vf::user_loop_unit(spec);  // Verilated now: ports checked first
+        } catch (const tb::RtlBuildError& e) {
+            std::fprintf(stderr, "vpsim run: --rtl %s: %s\n", arg.c_str(), e.what());
+            return false;
+        }
+        r.user_fetch_name = named;
+    }
+    r.names.push_back(named);
+    return true;
+}
+
+// --rtl; false (the error printed) on a unit given twice, an unknown unit or an unusable design.
+bool choose_rtl(const RunArgs& a, RtlChoice& r) {
+    for (const std::string& arg : rtl_words(a.rtl)) {
         const size_t eq = arg.find('=');
         const std::string name = arg.substr(0, eq);
-        if (given(name)) {
+        if (r.given(name)) {
             std::fprintf(stderr, "vpsim run: --rtl %s: %s is given twice\n", arg.c_str(), name.c_str());
-            return 2;
+            return false;
         }
         if (eq != std::string::npos) {
-            if (name != "decl_decoder" && name != "vertex_fetch") {
-                std::fprintf(stderr,
-                             "vpsim run: --rtl %s: only decl_decoder and vertex_fetch take your own RTL (UNIT=FILE.sv)\n",
-                             arg.c_str());
-                return 2;
-            }
-            tb::UserRtlSpec spec;
-            for (size_t b = eq + 1; b <= arg.size();) {
-                const size_t c = std::min(arg.find(',', b), arg.size());
-                if (c > b) spec.sources.push_back(arg.substr(b, c - b));
-                b = c + 1;
-            }
-            if (spec.sources.empty()) {
-                std::fprintf(stderr, "vpsim run: --rtl %s: no file after '='\n", arg.c_str());
-                return 2;
-            }
-            spec.top = a.rtl_top;
-            spec.cache_dir = a.rtl_cache;
-            spec.vpsim_version = VPSIM_VERSION;
-            spec.verbose = !a.quiet;
-            const std::string named = name + "=" + fmt::format("{}", fmt::join(spec.sources, ","));
-            if (name == "decl_decoder") {
-                user_decoder = tb::user_decl_decoder_unit(spec, user_built);
-                for (const auto& f : spec.sources) user_rtl_args.insert(user_rtl_args.end(), {"--rtl", f});
-                if (!spec.top.empty()) user_rtl_args.insert(user_rtl_args.end(), {"--top", spec.top});
-            } else {
-                try {
-                    user_fetch = tb::vf::user_loop_unit(spec);  // Verilated now: ports checked first
-                } catch (const tb::RtlBuildError& e) {
-                    std::fprintf(stderr, "vpsim run: --rtl %s: %s\n", arg.c_str(), e.what());
-                    return 2;
-                }
-                user_fetch_name = named;
-            }
-            rtl_names.push_back(named);
+            if (!add_user_rtl(a, arg, r)) return false;
             continue;
         }
         const tb::RtlUnit* unit = nullptr;
@@ -405,30 +436,36 @@ int run_run(const RunArgs& a) {
         if (!unit) {
             std::fprintf(stderr, "vpsim run: --rtl %s: no RTL for this unit; valid values: %s\n", name.c_str(),
                          fmt::format("{}", fmt::join(valid, ", ")).c_str());
-            return 2;
+            return false;
         }
-        rtl.push_back(unit);
-        rtl_names.push_back(unit->name);
+        r.rtl.push_back(unit);
+        r.names.push_back(unit->name);
     }
-    if (a.topology || !a.topology_dot.empty()) {
-        // The channels with the capacities, latencies and bandwidths these parameters give.
-        // Checked as a run would build it (every unit made, every link bound) before it is shown.
-        try {
-            sc::RunOptions check;
-            check.topology = &topology;
-            sc::check_topology(params, check);
-            if (!a.topology_dot.empty()) write_file_atomic(a.topology_dot, sc::topology_dot(topology, params));
-            if (a.topology) {
-                const std::string text = a.json ? topology.text : sc::topology_text(topology, params);
-                std::fwrite(text.data(), 1, text.size(), stdout);
-            }
-        } catch (const std::exception& e) {
-            std::fprintf(stderr, "vpsim run: %s\n", e.what());
-            return 2;
+    return true;
+}
+
+// --topology / --topology-dot: the channels with the capacities, latencies and bandwidths these
+// parameters give, checked as a run would build it (every unit made, every link bound) first.
+int show_topology(const RunArgs& a, const RunInputs& in) {
+    try {
+        sc::RunOptions check;
+        check.topology = &in.topology;
+        sc::check_topology(in.params, check);
+        if (!a.topology_dot.empty()) write_file_atomic(a.topology_dot, sc::topology_dot(in.topology, in.params));
+        if (a.topology) {
+            const std::string text = a.json ? in.topology.text : sc::topology_text(in.topology, in.params);
+            std::fwrite(text.data(), 1, text.size(), stdout);
         }
-        return 0;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "vpsim run: %s\n", e.what());
+        return 2;
     }
-    if (a.compare_model && !user_decoder) {
+    return 0;
+}
+
+// Options that need another: 0 when they are consistent, else 2 (the error printed).
+int check_option_needs(const RunArgs& a, const RtlChoice& r) {
+    if (a.compare_model && !r.user_decoder) {
         std::fprintf(stderr, "vpsim run: --compare-model compares your decoder RTL with the model: it needs --rtl "
                              "decl_decoder=FILE.sv\n");
         return 2;
@@ -441,101 +478,131 @@ int run_run(const RunArgs& a) {
         std::fprintf(stderr, "vpsim run: --vertices writes DIR/vertices.json: it needs --out DIR\n");
         return 2;
     }
-    if (!a.out.empty() && !open_out_dir(a.out, out_lock)) return 2;
-    sc::RunResult r;
-    std::vector<SensitiveAssumption> assumptions;  // the preset's that move results by more than 10 %
+    return 0;
+}
+
+// The user's decoder disagreed with the model inside the run: a finding (1), with the declaration
+// written for the cross-check and its replay command.
+int user_decoder_mismatch(const RunArgs& a, const RtlChoice& r, const sc::DeclDecoderMismatch& e) {
+    std::fprintf(stderr, "vpsim run: --rtl %s: %s\n", r.names.back().c_str(), e.what());
+    try {
+        // The declaration next to the run, ready for the cross-check (the pipeline drives
+        // every token at once and takes every event: --out-ready 1 --in-valid 1, strict).
+        const std::string f = write_mismatch_declaration(e, a.out.empty() ? "vpsim-run-mismatches" : a.out);
+        std::vector<std::string> replay = {"vpsim", "xcheck"};
+        replay.insert(replay.end(), r.user_rtl_args.begin(), r.user_rtl_args.end());
+        replay.insert(replay.end(), {"--corpus", f, "--random", "0", "--out-ready", "1", "--in-valid", "1"});
+        std::string cmd;
+        for (const auto& w : replay) cmd += (cmd.empty() ? "" : " ") + w;
+        std::fprintf(stderr, "vpsim run: the declaration: %s\n  replay: %s\n", f.c_str(), cmd.c_str());
+    } catch (const std::exception& w) {
+        std::fprintf(stderr, "vpsim run: could not write the declaration: %s\n", w.what());
+    }
+    return 1;
+}
+
+// The run on the timing model with its outputs (DIR's files, the --compare-model check); the
+// exit status of a failure, 0 when done. `r` and `assumptions` are the summary's.
+int simulate(const RunArgs& a, RunInputs& in, const RtlChoice& rtl, const std::string& sample_refused,
+             sc::RunResult& r, std::vector<SensitiveAssumption>& assumptions) {
     try {
         // Without --preset the built-in defaults are GeForce3's (nv20's values): nv20's entries apply
         // wherever the value in force is the one they were measured at.
-        assumptions = assumptions_in_force(a.preset.empty() ? "nv20" : a.preset, params, a.sets);
+        assumptions = assumptions_in_force(a.preset.empty() ? "nv20" : a.preset, in.params, a.sets);
         std::unique_ptr<VertexWriter> vw;
-        if (a.vertices) vw = std::make_unique<VertexWriter>(a.out + "/vertices.json", sc);
+        if (a.vertices) vw = std::make_unique<VertexWriter>(a.out + "/vertices.json", in.sc);
         sc::RunOptions opt;
         opt.vcd_path = a.vcd;
         opt.trace_path = a.trace;
         opt.stats_interval = a.stats_interval;
         opt.progress = !a.no_progress && !a.quiet && ::isatty(2);
-        opt.tess_profile = tess_profile;
-        opt.topology = &topology;
+        opt.tess_profile = in.tess_profile;
+        opt.topology = &in.topology;
         sc::UnitRegistry units = sc::builtin_units();  // with the --rtl units' variants
-        for (const tb::RtlUnit* u : rtl) tb::use_rtl(units, opt, u->name, u->make());
-        if (user_decoder) tb::use_rtl(units, opt, "decl_decoder", user_decoder);
-        if (user_fetch) tb::use_rtl(units, opt, "vertex_fetch", user_fetch);
+        for (const tb::RtlUnit* u : rtl.rtl) tb::use_rtl(units, opt, u->name, u->make());
+        if (rtl.user_decoder) tb::use_rtl(units, opt, "decl_decoder", rtl.user_decoder);
+        if (rtl.user_fetch) tb::use_rtl(units, opt, "vertex_fetch", rtl.user_fetch);
         if (vw) {
             opt.sink = [&vw](const sc::DrawState& d, uint64_t, uint32_t index, const vs::VertexOutputs& o) {
                 vw->vertex(d, index, o);
             };
             opt.draw_done = [&vw](const sc::DrawState& d) { vw->draw_done(d); };
         }
-        r = sc::run_pipeline(sc, params, profile, opt);
+        r = sc::run_pipeline(in.sc, in.params, in.profile, opt);
         sc::check_cycles_add_up(r);
         if (a.compare_model) {
             // The model's pipeline beside the RTL's, then directed arrays on the same build.
             sc::RunOptions mo;
-            mo.tess_profile = tess_profile;
+            mo.tess_profile = in.tess_profile;
             CompareModel cm;
             cm.random = a.compare_random;
             cm.mismatch_dir = (a.out.empty() ? std::string("vpsim-run-mismatches") : a.out + "/decl-mismatches");
-            cm.rtl_args = user_rtl_args;
-            const int rc = compare_with_model(sc, params, profile, mo, r, **user_built, cm);
+            cm.rtl_args = rtl.user_rtl_args;
+            const int rc = compare_with_model(in.sc, in.params, in.profile, mo, r, **rtl.user_built, cm);
             if (rc) return rc;
         }
         if (vw) vw->commit();
         if (!a.out.empty()) {
             if (a.stats_interval) write_file_atomic(a.out + "/timeseries.csv", r.timeseries_csv);
-            write_file_atomic(a.out + "/config.json", run_config(a, sc.name, hash, params, rtl_names).dump(2) + "\n");
+            write_file_atomic(a.out + "/config.json",
+                              run_config(a, in.sc.name, in.hash, in.params, rtl.names).dump(2) + "\n");
             nlohmann::ordered_json st = r.stats;
-            st["summary"] = summary_json(sc.name, r, rtl_names, assumptions);
+            st["summary"] = summary_json(in.sc.name, r, rtl.names, assumptions);
             if (!sample_refused.empty()) study::note_sample_refused(st["summary"], sample_refused);
             write_file_atomic(a.out + "/stats.json", st.dump(2) + "\n");
         }
     } catch (const tb::vf::LoopMismatch& e) {
-        if (user_fetch) {  // the user's RTL disagrees with the golden vertex fetch: a finding
+        if (rtl.user_fetch) {  // the user's RTL disagrees with the golden vertex fetch: a finding
             std::fprintf(stderr, "vpsim run: --rtl %s: %s (check it with vpsim xcheck --unit vertex_fetch --rtl)\n",
-                         user_fetch_name.c_str(), e.what());
+                         rtl.user_fetch_name.c_str(), e.what());
             return 1;
         }
         std::fprintf(stderr, "vpsim run: %s (internal error)\n", e.what());
         return 3;
     } catch (const sc::DeclDecoderMismatch& e) {
-        if (user_decoder) {  // the user's RTL disagrees with the model: a finding, not our error
-            std::fprintf(stderr, "vpsim run: --rtl %s: %s\n", rtl_names.back().c_str(), e.what());
-            try {
-                // The declaration next to the run, ready for the cross-check (the pipeline drives
-                // every token at once and takes every event: --out-ready 1 --in-valid 1, strict).
-                const std::string f = write_mismatch_declaration(e, a.out.empty() ? "vpsim-run-mismatches" : a.out);
-                std::vector<std::string> replay = {"vpsim", "xcheck"};
-                replay.insert(replay.end(), user_rtl_args.begin(), user_rtl_args.end());
-                replay.insert(replay.end(), {"--corpus", f, "--random", "0", "--out-ready", "1", "--in-valid", "1"});
-                std::string cmd;
-                for (const auto& w : replay) cmd += (cmd.empty() ? "" : " ") + w;
-                std::fprintf(stderr, "vpsim run: the declaration: %s\n  replay: %s\n", f.c_str(), cmd.c_str());
-            } catch (const std::exception& w) {
-                std::fprintf(stderr, "vpsim run: could not write the declaration: %s\n", w.what());
-            }
-            return 1;
-        }
+        if (rtl.user_decoder) return user_decoder_mismatch(a, rtl, e);  // a finding, not our error
         std::fprintf(stderr, "vpsim run: %s (internal error)\n", e.what());
         return 3;
     } catch (const std::exception& e) {  // a scene command failed (1), an internal error (3), else 2
         return run_error_status(e);
     }
+    return 0;
+}
+
+// The warnings on stderr, then (unless --quiet) the summary: text or --json.
+void print_run(const RunArgs& a, const std::string& scene, const sc::RunResult& r, const RtlChoice& rtl,
+               const std::vector<SensitiveAssumption>& assumptions, const std::string& sample_refused) {
     for (const auto& w : r.warnings) std::fprintf(stderr, "%s\n", w.c_str());
     for (const auto& c : r.caps) std::fprintf(stderr, "vpsim run: warning: %s\n", c.text.c_str());
-    if (!a.quiet) {
-        std::string s;
-        if (a.json) {
-            nlohmann::ordered_json j = summary_json(sc.name, r, rtl_names, assumptions);
-            if (!sample_refused.empty()) study::note_sample_refused(j, sample_refused);
-            s = j.dump(2) + "\n";
-        } else {
-            s = summary_text(sc.name, r, rtl_names, assumptions);
-            if (!sample_refused.empty())
-                s += fmt::format("  {:<28} refused ({}); this is the whole scene in detail\n", "sampling",
-                                 sample_refused);
-        }
-        std::fwrite(s.data(), 1, s.size(), stdout);
+    if (a.quiet) return;
+    std::string s;
+    if (a.json) {
+        nlohmann::ordered_json j = summary_json(scene, r, rtl.names, assumptions);
+        if (!sample_refused.empty()) study::note_sample_refused(j, sample_refused);
+        s = j.dump(2) + "\n";
+    } else {
+        s = summary_text(scene, r, rtl.names, assumptions);
+        if (!sample_refused.empty())
+            s += fmt::format("  {:<28} refused ({}); this is the whole scene in detail\n", "sampling", sample_refused);
     }
+    std::fwrite(s.data(), 1, s.size(), stdout);
+}
+
+int run_run(const RunArgs& a) {
+    std::optional<RunInputs> in = load_run_inputs(a);
+    if (!in) return 2;
+    std::string sample_refused;  // --sample --sample-fallback: why this run is in full
+    if (const std::optional<int> rc = run_sampled_if_asked(a, *in, sample_refused)) return *rc;
+    RtlChoice rtl;
+    if (!choose_rtl(a, rtl)) return 2;
+    if (a.topology || !a.topology_dot.empty()) return show_topology(a, *in);
+    if (const int rc = check_option_needs(a, rtl)) return rc;
+    std::optional<OutputDirLock> out_lock;
+    if (!a.out.empty() && !open_out_dir(a.out, out_lock)) return 2;
+    sc::RunResult r;
+    std::vector<SensitiveAssumption> assumptions;  // the preset's that move results by more than 10 %
+    if (const int rc = simulate(a, *in, rtl, sample_refused, r, assumptions)) return rc;
+    print_run(a, in->sc.name, r, rtl, assumptions, sample_refused);
     return 0;
 }
 
