@@ -214,7 +214,7 @@ for t in "${tests[@]}"; do
       converted=$(( converted + ${c:-0} ))
       [ -f "$scene" ] || continue
       if "$vpsim" scene-exec "$scene" >"$scene.exec" 2>"$scene.exec.err"; then
-        e=$(sed -n '1s/.*: \([0-9]*\) draws.*/\1/p' "$scene.exec")
+        e=$(sed -n '1s/.*: \([0-9]*\) draws\{0,1\}, .*/\1/p' "$scene.exec")  # "1 draw, fast path" too
         executed=$(( executed + ${e:-0} ))
       else
         echo "$(basename "$part"): scene-exec: $(tail -1 "$scene.exec.err")" >>"$fails"
