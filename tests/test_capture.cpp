@@ -41,8 +41,8 @@ std::string indices16(const std::vector<uint16_t>& v) {
 // Frame 0: a device, a vertex buffer of 4 vertices (64 bytes) filled, a 6-index buffer, a
 // DrawIndexedPrimitive of 2 triangles. Frame 1: vertices 0..1 rewritten (DISCARD), DrawPrimitive
 // of a strip; a DrawPrimitiveUP fan. Frame 2: DrawIndexedPrimitiveUP.
-CaptureWriter sample() {
-    CaptureWriter w;
+CaptureWriter sample(uint32_t version = VPSIM_CAPTURE_VERSION) {
+    CaptureWriter w(0, 0, 0xFFFFFFFFu, version);
     w.call(VPSIM_OP_CREATE_DEVICE, {0, 1, kCreateHardwareVp, 160, 120, 1});
     w.call(VPSIM_OP_CREATE_VERTEX_BUFFER, {1, 64, 8, kFvfXyzDiffuse, 1});
     w.call(VPSIM_OP_CREATE_INDEX_BUFFER, {2, 12, 8, kFmtIndex16, 1});
@@ -111,7 +111,7 @@ TEST_CASE("a call that breaks its op's layout is located by frame, call and byte
     w.call(VPSIM_OP_SET_RENDER_STATE, {137, 0}).call(VPSIM_OP_SET_LIGHT, {0, 3}).present();  // 8 of SetLight's 108 bytes
     const Capture c = parse_capture(w.bytes(), "l.vpcap");
     CHECK(c.frames.size() == 1);
-    const uint64_t call1 = 32 + 20 + (8 + 8) + 8 + 20 + (8 + 8);
+    const uint64_t call1 = 32 + 20 + (12 + 8) + 12 + 20 + (12 + 8);  // 12-byte call headers
     CHECK(c.error == "l.vpcap: frame 1, call 1, byte offset " + std::to_string(call1) +
                          ": SetLight takes at least 108 argument bytes, found 8");
 }
@@ -127,8 +127,8 @@ TEST_CASE("an unknown op is refused with its number", "[capture][damage]") {
 TEST_CASE("a file that is not a capture, or of another version, is refused at its header", "[capture][damage]") {
     CHECK(parse_capture("hello", "h").error.find("h: byte offset 0: not a vpsim capture") == 0);
     std::string b = sample().bytes();
-    b[8] = 3;
-    CHECK(parse_capture(b, "v").error.find("v: byte offset 8: capture version 3 with a 32-byte header; this vpsim reads versions 1..2") == 0);
+    b[8] = 4;
+    CHECK(parse_capture(b, "v").error.find("v: byte offset 8: capture version 4 with a 32-byte header; this vpsim reads versions 1..3") == 0);
 }
 
 TEST_CASE("capture info counts draws, vertices, the fixed-function and user-pointer mix and the traffic per frame",
@@ -176,7 +176,17 @@ TEST_CASE("a converted capture is a scene the golden model runs, draw for draw",
     CHECK(f.draws[3].references == 3);
 }
 
-TEST_CASE("a buffer rewritten between draws becomes a new scene buffer, bound again", "[capture][convert]") {
+namespace {
+// The UpdateBuffer commands of a converted scene, in order.
+std::vector<nlohmann::json> updates_of(const ConvertResult& r) {
+    std::vector<nlohmann::json> u;
+    for (const auto& c : r.scene["commands"])
+        if (c["op"] == "UpdateBuffer") u.push_back(c);
+    return u;
+}
+}  // namespace
+
+TEST_CASE("a buffer rewritten between draws becomes an UpdateBuffer of the bytes written, the binding kept", "[capture][convert]") {
     const ConvertResult r = convert_capture(parse_capture(sample().bytes(), "s.vpcap"), {});
     const auto f = scene::run_functional(to_scene(r), vs::Profile{});
     REQUIRE(f.draws.size() == 4);
@@ -186,7 +196,36 @@ TEST_CASE("a buffer rewritten between draws becomes a new scene buffer, bound ag
     CHECK(strip[0].pos[2] == 0.25f);
     CHECK(strip[2].pos[2] == 0.5f);
     CHECK(r.scene["buffers"].contains("vb1_v1"));
-    CHECK(r.scene["buffers"].contains("vb1_v2"));
+    CHECK_FALSE(r.scene["buffers"].contains("vb1_v2"));
+    const auto u = updates_of(r);
+    REQUIRE(u.size() == 1);
+    CHECK(u[0]["buffer"] == "vb1_v1");
+    CHECK(u[0]["offset"] == 0);
+    CHECK(u[0]["bytes"].size() == 32);
+    CHECK(r.updates == 1);
+    CHECK(r.update_bytes == 32);
+    size_t binds = 0;
+    for (const auto& c : r.scene["commands"]) binds += c["op"] == "SetStreamSource" && c["buffer"] == "vb1_v1";
+    CHECK(binds == 1);
+}
+
+TEST_CASE("writes between two draws become one UpdateBuffer from the first byte written to the last", "[capture][convert]") {
+    CaptureWriter w = sample();
+    w.call(VPSIM_OP_VERTEX_BUFFER_DATA, {1, 48, 16, 0x1000}, vertices({1, 1, 0.75f}));  // vertex 3 (NOOVERWRITE)
+    w.call(VPSIM_OP_VERTEX_BUFFER_DATA, {1, 16, 16, 0x1000}, vertices({1, 0, 0.75f}));  // vertex 1
+    w.call(VPSIM_OP_SET_STREAM_SOURCE, {0, 1, 16});  // the user-pointer draws unbound it
+    w.call(VPSIM_OP_DRAW_PRIMITIVE, {5, 0, 2}).present();
+    const ConvertResult r = convert_capture(parse_capture(w.bytes(), "s.vpcap"), {});
+    REQUIRE(r.error.empty());
+    const auto u = updates_of(r);
+    REQUIRE(u.size() == 2);  // frame 1's, then these
+    CHECK(u[1]["offset"] == 16);
+    CHECK(u[1]["bytes"].size() == 48);  // bytes 16..63: vertex 2 unchanged between them
+    const auto f = scene::run_functional(to_scene(r), vs::Profile{});
+    REQUIRE(f.draws.size() == 5);
+    CHECK(f.draws[4].vertices[1].pos[2] == 0.75f);
+    CHECK(f.draws[4].vertices[2].pos[2] == 0.5f);
+    CHECK(f.draws[4].vertices[3].pos[2] == 0.75f);
 }
 
 TEST_CASE("a scene has the constant registers its shaders name, beyond 96 too", "[capture][convert]") {
@@ -301,8 +340,8 @@ TEST_CASE("the writer's frame header holds the frame's index, call count, size a
     CHECK(word(b, 32) == VPSIM_CAPTURE_FRAME_MAGIC);
     CHECK(word(b, 36) == 0);
     CHECK(word(b, 40) == 2);
-    CHECK(word(b, 44) == 16 + 8);
-    CHECK(word(b, 48) == vpsim_capture_checksum(reinterpret_cast<const unsigned char*>(b.data()) + 52, 24));
+    CHECK(word(b, 44) == 20 + 12);
+    CHECK(word(b, 48) == vpsim_capture_checksum(reinterpret_cast<const unsigned char*>(b.data()) + 52, 32));
 }
 
 // ---- version 2: state blocks, Reset, ProcessVertices (docs/capture.md, "State blocks and Reset") ----
@@ -532,14 +571,10 @@ TEST_CASE("ProcessVertices' recorded result becomes the destination buffer's byt
 }
 
 TEST_CASE("a version 1 capture is still read, and an op of version 2 in it is refused", "[capture][damage]") {
-    std::string b = sample().bytes();
-    b[8] = 1;
-    CHECK(parse_capture(b, "v1").error.empty());
-    CaptureWriter w;
+    CHECK(parse_capture(sample(1).bytes(), "v1").error.empty());
+    CaptureWriter w(0, 0, 0xFFFFFFFFu, 1);
     w.call(VPSIM_OP_RESET, {64, 32, 1}).present();
-    std::string r = w.bytes();
-    r[8] = 1;
-    CHECK(parse_capture(r, "v1").error == "v1: frame 0, call 0, byte offset 52: unknown op 33 (capture version 1 knows 1..24)");
+    CHECK(parse_capture(w.bytes(), "v1").error == "v1: frame 0, call 0, byte offset 52: unknown op 33 (capture version 1 knows 1..24)");
 }
 
 TEST_CASE("capture info counts state-block calls, ProcessVertices and their vertices, and Resets", "[capture][info]") {
@@ -572,4 +607,126 @@ TEST_CASE("a ProcessVertices call whose byte count is not the bytes it carries i
     w.call(VPSIM_OP_PROCESS_VERTICES, {0, 0, 1, 2, 0, 0, 32}, vertices({0, 0, 0})).present();  // 16 bytes, 32 announced
     CHECK(parse_capture(w.bytes(), "pv.vpcap").error ==
           "pv.vpcap: frame 0, call 0, byte offset 52: ProcessVertices takes 60 argument bytes (its fixed 28 and the data its counts say), found 44");
+}
+
+// ---- version 3: each call's HRESULT; calls the runtime refused, draws that draw nothing (docs/capture.md) ----
+namespace {
+const uint32_t kInvalidCall = 0x8876086Cu;  // D3DERR_INVALIDCALL
+
+// A device, an FVF and a 3-vertex buffer bound to stream 0.
+CaptureWriter triangle_setup() {
+    CaptureWriter w;
+    w.call(VPSIM_OP_CREATE_DEVICE, {0, 1, kCreateHardwareVp, 160, 120, 1});
+    w.call(VPSIM_OP_CREATE_VERTEX_BUFFER, {1, 48, 8, kFvfXyzDiffuse, 1});
+    w.call(VPSIM_OP_VERTEX_BUFFER_DATA, {1, 0, 48, 0}, vertices({0, 0, 0.5f, 1, 0, 0.5f, 0, 1, 0.5f}));
+    w.call(VPSIM_OP_SET_RENDER_STATE, {137, 0});
+    w.call(VPSIM_OP_SET_VERTEX_SHADER, {kFvfXyzDiffuse});
+    w.call(VPSIM_OP_SET_STREAM_SOURCE, {0, 1, 16});
+    return w;
+}
+}  // namespace
+
+TEST_CASE("a version 3 call header holds the call's HRESULT", "[capture]") {
+    CaptureWriter w;
+    w.call_hr(VPSIM_OP_SET_RENDER_STATE, kInvalidCall, {137, 1}).present();
+    const std::string& b = w.bytes();
+    CHECK(word(b, 8) == 3);
+    CHECK(word(b, 52 + 4) == 8);             // argument bytes
+    CHECK(word(b, 52 + 8) == kInvalidCall);  // the HRESULT
+    CHECK(word(b, 52 + 12) == 137);          // the arguments after it
+    const Capture c = parse_capture(b, "h.vpcap");
+    REQUIRE(c.error.empty());
+    CHECK(c.frames[0].calls[0].hresult == kInvalidCall);
+    CHECK(c.frames[0].calls[0].refused());
+    CHECK_FALSE(c.frames[0].calls[1].refused());
+}
+
+TEST_CASE("a version 2 capture, 8-byte call headers and no HRESULT, is still read", "[capture][damage]") {
+    CaptureWriter w(0, 0, 0xFFFFFFFFu, 2);
+    w.call(VPSIM_OP_SET_RENDER_STATE, {137, 1}).call(VPSIM_OP_RESET, {64, 32, 1}).present();
+    const Capture c = parse_capture(w.bytes(), "v2");
+    REQUIRE(c.error.empty());
+    REQUIRE(c.frames[0].calls.size() == 3);
+    CHECK(c.frames[0].calls[1].offset == 52 + 8 + 8);
+    CHECK(c.frames[0].calls[1].hresult == 0);
+}
+
+TEST_CASE("calls the runtime refused are left out of the scene and counted", "[capture][convert]") {
+    CaptureWriter w = triangle_setup();
+    w.call_hr(VPSIM_OP_SET_VERTEX_SHADER, kInvalidCall, {0xDEADu});            // no such handle
+    w.call_hr(VPSIM_OP_SET_STREAM_SOURCE, kInvalidCall, {0, 9, 16});             // no such buffer
+    w.call_hr(VPSIM_OP_DRAW_PRIMITIVE, kInvalidCall, {4, 0, 1});
+    w.call(VPSIM_OP_DRAW_PRIMITIVE, {4, 0, 1}).present();
+    const ConvertResult r = convert_capture(parse_capture(w.bytes(), "r.vpcap"), {});
+    REQUIRE(r.error.empty());
+    CHECK(r.refused == 3);
+    CHECK(r.draws == 1);
+    const auto f = scene::run_functional(to_scene(r), vs::Profile{});
+    CHECK(f.draws.size() == 1);
+}
+
+TEST_CASE("capture info counts the calls the runtime refused, and nothing else of them", "[capture][info]") {
+    CaptureWriter w = triangle_setup();
+    w.call_hr(VPSIM_OP_DRAW_PRIMITIVE, kInvalidCall, {4, 0, 1});
+    w.call_hr(VPSIM_OP_SET_LIGHT, kInvalidCall, std::vector<uint32_t>(27, 0));
+    w.call(VPSIM_OP_DRAW_PRIMITIVE, {4, 0, 1}).present();
+    const Capture c = parse_capture(w.bytes(), "r.vpcap");
+    const auto f = capture_info(c);
+    REQUIRE(f.size() == 1);
+    CHECK(f[0].refused_calls == 2);
+    CHECK(f[0].draws == 1);
+    CHECK(f[0].state_calls == 1);  // the LIGHTING render state only
+    CHECK(info_text(c, f).find("calls the runtime refused 2") != std::string::npos);
+}
+
+TEST_CASE("an indexed draw with no index buffer set draws nothing: left out and counted", "[capture][convert]") {
+    CaptureWriter w = triangle_setup();
+    w.call(VPSIM_OP_DRAW_INDEXED_PRIMITIVE, {4, 0, 3, 0, 1});
+    w.call(VPSIM_OP_DRAW_PRIMITIVE, {4, 0, 1}).present();
+    const ConvertResult r = convert_capture(parse_capture(w.bytes(), "i.vpcap"), {});
+    REQUIRE(r.error.empty());
+    CHECK(r.draws == 1);
+    REQUIRE(r.dropped.size() == 1);
+    CHECK(r.dropped.begin()->first == "DrawIndexedPrimitive with no index buffer set (D3D8 accepts it and draws nothing)");
+}
+
+TEST_CASE("a user-pointer draw of 0 primitives draws nothing and leaves stream 0 bound", "[capture][convert]") {
+    CaptureWriter w = triangle_setup();
+    w.call(VPSIM_OP_DRAW_PRIMITIVE_UP, {4, 0, 16, 0});
+    w.call(VPSIM_OP_DRAW_PRIMITIVE, {4, 0, 1}).present();  // still from buffer 1
+    const ConvertResult r = convert_capture(parse_capture(w.bytes(), "u.vpcap"), {});
+    REQUIRE(r.error.empty());
+    CHECK(r.draws == 1);
+    CHECK(r.dropped.count("DrawPrimitiveUP with 0 primitives (D3D8 accepts it and draws nothing)") == 1);
+    const auto f = scene::run_functional(to_scene(r), vs::Profile{});
+    REQUIRE(f.draws.size() == 1);
+    CHECK(f.draws[0].vertices[1].pos[0] == 1.0f);
+}
+
+TEST_CASE("draws through an FVF with no position are left out, and so is its SetVertexShader", "[capture][convert]") {
+    CaptureWriter w = triangle_setup();
+    w.call(VPSIM_OP_SET_VERTEX_SHADER, {0});
+    w.call(VPSIM_OP_DRAW_PRIMITIVE, {4, 0, 1});
+    w.call(VPSIM_OP_SET_VERTEX_SHADER, {kFvfXyzDiffuse});
+    w.call(VPSIM_OP_DRAW_PRIMITIVE, {4, 0, 1}).present();
+    const ConvertResult r = convert_capture(parse_capture(w.bytes(), "f.vpcap"), {});
+    REQUIRE(r.error.empty());
+    CHECK(r.draws == 1);
+    CHECK(r.dropped.count("DrawPrimitive with FVF 0x0, which has no position (D3D8 accepts it and draws nothing)") == 1);
+    for (const auto& c : r.scene["commands"]) CHECK_FALSE((c["op"] == "SetVertexShader" && c.contains("fvf") && c["fvf"] == 0));
+    CHECK(scene::run_functional(to_scene(r), vs::Profile{}).draws.size() == 1);
+}
+
+TEST_CASE("DrawIndexedPrimitive with NumVertices 0 is converted without a vertex range", "[capture][convert]") {
+    CaptureWriter w = triangle_setup();
+    w.call(VPSIM_OP_CREATE_INDEX_BUFFER, {2, 6, 8, kFmtIndex16, 1});
+    w.call(VPSIM_OP_INDEX_BUFFER_DATA, {2, 0, 6, 0}, indices16({0, 1, 2}));
+    w.call(VPSIM_OP_SET_INDICES, {2, 0});
+    w.call(VPSIM_OP_DRAW_INDEXED_PRIMITIVE, {4, 0, 0, 0, 1}).present();
+    const ConvertResult r = convert_capture(parse_capture(w.bytes(), "n.vpcap"), {});
+    REQUIRE(r.error.empty());
+    REQUIRE(r.draws == 1);
+    for (const auto& c : r.scene["commands"])
+        if (c["op"] == "DrawIndexedPrimitive") CHECK_FALSE(c.contains("num_vertices"));
+    CHECK(scene::run_functional(to_scene(r), vs::Profile{}).draws.size() == 1);
 }

@@ -51,6 +51,7 @@ std::vector<DrawSetup> draws_of(SceneMachine& m) {
                 else if constexpr (std::is_same_v<T, DeletePatch>) m.delete_patch(p, b);
                 else if constexpr (std::is_same_v<T, SetRenderState>) m.set_render_state(p, b);
                 else if constexpr (is_ff_state_command_v<T>) m.apply_ff_state(p, c.body);
+                else if constexpr (std::is_same_v<T, UpdateBuffer>) m.update_buffer(p, b);
                 else out.push_back(m.draw(i, p, b));
             },
             c.body);

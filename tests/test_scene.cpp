@@ -12,6 +12,7 @@
 #include <meshoptimizer.h>
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <filesystem>
 #include <random>
@@ -352,16 +353,24 @@ TEST_CASE("every example scene runs, each reference's vertex equal to its index 
         const Scene sc = load_scene(file);
         // What each draw shades with, copied when the executor shades it (constants change
         // between draws; the shaders live only as long as the executor).
+        // The streams' bytes are copied too: an UpdateBuffer changes them after the draw.
         struct Snapshot {
             vs::CreatedShader shader;
             vs::Profile profile;
             vs::Streams streams;
             vs::Constants constants;
+            std::array<std::vector<uint8_t>, 16> bytes;
         };
         std::vector<Snapshot> seen;
         const ShadeFn reference = reference_shade();
         const ShadeFn recording = [&](const ShadeState& st, const uint32_t* idx, size_t n, vs::VertexOutputs* out) {
-            seen.push_back({*st.shader, *st.profile, *st.streams, *st.constants});
+            seen.push_back({*st.shader, *st.profile, *st.streams, *st.constants, {}});
+            Snapshot& s = seen.back();
+            for (size_t b = 0; b < 16; ++b)
+                if (s.streams[b].data) {
+                    s.bytes[b].assign(s.streams[b].data, s.streams[b].data + s.streams[b].size);
+                    s.streams[b].data = s.bytes[b].data();
+                }
             reference(st, idx, n, out);
         };
         FunctionalResult r;
@@ -520,4 +529,34 @@ TEST_CASE("Keep::Counts reports the same first unfetchable vertex as Keep::Verti
         CHECK_THAT(errs[0], Contains(std::string("vertex ") + (std::string(far) == "70000" ? "5000" : "3000000") + ":"));
         CHECK(errs[1] == errs[0]);
     }
+}
+
+// ---- UpdateBuffer (docs/scenes.md, "Commands") ----
+
+TEST_CASE("UpdateBuffer past the end of its buffer is refused at its bytes, naming the range", "[scene]") {
+    CHECK(error_of(R"({"buffers": {"vb": {"bytes": [0, 0, 0, 0, 0, 0, 0, 0]}},
+      "commands": [{"op": "UpdateBuffer", "buffer": "vb", "offset": 6, "bytes": [1, 2, 3]}]})") ==
+          "t.json: /commands/0/bytes: bytes 6..8 (3 from offset 6) go past the end of buffer \"vb\", which holds 8 bytes");
+    CHECK_THAT(error_of(R"({"buffers": {}, "commands": [{"op": "UpdateBuffer", "buffer": "vb", "offset": 0, "bytes": [1]}]})"),
+               StartsWith("t.json: /commands/0/buffer: expected the name of a buffer, found \"vb\""));
+    CHECK_THAT(error_of(R"({"buffers": {"vb": {"bytes": [0]}}, "commands": [{"op": "UpdateBuffer", "buffer": "vb", "offset": 0, "bytes": []}]})"),
+               StartsWith("t.json: /commands/0/bytes: expected a non-empty array of bytes 0..255"));
+}
+
+TEST_CASE("UpdateBuffer changes what later draws read through the stream and indices already bound", "[scene]") {
+    const Scene s = load_scene(std::string(VPSIM_SOURCE_DIR) + "/examples/scenes/update_buffer.json");
+    const FunctionalResult r = run_functional(s, vs::Profile::d3d8());
+    REQUIRE(r.draws.size() == 3);
+    // Draw 0 read the buffers as the file gives them: indices 0, 1, 2, ...; vertex 0 red, vertex 1 at x -0.5.
+    CHECK(r.draws[0].indices[0] == 0);
+    CHECK(r.draws[0].vertices[0].d0[0] == 1.0f);  // oD0.r
+    CHECK(r.draws[0].vertices[1].pos[0] == -0.5f);
+    // Draw 1 (the same indexed draw): the first index is 3 now, vertex 1 (reference 1) at x -0.75.
+    CHECK(r.draws[1].indices[0] == 3);
+    CHECK(r.draws[1].vertices[1].pos[0] == -0.75f);
+    // Draw 2 (a strip from vertex 0): vertex 0 blue now.
+    CHECK(r.draws[2].vertices[0].d0[0] == 0.0f);
+    CHECK(r.draws[2].vertices[0].d0[2] == 1.0f);
+    // The scene itself keeps the file's bytes: a second run reads them again.
+    CHECK(run_functional(s, vs::Profile::d3d8()).draws[0].vertices[1].pos[0] == -0.5f);
 }

@@ -126,6 +126,18 @@ TEST_CASE("V9: write masks of frc, m-instructions, oFog and oPts", "[validate]")
     CHECK(validate(program({kWritePos, ins(OP_MOV, dst(REG_RASTOUT, RAST_PTS, 0x1), {v0})})).valid);
 }
 
+TEST_CASE("V9: oFog and oPts without a mask (.xyzw) are a d3d8 warning, an error with masks=strict", "[validate]") {
+    // Wine's d3d8 visual.c fog_with_shader_test creates `mul oFog, r0.x, c0.x` (token 0xC00F0001) and checks it succeeds.
+    for (const uint32_t out : {RAST_FOG, RAST_PTS}) {
+        const Validation v = validate(program({kWritePos, ins(OP_MOV, dst(REG_RASTOUT, out, 0xF), {v0})}));
+        CHECK(v.valid);
+        CHECK(rules(v, Severity::Warning) == R{"V9"});
+        Profile strict;
+        strict.strict_masks = true;
+        CHECK_FALSE(validate(program({kWritePos, ins(OP_MOV, dst(REG_RASTOUT, out, 0xF), {v0})}), strict).valid);
+    }
+}
+
 TEST_CASE("V10: m-instructions take no swizzle and write somewhere else than src0", "[validate]") {
     CHECK(rules(validate(program({kWritePos, ins(OP_M4x4, dst(REG_TEMP, 0), {src(REG_INPUT, 0, 0x00), c0})}))) == R{"V10"});
     const Instruction w = ins(OP_MOV, dst(REG_TEMP, 1), {v0});

@@ -4,11 +4,13 @@
 #include "model/capture/capture_state.h"
 #include "model/decl/decl_decoder.h"
 #include "model/ff/ff_names.h"
+#include "model/ff/fvf.h"
 
 #include <fmt/format.h>
 
 #include <cmath>
 #include <cstring>
+#include <optional>
 #include <stdexcept>
 #include <vector>
 
@@ -30,7 +32,8 @@ struct Buffer {
     uint32_t lost_frame = ~0u; // a D3DPOOL_DEFAULT buffer's Reset: the frame it was lost in
     uint32_t version = 0;      // bumped by every write
     uint32_t emitted = ~0u;    // the version last put in the scene
-    std::string name;          // its scene name at `emitted`
+    std::string name;          // its scene name (after the version it was first put in the scene with)
+    uint64_t lo = ~0ull, hi = 0;  // the bytes written since `emitted`: [lo, hi)
 };
 
 struct Binding {
@@ -75,6 +78,13 @@ private:
     std::map<uint32_t, std::string> shaders_;  // handle -> scene name
     std::map<std::string, uint32_t> stream0_size_;  // shader name -> its declaration's stream-0 vertex size (0: none)
     uint32_t selected_size0() const;                // the selected shader's, from the device state (0: an FVF)
+    std::optional<uint32_t> positionless_fvf() const;  // the selected FVF code when D3D8's FVF rules refuse it
+    bool draws_nothing(uint32_t op, Args a);
+    uint32_t word_of(const Call& k, uint32_t i) const {  // argument word i (within the call's checked layout)
+        Args a(c_.data(k), k.size);
+        for (uint32_t n = 0; n < i; ++n) a.u32();
+        return a.u32();
+    }        // a draw D3D8 accepts that draws nothing: left out, counted
     Binding streams_[16];
     Binding indices_;                  // id, base vertex
     std::string emitted_streams_[16];  // the buffer name each stream has in the scene
@@ -82,6 +92,15 @@ private:
     uint32_t emitted_base_ = 0;
     uint32_t up_count_ = 0, shader_count_ = 0, max_const_ = 96;
 };
+
+bool valid_fvf(uint32_t fvf) {
+    try {
+        ff::validate_fvf(fvf);
+        return true;
+    } catch (const ff::FvfError&) {
+        return false;
+    }
+}
 
 std::string prim_type(uint32_t t) {
     static const char* const n[] = {"", "pointlist", "linelist", "linestrip", "trianglelist", "trianglestrip", "trianglefan"};
@@ -118,14 +137,26 @@ Buffer& Converter::live_buffer(uint32_t id) {
     return it->second;
 }
 
+// The first time a draw reads it, the buffer's bytes become a scene buffer `vb<id>_v<version>`;
+// after that the bytes written since the last draw that read it become one UpdateBuffer of that
+// scene buffer, from the first byte written to the last (docs/capture.md, "Buffers").
 std::string Converter::snapshot(uint32_t id) {
     Buffer& b = live_buffer(id);
-    if (b.emitted != b.version) {
-        if (b.bytes.empty()) throw ConvertError(fmt::format("buffer {} is drawn from with no bytes", id));
+    if (b.emitted == b.version) return b.name;
+    if (b.bytes.empty()) throw ConvertError(fmt::format("buffer {} is drawn from with no bytes", id));
+    if (b.emitted == ~0u) {
         b.name = fmt::format("{}{}_v{}", b.index ? "ib" : "vb", id, b.version);
         add_buffer(b.name, reinterpret_cast<const uint8_t*>(b.bytes.data()), b.bytes.size(), b.index, b.format);
-        b.emitted = b.version;
+    } else if (b.lo < b.hi) {
+        const auto* p = reinterpret_cast<const uint8_t*>(b.bytes.data());
+        cmd({{"op", "UpdateBuffer"}, {"buffer", b.name}, {"offset", b.lo},
+             {"bytes", json(std::vector<uint8_t>(p + b.lo, p + b.hi))}});
+        ++r_.updates;
+        r_.update_bytes += b.hi - b.lo;
     }
+    b.emitted = b.version;
+    b.lo = ~0ull;
+    b.hi = 0;
     return b.name;
 }
 
@@ -161,6 +192,10 @@ void Converter::write_buffer(uint32_t id, bool index, uint32_t off, uint32_t siz
         throw ConvertError(fmt::format("bytes {}..{} are outside the buffer's {}", off, uint64_t(off) + size, b.bytes.size()));
     std::memcpy(b.bytes.data() + off, p, size);
     ++b.version;
+    if (size) {
+        b.lo = std::min<uint64_t>(b.lo, off);
+        b.hi = std::max<uint64_t>(b.hi, uint64_t(off) + size);
+    }
 }
 
 // 1 + the highest constant register a vertex shader function's parameter tokens name (D3DSPR_CONST,
@@ -256,6 +291,38 @@ uint32_t Converter::up_vertices(const std::string& name, const uint8_t* p, uint6
     return size0;
 }
 
+std::optional<uint32_t> Converter::positionless_fvf() const {
+    const json* vs = state_.value("vs");
+    if (!vs || !vs->contains("fvf")) return std::nullopt;
+    const uint32_t fvf = (*vs)["fvf"].get<uint32_t>();
+    return valid_fvf(fvf) ? std::nullopt : std::optional<uint32_t>(fvf);
+}
+
+// Draws that D3D8 accepts (D3D_OK) and that draw nothing, left out of the scene and counted
+// (docs/capture.md, "Calls left out"): no primitives; a user-pointer draw with stride 0 (Wine's
+// d3d8 returns D3D_OK before drawing for both); an indexed draw with no index buffer set (Wine's
+// d3d8: "Index buffer not set, returning D3D_OK"); a draw through an FVF that D3D8's FVF rules
+// refuse (no position, FVF 0: nothing to transform).
+bool Converter::draws_nothing(uint32_t op, Args a) {
+    const char* name = op_name(op);
+    a.u32();  // type
+    uint32_t count = 0, stride = 1;
+    switch (op) {
+    case VPSIM_OP_DRAW_PRIMITIVE: a.u32(), count = a.u32(); break;
+    case VPSIM_OP_DRAW_INDEXED_PRIMITIVE: a.u32(), a.u32(), a.u32(), count = a.u32(); break;
+    case VPSIM_OP_DRAW_PRIMITIVE_UP: count = a.u32(), stride = a.u32(); break;
+    default: a.u32(), a.u32(), count = a.u32(), a.u32(), stride = a.u32(); break;
+    }
+    std::string why;
+    if (!count) why = "0 primitives";
+    else if (!stride) why = "a stride of 0";
+    else if (op == VPSIM_OP_DRAW_INDEXED_PRIMITIVE && !indices_.id) why = "no index buffer set";
+    else if (const auto fvf = positionless_fvf()) why = fmt::format("FVF 0x{:X}, which has no position", *fvf);
+    if (why.empty()) return false;
+    drop(fmt::format("{} with {} (D3D8 accepts it and draws nothing)", name, why));
+    return true;
+}
+
 // The selected shader comes from the device state, which SetVertexShader or an applied state
 // block set.
 uint32_t Converter::selected_size0() const {
@@ -299,6 +366,8 @@ void Converter::on_state(const json& j) {
     } else if (op == "_indices") {
         const uint32_t id = j["id"];
         indices_ = id ? Binding{id, j["base"].get<uint32_t>()} : Binding{};
+    } else if (op == "SetVertexShader" && j.contains("fvf") && !valid_fvf(j["fvf"].get<uint32_t>())) {
+        // An FVF the scene cannot select (no position: FVF 0): its draws are left out (draws_nothing).
     } else {
         cmd(j);
     }
@@ -439,7 +508,12 @@ void Converter::state_call(const Call& k, Args& a) {
 }
 
 // One call. `draws`: the call's frame is in the range (else its draws are left out, its state kept).
+// A call the runtime refused changed nothing: it is left out, counted.
 void Converter::call(const Call& k, bool draws) {
+    if (k.refused()) {
+        ++r_.refused;
+        return;
+    }
     Args a(c_.data(k), k.size);
     switch (k.op) {
     case VPSIM_OP_CREATE_DEVICE: {
@@ -487,7 +561,7 @@ void Converter::call(const Call& k, bool draws) {
     case VPSIM_OP_DELETE_VERTEX_SHADER: shaders_.erase(a.u32()); break;
     case VPSIM_OP_DRAW_PRIMITIVE: {
         const uint32_t type = a.u32(), start = a.u32(), count = a.u32();
-        if (!draws || !count) break;
+        if (!draws || draws_nothing(k.op, Args(c_.data(k), k.size))) break;
         bind_for_draw(false);
         cmd({{"op", "DrawPrimitive"}, {"type", prim_type(type)}, {"start_vertex", start}, {"primitive_count", count}});
         ++r_.draws;
@@ -495,20 +569,29 @@ void Converter::call(const Call& k, bool draws) {
     }
     case VPSIM_OP_DRAW_INDEXED_PRIMITIVE: {
         const uint32_t type = a.u32(), min_index = a.u32(), nv = a.u32(), start = a.u32(), count = a.u32();
-        if (!draws || !count) break;
+        if (!draws || draws_nothing(k.op, Args(c_.data(k), k.size))) break;
         bind_for_draw(true);
-        cmd({{"op", "DrawIndexedPrimitive"}, {"type", prim_type(type)}, {"min_index", min_index}, {"num_vertices", nv},
-             {"start_index", start}, {"primitive_count", count}});
+        json d = {{"op", "DrawIndexedPrimitive"}, {"type", prim_type(type)}, {"min_index", min_index}, {"num_vertices", nv},
+                  {"start_index", start}, {"primitive_count", count}};
+        // NumVertices 0 names no range: the indices are not checked against one (Wine's d3d8 reads
+        // it only to upload system-memory vertices).
+        if (!nv) d.erase("num_vertices");
+        cmd(std::move(d));
         ++r_.draws;
         break;
     }
     case VPSIM_OP_DRAW_PRIMITIVE_UP:
-    case VPSIM_OP_DRAW_INDEXED_PRIMITIVE_UP:
-        // D3D8 unbinds stream 0 (and, for the indexed draw, the indices) after a user-pointer draw.
-        if (draws) draw_up(a, k.op == VPSIM_OP_DRAW_INDEXED_PRIMITIVE_UP);
+    case VPSIM_OP_DRAW_INDEXED_PRIMITIVE_UP: {
+        // D3D8 unbinds stream 0 (and, for the indexed draw, the indices) after a user-pointer draw,
+        // but not after one of 0 primitives or stride 0, which returns before drawing.
+        const bool indexed = k.op == VPSIM_OP_DRAW_INDEXED_PRIMITIVE_UP;
+        const uint32_t count = word_of(k, indexed ? 3 : 1), stride = word_of(k, indexed ? 5 : 2);
+        if (draws && !draws_nothing(k.op, Args(c_.data(k), k.size))) draw_up(a, indexed);
+        if (!count || !stride) break;
         state_.force("stream:0", *state_.default_of("stream:0"));
         if (k.op == VPSIM_OP_DRAW_INDEXED_PRIMITIVE_UP) state_.force("indices", *state_.default_of("indices"));
         break;
+    }
     case VPSIM_OP_PRESENT: break;
     default: state_call(k, a);
     }

@@ -1,6 +1,7 @@
 // A capture (docs/capture.md) to a vpsim scene (docs/scenes.md): the calls that reach the
-// vertex pipeline become scene commands; buffer contents become one scene buffer per version a
-// draw sees; user-pointer draws become a buffer and a plain draw. See docs/capture.md,
+// vertex pipeline become scene commands; a buffer's contents become a scene buffer when a draw
+// first reads it, and an UpdateBuffer of the bytes written since whenever a later draw reads it
+// again; user-pointer draws become a buffer and a plain draw. See docs/capture.md,
 // "Conversion".
 #pragma once
 
@@ -23,6 +24,8 @@ struct ConvertResult {
     uint32_t frames = 0;   // frames converted (of those in the range)
     uint64_t draws = 0;    // draws in the scene
     uint64_t processed = 0;  // ProcessVertices calls whose results became buffer bytes
+    uint64_t refused = 0;  // calls the runtime refused (a failed HRESULT, capture version 3): left out
+    uint64_t updates = 0, update_bytes = 0;  // UpdateBuffer commands (buffers written again after a draw read them)
     std::string error;     // the capture's damage or a call the scene cannot express: where it stopped
     std::map<std::string, uint64_t> dropped;  // calls left out, by kind ("SetRenderState 7 (ZENABLE...)")
 };

@@ -3,20 +3,21 @@
  * model/capture (C++). Plain C so both compilers read the same definitions.
  *
  * A capture is a 32-byte file header, then frame records. A frame record is a 20-byte frame
- * header followed by its payload: the frame's calls, each an 8-byte call header (op, arguments'
- * byte count) and its arguments. All numbers are little-endian; floats are IEEE-754 binary32. */
+ * header followed by its payload: the frame's calls, each a 12-byte call header (op, arguments'
+ * byte count, the HRESULT the runtime returned; 8 bytes without it before version 3) and its arguments. All numbers are little-endian; floats are IEEE-754 binary32. */
 #ifndef VPSIM_CAPTURE_FORMAT_H
 #define VPSIM_CAPTURE_FORMAT_H
 
 #include <stdint.h>
 
 #define VPSIM_CAPTURE_MAGIC "VPSIMCAP"  /* the file's first 8 bytes */
-#define VPSIM_CAPTURE_VERSION 2u      /* version 1 (ops 1..24) is still read */
+#define VPSIM_CAPTURE_VERSION 3u      /* versions 1 (ops 1..24) and 2 (8-byte call headers) are still read */
 #define VPSIM_CAPTURE_OLDEST_VERSION 1u
 #define VPSIM_CAPTURE_HEADER_BYTES 32u
 #define VPSIM_CAPTURE_FRAME_MAGIC 0x4D415246u /* "FRAM" */
 #define VPSIM_CAPTURE_FRAME_HEADER_BYTES 20u
-#define VPSIM_CAPTURE_CALL_HEADER_BYTES 8u
+#define VPSIM_CAPTURE_CALL_HEADER_BYTES 12u   /* op, reserved, argument bytes, the call's HRESULT */
+#define VPSIM_CAPTURE_CALL_HEADER_BYTES_V2 8u /* versions 1 and 2: op, reserved, argument bytes (every call succeeded) */
 
 /* File header flags. */
 #define VPSIM_CAPTURE_FLAG_VIRTUAL_TIME 1u /* the program's timers were virtualised per frame */

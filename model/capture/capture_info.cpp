@@ -17,6 +17,10 @@ std::vector<FrameInfo> capture_info(const Capture& c) {
         i.index = f.index;
         i.calls = f.calls.size();
         for (const Call& k : f.calls) {
+            if (k.refused()) {  // changed nothing on the device: not a draw, not a state call
+                ++i.refused_calls;
+                continue;
+            }
             Args a(c.data(k), k.size);
             switch (k.op) {
             case VPSIM_OP_CREATE_VERTEX_SHADER: {
@@ -112,7 +116,7 @@ std::string info_text(const Capture& c, const std::vector<FrameInfo>& fs) {
         t.constant_vectors += i.constant_vectors, t.buffer_bytes += i.buffer_bytes;
         t.user_pointer_bytes += i.user_pointer_bytes, t.state_calls += i.state_calls;
         t.state_block_calls += i.state_block_calls, t.process_vertices_calls += i.process_vertices_calls;
-        t.processed_vertices += i.processed_vertices, t.resets += i.resets;
+        t.processed_vertices += i.processed_vertices, t.resets += i.resets, t.refused_calls += i.refused_calls;
     }
     s += fmt::format("  total  {:5}  {:5}  {:8}  {:6}  {:8}  {:8}  {:9}  {:12}  {:14}  {:5}\n", t.calls, t.draws, t.vertices,
                      t.shader_draws, t.fixed_function_draws, t.user_pointer_draws, t.constant_vectors, t.buffer_bytes,
@@ -120,6 +124,7 @@ std::string info_text(const Capture& c, const std::vector<FrameInfo>& fs) {
     if (t.state_block_calls || t.process_vertices_calls || t.resets)
         s += fmt::format("  state-block calls {}, ProcessVertices {} ({} vertices), Reset {}\n", t.state_block_calls,
                          t.process_vertices_calls, t.processed_vertices, t.resets);
+    if (t.refused_calls) s += fmt::format("  calls the runtime refused {} (not counted above)\n", t.refused_calls);
     return s;
 }
 
@@ -133,7 +138,8 @@ nlohmann::json info_json(const Capture& c, const std::vector<FrameInfo>& fs) {
                                {"buffer_bytes", i.buffer_bytes}, {"user_pointer_bytes", i.user_pointer_bytes},
                                {"state_calls", i.state_calls}, {"state_block_calls", i.state_block_calls},
                                {"process_vertices_calls", i.process_vertices_calls},
-                               {"processed_vertices", i.processed_vertices}, {"resets", i.resets}});
+                               {"processed_vertices", i.processed_vertices}, {"resets", i.resets},
+                               {"refused_calls", i.refused_calls}});
     if (!c.error.empty()) j["error"] = c.error;
     return j;
 }

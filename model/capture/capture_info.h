@@ -22,6 +22,7 @@ struct FrameInfo {
     uint64_t state_block_calls = 0; // Create / Begin / End / Capture / Apply / DeleteStateBlock
     uint64_t process_vertices_calls = 0, processed_vertices = 0;  // ProcessVertices: calls, vertices
     uint64_t resets = 0;
+    uint64_t refused_calls = 0;     // calls the runtime refused (a failed HRESULT, version 3): counted in nothing else
 };
 
 std::vector<FrameInfo> capture_info(const Capture& c);

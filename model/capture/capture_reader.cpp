@@ -26,9 +26,10 @@ std::string where(const Capture& c, uint64_t frame, const std::string& call, uin
 bool parse_calls(Capture& c, Frame& f, uint64_t start, uint64_t size, uint32_t count) {
     uint64_t off = start;
     const uint64_t end = start + size;
+    const uint64_t header = c.version >= 3 ? VPSIM_CAPTURE_CALL_HEADER_BYTES : VPSIM_CAPTURE_CALL_HEADER_BYTES_V2;
     for (uint32_t k = 0; k < count; ++k) {
         const std::string call = fmt::format(", call {}", k);
-        if (end - off < VPSIM_CAPTURE_CALL_HEADER_BYTES) {
+        if (end - off < header) {
             c.error = where(c, f.index, call, off) + fmt::format("the frame's payload ends inside a call header ({} calls announced)", count);
             return false;
         }
@@ -36,7 +37,8 @@ bool parse_calls(Capture& c, Frame& f, uint64_t start, uint64_t size, uint32_t c
         x.op = uint32_t(uint8_t(c.bytes[off])) | uint32_t(uint8_t(c.bytes[off + 1])) << 8;
         x.offset = off;
         x.size = word_at(c.bytes, off + 4);
-        x.args_offset = off + VPSIM_CAPTURE_CALL_HEADER_BYTES;
+        if (c.version >= 3) x.hresult = word_at(c.bytes, off + 8);
+        x.args_offset = off + header;
         if (x.size > end - x.args_offset) {
             c.error = where(c, f.index, call, off) + fmt::format("{} argument bytes go past the frame's end", x.size);
             return false;

@@ -14,6 +14,8 @@ struct Call {
     uint64_t offset = 0;      // of the call header in the file
     uint64_t args_offset = 0; // of its arguments in the file
     uint32_t size = 0;        // argument bytes
+    uint32_t hresult = 0;     // what the runtime returned (version 3; before it only calls that succeeded were recorded)
+    bool refused() const { return (hresult & 0x80000000u) != 0; }  // FAILED(hresult)
 };
 
 struct Frame {

@@ -12,15 +12,16 @@ void put32(std::string& s, uint32_t v) {
 }
 }  // namespace
 
-CaptureWriter::CaptureWriter(uint32_t flags, uint32_t first_frame, uint32_t last_frame) {
+CaptureWriter::CaptureWriter(uint32_t flags, uint32_t first_frame, uint32_t last_frame, uint32_t version) : version_(version) {
     out_.append(VPSIM_CAPTURE_MAGIC, 8);
-    for (uint32_t v : {VPSIM_CAPTURE_VERSION, VPSIM_CAPTURE_HEADER_BYTES, flags, first_frame, last_frame, 0u}) put32(out_, v);
+    for (uint32_t v : {version, VPSIM_CAPTURE_HEADER_BYTES, flags, first_frame, last_frame, 0u}) put32(out_, v);
 }
 
-CaptureWriter& CaptureWriter::call(uint16_t op, const std::vector<uint32_t>& words, const std::string& data) {
+CaptureWriter& CaptureWriter::call_hr(uint16_t op, uint32_t hresult, const std::vector<uint32_t>& words, const std::string& data) {
     const uint32_t n = uint32_t(4 * words.size() + data.size());
     put32(frame_, op);
     put32(frame_, n);
+    if (version_ >= 3) put32(frame_, hresult);
     for (uint32_t w : words) put32(frame_, w);
     frame_ += data;
     ++calls_;

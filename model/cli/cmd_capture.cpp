@@ -126,8 +126,15 @@ int run_convert(const CaptureArgs& a) {
         return 2;
     }
     write_file_atomic(a.output, r.scene.dump() + "\n");
-    std::printf("%s: %u frame%s, %llu draws\n", a.output.c_str(), r.frames, r.frames == 1 ? "" : "s",
+    std::printf("%s: %u frame%s, %llu draws", a.output.c_str(), r.frames, r.frames == 1 ? "" : "s",
                 static_cast<unsigned long long>(r.draws));
+    if (r.updates)
+        std::printf(", %llu buffer update%s (%llu bytes)", static_cast<unsigned long long>(r.updates),
+                    r.updates == 1 ? "" : "s", static_cast<unsigned long long>(r.update_bytes));
+    std::printf("\n");
+    if (r.refused)
+        std::fprintf(stderr, "vpsim capture convert: %llu call%s the runtime refused, left out\n",
+                     static_cast<unsigned long long>(r.refused), r.refused == 1 ? "" : "s");
     for (const auto& [what, n] : r.dropped)
         std::fprintf(stderr, "vpsim capture convert: left out %llu x %s\n", static_cast<unsigned long long>(n), what.c_str());
     if (!r.error.empty()) {

@@ -90,6 +90,7 @@ void walk(const scene::Scene& sc, const ff::Caps& caps, uint64_t last, F on_draw
                 else if constexpr (std::is_same_v<T, scene::SetViewport>) m.set_viewport(p, b);
                 else if constexpr (std::is_same_v<T, scene::SetMaterial>) m.set_material(p, b);
                 else if constexpr (std::is_same_v<T, scene::SetTextureStageState>) m.set_texture_stage_state(p, b);
+                else if constexpr (std::is_same_v<T, scene::UpdateBuffer>) m.update_buffer(p, b);
                 else on_draw(n++, m.draw(i, p, b));  // the draws
             },
             c.body);

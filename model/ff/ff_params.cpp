@@ -52,10 +52,10 @@ std::optional<ParamError> check_light(uint32_t type, const Light& l) {
 std::optional<ParamError> check_viewport(const Viewport& v) {
     if (v.width == 0) return ParamError{"width", "a viewport 0 pixels wide"};
     if (v.height == 0) return ParamError{"height", "a viewport 0 pixels high"};
-    if (!(v.minz >= 0.0f && v.minz <= 1.0f))
-        return ParamError{"minz", fmt::format("{} is outside 0 .. 1 (D3DVIEWPORT8's depth range)", v.minz)};
-    if (!(v.maxz >= 0.0f && v.maxz <= 1.0f))
-        return ParamError{"maxz", fmt::format("{} is outside 0 .. 1 (D3DVIEWPORT8's depth range)", v.maxz)};
+    // Any finite depth range: D3DVIEWPORT8 sets none ("typically 0.0 and 1.0"), and D3D8 accepts
+    // MaxZ 7.5 (Wine's d3d8 depth_clamp_test, which passes on Windows; docs/capture.md).
+    if (!std::isfinite(v.minz)) return ParamError{"minz", fmt::format("{} is not a finite depth", v.minz)};
+    if (!std::isfinite(v.maxz)) return ParamError{"maxz", fmt::format("{} is not a finite depth", v.maxz)};
     return std::nullopt;
 }
 

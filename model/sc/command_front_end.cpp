@@ -147,6 +147,10 @@ Cycle CommandFrontEnd::execute(Cycle now, const scene::Command& c) {
         machine_.set_stream(c.pointer, *ss);
     } else if (auto* si = std::get_if<scene::SetIndices>(&c.body)) {
         machine_.set_indices(c.pointer, *si);
+    } else if (auto* ub = std::get_if<scene::UpdateBuffer>(&c.body)) {
+        // The bytes are in the machine's copy of the buffer at once; the draws in flight keep the
+        // bytes they were issued with. The write is the CPU's (a Lock / Unlock), one state command here.
+        machine_.update_buffer(c.pointer, *ub);
     } else if (auto* dl = std::get_if<scene::DeletePatch>(&c.body)) {
         machine_.delete_patch(c.pointer, *dl);
     } else if (auto* rs = std::get_if<scene::SetRenderState>(&c.body)) {
@@ -170,7 +174,11 @@ Cycle CommandFrontEnd::execute(Cycle now, const scene::Command& c) {
                             d->setup.fixed_function ? "fixed-function constants" : "constants restored after fixed function");
             d->constants = std::make_shared<const vs::Constants>(constants_now_);
             for (uint32_t s = 0; s < 16; ++s) {
-                auto it = address_.find(d->setup.streams[s].data);
+                const uint8_t* data = d->setup.streams[s].data;
+                auto it = address_.find(data);
+                // A buffer changed by UpdateBuffer: its bytes are a copy, its address the buffer's.
+                if (it == address_.end())
+                    if (const uint8_t* own = machine_.scene_bytes(s, data)) it = address_.find(own);
                 d->stream_address[s] = it == address_.end() ? 0 : it->second;
             }
             pending_draw_ = std::move(d);
@@ -207,6 +215,7 @@ void CommandFrontEnd::retire(uint32_t id) {
     d.setup.ff_state.reset();
     d.setup.ff_program.reset();
     d.setup.generated.reset();
+    d.setup.written.clear();
 }
 
 void register_unit_command_front_end(UnitRegistry& r) {

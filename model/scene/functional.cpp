@@ -95,6 +95,7 @@ private:
     void exec(size_t, const std::string& ptr, const SetViewport& c) { m_.set_viewport(ptr, c); }
     void exec(size_t, const std::string& ptr, const SetMaterial& c) { m_.set_material(ptr, c); }
     void exec(size_t, const std::string& ptr, const SetTextureStageState& c) { m_.set_texture_stage_state(ptr, c); }
+    void exec(size_t, const std::string& ptr, const UpdateBuffer& c) { m_.update_buffer(ptr, c); }
 
     // Shades indices[0..n) (ascending, distinct) into out; a fetch error as the scene's error.
     void shade_block(const DrawSetup& s, const uint32_t* indices, size_t n, vs::VertexOutputs* out) {

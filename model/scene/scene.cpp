@@ -29,7 +29,7 @@ const char* command_name(const CommandBody& c) {
                                         "DrawIndexedPrimitive", "DrawRectPatch", "DrawTriPatch",
                                         "DeletePatch", "SetRenderState", "SetTransform", "MultiplyTransform",
                                         "SetLight", "LightEnable", "SetViewport", "SetMaterial",
-                                        "SetTextureStageState"};
+                                        "SetTextureStageState", "UpdateBuffer"};
     static_assert(sizeof(names) / sizeof(names[0]) == std::variant_size_v<CommandBody>);
     return names[c.index()];
 }

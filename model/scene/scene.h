@@ -139,12 +139,20 @@ struct SetTextureStageState {
     uint32_t state = 11;
     uint32_t value = 0;
 };
+// UpdateBuffer: `bytes` written into buffer `buffer` from byte `offset` (a Lock / Unlock of a
+// range): later draws, and the streams and indices already bound to it, read the new bytes.
+// offset + bytes.size() lies within the buffer (checked while parsing).
+struct UpdateBuffer {
+    std::string buffer;
+    uint32_t offset = 0;
+    std::vector<uint8_t> bytes;
+};
 inline constexpr uint32_t kRsPatchEdgeStyle = 163, kRsPatchSegments = 164, kRsPositionOrder = 172,
                           kRsNormalOrder = 173;
 using CommandBody = std::variant<CreateVertexShader, SetVertexShader, SetVertexShaderConstant, SetStreamSource,
                                  SetIndices, DrawPrimitive, DrawIndexedPrimitive, DrawRectPatch, DrawTriPatch,
                                  DeletePatch, SetRenderState, SetTransform, MultiplyTransform, SetLight,
-                                 LightEnable, SetViewport, SetMaterial, SetTextureStageState>;
+                                 LightEnable, SetViewport, SetMaterial, SetTextureStageState, UpdateBuffer>;
 struct Command {
     CommandBody body;
     std::string pointer;  // "/commands/3"

@@ -165,12 +165,39 @@ Draw CommandReader::patch_draw(const json& c, const std::string& ptr) const {
     return x;
 }
 
+// UpdateBuffer: {"buffer": NAME, "offset": BYTE, "bytes": [...]}, the range within the buffer.
+UpdateBuffer CommandReader::update_buffer(const json& c, const std::string& ptr) const {
+    check_keys(c, ptr, {"op", "buffer", "offset", "bytes"});
+    UpdateBuffer x;
+    const std::string bp = ptr + "/buffer";
+    x.buffer = get_string(member(c, ptr, "buffer", "a buffer name"), bp, "a buffer name");
+    const auto it = s_.buffers.find(x.buffer);
+    if (it == s_.buffers.end()) {
+        std::string known;
+        for (const auto& [k, v] : s_.buffers) known += (known.empty() ? "" : ", ") + k;
+        fail(bp, fmt::format("expected the name of a buffer, found \"{}\" (known: {})", x.buffer,
+                             known.empty() ? "none" : known));
+    }
+    x.offset = uint32_t(get_uint(member(c, ptr, "offset", "a byte offset"), ptr + "/offset", "a byte offset 0..4294967295"));
+    const json& a = member(c, ptr, "bytes", "a non-empty array of bytes 0..255");
+    const std::string ap = ptr + "/bytes";
+    if (!a.is_array() || a.empty()) expected(ap, a, "a non-empty array of bytes 0..255");
+    x.bytes.reserve(a.size());
+    for (size_t i = 0; i < a.size(); ++i)
+        x.bytes.push_back(uint8_t(get_uint(a[i], ap + "/" + std::to_string(i), "a byte 0..255", 255)));
+    const uint64_t size = it->second.bytes.size(), end = uint64_t(x.offset) + x.bytes.size();
+    if (end > size)
+        fail(ap, fmt::format("bytes {}..{} ({} from offset {}) go past the end of buffer \"{}\", which holds {} bytes",
+                             x.offset, end - 1, x.bytes.size(), x.offset, x.buffer, size));
+    return x;
+}
+
 Command CommandReader::command(const json& c, const std::string& ptr) {
     if (!c.is_object()) expected(ptr, c, "a command object {\"op\": ...}");
     const char* ops = "CreateVertexShader, SetVertexShader, SetVertexShaderConstant, SetStreamSource, SetIndices, "
                       "DrawPrimitive, DrawIndexedPrimitive, DrawRectPatch, DrawTriPatch, DeletePatch, SetRenderState, "
-                      "SetTransform, MultiplyTransform, SetLight, LightEnable, SetViewport, SetMaterial or "
-                      "SetTextureStageState";
+                      "SetTransform, MultiplyTransform, SetLight, LightEnable, SetViewport, SetMaterial, "
+                      "SetTextureStageState or UpdateBuffer";
     const std::string& op = get_string(member(c, ptr, "op", ops), ptr + "/op", std::string("an op: ") + ops);
     Command cmd;
     cmd.pointer = ptr;
@@ -294,6 +321,8 @@ Command CommandReader::command(const json& c, const std::string& ptr) {
         cmd.body = SetMaterial{material(member(c, ptr, "material", "a D3DMATERIAL8 object"), ptr + "/material")};
     } else if (op == "SetTextureStageState") {
         cmd.body = texture_stage_state(c, ptr);
+    } else if (op == "UpdateBuffer") {
+        cmd.body = update_buffer(c, ptr);
     } else {
         fail(ptr + "/op", fmt::format("expected {}, found \"{}\"", ops, op));
     }

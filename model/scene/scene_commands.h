@@ -22,6 +22,7 @@ private:
     std::vector<uint32_t> declaration(const json& j, const std::string& ptr) const;
     std::optional<vs::LoadedShader> function(const json& j, const std::string& ptr) const;
     std::optional<std::string> buffer_ref(const json& c, const std::string& ptr, bool index) const;
+    UpdateBuffer update_buffer(const json& c, const std::string& ptr) const;
     PrimitiveType prim(const json& c, const std::string& ptr) const;
     void segments(const json& v, const std::string& ptr, float* out, size_t n) const;
     tess::Basis basis(const json& i, const std::string& ip) const;

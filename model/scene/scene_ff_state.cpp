@@ -295,8 +295,8 @@ ff::Viewport FfStateReader::viewport(const json& j, const std::string& ptr) cons
     v.y = opt_uint(j, ptr, "y", v.y, "a pixel row");
     v.width = opt_uint(j, ptr, "width", v.width, "a width in pixels");
     v.height = opt_uint(j, ptr, "height", v.height, "a height in pixels");
-    v.minz = opt_float(j, ptr, "minz", v.minz, "a depth 0..1");
-    v.maxz = opt_float(j, ptr, "maxz", v.maxz, "a depth 0..1");
+    v.minz = opt_float(j, ptr, "minz", v.minz, "a depth (a number)");
+    v.maxz = opt_float(j, ptr, "maxz", v.maxz, "a depth (a number)");
     if (auto e = ff::check_viewport(v))
         fail(j.contains(e->member) ? ptr + "/" + e->member : ptr, fmt::format("SetViewport refuses the viewport: {}", e->message));
     return v;

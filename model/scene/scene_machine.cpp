@@ -112,14 +112,26 @@ std::vector<ConstantWrite> SceneMachine::set_constants(const std::string&, const
     return w;
 }
 
+const Buffer* SceneMachine::written_version(const std::string& name) const {
+    if (written_.empty()) return nullptr;
+    const auto it = written_.find(name);
+    return it == written_.end() ? nullptr : it->second.get();
+}
+
 void SceneMachine::set_stream(const std::string& ptr, const SetStreamSource& c) {
     if (!c.buffer) {
         streams_[c.stream] = {};
+        stream_names_[c.stream].clear();
+        stream_scene_[c.stream] = nullptr;
         return;
     }
     auto it = s_.buffers.find(*c.buffer);
     if (it == s_.buffers.end()) fail(ptr + "/buffer", fmt::format("no buffer \"{}\"", *c.buffer));
-    streams_[c.stream] = {it->second.bytes.data(), it->second.bytes.size(), c.stride, true};
+    const Buffer* w = written_version(*c.buffer);
+    const Buffer& b = w ? *w : it->second;
+    streams_[c.stream] = {b.bytes.data(), b.bytes.size(), c.stride, true};
+    stream_names_[c.stream] = *c.buffer;
+    stream_scene_[c.stream] = &it->second;
 }
 
 void SceneMachine::set_indices(const std::string& ptr, const SetIndices& c) {
@@ -129,8 +141,32 @@ void SceneMachine::set_indices(const std::string& ptr, const SetIndices& c) {
     auto it = s_.buffers.find(*c.buffer);
     if (it == s_.buffers.end() || !it->second.is_index())
         fail(ptr + "/buffer", fmt::format("no index buffer \"{}\"", *c.buffer));
-    indices_ = &it->second;
+    const Buffer* w = written_version(*c.buffer);
+    indices_ = w ? w : &it->second;
     index_name_ = *c.buffer;
+}
+
+void SceneMachine::update_buffer(const std::string& ptr, const UpdateBuffer& c) {
+    const auto it = s_.buffers.find(c.buffer);
+    if (it == s_.buffers.end()) fail(ptr + "/buffer", fmt::format("no buffer \"{}\"", c.buffer));
+    const uint64_t end = uint64_t(c.offset) + c.bytes.size();
+    if (end > it->second.bytes.size())
+        fail(ptr + "/bytes", fmt::format("bytes {}..{} go past the end of buffer \"{}\", which holds {} bytes", c.offset,
+                                         end - 1, c.buffer, it->second.bytes.size()));
+    std::shared_ptr<Buffer>& cur = written_[c.buffer];
+    const Buffer* before = cur ? cur.get() : &it->second;
+    // A draw in flight (the timing model) may still read the current bytes: write a copy then.
+    if (!cur || cur.use_count() > 1) cur = std::make_shared<Buffer>(*before);
+    std::copy(c.bytes.begin(), c.bytes.end(), cur->bytes.begin() + std::ptrdiff_t(c.offset));
+    if (cur.get() == before) return;
+    for (uint32_t s = 0; s < 16; ++s)
+        if (streams_[s].bound && stream_names_[s] == c.buffer) streams_[s].data = cur->bytes.data();
+    if (indices_ && index_name_ == c.buffer) indices_ = cur.get();
+}
+
+const uint8_t* SceneMachine::scene_bytes(uint32_t s, const uint8_t* data) const {
+    if (s >= 16 || !stream_scene_[s] || streams_[s].data != data || data == stream_scene_[s]->bytes.data()) return nullptr;
+    return stream_scene_[s]->bytes.data();
 }
 
 void SceneMachine::check_shader(const std::string& ptr, bool streams) const {
@@ -155,6 +191,13 @@ DrawSetup SceneMachine::start(size_t command, const std::string& ptr, bool index
     d.shader = current_;
     d.shader_name = current_name_;
     d.streams = streams_;
+    if (!written_.empty()) {
+        for (uint32_t s = 0; s < 16; ++s)
+            if (streams_[s].bound)
+                if (const auto w = written_.find(stream_names_[s]); w != written_.end()) d.written.push_back(w->second);
+        if (indexed && indices_)
+            if (const auto w = written_.find(index_name_); w != written_.end()) d.written.push_back(w->second);
+    }
     if (current_ && current_->fixed_function) {
         d.fixed_function = true;
         d.ff_inputs = ff_inputs_;

@@ -14,6 +14,7 @@
 #include "model/tess/patch_cache.h"
 #include "model/vs/vs_fetch.h"
 
+#include <array>
 #include <map>
 #include <memory>
 #include <set>
@@ -73,6 +74,9 @@ struct DrawSetup {
     vs::Streams streams{};
     const Buffer* index_buffer = nullptr;  // indexed draws
     std::string index_name;
+    // The versions of buffers changed by UpdateBuffer that the draw's streams and indices point
+    // into, kept alive while the draw is in flight (a later update then writes a copy).
+    std::vector<std::shared_ptr<const Buffer>> written;
     uint32_t start = 0;        // start_index (indexed) or start_vertex
     uint32_t base_vertex = 0;  // indexed draws
 
@@ -140,6 +144,14 @@ public:
     std::vector<ConstantWrite> set_constants(const std::string& ptr, const SetVertexShaderConstant& c) const;
     void set_stream(const std::string& ptr, const SetStreamSource& c);
     void set_indices(const std::string& ptr, const SetIndices& c);
+    // UpdateBuffer: the buffer's bytes from now on, for the streams and indices bound to it too.
+    // The scene itself is not changed: the machine keeps the buffer's current bytes, written in
+    // place unless a draw still holds them (DrawSetup::written), then into a copy.
+    void update_buffer(const std::string& ptr, const UpdateBuffer& c);
+    // The bytes of the scene's own buffer when stream `s` is bound to a buffer that UpdateBuffer
+    // changed and reads `data` (its current version), else nullptr: the timing model gives every
+    // version of a buffer the buffer's one modelled address.
+    const uint8_t* scene_bytes(uint32_t s, const uint8_t* data) const;
     DrawSetup draw(size_t command, const std::string& ptr, const DrawPrimitive& c) const;
     DrawSetup draw(size_t command, const std::string& ptr, const DrawIndexedPrimitive& c) const;
     // Patches: validated, tessellated (TessError -> SceneError naming the rule "Tn").
@@ -216,6 +228,12 @@ private:
     mutable std::shared_ptr<const ff::FfState> ff_snapshot_;  // of ff_, reset by every state change
     void ff_changed() { ff_snapshot_.reset(); }
     vs::Streams streams_{};
+    // UpdateBuffer: the current bytes of each buffer written so far (the scene's own until then);
+    // the name each stream is bound to (empty: unbound).
+    std::map<std::string, std::shared_ptr<Buffer>> written_;
+    std::array<std::string, 16> stream_names_;
+    std::array<const Buffer*, 16> stream_scene_{};  // the scene's buffer each stream is bound to
+    const Buffer* written_version(const std::string& name) const;  // nullptr: never written
     const Buffer* indices_ = nullptr;
     std::string index_name_;
     uint32_t base_vertex_ = 0;

@@ -243,8 +243,21 @@ private:
             return true;
         case REG_RASTOUT:
             if (d.num > 2) return error("V2", fmt::format("rasteriser output {} does not exist (oPos, oFog, oPts)", d.num)), false;
-            if (d.num != RAST_POS && d.mask != 1)
-                return error("V9", fmt::format("{} is scalar: mask .x, not {}", dname, mask_name(d.mask))), false;
+            if (d.num != RAST_POS && d.mask != 1) {
+                // No explicit mask (.xyzw): D3D8 accepts it (Wine's d3d8 fog_with_shader_test
+                // creates `mul oFog, r0.x, c0.x` and checks that it succeeds; the DirectX SDK's
+                // vertex shader masking page says the scalar oFog and oPts take no explicit mask),
+                // component x leaves.
+                if (d.mask == 0xFu && !profile_.strict_masks) {
+                    warn("V9", fmt::format("{} without a mask: D3D8 accepts it and uses component x only (profile "
+                                           "option masks=strict rejects it: D3D9 asks for .x)",
+                                           dname));
+                    return true;
+                }
+                return error("V9", fmt::format("{} is scalar: mask .x{}, not {}", dname,
+                                               profile_.strict_masks ? "" : " or none (.xyzw)", mask_name(d.mask))),
+                       false;
+            }
             return true;
         case REG_ATTROUT:
             if (d.num > 1) return error("V2", fmt::format("{} is out of range (oD0, oD1)", dname)), false;

@@ -15,6 +15,7 @@ python3 - "$work/spin3.vpcap" "$e2e/spin.vpcap" <<'PY'
 import struct, sys
 def frames(path):
     d = open(path, "rb").read()
+    head = 12 if struct.unpack_from("<I", d, 8)[0] >= 3 else 8  # version 3: the call's HRESULT too
     at, out = 32, []
     while at < len(d):
         n, calls, size = struct.unpack_from("<III", d, at + 4)
@@ -22,7 +23,7 @@ def frames(path):
         while q < size:
             op, _, a = struct.unpack_from("<HHI", payload, q)
             ops.append(op)
-            q += 8 + a
+            q += head + a
         out.append((d[at:at + 20 + size], ops))
         at += 20 + size
     return out

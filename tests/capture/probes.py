@@ -15,15 +15,17 @@ PV, DRAWS = 32, (20, 21, 22, 23)
 
 def calls(path):
     b = open(path, "rb").read()
-    assert b[:8] == b"VPSIMCAP" and struct.unpack_from("<I", b, 8)[0] == 2, "not a version 2 capture"
+    version = struct.unpack_from("<I", b, 8)[0]
+    assert b[:8] == b"VPSIMCAP" and version in (2, 3), "not a version 2 or 3 capture"
+    head = 12 if version >= 3 else 8  # version 3's call header holds the HRESULT
     off = 32
     while off < len(b):
         _, _, count, size, _ = struct.unpack_from("<5I", b, off)
         p = off + 20
         for _ in range(count):
             op, n = struct.unpack_from("<HxxI", b, p)
-            yield op, b[p + 8:p + 8 + n]
-            p += 8 + n
+            yield op, b[p + head:p + head + n]
+            p += head + n
         off += 20 + size
 
 

@@ -22,6 +22,7 @@ static size_t g_len, g_cap;
 static uint32_t g_calls, g_frame;
 static uint32_t g_last_frame = 0xFFFFFFFFu;
 static __thread int t_depth;      /* > 0 while inside a recorded method on this thread */
+static __thread uint32_t t_hr;    /* the HRESULT of the call being recorded (format version 3) */
 
 static void put(const void* p, size_t n) {
     if (!n) return;
@@ -33,19 +34,22 @@ static void put(const void* p, size_t n) {
         g_buf = b;
         g_cap = c;
     }
-    memcpy(g_buf + g_len, p, n);
+    if (p) memcpy(g_buf + g_len, p, n);
+    else memset(g_buf + g_len, 0, n);  /* a refused call's NULL argument (SetMaterial(NULL), ...): zeros */
     g_len += n;
 }
 
 static void put32(uint32_t v) { put(&v, 4); }
 
-/* One call record: the op, then up to three pieces of arguments. */
+/* One call record: the op, the argument bytes, the call's HRESULT (t_hr), then up to three pieces
+ * of arguments. */
 static void rec(uint16_t op, const void* a, uint32_t an, const void* b, uint32_t bn, const void* c, uint32_t cn) {
     if (!g_enabled) return;
     EnterCriticalSection(&g_lock);
     uint16_t h[2] = {op, 0};
     put(h, 4);
     put32(an + bn + cn);
+    put32(t_hr);
     put(a, an);
     put(b, bn);
     put(c, cn);
@@ -235,6 +239,7 @@ static void note_unlock(void* obj, uint16_t op) {
     Resource* r = find_res(obj);
     if (r && r->data) {
         uint32_t a[4] = {r->id, r->offset, r->size, r->flags};
+        t_hr = 0;  /* only a Lock that succeeded has bytes to record */
         rec(op, a, sizeof a, r->data, r->size, NULL, 0);
         r->data = NULL;
     }
@@ -285,14 +290,17 @@ static void patch_ib(IDirect3DIndexBuffer8* b) {
 /* ---- the device ---- */
 #define DEV IDirect3DDevice8* d
 /* Declares the original entry o_NAME and starts the hook h_NAME: a nested call (Wine calling its
- * own method) goes straight to the original. */
+ * own method) goes straight to the original. The call is recorded whether it succeeded or not,
+ * with its HRESULT (format version 3); a body that reads what the call returned through a pointer
+ * checks SUCCEEDED(hr) first. */
 #define HOOK(ret, name, params, args)                                 \
     static ret(STDMETHODCALLTYPE* o_##name) params;                   \
     static ret STDMETHODCALLTYPE h_##name params {                    \
         if (t_depth) return o_##name args;                            \
         ENTER();                                                      \
         ret hr = o_##name args;                                       \
-        if (SUCCEEDED(hr)) {
+        t_hr = (uint32_t)hr;                                          \
+        {
 #define END_HOOK() \
         }          \
         LEAVE();   \
@@ -349,24 +357,32 @@ HOOK(HRESULT, SetIndices, (DEV, IDirect3DIndexBuffer8* b, UINT base), (d, b, bas
 END_HOOK()
 HOOK(HRESULT, CreateVertexBuffer, (DEV, UINT len, DWORD usage, DWORD fvf, D3DPOOL pool, IDirect3DVertexBuffer8** out),
      (d, len, usage, fvf, pool, out))
-    patch_vb(*out);
-    EnterCriticalSection(&g_lock);
-    uint32_t a[5] = {add_res(*out, len), len, usage, fvf, (uint32_t)pool};
-    LeaveCriticalSection(&g_lock);
+    uint32_t id = 0;  /* a refused call made no buffer */
+    if (SUCCEEDED(hr)) {
+        patch_vb(*out);
+        EnterCriticalSection(&g_lock);
+        id = add_res(*out, len);
+        LeaveCriticalSection(&g_lock);
+    }
+    uint32_t a[5] = {id, len, usage, fvf, (uint32_t)pool};
     u32s(VPSIM_OP_CREATE_VERTEX_BUFFER, a, 5);
 END_HOOK()
 HOOK(HRESULT, CreateIndexBuffer, (DEV, UINT len, DWORD usage, D3DFORMAT fmt, D3DPOOL pool, IDirect3DIndexBuffer8** out),
      (d, len, usage, fmt, pool, out))
-    patch_ib(*out);
-    EnterCriticalSection(&g_lock);
-    uint32_t a[5] = {add_res(*out, len), len, usage, (uint32_t)fmt, (uint32_t)pool};
-    LeaveCriticalSection(&g_lock);
+    uint32_t id = 0;
+    if (SUCCEEDED(hr)) {
+        patch_ib(*out);
+        EnterCriticalSection(&g_lock);
+        id = add_res(*out, len);
+        LeaveCriticalSection(&g_lock);
+    }
+    uint32_t a[5] = {id, len, usage, (uint32_t)fmt, (uint32_t)pool};
     u32s(VPSIM_OP_CREATE_INDEX_BUFFER, a, 5);
 END_HOOK()
 HOOK(HRESULT, CreateVertexShader, (DEV, const DWORD* decl, const DWORD* fn, DWORD* handle, DWORD usage),
      (d, decl, fn, handle, usage))
     uint32_t nd = decl_dwords(decl), nf = function_dwords(fn);
-    uint32_t a[4] = {*handle, usage, nd, nf};
+    uint32_t a[4] = {SUCCEEDED(hr) ? *handle : 0u, usage, nd, nf};
     rec(VPSIM_OP_CREATE_VERTEX_SHADER, a, sizeof a, decl, nd * 4, fn, nf * 4);
 END_HOOK()
 HOOK(HRESULT, SetVertexShader, (DEV, DWORD h), (d, h))
@@ -439,7 +455,8 @@ static HRESULT STDMETHODCALLTYPE h_Present(DEV, const RECT* s, const RECT* t, HW
     ENTER();
     if (g_enabled) vpsim_shots_take(d, g_frame);
     HRESULT hr = o_Present(d, s, t, w, r);
-    if (SUCCEEDED(hr)) {
+    if (SUCCEEDED(hr)) {  /* a refused Present is no frame's end: not recorded */
+        t_hr = 0;
         rec(VPSIM_OP_PRESENT, NULL, 0, NULL, 0, NULL, 0);
         end_frame();
     }
@@ -449,14 +466,15 @@ static HRESULT STDMETHODCALLTYPE h_Present(DEV, const RECT* s, const RECT* t, HW
 
 /* ---- version 2: state blocks, ProcessVertices, Reset, the device's caps ---- */
 HOOK(HRESULT, CreateStateBlock, (DEV, D3DSTATEBLOCKTYPE type, DWORD* handle), (d, type, handle))
-    uint32_t a[2] = {(uint32_t)type, *handle};
+    uint32_t a[2] = {(uint32_t)type, SUCCEEDED(hr) ? *handle : 0u};
     u32s(VPSIM_OP_CREATE_STATE_BLOCK, a, 2);
 END_HOOK()
 HOOK(HRESULT, BeginStateBlock, (DEV), (d))
     rec(VPSIM_OP_BEGIN_STATE_BLOCK, NULL, 0, NULL, 0, NULL, 0);
 END_HOOK()
 HOOK(HRESULT, EndStateBlock, (DEV, DWORD* handle), (d, handle))
-    u32s(VPSIM_OP_END_STATE_BLOCK, (uint32_t*)handle, 1);
+    uint32_t a = SUCCEEDED(hr) ? *handle : 0u;
+    u32s(VPSIM_OP_END_STATE_BLOCK, &a, 1);
 END_HOOK()
 HOOK(HRESULT, CaptureStateBlock, (DEV, DWORD h), (d, h))
     u32s(VPSIM_OP_CAPTURE_STATE_BLOCK, (uint32_t*)&h, 1);
@@ -498,10 +516,16 @@ static void record_process_vertices(UINT src, UINT dst, UINT count, IDirect3DVer
 }
 HOOK(HRESULT, ProcessVertices, (DEV, UINT src, UINT dst, UINT count, IDirect3DVertexBuffer8* b, DWORD flags),
      (d, src, dst, count, b, flags))
-    record_process_vertices(src, dst, count, b, flags);
+    if (SUCCEEDED(hr)) {
+        record_process_vertices(src, dst, count, b, flags);
+    } else {  /* nothing written: no bytes */
+        uint32_t a[7] = {src, dst, count, res_id(b), flags, 0, 0};
+        u32s(VPSIM_OP_PROCESS_VERTICES, a, 7);
+    }
 END_HOOK()
 HOOK(HRESULT, Reset, (DEV, D3DPRESENT_PARAMETERS* pp), (d, pp))
-    uint32_t a[3] = {pp->BackBufferWidth, pp->BackBufferHeight, pp->Windowed ? 1u : 0u};
+    uint32_t a[3] = {0, 0, 0};
+    if (pp) a[0] = pp->BackBufferWidth, a[1] = pp->BackBufferHeight, a[2] = pp->Windowed ? 1u : 0u;
     u32s(VPSIM_OP_RESET, a, 3);
 END_HOOK()
 
@@ -560,10 +584,14 @@ static void patch_device(IDirect3DDevice8* dev) {
 HOOK(HRESULT, CreateDevice,
      (IDirect3D8 * d3d, UINT adapter, D3DDEVTYPE type, HWND w, DWORD flags, D3DPRESENT_PARAMETERS* pp, IDirect3DDevice8** out),
      (d3d, adapter, type, w, flags, pp, out))
-    patch_device(*out);
-    uint32_t a[6] = {adapter, (uint32_t)type, flags, pp->BackBufferWidth, pp->BackBufferHeight, pp->Windowed ? 1u : 0u};
+    if (SUCCEEDED(hr)) patch_device(*out);
+    uint32_t a[6] = {adapter, (uint32_t)type, flags, pp ? pp->BackBufferWidth : 0u, pp ? pp->BackBufferHeight : 0u,
+                     pp && pp->Windowed ? 1u : 0u};
     u32s(VPSIM_OP_CREATE_DEVICE, a, 6);
-    record_caps(*out);
+    if (SUCCEEDED(hr)) {
+        t_hr = 0;
+        record_caps(*out);
+    }
 END_HOOK()
 
 /* ---- the exports ---- */
