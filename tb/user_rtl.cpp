@@ -301,226 +301,268 @@ void write_design_info(const std::string& file, const std::string& top, const st
     write_file_atomic(file, s);
 }
 
-}  // namespace
-
-std::shared_ptr<UserRtl> build_user_rtl(const UserRtlSpec& spec) {
-    if (spec.sources.empty()) throw RtlBuildError("--rtl: no source files");
-    // The key: everything that goes into the shared object.
+// The cache key: everything that goes into the shared object; the sources' absolute paths into
+// `abs_sources`. Throws when verilator cannot run or a source is missing.
+Fnv design_key(const UserRtlSpec& spec, const char* wrapper, const std::string& vversion, std::vector<std::string>& abs_sources) {
     Fnv key;
     key.add("vpsim user rtl, abi 1");
-    const char* const wrapper = spec.wrapper ? spec.wrapper : kUserRtlWrapper;
     key.add(wrapper);
     key.add(spec.vpsim_version);
-    std::string vversion;
-    if (run_command({"verilator", "--version"}, "", vversion) != 0)
-        throw RtlBuildError("cannot run verilator (is it installed? scripts/deps.sh installs it): " + trim(vversion));
-    key.add(trim(vversion));
+    key.add(vversion);
     key.add(spec.top);
     for (const auto& [n, v] : spec.params) key.add(n + "=" + v);
     key.add(spec.coverage ? "coverage" : "");
     key.add(spec.trace ? (spec.trace_vcd ? "trace-vcd" : "trace-fst") : "");
-    std::vector<std::string> abs_sources;
     for (const auto& s : spec.sources) {
         if (!fs::is_regular_file(s)) throw RtlBuildError(fmt::format("{}: no such file (--rtl)", s));
         const std::string bytes = read_all(s);
         key.add(bytes);
         abs_sources.push_back(fs::absolute(s).string());
     }
-    // Absolute: Verilator and make run in the build directory (a relative --rtl-cache or
-    // $VPSIM_RTL_CACHE was resolved from there and the build failed to write its files).
-    const std::string cache = fs::absolute(spec.cache_dir.empty() ? default_rtl_cache_dir() : spec.cache_dir).string();
+    return key;
+}
+
+// The last 4000 characters of a failed command's output, trimmed.
+std::string output_tail(const std::string& out) { return trim(out.size() > 4000 ? out.substr(out.size() - 4000) : out); }
+
+// A makefile: `target` from the translation units (source, object) and extra objects by `link`.
+std::string make_file(const std::string& target, const std::string& link, const std::string& fl,
+                      const std::vector<std::pair<std::string, std::string>>& tus, const std::string& extra_objs) {
+    std::string objs, rules;
+    for (const auto& [src, obj] : tus) {
+        objs += " " + obj;
+        rules += fmt::format("{}: {}\n\t$(CXX) $(FLAGS) -c $< -o $@\n", obj, src);
+    }
+    return fmt::format("CXX ?= g++\nFLAGS = {}\n{}:{}{}\n\t{}\n{}", fl, target, objs, extra_objs, link, rules);
+}
+
+// One design Verilated and compiled in the scratch directory `tmp`, then published as the cache
+// entry `dir` (steps 1 to 3 below).
+struct DesignBuild {
+    const UserRtlSpec& spec;
+    const char* wrapper;
+    const std::string& vversion;
+    const std::vector<std::string>& abs_sources;
+    const std::string& cache;
+    const std::string& dir;
+    std::string tmp;
+    std::vector<std::string> common;  // verilator_common_args
+    std::string warnings, xml;        // of the XML pass
+    XmlTop top;
+
+    void run();
+
+private:
+    void read_ports();
+    std::string wave_harness() const;
+    void verilate();
+    std::string compile_runtime(const std::string& root, const std::string& flags, const std::vector<std::string>& runtime);
+    void compile_model();
+    void publish();
+};
+
+// 1. The ports, before anything is compiled.
+void DesignBuild::read_ports() {
+    std::vector<std::string> xml_cmd = {"verilator", "--xml-only", "-Wno-fatal", "--Mdir", tmp + "/xml",
+                                        "--xml-output", tmp + "/design.xml"};
+    xml_cmd.insert(xml_cmd.end(), common.begin(), common.end());
+    xml_cmd.insert(xml_cmd.end(), abs_sources.begin(), abs_sources.end());
+    std::string out;
+    if (run_command(xml_cmd, tmp, out) != 0) throw RtlBuildError("Verilator rejected the design:\n" + trim(out));
+    warnings = trim(out);
+    xml = read_all(tmp + "/design.xml");
+    try {
+        top = parse_verilator_xml(xml);
+    } catch (const std::runtime_error& e) {
+        throw RtlBuildError(e.what());
+    }
+    for (const auto& [n, v] : spec.params)
+        if (std::find(top.params.begin(), top.params.end(), n) == top.params.end()) {
+            std::string have;
+            for (const auto& p : top.params) have += (have.empty() ? "" : ", ") + p;
+            throw RtlBuildError(fmt::format("-G {}={}: top module {} has no parameter {} (its parameters: {})", n, v,
+                                            top.top, n, have.empty() ? "none" : have));
+        }
+    if (std::string bad = spec.contract ? check_ports(top.ports, top.top, *spec.contract, spec.contract_name)
+                                        : check_ports(top.ports, top.top);
+        !bad.empty())
+        throw RtlBuildError(bad);
+}
+
+// The waveform's harness: the design as `dut` (its -G values as parameter overrides) and the
+// model's pins as inputs `golden_*`, so the FST shows the expected events beside it.
+std::string DesignBuild::wave_harness() const {
+    std::string h = "// Generated by vpsim (tb/user_rtl.cpp): the design under test and the model's pins, for waveforms.\n"
+                    "module vpsim_wave_top (\n";
+    for (const auto& p : contract_ports()) h += fmt::format("    {} logic [{}:0] {},\n", p.dir, p.width - 1, p.name);
+    h += "    input logic golden_in_ready, input logic golden_out_valid, input logic [2:0] golden_kind,\n"
+         "    input logic [4:0] golden_stream, input logic [23:0] golden_value, input logic [4:0] golden_code,\n"
+         "    input logic [7:0] golden_reg, input logic [127:0] golden_data);\n";
+    std::string params;
+    for (const auto& [n, v] : spec.params) params += fmt::format("{}.{}({})", params.empty() ? "" : ", ", n, v);
+    h += fmt::format("  {} {}dut (", top.top, params.empty() ? "" : "#(" + params + ") ");
+    bool first = true;
+    for (const auto& p : contract_ports()) {
+        h += fmt::format("{}.{}({})", first ? "" : ", ", p.name, p.name);
+        first = false;
+    }
+    h += ");\n  // The model's pins in the waveform's scope `golden`.\n  struct packed { logic in_ready, out_valid; logic [2:0] kind;\n"
+         "    logic [4:0] stream; logic [23:0] value; logic [4:0] code; logic [7:0] rg; logic [127:0] data; } golden;\n"
+         "  assign golden = {golden_in_ready, golden_out_valid, golden_kind, golden_stream, golden_value, golden_code,\n"
+         "                   golden_reg, golden_data};\nendmodule\n";
+    return h;
+}
+
+// 2. Verilate into C++.
+void DesignBuild::verilate() {
+    std::vector<std::string> cc = {"verilator", "--cc", "--prefix", "Vdut", "--Mdir", tmp + "/obj", "-O3",
+                                   "--x-assign", "fast", "--x-initial", "fast", "--assert", "-Wno-fatal"};
+    if (spec.coverage) cc.push_back("--coverage");
+    if (spec.trace) cc.push_back(spec.trace_vcd ? "--trace" : "--trace-fst");
+    if (spec.trace && !spec.trace_vcd) {
+        write_file_atomic(tmp + "/vpsim_wave_top.sv", wave_harness());
+        cc.insert(cc.end(), {"--top-module", "vpsim_wave_top", "-Wno-UNUSEDSIGNAL"});
+        cc.insert(cc.end(), abs_sources.begin(), abs_sources.end());
+        cc.push_back(tmp + "/vpsim_wave_top.sv");
+    } else {
+        cc.insert(cc.end(), common.begin(), common.end());
+        cc.insert(cc.end(), abs_sources.begin(), abs_sources.end());
+    }
+    std::string out;
+    if (run_command(cc, tmp, out) != 0) throw RtlBuildError("Verilator rejected the design:\n" + trim(out));
+    if (!warnings.empty() && spec.show_warnings) std::fprintf(stderr, "vpsim: Verilator's warnings on the design:\n%s\n", warnings.c_str());
+}
+
+// The run-time files this model needs, as Verilator lists them in Vdut_classes.mk; `needs_z`
+// when one writes FST (zlib).
+std::vector<std::string> runtime_files(const std::string& classes, bool& needs_z) {
+    std::vector<std::string> runtime;
+    needs_z = false;
+    for (const char* group : {"VM_GLOBAL_FAST += \\", "VM_GLOBAL_SLOW += \\"}) {
+        size_t i = classes.find(group);
+        if (i == std::string::npos) continue;
+        std::istringstream lines(classes.substr(i + std::strlen(group)));
+        std::string line;
+        std::getline(lines, line);  // the rest of the header line
+        while (std::getline(lines, line)) {
+            line = trim(line);
+            if (line.empty()) break;
+            if (line.back() == '\\') line = trim(line.substr(0, line.size() - 1));
+            if (line.empty()) continue;
+            if (line.find("fst") != std::string::npos) needs_z = true;
+            runtime.push_back(line);
+        }
+    }
+    return runtime;
+}
+
+// The run-time files are compiled once per Verilator and build options into
+// <cache>/runtime-<hash>/ (same publish-by-rename as the designs), so a second design (a mutant,
+// a variant) compiles only its own code. Returns their objects (" OBJ OBJ...").
+std::string DesignBuild::compile_runtime(const std::string& root, const std::string& flags,
+                                         const std::vector<std::string>& runtime) {
+    Fnv rkey;
+    rkey.add(vversion);
+    rkey.add(root);
+    rkey.add(flags);
+    for (const auto& r : runtime) rkey.add(r);
+    const std::string rtdir = cache + "/runtime-" + hex64(rkey.h);
+    std::string rt_objs;
+    for (const auto& r : runtime) rt_objs += " " + rtdir + "/rt_" + r + ".o";
+    if (fs::is_regular_file(rtdir + "/done")) return rt_objs;
+    const std::string rtmp = fmt::format("{}.tmp.{}.{}", rtdir, getpid(), tmp_counter++);
     std::error_code ec;
-    fs::create_directories(cache, ec);
-    if (ec) throw RtlBuildError(fmt::format("{}: cannot create the RTL cache directory ({})", cache, ec.message()));
-    const std::string dir = cache + "/" + hex64(key.h);
+    fs::create_directories(rtmp, ec);
+    Cleanup rclean{rtmp};
+    std::vector<std::pair<std::string, std::string>> tus;
+    for (const auto& r : runtime) tus.emplace_back(root + "/include/" + r + ".cpp", "rt_" + r + ".o");
+    write_file_atomic(rtmp + "/build.mk", make_file("done", "touch done", flags, tus, ""));
+    std::string out;
+    if (run_command({"make", "-s", "-j2", "-f", "build.mk", "done"}, rtmp, out) != 0)
+        throw RtlBuildError(fmt::format("compiling Verilator's run-time failed:\n{}", output_tail(out)));
+    fs::rename(rtmp, rtdir, ec);
+    if (ec && !fs::is_regular_file(rtdir + "/done"))
+        throw RtlBuildError(fmt::format("{}: cannot move the run-time into the cache ({})", rtdir, ec.message()));
+    return rt_objs;
+}
 
-    auto rtl = std::shared_ptr<UserRtl>(new UserRtl);
-    rtl->coverage_ = spec.coverage;
-    rtl->trace_ = spec.trace;
-    rtl->cached_ = fs::is_regular_file(dir + "/model.so") && fs::is_regular_file(dir + "/design.txt");
-    if (!rtl->cached_) {
-        const std::string tmp = fmt::format("{}.tmp.{}.{}", dir, getpid(), tmp_counter++);
-        fs::remove_all(tmp, ec);
-        fs::create_directories(tmp + "/obj", ec);
-        if (ec) throw RtlBuildError(fmt::format("{}: cannot create ({})", tmp, ec.message()));
-        Cleanup cleanup{tmp};
-        if (spec.verbose) std::fprintf(stderr, "vpsim: Verilating %s into %s\n", abs_sources.front().c_str(), dir.c_str());
-
-        // 1. The ports, before anything is compiled.
-        std::vector<std::string> xml_cmd = {"verilator", "--xml-only", "-Wno-fatal", "--Mdir", tmp + "/xml",
-                                            "--xml-output", tmp + "/design.xml"};
-        auto common = verilator_common_args(spec);
-        xml_cmd.insert(xml_cmd.end(), common.begin(), common.end());
-        xml_cmd.insert(xml_cmd.end(), abs_sources.begin(), abs_sources.end());
-        std::string out;
-        if (run_command(xml_cmd, tmp, out) != 0)
-            throw RtlBuildError("Verilator rejected the design:\n" + trim(out));
-        const std::string warnings = trim(out);
-        const std::string xml = read_all(tmp + "/design.xml");
-        XmlTop top;
-        try {
-            top = parse_verilator_xml(xml);
-        } catch (const std::runtime_error& e) {
-            throw RtlBuildError(e.what());
-        }
-        for (const auto& [n, v] : spec.params)
-            if (std::find(top.params.begin(), top.params.end(), n) == top.params.end()) {
-                std::string have;
-                for (const auto& p : top.params) have += (have.empty() ? "" : ", ") + p;
-                throw RtlBuildError(fmt::format("-G {}={}: top module {} has no parameter {} (its parameters: {})", n, v,
-                                                top.top, n, have.empty() ? "none" : have));
-            }
-        if (std::string bad = spec.contract ? check_ports(top.ports, top.top, *spec.contract, spec.contract_name)
-                                            : check_ports(top.ports, top.top);
-            !bad.empty())
-            throw RtlBuildError(bad);
-
-        // 2. Verilate into C++.
-        std::vector<std::string> cc = {"verilator", "--cc", "--prefix", "Vdut", "--Mdir", tmp + "/obj", "-O3",
-                                       "--x-assign", "fast", "--x-initial", "fast", "--assert", "-Wno-fatal"};
-        if (spec.coverage) cc.push_back("--coverage");
-        if (spec.trace) cc.push_back(spec.trace_vcd ? "--trace" : "--trace-fst");
-        if (spec.trace && !spec.trace_vcd) {
-            // The waveform's harness: the design as `dut` (its -G values as parameter overrides) and
-            // the model's pins as inputs `golden_*`, so the FST shows the expected events beside it.
-            std::string h = "// Generated by vpsim (tb/user_rtl.cpp): the design under test and the model's pins, for waveforms.\n"
-                            "module vpsim_wave_top (\n";
-            for (const auto& p : contract_ports())
-                h += fmt::format("    {} logic [{}:0] {},\n", p.dir, p.width - 1, p.name);
-            h += "    input logic golden_in_ready, input logic golden_out_valid, input logic [2:0] golden_kind,\n"
-                 "    input logic [4:0] golden_stream, input logic [23:0] golden_value, input logic [4:0] golden_code,\n"
-                 "    input logic [7:0] golden_reg, input logic [127:0] golden_data);\n";
-            std::string params;
-            for (const auto& [n, v] : spec.params) params += fmt::format("{}.{}({})", params.empty() ? "" : ", ", n, v);
-            h += fmt::format("  {} {}dut (", top.top, params.empty() ? "" : "#(" + params + ") ");
-            bool first = true;
-            for (const auto& p : contract_ports()) {
-                h += fmt::format("{}.{}({})", first ? "" : ", ", p.name, p.name);
-                first = false;
-            }
-            h += ");\n  // The model's pins in the waveform's scope `golden`.\n  struct packed { logic in_ready, out_valid; logic [2:0] kind;\n"
-                 "    logic [4:0] stream; logic [23:0] value; logic [4:0] code; logic [7:0] rg; logic [127:0] data; } golden;\n"
-                 "  assign golden = {golden_in_ready, golden_out_valid, golden_kind, golden_stream, golden_value, golden_code,\n"
-                 "                   golden_reg, golden_data};\nendmodule\n";
-            write_file_atomic(tmp + "/vpsim_wave_top.sv", h);
-            cc.insert(cc.end(), {"--top-module", "vpsim_wave_top", "-Wno-UNUSEDSIGNAL"});
-            cc.insert(cc.end(), abs_sources.begin(), abs_sources.end());
-            cc.push_back(tmp + "/vpsim_wave_top.sv");
-        } else {
-            cc.insert(cc.end(), common.begin(), common.end());
-            cc.insert(cc.end(), abs_sources.begin(), abs_sources.end());
-        }
-        out.clear();
-        if (run_command(cc, tmp, out) != 0) throw RtlBuildError("Verilator rejected the design:\n" + trim(out));
-        if (!warnings.empty() && spec.show_warnings) std::fprintf(stderr, "vpsim: Verilator's warnings on the design:\n%s\n", warnings.c_str());
-
-        // 3. Compile the model, Verilator's run-time and the wrapper into model.so (make -j2).
-        std::string root;
-        if (run_command({"verilator", "--getenv", "VERILATOR_ROOT"}, "", root) != 0)
-            throw RtlBuildError("verilator --getenv VERILATOR_ROOT failed: " + trim(root));
-        root = trim(root);
-        write_file_atomic(tmp + "/obj/vpsim_wrapper.cpp", wrapper);
-        // The run-time files this model needs, as Verilator lists them. They are compiled once
-        // per Verilator and build options into <cache>/runtime-<hash>/ (same publish-by-rename
-        // as the designs), so a second design (a mutant, a variant) compiles only its own code.
-        const std::string classes = read_all(tmp + "/obj/Vdut_classes.mk");
-        std::vector<std::string> runtime;
-        bool needs_z = false;
-        for (const char* group : {"VM_GLOBAL_FAST += \\", "VM_GLOBAL_SLOW += \\"}) {
-            size_t i = classes.find(group);
-            if (i == std::string::npos) continue;
-            std::istringstream lines(classes.substr(i + std::strlen(group)));
-            std::string line;
-            std::getline(lines, line);  // the rest of the header line
-            while (std::getline(lines, line)) {
-                line = trim(line);
-                if (line.empty()) break;
-                if (line.back() == '\\') line = trim(line.substr(0, line.size() - 1));
-                if (line.empty()) continue;
-                if (line.find("fst") != std::string::npos) needs_z = true;
-                runtime.push_back(line);
-            }
-        }
-        const std::string flags = fmt::format(
-            "-std=gnu++17 -O2 -fPIC -fvisibility=hidden -w -I{0}/include -I{0}/include/vltstd -DVM_COVERAGE={1} "
-            "-DVM_TRACE={2} -DVM_TRACE_FST={3} -DVM_TRACE_VCD={4} -DVM_SC=0 -DVPSIM_HARNESS={3}",
-            root, spec.coverage ? 1 : 0, spec.trace ? 1 : 0, spec.trace && !spec.trace_vcd ? 1 : 0, spec.trace_vcd ? 1 : 0);
-        auto make_file = [](const std::string& target, const std::string& link, const std::string& fl,
-                            const std::vector<std::pair<std::string, std::string>>& tus, const std::string& extra_objs) {
-            std::string objs, rules;
-            for (const auto& [src, obj] : tus) {
-                objs += " " + obj;
-                rules += fmt::format("{}: {}\n\t$(CXX) $(FLAGS) -c $< -o $@\n", obj, src);
-            }
-            return fmt::format("CXX ?= g++\nFLAGS = {}\n{}:{}{}\n\t{}\n{}", fl, target, objs, extra_objs, link, rules);
-        };
-        Fnv rkey;
-        rkey.add(trim(vversion));
-        rkey.add(root);
-        rkey.add(flags);
-        for (const auto& r : runtime) rkey.add(r);
-        const std::string rtdir = cache + "/runtime-" + hex64(rkey.h);
-        std::string rt_objs;
-        for (const auto& r : runtime) rt_objs += " " + rtdir + "/rt_" + r + ".o";
-        if (!fs::is_regular_file(rtdir + "/done")) {
-            const std::string rtmp = fmt::format("{}.tmp.{}.{}", rtdir, getpid(), tmp_counter++);
-            fs::create_directories(rtmp, ec);
-            Cleanup rclean{rtmp};
-            std::vector<std::pair<std::string, std::string>> tus;
-            for (const auto& r : runtime) tus.emplace_back(root + "/include/" + r + ".cpp", "rt_" + r + ".o");
-            write_file_atomic(rtmp + "/build.mk", make_file("done", "touch done", flags, tus, ""));
-            out.clear();
-            if (run_command({"make", "-s", "-j2", "-f", "build.mk", "done"}, rtmp, out) != 0)
-                throw RtlBuildError(fmt::format("compiling Verilator's run-time failed:\n{}",
-                                                trim(out.size() > 4000 ? out.substr(out.size() - 4000) : out)));
-            fs::rename(rtmp, rtdir, ec);
-            if (ec && !fs::is_regular_file(rtdir + "/done"))
-                throw RtlBuildError(fmt::format("{}: cannot move the run-time into the cache ({})", rtdir, ec.message()));
-        }
-        std::vector<std::pair<std::string, std::string>> tus;
-        for (const auto& e : fs::directory_iterator(tmp + "/obj"))
-            if (e.path().extension() == ".cpp") tus.emplace_back(e.path().string(), e.path().stem().string() + ".o");
-        write_file_atomic(tmp + "/build.mk",
-                          make_file("model.so",
-                                    std::string("$(CXX) -shared -Wl,-Bsymbolic -o $@ $^ -lpthread") + (needs_z ? " -lz" : ""),
-                                    flags + " -I" + tmp + "/obj", tus, rt_objs));
-        out.clear();
-        if (run_command({"make", "-s", "-j2", "-f", "build.mk", "model.so"}, tmp, out) != 0) {
-            write_file_atomic(dir + ".failed.log", out);
-            throw RtlBuildError(fmt::format("compiling the Verilated design failed (log: {}.failed.log):\n{}", dir,
-                                            trim(out.size() > 4000 ? out.substr(out.size() - 4000) : out)));
-        }
-        write_design_info(tmp + "/design.txt", top.top, verilator_param_values(xml, top.top));
-        // Keep only what a later run needs.
-        for (const auto& e : fs::directory_iterator(tmp))
-            if (e.path().filename() != "model.so" && e.path().filename() != "design.txt") fs::remove_all(e.path(), ec);
-        // Publish: a concurrent builder of the same key may have won; then use its entry.
-        fs::rename(tmp, dir, ec);
-        if (ec && !fs::is_regular_file(dir + "/model.so"))
-            throw RtlBuildError(fmt::format("{}: cannot move the build into the cache ({})", dir, ec.message()));
+// 3. Compile the model, Verilator's run-time and the wrapper into model.so (make -j2).
+void DesignBuild::compile_model() {
+    std::string root;
+    if (run_command({"verilator", "--getenv", "VERILATOR_ROOT"}, "", root) != 0)
+        throw RtlBuildError("verilator --getenv VERILATOR_ROOT failed: " + trim(root));
+    root = trim(root);
+    write_file_atomic(tmp + "/obj/vpsim_wrapper.cpp", wrapper);
+    bool needs_z = false;
+    const std::vector<std::string> runtime = runtime_files(read_all(tmp + "/obj/Vdut_classes.mk"), needs_z);
+    const std::string flags = fmt::format(
+        "-std=gnu++17 -O2 -fPIC -fvisibility=hidden -w -I{0}/include -I{0}/include/vltstd -DVM_COVERAGE={1} "
+        "-DVM_TRACE={2} -DVM_TRACE_FST={3} -DVM_TRACE_VCD={4} -DVM_SC=0 -DVPSIM_HARNESS={3}",
+        root, spec.coverage ? 1 : 0, spec.trace ? 1 : 0, spec.trace && !spec.trace_vcd ? 1 : 0, spec.trace_vcd ? 1 : 0);
+    const std::string rt_objs = compile_runtime(root, flags, runtime);
+    std::vector<std::pair<std::string, std::string>> tus;
+    for (const auto& e : fs::directory_iterator(tmp + "/obj"))
+        if (e.path().extension() == ".cpp") tus.emplace_back(e.path().string(), e.path().stem().string() + ".o");
+    write_file_atomic(tmp + "/build.mk",
+                      make_file("model.so",
+                                std::string("$(CXX) -shared -Wl,-Bsymbolic -o $@ $^ -lpthread") + (needs_z ? " -lz" : ""),
+                                flags + " -I" + tmp + "/obj", tus, rt_objs));
+    std::string out;
+    if (run_command({"make", "-s", "-j2", "-f", "build.mk", "model.so"}, tmp, out) != 0) {
+        write_file_atomic(dir + ".failed.log", out);
+        throw RtlBuildError(fmt::format("compiling the Verilated design failed (log: {}.failed.log):\n{}", dir,
+                                        output_tail(out)));
     }
-    rtl->dir_ = dir;
-    // design.txt
-    {
-        std::istringstream in(read_all(dir + "/design.txt"));
-        std::string kw, name, value;
-        while (in >> kw) {
-            if (kw == "top")
-                in >> rtl->top_;
-            else if (kw == "param" && in >> name >> value)
-                rtl->params_.emplace_back(name, value);
-        }
+}
+
+// design.txt, only what a later run needs kept, then the rename: a concurrent builder of the
+// same key may have won; then its entry is used.
+void DesignBuild::publish() {
+    write_design_info(tmp + "/design.txt", top.top, verilator_param_values(xml, top.top));
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(tmp))
+        if (e.path().filename() != "model.so" && e.path().filename() != "design.txt") fs::remove_all(e.path(), ec);
+    fs::rename(tmp, dir, ec);
+    if (ec && !fs::is_regular_file(dir + "/model.so"))
+        throw RtlBuildError(fmt::format("{}: cannot move the build into the cache ({})", dir, ec.message()));
+}
+
+void DesignBuild::run() {
+    tmp = fmt::format("{}.tmp.{}.{}", dir, getpid(), tmp_counter++);
+    std::error_code ec;
+    fs::remove_all(tmp, ec);
+    fs::create_directories(tmp + "/obj", ec);
+    if (ec) throw RtlBuildError(fmt::format("{}: cannot create ({})", tmp, ec.message()));
+    Cleanup cleanup{tmp};
+    if (spec.verbose) std::fprintf(stderr, "vpsim: Verilating %s into %s\n", abs_sources.front().c_str(), dir.c_str());
+    common = verilator_common_args(spec);
+    read_ports();
+    verilate();
+    compile_model();
+    publish();
+}
+
+// The cache entry's design.txt: the top module and the parameters' values.
+void read_design_info(const std::string& file, std::string& top, std::vector<std::pair<std::string, std::string>>& params) {
+    std::istringstream in(read_all(file));
+    std::string kw, name, value;
+    while (in >> kw) {
+        if (kw == "top")
+            in >> top;
+        else if (kw == "param" && in >> name >> value)
+            params.emplace_back(name, value);
     }
-    rtl->handle_ = dlopen((dir + "/model.so").c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (!rtl->handle_) throw RtlBuildError(fmt::format("{}/model.so: cannot load ({})", dir, dlerror()));
-    if (spec.wrapper) return rtl;  // another unit's wrapper: its caller looks up its entry points
-    rtl->api_ = std::make_unique<UserRtl::Api>();
+}
+
+// The wrapper's entry points in the loaded model.so of the cache entry `dir`.
+std::unique_ptr<UserRtl::Api> bind_api(void* handle, const std::string& dir) {
+    auto api = std::make_unique<UserRtl::Api>();
     auto sym = [&](const char* n) {
-        void* s = dlsym(rtl->handle_, n);
+        void* s = dlsym(handle, n);
         if (!s) throw RtlBuildError(fmt::format("{}/model.so: no symbol {} (delete the cache entry)", dir, n));
         return s;
     };
-    auto& a = *rtl->api_;
+    auto& a = *api;
     a.abi = reinterpret_cast<int (*)()>(sym("vpsim_rtl_abi"));
     a.features = reinterpret_cast<int (*)()>(sym("vpsim_rtl_features"));
     a.make = reinterpret_cast<void* (*)()>(sym("vpsim_rtl_new"));
@@ -537,6 +579,39 @@ std::shared_ptr<UserRtl> build_user_rtl(const UserRtlSpec& spec) {
         sym("vpsim_rtl_pins"));
     a.golden = reinterpret_cast<int (*)(void*, unsigned, unsigned, const uint32_t*)>(sym("vpsim_rtl_golden"));
     if (a.abi() != 2) throw RtlBuildError(fmt::format("{}/model.so: wrong wrapper ABI", dir));
+    return api;
+}
+
+}  // namespace
+
+std::shared_ptr<UserRtl> build_user_rtl(const UserRtlSpec& spec) {
+    if (spec.sources.empty()) throw RtlBuildError("--rtl: no source files");
+    const char* const wrapper = spec.wrapper ? spec.wrapper : kUserRtlWrapper;
+    std::string vversion;
+    if (run_command({"verilator", "--version"}, "", vversion) != 0)
+        throw RtlBuildError("cannot run verilator (is it installed? scripts/deps.sh installs it): " + trim(vversion));
+    vversion = trim(vversion);
+    std::vector<std::string> abs_sources;
+    const Fnv key = design_key(spec, wrapper, vversion, abs_sources);
+    // Absolute: Verilator and make run in the build directory (a relative --rtl-cache or
+    // $VPSIM_RTL_CACHE was resolved from there and the build failed to write its files).
+    const std::string cache = fs::absolute(spec.cache_dir.empty() ? default_rtl_cache_dir() : spec.cache_dir).string();
+    std::error_code ec;
+    fs::create_directories(cache, ec);
+    if (ec) throw RtlBuildError(fmt::format("{}: cannot create the RTL cache directory ({})", cache, ec.message()));
+    const std::string dir = cache + "/" + hex64(key.h);
+
+    auto rtl = std::shared_ptr<UserRtl>(new UserRtl);
+    rtl->coverage_ = spec.coverage;
+    rtl->trace_ = spec.trace;
+    rtl->cached_ = fs::is_regular_file(dir + "/model.so") && fs::is_regular_file(dir + "/design.txt");
+    if (!rtl->cached_) DesignBuild{spec, wrapper, vversion, abs_sources, cache, dir, {}, {}, {}, {}, {}}.run();
+    rtl->dir_ = dir;
+    read_design_info(dir + "/design.txt", rtl->top_, rtl->params_);
+    rtl->handle_ = dlopen((dir + "/model.so").c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!rtl->handle_) throw RtlBuildError(fmt::format("{}/model.so: cannot load ({})", dir, dlerror()));
+    if (spec.wrapper) return rtl;  // another unit's wrapper: its caller looks up its entry points
+    rtl->api_ = bind_api(rtl->handle_, dir);
     return rtl;
 }
 

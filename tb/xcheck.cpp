@@ -792,206 +792,259 @@ void write_failure_wave(const XcheckOptions& opt, const ArrayCase& c, Mismatch& 
     }
 }
 
+// One run_xcheck: the instance under check, the report it fills, the triage and the JUnit cases,
+// and the steps — the arrays one by one (corpus, --only, the SystemC bench, the per-array path),
+// the random arrays in chunks merged in array order, a mismatch kept (shrunk) or counted.
+class XcheckRun {
+public:
+    XcheckRun(const XcheckOptions& opt, std::chrono::steady_clock::time_point t0)
+        : opt_(opt), t0_(t0), last_print_(t0), dut_(opt.rtl ? opt.rtl() : builtin_rtl()), book_(opt, rep_), pins_(opt) {}
+    void check_systemc(const std::vector<ArrayCase>& corpus);
+    void check_fast(const std::vector<ArrayCase>& corpus);
+    XcheckReport finish();
+
+private:
+    SideResult model(const std::vector<uint32_t>& t, const ArrayCase& c) const {
+        return run_model(t, c.lenient, c.bp_seed, opt_.bp, opt_.model);
+    }
+    SideResult rtl(const std::vector<uint32_t>& t, const ArrayCase& c) { return dut_->run(t, c.lenient, c.bp_seed, opt_.bp); }
+    uint64_t chunk_end(uint64_t k) const { return std::min(opt_.random, (k + 1) * kRandomChunk); }
+    void check_one(const ArrayCase& c) { check_results(c, model(c.tokens, c), rtl(c.tokens, c)); }
+    void check_results(const ArrayCase& c, const SideResult& exp, const SideResult& act);
+    void check_random();
+    void merge_chunk(ChunkResult& r);
+    void book_chunk(const ChunkResult& r);
+    void count_unkept(const ChunkResult::Seen& m);
+    void on_mismatch(const ArrayCase& c, const SideResult& exp, const SideResult& act, const Difference& diff);
+    void shrink_mismatch(const ArrayCase& c, const Difference& diff, Mismatch& m);
+    void case_failure(CaseRecord* cr, const ArrayCase& c, const std::string& d) {
+        if (cr->mismatches++ == 0)
+            cr->failure = fmt::format("{}: {}\nreplay: {}", describe(c, opt_.seed), d, replay_command(c, opt_));
+    }
+    void case_seconds(CaseRecord* cr) {
+        const auto now = std::chrono::steady_clock::now();
+        cr->seconds += std::chrono::duration<double>(now - case_clock_).count();
+        case_clock_ = now;
+    }
+    void progress(uint64_t done);
+
+    const XcheckOptions& opt_;
+    const std::chrono::steady_clock::time_point t0_;
+    std::chrono::steady_clock::time_point last_print_;
+    XcheckReport rep_;
+    std::unique_ptr<RtlDut> dut_;
+    bool stop_ = false;  // first_mismatch: seen
+    CaseBook book_;
+    std::chrono::steady_clock::time_point case_clock_ = std::chrono::steady_clock::now();
+    Triage triage_;
+    PinTriage pins_;
+    std::vector<std::string> coverage_parts_;  // of the worker threads' instances (--jobs > 1), merged at the end
+};
+
+// A mismatch, in array order: kept for the report (the first `show`, shrunk) or, with
+// first_mismatch, the end of the check.
+void XcheckRun::on_mismatch(const ArrayCase& c, const SideResult& exp, const SideResult& act, const Difference& diff) {
+    ++rep_.mismatches;
+    const std::string replay = replay_command(c, opt_);
+    triage_.add(diff.signature, describe(c, opt_.seed), diff.text, replay);
+    pins_.add(c, replay);
+    Mismatch m;
+    m.array = c;
+    m.expected = exp;
+    m.actual = act;
+    m.first_difference = diff.text;
+    m.signature = diff.signature;
+    m.replay = replay;
+    if (opt_.first_mismatch) {
+        stop_ = true;
+        rep_.failures.push_back(std::move(m));
+        return;
+    }
+    if (rep_.failures.size() >= opt_.show) return;
+    shrink_mismatch(c, diff, m);
+    report_mismatch(m, opt_, int(rep_.failures.size()));
+    if (rep_.failures.empty() && !opt_.wave_dir.empty() && opt_.wave_rtl) write_failure_wave(opt_, c, m);
+    rep_.failures.push_back(std::move(m));
+}
+
+// The shrunk array of a kept mismatch, its difference, and where the pins first part on it.
+void XcheckRun::shrink_mismatch(const ArrayCase& c, const Difference& diff, Mismatch& m) {
+    dut_->reset();  // shrinking starts from a reset decoder, whatever ran before (any --jobs)
+    // The shrunk array must show the same bug: the same signature of the first difference.
+    m.shrunk = shrink(c.tokens, [&](const std::vector<uint32_t>& t) {
+        return difference(model(t, c), rtl(t, c)).signature == diff.signature;
+    });
+    m.shrunk_difference = compare(model(m.shrunk, c), rtl(m.shrunk, c));
+    std::vector<CycleSample> tm, tr;
+    run_model(m.shrunk, c.lenient, c.bp_seed, opt_.bp, opt_.model, &tm);
+    SideResult rr;
+    rr.trace = &tr;
+    dut_->run_into(m.shrunk, c.lenient, c.bp_seed, opt_.bp, rr);
+    const std::string d = first_divergence(tm, tr);
+    if (!d.empty()) m.divergence = "on the shrunk array: " + d;
+}
+
+// One array checked one by one (corpus, --only, the SystemC bench, the per-array path).
+void XcheckRun::check_results(const ArrayCase& c, const SideResult& exp, const SideResult& act) {
+    const Difference diff = difference(exp, act);
+    if (CaseRecord* cr = book_.of(c)) {
+        case_seconds(cr);
+        ++cr->arrays;
+        if (!diff.empty()) case_failure(cr, c, diff.text);
+    }
+    ++rep_.arrays;
+    rep_.tokens += c.tokens.size();
+    rep_.events += exp.events.size();
+    rep_.cycles += exp.cycles;
+    rep_.coverage.count_tokens(c.tokens);
+    rep_.coverage.count_events(0, exp.events, c.lenient);
+    rep_.coverage.count_events(1, act.events, c.lenient);
+    if (opt_.user_bins) rep_.user.count(*opt_.user_bins, c.tokens, exp.events, c.lenient);
+    if (!diff.empty()) on_mismatch(c, exp, act, diff);
+}
+
+// A chunk's JUnit case (case_batch): its arrays, seconds and mismatches.
+void XcheckRun::book_chunk(const ChunkResult& r) {
+    ArrayCase probe;
+    probe.origin = "random";
+    probe.index = r.first;
+    CaseRecord* cr = book_.of(probe);  // a chunk lies inside one batch (case_batch % kRandomChunk == 0)
+    case_seconds(cr);
+    cr->arrays += r.checked;
+    for (const auto& m : r.mismatches) {
+        // case_failure describes only the batch's first mismatch: its mode is needed then.
+        if (cr->mismatches == 0 && !m.full) {
+            probe.index = m.index;
+            probe.lenient = m.lenient;
+        }
+        case_failure(cr, m.full ? m.c : probe, m.diff);
+    }
+}
+
+// A mismatch beyond the first `show` of its chunk: counted and grouped.
+void XcheckRun::count_unkept(const ChunkResult::Seen& m) {
+    ArrayCase probe;
+    probe.origin = "random";
+    probe.index = m.index;
+    probe.lenient = m.lenient;
+    ++rep_.mismatches;
+    const std::string replay = replay_command(probe, opt_);
+    triage_.add(m.signature, describe(probe, opt_.seed), m.diff, replay);
+    if (!opt_.first_mismatch) pins_.add(random_case(opt_.seed, m.index), replay);
+    if (opt_.first_mismatch) stop_ = true;
+}
+
+// A chunk of random arrays, merged in array order.
+void XcheckRun::merge_chunk(ChunkResult& r) {
+    if (opt_.case_batch && r.checked) book_chunk(r);
+    rep_.arrays += r.checked;
+    rep_.tokens += r.tokens;
+    rep_.events += r.events;
+    rep_.cycles += r.cycles;
+    rep_.coverage.add(r.coverage);
+    rep_.user.add(r.user);
+    for (auto& m : r.mismatches) {
+        if (stop_) break;
+        if (m.full) {
+            Difference d;
+            d.text = m.diff;
+            d.signature = m.signature;
+            on_mismatch(m.c, m.exp, m.act, d);
+        } else {
+            count_unkept(m);
+        }
+    }
+}
+
+void XcheckRun::progress(uint64_t done) {
+    if (!opt_.progress) return;
+    const auto now = std::chrono::steady_clock::now();
+    const double every = opt_.progress == 1 ? 2.0 : opt_.progress_seconds;
+    if (std::chrono::duration<double>(now - last_print_).count() < every) return;
+    last_print_ = now;
+    const double sec = std::chrono::duration<double>(now - t0_).count();
+    std::fprintf(stderr, "%sxcheck: %llu / %llu arrays, %llu mismatches, %.0f arrays/s%s", opt_.progress == 1 ? "\r" : "",
+                 (unsigned long long)done, (unsigned long long)opt_.random, (unsigned long long)rep_.mismatches,
+                 sec > 0 ? double(done) / sec : 0.0, opt_.progress == 1 ? "" : "\n");
+    std::fflush(stderr);
+}
+
+// The SystemC bench: the corpus and the random arrays in one simulation, then checked one by one.
+void XcheckRun::check_systemc(const std::vector<ArrayCase>& corpus) {
+    std::vector<ArrayCase> arrays = corpus;
+    if (opt_.only >= 0)
+        arrays.push_back(random_case(opt_.seed, uint64_t(opt_.only)));
+    else
+        for (uint64_t i = 0; i < opt_.random; ++i) arrays.push_back(random_case(opt_.seed, i));
+    const ScBenchResult r = run_sc_bench(arrays, opt_.bp, opt_.vcd);
+    for (size_t i = 0; i < arrays.size(); ++i) check_results(arrays[i], r.model[i], r.rtl[i]);
+}
+
+// The fast path: the corpus, then the streams or the random arrays.
+void XcheckRun::check_fast(const std::vector<ArrayCase>& corpus) {
+    for (const auto& c : corpus)
+        if (!stop_) check_one(c);
+    const bool streaming = opt_.stream > 0 || !opt_.stream_file.empty();
+    if (streaming && !stop_) check_streams(opt_, *dut_, rep_, triage_);
+    if (!streaming) check_random();  // (streaming: the random arrays went in streams)
+    if (opt_.progress == 1 && opt_.only < 0) std::fprintf(stderr, "\r%78s\r", "");
+}
+
+// The random arrays: --only's, one by one (per_array_path), or in chunks on opt.jobs threads.
+void XcheckRun::check_random() {
+    const uint64_t chunks = (opt_.random + kRandomChunk - 1) / kRandomChunk;
+    if (opt_.only >= 0) {
+        if (!stop_) check_one(random_case(opt_.seed, uint64_t(opt_.only)));
+    } else if (opt_.per_array_path) {
+        for (uint64_t i = 0; i < opt_.random && !stop_; ++i) {
+            check_one(random_case(opt_.seed, i));
+            if ((i & 0x3FFF) == 0) progress(i);
+        }
+    } else if (opt_.jobs == 1) {
+        Checker k(opt_, dut_.get());  // the corpus's instance: one model, as before chunks
+        ChunkResult r;
+        for (uint64_t c = 0; c < chunks && !stop_; ++c) {
+            r = ChunkResult();
+            check_chunk(k, opt_, c * kRandomChunk, chunk_end(c), r);
+            merge_chunk(r);
+            progress(chunk_end(c));
+        }
+    } else {
+        check_chunks_parallel(
+            opt_, chunks, stop_, [this](ChunkResult& r) { merge_chunk(r); }, [this](uint64_t done) { progress(done); },
+            coverage_parts_);
+    }
+}
+
+// The coverage file, the seconds, the holes and the groups.
+XcheckReport XcheckRun::finish() {
+    if (!opt_.coverage_file.empty()) write_coverage(opt_, *dut_, coverage_parts_);
+    rep_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
+    rep_.holes = rep_.coverage.holes();
+    if (opt_.user_bins) {
+        const auto uh = rep_.user.holes(*opt_.user_bins);
+        rep_.holes.insert(rep_.holes.end(), uh.begin(), uh.end());
+    }
+    rep_.groups = triage_.groups();
+    merge_pin_groups(pins_.triage, rep_);
+    return std::move(rep_);
+}
+
 }  // namespace
 
 XcheckReport run_xcheck(const XcheckOptions& opt) {
-    XcheckReport rep;
     const auto t0 = std::chrono::steady_clock::now();
     std::vector<ArrayCase> corpus;
     if (!opt.corpus.empty()) corpus = load_corpus(opt.corpus);
     if (opt.systemc && opt.rtl) throw std::invalid_argument("the SystemC bench runs the built-in RTL only (no --rtl)");
     if (opt.jobs < 1) throw std::invalid_argument("--jobs must be at least 1");
     if (opt.case_batch % kRandomChunk) throw std::invalid_argument("case_batch must be a multiple of kRandomChunk");
-    std::unique_ptr<RtlDut> dut = opt.rtl ? opt.rtl() : builtin_rtl();
-    auto model = [&](const std::vector<uint32_t>& t, const ArrayCase& c) {
-        return run_model(t, c.lenient, c.bp_seed, opt.bp, opt.model);
-    };
-    auto rtl = [&](const std::vector<uint32_t>& t, const ArrayCase& c) { return dut->run(t, c.lenient, c.bp_seed, opt.bp); };
-
-    bool stop = false;  // first_mismatch: seen
-    CaseBook book(opt, rep);
-    auto case_of = [&](const ArrayCase& c) { return book.of(c); };
-    auto case_clock = std::chrono::steady_clock::now();
-    auto case_failure = [&](CaseRecord* cr, const ArrayCase& c, const std::string& d) {
-        if (cr->mismatches++ == 0)
-            cr->failure = fmt::format("{}: {}\nreplay: {}", describe(c, opt.seed), d, replay_command(c, opt));
-    };
-    Triage triage;
-    PinTriage pins(opt);
-    auto pin_triage = [&](const ArrayCase& c, const std::string& replay) { pins.add(c, replay); };
-    // A mismatch, in array order: kept for the report (the first five, shrunk) or, with
-    // first_mismatch, the end of the check.
-    auto on_mismatch = [&](const ArrayCase& c, const SideResult& exp, const SideResult& act, const Difference& diff) {
-        ++rep.mismatches;
-        const std::string replay = replay_command(c, opt);
-        triage.add(diff.signature, describe(c, opt.seed), diff.text, replay);
-        pin_triage(c, replay);
-        Mismatch m;
-        m.array = c;
-        m.expected = exp;
-        m.actual = act;
-        m.first_difference = diff.text;
-        m.signature = diff.signature;
-        m.replay = replay;
-        if (opt.first_mismatch) {
-            stop = true;
-            rep.failures.push_back(std::move(m));
-            return;
-        }
-        if (rep.failures.size() >= opt.show) return;
-        dut->reset();  // shrinking starts from a reset decoder, whatever ran before (any --jobs)
-        // The shrunk array must show the same bug: the same signature of the first difference.
-        m.shrunk = shrink(c.tokens, [&](const std::vector<uint32_t>& t) {
-            return difference(model(t, c), rtl(t, c)).signature == diff.signature;
-        });
-        m.shrunk_difference = compare(model(m.shrunk, c), rtl(m.shrunk, c));
-        {
-            // Where the pins first part, on the shrunk array.
-            std::vector<CycleSample> tm, tr;
-            run_model(m.shrunk, c.lenient, c.bp_seed, opt.bp, opt.model, &tm);
-            SideResult rr;
-            rr.trace = &tr;
-            dut->run_into(m.shrunk, c.lenient, c.bp_seed, opt.bp, rr);
-            const std::string d = first_divergence(tm, tr);
-            if (!d.empty()) m.divergence = "on the shrunk array: " + d;
-        }
-        report_mismatch(m, opt, int(rep.failures.size()));
-        if (rep.failures.empty() && !opt.wave_dir.empty() && opt.wave_rtl) write_failure_wave(opt, c, m);
-        rep.failures.push_back(std::move(m));
-    };
-    // One array checked one by one (corpus, --only, the SystemC bench, the per-array path).
-    auto check_results = [&](const ArrayCase& c, const SideResult& exp, const SideResult& act) {
-        const Difference diff = difference(exp, act);
-        if (CaseRecord* cr = case_of(c)) {
-            const auto now = std::chrono::steady_clock::now();
-            cr->seconds += std::chrono::duration<double>(now - case_clock).count();
-            case_clock = now;
-            ++cr->arrays;
-            if (!diff.empty()) case_failure(cr, c, diff.text);
-        }
-        ++rep.arrays;
-        rep.tokens += c.tokens.size();
-        rep.events += exp.events.size();
-        rep.cycles += exp.cycles;
-        rep.coverage.count_tokens(c.tokens);
-        rep.coverage.count_events(0, exp.events, c.lenient);
-        rep.coverage.count_events(1, act.events, c.lenient);
-        if (opt.user_bins) rep.user.count(*opt.user_bins, c.tokens, exp.events, c.lenient);
-        if (!diff.empty()) on_mismatch(c, exp, act, diff);
-    };
-    // A chunk of random arrays, merged in array order.
-    auto merge_chunk = [&](ChunkResult& r) {
-        if (opt.case_batch && r.checked) {
-            ArrayCase probe;
-            probe.origin = "random";
-            probe.index = r.first;
-            CaseRecord* cr = case_of(probe);  // a chunk lies inside one batch (case_batch % kRandomChunk == 0)
-            const auto now = std::chrono::steady_clock::now();
-            cr->seconds += std::chrono::duration<double>(now - case_clock).count();
-            case_clock = now;
-            cr->arrays += r.checked;
-            for (const auto& m : r.mismatches) {
-                // case_failure describes only the batch's first mismatch: its mode is needed then.
-                if (cr->mismatches == 0 && !m.full) {
-                    probe.index = m.index;
-                    probe.lenient = m.lenient;
-                }
-                case_failure(cr, m.full ? m.c : probe, m.diff);
-            }
-        }
-        rep.arrays += r.checked;
-        rep.tokens += r.tokens;
-        rep.events += r.events;
-        rep.cycles += r.cycles;
-        rep.coverage.add(r.coverage);
-        rep.user.add(r.user);
-        for (auto& m : r.mismatches) {
-            if (stop) break;
-            Difference d;
-            d.text = m.diff;
-            d.signature = m.signature;
-            if (m.full) {
-                on_mismatch(m.c, m.exp, m.act, d);
-            } else {
-                // Beyond the first `show` of its chunk: counted and grouped.
-                ArrayCase probe;
-                probe.origin = "random";
-                probe.index = m.index;
-                probe.lenient = m.lenient;
-                ++rep.mismatches;
-                const std::string replay = replay_command(probe, opt);
-                triage.add(m.signature, describe(probe, opt.seed), m.diff, replay);
-                if (!opt.first_mismatch) pin_triage(random_case(opt.seed, m.index), replay);
-                if (opt.first_mismatch) stop = true;
-            }
-        }
-    };
-
-    auto last_print = t0;
-    auto progress = [&](uint64_t done) {
-        if (!opt.progress) return;
-        const auto now = std::chrono::steady_clock::now();
-        const double every = opt.progress == 1 ? 2.0 : opt.progress_seconds;
-        if (std::chrono::duration<double>(now - last_print).count() < every) return;
-        last_print = now;
-        const double sec = std::chrono::duration<double>(now - t0).count();
-        std::fprintf(stderr, "%sxcheck: %llu / %llu arrays, %llu mismatches, %.0f arrays/s%s", opt.progress == 1 ? "\r" : "",
-                     (unsigned long long)done, (unsigned long long)opt.random, (unsigned long long)rep.mismatches,
-                     sec > 0 ? double(done) / sec : 0.0, opt.progress == 1 ? "" : "\n");
-        std::fflush(stderr);
-    };
-
-    // Coverage files of the worker threads' instances (--jobs > 1), merged at the end.
-    std::vector<std::string> coverage_parts;
-    if (opt.systemc) {
-        std::vector<ArrayCase> arrays = corpus;
-        if (opt.only >= 0)
-            arrays.push_back(random_case(opt.seed, uint64_t(opt.only)));
-        else
-            for (uint64_t i = 0; i < opt.random; ++i) arrays.push_back(random_case(opt.seed, i));
-        const ScBenchResult r = run_sc_bench(arrays, opt.bp, opt.vcd);
-        for (size_t i = 0; i < arrays.size(); ++i) check_results(arrays[i], r.model[i], r.rtl[i]);
-    } else {
-        auto one = [&](const ArrayCase& c) { check_results(c, model(c.tokens, c), rtl(c.tokens, c)); };
-        for (const auto& c : corpus)
-            if (!stop) one(c);
-        const bool streaming = opt.stream > 0 || !opt.stream_file.empty();
-        if (streaming && !stop) check_streams(opt, *dut, rep, triage);
-        const uint64_t chunks = (opt.random + kRandomChunk - 1) / kRandomChunk;
-        auto chunk_end = [&](uint64_t k) { return std::min(opt.random, (k + 1) * kRandomChunk); };
-        if (streaming) {
-            // the random arrays went in streams
-        } else if (opt.only >= 0) {
-            if (!stop) one(random_case(opt.seed, uint64_t(opt.only)));
-        } else if (opt.per_array_path) {
-            for (uint64_t i = 0; i < opt.random && !stop; ++i) {
-                one(random_case(opt.seed, i));
-                if ((i & 0x3FFF) == 0) progress(i);
-            }
-        } else if (opt.jobs == 1) {
-            Checker k(opt, dut.get());  // the corpus's instance: one model, as before chunks
-            ChunkResult r;
-            for (uint64_t c = 0; c < chunks && !stop; ++c) {
-                r = ChunkResult();
-                check_chunk(k, opt, c * kRandomChunk, chunk_end(c), r);
-                merge_chunk(r);
-                progress(chunk_end(c));
-            }
-        } else {
-            check_chunks_parallel(opt, chunks, stop, merge_chunk, progress, coverage_parts);
-        }
-        if (opt.progress == 1 && opt.only < 0) std::fprintf(stderr, "\r%78s\r", "");
-    }
-    if (!opt.coverage_file.empty()) write_coverage(opt, *dut, coverage_parts);
-    rep.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    rep.holes = rep.coverage.holes();
-    if (opt.user_bins) {
-        const auto uh = rep.user.holes(*opt.user_bins);
-        rep.holes.insert(rep.holes.end(), uh.begin(), uh.end());
-    }
-    rep.groups = triage.groups();
-    merge_pin_groups(pins.triage, rep);
-    return rep;
+    XcheckRun run(opt, t0);
+    if (opt.systemc)
+        run.check_systemc(corpus);
+    else
+        run.check_fast(corpus);
+    return run.finish();
 }
 
 }  // namespace vpsim::tb

@@ -82,132 +82,143 @@ uint64_t next_random(uint64_t& s) {  // splitmix64: the same sequence on every p
     return z ^ (z >> 31);
 }
 
-int run_bench_metamorphic(const MetaArgs& a) {
-    const char* me = "vpsim bench metamorphic";
-    std::vector<Workload> suite;
-    try {
-        suite = load_suite(a.dir);
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "%s: %s\n", me, e.what());
-        return 2;
+// The runs of one workload under one preset, each parameter value once ("key=value" -> result);
+// the first run also records the draws' references (for Belady's anomaly).
+class PresetRuns {
+public:
+    PresetRuns(const Workload& w, const std::string& preset, size_t& runs) : w_(w), preset_(preset), runs_(runs) {}
+    // The run with key=value; null when the preset's caps refuse the workload.
+    const sc::RunResult* result(const std::string& key, const std::string& value) {
+        const std::string set = key + "=" + value;
+        auto it = cache_.find(set);
+        if (it != cache_.end()) return &it->second;
+        sc::RunOptions opt;
+        const bool capture = draws_.empty();
+        std::vector<DrawRefs> got;
+        if (capture)
+            opt.draw_done = [&got](const sc::DrawState& d) {
+                DrawRefs r;
+                r.indexed = d.setup.indexed;
+                r.primitives = d.setup.primitives;
+                r.refs.reserve(d.setup.refs);
+                for (uint64_t k = 0; k < d.setup.refs; ++k) r.refs.push_back(d.setup.vertex(k));
+                got.push_back(std::move(r));
+            };
+        Outcome o = run_or_refuse(w_, preset_, {set}, opt);
+        ++runs_;
+        if (!o.refused.empty()) {
+            refused_ = true;
+            return nullptr;
+        }
+        if (capture) draws_ = std::move(got);
+        return &cache_.emplace(set, std::move(o.result)).first->second;
     }
-    const auto props = properties();
-    std::vector<std::string> preset_names;
-    for (const Preset& p : presets()) preset_names.push_back(p.name);
-    if (!a.all) std::fprintf(stderr, "%s: seed %llu (replay: --seed %llu)\n", me, (unsigned long long)a.seed,
-                             (unsigned long long)a.seed);
-    uint64_t rng = a.seed;
+    bool refused() const { return refused_; }
+    const std::vector<DrawRefs>& draws() const { return draws_; }
+
+private:
+    const Workload& w_;
+    const std::string& preset_;
+    size_t& runs_;
+    std::map<std::string, sc::RunResult> cache_;
+    std::vector<DrawRefs> draws_;  // the references (from the first run)
+    bool refused_ = false;
+};
+
+// One step of a property: the metric before and after, the change the wrong way, within the
+// margin or (ACMR) Belady's anomaly shown.
+Check check_step(const Property& p, const std::string& workload, const std::string& preset, const std::string& from,
+                 const std::string& to, const sc::RunResult& r0, const sc::RunResult& r1, const std::vector<DrawRefs>& draws) {
+    Check c;
+    c.property = p.name, c.workload = workload, c.preset = preset, c.key = p.key;
+    c.from = from, c.to = to, c.metric = p.metric;
+    c.before = p.metric == "acmr" ? r0.real("acmr") : double(r0.cycles);
+    c.after = p.metric == "acmr" ? r1.real("acmr") : double(r1.cycles);
+    const double rel = c.before > 0 ? c.after / c.before - 1.0 : 0.0;
+    c.change = p.direction > 0 ? rel : -rel;
+    c.ok = c.change <= p.margin + 1e-12;
+    if (!c.ok && p.metric == "acmr") {
+        // Belady's anomaly? The same rise from a FIFO replay of the draws, and
+        // none from an LRU of the same sizes.
+        ParamSet ps = sc::default_params();
+        apply_preset(ps, preset);
+        const auto reset = uint32_t(ps.get_uint("post_transform_cache.batch_reset"));
+        const bench::BeladyVerdict v = bench::belady_anomaly(draws, uint32_t(std::stoul(from)), uint32_t(std::stoul(to)),
+                                                             reset, r0.count("shaded"), r1.count("shaded"));
+        c.ok = v.shown;
+        c.note = v.note;
+    }
+    return c;
+}
+
+// The checks drawn (or, with --all, every preset and step), in order; the seed's draws as before.
+struct MetaChecks {
     std::vector<Check> checks;
     size_t runs = 0, refused = 0;
-    if (const int rc = exit_status_of(me, [&] {
-        for (const Workload& w : suite) {
-            std::vector<std::string> pres = preset_names;
-            if (!a.all) pres = {preset_names[next_random(rng) % preset_names.size()]};
-            for (const std::string& preset : pres) {
-                std::map<std::string, sc::RunResult> cache;  // "key=value" -> result
-                std::vector<DrawRefs> draws;                 // the references (from the first run)
-                bool is_refused = false;
-                auto result = [&](const std::string& key, const std::string& value) -> const sc::RunResult* {
-                    const std::string set = key + "=" + value;
-                    auto it = cache.find(set);
-                    if (it != cache.end()) return &it->second;
-                    sc::RunOptions opt;
-                    const bool capture = draws.empty();
-                    std::vector<DrawRefs> got;
-                    if (capture)
-                        opt.draw_done = [&got](const sc::DrawState& d) {
-                            DrawRefs r;
-                            r.indexed = d.setup.indexed;
-                            r.primitives = d.setup.primitives;
-                            r.refs.reserve(d.setup.refs);
-                            for (uint64_t k = 0; k < d.setup.refs; ++k) r.refs.push_back(d.setup.vertex(k));
-                            got.push_back(std::move(r));
-                        };
-                    Outcome o = run_or_refuse(w, preset, {set}, opt);
-                    ++runs;
-                    if (!o.refused.empty()) {
-                        is_refused = true;
-                        return nullptr;
-                    }
-                    if (capture) draws = std::move(got);
-                    return &cache.emplace(set, std::move(o.result)).first->second;
-                };
-                for (const Property& p : props) {
-                    std::vector<std::pair<std::string, std::string>> steps = p.steps;
-                    if (!a.all) steps = {p.steps[next_random(rng) % p.steps.size()]};
-                    for (const auto& [from, to] : steps) {
-                        const sc::RunResult* r0 = result(p.key, from);
-                        if (!r0) break;
-                        const sc::RunResult* r1 = result(p.key, to);
-                        if (!r1) break;
-                        Check c;
-                        c.property = p.name, c.workload = w.name, c.preset = preset, c.key = p.key;
-                        c.from = from, c.to = to, c.metric = p.metric;
-                        c.before = p.metric == "acmr" ? r0->real("acmr") : double(r0->cycles);
-                        c.after = p.metric == "acmr" ? r1->real("acmr") : double(r1->cycles);
-                        const double rel = c.before > 0 ? c.after / c.before - 1.0 : 0.0;
-                        c.change = p.direction > 0 ? rel : -rel;
-                        c.ok = c.change <= p.margin + 1e-12;
-                        if (!c.ok && p.metric == "acmr") {
-                            // Belady's anomaly? The same rise from a FIFO replay of the draws, and
-                            // none from an LRU of the same sizes.
-                            ParamSet ps = sc::default_params();
-                            apply_preset(ps, preset);
-                            const auto reset = uint32_t(ps.get_uint("post_transform_cache.batch_reset"));
-                            const bench::BeladyVerdict v =
-                                bench::belady_anomaly(draws, uint32_t(std::stoul(from)), uint32_t(std::stoul(to)), reset,
-                                                      r0->count("shaded"), r1->count("shaded"));
-                            c.ok = v.shown;
-                            c.note = v.note;
-                        }
-                        checks.push_back(c);
-                    }
-                    if (is_refused) break;
-                }
-                if (is_refused) ++refused;
-            }
+};
+
+// One workload under one preset: each property's steps (one drawn unless --all) until the caps refuse it.
+void check_preset(const MetaArgs& a, const std::vector<Property>& props, const Workload& w, const std::string& preset,
+                  uint64_t& rng, MetaChecks& out) {
+    PresetRuns runs(w, preset, out.runs);
+    for (const Property& p : props) {
+        std::vector<std::pair<std::string, std::string>> steps = p.steps;
+        if (!a.all) steps = {p.steps[next_random(rng) % p.steps.size()]};
+        for (const auto& [from, to] : steps) {
+            const sc::RunResult* r0 = runs.result(p.key, from);
+            if (!r0) break;
+            const sc::RunResult* r1 = runs.result(p.key, to);
+            if (!r1) break;
+            out.checks.push_back(check_step(p, w.name, preset, from, to, *r0, *r1, runs.draws()));
         }
-        }))
-        return rc;
+        if (runs.refused()) break;
+    }
+    if (runs.refused()) ++out.refused;
+}
+
+// The table's row and the JSON object of one property, over its checks.
+void summarize_property(const Property& p, const std::vector<Check>& checks, std::string& text, nlohmann::ordered_json& jp) {
+    size_t n = 0, wrong = 0, anomalies = 0;
+    const Check* worst = nullptr;
+    for (const Check& c : checks)
+        if (c.property == p.name) {
+            ++n;
+            wrong += c.change > 1e-12;
+            anomalies += c.ok && !c.note.empty();
+            if (!worst || c.change > worst->change) worst = &c;
+        }
+    const std::string wtext = worst ? fmt::format("{} {} {}={}->{}: {:g} -> {:g}", worst->workload, worst->preset, worst->key,
+                                                  worst->from, worst->to, worst->before, worst->after)
+                                    : "-";
+    text += fmt::format("{:<30} {:>7.1f}% {:>8} {:>9.2f}%  {}\n", p.name, 100 * p.margin, n,
+                        worst ? 100 * worst->change : 0.0, wtext);
+    jp.push_back({{"property", p.name},
+                  {"key", p.key},
+                  {"metric", p.metric},
+                  {"direction", p.direction > 0 ? "must not rise" : "must not fall"},
+                  {"margin", p.margin},
+                  {"checked", n},
+                  {"wrong_way", wrong},
+                  {"belady", anomalies},
+                  {"worst_change", worst ? worst->change : 0.0},
+                  {"worst", wtext}});
+}
+
+// The report (JSON or the table with the failures and Belady's anomalies); the exit status.
+int report_metamorphic(const MetaArgs& a, const std::vector<Property>& props, const MetaChecks& m) {
     size_t failed = 0;
     nlohmann::ordered_json j;
     j["seed"] = a.all ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(a.seed);
     j["all"] = a.all;
-    j["runs"] = runs;
-    j["refused"] = refused;
+    j["runs"] = m.runs;
+    j["refused"] = m.refused;
     auto jp = nlohmann::ordered_json::array();
     std::string text = fmt::format("{:<30} {:>8} {:>8} {:>10}  {}\n", "property", "margin", "checked", "worst", "worst response");
-    for (const Property& p : props) {
-        size_t n = 0, wrong = 0, anomalies = 0;
-        const Check* worst = nullptr;
-        for (const Check& c : checks)
-            if (c.property == p.name) {
-                ++n;
-                wrong += c.change > 1e-12;
-                anomalies += c.ok && !c.note.empty();
-                if (!worst || c.change > worst->change) worst = &c;
-            }
-        const std::string wtext =
-            worst ? fmt::format("{} {} {}={}->{}: {:g} -> {:g}", worst->workload, worst->preset, worst->key, worst->from,
-                                worst->to, worst->before, worst->after)
-                  : "-";
-        text += fmt::format("{:<30} {:>7.1f}% {:>8} {:>9.2f}%  {}\n", p.name, 100 * p.margin, n,
-                            worst ? 100 * worst->change : 0.0, wtext);
-        jp.push_back({{"property", p.name},
-                      {"key", p.key},
-                      {"metric", p.metric},
-                      {"direction", p.direction > 0 ? "must not rise" : "must not fall"},
-                      {"margin", p.margin},
-                      {"checked", n},
-                      {"wrong_way", wrong},
-                      {"belady", anomalies},
-                      {"worst_change", worst ? worst->change : 0.0},
-                      {"worst", wtext}});
-    }
+    for (const Property& p : props) summarize_property(p, m.checks, text, jp);
     j["properties"] = jp;
     auto jf = nlohmann::ordered_json::array();
     auto jb = nlohmann::ordered_json::array();
-    for (const Check& c : checks) {
+    for (const Check& c : m.checks) {
         nlohmann::ordered_json e = {{"property", c.property}, {"workload", c.workload}, {"preset", c.preset},
                                     {"set", c.key},           {"from", c.from},         {"to", c.to},
                                     {"metric", c.metric},     {"before", c.before},     {"after", c.after},
@@ -227,17 +238,44 @@ int run_bench_metamorphic(const MetaArgs& a) {
                                 c.key, c.from, c.to, c.before, c.after, c.note);
         }
     }
-    j["checked"] = checks.size();
+    j["checked"] = m.checks.size();
     j["failed"] = failed;
     j["failures"] = jf;
     j["belady"] = jb;
     text += fmt::format("{} responses checked ({} runs, {} workload x preset refused by the caps), {} failed\n",
-                        checks.size(), runs, refused, failed);
+                        m.checks.size(), m.runs, m.refused, failed);
     if (a.json)
         std::cout << j.dump(2) << "\n";
     else
         std::cout << text;
     return failed ? 1 : 0;
+}
+
+int run_bench_metamorphic(const MetaArgs& a) {
+    const char* me = "vpsim bench metamorphic";
+    std::vector<Workload> suite;
+    try {
+        suite = load_suite(a.dir);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "%s: %s\n", me, e.what());
+        return 2;
+    }
+    const auto props = properties();
+    std::vector<std::string> preset_names;
+    for (const Preset& p : presets()) preset_names.push_back(p.name);
+    if (!a.all) std::fprintf(stderr, "%s: seed %llu (replay: --seed %llu)\n", me, (unsigned long long)a.seed,
+                             (unsigned long long)a.seed);
+    uint64_t rng = a.seed;
+    MetaChecks m;
+    if (const int rc = exit_status_of(me, [&] {
+            for (const Workload& w : suite) {
+                std::vector<std::string> pres = preset_names;
+                if (!a.all) pres = {preset_names[next_random(rng) % preset_names.size()]};
+                for (const std::string& preset : pres) check_preset(a, props, w, preset, rng, m);
+            }
+        }))
+        return rc;
+    return report_metamorphic(a, props, m);
 }
 
 }  // namespace

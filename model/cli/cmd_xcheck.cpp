@@ -620,16 +620,8 @@ int run_xcheck(XcheckArgs& a, const CLI::App& c) {
     return r.mismatches == 0 && !gate.fails() ? 0 : 1;
 }
 
-}  // namespace
-
-void add_xcheck_command(CLI::App& app, int& exit_code) {
-    auto a = std::make_shared<XcheckArgs>();
-    a->opt.random = 100000;
-    CLI::App* c = app.add_subcommand(
-        "xcheck",
-        "Cross-check the RTL declaration decoder against the model on the directed corpus and on seeded random "
-        "token arrays (valid, mutated and raw), with random back-pressure.\nExit status: 0 with no mismatch and "
-        "full coverage, 1 otherwise, 2 usage or I/O error.");
+// The arrays checked (corpus, random, one of them) and where the failing ones go.
+void add_xcheck_array_options(CLI::App* c, const std::shared_ptr<XcheckArgs>& a) {
     c->add_option("--random", a->opt.random, "Random arrays to check (default 100000)")->check(CLI::Range(0ull, 1ull << 40));
     c->add_option("--seed", a->opt.seed, "Seed of the random arrays, 0 .. 2^64-1 (default 1)")
         ->check([](const std::string& v) -> std::string {
@@ -662,6 +654,10 @@ void add_xcheck_command(CLI::App& app, int& exit_code) {
                   "Mismatches detailed, shrunk and written (default 5); every mismatch is counted and grouped by "
                   "signature (what differs)")
         ->check(CLI::Range(size_t(0), size_t(1000000)));
+}
+
+// Functional coverage: waivers, user-defined bins, the gate; and the arrays' export.
+void add_xcheck_gate_options(CLI::App* c, const std::shared_ptr<XcheckArgs>& a) {
     c->add_option("--waive", a->waive,
                   "Coverage waivers: a file of `waive BIN because REASON` lines (BIN may use *), for bins that "
                   "cannot be hit; waived bins are listed with their reasons (repeatable)")
@@ -685,12 +681,20 @@ void add_xcheck_command(CLI::App& app, int& exit_code) {
                   "Export the run's arrays (corpus, then --random/--only) with the golden model's events and cycles "
                   "into DIR/arrays.txt (format: docs/dpi.md) and exit without checking; with --rtl -G the "
                   "design's CONST_COUNT / MAX_LENGTH apply");
+}
+
+// The SystemC bench's waveforms and the random back-pressure.
+void add_xcheck_bench_options(CLI::App* c, const std::shared_ptr<XcheckArgs>& a) {
     c->add_option("--vcd", a->opt.vcd, "With --systemc: write waveforms PREFIX_model.vcd and PREFIX_rtl.vcd")
         ->needs("--systemc");
     c->add_option("--out-ready", a->opt.bp.out_ready, "Probability that the event sink is ready in a cycle (default 0.7)")
         ->check(CLI::Range(0.05, 1.0));
     c->add_option("--in-valid", a->opt.bp.in_valid, "Probability that the source offers a token in a cycle (default 0.9)")
         ->check(CLI::Range(0.05, 1.0));
+}
+
+// The user's RTL (--rtl) and the RTL's code coverage.
+void add_xcheck_rtl_options(CLI::App* c, const std::shared_ptr<XcheckArgs>& a) {
     c->add_option("--rtl", a->rtl,
                   "Your own decoder RTL instead of rtl/decl_decoder.sv (repeat for more files): Verilated at run time "
                   "into the RTL cache, its ports checked against docs/decl-decoder.md's contract first")
@@ -719,6 +723,10 @@ void add_xcheck_command(CLI::App& app, int& exit_code) {
                   "With --coverage: fail the run (exit 1) when fewer than PCT % of the code coverage points (line, "
                   "branch, toggle, cover) are hit or waived")
         ->check(CLI::Range(0.0, 100.0));
+}
+
+// The mutation campaign (--mutants) and the stop at the first mismatch it runs per mutant.
+void add_xcheck_mutant_options(CLI::App* c, const std::shared_ptr<XcheckArgs>& a) {
     c->add_option("--mutants", a->mutants,
                   "Mutation score: yosys' mutate makes N mutants of the RTL (built-in, or one --rtl file with --top), each "
                   "Verilated and cross-checked (corpus + --random arrays) until the first mismatch; prints killed / "
@@ -733,6 +741,10 @@ void add_xcheck_command(CLI::App& app, int& exit_code) {
     c->add_option("--mutants-dir", a->mutants_dir, "With --mutants: where the mutants' Verilog goes (default xcheck-mutants)");
     c->add_flag("--first-mismatch", a->opt.first_mismatch,
                 "Stop at the first mismatch, without shrinking or writing it (what --mutants runs per mutant)");
+}
+
+// The reports beside the table (JUnit, a failure's waveform, JSON), threads and streams.
+void add_xcheck_run_options(CLI::App* c, const std::shared_ptr<XcheckArgs>& a) {
     c->add_option("--junit", a->junit,
                   "Also write a JUnit XML report: one test case per corpus file and per 10,000 random arrays (with "
                   "--unit vertex_fetch: per directed case and per 1,000 random cases), failures with the first mismatch "
@@ -762,78 +774,109 @@ void add_xcheck_command(CLI::App& app, int& exit_code) {
         ->excludes("--stream")
         ->excludes("--corpus");
     c->add_flag("--json", a->json, "Print one JSON object instead of the table");
+}
+
+// An option that does not apply is an error, never ignored: prints the first of `opts` given, if any.
+bool refuse_given(const CLI::App& c, const std::vector<const char*>& opts, const std::string& why) {
+    for (const char* o : opts)
+        if (c.count(o)) {
+            std::fprintf(stderr, "vpsim xcheck: %s does not apply %s\n", o, why.c_str());
+            return true;
+        }
+    return false;
+}
+
+// Options that do not apply to the unit, or without --coverage: true after printing the first.
+bool refuse_misplaced_xcheck(const XcheckArgs& a, const CLI::App& c) {
+    if (a.vf.unit == "vertex_fetch") {
+        if (refuse_given(c, {"--corpus", "--no-corpus", "--systemc", "--vcd", "--show", "--dump-arrays", "--in-valid",
+                             "--stream", "--stream-file"},
+                         "to --unit vertex_fetch (the vertex fetch cross-check has directed cases, not the decoder's "
+                         "corpus, and no streams yet: docs/xcheck.md)"))
+            return true;
+        // --case FILE checks the case as written, its timing included.
+        if (c.count("--case") &&
+            refuse_given(c, {"--random", "--seed", "--only", "--no-directed", "--jobs", "--mutants", "--latency-min",
+                             "--latency-max", "--req-ready", "--out-ready", "--idx-valid", "--first-mismatch"},
+                         "with --case (the case file holds the one case to check, its timing and back-pressure included)"))
+            return true;
+    } else if (refuse_given(c, {"--latency-min", "--latency-max", "--req-ready", "--idx-valid", "--no-directed",
+                                "--check-traffic", "--no-check-traffic", "--case"},
+                            "to the declaration decoder (it is a --unit vertex_fetch option)")) {
+        return true;
+    }
+    return !c.count("--coverage") &&
+           refuse_given(c, {"--code-waive", "--code-gate"},
+                        "without --coverage DIR (it waives and gates the RTL code coverage that --coverage measures)");
+}
+
+// --unit vertex_fetch: the shared options into the unit's own arguments.
+const VfXcheckArgs& vf_args_of(XcheckArgs& a, const CLI::App& c) {
+    VfXcheckArgs& v = a.vf;
+    v.random = c.count("--random") ? a.opt.random : 10000;
+    v.seed = a.opt.seed;
+    v.only = a.opt.only;
+    v.jobs = a.opt.jobs;
+    v.first_mismatch = a.opt.first_mismatch;
+    v.json = a.json;
+    v.rtl = a.rtl;
+    v.params = a.params;
+    v.top = a.top;
+    v.rtl_cache = a.rtl_cache;
+    v.coverage = a.coverage;
+    v.mutants = a.mutants;
+    v.mutant_seed = a.mutant_seed;
+    v.mutant_timeout = a.mutant_timeout;
+    v.mutants_dir = a.mutants_dir;
+    if (c.count("--out-ready")) v.out_ready = a.opt.bp.out_ready;
+    v.junit = a.junit;
+    v.wave_on_fail = a.wave_on_fail;
+    v.bins = a.bins;
+    v.waive = a.waive;
+    v.waive_bin = a.waive_bin;
+    v.gate = a.gate;
+    v.no_gate = a.no_gate;
+    v.code = a.code;
+    v.mismatch_dir = a.mismatch_dir_given ? a.opt.mismatch_dir : a.out + "/mismatches";
+    return v;
+}
+
+}  // namespace
+
+void add_xcheck_command(CLI::App& app, int& exit_code) {
+    auto a = std::make_shared<XcheckArgs>();
+    a->opt.random = 100000;
+    CLI::App* c = app.add_subcommand(
+        "xcheck",
+        "Cross-check the RTL declaration decoder against the model on the directed corpus and on seeded random "
+        "token arrays (valid, mutated and raw), with random back-pressure.\nExit status: 0 with no mismatch and "
+        "full coverage, 1 otherwise, 2 usage or I/O error.");
+    add_xcheck_array_options(c, a);
+    add_xcheck_gate_options(c, a);
+    add_xcheck_bench_options(c, a);
+    add_xcheck_rtl_options(c, a);
+    add_xcheck_mutant_options(c, a);
+    add_xcheck_run_options(c, a);
     add_vf_xcheck_options(c, a->vf);
     c->callback([a, c, &exit_code] {
         // An option that does not apply to the unit (or to a mutation campaign) is an error, never ignored.
-        auto refuse = [&](const std::vector<const char*>& opts, const std::string& why) {
-            for (const char* o : opts)
-                if (c->count(o)) {
-                    std::fprintf(stderr, "vpsim xcheck: %s does not apply %s\n", o, why.c_str());
-                    exit_code = 2;
-                    return true;
-                }
-            return false;
-        };
-        if (a->vf.unit == "vertex_fetch") {
-            if (refuse({"--corpus", "--no-corpus", "--systemc", "--vcd", "--show", "--dump-arrays", "--in-valid", "--stream",
-                        "--stream-file"},
-                       "to --unit vertex_fetch (the vertex fetch cross-check has directed cases, not the decoder's "
-                       "corpus, and no streams yet: docs/xcheck.md)"))
-                return;
-            // --case FILE checks the case as written, its timing included.
-            if (c->count("--case") &&
-                refuse({"--random", "--seed", "--only", "--no-directed", "--jobs", "--mutants", "--latency-min",
-                        "--latency-max", "--req-ready", "--out-ready", "--idx-valid", "--first-mismatch"},
-                       "with --case (the case file holds the one case to check, its timing and back-pressure included)"))
-                return;
-        } else if (refuse({"--latency-min", "--latency-max", "--req-ready", "--idx-valid", "--no-directed",
-                           "--check-traffic", "--no-check-traffic", "--case"},
-                          "to the declaration decoder (it is a --unit vertex_fetch option)")) {
+        if (refuse_misplaced_xcheck(*a, *c)) {
+            exit_code = 2;
             return;
         }
-        if (!c->count("--coverage") && refuse({"--code-waive", "--code-gate"}, "without --coverage DIR (it waives and gates "
-                                                                            "the RTL code coverage that --coverage measures)"))
-            return;
         if (!load_code_waivers(a->code)) {  // before anything runs, for either unit
             exit_code = 2;
             return;
         }
-        if (a->mutants > 0 && refuse({"--junit", "--wave-on-fail", "--bins", "--waive", "--waive-bin", "--dump-arrays",
-                                      "--show", "--mismatch-dir", "--first-mismatch", "--stream-file"},
-                                     "with --mutants (each mutant's check stops at its first mismatch; the campaign "
-                                     "prints one row per mutant)"))
-            return;
-        if (a->vf.unit == "vertex_fetch") {
-            VfXcheckArgs& v = a->vf;
-            v.random = c->count("--random") ? a->opt.random : 10000;
-            v.seed = a->opt.seed;
-            v.only = a->opt.only;
-            v.jobs = a->opt.jobs;
-            v.first_mismatch = a->opt.first_mismatch;
-            v.json = a->json;
-            v.rtl = a->rtl;
-            v.params = a->params;
-            v.top = a->top;
-            v.rtl_cache = a->rtl_cache;
-            v.coverage = a->coverage;
-            v.mutants = a->mutants;
-            v.mutant_seed = a->mutant_seed;
-            v.mutant_timeout = a->mutant_timeout;
-            v.mutants_dir = a->mutants_dir;
-            if (c->count("--out-ready")) v.out_ready = a->opt.bp.out_ready;
-            v.junit = a->junit;
-            v.wave_on_fail = a->wave_on_fail;
-            v.bins = a->bins;
-            v.waive = a->waive;
-            v.waive_bin = a->waive_bin;
-            v.gate = a->gate;
-            v.no_gate = a->no_gate;
-            v.code = a->code;
-            v.mismatch_dir = a->mismatch_dir_given ? a->opt.mismatch_dir : a->out + "/mismatches";
-            exit_code = run_vf_xcheck(v);
+        if (a->mutants > 0 && refuse_given(*c,
+                                           {"--junit", "--wave-on-fail", "--bins", "--waive", "--waive-bin", "--dump-arrays",
+                                            "--show", "--mismatch-dir", "--first-mismatch", "--stream-file"},
+                                           "with --mutants (each mutant's check stops at its first mismatch; the "
+                                           "campaign prints one row per mutant)")) {
+            exit_code = 2;
             return;
         }
-        exit_code = run_xcheck(*a, *c);
+        exit_code = a->vf.unit == "vertex_fetch" ? run_vf_xcheck(vf_args_of(*a, *c)) : run_xcheck(*a, *c);
     });
 }
 
