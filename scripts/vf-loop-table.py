@@ -15,7 +15,7 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-# The RTL's timing parameters (tb::vf::rtl_timing_params()), in the groups that explain the difference.
+# The RTL's timing parameters (sc::vf::rtl_timing_params()), in the groups that explain the difference.
 GROUPS = [
     ("tag", "one-word tag: cache_lines=1 line_bytes=16 prefetch_lines=0",
      ["vertex_fetch.cache_lines=1", "vertex_fetch.line_bytes=16", "vertex_fetch.prefetch_lines=0"]),

@@ -1,7 +1,7 @@
 #include "tb/mutants.h"
 
 #include "model/common/file_util.h"
-#include "tb/user_rtl.h"
+#include "model/rtl/user_rtl.h"
 #include "model/common/process.h"
 
 #include <fmt/format.h>
@@ -29,7 +29,7 @@ int run_yosys(const MutationSpec& spec, const std::string& script_name, const st
     const std::string path = spec.work_dir + "/" + script_name;
     write_file_atomic(path, script);
     const int rc = run_command({"yosys", "-q", "-s", path}, spec.work_dir, out);
-    if (rc == 127) throw RtlBuildError("yosys is not installed (scripts/deps.sh yosys installs Debian's yosys 0.23)");
+    if (rc == 127) throw rtl::RtlBuildError("yosys is not installed (scripts/deps.sh yosys installs Debian's yosys 0.23)");
     return rc;
 }
 }  // namespace
@@ -63,9 +63,9 @@ std::vector<Mutation> list_mutations(const MutationSpec& spec, int n, uint64_t s
     std::string out;
     const std::string list = spec.work_dir + "/mutations.ys";
     if (run_yosys(spec, "list.ys", yosys_prefix(spec) + fmt::format("mutate -list {} -seed {} -o {}\n", n, seed, list), out) != 0)
-        throw RtlBuildError("yosys could not list mutations of " + spec.source + ":\n" + tail(out) + yosys_advice(out));
+        throw rtl::RtlBuildError("yosys could not list mutations of " + spec.source + ":\n" + tail(out) + yosys_advice(out));
     std::string text, why;
-    if (!read_input_file(list, text, why)) throw RtlBuildError(list + ": " + why);
+    if (!read_input_file(list, text, why)) throw rtl::RtlBuildError(list + ": " + why);
     std::istringstream in(text);
     std::vector<Mutation> ms;
     std::string line;
@@ -85,7 +85,7 @@ std::vector<Mutation> list_mutations(const MutationSpec& spec, int n, uint64_t s
         else m.signal = arg_after(line, "-cell") + "." + arg_after(line, "-port") + "[" + arg_after(line, "-portbit") + "]";
         ms.push_back(std::move(m));
     }
-    if (ms.empty()) throw RtlBuildError("yosys listed no mutations of " + spec.source);
+    if (ms.empty()) throw rtl::RtlBuildError("yosys listed no mutations of " + spec.source);
     return ms;
 }
 
@@ -95,16 +95,16 @@ void write_mutant(const MutationSpec& spec, const Mutation& m, const std::string
                   yosys_prefix(spec) + m.command + "\nwrite_verilog -noattr -norename " + out_norename +
                       "\nopt_clean\nwrite_verilog -noattr " + out_file + "\n",
                   out) != 0)
-        throw RtlBuildError("yosys could not apply `" + m.command + "`:\n" + tail(out));
+        throw rtl::RtlBuildError("yosys could not apply `" + m.command + "`:\n" + tail(out));
 }
 
 std::string unmutated_netlist(const MutationSpec& spec) {
     std::string out;
     const std::string file = spec.work_dir + "/unmutated.norename.v";
     if (run_yosys(spec, "unmutated.ys", yosys_prefix(spec) + "write_verilog -noattr -norename " + file + "\n", out) != 0)
-        throw RtlBuildError("yosys could not read " + spec.source + ":\n" + tail(out) + yosys_advice(out));
+        throw rtl::RtlBuildError("yosys could not read " + spec.source + ":\n" + tail(out) + yosys_advice(out));
     std::string text, why;
-    if (!read_input_file(file, text, why)) throw RtlBuildError(file + ": " + why);
+    if (!read_input_file(file, text, why)) throw rtl::RtlBuildError(file + ": " + why);
     return text;
 }
 
@@ -161,7 +161,7 @@ CampaignResult run_mutation_campaign(const CampaignSpec& spec, const std::vector
             const std::string nr = fmt::format("{}/mutant-{}.norename.v", ms.work_dir, i + 1);
             write_mutant(ms, m, file, nr);
             std::string netlist, why;
-            if (!read_input_file(nr, netlist, why)) throw RtlBuildError(nr + ": " + why);
+            if (!read_input_file(nr, netlist, why)) throw rtl::RtlBuildError(nr + ": " + why);
             if (netlist == unmutated) {
                 o.result = R::Equivalent;
                 o.detail = "the mutated netlist is the unmutated one (a bit forced to the value it has)";
@@ -169,7 +169,7 @@ CampaignResult run_mutation_campaign(const CampaignSpec& spec, const std::vector
                 on_each(o);
                 continue;
             }
-            UserRtlSpec rs;
+            rtl::UserRtlSpec rs;
             rs.sources = {file};
             rs.cache_dir = spec.rtl_cache;
             rs.vpsim_version = spec.vpsim_version;
@@ -177,7 +177,7 @@ CampaignResult run_mutation_campaign(const CampaignSpec& spec, const std::vector
             if (spec.build)
                 spec.build(rs);
             else
-                build_user_rtl(rs);  // into the cache; the child finds it there
+                rtl::build_user_rtl(rs);  // into the cache; the child finds it there
             std::vector<std::string> argv = {spec.self};
             argv.insert(argv.end(), spec.check_args.begin(), spec.check_args.end());
             argv.insert(argv.end(), {"--rtl", file});
@@ -207,7 +207,7 @@ CampaignResult run_mutation_campaign(const CampaignSpec& spec, const std::vector
                 o.detail = rc > 128 ? fmt::format("the simulation died (signal {})", rc - 128) : fmt::format("exit {}", rc);
                 ++res.killed;
             }
-        } catch (const RtlBuildError& e) {
+        } catch (const rtl::RtlBuildError& e) {
             o.result = R::NotBuilt;
             o.detail = std::string(e.what()).substr(0, std::string(e.what()).find('\n'));
             ++res.not_built;

@@ -9,9 +9,11 @@
 #include <utility>
 #include <vector>
 
-namespace vpsim::tb {
+namespace vpsim::rtl {
+struct UserRtlSpec;  // model/rtl/user_rtl.h
+}  // namespace vpsim::rtl
 
-struct UserRtlSpec;  // tb/user_rtl.h
+namespace vpsim::tb {
 
 struct Mutation {
     std::string command;  // the `mutate -mode ...` line, as yosys wrote it
@@ -59,7 +61,7 @@ struct CampaignSpec {
     // the cache (empty: build_user_rtl, the decoder's port contract), and a further check of a
     // mutant whose cross-check passed (empty: none), returning "" when it passes too, else why it
     // is killed (the vertex fetch's timing in the pipeline).
-    std::function<void(const UserRtlSpec&)> build;
+    std::function<void(const rtl::UserRtlSpec&)> build;
     std::function<std::string(const std::string& mutant_file)> after_pass;
 };
 

@@ -1,7 +1,7 @@
 #include "tb/rtl_coverage.h"
 
 #include "model/common/file_util.h"
-#include "tb/user_rtl.h"
+#include "model/rtl/user_rtl.h"
 #include "model/common/process.h"
 
 #include <fmt/format.h>

@@ -5,11 +5,11 @@
 #pragma once
 
 #include "model/decl/decl_decoder.h"
+#include "model/rtl/vertex_fetch_pins.h"
 #include "tb/case_record.h"
 #include "tb/coverage_gate.h"
 #include "tb/triage.h"
 #include "tb/user_bins.h"
-#include "tb/vf_pins.h"
 
 #include <nlohmann/json.hpp>
 
@@ -21,6 +21,14 @@
 #include <vector>
 
 namespace vpsim::tb::vf {
+
+// The pins the cross-check drives (model/rtl/vertex_fetch_pins.h), by their short names here.
+using rtl::vf::builtin_vertex_fetch;
+using rtl::vf::Inputs;
+using rtl::vf::kMaxElems;
+using rtl::vf::kRegs;
+using rtl::vf::Outputs;
+using rtl::vf::Pins;
 
 // The layout bus of a declaration (lay_count, lay_elems): one entry per ELEMENT event in
 // declaration order, [2:0] type, [7:3] register, [11:8] stream, [31:12] offset. The register of

@@ -8,7 +8,7 @@
 #include "tb/drive.h"
 #include "tb/replay.h"
 #include "tb/shrink.h"
-#include "tb/user_rtl.h"
+#include "model/rtl/user_rtl.h"
 #include "tb/xcheck_stream.h"
 #include "model/common/process.h"
 

@@ -95,7 +95,7 @@ std::vector<Exclusion> unreachable_bins(const decl::DecoderOptions& model, const
 
 // The RTL side of the fast path: one instance of a Verilated decoder (its own model and
 // context), reused from array to array. The built-in rtl/decl_decoder.sv (builtin_rtl()) and a
-// user's design Verilated at run time (tb/user_rtl.h) both come as one.
+// user's design Verilated at run time (model/rtl/user_rtl.h, tb/user_rtl_dut.h) both come as one.
 //
 // An instance is used by one thread only, the one that made it (--jobs N makes one per thread).
 class RtlDut {

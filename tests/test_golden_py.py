@@ -2,7 +2,7 @@
 """ctest "python: ...": a Python testbench of the declaration decoder whose expectations come only
 from vpsim's golden model through the Python module (model/capi/vpsim_golden.py, ctypes over
 libvpsim_golden_c.so). The design under test is Verilated by vpsim's --rtl cache (model.so, the C ABI
-of tb/user_rtl.cpp) and driven from Python cycle by cycle with random back-pressure; its pins are
+of model/rtl/user_rtl.cpp) and driven from Python cycle by cycle with random back-pressure; its pins are
 compared with the golden cycle contract (vpsim_golden.Timing) every cycle and its events with the
 golden decoder (vpsim_golden.decode). rtl/decl_decoder.sv must pass, the planted bug of
 decl_decoder_bug.sv (tests/rtl_variants/decl_decoder_bug.patch, applied by the build into VARIANTS)

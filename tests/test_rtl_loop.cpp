@@ -1,4 +1,4 @@
-// RTL in the loop (tb/rtl_in_loop.h, `vpsim run --rtl decl_decoder`): the Verilated RTL
+// RTL in the loop (model/sc/rtl_decl_decoder.h, `vpsim run --rtl decl_decoder`): the Verilated RTL
 // declaration decoder inside the full pipeline, against the SystemC model DeclDecoderUnit, on
 // every scene file under examples/scenes/ (found at start-up, one test case each) and on the
 // built-in default scene: the same cycle count, the same statistics and the same vertices.
@@ -7,7 +7,8 @@
 #include "model/sc/pipeline.h"
 #include "model/scene/default_scene.h"
 #include "model/scene/scene.h"
-#include "tb/rtl_in_loop.h"
+#include "model/sc/rtl_decl_decoder.h"
+#include "model/sc/rtl_in_loop.h"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -45,13 +46,13 @@ Captured run(const scene::Scene& s, bool rtl, const std::vector<std::string>& se
     };
     sc::UnitRegistry units = sc::builtin_units();
     if (rtl) {
-        sc::DeclDecoderImpl decoder = tb::rtl_decl_decoder();
+        sc::DeclDecoderImpl decoder = sc::rtl_decl_decoder();
         decoder.make = [&c, make = decoder.make](const std::string& n, const sc::DeclDecoderParams& dp,
                                                  sc::DeclDecoderPins& pins) {
             c.rtl_made = true;
             return make(n, dp, pins);
         };
-        tb::use_rtl(units, opt, "decl_decoder", sc::decl_decoder_factory(decoder));
+        sc::use_rtl(units, opt, "decl_decoder", sc::decl_decoder_factory(decoder));
     }
     c.result = sc::run_pipeline(s, p, vs::Profile::d3d8(), opt);
     return c;

@@ -1,10 +1,10 @@
-// The vertex fetch RTL in the loop (tb/vf_loop.h, `vpsim run --rtl vertex_fetch`): the Verilated
-// rtl/vertex_fetch.sv inside the full pipeline, on every scene under examples/scenes/ and every
-// workload under examples/workloads/ (one test case each, found at start-up) and the built-in
-// default scene:
+// The vertex fetch RTL in the loop (model/sc/rtl_vertex_fetch.h, `vpsim run --rtl vertex_fetch`):
+// the Verilated rtl/vertex_fetch.sv inside the full pipeline, on every scene under
+// examples/scenes/ and every workload under examples/workloads/ (one test case each, found at
+// start-up) and the built-in default scene:
 //   * every vertex it gives is checked against the golden fetch inside the run, and the run emits
 //     the model run's vertices;
-//   * the SystemC model VertexFetch with tb::vf::rtl_timing_params() has the RTL's timing exactly:
+//   * the SystemC model VertexFetch with sc::vf::rtl_timing_params() has the RTL's timing exactly:
 //     the same cycle count, every other unit's statistics the same, and the vertex fetch counters
 //     both count (requests, bytes, words looked up, hit, read, footprint) the same;
 //   * the same under random memory latency, bus width, input buffers, job queue and engines
@@ -17,8 +17,9 @@
 #include "model/sc/topology.h"
 #include "model/scene/default_scene.h"
 #include "model/scene/scene.h"
-#include "tb/rtl_in_loop.h"
-#include "tb/vf_loop.h"
+#include "model/sc/rtl_decl_decoder.h"
+#include "model/sc/rtl_in_loop.h"
+#include "model/sc/rtl_vertex_fetch.h"
 #include "tests/test_seed.h"
 
 #include <catch2/catch.hpp>
@@ -54,7 +55,7 @@ Captured run(const scene::Scene& s, Fetch f, std::vector<std::string> sets = {},
              const sc::UnitFactory* fetch = nullptr, const sc::Topology* topology = nullptr) {
     ParamSet p = sc::default_params();
     if (f == Fetch::model_rtl_timing)
-        for (const auto& kv : tb::vf::rtl_timing_params()) p.apply_set(kv);
+        for (const auto& kv : sc::vf::rtl_timing_params()) p.apply_set(kv);
     for (const auto& kv : sets) p.apply_set(kv);
     Captured c;
     sc::RunOptions opt;
@@ -62,8 +63,8 @@ Captured run(const scene::Scene& s, Fetch f, std::vector<std::string> sets = {},
         c.vertices.push_back({d.id, ref, index, o});
     };
     sc::UnitRegistry units = sc::builtin_units();
-    if (f == Fetch::rtl) tb::use_rtl(units, opt, "vertex_fetch", fetch ? *fetch : tb::vf::builtin_loop_unit());
-    if (rtl_decoder) tb::use_rtl(units, opt, "decl_decoder", tb::rtl_decl_decoder_unit());
+    if (f == Fetch::rtl) sc::use_rtl(units, opt, "vertex_fetch", fetch ? *fetch : sc::vf::builtin_loop_unit());
+    if (rtl_decoder) sc::use_rtl(units, opt, "decl_decoder", sc::rtl_decl_decoder_unit());
     opt.topology = topology;
     c.result = sc::run_pipeline(s, p, vs::Profile::d3d8(), opt);
     return c;
@@ -161,19 +162,19 @@ const size_t registered = [] {
 }();
 
 // A design that is the built-in one except for one bit of one register of one vertex.
-class OneWrongBit : public tb::vf::Pins {
+class OneWrongBit : public rtl::vf::Pins {
 public:
-    OneWrongBit(uint64_t vertex, uint32_t word) : rtl_(tb::vf::builtin_vertex_fetch()), vertex_(vertex), word_(word) {}
-    void set_inputs(const tb::vf::Inputs& in, bool layout_changed) override {
+    OneWrongBit(uint64_t vertex, uint32_t word) : rtl_(rtl::vf::builtin_vertex_fetch()), vertex_(vertex), word_(word) {}
+    void set_inputs(const rtl::vf::Inputs& in, bool layout_changed) override {
         out_ready_ = in.out_ready;
         rtl_->set_inputs(in, layout_changed);
     }
-    void outputs(tb::vf::Outputs& o, bool regs) const override {
+    void outputs(rtl::vf::Outputs& o, bool regs) const override {
         rtl_->outputs(o, regs);
         if (regs && seen_ == vertex_) o.out_regs[word_] ^= 1u;
     }
     void clock() override {
-        tb::vf::Outputs o;
+        rtl::vf::Outputs o;
         rtl_->outputs(o, false);
         if (o.out_valid && out_ready_) ++seen_;
         rtl_->clock();
@@ -183,7 +184,7 @@ public:
     void clear_error() override { rtl_->clear_error(); }
 
 private:
-    std::unique_ptr<tb::vf::Pins> rtl_;
+    std::unique_ptr<rtl::vf::Pins> rtl_;
     uint64_t vertex_;
     uint32_t word_;
     uint64_t seen_ = 0;
@@ -261,8 +262,8 @@ TEST_CASE("RTL vertex_fetch in the pipeline: a wrong register stops the run nami
     const scene::Scene s = scene::load_scene(std::string(VPSIM_SOURCE_DIR) + "/examples/scenes/skinning.json");
     // Vertex 37 out of the unit, v2's y (word 4 * 2 + 1).
     const sc::UnitFactory fetch =
-        tb::vf::loop_unit([] { return std::make_unique<OneWrongBit>(37, 9); }, "one wrong bit");
-    CHECK_THROWS_AS(run(s, Fetch::rtl, {}, false, &fetch), tb::vf::LoopMismatch);
+        sc::vf::loop_unit([] { return std::make_unique<OneWrongBit>(37, 9); }, "one wrong bit");
+    CHECK_THROWS_AS(run(s, Fetch::rtl, {}, false, &fetch), sc::vf::LoopMismatch);
     CHECK_THROWS_WITH(run(s, Fetch::rtl, {}, false, &fetch),
                       Catch::Contains("RTL vertex_fetch (one wrong bit): draw 0 (/commands/") &&
                           Catch::Contains("v2 is (") && Catch::Contains("the golden fetch_vertex gives"));
@@ -281,7 +282,7 @@ TEST_CASE("The loop's layout: the model's element order, registers loaded again 
                                   D3DVSD_REG(5, D3DVSDT_SHORT2), D3DVSD_STREAM_TESS(), D3DVSD_TESSUV(3), D3DVSD_END()},
                                  o);
     REQUIRE(d.valid);
-    const auto w = tb::vf::loop_layout(d);
+    const auto w = sc::vf::loop_layout(d);
     REQUIRE(w.size() == 4);
     auto reg = [](uint32_t e) { return e >> 3 & 31; };
     auto stream = [](uint32_t e) { return e >> 8 & 15; };
@@ -290,5 +291,5 @@ TEST_CASE("The loop's layout: the model's element order, registers loaded again 
     CHECK((stream(w[1]) == 0 && reg(w[1]) == 5 && offset(w[1]) == 0));
     CHECK((stream(w[2]) == 1 && reg(w[2]) == 31 && offset(w[2]) == 0));  // v3: the tessellator's
     CHECK((stream(w[3]) == 1 && reg(w[3]) == 0 && offset(w[3]) == 8 && (w[3] & 7) == D3DVSDT_D3DCOLOR));
-    CHECK(tb::vf::loop_loaded(d) == 0x21u);
+    CHECK(sc::vf::loop_loaded(d) == 0x21u);
 }

@@ -3,7 +3,7 @@
 // expected_requests() computes (directed and seeded random cases), a different one is named, and a
 // design that ignores idx_flush reads the old memory and is caught (the memory changes at every
 // flushed vertex).
-#include "tb/vf_pins.h"
+#include "model/rtl/vertex_fetch_pins.h"
 #include "tb/vf_xcheck.h"
 #include "tests/test_seed.h"
 
@@ -15,6 +15,7 @@
 #include <string>
 
 using namespace vpsim;
+using namespace vpsim::rtl::vf;
 using namespace vpsim::tb::vf;
 
 namespace {
@@ -44,8 +45,8 @@ std::string check(Pins& rtl, const Case& c, SideResult& r) {
     return compare(c, golden(c), r);
 }
 
-// Drives the built-in design region by region and, in lockstep, by Verilator's eval() (tb/vf_rtl_cc.cpp,
-// "One region per step"); every outputs() call compares all their outputs, out_regs included.
+// Drives the built-in design region by region and, in lockstep, by Verilator's eval()
+// (model/rtl/vertex_fetch_cc.cpp, "One region per step"); every outputs() call compares all their outputs, out_regs included.
 class Lockstep : public Pins {
 public:
     Lockstep() : a_(builtin_vertex_fetch(Eval::Regions)), b_(builtin_vertex_fetch(Eval::VerilatorEval)) {}

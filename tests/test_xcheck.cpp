@@ -331,8 +331,9 @@ TEST_CASE("Coverage reports every bin that was never hit") {
     CHECK(std::find(h.begin(), h.end(), "strict rule D7 (rtl)") != h.end());
 }
 
-// Bring-your-own RTL (tb/user_rtl.h): the port check and the -G parser, without Verilator.
-#include "tb/user_rtl.h"
+// Bring-your-own RTL (model/rtl/user_rtl.h): the port check and the -G parser, without Verilator.
+#include "model/rtl/user_rtl.h"
+using namespace vpsim::rtl;
 
 TEST_CASE("User RTL: the contract's own port list passes the port check, any change is listed") {
     CHECK(check_ports(contract_ports(), "t") == "");

@@ -4,7 +4,6 @@
 #include "model/cli/commands.h"
 #include "model/cli/formal_trace.h"
 #include "model/common/params.h"
-#include "tb/user_rtl.h"
 #include "model/common/process.h"
 
 #include <CLI/CLI.hpp>

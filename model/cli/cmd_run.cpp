@@ -12,9 +12,9 @@
 #include "model/scene/scene_window.h"
 #include "model/sc/pipeline.h"
 #include "model/study/sample_stats.h"
-#include "tb/rtl_in_loop.h"
-#include "tb/user_rtl_loop.h"
-#include "tb/vf_user_rtl.h"
+#include "model/sc/rtl_in_loop.h"
+#include "model/sc/rtl_vertex_fetch.h"
+#include "model/sc/user_decl_decoder.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -340,11 +340,11 @@ std::optional<int> run_sampled_if_asked(const RunArgs& a, RunInputs& in, std::st
 
 // The units --rtl runs as RTL: built-in designs, and the user's own for the decoder or the fetch.
 struct RtlChoice {
-    std::vector<const tb::RtlUnit*> rtl;  // --rtl, each unit once, in the order given
+    std::vector<const sc::RtlUnit*> rtl;  // --rtl, each unit once, in the order given
     std::vector<std::string> names;
     sc::UnitFactory user_decoder;  // --rtl decl_decoder=FILE.sv[,FILE...]: decl_decoder's "rtl"
-    std::shared_ptr<std::shared_ptr<tb::UserRtl>> user_built =
-        std::make_shared<std::shared_ptr<tb::UserRtl>>();  // that design, as built for the run
+    std::shared_ptr<std::shared_ptr<rtl::UserRtl>> user_built =
+        std::make_shared<std::shared_ptr<rtl::UserRtl>>();  // that design, as built for the run
     std::vector<std::string> user_rtl_args;  // its --rtl/--top options for replay commands
     std::string user_fetch_name;             // --rtl vertex_fetch=FILE.sv[,FILE...]
     sc::UnitFactory user_fetch;              // that design as vertex_fetch's "rtl"
@@ -382,7 +382,7 @@ bool add_user_rtl(const RunArgs& a, const std::string& arg, RtlChoice& r) {
                      arg.c_str());
         return false;
     }
-    tb::UserRtlSpec spec;
+    rtl::UserRtlSpec spec;
     for (size_t b = eq + 1; b <= arg.size();) {
         const size_t c = std::min(arg.find(',', b), arg.size());
         if (c > b) spec.sources.push_back(arg.substr(b, c - b));
@@ -398,13 +398,13 @@ bool add_user_rtl(const RunArgs& a, const std::string& arg, RtlChoice& r) {
     spec.verbose = !a.quiet;
     const std::string named = name + "=" + fmt::format("{}", fmt::join(spec.sources, ","));
     if (name == "decl_decoder") {
-        r.user_decoder = tb::user_decl_decoder_unit(spec, r.user_built);
+        r.user_decoder = sc::user_decl_decoder_unit(spec, r.user_built);
         for (const auto& f : spec.sources) r.user_rtl_args.insert(r.user_rtl_args.end(), {"--rtl", f});
         if (!spec.top.empty()) r.user_rtl_args.insert(r.user_rtl_args.end(), {"--top", spec.top});
     } else {
         try {
-            r.user_fetch = tb::vf::user_loop_unit(spec);  // Verilated now: ports checked first
-        } catch (const tb::RtlBuildError& e) {
+            r.user_fetch = sc::vf::user_loop_unit(spec);  // Verilated now: ports checked first
+        } catch (const rtl::RtlBuildError& e) {
             std::fprintf(stderr, "vpsim run: --rtl %s: %s\n", arg.c_str(), e.what());
             return false;
         }
@@ -427,9 +427,9 @@ bool choose_rtl(const RunArgs& a, RtlChoice& r) {
             if (!add_user_rtl(a, arg, r)) return false;
             continue;
         }
-        const tb::RtlUnit* unit = nullptr;
+        const sc::RtlUnit* unit = nullptr;
         std::vector<std::string> valid;
-        for (const tb::RtlUnit& u : tb::rtl_units()) {
+        for (const sc::RtlUnit& u : sc::rtl_units()) {
             if (u.name == name) unit = &u;
             valid.push_back(u.name);
         }
@@ -519,9 +519,9 @@ int simulate(const RunArgs& a, RunInputs& in, const RtlChoice& rtl, const std::s
         opt.tess_profile = in.tess_profile;
         opt.topology = &in.topology;
         sc::UnitRegistry units = sc::builtin_units();  // with the --rtl units' variants
-        for (const tb::RtlUnit* u : rtl.rtl) tb::use_rtl(units, opt, u->name, u->make());
-        if (rtl.user_decoder) tb::use_rtl(units, opt, "decl_decoder", rtl.user_decoder);
-        if (rtl.user_fetch) tb::use_rtl(units, opt, "vertex_fetch", rtl.user_fetch);
+        for (const sc::RtlUnit* u : rtl.rtl) sc::use_rtl(units, opt, u->name, u->make());
+        if (rtl.user_decoder) sc::use_rtl(units, opt, "decl_decoder", rtl.user_decoder);
+        if (rtl.user_fetch) sc::use_rtl(units, opt, "vertex_fetch", rtl.user_fetch);
         if (vw) {
             opt.sink = [&vw](const sc::DrawState& d, uint64_t, uint32_t index, const vs::VertexOutputs& o) {
                 vw->vertex(d, index, o);
@@ -551,7 +551,7 @@ int simulate(const RunArgs& a, RunInputs& in, const RtlChoice& rtl, const std::s
             if (!sample_refused.empty()) study::note_sample_refused(st["summary"], sample_refused);
             write_file_atomic(a.out + "/stats.json", st.dump(2) + "\n");
         }
-    } catch (const tb::vf::LoopMismatch& e) {
+    } catch (const sc::vf::LoopMismatch& e) {
         if (rtl.user_fetch) {  // the user's RTL disagrees with the golden vertex fetch: a finding
             std::fprintf(stderr, "vpsim run: --rtl %s: %s (check it with vpsim xcheck --unit vertex_fetch --rtl)\n",
                          rtl.user_fetch_name.c_str(), e.what());
@@ -661,7 +661,7 @@ void add_run_command(CLI::App& app, int& exit_code) {
     std::string rtl_help = "Run UNIT as its Verilated RTL inside the pipeline (repeatable, or UNIT,UNIT; docs/run.md, "
                            "\"RTL in the loop\"); every vertex stays the model's (decl_decoder: every statistic and "
                            "cycle count too; vertex_fetch: its own timing, docs/vertex-fetch-rtl.md). UNIT:";
-    for (const tb::RtlUnit& u : tb::rtl_units()) rtl_help += " " + u.name + " (" + u.what + ")";
+    for (const sc::RtlUnit& u : sc::rtl_units()) rtl_help += " " + u.name + " (" + u.what + ")";
     rtl_help += "; or decl_decoder=FILE.sv[,FILE.sv...]: your own decoder RTL, Verilated at run time into the RTL cache "
                 "(docs/xcheck.md, \"Your own RTL\"), with the run's CONST_COUNT and MAX_LENGTH; or "
                 "vertex_fetch=FILE.sv[,FILE.sv...]: your own vertex fetch RTL (docs/vertex-fetch-rtl.md)";

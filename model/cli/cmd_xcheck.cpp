@@ -10,7 +10,7 @@
 #include "tb/mutants.h"
 #include "tb/replay.h"
 #include "tb/rtl_coverage.h"
-#include "tb/user_rtl.h"
+#include "tb/user_rtl_dut.h"
 #include "tb/xcheck.h"
 
 #include <fmt/format.h>
@@ -59,18 +59,18 @@ struct XcheckArgs {
 // --rtl: Verilate (or find in the cache) and load the user's design; the golden side takes
 // its CONST_COUNT and MAX_LENGTH. Returns false after printing the error.
 bool load_user_rtl(const XcheckArgs& a, tb::XcheckOptions& opt) {
-    tb::UserRtlSpec spec;
+    rtl::UserRtlSpec spec;
     spec.sources = a.rtl;
     spec.coverage = !a.coverage.empty();
     spec.top = a.top;
     spec.cache_dir = a.rtl_cache;
     spec.vpsim_version = VPSIM_VERSION;
     spec.verbose = true;
-    std::shared_ptr<tb::UserRtl> rtl;
+    std::shared_ptr<rtl::UserRtl> rtl;
     try {
-        for (const auto& g : a.params) spec.params.push_back(tb::parse_param(g));
-        rtl = tb::build_user_rtl(spec);
-    } catch (const tb::RtlBuildError& e) {
+        for (const auto& g : a.params) spec.params.push_back(rtl::parse_param(g));
+        rtl = rtl::build_user_rtl(spec);
+    } catch (const rtl::RtlBuildError& e) {
         std::fprintf(stderr, "vpsim xcheck: %s\n", e.what());
         return false;
     }
@@ -85,7 +85,7 @@ bool load_user_rtl(const XcheckArgs& a, tb::XcheckOptions& opt) {
         }
         *field = uint32_t(v);
     }
-    opt.rtl = [rtl] { return rtl->make_dut(); };
+    opt.rtl = [rtl] { return tb::make_user_dut(*rtl); };
     opt.rtl_build = rtl->dir();
     opt.rtl_name = spec.sources.front() + (spec.sources.size() > 1 ? fmt::format(" (+{} files)", spec.sources.size() - 1) : "") +
                    fmt::format(", top {}, {} build {}", rtl->top(), rtl->was_cached() ? "cached" : "new", rtl->dir());
@@ -222,10 +222,10 @@ bool prepare_mutants(const std::vector<std::string>& rtl, const std::string& top
     }
     ms.work_dir = std::filesystem::absolute(dir).string();
     try {
-        for (const auto& g : params) ms.params.push_back(tb::parse_param(g));
+        for (const auto& g : params) ms.params.push_back(rtl::parse_param(g));
         out.list = tb::list_mutations(ms, n, seed);
         out.unmutated = tb::unmutated_netlist(ms);
-    } catch (const tb::RtlBuildError& e) {
+    } catch (const rtl::RtlBuildError& e) {
         std::fprintf(stderr, "vpsim xcheck: %s\n", e.what());
         return false;
     }
@@ -309,7 +309,7 @@ bool load_coverage_controls(const std::vector<std::string>& waive, const std::ve
 
 bool prepare_wave(const std::string& dir, const std::vector<std::string>& sources, const std::string& builtin,
                   const std::string& top, const std::vector<std::string>& params, const std::string& rtl_cache,
-                  tb::UserRtlSpec& spec) {
+                  rtl::UserRtlSpec& spec) {
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
     if (ec) {
@@ -328,7 +328,7 @@ bool prepare_wave(const std::string& dir, const std::vector<std::string>& source
     spec.trace = true;
     spec.verbose = true;
     try {
-        for (const auto& g : params) spec.params.push_back(tb::parse_param(g));
+        for (const auto& g : params) spec.params.push_back(rtl::parse_param(g));
     } catch (const std::exception& e) {
         std::fprintf(stderr, "vpsim xcheck: %s\n", e.what());
         return false;
@@ -393,14 +393,14 @@ std::string random_words(const tb::XcheckOptions& opt) {
 // when a mismatch needs it). `la.rtl`: the design's sources (the built-in one's with --coverage).
 // False after printing why (exit 2).
 bool setup_wave(const XcheckArgs& a, const XcheckArgs& la, tb::XcheckOptions& opt) {
-    tb::UserRtlSpec spec;
+    rtl::UserRtlSpec spec;
     if (!prepare_wave(a.wave_on_fail, la.rtl, "rtl/decl_decoder.sv", a.top, a.params, a.rtl_cache, spec))
         return false;
     // Built only when a mismatch needs it; the loaded design lives as long as the factory.
-    auto held = std::make_shared<std::shared_ptr<tb::UserRtl>>();
+    auto held = std::make_shared<std::shared_ptr<rtl::UserRtl>>();
     opt.wave_rtl = [spec, held] {
-        if (!*held) *held = tb::build_user_rtl(spec);
-        return (*held)->make_dut();
+        if (!*held) *held = rtl::build_user_rtl(spec);
+        return tb::make_user_dut(**held);
     };
     opt.wave_dir = a.wave_on_fail;
     return true;

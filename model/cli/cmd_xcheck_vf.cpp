@@ -4,8 +4,8 @@
 #include "model/cli/xcheck_vf.h"
 #include "tb/junit.h"
 #include "tb/mutants.h"
-#include "tb/vf_loop.h"
-#include "tb/vf_user_rtl.h"
+#include "model/rtl/user_vertex_fetch.h"
+#include "model/sc/rtl_vertex_fetch.h"
 #include "tb/vf_xcheck.h"
 #include "model/common/process.h"
 
@@ -112,7 +112,7 @@ int run_vf_mutants(const VfXcheckArgs& a) {
     if (timing)
         for (const auto& [name, sets] : timing_settings()) {
             std::string err;
-            const int64_t m = run_cycles(with_sets(with_sets({}, tb::vf::rtl_timing_params()), sets), err);
+            const int64_t m = run_cycles(with_sets(with_sets({}, sc::vf::rtl_timing_params()), sets), err);
             const int64_t r = run_cycles(with_sets({"--rtl", "vertex_fetch"}, sets), err);
             if (m < 0 || r < 0 || m != r) {
                 std::fprintf(stderr, "vpsim xcheck: --mutants: the timing check's reference: with %s the model gives %lld "
@@ -128,7 +128,7 @@ int run_vf_mutants(const VfXcheckArgs& a) {
     cs.rtl_cache = a.rtl_cache;
     cs.vpsim_version = VPSIM_VERSION;
     cs.timeout_seconds = a.mutant_timeout;
-    cs.build = [](const tb::UserRtlSpec& spec) { tb::vf::build(spec); };  // the vertex fetch's port contract
+    cs.build = [](const rtl::UserRtlSpec& spec) { rtl::vf::build(spec); };  // the vertex fetch's port contract
     // A mutant whose values and requests were right: its timing, in the pipeline.
     if (timing)
         cs.after_pass = [&a, &model_cycles](const std::string& file) {
@@ -179,7 +179,7 @@ bool load_vf_rtl(const VfXcheckArgs& a, tb::vf::Options& o, std::string& rtl_nam
         o.coverage_file = a.coverage + "/coverage.dat";
     }
     if (!sources.empty()) {
-        tb::UserRtlSpec spec;
+        rtl::UserRtlSpec spec;
         spec.sources = sources;
         spec.top = a.top;
         spec.cache_dir = a.rtl_cache;
@@ -187,11 +187,11 @@ bool load_vf_rtl(const VfXcheckArgs& a, tb::vf::Options& o, std::string& rtl_nam
         spec.coverage = !a.coverage.empty();
         spec.verbose = !a.json;
         try {
-            for (const auto& g : a.params) spec.params.push_back(tb::parse_param(g));
-            auto rtl = tb::vf::build(spec);
-            o.rtl = tb::vf::factory(rtl);
+            for (const auto& g : a.params) spec.params.push_back(rtl::parse_param(g));
+            auto rtl = rtl::vf::build(spec);
+            o.rtl = rtl::vf::factory(rtl);
             if (!a.json && rtl->was_cached()) std::fprintf(stderr, "vpsim: %s: cached build %s\n", sources.front().c_str(), rtl->dir().c_str());
-        } catch (const tb::RtlBuildError& e) {
+        } catch (const rtl::RtlBuildError& e) {
             std::fprintf(stderr, "vpsim xcheck: %s\n", e.what());
             return false;
         }
@@ -342,12 +342,12 @@ int run_vf_xcheck(const VfXcheckArgs& a) {
     std::string rtl_name;
     if (!load_vf_rtl(a, o, rtl_name)) return 2;
     if (!a.wave_on_fail.empty()) {
-        tb::UserRtlSpec spec;
+        rtl::UserRtlSpec spec;
         if (!prepare_wave(a.wave_on_fail, a.rtl, "rtl/vertex_fetch.sv", a.top, a.params, a.rtl_cache, spec)) return 2;
         // Built only when a mismatch needs it; the loaded design lives as long as the factory.
-        auto held = std::make_shared<std::function<std::unique_ptr<tb::vf::Pins>()>>();
+        auto held = std::make_shared<std::function<std::unique_ptr<rtl::vf::Pins>()>>();
         o.wave_rtl = [spec, held] {
-            if (!*held) *held = tb::vf::factory(tb::vf::build(spec));
+            if (!*held) *held = rtl::vf::factory(rtl::vf::build(spec));
             return (*held)();
         };
         o.wave_dir = a.wave_on_fail;

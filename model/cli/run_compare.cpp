@@ -3,6 +3,7 @@
 #include "model/cli/commands.h"
 #include "model/common/file_util.h"
 #include "model/decl/decl_text.h"
+#include "tb/user_rtl_dut.h"
 #include "tb/xcheck.h"
 
 #include <fmt/format.h>
@@ -66,7 +67,7 @@ std::string write_mismatch_declaration(const sc::DeclDecoderMismatch& e, const s
 }
 
 int compare_with_model(const scene::Scene& scene, const ParamSet& params, const vs::Profile& profile,
-                       const sc::RunOptions& model_options, const sc::RunResult& rtl_run, const tb::UserRtl& rtl,
+                       const sc::RunOptions& model_options, const sc::RunResult& rtl_run, const rtl::UserRtl& rtl,
                        const CompareModel& c) {
     // 1. The model's pipeline: the same cycles and the same statistics in every unit.
     sc::RunResult m;
@@ -103,7 +104,7 @@ int compare_with_model(const scene::Scene& scene, const ParamSet& params, const 
     o.seed = c.seed;
     o.show = 1;
     o.mismatch_dir = c.mismatch_dir;
-    o.rtl = [&rtl] { return rtl.make_dut(); };
+    o.rtl = [&rtl] { return tb::make_user_dut(rtl); };
     o.replay_args = c.rtl_args;
     for (const auto& [name, value] : rtl.params()) {
         if (name == "CONST_COUNT") o.model.const_count = uint32_t(std::strtoul(value.c_str(), nullptr, 10));

@@ -7,7 +7,7 @@
 
 #include "model/sc/decl_decoder_pins.h"
 #include "model/sc/pipeline.h"
-#include "tb/user_rtl.h"
+#include "model/rtl/user_rtl.h"
 
 #include <memory>
 #include <string>
@@ -28,7 +28,7 @@ struct CompareModel {
 // 0: the model run and the directed arrays agree; 1: a difference (printed on stderr, the first
 // of each kind with a replay command); 2: an error (printed).
 int compare_with_model(const scene::Scene& scene, const ParamSet& params, const vs::Profile& profile,
-                       const sc::RunOptions& model_options, const sc::RunResult& rtl_run, const tb::UserRtl& rtl,
+                       const sc::RunOptions& model_options, const sc::RunResult& rtl_run, const rtl::UserRtl& rtl,
                        const CompareModel& c);
 
 }  // namespace vpsim::cli

@@ -2,10 +2,10 @@
 // run (model/cli/cmd_xcheck_vf.cpp). cmd_xcheck.cpp registers them and dispatches on --unit.
 #pragma once
 
+#include "model/rtl/user_rtl.h"
 #include "tb/coverage_gate.h"
 #include "tb/mutants.h"
 #include "tb/user_bins.h"
-#include "tb/user_rtl.h"
 #include "tb/triage.h"
 
 #include <CLI/CLI.hpp>
@@ -81,7 +81,7 @@ bool load_coverage_controls(const std::vector<std::string>& waive, const std::ve
 // or the built-in RTL file `builtin` when empty; --top, -G, --rtl-cache) to build with tracing when
 // a mismatch needs it. False after printing why.
 bool prepare_wave(const std::string& dir, const std::vector<std::string>& sources, const std::string& builtin, const std::string& top,
-                  const std::vector<std::string>& params, const std::string& rtl_cache, tb::UserRtlSpec& spec);
+                  const std::vector<std::string>& params, const std::string& rtl_cache, rtl::UserRtlSpec& spec);
 // The coverage gate's JSON fields (coverage_gate, coverage_holes, coverage_holes_not_gated,
 // coverage_excluded, coverage_waived) and the user bins' counts (user_bins, user_crosses, user_seqs).
 void gate_json(const tb::GateResult& gate, bool gated, nlohmann::ordered_json& j);

@@ -8,7 +8,8 @@
 //   DeclDecoderUnit's, so the two give equal statistics for equal pin activity.
 // * DeclDecoderBlock / DeclDecoderImpl: a decoder implementation the pipeline puts behind the
 //   front end's pins. The SystemC model is model_decl_decoder(); `vpsim run --rtl decl_decoder`
-//   supplies the RTL's from tb/rtl_in_loop.h (this library stays free of Verilated headers).
+//   supplies the RTL's from model/sc/rtl_decl_decoder.h (library vpsim_rtl_loop: this library,
+//   vpsim_sc, stays free of Verilated headers).
 #pragma once
 
 #include "model/common/stats.h"

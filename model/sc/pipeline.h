@@ -69,7 +69,7 @@ struct RunOptions {
     const Topology* topology = nullptr;  // null: default_topology()
     const UnitRegistry* registry = nullptr;  // null: builtin_units()
     // Unit type -> the variant its units are built with (UnitType::variants; e.g. an RTL block:
-    // `vpsim run --rtl UNIT` adds its "rtl" variant to a copy of the registry, tb/rtl_in_loop.h).
+    // `vpsim run --rtl UNIT` adds its "rtl" variant to a copy of the registry, model/sc/rtl_in_loop.h).
     std::map<std::string, std::string> variants;
 };
 

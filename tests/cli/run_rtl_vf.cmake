@@ -24,7 +24,7 @@ cycles(builtin ${SCENE} --rtl vertex_fetch)
 if(NOT builtin_rtl MATCHES "^\\[ *\"vertex_fetch\" *\\]$")
   message(SEND_ERROR "--rtl vertex_fetch: the summary's rtl is ${builtin_rtl}")
 endif()
-# The model unit with the RTL's timing parameters (tb::vf::rtl_timing_params()) has its cycles.
+# The model unit with the RTL's timing parameters (sc::vf::rtl_timing_params()) has its cycles.
 set(EQ)
 foreach(kv cache_lines=1 line_bytes=16 prefetch_lines=0 elements_per_cycle=1 hit_latency=1 fill_latency=1
            convert_per_cycle=1 element_queue=64 max_misses=32 fetch_window=66)

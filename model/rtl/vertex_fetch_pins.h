@@ -1,14 +1,15 @@
 // The pins of rtl/vertex_fetch.sv (docs/vertex-fetch-rtl.md) as plain C++ values, and the
-// interface every implementation of them offers to the cross-check and to the pipeline: the
-// built-in Verilated model (tb/vf_rtl_cc.cpp) and a user's design Verilated at run time
-// (tb/vf_user_rtl.cpp). No Verilated header here.
+// interface every implementation of them offers to the cross-check (tb/vf_xcheck.h) and to the
+// pipeline (model/sc/rtl_vertex_fetch.h): the built-in Verilated model
+// (model/rtl/vertex_fetch_cc.cpp) and a user's design Verilated at run time
+// (model/rtl/user_vertex_fetch.cpp). No Verilated header here, and no SystemC.
 #pragma once
 
 #include <cstdint>
 #include <memory>
 #include <string>
 
-namespace vpsim::tb::vf {
+namespace vpsim::rtl::vf {
 
 inline constexpr unsigned kMaxElems = 20;   // the contract's MAX_ELEMS: lay_elems is 20 x 32 bits
 inline constexpr unsigned kWordBytes = 16;  // memory word
@@ -63,8 +64,8 @@ public:
 
 // How the built-in design is evaluated: region by region (the input-combinational region when the
 // inputs are set, the clocked region on the edge: one region fewer per cycle), or with Verilator's
-// eval() twice per cycle (the reference the test compares it with). tb/vf_rtl_cc.cpp.
+// eval() twice per cycle (the reference the test compares it with). model/rtl/vertex_fetch_cc.cpp.
 enum class Eval { Regions, VerilatorEval };
 std::unique_ptr<Pins> builtin_vertex_fetch(Eval how = Eval::Regions);
 
-}  // namespace vpsim::tb::vf
+}  // namespace vpsim::rtl::vf

@@ -1,10 +1,8 @@
-#include "tb/user_rtl.h"
+#include "model/rtl/user_rtl.h"
 
 #include "model/common/file_util.h"
 #include "model/common/fnv.h"
 #include "model/common/process.h"
-#include "model/decl/decl_pin_fields.h"
-#include "tb/drive.h"
 
 #include <fmt/format.h>
 
@@ -22,7 +20,7 @@
 
 namespace fs = std::filesystem;
 
-namespace vpsim::tb {
+namespace vpsim::rtl {
 
 // ---------------------------------------------------------------------------------------
 // The contract
@@ -129,120 +127,11 @@ std::string hex64(uint64_t v) { return fmt::format("{:016x}", v); }
 }  // namespace
 
 // The C ABI around the Verilated model (prefix Vdut), compiled into the shared object: the text of
-// tb/user_rtl_wrapper.cpp, embedded by the build (tb/embed_text.cmake). Its text is part of the
+// model/rtl/user_rtl_wrapper.cpp, embedded by the build (model/rtl/embed_text.cmake). Its text is part of the
 // cache key.
 extern const char kUserRtlWrapper[];
 
 // ---------------------------------------------------------------------------------------
-struct UserRtl::Api {
-    int (*abi)();
-    int (*features)();
-    void* (*make)();
-    void (*destroy)(void*);
-    void (*reset)(void*);
-    unsigned (*inputs)(void*, unsigned, uint32_t, unsigned, unsigned, unsigned);
-    void (*event)(void*, uint32_t*);
-    void (*clock)(void*);
-    int (*error)(void*, int);
-    int (*coverage_write)(void*, const char*);
-    int (*trace_open)(void*, const char*);
-    void (*trace_close)(void*);
-    unsigned (*pins)(void*, unsigned, unsigned, unsigned, uint32_t, unsigned, unsigned, unsigned);
-    int (*golden)(void*, unsigned, unsigned, const uint32_t*);
-};
-
-namespace {
-
-// One instance of a loaded design, driven by drive.h's loop through the C ABI.
-class DynSide {
-public:
-    DynSide(const UserRtl::Api& api) : api_(api), p_(api.make()) { api_.reset(p_); }
-    ~DynSide() { api_.destroy(p_); }
-    DynSide(const DynSide&) = delete;
-    DynSide& operator=(const DynSide&) = delete;
-    void set_inputs(bool in_valid, uint32_t token, bool last, bool lenient, bool out_ready) {
-        if (golden_) {  // the model's pins of this cycle into the harness (before the evaluation)
-            CycleSample g;
-            if (cycle_ < golden_->size()) g = (*golden_)[cycle_];
-            const uint32_t f[9] = {unsigned(g.event.kind), g.event.stream, g.event.value, g.event.code, g.event.reg,
-                                   g.event.data[0], g.event.data[1], g.event.data[2], g.event.data[3]};
-            api_.golden(p_, g.in_ready, g.out_valid, f);
-            ++cycle_;
-        }
-        outs_ = api_.inputs(p_, in_valid, token, last, lenient, out_ready);
-    }
-    void set_golden(const std::vector<CycleSample>* g) {
-        golden_ = g;
-        cycle_ = 0;
-    }
-    bool in_ready() const { return outs_ & 1u; }
-    bool out_valid() const { return outs_ & 2u; }
-    decl::Event event() const {
-        uint32_t f[9];
-        api_.event(p_, f);
-        return decl::event_from_fields(f[0], f[1], f[2], f[3], f[4], {f[5], f[6], f[7], f[8]});
-    }
-    void clock() { api_.clock(p_); }
-    void reset() { api_.reset(p_); }
-    bool broken() const { return api_.error(p_, 0) != 0; }
-    void clear_error() { api_.error(p_, 1); }
-    void* handle() const { return p_; }
-
-private:
-    const UserRtl::Api& api_;
-    void* p_;
-    unsigned outs_ = 0;
-    const std::vector<CycleSample>* golden_ = nullptr;
-    size_t cycle_ = 0;
-};
-
-constexpr uint32_t kZeros[9] = {};
-
-class DynDut : public RtlDut {
-public:
-    DynDut(const UserRtl::Api& api, bool coverage, bool trace) : api_(api), side_(api), coverage_(coverage), trace_(trace) {}
-    void run_into(const std::vector<uint32_t>& tokens, bool lenient, uint64_t bp_seed, const Backpressure& bp,
-                  SideResult& r) override {
-        drive_array(side_, tokens, lenient, bp_seed, bp, r);
-        if (r.timed_out || side_.broken()) {
-            r.assertion_failed = side_.broken();
-            side_.clear_error();
-            side_.reset();
-        }
-    }
-    void run_stream_into(const std::vector<StreamArray>& arrays, uint64_t bp_seed, const Backpressure& bp,
-                         StreamResult& r) override {
-        drive_stream(side_, arrays, bp_seed, bp, r);
-        if (r.timed_out || side_.broken()) {
-            r.assertion_failed = side_.broken();
-            side_.clear_error();
-            side_.reset();
-        }
-    }
-    void reset() override { side_.reset(); }
-    bool write_coverage(const std::string& file) override {
-        return coverage_ && api_.coverage_write(side_.handle(), file.c_str()) != 0;
-    }
-    bool trace_open(const std::string& file) override {
-        return trace_ && api_.trace_open(side_.handle(), file.c_str()) != 0;
-    }
-    void trace_close() override {
-        if (trace_) api_.trace_close(side_.handle());
-    }
-    bool set_golden(const std::vector<CycleSample>* g) override {
-        if (!trace_) return false;
-        side_.set_golden(g);
-        return g == nullptr || api_.golden(side_.handle(), 0, 0, kZeros) != 0;
-    }
-
-private:
-    const UserRtl::Api& api_;
-    DynSide side_;
-    bool coverage_, trace_;
-};
-
-}  // namespace
-
 UserRtl::~UserRtl() {
     // The shared object stays loaded: Verilator's run-time keeps thread-local state whose
     // destructors live in it (unloading it before the threads end would leave them dangling).
@@ -250,7 +139,10 @@ UserRtl::~UserRtl() {
 
 void* UserRtl::symbol(const char* name) const { return handle_ ? dlsym(handle_, name) : nullptr; }
 
-std::unique_ptr<RtlDut> UserRtl::make_dut() const { return std::make_unique<DynDut>(*api_, coverage_, trace_); }
+const UserRtl::Api& UserRtl::api() const {
+    if (!api_) throw std::logic_error("UserRtl::api: the design was built with another unit's wrapper (use symbol())");
+    return *api_;
+}
 
 namespace {
 class DynPins : public RtlPinInstance {
@@ -392,7 +284,7 @@ void DesignBuild::read_ports() {
 // The waveform's harness: the design as `dut` (its -G values as parameter overrides) and the
 // model's pins as inputs `golden_*`, so the FST shows the expected events beside it.
 std::string DesignBuild::wave_harness() const {
-    std::string h = "// Generated by vpsim (tb/user_rtl.cpp): the design under test and the model's pins, for waveforms.\n"
+    std::string h = "// Generated by vpsim (model/rtl/user_rtl.cpp): the design under test and the model's pins, for waveforms.\n"
                     "module vpsim_wave_top (\n";
     for (const auto& p : contract_ports()) h += fmt::format("    {} logic [{}:0] {},\n", p.dir, p.width - 1, p.name);
     h += "    input logic golden_in_ready, input logic golden_out_valid, input logic [2:0] golden_kind,\n"
@@ -615,4 +507,4 @@ std::shared_ptr<UserRtl> build_user_rtl(const UserRtlSpec& spec) {
     return rtl;
 }
 
-}  // namespace vpsim::tb
+}  // namespace vpsim::rtl

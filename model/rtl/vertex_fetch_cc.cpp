@@ -1,6 +1,7 @@
-// The built-in rtl/vertex_fetch.sv, Verilated in plain C++ mode (library vf_rtl_cc), behind the
-// vf::Pins interface: the cross-check and the pipeline's RTL unit clock it themselves.
-#include "tb/vf_pins.h"
+// The built-in rtl/vertex_fetch.sv, Verilated in plain C++ mode (library decl_rtl_cc), behind the
+// vf::Pins interface (model/rtl/vertex_fetch_pins.h): the cross-check and the pipeline's RTL unit
+// clock it themselves.
+#include "model/rtl/vertex_fetch_pins.h"
 
 #include "Vvertex_fetch.h"
 #include "Vvertex_fetch___024root.h"
@@ -13,7 +14,7 @@
 void Vvertex_fetch___024root___eval_ico(Vvertex_fetch___024root* vlSelf);
 void Vvertex_fetch___024root___eval_nba(Vvertex_fetch___024root* vlSelf);
 
-namespace vpsim::tb::vf {
+namespace vpsim::rtl::vf {
 
 namespace {
 
@@ -146,4 +147,4 @@ private:
 
 std::unique_ptr<Pins> builtin_vertex_fetch(Eval how) { return std::make_unique<BuiltinPins>(how); }
 
-}  // namespace vpsim::tb::vf
+}  // namespace vpsim::rtl::vf

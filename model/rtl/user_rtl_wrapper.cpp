@@ -1,6 +1,6 @@
 // A C ABI around the Verilated decoder (prefix Vdut), compiled by vpsim into the shared object of a
-// user's design (tb/user_rtl.cpp, build_user_rtl). Not part of vpsim's own build: the build embeds
-// this text (tb/embed_text.cmake), which is part of the RTL cache key.
+// user's design (model/rtl/user_rtl.cpp, build_user_rtl). Not part of vpsim's own build: the build embeds
+// this text (model/rtl/embed_text.cmake), which is part of the RTL cache key.
 #include "Vdut.h"
 #include "verilated.h"
 #if VM_COVERAGE

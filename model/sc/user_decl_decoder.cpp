@@ -1,4 +1,5 @@
-#include "tb/user_rtl_loop.h"
+// A user's declaration decoder RTL in the loop (model/sc/user_decl_decoder.h).
+#include "model/sc/user_decl_decoder.h"
 
 #include "model/sc/decl_decoder_slot.h"
 
@@ -9,7 +10,7 @@
 #include <stdexcept>
 #include <tuple>
 
-namespace vpsim::tb {
+namespace vpsim::sc {
 
 namespace {
 
@@ -19,7 +20,7 @@ namespace {
 class PinProcess : public sc_core::sc_module {
 public:
     SC_HAS_PROCESS(PinProcess);
-    PinProcess(const sc_core::sc_module_name& n, std::unique_ptr<RtlPinInstance> inst, sc::DeclDecoderPins& pins)
+    PinProcess(const sc_core::sc_module_name& n, std::unique_ptr<rtl::RtlPinInstance> inst, DeclDecoderPins& pins)
         : sc_core::sc_module(n), inst_(std::move(inst)), pins_(pins) {
         SC_METHOD(evaluate);
         sensitive << pins.clk << pins.rst << pins.in_valid << pins.in_token << pins.in_last << pins.lenient
@@ -44,36 +45,36 @@ private:
         for (int w = 0; w < 4; ++w) d.range(32 * w + 31, 32 * w) = f[5 + w];
         pins_.out_data.write(d);
     }
-    std::unique_ptr<RtlPinInstance> inst_;
-    sc::DeclDecoderPins& pins_;
+    std::unique_ptr<rtl::RtlPinInstance> inst_;
+    DeclDecoderPins& pins_;
 };
 
-class UserDeclDecoder : public sc::DeclDecoderBlock {
+class UserDeclDecoder : public DeclDecoderBlock {
 public:
-    UserDeclDecoder(const std::string& name, const sc::DeclDecoderParams& p, sc::DeclDecoderPins& pins,
-                    std::shared_ptr<UserRtl> rtl, std::string file)
+    UserDeclDecoder(const std::string& name, const DeclDecoderParams& p, DeclDecoderPins& pins,
+                    std::shared_ptr<rtl::UserRtl> rtl, std::string file)
         : params_(p), rtl_(std::move(rtl)), file_(std::move(file)) {
-        monitor_ = std::make_unique<sc::DeclDecoderMonitor>((name + "_monitor").c_str(), pins);
+        monitor_ = std::make_unique<DeclDecoderMonitor>((name + "_monitor").c_str(), pins);
         process_ = std::make_unique<PinProcess>((name + "_rtl").c_str(), rtl_->make_pin_instance(), pins);
     }
-    const sc::DeclDecoderParams& params() const override { return params_; }
+    const DeclDecoderParams& params() const override { return params_; }
     const StatGroup& stats() const override { return monitor_->stats().group; }
     void finish(uint64_t gated_cycles) override {
         monitor_->account_gated(gated_cycles);
         if (process_->assertion_failed())
-            throw sc::DeclDecoderMismatch(fmt::format("an assertion of the design failed (the %Error above)"));
+            throw DeclDecoderMismatch(fmt::format("an assertion of the design failed (the %Error above)"));
     }
 
 private:
-    sc::DeclDecoderParams params_;
-    std::shared_ptr<UserRtl> rtl_;  // the loaded design outlives its instance
+    DeclDecoderParams params_;
+    std::shared_ptr<rtl::UserRtl> rtl_;  // the loaded design outlives its instance
     std::string file_;
-    std::unique_ptr<sc::DeclDecoderMonitor> monitor_;
+    std::unique_ptr<DeclDecoderMonitor> monitor_;
     std::unique_ptr<PinProcess> process_;
 };
 
 // The design's value of a parameter, or `fallback` (the contract's default) when it has none.
-uint64_t param_or(const UserRtl& rtl, const std::string& name, uint64_t fallback, bool& has) {
+uint64_t param_or(const rtl::UserRtl& rtl, const std::string& name, uint64_t fallback, bool& has) {
     has = false;
     for (const auto& [n, v] : rtl.params())
         if (n == name) {
@@ -85,18 +86,18 @@ uint64_t param_or(const UserRtl& rtl, const std::string& name, uint64_t fallback
 
 }  // namespace
 
-sc::DeclDecoderImpl user_decl_decoder(const UserRtlSpec& spec, std::shared_ptr<std::shared_ptr<UserRtl>> built) {
-    if (!built) built = std::make_shared<std::shared_ptr<UserRtl>>();
+DeclDecoderImpl user_decl_decoder(const rtl::UserRtlSpec& spec, std::shared_ptr<std::shared_ptr<rtl::UserRtl>> built) {
+    if (!built) built = std::make_shared<std::shared_ptr<rtl::UserRtl>>();
     const std::string file = spec.sources.empty() ? "" : spec.sources.front();
-    sc::DeclDecoderImpl r;
-    r.cannot_build = [spec, built, file](const sc::DeclDecoderParams& p) -> std::string {
+    DeclDecoderImpl r;
+    r.cannot_build = [spec, built, file](const DeclDecoderParams& p) -> std::string {
         try {
-            std::shared_ptr<UserRtl> rtl = build_user_rtl(spec);
+            std::shared_ptr<rtl::UserRtl> rtl = rtl::build_user_rtl(spec);
             bool has_cc = false, has_ml = false;
             const uint64_t cc = param_or(*rtl, "CONST_COUNT", 96, has_cc), ml = param_or(*rtl, "MAX_LENGTH", 4096, has_ml);
             if (cc != p.const_count || ml != p.max_length) {
                 // The run's values: the design Verilated again with them (cached under its own key).
-                UserRtlSpec again = spec;
+                rtl::UserRtlSpec again = spec;
                 for (const auto& [name, has, want] : {std::tuple<const char*, bool, uint64_t>{"CONST_COUNT", has_cc, p.const_count},
                                                       {"MAX_LENGTH", has_ml, p.max_length}}) {
                     const uint64_t now = std::string(name) == "CONST_COUNT" ? cc : ml;
@@ -107,23 +108,23 @@ sc::DeclDecoderImpl user_decl_decoder(const UserRtlSpec& spec, std::shared_ptr<s
                                            file, name, want, name, now);
                     again.params.emplace_back(name, std::to_string(want));
                 }
-                rtl = build_user_rtl(again);
+                rtl = rtl::build_user_rtl(again);
             }
             *built = rtl;
             return "";
-        } catch (const RtlBuildError& e) {
+        } catch (const rtl::RtlBuildError& e) {
             return fmt::format("RTL decl_decoder {}: {}", file, e.what());
         }
     };
-    r.make = [built, file](const std::string& name, const sc::DeclDecoderParams& p, sc::DeclDecoderPins& pins) {
+    r.make = [built, file](const std::string& name, const DeclDecoderParams& p, DeclDecoderPins& pins) {
         if (!*built) throw std::logic_error("user_decl_decoder: make before cannot_build");
-        return std::unique_ptr<sc::DeclDecoderBlock>(new UserDeclDecoder(name, p, pins, *built, file));
+        return std::unique_ptr<DeclDecoderBlock>(new UserDeclDecoder(name, p, pins, *built, file));
     };
     return r;
 }
 
-sc::UnitFactory user_decl_decoder_unit(const UserRtlSpec& spec, std::shared_ptr<std::shared_ptr<UserRtl>> built) {
-    return sc::decl_decoder_factory(user_decl_decoder(spec, std::move(built)));
+UnitFactory user_decl_decoder_unit(const rtl::UserRtlSpec& spec, std::shared_ptr<std::shared_ptr<rtl::UserRtl>> built) {
+    return decl_decoder_factory(user_decl_decoder(spec, std::move(built)));
 }
 
-}  // namespace vpsim::tb
+}  // namespace vpsim::sc

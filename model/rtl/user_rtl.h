@@ -1,19 +1,21 @@
 // Bring-your-own RTL: a user's declaration decoder sources, Verilated at run time into a shared
 // object (a C ABI wrapper around the Verilated C++ model), cached by a hash of everything that
-// goes into the build, loaded with dlopen and driven by the cross-check through RtlDut
-// (tb/xcheck.h) exactly like the built-in rtl/decl_decoder.sv. docs/xcheck.md, "Your own RTL".
+// goes into the build, and loaded with dlopen. Two rooms drive what it loads: the cross-check
+// (tb/user_rtl_dut.h, an RtlDut exactly like the built-in rtl/decl_decoder.sv) and the pipeline
+// (`vpsim run --rtl decl_decoder=FILE`, model/sc/user_decl_decoder.h). docs/xcheck.md, "Your own
+// RTL". No Verilated header here: the design's own code lives in the shared object.
 #pragma once
 
-#include "tb/verilator_xml.h"
-#include "tb/xcheck.h"
+#include "model/rtl/verilator_xml.h"
 
+#include <cstdint>
 #include <memory>
 #include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
-namespace vpsim::tb {
+namespace vpsim::rtl {
 
 // Any failure to build or load the user's design: unreadable source, bad -G, Verilator's own
 // error (its message, with file:line), a port list that breaks the contract, a compiler error.
@@ -33,7 +35,7 @@ struct UserRtlSpec {
                                     // decoder's harness (another unit's wrapper opens the file)
     bool verbose = false;           // say on stderr whether the build was cached
     bool show_warnings = true;      // print Verilator's warnings (mutants: yosys netlists are noisy)
-    // Another unit's design (tb/vf_user_rtl.cpp): its C ABI wrapper source (part of the cache
+    // Another unit's design (model/rtl/user_vertex_fetch.cpp): its C ABI wrapper source (part of the cache
     // key), its port contract and the contract's name for the error text. Null: the decoder's.
     // With a wrapper, the decoder's entry points are not looked up: use UserRtl::symbol.
     const char* wrapper = nullptr;
@@ -59,7 +61,7 @@ std::string default_rtl_cache_dir();
 std::pair<std::string, std::string> parse_param(const std::string& arg);
 
 // One instance of a loaded design evaluated pin by pin, as a SystemC process drives it (vpsim run
-// --rtl decl_decoder=FILE, tb/user_rtl_loop.h). Used by the thread that made it.
+// --rtl decl_decoder=FILE, model/sc/user_decl_decoder.h). Used by the thread that made it.
 class RtlPinInstance {
 public:
     virtual ~RtlPinInstance() = default;
@@ -76,8 +78,6 @@ public:
     UserRtl(const UserRtl&) = delete;
     UserRtl& operator=(const UserRtl&) = delete;
 
-    // A new instance of the design (its own Verilated context), for one thread.
-    std::unique_ptr<RtlDut> make_dut() const;
     // A new instance for pin-level evaluation (its own Verilated context; not reset).
     std::unique_ptr<RtlPinInstance> make_pin_instance() const;
     const std::string& dir() const { return dir_; }   // the cache entry
@@ -90,7 +90,27 @@ public:
     // CONST_COUNT and MAX_LENGTH).
     const std::vector<std::pair<std::string, std::string>>& params() const { return params_; }
 
-    struct Api;  // the shared object's entry points
+    // The decoder's entry points in the shared object (model/rtl/user_rtl_wrapper.cpp, C ABI 2),
+    // each call on one instance made with `make` (its own Verilated context).
+    struct Api {
+        int (*abi)();
+        int (*features)();
+        void* (*make)();
+        void (*destroy)(void*);
+        void (*reset)(void*);
+        unsigned (*inputs)(void*, unsigned, uint32_t, unsigned, unsigned, unsigned);
+        void (*event)(void*, uint32_t*);
+        void (*clock)(void*);
+        int (*error)(void*, int);
+        int (*coverage_write)(void*, const char*);
+        int (*trace_open)(void*, const char*);
+        void (*trace_close)(void*);
+        unsigned (*pins)(void*, unsigned, unsigned, unsigned, uint32_t, unsigned, unsigned, unsigned);
+        int (*golden)(void*, unsigned, unsigned, const uint32_t*);
+    };
+    // The decoder's entry points; throws std::logic_error for a design built with another unit's
+    // wrapper (UserRtlSpec::wrapper: use symbol()).
+    const Api& api() const;
 
 private:
     friend std::shared_ptr<UserRtl> build_user_rtl(const UserRtlSpec& spec);
@@ -106,4 +126,4 @@ private:
 // Verilates (or finds in the cache) and loads the design; throws RtlBuildError.
 std::shared_ptr<UserRtl> build_user_rtl(const UserRtlSpec& spec);
 
-}  // namespace vpsim::tb
+}  // namespace vpsim::rtl

@@ -1,5 +1,5 @@
 // Verilator's --xml-only output, just enough of it (the top cell, its module's vars, the type
-// table): the top module's ports and parameters, which tb/user_rtl.cpp checks against a port
+// table): the top module's ports and parameters, which model/rtl/user_rtl.cpp checks against a port
 // contract before anything is compiled, and the parameters' values it records in the cache entry.
 #pragma once
 
@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace vpsim::tb {
+namespace vpsim::rtl {
 
 // One contract port (docs/decl-decoder.md, "The cycle contract") or one port found in a design.
 struct PortInfo {
@@ -30,4 +30,4 @@ XmlTop parse_verilator_xml(const std::string& xml);
 // each `<var param="true">`, 32'h64 -> "100"), by name; a value it cannot read is left out.
 std::map<std::string, std::string> verilator_param_values(const std::string& xml, const std::string& top);
 
-}  // namespace vpsim::tb
+}  // namespace vpsim::rtl

@@ -1,7 +1,8 @@
-// The vertex fetch RTL in the loop (tb/vf_loop.h, docs/vertex-fetch-rtl.md, "In the loop").
-#include "tb/vf_loop.h"
+// The vertex fetch RTL in the loop (model/sc/rtl_vertex_fetch.h, docs/vertex-fetch-rtl.md, "In the loop").
+#include "model/sc/rtl_vertex_fetch.h"
 
 #include "model/decl/decl_tokens.h"
+#include "model/rtl/user_vertex_fetch.h"
 #include "model/sc/vertex_fetch.h"
 #include "model/vs/vs_fetch.h"
 
@@ -13,7 +14,7 @@
 #include <deque>
 #include <unordered_map>
 
-namespace vpsim::tb::vf {
+namespace vpsim::sc::vf {
 
 using decl::EventKind;
 
@@ -44,14 +45,14 @@ std::vector<uint32_t> loop_layout(const decl::Declaration& d) {
     for (const decl::StreamDecl& s : d.streams) {
         if (s.tess) continue;
         for (const decl::ElementDecl& e : s.elements) {
-            if (w.size() == kMaxElems)
+            if (w.size() == rtl::vf::kMaxElems)
                 throw std::invalid_argument(fmt::format(
                     "the declaration has more than {} elements (the vertex fetch RTL's MAX_ELEMS); element {} is v{}",
-                    kMaxElems, w.size() + 1, e.reg));
+                    rtl::vf::kMaxElems, w.size() + 1, e.reg));
             if (e.offset >= (1u << 20))
                 throw std::invalid_argument(
                     fmt::format("element v{} at offset {}: the vertex fetch RTL's offsets are below 2^20", e.reg, e.offset));
-            const uint32_t reg = e.reg < kRegs && last[e.reg] != int64_t(e.token_index) ? 31u : e.reg;
+            const uint32_t reg = e.reg < rtl::vf::kRegs && last[e.reg] != int64_t(e.token_index) ? 31u : e.reg;
             w.push_back((e.type & 7u) | (reg & 31u) << 3 | (s.stream & 15u) << 8 | e.offset << 12);
         }
     }
@@ -61,7 +62,7 @@ std::vector<uint32_t> loop_layout(const decl::Declaration& d) {
 uint32_t loop_loaded(const decl::Declaration& d) {
     const auto last = last_writers(d);
     uint32_t m = 0;
-    for (uint32_t r = 0; r < kRegs; ++r)
+    for (uint32_t r = 0; r < rtl::vf::kRegs; ++r)
         if (last[r] >= 0) m |= 1u << r;
     return m;
 }
@@ -70,7 +71,7 @@ namespace {
 
 // A draw as the design sees it: its layout bus, streams, and where its buffers' bytes are.
 struct DrawInfo {
-    const sc::DrawState* draw = nullptr;
+    const DrawState* draw = nullptr;
     std::vector<uint32_t> layout;
     uint32_t loaded = 0;
     std::array<uint32_t, 16> base{}, stride{};
@@ -86,10 +87,10 @@ struct DrawInfo {
     std::vector<Elem> elems;  // in layout order
 };
 
-class LoopUnit : public sc::TimedUnit {
+class LoopUnit : public TimedUnit {
 public:
-    LoopUnit(const std::string& unit, const sc::VertexFetchParams& p, sc::MemoryModel& mem, sc::VertexPool& pool,
-             sc::Probes* probes, std::unique_ptr<Pins> rtl, std::string name)
+    LoopUnit(const std::string& unit, const VertexFetchParams& p, MemoryModel& mem, VertexPool& pool,
+             Probes* probes, std::unique_ptr<rtl::vf::Pins> rtl, std::string name)
         : TimedUnit(unit.c_str()), p_(p), mem_(mem), pool_(pool), rtl_(std::move(rtl)), name_(std::move(name)),
           stats_(basename(), "vertex fetch unit (RTL " + name_ + ")"),
           acct_(stats_), vertices_(stats_.counter("vertices", "vertices", "vertices fetched and converted")),
@@ -116,8 +117,8 @@ public:
         rtl_->reset();
     }
 
-    sc::Cycle step(sc::Cycle now) override;
-    void finish(sc::Cycle end) override {
+    Cycle step(Cycle now) override;
+    void finish(Cycle end) override {
         acct_.finish(end);
         hits_.value = lookups_.value > misses_.value ? lookups_.value - misses_.value : 0;
     }
@@ -126,43 +127,43 @@ public:
 
 private:
     struct Pending {
-        sc::Cycle due;
+        Cycle due;
         uint32_t word;
         const DrawInfo* draw;
     };
-    const DrawInfo& info(const sc::DrawState& d);
+    const DrawInfo& info(const DrawState& d);
     void word_data(const Pending& w, uint32_t out[4]) const;
-    void check(sc::Job job, const Outputs& o) const;
-    std::string where(const sc::VertexJob& j) const {
+    void check(Job job, const rtl::vf::Outputs& o) const;
+    std::string where(const VertexJob& j) const {
         return fmt::format("draw {} ({}), vertex {}", j.draw->id, j.draw->setup.pointer, j.index);
     }
     bool first_touch(uint64_t word);
 
-    sc::VertexFetchParams p_;
-    sc::MemoryModel& mem_;
-    sc::VertexPool& pool_;
-    std::unique_ptr<Pins> rtl_;
+    VertexFetchParams p_;
+    MemoryModel& mem_;
+    VertexPool& pool_;
+    std::unique_ptr<rtl::vf::Pins> rtl_;
     std::string name_;
-    sc::In<sc::Job> in_{*this, "in"};
-    sc::Out<sc::Job> out_{*this, "out"};
-    sc::In<sc::Credit> credits_{*this, "credits"};
-    std::unordered_map<const sc::DrawState*, DrawInfo> draws_;
+    In<Job> in_{*this, "in"};
+    Out<Job> out_{*this, "out"};
+    In<Credit> credits_{*this, "credits"};
+    std::unordered_map<const DrawState*, DrawInfo> draws_;
     const DrawInfo* presented_ = nullptr;  // the layout on the pins
     const DrawInfo* issuing_ = nullptr;    // the draw of the vertex accepted last (its requests)
-    Inputs in_pins_;
-    Outputs out_pins_;
-    std::deque<sc::Job> inflight_;   // jobs accepted and not yet out, in order
+    rtl::vf::Inputs in_pins_;
+    rtl::vf::Outputs out_pins_;
+    std::deque<Job> inflight_;   // jobs accepted and not yet out, in order
     std::deque<Pending> pending_;    // words requested and not yet answered, in order
-    sc::Cycle last_due_ = 0;
+    Cycle last_due_ = 0;
     uint32_t buffers_ = 0;
     std::unordered_map<uint64_t, std::array<uint64_t, 64>> footprint_;
     StatGroup stats_;
-    sc::CycleAccount acct_;
+    CycleAccount acct_;
     Counter &vertices_, &requests_, &bytes_, &lookups_, &hits_, &misses_, &mem_requests_, &fill_bytes_, &footprint_bytes_;
     StallReason stall_buffer_, stall_memory_;
 };
 
-const DrawInfo& LoopUnit::info(const sc::DrawState& d) {
+const DrawInfo& LoopUnit::info(const DrawState& d) {
     const auto it = draws_.find(&d);
     if (it != draws_.end()) return it->second;
     DrawInfo& i = draws_[&d];
@@ -202,23 +203,23 @@ void LoopUnit::word_data(const Pending& w, uint32_t out[4]) const {
     for (int k = 0; k < 4; ++k) std::memcpy(&out[k], b + 4 * k, 4);
 }
 
-void LoopUnit::check(sc::Job job, const Outputs& o) const {
-    const sc::VertexJob& j = pool_[job];
+void LoopUnit::check(Job job, const rtl::vf::Outputs& o) const {
+    const VertexJob& j = pool_[job];
     const DrawInfo& i = draws_.at(j.draw);
     if (o.out_index != j.index)
         throw LoopMismatch(fmt::format("RTL vertex_fetch ({}): {}: out_index is {}, expected {} (vertices leave in order)",
                                        name_, where(j), o.out_index, j.index));
-    std::array<uint32_t, kRegs * 4> exp{};
+    std::array<uint32_t, rtl::vf::kRegs * 4> exp{};
     if (!j.draw->setup.generated) {
         try {
             const auto v = vs::fetch_vertex(j.draw->setup.shader->decl, j.draw->setup.streams, j.index);
-            for (uint32_t r = 0; r < kRegs; ++r)
+            for (uint32_t r = 0; r < rtl::vf::kRegs; ++r)
                 for (int k = 0; k < 4; ++k) std::memcpy(&exp[4 * r + k], &v[r][k], 4);
         } catch (const vs::FetchError&) {
             return;  // the vertex cannot be fetched: the vertex ALU reports the scene's error
         }
     }
-    for (uint32_t r = 0; r < kRegs; ++r)
+    for (uint32_t r = 0; r < rtl::vf::kRegs; ++r)
         for (int k = 0; k < 4; ++k)
             if (exp[4 * r + k] != o.out_regs[4 * r + k])
                 throw LoopMismatch(fmt::format(
@@ -239,16 +240,16 @@ bool LoopUnit::first_touch(uint64_t word) {
     return first;
 }
 
-sc::Cycle LoopUnit::step(sc::Cycle now) {
+Cycle LoopUnit::step(Cycle now) {
     while (credits_->can_pop(now)) buffers_ -= credits_->pop(now).buffers;
-    Inputs& in = in_pins_;
+    rtl::vf::Inputs& in = in_pins_;
     // The next vertex job, with its draw's layout and streams.
     const bool job = in_->can_pop(now);
     const DrawInfo* jd = nullptr;
     bool layout_changed = false;
     in.idx_valid = job;
     if (job) {
-        const sc::VertexJob& j = pool_[in_->front()];
+        const VertexJob& j = pool_[in_->front()];
         jd = &info(*j.draw);
         in.idx_index = j.index;
         if (jd != presented_) {
@@ -267,7 +268,7 @@ sc::Cycle LoopUnit::step(sc::Cycle now) {
     if (in.mem_resp_valid) word_data(pending_.front(), in.mem_resp_data);
     in.out_ready = buffers_ < p_.input_buffers && out_->can_push(now);
     rtl_->set_inputs(in, layout_changed);
-    Outputs& o = out_pins_;
+    rtl::vf::Outputs& o = out_pins_;
     rtl_->outputs(o, false);
     bool worked = false;
     // A vertex out: checked against the golden fetch, then to the vertex ALU with an input buffer.
@@ -275,7 +276,7 @@ sc::Cycle LoopUnit::step(sc::Cycle now) {
         if (inflight_.empty())
             throw LoopMismatch(fmt::format("RTL vertex_fetch ({}): cycle {}: a vertex came out, but none is inside", name_, now));
         rtl_->outputs(o, true);
-        const sc::Job h = inflight_.front();
+        const Job h = inflight_.front();
         check(h, o);
         inflight_.pop_front();
         ++vertices_;
@@ -294,7 +295,7 @@ sc::Cycle LoopUnit::step(sc::Cycle now) {
         if (!rd)
             throw LoopMismatch(fmt::format("RTL vertex_fetch ({}): cycle {}: a memory request before any vertex", name_, now));
         for (uint32_t w = 0; w < o.mem_req_words; ++w) {
-            const sc::Cycle due = std::max(mem_.read(now, 16), last_due_ + 1);
+            const Cycle due = std::max(mem_.read(now, 16), last_due_ + 1);
             pending_.push_back({due, (o.mem_req_addr >> 4) + w, rd});
             last_due_ = due;
         }
@@ -305,8 +306,8 @@ sc::Cycle LoopUnit::step(sc::Cycle now) {
     }
     if (in.mem_resp_valid) pending_.pop_front();
     if (take) {
-        const sc::Job h = in_->pop(now);
-        sc::VertexJob& j = pool_[h];
+        const Job h = in_->pop(now);
+        VertexJob& j = pool_[h];
         j.t_fetch = now;
         inflight_.push_back(h);
         issuing_ = jd;
@@ -341,10 +342,10 @@ sc::Cycle LoopUnit::step(sc::Cycle now) {
 
 }  // namespace
 
-sc::UnitFactory loop_unit(std::function<std::unique_ptr<Pins>()> make, std::string name) {
-    return [make = std::move(make), name = std::move(name)](const sc::UnitContext& c) -> std::unique_ptr<sc::TimedUnit> {
+UnitFactory loop_unit(std::function<std::unique_ptr<rtl::vf::Pins>()> make, std::string name) {
+    return [make = std::move(make), name = std::move(name)](const UnitContext& c) -> std::unique_ptr<TimedUnit> {
         if (!c.memory) throw std::logic_error("RTL vertex_fetch " + c.name + ": no memory port");
-        return std::make_unique<LoopUnit>(c.name, c.params.of<sc::VertexFetchParams>(), *c.memory, c.pool, c.probes,
+        return std::make_unique<LoopUnit>(c.name, c.params.of<VertexFetchParams>(), *c.memory, c.pool, c.probes,
                                           make(), name);
     };
 }
@@ -358,8 +359,15 @@ const std::vector<std::string>& rtl_timing_params() {
     return p;
 }
 
-sc::UnitFactory builtin_loop_unit() {
-    return loop_unit([] { return builtin_vertex_fetch(); }, "rtl/vertex_fetch.sv");
+UnitFactory builtin_loop_unit() {
+    return loop_unit([] { return rtl::vf::builtin_vertex_fetch(); }, "rtl/vertex_fetch.sv");
 }
 
-}  // namespace vpsim::tb::vf
+UnitFactory user_loop_unit(const rtl::UserRtlSpec& spec) {
+    auto rtl = rtl::vf::build(spec);
+    std::string name;
+    for (const auto& s : spec.sources) name += (name.empty() ? "" : ",") + s;
+    return loop_unit(rtl::vf::factory(rtl), name);
+}
+
+}  // namespace vpsim::sc::vf

@@ -1,4 +1,4 @@
-#include "tb/verilator_xml.h"
+#include "model/rtl/verilator_xml.h"
 
 #include <fmt/format.h>
 
@@ -7,7 +7,7 @@
 #include <cstdlib>
 #include <stdexcept>
 
-namespace vpsim::tb {
+namespace vpsim::rtl {
 
 namespace {
 
@@ -141,4 +141,4 @@ std::map<std::string, std::string> verilator_param_values(const std::string& xml
     return out;
 }
 
-}  // namespace vpsim::tb
+}  // namespace vpsim::rtl
