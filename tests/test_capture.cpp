@@ -823,3 +823,23 @@ TEST_CASE("a state block holding a refused shader leaves the draws after its app
     CHECK(r.draws == 1);
     CHECK(r.windows_refused.at(std::string("DrawPrimitive through a shader whose CreateVertexShader failed ") + kD17) == 1);
 }
+
+TEST_CASE("ApplyStateBlock of handle 0 applies nothing: left out and counted", "[capture][convert][stateblock]") {
+    CaptureWriter w = triangle_setup();
+    w.call(VPSIM_OP_BEGIN_STATE_BLOCK, {});
+    w.call(VPSIM_OP_SET_RENDER_STATE, {137, 1});  // LIGHTING TRUE, recorded only
+    w.call(VPSIM_OP_END_STATE_BLOCK, {1});
+    w.call(VPSIM_OP_APPLY_STATE_BLOCK, {0});
+    w.call(VPSIM_OP_DRAW_PRIMITIVE, {4, 0, 1}).present();
+    const ConvertResult r = convert_capture(parse_capture(w.bytes(), "a.vpcap"), {});
+    REQUIRE(r.error.empty());
+    CHECK(r.draws == 1);
+    CHECK(r.dropped.count("ApplyStateBlock of handle 0 (D3D8 accepts it and applies nothing)") == 1);
+    int lighting = 0;  // the LIGHTING state the scene sets: FALSE from triangle_setup only
+    for (const auto& c : r.scene["commands"])
+        if (c["op"] == "SetRenderState" && c["state"] == 137) {
+            CHECK(c["value"] == false);
+            ++lighting;
+        }
+    CHECK(lighting == 1);
+}

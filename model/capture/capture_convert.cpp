@@ -553,7 +553,14 @@ void Converter::state_call(const Call& k, Args& a) {
     case VPSIM_OP_BEGIN_STATE_BLOCK: state_.begin_block(); break;
     case VPSIM_OP_END_STATE_BLOCK: state_.end_block(a.u32()); break;
     case VPSIM_OP_CAPTURE_STATE_BLOCK: state_.capture_block(a.u32()); break;
-    case VPSIM_OP_APPLY_STATE_BLOCK: state_.apply_block(a.u32()); break;
+    case VPSIM_OP_APPLY_STATE_BLOCK: {
+        // Handle 0 names no block: D3D8 returns D3D_OK and applies nothing (Wine's d3d8 test
+        // test_ApplyStateBlock checks both, and passes on Windows).
+        const uint32_t h = a.u32();
+        if (h) state_.apply_block(h);
+        else drop("ApplyStateBlock of handle 0 (D3D8 accepts it and applies nothing)");
+        break;
+    }
     case VPSIM_OP_DELETE_STATE_BLOCK: state_.delete_block(a.u32()); break;
     case VPSIM_OP_RESET: reset(a); break;
     default: throw ConvertError(fmt::format("op {} is not converted", k.op));
