@@ -730,3 +730,116 @@ TEST_CASE("DrawIndexedPrimitive with NumVertices 0 is converted without a vertex
         if (c["op"] == "DrawIndexedPrimitive") CHECK_FALSE(c.contains("num_vertices"));
     CHECK(scene::run_functional(to_scene(r), vs::Profile{}).draws.size() == 1);
 }
+
+// ---- CreateVertexShader calls Windows' runtime refuses and Wine accepts (declaration rules D16, D17) ----
+namespace {
+// STREAM(0), REG(v0, FLOAT3), END; a vs.1.1 function: mov oPos, v0 (reads_v1: then mov oD0, v1).
+std::string shader_call_args(bool reads_v1) {
+    std::vector<uint32_t> t = {0x20000000u, 0x40020000u, 0xFFFFFFFFu, 0xFFFE0101u, 0x00000001u, 0xC00F0000u, 0x90E40000u};
+    if (reads_v1) t.insert(t.end(), {0x00000001u, 0xD00F0000u, 0x90E40001u});
+    t.push_back(0x0000FFFFu);
+    return std::string(reinterpret_cast<const char*>(t.data()), 4 * t.size());
+}
+const uint32_t kD17Handle = 7;
+// triangle_setup, then CreateVertexShader(7) of a shader that reads v1 its declaration does not load.
+CaptureWriter d17_setup() {
+    CaptureWriter w = triangle_setup();
+    w.call(VPSIM_OP_CREATE_VERTEX_SHADER, {kD17Handle, 0, 3, 8}, shader_call_args(true));
+    return w;
+}
+const char* const kD17 = "D17 (input-not-loaded): the shader reads v1 but the declaration does not load it";
+}  // namespace
+
+TEST_CASE("a CreateVertexShader that fails D17 is left out, counted with the rule", "[capture][convert]") {
+    CaptureWriter w = d17_setup();
+    w.present();
+    const ConvertResult r = convert_capture(parse_capture(w.bytes(), "d.vpcap"), {});
+    REQUIRE(r.error.empty());
+    REQUIRE(r.windows_refused.size() == 1);
+    CHECK(r.windows_refused.begin()->first == std::string("CreateVertexShader failing ") + kD17);
+    CHECK(r.windows_refused.begin()->second == 1);
+    for (const auto& c : r.scene["commands"]) CHECK(c["op"] != "CreateVertexShader");
+}
+
+TEST_CASE("the SetVertexShader and the draws through a shader Windows refuses are left out and counted", "[capture][convert]") {
+    CaptureWriter w = d17_setup();
+    w.call(VPSIM_OP_SET_VERTEX_SHADER, {kD17Handle});
+    w.call(VPSIM_OP_DRAW_PRIMITIVE, {4, 0, 1});
+    w.call(VPSIM_OP_DRAW_PRIMITIVE_UP, {4, 1, 16, 48}, vertices({0, 0, 0, 1, 0, 0, 0, 1, 0}));
+    w.present();
+    const ConvertResult r = convert_capture(parse_capture(w.bytes(), "d.vpcap"), {});
+    REQUIRE(r.error.empty());
+    CHECK(r.draws == 0);
+    CHECK(r.windows_refused.at(std::string("SetVertexShader of a shader whose CreateVertexShader failed ") + kD17) == 1);
+    CHECK(r.windows_refused.at(std::string("DrawPrimitive through a shader whose CreateVertexShader failed ") + kD17) == 1);
+    CHECK(r.windows_refused.at(std::string("DrawPrimitiveUP through a shader whose CreateVertexShader failed ") + kD17) == 1);
+}
+
+TEST_CASE("draws after selecting a shader again, once a refused one was selected, are converted", "[capture][convert]") {
+    CaptureWriter w = d17_setup();
+    w.call(VPSIM_OP_SET_VERTEX_SHADER, {kD17Handle});
+    w.call(VPSIM_OP_DRAW_PRIMITIVE, {4, 0, 1});
+    w.call(VPSIM_OP_SET_VERTEX_SHADER, {kFvfXyzDiffuse});
+    w.call(VPSIM_OP_DRAW_PRIMITIVE, {4, 0, 1}).present();
+    const ConvertResult r = convert_capture(parse_capture(w.bytes(), "d.vpcap"), {});
+    REQUIRE(r.error.empty());
+    CHECK(r.draws == 1);
+    CHECK(scene::run_functional(to_scene(r), vs::Profile{}).draws.size() == 1);
+}
+
+TEST_CASE("a shader whose declaration loads every register it reads is created as before", "[capture][convert]") {
+    CaptureWriter w = triangle_setup();
+    w.call(VPSIM_OP_CREATE_VERTEX_SHADER, {kD17Handle, 0, 3, 5}, shader_call_args(false));
+    w.call(VPSIM_OP_SET_VERTEX_SHADER, {kD17Handle});
+    w.call(VPSIM_OP_DRAW_PRIMITIVE, {4, 0, 1}).present();
+    const ConvertResult r = convert_capture(parse_capture(w.bytes(), "d.vpcap"), {});
+    REQUIRE(r.error.empty());
+    CHECK(r.windows_refused.empty());
+    CHECK(r.draws == 1);
+    CHECK(scene::run_functional(to_scene(r), vs::Profile{}).draws.size() == 1);
+}
+
+TEST_CASE("a fixed-function declaration loading NORMAL as FLOAT4 fails D16 and is left out", "[capture][convert]") {
+    CaptureWriter w = triangle_setup();
+    const std::vector<uint32_t> t = {0x20000000u, 0x40020000u, 0x40030003u, 0xFFFFFFFFu};  // STREAM(0), v0 FLOAT3, v3 FLOAT4, END
+    w.call(VPSIM_OP_CREATE_VERTEX_SHADER, {9, 0, 4, 0}, std::string(reinterpret_cast<const char*>(t.data()), 4 * t.size()));
+    w.present();
+    const ConvertResult r = convert_capture(parse_capture(w.bytes(), "d.vpcap"), {});
+    REQUIRE(r.error.empty());
+    REQUIRE(r.windows_refused.size() == 1);
+    CHECK(r.windows_refused.begin()->first.rfind("CreateVertexShader failing D16 (", 0) == 0);
+}
+
+TEST_CASE("a state block holding a refused shader leaves the draws after its apply out", "[capture][convert]") {
+    CaptureWriter w = d17_setup();
+    w.call(VPSIM_OP_SET_VERTEX_SHADER, {kD17Handle});
+    w.call(VPSIM_OP_CREATE_STATE_BLOCK, {3, 1});  // VERTEXSTATE: holds the vertex shader
+    w.call(VPSIM_OP_SET_VERTEX_SHADER, {kFvfXyzDiffuse});
+    w.call(VPSIM_OP_DRAW_PRIMITIVE, {4, 0, 1});
+    w.call(VPSIM_OP_APPLY_STATE_BLOCK, {1});
+    w.call(VPSIM_OP_DRAW_PRIMITIVE, {4, 0, 1}).present();
+    const ConvertResult r = convert_capture(parse_capture(w.bytes(), "d.vpcap"), {});
+    REQUIRE(r.error.empty());
+    CHECK(r.draws == 1);
+    CHECK(r.windows_refused.at(std::string("DrawPrimitive through a shader whose CreateVertexShader failed ") + kD17) == 1);
+}
+
+TEST_CASE("ApplyStateBlock of handle 0 applies nothing: left out and counted", "[capture][convert][stateblock]") {
+    CaptureWriter w = triangle_setup();
+    w.call(VPSIM_OP_BEGIN_STATE_BLOCK, {});
+    w.call(VPSIM_OP_SET_RENDER_STATE, {137, 1});  // LIGHTING TRUE, recorded only
+    w.call(VPSIM_OP_END_STATE_BLOCK, {1});
+    w.call(VPSIM_OP_APPLY_STATE_BLOCK, {0});
+    w.call(VPSIM_OP_DRAW_PRIMITIVE, {4, 0, 1}).present();
+    const ConvertResult r = convert_capture(parse_capture(w.bytes(), "a.vpcap"), {});
+    REQUIRE(r.error.empty());
+    CHECK(r.draws == 1);
+    CHECK(r.dropped.count("ApplyStateBlock of handle 0 (D3D8 accepts it and applies nothing)") == 1);
+    int lighting = 0;  // the LIGHTING state the scene sets: FALSE from triangle_setup only
+    for (const auto& c : r.scene["commands"])
+        if (c["op"] == "SetRenderState" && c["state"] == 137) {
+            CHECK(c["value"] == false);
+            ++lighting;
+        }
+    CHECK(lighting == 1);
+}

@@ -5,6 +5,7 @@
 #include "model/decl/decl_decoder.h"
 #include "model/ff/ff_names.h"
 #include "model/ff/fvf.h"
+#include "model/vs/vs_create.h"
 
 #include <fmt/format.h>
 
@@ -76,10 +77,12 @@ private:
     bool device_ = false;
     std::map<uint32_t, Buffer> buffers_;
     std::map<uint32_t, std::string> shaders_;  // handle -> scene name
+    std::map<uint32_t, std::string> refused_shaders_;  // handle -> why Windows' runtime refuses its CreateVertexShader
     std::map<std::string, uint32_t> stream0_size_;  // shader name -> its declaration's stream-0 vertex size (0: none)
     uint32_t selected_size0() const;                // the selected shader's, from the device state (0: an FVF)
     std::optional<uint32_t> positionless_fvf() const;  // the selected FVF code when D3D8's FVF rules refuse it
     bool draws_nothing(uint32_t op, Args a);
+    bool through_refused_shader(uint32_t op);
     uint32_t word_of(const Call& k, uint32_t i) const {  // argument word i (within the call's checked layout)
         Args a(c_.data(k), k.size);
         for (uint32_t n = 0; n < i; ++n) a.u32();
@@ -223,14 +226,45 @@ uint32_t const_registers_named(const json& fn) {
     return n;
 }
 
+// The rule by which Windows' runtime refuses this CreateVertexShader that Wine accepted, empty when
+// it does not: declaration rules D16 and D17 (docs/spec/declaration.md, "Sources": Windows'
+// CreateVertexShader refuses both; Wine's d3d8 checks neither). Checked as the scene's
+// CreateVertexShader checks them (vs::create_vertex_shader), after a declaration and function it
+// accepts otherwise; the constant count is left open here (the scene's is known at the end).
+// vpsim's other CreateVertexShader rules are not Windows' as far as is known: a shader that breaks
+// one stays in the scene and scene-exec says why.
+std::string windows_refusal(const std::vector<uint32_t>& tokens, const std::vector<uint32_t>& fn) {
+    decl::DecoderOptions dopt;
+    dopt.const_count = 8192;
+    vs::Profile profile = vs::Profile::d3d8();
+    profile.const_count = 8192;
+    vs::LoadedShader shader;
+    shader.bytecode = fn;
+    const vs::CreatedShader c = vs::create_vertex_shader(tokens, fn.empty() ? nullptr : &shader, dopt, profile);
+    for (const decl::Diagnostic& d : c.decl.diagnostics)
+        if (d.severity == decl::Severity::Error && (d.rule == 16 || d.rule == 17))
+            return fmt::format("D{} ({}): {}", d.rule, decl::rule_name(d.rule), d.message);
+    return "";
+}
+
 void Converter::create_shader(Args& a) {
     const uint32_t handle = a.u32();
     a.u32();  // usage
     const uint32_t nd = a.u32(), nf = a.u32();
     std::vector<uint32_t> tokens(nd);
     for (uint32_t& t : tokens) t = a.u32();
-    json fn = json::array();
-    for (uint32_t i = 0; i < nf; ++i) fn.push_back(a.u32());
+    std::vector<uint32_t> words(nf);
+    for (uint32_t& t : words) t = a.u32();
+    // A shader Windows' runtime refuses is not created: the handle names no shader, and the
+    // SetVertexShader calls and draws that use it are left out too (through_refused_shader).
+    if (const std::string why = windows_refusal(tokens, words); !why.empty()) {
+        shaders_.erase(handle);
+        refused_shaders_[handle] = why;
+        ++r_.windows_refused[fmt::format("CreateVertexShader failing {}", why)];
+        return;
+    }
+    refused_shaders_.erase(handle);
+    const json fn(words);
     // The program's device had the constant registers its shaders read (Wine reports more than
     // 96): the scene's const_count covers the highest one a function names directly.
     max_const_ = std::max(max_const_, const_registers_named(fn));
@@ -323,6 +357,17 @@ bool Converter::draws_nothing(uint32_t op, Args a) {
     return true;
 }
 
+// A draw through a shader whose CreateVertexShader Windows' runtime refuses (Wine accepted it): on
+// Windows the program never draws with it. Left out, counted with the rule.
+bool Converter::through_refused_shader(uint32_t op) {
+    const json* vs = state_.value("vs");
+    if (!vs || (*vs)["op"] != "_refused_shader") return false;
+    const auto r = refused_shaders_.find((*vs)["handle"].get<uint32_t>());
+    ++r_.windows_refused[fmt::format("{} through a shader whose CreateVertexShader failed {}", op_name(op),
+                                     r != refused_shaders_.end() ? r->second : "(since deleted)")];
+    return true;
+}
+
 // The selected shader comes from the device state, which SetVertexShader or an applied state
 // block set.
 uint32_t Converter::selected_size0() const {
@@ -368,6 +413,8 @@ void Converter::on_state(const json& j) {
         indices_ = id ? Binding{id, j["base"].get<uint32_t>()} : Binding{};
     } else if (op == "SetVertexShader" && j.contains("fvf") && !valid_fvf(j["fvf"].get<uint32_t>())) {
         // An FVF the scene cannot select (no position: FVF 0): its draws are left out (draws_nothing).
+    } else if (op == "_refused_shader") {
+        // A shader Windows' runtime refuses to create: its draws are left out (through_refused_shader).
     } else {
         cmd(j);
     }
@@ -443,6 +490,12 @@ void Converter::state_call(const Call& k, Args& a) {
     }
     case VPSIM_OP_SET_VERTEX_SHADER: {
         const uint32_t h = a.u32();
+        if (const auto r = refused_shaders_.find(h); r != refused_shaders_.end()) {
+            // Selects no shader in the scene; the draws while it is selected are left out.
+            ++r_.windows_refused[fmt::format("SetVertexShader of a shader whose CreateVertexShader failed {}", r->second)];
+            state_.set("vs", {{"op", "_refused_shader"}, {"handle", h}});
+            break;
+        }
         auto it = shaders_.find(h);
         state_.set("vs", it != shaders_.end() ? json{{"op", "SetVertexShader"}, {"shader", it->second}}
                                               : json{{"op", "SetVertexShader"}, {"fvf", h}});
@@ -500,7 +553,14 @@ void Converter::state_call(const Call& k, Args& a) {
     case VPSIM_OP_BEGIN_STATE_BLOCK: state_.begin_block(); break;
     case VPSIM_OP_END_STATE_BLOCK: state_.end_block(a.u32()); break;
     case VPSIM_OP_CAPTURE_STATE_BLOCK: state_.capture_block(a.u32()); break;
-    case VPSIM_OP_APPLY_STATE_BLOCK: state_.apply_block(a.u32()); break;
+    case VPSIM_OP_APPLY_STATE_BLOCK: {
+        // Handle 0 names no block: D3D8 returns D3D_OK and applies nothing (Wine's d3d8 test
+        // test_ApplyStateBlock checks both, and passes on Windows).
+        const uint32_t h = a.u32();
+        if (h) state_.apply_block(h);
+        else drop("ApplyStateBlock of handle 0 (D3D8 accepts it and applies nothing)");
+        break;
+    }
     case VPSIM_OP_DELETE_STATE_BLOCK: state_.delete_block(a.u32()); break;
     case VPSIM_OP_RESET: reset(a); break;
     default: throw ConvertError(fmt::format("op {} is not converted", k.op));
@@ -558,10 +618,18 @@ void Converter::call(const Call& k, bool draws) {
         break;
     }
     case VPSIM_OP_CREATE_VERTEX_SHADER: create_shader(a); break;
-    case VPSIM_OP_DELETE_VERTEX_SHADER: shaders_.erase(a.u32()); break;
+    case VPSIM_OP_DELETE_VERTEX_SHADER: {
+        const uint32_t h = a.u32();
+        if (const auto r = refused_shaders_.find(h); r != refused_shaders_.end()) {
+            ++r_.windows_refused[fmt::format("DeleteVertexShader of a shader whose CreateVertexShader failed {}", r->second)];
+            refused_shaders_.erase(r);
+        }
+        shaders_.erase(h);
+        break;
+    }
     case VPSIM_OP_DRAW_PRIMITIVE: {
         const uint32_t type = a.u32(), start = a.u32(), count = a.u32();
-        if (!draws || draws_nothing(k.op, Args(c_.data(k), k.size))) break;
+        if (!draws || through_refused_shader(k.op) || draws_nothing(k.op, Args(c_.data(k), k.size))) break;
         bind_for_draw(false);
         cmd({{"op", "DrawPrimitive"}, {"type", prim_type(type)}, {"start_vertex", start}, {"primitive_count", count}});
         ++r_.draws;
@@ -569,7 +637,7 @@ void Converter::call(const Call& k, bool draws) {
     }
     case VPSIM_OP_DRAW_INDEXED_PRIMITIVE: {
         const uint32_t type = a.u32(), min_index = a.u32(), nv = a.u32(), start = a.u32(), count = a.u32();
-        if (!draws || draws_nothing(k.op, Args(c_.data(k), k.size))) break;
+        if (!draws || through_refused_shader(k.op) || draws_nothing(k.op, Args(c_.data(k), k.size))) break;
         bind_for_draw(true);
         json d = {{"op", "DrawIndexedPrimitive"}, {"type", prim_type(type)}, {"min_index", min_index}, {"num_vertices", nv},
                   {"start_index", start}, {"primitive_count", count}};
@@ -586,7 +654,7 @@ void Converter::call(const Call& k, bool draws) {
         // but not after one of 0 primitives or stride 0, which returns before drawing.
         const bool indexed = k.op == VPSIM_OP_DRAW_INDEXED_PRIMITIVE_UP;
         const uint32_t count = word_of(k, indexed ? 3 : 1), stride = word_of(k, indexed ? 5 : 2);
-        if (draws && !draws_nothing(k.op, Args(c_.data(k), k.size))) draw_up(a, indexed);
+        if (draws && !through_refused_shader(k.op) && !draws_nothing(k.op, Args(c_.data(k), k.size))) draw_up(a, indexed);
         if (!count || !stride) break;
         state_.force("stream:0", *state_.default_of("stream:0"));
         if (k.op == VPSIM_OP_DRAW_INDEXED_PRIMITIVE_UP) state_.force("indices", *state_.default_of("indices"));

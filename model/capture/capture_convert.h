@@ -28,6 +28,10 @@ struct ConvertResult {
     uint64_t updates = 0, update_bytes = 0;  // UpdateBuffer commands (buffers written again after a draw read them)
     std::string error;     // the capture's damage or a call the scene cannot express: where it stopped
     std::map<std::string, uint64_t> dropped;  // calls left out, by kind ("SetRenderState 7 (ZENABLE...)")
+    // Calls Wine accepted that Windows' runtime refuses, left out, by kind: a CreateVertexShader
+    // failing declaration rule D16 or D17 (docs/spec/declaration.md), and the SetVertexShader
+    // calls and draws that use it ("CreateVertexShader failing D17 (input-not-loaded): ...").
+    std::map<std::string, uint64_t> windows_refused;
 };
 
 ConvertResult convert_capture(const Capture& c, const ConvertOptions& o);

@@ -9,6 +9,8 @@
 #include "model/common/file_util.h"
 #include "model/common/printable.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
@@ -135,6 +137,16 @@ int run_convert(const CaptureArgs& a) {
     if (r.refused)
         std::fprintf(stderr, "vpsim capture convert: %llu call%s the runtime refused, left out\n",
                      static_cast<unsigned long long>(r.refused), r.refused == 1 ? "" : "s");
+    if (!r.windows_refused.empty()) {
+        uint64_t total = 0;
+        std::string kinds;
+        for (const auto& [what, n] : r.windows_refused) {
+            total += n;
+            kinds += fmt::format("{}{} x {}", kinds.empty() ? "" : "; ", n, what);
+        }
+        std::fprintf(stderr, "vpsim capture convert: %llu call%s Windows' runtime refuses (Wine accepted), left out: %s\n",
+                     static_cast<unsigned long long>(total), total == 1 ? "" : "s", kinds.c_str());
+    }
     for (const auto& [what, n] : r.dropped)
         std::fprintf(stderr, "vpsim capture convert: left out %llu x %s\n", static_cast<unsigned long long>(n), what.c_str());
     if (!r.error.empty()) {
