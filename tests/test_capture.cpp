@@ -843,3 +843,119 @@ TEST_CASE("ApplyStateBlock of handle 0 applies nothing: left out and counted", "
         }
     CHECK(lighting == 1);
 }
+
+// ---- Draws that read past the end of a vertex buffer (D3D8: undefined; the scene: zeros) ----
+
+TEST_CASE("a DrawPrimitive past the end of its vertex buffer reads zeros there, counted", "[capture][convert]") {
+    CaptureWriter w = triangle_setup();  // 3 vertices, 48 bytes
+    w.call(VPSIM_OP_DRAW_PRIMITIVE, {4, 0, 2}).present();  // 6 vertices, as Wine's test_draw_primitive does
+    const ConvertResult r = convert_capture(parse_capture(w.bytes(), "p.vpcap"), {});
+    REQUIRE(r.error.empty());
+    CHECK(r.draws == 1);
+    CHECK(r.past_end_draws == 1);
+    CHECK(r.past_end_zero_bytes == 48);
+    REQUIRE(r.scene["buffers"].contains("vb1_v1_z48"));
+    CHECK(r.scene["buffers"]["vb1_v1_z48"]["bytes"].size() == 96);
+    const auto f = scene::run_functional(to_scene(r), vs::Profile{});
+    REQUIRE(f.draws.size() == 1);
+    REQUIRE(f.draws[0].vertices.size() == 6);
+    CHECK(f.draws[0].vertices[2].pos[2] == 0.5f);  // the buffer's vertex 2
+    CHECK(f.draws[0].vertices[3].pos[0] == 0.0f);  // vertex 3: zeros
+    CHECK(f.draws[0].vertices[3].pos[2] == 0.0f);
+}
+
+TEST_CASE("an indexed draw whose largest index plus the base vertex is past the buffer's end reads zeros there",
+          "[capture][convert]") {
+    CaptureWriter w = triangle_setup();
+    w.call(VPSIM_OP_CREATE_INDEX_BUFFER, {2, 6, 8, kFmtIndex16, 1});
+    w.call(VPSIM_OP_INDEX_BUFFER_DATA, {2, 0, 6, 0}, indices16({0, 1, 2}));
+    w.call(VPSIM_OP_SET_INDICES, {2, 1});  // base vertex 1: vertices 1..3
+    w.call(VPSIM_OP_DRAW_INDEXED_PRIMITIVE, {4, 0, 3, 0, 1}).present();
+    const ConvertResult r = convert_capture(parse_capture(w.bytes(), "i.vpcap"), {});
+    REQUIRE(r.error.empty());
+    CHECK(r.past_end_draws == 1);
+    CHECK(r.past_end_zero_bytes == 16);
+    const auto f = scene::run_functional(to_scene(r), vs::Profile{});
+    REQUIRE(f.draws.size() == 1);
+    CHECK(f.draws[0].vertices[2].pos[2] == 0.0f);
+}
+
+TEST_CASE("a buffer already in the scene gets a new scene buffer with the zeros, bound for the draw past its end",
+          "[capture][convert]") {
+    CaptureWriter w = triangle_setup();
+    w.call(VPSIM_OP_DRAW_PRIMITIVE, {4, 0, 1});  // within the buffer
+    w.call(VPSIM_OP_DRAW_PRIMITIVE, {4, 1, 1});  // vertices 1..3
+    w.call(VPSIM_OP_DRAW_PRIMITIVE, {4, 0, 1}).present();
+    const ConvertResult r = convert_capture(parse_capture(w.bytes(), "b.vpcap"), {});
+    REQUIRE(r.error.empty());
+    CHECK(r.past_end_draws == 1);
+    CHECK(r.scene["buffers"]["vb1_v1"]["bytes"].size() == 48);
+    CHECK(r.scene["buffers"]["vb1_v1_z16"]["bytes"].size() == 64);
+    std::vector<std::string> bound;
+    for (const auto& c : r.scene["commands"])
+        if (c["op"] == "SetStreamSource") bound.push_back(c["buffer"]);
+    CHECK(bound == std::vector<std::string>{"vb1_v1", "vb1_v1_z16"});  // the padded one serves the later draw too
+    CHECK(scene::run_functional(to_scene(r), vs::Profile{}).draws.size() == 3);
+}
+
+TEST_CASE("a draw more than 64 KiB past the end of its vertex buffer is a located conversion error", "[capture][convert][damage]") {
+    CaptureWriter w = triangle_setup();
+    w.call(VPSIM_OP_DRAW_PRIMITIVE, {1, 0, 5000}).present();  // 5000 points: 80,000 bytes
+    const ConvertResult r = convert_capture(parse_capture(w.bytes(), "h.vpcap"), {});
+    CHECK(r.error.find("frame 0, call 6 (DrawPrimitive)") != std::string::npos);
+    CHECK(r.error.find("reads bytes up to 79999 of vertex buffer 1 (stream 0), which holds 48: more than 65536 bytes "
+                       "past its end") != std::string::npos);
+}
+
+// ---- vs_1_1 functions in D3D9's form (dcl, def): Windows' d3d8 accepts them, vpsim's vs.1.x cannot express them ----
+namespace {
+// Wine's test_unsupported_shaders' vs_1_255: vs_1_1, dcl_position v0, def c255, add r0, v0, c255, mov oPos, r0.
+std::string d3d9_form_call_args() {
+    const std::vector<uint32_t> t = {0x20000000u, 0x40020000u, 0xFFFFFFFFu,  // STREAM(0), REG(v0, FLOAT3), END
+                                     0xFFFE0101u, 0x0000001Fu, 0x80000000u, 0x900F0000u, 0x00000051u, 0xA00F00FFu,
+                                     0x3F800000u, 0x3F800000u, 0x3F800000u, 0x3F800000u, 0x00000002u, 0x800F0000u,
+                                     0x90E40000u, 0xA0E400FFu, 0x00000001u, 0xC00F0000u, 0x80E40000u, 0x0000FFFFu};
+    return std::string(reinterpret_cast<const char*>(t.data()), 4 * t.size());
+}
+const char* const kD3D9Form = "in D3D9's vs_1_1 form (dcl at token 1)";
+}  // namespace
+
+TEST_CASE("a CreateVertexShader in D3D9's vs_1_1 form is left out, counted apart from Windows' refusals", "[capture][convert]") {
+    CaptureWriter w = triangle_setup();
+    w.call(VPSIM_OP_CREATE_VERTEX_SHADER, {5, 0, 3, 18}, d3d9_form_call_args());
+    w.call(VPSIM_OP_DELETE_VERTEX_SHADER, {5}).present();
+    const ConvertResult r = convert_capture(parse_capture(w.bytes(), "9.vpcap"), {});
+    REQUIRE(r.error.empty());
+    CHECK(r.windows_refused.empty());
+    CHECK(r.not_expressible.at(std::string("CreateVertexShader ") + kD3D9Form) == 1);
+    CHECK(r.not_expressible.at(std::string("DeleteVertexShader of a shader ") + kD3D9Form) == 1);
+    for (const auto& c : r.scene["commands"]) CHECK(c["op"] != "CreateVertexShader");
+    CHECK_NOTHROW(scene::run_functional(to_scene(r), vs::Profile{}));
+}
+
+TEST_CASE("the SetVertexShader and the draws through a D3D9-form shader are left out and counted", "[capture][convert]") {
+    CaptureWriter w = triangle_setup();
+    w.call(VPSIM_OP_CREATE_VERTEX_SHADER, {5, 0, 3, 18}, d3d9_form_call_args());
+    w.call(VPSIM_OP_SET_VERTEX_SHADER, {5});
+    w.call(VPSIM_OP_DRAW_PRIMITIVE, {4, 0, 1});
+    w.call(VPSIM_OP_SET_VERTEX_SHADER, {kFvfXyzDiffuse});
+    w.call(VPSIM_OP_DRAW_PRIMITIVE, {4, 0, 1}).present();
+    const ConvertResult r = convert_capture(parse_capture(w.bytes(), "9.vpcap"), {});
+    REQUIRE(r.error.empty());
+    CHECK(r.draws == 1);
+    CHECK(r.not_expressible.at(std::string("SetVertexShader of a shader ") + kD3D9Form) == 1);
+    CHECK(r.not_expressible.at(std::string("DrawPrimitive through a shader ") + kD3D9Form) == 1);
+    CHECK(scene::run_functional(to_scene(r), vs::Profile{}).draws.size() == 1);
+}
+
+TEST_CASE("a def in a vs.1.1 function is D3D9's form too", "[capture][convert]") {
+    CaptureWriter w = triangle_setup();
+    const std::vector<uint32_t> t = {0x20000000u, 0x40020000u, 0xFFFFFFFFu, 0xFFFE0101u, 0x00000051u, 0xA00F0001u,
+                                     0x3F800000u, 0x3F800000u, 0x3F800000u, 0x3F800000u, 0x00000001u, 0xC00F0000u,
+                                     0x90E40000u, 0x0000FFFFu};  // def c1, 1, 1, 1, 1; mov oPos, v0
+    w.call(VPSIM_OP_CREATE_VERTEX_SHADER, {5, 0, 3, 11}, std::string(reinterpret_cast<const char*>(t.data()), 4 * t.size()));
+    w.present();
+    const ConvertResult r = convert_capture(parse_capture(w.bytes(), "d.vpcap"), {});
+    REQUIRE(r.error.empty());
+    CHECK(r.not_expressible.count("CreateVertexShader in D3D9's vs_1_1 form (def at token 1)") == 1);
+}

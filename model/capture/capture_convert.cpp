@@ -5,10 +5,13 @@
 #include "model/decl/decl_decoder.h"
 #include "model/ff/ff_names.h"
 #include "model/ff/fvf.h"
+#include "model/pipe/primitive_assembly.h"
 #include "model/vs/vs_create.h"
+#include "model/vs/vs_isa.h"
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <optional>
@@ -35,7 +38,24 @@ struct Buffer {
     uint32_t emitted = ~0u;    // the version last put in the scene
     std::string name;          // its scene name (after the version it was first put in the scene with)
     uint64_t lo = ~0ull, hi = 0;  // the bytes written since `emitted`: [lo, hi)
+    uint64_t read_to = 0;      // one past the last byte a draw reads (beyond `bytes`: zeros in the scene)
+    uint64_t scene_size = 0;   // the length of its scene buffer `name`
 };
+
+// A shader the converter leaves out with the calls that use it: one Windows' runtime refuses
+// (Wine accepted it), or one in D3D9's vs_1_1 form, which Windows accepts and vpsim's D3D8
+// vertex shader ISA cannot express.
+struct LeftOutShader {
+    std::string why;
+    bool windows = true;  // refused by Windows (counted in windows_refused), else not_expressible
+    std::string subject() const {
+        return windows ? "a shader whose CreateVertexShader failed " + why : "a shader " + why;
+    }
+};
+
+// At most this many bytes of zeros are added past the end of a vertex buffer a draw reads beyond
+// (docs/capture.md, "Draws past the end of a vertex buffer"); more is a conversion error.
+constexpr uint64_t kMaxPastEndBytes = 65536;
 
 struct Binding {
     uint32_t id = 0, stride = 0;
@@ -77,7 +97,12 @@ private:
     bool device_ = false;
     std::map<uint32_t, Buffer> buffers_;
     std::map<uint32_t, std::string> shaders_;  // handle -> scene name
-    std::map<uint32_t, std::string> refused_shaders_;  // handle -> why Windows' runtime refuses its CreateVertexShader
+    std::map<uint32_t, LeftOutShader> refused_shaders_;  // handle -> why its CreateVertexShader was left out
+    std::map<std::string, std::vector<uint32_t>> decl_tokens_;  // shader name -> its declaration tokens
+    void count_left_out(const LeftOutShader& s, const std::string& what) {
+        ++(s.windows ? r_.windows_refused : r_.not_expressible)[what];
+    }
+    void read_past_end(uint32_t op, uint64_t last);  // sets read_to of the buffers a draw reads up to vertex `last`
     std::map<std::string, uint32_t> stream0_size_;  // shader name -> its declaration's stream-0 vertex size (0: none)
     uint32_t selected_size0() const;                // the selected shader's, from the device state (0: an FVF)
     std::optional<uint32_t> positionless_fvf() const;  // the selected FVF code when D3D8's FVF rules refuse it
@@ -145,11 +170,19 @@ Buffer& Converter::live_buffer(uint32_t id) {
 // scene buffer, from the first byte written to the last (docs/capture.md, "Buffers").
 std::string Converter::snapshot(uint32_t id) {
     Buffer& b = live_buffer(id);
-    if (b.emitted == b.version) return b.name;
+    const uint64_t size = std::max<uint64_t>(b.bytes.size(), b.read_to);
+    if (b.emitted == b.version && size <= b.scene_size) return b.name;
     if (b.bytes.empty()) throw ConvertError(fmt::format("buffer {} is drawn from with no bytes", id));
-    if (b.emitted == ~0u) {
-        b.name = fmt::format("{}{}_v{}", b.index ? "ib" : "vb", id, b.version);
-        add_buffer(b.name, reinterpret_cast<const uint8_t*>(b.bytes.data()), b.bytes.size(), b.index, b.format);
+    if (b.emitted == ~0u || size > b.scene_size) {
+        // A draw reads past the end: a new scene buffer of the bytes and the zeros after them,
+        // named after the zeros (`vb1_v1_z16`) as the unpadded one keeps its name.
+        const uint64_t zeros = size - b.bytes.size();
+        b.name = fmt::format("{}{}_v{}", b.index ? "ib" : "vb", id, b.version) + (zeros ? fmt::format("_z{}", zeros) : "");
+        std::string bytes = b.bytes;
+        bytes.resize(size, '\0');
+        add_buffer(b.name, reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(), b.index, b.format);
+        b.scene_size = size;
+        r_.past_end_zero_bytes += zeros;
     } else if (b.lo < b.hi) {
         const auto* p = reinterpret_cast<const uint8_t*>(b.bytes.data());
         cmd({{"op", "UpdateBuffer"}, {"buffer", b.name}, {"offset", b.lo},
@@ -247,6 +280,34 @@ std::string windows_refusal(const std::vector<uint32_t>& tokens, const std::vect
     return "";
 }
 
+// "dcl at token N" (or "def at token N") when a vs.1.x function is in D3D9's vs_1_1 form, empty
+// when not. D3D9's vs_1_1 declares its inputs in the function (D3DSIO_DCL, opcode 31: an
+// instruction token and two parameter tokens, the usage and the input register) and may define
+// constants there (D3DSIO_DEF, opcode 81: the register and four values). D3D8's d3d8types.h has
+// no opcode 31 (a D3D8 shader's inputs are its declaration's) and D3D8 declares a vertex
+// shader's constants as D3DVSD_CONST tokens of the declaration, addresses 0..127
+// (D3DVSD_CONSTADDRESSMASK 0x7F). Windows' d3d8 accepts such a function: Wine's
+// test_unsupported_shaders (d3d8 device.c) creates a vs_1_1 shader with `dcl_position v0` and
+// `def c255` and checks D3D_OK, without todo_wine, when the device has 256 constants or more.
+// The walk follows vpsim's vs.1.x instruction lengths; it stops (returning what it found) at an
+// opcode that is neither (scene-exec then names it).
+std::string d3d9_form(const std::vector<uint32_t>& fn) {
+    for (size_t i = 1; i < fn.size();) {
+        const uint32_t t = fn[i];
+        if (t == 0x0000FFFFu || (t & 0x80000000u)) break;
+        const uint32_t opcode = t & 0xFFFFu;
+        if (opcode == 0xFFFEu) {  // a comment and its words
+            i += 1 + ((t >> 16) & 0x7FFFu);
+            continue;
+        }
+        if (opcode == 31 || opcode == 81) return fmt::format("{} at token {}", opcode == 31 ? "dcl" : "def", i);
+        const vs::OpInfo* info = vs::op_info(opcode);
+        if (!info) break;
+        i += 1 + (info->has_dst ? 1 : 0) + size_t(info->sources);
+    }
+    return "";
+}
+
 void Converter::create_shader(Args& a) {
     const uint32_t handle = a.u32();
     a.u32();  // usage
@@ -259,8 +320,20 @@ void Converter::create_shader(Args& a) {
     // SetVertexShader calls and draws that use it are left out too (through_refused_shader).
     if (const std::string why = windows_refusal(tokens, words); !why.empty()) {
         shaders_.erase(handle);
-        refused_shaders_[handle] = why;
+        refused_shaders_[handle] = {why, true};
         ++r_.windows_refused[fmt::format("CreateVertexShader failing {}", why)];
+        return;
+    }
+    // A function in D3D9's vs_1_1 form, which Windows accepts: vpsim's vs.1.x (D3D8's) has no
+    // dcl, and a def of c128 or above has no D3DVSD_CONST. Left out like a refused one, counted
+    // apart (not_expressible): the scene would refuse it (B2), and a translation would choose
+    // semantics D3D8 does not define (a D3D9 def is local to the shader; a D3DVSD_CONST writes
+    // the constant registers at SetVertexShader).
+    if (const std::string form = d3d9_form(words); !form.empty()) {
+        shaders_.erase(handle);
+        const LeftOutShader s{fmt::format("in D3D9's vs_1_1 form ({})", form), false};
+        refused_shaders_[handle] = s;
+        ++r_.not_expressible[fmt::format("CreateVertexShader {}", s.why)];
         return;
     }
     refused_shaders_.erase(handle);
@@ -273,6 +346,7 @@ void Converter::create_shader(Args& a) {
     const decl::Declaration d = decl::decode(tokens);
     const decl::StreamDecl* s0 = d.find_stream(0);
     stream0_size_[name] = s0 && !s0->tess ? s0->size : 0;
+    decl_tokens_[name] = tokens;
     json j = {{"op", "CreateVertexShader"}, {"name", name}, {"declaration", {{"tokens", tokens}}}};
     j["function"] = nf ? json{{"tokens", fn}} : json(nullptr);
     cmd(std::move(j));
@@ -363,9 +437,52 @@ bool Converter::through_refused_shader(uint32_t op) {
     const json* vs = state_.value("vs");
     if (!vs || (*vs)["op"] != "_refused_shader") return false;
     const auto r = refused_shaders_.find((*vs)["handle"].get<uint32_t>());
-    ++r_.windows_refused[fmt::format("{} through a shader whose CreateVertexShader failed {}", op_name(op),
-                                     r != refused_shaders_.end() ? r->second : "(since deleted)")];
+    const LeftOutShader s = r != refused_shaders_.end() ? r->second : LeftOutShader{"(since deleted)", true};
+    count_left_out(s, fmt::format("{} through {}", op_name(op), s.subject()));
     return true;
+}
+
+// D3D8 leaves undefined what a draw reads past the end of a vertex buffer (the runtime does not
+// check: Wine's test_draw_primitive (d3d8 device.c) draws 6 vertices from a 5-vertex buffer and
+// checks D3D_OK); the scene reads zeros there (docs/capture.md, "Draws past the end of a vertex
+// buffer"). For each stream the selected declaration (or FVF) reads, the bytes up to the last
+// element of vertex `last` (stride x last + the element's end); a buffer shorter than that gets
+// zeros up to it in the scene (snapshot), at most kMaxPastEndBytes of them.
+void Converter::read_past_end(uint32_t op, uint64_t last) {
+    const json* vs = state_.value("vs");
+    if (!vs) return;
+    std::vector<uint32_t> tokens;
+    if (vs->contains("fvf")) {
+        try {
+            tokens = ff::fvf_layout((*vs)["fvf"].get<uint32_t>()).declaration;
+        } catch (const ff::FvfError&) {
+            return;
+        }
+    } else if (vs->contains("shader")) {
+        const auto it = decl_tokens_.find((*vs)["shader"].get<std::string>());
+        if (it == decl_tokens_.end()) return;
+        tokens = it->second;
+    } else {
+        return;
+    }
+    uint64_t end[16] = {};
+    for (const decl::Event& e : decl::decode(tokens).events)
+        if (e.kind == decl::EventKind::Element && e.reg < 16 && e.stream < 16)
+            end[e.stream] = std::max<uint64_t>(end[e.stream], uint64_t(e.value) + decl::data_type_size(e.code));
+    bool past = false;
+    for (uint32_t s = 0; s < 16; ++s) {
+        if (!end[s] || !streams_[s].id) continue;
+        Buffer& b = live_buffer(streams_[s].id);
+        const uint64_t need = uint64_t(streams_[s].stride) * last + end[s];
+        if (need <= b.bytes.size()) continue;
+        if (need - b.bytes.size() > kMaxPastEndBytes)
+            throw ConvertError(fmt::format("{} reads bytes up to {} of vertex buffer {} (stream {}), which holds {}: "
+                                           "more than {} bytes past its end, the most the converter reads as zeros",
+                                           op_name(op), need - 1, streams_[s].id, s, b.bytes.size(), kMaxPastEndBytes));
+        b.read_to = std::max(b.read_to, need);
+        past = true;
+    }
+    if (past) ++r_.past_end_draws;
 }
 
 // The selected shader comes from the device state, which SetVertexShader or an applied state
@@ -492,7 +609,7 @@ void Converter::state_call(const Call& k, Args& a) {
         const uint32_t h = a.u32();
         if (const auto r = refused_shaders_.find(h); r != refused_shaders_.end()) {
             // Selects no shader in the scene; the draws while it is selected are left out.
-            ++r_.windows_refused[fmt::format("SetVertexShader of a shader whose CreateVertexShader failed {}", r->second)];
+            count_left_out(r->second, "SetVertexShader of " + r->second.subject());
             state_.set("vs", {{"op", "_refused_shader"}, {"handle", h}});
             break;
         }
@@ -621,7 +738,7 @@ void Converter::call(const Call& k, bool draws) {
     case VPSIM_OP_DELETE_VERTEX_SHADER: {
         const uint32_t h = a.u32();
         if (const auto r = refused_shaders_.find(h); r != refused_shaders_.end()) {
-            ++r_.windows_refused[fmt::format("DeleteVertexShader of a shader whose CreateVertexShader failed {}", r->second)];
+            count_left_out(r->second, "DeleteVertexShader of " + r->second.subject());
             refused_shaders_.erase(r);
         }
         shaders_.erase(h);
@@ -630,6 +747,8 @@ void Converter::call(const Call& k, bool draws) {
     case VPSIM_OP_DRAW_PRIMITIVE: {
         const uint32_t type = a.u32(), start = a.u32(), count = a.u32();
         if (!draws || through_refused_shader(k.op) || draws_nothing(k.op, Args(c_.data(k), k.size))) break;
+        prim_type(type);  // a type D3D8 has, before its vertex count
+        read_past_end(k.op, uint64_t(start) + pipe::vertex_count(pipe::PrimitiveType(type), count) - 1);
         bind_for_draw(false);
         cmd({{"op", "DrawPrimitive"}, {"type", prim_type(type)}, {"start_vertex", start}, {"primitive_count", count}});
         ++r_.draws;
@@ -638,6 +757,23 @@ void Converter::call(const Call& k, bool draws) {
     case VPSIM_OP_DRAW_INDEXED_PRIMITIVE: {
         const uint32_t type = a.u32(), min_index = a.u32(), nv = a.u32(), start = a.u32(), count = a.u32();
         if (!draws || through_refused_shader(k.op) || draws_nothing(k.op, Args(c_.data(k), k.size))) break;
+        {
+            // The highest vertex the draw fetches: its largest index (those within the index
+            // buffer; scene-exec names any past it) plus the base vertex.
+            prim_type(type);
+            const Buffer& ib = live_buffer(indices_.id);
+            const uint32_t isize = ib.format == kFmtIndex32 ? 4 : 2;
+            const uint64_t refs = pipe::vertex_count(pipe::PrimitiveType(type), count);
+            const auto* p = reinterpret_cast<const uint8_t*>(ib.bytes.data());
+            uint64_t top = 0;
+            for (uint64_t n = 0; n < refs && (uint64_t(start) + n + 1) * isize <= ib.bytes.size(); ++n) {
+                const uint8_t* q = p + (uint64_t(start) + n) * isize;
+                const uint32_t v = isize == 4 ? uint32_t(q[0] | q[1] << 8 | q[2] << 16 | uint32_t(q[3]) << 24)
+                                              : uint32_t(q[0] | q[1] << 8);
+                top = std::max<uint64_t>(top, v);
+            }
+            read_past_end(k.op, top + indices_.stride);
+        }
         bind_for_draw(true);
         json d = {{"op", "DrawIndexedPrimitive"}, {"type", prim_type(type)}, {"min_index", min_index}, {"num_vertices", nv},
                   {"start_index", start}, {"primitive_count", count}};

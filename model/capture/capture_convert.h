@@ -32,6 +32,12 @@ struct ConvertResult {
     // failing declaration rule D16 or D17 (docs/spec/declaration.md), and the SetVertexShader
     // calls and draws that use it ("CreateVertexShader failing D17 (input-not-loaded): ...").
     std::map<std::string, uint64_t> windows_refused;
+    // Calls Windows accepts that vpsim's D3D8 vertex shader ISA cannot express, left out, by kind:
+    // a CreateVertexShader in D3D9's vs_1_1 form (dcl, def), and the calls that use it.
+    std::map<std::string, uint64_t> not_expressible;
+    // Draws that read past the end of a vertex buffer (D3D8 leaves those bytes undefined), and the
+    // zero bytes the scene's buffers got after their ends for them.
+    uint64_t past_end_draws = 0, past_end_zero_bytes = 0;
 };
 
 ConvertResult convert_capture(const Capture& c, const ConvertOptions& o);

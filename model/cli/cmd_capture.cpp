@@ -147,6 +147,25 @@ int run_convert(const CaptureArgs& a) {
         std::fprintf(stderr, "vpsim capture convert: %llu call%s Windows' runtime refuses (Wine accepted), left out: %s\n",
                      static_cast<unsigned long long>(total), total == 1 ? "" : "s", kinds.c_str());
     }
+    if (!r.not_expressible.empty()) {
+        uint64_t total = 0;
+        std::string kinds;
+        for (const auto& [what, n] : r.not_expressible) {
+            total += n;
+            kinds += fmt::format("{}{} x {}", kinds.empty() ? "" : "; ", n, what);
+        }
+        std::fprintf(stderr,
+                     "vpsim capture convert: %llu call%s Windows' runtime accepts that vpsim's D3D8 vertex shader ISA "
+                     "cannot express, left out: %s\n",
+                     static_cast<unsigned long long>(total), total == 1 ? "" : "s", kinds.c_str());
+    }
+    if (r.past_end_draws)
+        std::fprintf(stderr,
+                     "vpsim capture convert: %llu draw%s read%s past the end of a vertex buffer (undefined in D3D8): "
+                     "read as zeros, %llu zero byte%s added after the buffers' ends\n",
+                     static_cast<unsigned long long>(r.past_end_draws), r.past_end_draws == 1 ? "" : "s",
+                     r.past_end_draws == 1 ? "s" : "", static_cast<unsigned long long>(r.past_end_zero_bytes),
+                     r.past_end_zero_bytes == 1 ? "" : "s");
     for (const auto& [what, n] : r.dropped)
         std::fprintf(stderr, "vpsim capture convert: left out %llu x %s\n", static_cast<unsigned long long>(n), what.c_str());
     if (!r.error.empty()) {
