@@ -89,6 +89,10 @@ patch_scene() {  # patch_scene FILE INFO_JSON SEGMENTS
 JSON
 }
 
+pair_of() {  # pair_of DIR: "config-scene stats-scene"
+  python3 -c 'import json, sys; d = sys.argv[1]
+print(json.load(open(d + "/config.json"))["scene"]["name"], json.load(open(d + "/stats.json"))["summary"]["scene"])' "$1"
+}
 # The declaration and shaders of the exec cases.
 shader_files() {
   printf 'D3DVSD_STREAM(0),\nD3DVSD_REG(D3DVSDE_POSITION, D3DVSDT_FLOAT3),\nD3DVSD_END()\n' > pos.decl
@@ -184,10 +188,6 @@ case_one_writer() {
   fi
   wait "$apid" || fail "the first run exited $?: $(cat a.err)"
   [ -s shared/stats.json ] && [ -s shared/config.json ] || fail "the first run's files are missing"
-  pair_of() {  # pair_of DIR: "config-scene stats-scene"
-    python3 -c 'import json, sys; d = sys.argv[1]
-  print(json.load(open(d + "/config.json"))["scene"]["name"], json.load(open(d + "/stats.json"))["summary"]["scene"])' "$1"
-  }
   [ "$(pair_of shared)" = "slow.json slow.json" ] || fail "shared/: config.json and stats.json: $(pair_of shared)"
   # Ten pairs of runs one after the other into one directory: the pair is always one run's.
   for i in $(seq 1 5); do
