@@ -1,11 +1,11 @@
 # vpsim run --rtl vertex_fetch (docs/vertex-fetch-rtl.md, "In the loop"): the built-in RTL, your
-# own (here the planted bug, Verilated once into a cache of its own), both RTL units at once, the
+# own (here the planted bug, Verilated once into the tests' shared RTL cache), both RTL units at once, the
 # model with the RTL's timing parameters, and the bad --rtl arguments.
 include(${CMAKE_CURRENT_LIST_DIR}/expect.cmake)
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
 set(V ${VARIANTS})  # tests/rtl_variants/ made in the build tree (tests/rtl_variants/variants.cmake)
-set(CACHE --rtl-cache ${WORK}/cache)
+set(CACHE --rtl-cache ${CACHE_DIR})  # the tests' shared RTL cache (tests/CMakeLists.txt)
 set(SCENE ${SRC}/examples/scenes/compressed.json)  # no D3DCOLOR byte 255: the planted bug is not reached
 
 function(cycles out)  # cycles(<var> args...): the summary's cycle count of `vpsim run args... --json`

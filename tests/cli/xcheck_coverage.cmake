@@ -7,7 +7,7 @@ execute_process(COMMAND bash ${SRC}/scripts/deps.sh lcov RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "scripts/deps.sh lcov failed (${rc})")
 endif()
-set(CACHE --rtl-cache ${WORK}/cache)
+set(CACHE --rtl-cache ${CACHE_DIR})  # the tests' shared RTL cache (tests/CMakeLists.txt)
 
 # The corpus and a few random arrays reach every line and branch point of rtl/decl_decoder.sv
 # and all its cover properties; the toggle figure is printed; the files are there.

@@ -7,7 +7,7 @@ execute_process(COMMAND bash ${SRC}/scripts/deps.sh yosys RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "scripts/deps.sh yosys failed (${rc})")
 endif()
-set(CACHE --rtl-cache ${WORK}/cache)
+set(CACHE --rtl-cache ${CACHE_DIR})  # the tests' shared RTL cache (tests/CMakeLists.txt)
 
 # Three mutants of rtl/decl_decoder.sv (mutate seed 7): every one gets a verdict (a mutant whose
 # netlist is the unmutated one is "equiv." and not simulated),

@@ -8,7 +8,7 @@ include(${CMAKE_CURRENT_LIST_DIR}/expect.cmake)
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
 set(V ${VARIANTS})  # tests/rtl_variants/ made in the build tree (tests/rtl_variants/variants.cmake)
-set(CACHE --rtl-cache ${WORK}/cache)
+set(CACHE --rtl-cache ${CACHE_DIR})  # the tests' shared RTL cache (tests/CMakeLists.txt)
 
 expect(0 "mismatches: 0.*coverage: every bin hit" xcheck --unit vertex_fetch --random 1500 --seed 5 --jobs 2)
 

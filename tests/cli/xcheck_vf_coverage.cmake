@@ -9,7 +9,7 @@ execute_process(COMMAND bash ${SRC}/scripts/deps.sh lcov RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "scripts/deps.sh lcov failed (${rc})")
 endif()
-set(CACHE --rtl-cache ${WORK}/cache)
+set(CACHE --rtl-cache ${CACHE_DIR})  # the tests' shared RTL cache (tests/CMakeLists.txt)
 
 expect(0 "mismatches: 0.*coverage: every bin hit.*branch +[0-9]+ / [0-9]+ +100.00 %.*line +[0-9]+ / [0-9]+ +100.00 %.*toggle +[0-9]+ / [0-9]+ +[0-9.]+ %.*user +12 / 12 +100.00 %.*report: [^ ]*/html/index.html"
        xcheck --unit vertex_fetch --coverage ${WORK}/cov ${CACHE} --random 300 --seed 2)
