@@ -6,6 +6,7 @@
 #include "model/rtl/vertex_fetch_pins.h"
 #include "tb/vf_xcheck.h"
 #include "tests/test_seed.h"
+#include "tests/test_temp_file.h"
 
 #include <catch2/catch.hpp>
 
@@ -211,7 +212,8 @@ TEST_CASE("A fetch case file reads back as the same case", "[vf]") {
     for (uint64_t i = 0; i < 40; ++i) {
         const Case c = random_case(seed, i);
         INFO("random case " << i << " of seed " << seed);
-        const std::string file = (std::filesystem::temp_directory_path() / "vpsim_vf_case_roundtrip.json").string();
+        const TempFile tmp("vpsim_vf_case_roundtrip", ".json");
+        const std::string& file = tmp.path();
         { std::ofstream(file) << case_file_text(c, "replay", "found by", "what"); }
         const Case d = read_case(file);
         CHECK(d.tokens == c.tokens);
@@ -235,7 +237,8 @@ TEST_CASE("A bad fetch case file is refused naming the file, the field and the r
     const Case c = random_case(1, 0);
     const std::string good = case_file_text(c, "r", "f", "w");
     auto refused = [](const std::string& text) {
-        const std::string file = (std::filesystem::temp_directory_path() / "vpsim_vf_case_bad.json").string();
+        const TempFile tmp("vpsim_vf_case_bad", ".json");
+        const std::string& file = tmp.path();
         { std::ofstream(file) << text; }
         try {
             read_case(file);
@@ -244,10 +247,10 @@ TEST_CASE("A bad fetch case file is refused naming the file, the field and the r
         }
         return std::string("accepted");
     };
-    CHECK_THAT(refused("{"), Catch::Contains("vpsim_vf_case_bad.json:1:2: not valid JSON"));
+    CHECK_THAT(refused("{"), Catch::Contains("vpsim_vf_case_bad-") && Catch::Contains(".json:1:2: not valid JSON"));
     std::string huge = good;
     huge.replace(huge.find("\"seed\": 1,"), 10, "\"seed\": 1e999,");
-    CHECK_THAT(refused(huge), Catch::Contains("vpsim_vf_case_bad.json:") && Catch::Contains(": 1e999 does not fit a 64-bit float"));
+    CHECK_THAT(refused(huge), Catch::Contains("vpsim_vf_case_bad-") && Catch::Contains(": 1e999 does not fit a 64-bit float"));
     CHECK_THAT(refused("{}"), Catch::Contains("not a vertex fetch case file"));
     std::string neg = good;
     neg.replace(neg.find("\"seed\": 1,"), 10, "\"seed\": -1,");

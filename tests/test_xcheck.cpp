@@ -7,6 +7,7 @@
 #include "tb/rtl_coverage.h"
 #include "tb/xcheck.h"
 #include "tests/test_seed.h"
+#include "tests/test_temp_file.h"
 
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
@@ -671,7 +672,8 @@ TEST_CASE("Coverage gate: unreachable bins excluded, waivers with reasons, unuse
 }
 
 TEST_CASE("User-defined bins and crosses: tokens, events, modes, crosses, holes and malformed lines") {
-    const std::string f = (std::filesystem::temp_directory_path() / "vpsim_test_bins.txt").string();
+    const TempFile tmp("vpsim_test_bins");
+    const std::string& f = tmp.path();
     {
         std::ofstream o(f);
         o << "# tokens and events\n"
@@ -708,18 +710,15 @@ TEST_CASE("User-defined bins and crosses: tokens, events, modes, crosses, holes 
     CHECK_THAT(bad("bin a event END\ncross c a b\n"), Catch::Contains(":2: cross c: no bin b defined before it"));
     CHECK_THAT(bad("binx a\n"), Catch::Contains(":1: a line starts with `bin`, `cross` or `seq`"));
     CHECK_THAT(bad("bin a event ELEMENT colour=3\n"), Catch::Contains("unknown field colour"));
-    std::filesystem::remove(f);
 }
 
 // The coverage language beyond exact values (issue 34, item 5): ranges, sequences, crosses within a
 // window of events. Each writes a bins file and counts hand-made arrays against the model's events.
 namespace {
 UserCoverageSpec bins_from(const std::string& text) {
-    const std::string f = (std::filesystem::temp_directory_path() / "vpsim_test_bins_lang.txt").string();
-    std::ofstream(f) << text;
-    UserCoverageSpec spec = load_user_bins(f);
-    std::filesystem::remove(f);
-    return spec;
+    const TempFile f("vpsim_test_bins_lang");
+    std::ofstream(f.path()) << text;
+    return load_user_bins(f.path());
 }
 std::string bins_error(const std::string& text) {
     try {
