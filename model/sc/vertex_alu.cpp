@@ -475,83 +475,99 @@ Cycle VertexAlu::step(Cycle now) {
         progress = true;
     }
     if (progress) draw_progress(now);
-    bool worked = false;
-    // 1. Retire the oldest vertex when its results are written and the output has a buffer.
-    if (!order_.empty()) {
-        const uint32_t ei = order_.front().engine;
-        Context& c = *order_.front().ctx;
-        if (finished(c) && c.done_at <= now && out_->can_push(now)) {
-            VertexJob& j = pool_[c.job];
-            if (probes_) probes_->span(c.track, j.t_alu, now, fmt::format("v{}", j.index),
-                                       fmt::format("\"draw\": {}, \"seq\": {}", j.draw->id, j.seq));
-            out_->push(c.job, now);
-            ++vertices_;
-            credits_->push(Credit{1}, now);
-            ++progress_[j.draw->id].retired;
-            draw_progress(now);
-            c.active = false;
-            c.head_at = kNever;  // (already: every slot issued)
-            in_flight_change(ei, -1, now);
-            order_.pop_front();
-            if (probes_) probes_->vcd_change(sig_active_, now, order_.size());
-            worked = true;
-        }
-    }
-    // 2. Take a new vertex into a free context (one per cycle).
+    const bool retired = retire_oldest(now);
     bool const_wait = false;
-    const bool free_ctx = order_.size() < size_t(p_.engines) * p_.contexts;
-    if (free_ctx && in_->can_pop(now)) {
-        const Job h = in_->front();
-        VertexJob& j = pool_[h];
-        if (constants_written_ < j.draw->const_epoch) {
-            const_wait = true;
-        } else {
-            for (uint32_t k = 0; k < p_.engines; ++k) {
-                const uint32_t ei = (next_engine_ + k) % p_.engines;
-                auto& ctxs = engines_[ei].ctx;
-                auto it = std::find_if(ctxs.begin(), ctxs.end(), [](const Context& c) { return !c.active; });
-                if (it == ctxs.end()) continue;
-                in_->pop(now);
-                const VertexAluProgram& prog = program_of(*j.draw);
-                // The function: the fast path (bit-identical to the reference interpreter) on
-                // the draw's misses with the constants the draw sees.
-                if (function_draw_ != j.draw) {
-                    // A new draw: constant memory must hold what the draw sees, in command order,
-                    // bit for bit (as the driver tracks it: a NaN constant equals itself).
-                    if (!constants_ || !vs::same_bits(*constants_, *j.draw->constants))
-                        throw std::logic_error(fmt::format("vertex ALU: draw {} would read constants the loader has "
-                                                           "not written (internal error)",
-                                                           j.draw->setup.pointer));
-                    function_ = std::make_unique<DrawFunction>(*j.draw, j.misses, fast_of(*j.draw));
-                    function_draw_ = j.draw;
-                }
-                j.outputs = function_->next(j);
-                j.t_alu = now;
-                progress_[j.draw->id];  // the draw is under way (its count comes at its end)
-                Context& c = *it;  // reset in place (a Context{} temporary is ~1 KB to build and copy)
-                c.active = true;
-                c.job = h;
-                c.prog = &prog;
-                c.slots = prog.slots().data();
-                c.nslots = uint32_t(prog.slots().size());
-                c.pc = 0;
-                c.issued = 0;
-                c.ready.fill(0);
-                c.from = now + 1;
-                c.done_at = now + 1;
-                if (!finished(c)) ++engines_[ei].slots_left;
-                new_head(c);
-                order_.push_back({ei, &*it});
-                in_flight_change(ei, +1, now);
-                next_engine_ = (ei + 1) % p_.engines;
-                worked = true;
-                if (probes_) probes_->vcd_change(sig_active_, now, order_.size());
-                break;
-            }
-        }
+    const bool accepted = accept_vertex(now, const_wait);
+    // (Every engine tries to issue, whatever steps 1 and 2 did.)
+    if (issue_engines(now) || retired || accepted) {
+        acct_.busy(now);
+        return now + 1;
     }
-    // 3. Issue.
-    bool any = worked;
+    return account_wait(now, const_wait);
+}
+
+// Step 1: retires the oldest vertex when its results are written and the output has a buffer.
+bool VertexAlu::retire_oldest(Cycle now) {
+    if (order_.empty()) return false;
+    const uint32_t ei = order_.front().engine;
+    Context& c = *order_.front().ctx;
+    if (finished(c) && c.done_at <= now && out_->can_push(now)) {
+        VertexJob& j = pool_[c.job];
+        if (probes_) probes_->span(c.track, j.t_alu, now, fmt::format("v{}", j.index),
+                                   fmt::format("\"draw\": {}, \"seq\": {}", j.draw->id, j.seq));
+        out_->push(c.job, now);
+        ++vertices_;
+        credits_->push(Credit{1}, now);
+        ++progress_[j.draw->id].retired;
+        draw_progress(now);
+        c.active = false;
+        c.head_at = kNever;  // (already: every slot issued)
+        in_flight_change(ei, -1, now);
+        order_.pop_front();
+        if (probes_) probes_->vcd_change(sig_active_, now, order_.size());
+        return true;
+    }
+    return false;
+}
+
+// Step 2: takes a new vertex into a free context (one per cycle); `const_wait` when the input's
+// vertex waits for the constants its draw reads.
+bool VertexAlu::accept_vertex(Cycle now, bool& const_wait) {
+    const bool free_ctx = order_.size() < size_t(p_.engines) * p_.contexts;
+    if (!free_ctx || !in_->can_pop(now)) return false;
+    const Job h = in_->front();
+    VertexJob& j = pool_[h];
+    if (constants_written_ < j.draw->const_epoch) {
+        const_wait = true;
+        return false;
+    }
+    for (uint32_t k = 0; k < p_.engines; ++k) {
+        const uint32_t ei = (next_engine_ + k) % p_.engines;
+        auto& ctxs = engines_[ei].ctx;
+        auto it = std::find_if(ctxs.begin(), ctxs.end(), [](const Context& c) { return !c.active; });
+        if (it == ctxs.end()) continue;
+        in_->pop(now);
+        const VertexAluProgram& prog = program_of(*j.draw);
+        // The function: the fast path (bit-identical to the reference interpreter) on
+        // the draw's misses with the constants the draw sees.
+        if (function_draw_ != j.draw) {
+            // A new draw: constant memory must hold what the draw sees, in command order,
+            // bit for bit (as the driver tracks it: a NaN constant equals itself).
+            if (!constants_ || !vs::same_bits(*constants_, *j.draw->constants))
+                throw std::logic_error(fmt::format("vertex ALU: draw {} would read constants the loader has "
+                                                   "not written (internal error)",
+                                                   j.draw->setup.pointer));
+            function_ = std::make_unique<DrawFunction>(*j.draw, j.misses, fast_of(*j.draw));
+            function_draw_ = j.draw;
+        }
+        j.outputs = function_->next(j);
+        j.t_alu = now;
+        progress_[j.draw->id];  // the draw is under way (its count comes at its end)
+        Context& c = *it;  // reset in place (a Context{} temporary is ~1 KB to build and copy)
+        c.active = true;
+        c.job = h;
+        c.prog = &prog;
+        c.slots = prog.slots().data();
+        c.nslots = uint32_t(prog.slots().size());
+        c.pc = 0;
+        c.issued = 0;
+        c.ready.fill(0);
+        c.from = now + 1;
+        c.done_at = now + 1;
+        if (!finished(c)) ++engines_[ei].slots_left;
+        new_head(c);
+        order_.push_back({ei, &*it});
+        in_flight_change(ei, +1, now);
+        next_engine_ = (ei + 1) % p_.engines;
+        if (probes_) probes_->vcd_change(sig_active_, now, order_.size());
+        return true;
+    }
+    return false;
+}
+
+// Step 3: lets every engine issue; whether one did.
+bool VertexAlu::issue_engines(Cycle now) {
+    bool any = false;
     engines_issued_ = 0;
     for (uint32_t ei = 0; ei < p_.engines; ++ei) {
         Engine& e = engines_[ei];
@@ -575,11 +591,12 @@ Cycle VertexAlu::step(Cycle now) {
             e.last_issue_code = code;
         }
     }
-    if (any) {
-        acct_.busy(now);
-        return now + 1;
-    }
-    // 4. Nothing issued: why, and when something can happen next.
+    return any;
+}
+
+// Step 4, when nothing issued: charges the cycle to its reason and returns when something can
+// happen next.
+Cycle VertexAlu::account_wait(Cycle now, bool const_wait) {
     Cycle next = kNever;
     const StallReason* reason = nullptr;
     for (auto& e : engines_)

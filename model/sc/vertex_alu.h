@@ -191,6 +191,11 @@ private:
     bool finished(const Context& c) const { return c.pc >= c.nslots; }
     int try_issue(uint32_t ei, Engine& e, Cycle now);  // 0 nothing, 1 one slot, 2 a co-issued pair
     int issue_from(Engine& e, Context& c, Cycle now);   // the same, from a vertex whose head slot can issue now
+    // step's four steps, in order (vertex_alu.cpp)
+    bool retire_oldest(Cycle now);
+    bool accept_vertex(Cycle now, bool& const_wait);
+    bool issue_engines(Cycle now);
+    Cycle account_wait(Cycle now, bool const_wait);
 
     VertexAluParams p_;
     Coissue mode_;
