@@ -193,7 +193,8 @@ private:
     int issue_from(Engine& e, Context& c, Cycle now);   // the same, from a vertex whose head slot can issue now
     // step's four steps, in order (vertex_alu.cpp)
     bool retire_oldest(Cycle now);
-    bool accept_vertex(Cycle now, bool& const_wait);
+    enum class Accept { None, Took, ConstWait };
+    Accept accept_vertex(Cycle now);
     bool issue_engines(Cycle now);
     Cycle account_wait(Cycle now, bool const_wait);
 
