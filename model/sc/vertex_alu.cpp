@@ -465,11 +465,9 @@ void VertexAlu::engine_cycles_until(Cycle now) {
     }
 }
 
-// step's four steps are functions of their own for reading, compiled into step as one body: called
-// apart, `vpsim run` on the default scene took 312.0 M instructions (callgrind) against 298.1 M with
-// step in one piece; inlined, 298.8 M.
-#define VPSIM_STEP_PART [[gnu::always_inline]] inline
-
+// step's four steps below are functions of their own for reading, compiled into step as one body
+// (always_inline): called apart, `vpsim run` on the default scene took 312.0 M instructions
+// (callgrind) against 298.1 M with step in one piece; inlined, 298.8 M.
 Cycle VertexAlu::step(Cycle now) {
     engine_cycles_until(now);
     while (written_->can_pop(now)) constants_written_ = written_->pop(now).vectors;
@@ -491,32 +489,30 @@ Cycle VertexAlu::step(Cycle now) {
 }
 
 // Step 1: retires the oldest vertex when its results are written and the output has a buffer.
-VPSIM_STEP_PART bool VertexAlu::retire_oldest(Cycle now) {
+[[gnu::always_inline]] inline bool VertexAlu::retire_oldest(Cycle now) {
     if (order_.empty()) return false;
     const uint32_t ei = order_.front().engine;
     Context& c = *order_.front().ctx;
-    if (finished(c) && c.done_at <= now && out_->can_push(now)) {
-        VertexJob& j = pool_[c.job];
-        if (probes_) probes_->span(c.track, j.t_alu, now, fmt::format("v{}", j.index),
-                                   fmt::format("\"draw\": {}, \"seq\": {}", j.draw->id, j.seq));
-        out_->push(c.job, now);
-        ++vertices_;
-        credits_->push(Credit{1}, now);
-        ++progress_[j.draw->id].retired;
-        draw_progress(now);
-        c.active = false;
-        c.head_at = kNever;  // (already: every slot issued)
-        in_flight_change(ei, -1, now);
-        order_.pop_front();
-        if (probes_) probes_->vcd_change(sig_active_, now, order_.size());
-        return true;
-    }
-    return false;
+    if (!finished(c) || c.done_at > now || !out_->can_push(now)) return false;
+    VertexJob& j = pool_[c.job];
+    if (probes_) probes_->span(c.track, j.t_alu, now, fmt::format("v{}", j.index),
+                               fmt::format("\"draw\": {}, \"seq\": {}", j.draw->id, j.seq));
+    out_->push(c.job, now);
+    ++vertices_;
+    credits_->push(Credit{1}, now);
+    ++progress_[j.draw->id].retired;
+    draw_progress(now);
+    c.active = false;
+    c.head_at = kNever;  // (already: every slot issued)
+    in_flight_change(ei, -1, now);
+    order_.pop_front();
+    if (probes_) probes_->vcd_change(sig_active_, now, order_.size());
+    return true;
 }
 
 // Step 2: takes a new vertex into a free context (one per cycle), or says that the input's vertex
 // waits for the constants its draw reads.
-VPSIM_STEP_PART VertexAlu::Accept VertexAlu::accept_vertex(Cycle now) {
+[[gnu::always_inline]] inline VertexAlu::Accept VertexAlu::accept_vertex(Cycle now) {
     const bool free_ctx = order_.size() < size_t(p_.engines) * p_.contexts;
     if (!free_ctx || !in_->can_pop(now)) return Accept::None;
     const Job h = in_->front();
@@ -569,7 +565,7 @@ VPSIM_STEP_PART VertexAlu::Accept VertexAlu::accept_vertex(Cycle now) {
 }
 
 // Step 3: lets every engine issue; whether one did.
-VPSIM_STEP_PART bool VertexAlu::issue_engines(Cycle now) {
+[[gnu::always_inline]] inline bool VertexAlu::issue_engines(Cycle now) {
     bool any = false;
     engines_issued_ = 0;
     for (uint32_t ei = 0; ei < p_.engines; ++ei) {
@@ -599,7 +595,7 @@ VPSIM_STEP_PART bool VertexAlu::issue_engines(Cycle now) {
 
 // Step 4, when nothing issued: charges the cycle to its reason and returns when something can
 // happen next.
-VPSIM_STEP_PART Cycle VertexAlu::account_wait(Cycle now, bool const_wait) {
+[[gnu::always_inline]] inline Cycle VertexAlu::account_wait(Cycle now, bool const_wait) {
     Cycle next = kNever;
     const StallReason* reason = nullptr;
     for (auto& e : engines_)
