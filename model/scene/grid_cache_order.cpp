@@ -24,12 +24,17 @@ class GridOrder {
 public:
     GridOrder(uint32_t columns, uint32_t rows)
         : cols_(columns), rows_(rows), w_(columns + 1), nv_(size_t(columns + 1) * (rows + 1)),
-          nf_(size_t(2) * columns * rows), adj_(nv_), vscore_(nv_), tscore_(nf_), emitted_((nf_ + 63) / 64) {}
+          nf_(size_t(2) * columns * rows), adj_(nv_), vscore_(nv_), tscore_(nf_), emitted_((nf_ + 63) / 64) {
+        // Slot s of vertex v is triangle tri_base(v) + off_[s] (see tri_base()).
+        const size_t c2 = size_t(2) * cols_;
+        const size_t off[6] = {0 - c2 - 1, 0 - c2, 0 - c2 + 1, 0 - size_t(2), 0 - size_t(1), 0};
+        for (int s = 0; s < 6; ++s) off_[s] = off[s];
+    }
 
     void run(uint8_t* out, uint32_t index_size) {
         for (uint32_t j = 0; j <= rows_; ++j)
             for (uint32_t i = 0; i <= cols_; ++i) {
-                // The triangles of vertex (i, j) in increasing order, as slots 0..5 (see tri()).
+                // The triangles of vertex (i, j) in increasing order, as slots 0..5 (see tri_base()).
                 uint32_t list = 0, n = 0;
                 auto add = [&](uint32_t slot) { list |= slot << (3 + 3 * n++); };
                 if (i >= 1 && j >= 1) add(0);
@@ -74,8 +79,9 @@ public:
             for (uint32_t v : x) {
                 uint32_t& a = adj_[v];
                 const uint32_t n = a & 7;
+                const size_t base = tri_base(v);
                 for (uint32_t k = 0; k < n; ++k)
-                    if (tri(v, entry(a, k)) == current) {
+                    if (base + off_[entry(a, k)] == current) {
                         const uint32_t last = entry(a, n - 1);
                         a &= ~(7u << (3 + 3 * k));
                         a |= last << (3 + 3 * k);
@@ -94,8 +100,9 @@ public:
                 const float score = vertex_score(position, n);
                 const float diff = score - vscore_[v];
                 vscore_[v] = score;
+                const size_t base = tri_base(v);
                 for (uint32_t k = 0; k < n; ++k) {
-                    const size_t t = tri(v, entry(a, k));
+                    const size_t t = base + off_[entry(a, k)];
                     const float ts = tscore_[t] + diff;
                     if (best_score < ts) best = t, best_score = ts;
                     tscore_[t] = ts;
@@ -115,18 +122,12 @@ private:
     static uint32_t entry(uint32_t list, uint32_t k) { return (list >> (3 + 3 * k)) & 7; }
 
     // Triangle `slot` of vertex v = (i, j): 0 the second of quad (i-1, j-1), 1 and 2 both of quad
-    // (i, j-1), 3 and 4 both of quad (i-1, j), 5 the first of quad (i, j).
-    size_t tri(size_t v, uint32_t slot) const {
-        const size_t i = v % w_, j = v / w_;
-        switch (slot) {
-        case 0: return 2 * ((j - 1) * cols_ + i - 1) + 1;
-        case 1: return 2 * ((j - 1) * cols_ + i);
-        case 2: return 2 * ((j - 1) * cols_ + i) + 1;
-        case 3: return 2 * (j * cols_ + i - 1);
-        case 4: return 2 * (j * cols_ + i - 1) + 1;
-        default: return 2 * (j * cols_ + i);
-        }
-    }
+    // (i, j-1), 3 and 4 both of quad (i-1, j), 5 the first of quad (i, j). With b = j * cols + i =
+    // v - j (the quad (i, j)), these are 2b - 2 cols - 1, 2b - 2 cols, 2b - 2 cols + 1, 2b - 2, 2b - 1
+    // and 2b: tri_base(v) + off_[slot], in unsigned arithmetic. One division per vertex, not per
+    // triangle: the loops above look up a vertex's triangles together. A vertex index fits 32 bits
+    // (the indices are at most 4 bytes), so the division is a 32-bit one.
+    size_t tri_base(uint32_t v) const { return 2 * size_t(v - v / w_); }
 
     // The three indices of triangle t, in the list's order.
     void corners(size_t t, uint32_t x[3]) const {
@@ -138,6 +139,7 @@ private:
 
     uint32_t cols_, rows_, w_;
     size_t nv_, nf_;
+    size_t off_[6];  // tri_base's offset of each slot
     std::vector<uint32_t> adj_;  // per vertex: bits 0..2 the count, then 3 bits per entry (a slot)
     std::vector<float> vscore_, tscore_;
     std::vector<uint64_t> emitted_;
