@@ -6,6 +6,7 @@
 #include "model/decl/decl_text.h"
 #include "model/vs/vs_fetch.h"
 #include "model/vs/vs_fetch_unit.h"
+#include "tb/chunk_scheduler.h"
 #include "tb/decl_gen.h"
 #include "tb/replay.h"
 
@@ -24,9 +25,7 @@
 #include <limits>
 #include <map>
 #include <type_traits>
-#include <mutex>
 #include <stdexcept>
-#include <thread>
 #include <unistd.h>
 
 namespace vpsim::tb::vf {
@@ -1492,79 +1491,33 @@ Report run(const Options& o) {
     }
     if (o.only < 0 && o.case_file.empty() && o.random && !(o.first_mismatch && rep.mismatches)) {
         const uint64_t chunks = (o.random + kChunk - 1) / kChunk;
-        std::vector<ChunkResult> results(chunks);
-        std::vector<std::atomic<bool>> done(chunks);
-        std::atomic<uint64_t> next{0};
-        std::atomic<bool> stop{false};
-        const int jobs = std::max(1, o.jobs);
-        auto worker = [&]() {
-            std::unique_ptr<Checker> ck;
-            try {
-                ck = std::make_unique<Checker>(o);
-            } catch (const std::exception& e) {
-                const uint64_t k = next.fetch_add(chunks);  // claim the rest: this thread cannot check
-                if (k < chunks) {
-                    results[k].error = e.what();
-                    for (uint64_t j = k; j < chunks; ++j) done[j] = true;
-                }
-                stop = true;
-                return;
+        ChunkWork<Checker, ChunkResult> w;
+        w.make = [&](int) { return std::make_unique<Checker>(o); };
+        w.check = [&](Checker& ck, uint64_t k, ChunkResult& r) {
+            const auto t1 = std::chrono::steady_clock::now();
+            const uint64_t end = std::min(o.random, (k + 1) * kChunk);
+            CaseRecord rec =
+                record("xcheck.vertex_fetch.random", fmt::format("random cases {}-{} (seed {})", k * kChunk, end - 1, o.seed));
+            for (uint64_t i = k * kChunk; i < end; ++i) {
+                check_one(ck, o, random_case(o.seed, i), r, &rec);
+                if (o.first_mismatch && r.mismatches) break;
             }
-            for (;;) {
-                const uint64_t k = next.fetch_add(1);
-                if (k >= chunks) return;
-                ChunkResult& r = results[k];
-                if (!stop) {
-                    const auto t1 = std::chrono::steady_clock::now();
-                    const uint64_t end = std::min(o.random, (k + 1) * kChunk);
-                    CaseRecord rec = record("xcheck.vertex_fetch.random",
-                                            fmt::format("random cases {}-{} (seed {})", k * kChunk, end - 1, o.seed));
-                    for (uint64_t i = k * kChunk; i < end; ++i) {
-                        check_one(*ck, o, random_case(o.seed, i), r, &rec);
-                        if (o.first_mismatch && r.mismatches) {
-                            stop = true;
-                            break;
-                        }
-                    }
-                    rec.seconds = since(t1);
-                    r.records.push_back(std::move(rec));
-                }
-                done[k] = true;
-            }
+            rec.seconds = since(t1);
+            r.records.push_back(std::move(rec));
         };
-        std::vector<std::thread> threads;
-        for (int j = 1; j < jobs; ++j) threads.emplace_back(worker);
-        // The calling thread works too, and prints progress between its chunks.
-        std::thread self(worker);
         auto last = std::chrono::steady_clock::now();
-        uint64_t merged = 0;
-        while (merged < chunks) {
-            if (done[merged]) {
-                if (!results[merged].error.empty()) {
-                    stop = true;
-                    for (auto& t : threads) t.join();
-                    self.join();
-                    throw std::runtime_error(results[merged].error);
-                }
-                merge(results[merged]);
-                results[merged] = ChunkResult{};
-                ++merged;
-                if (o.first_mismatch && rep.mismatches) break;
-                continue;
-            }
-            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        w.merge = [&](ChunkResult& r, uint64_t) {
+            merge(r);
             const auto now = std::chrono::steady_clock::now();
-            const double since = std::chrono::duration<double>(now - last).count();
-            if (o.progress && since >= (o.progress == 1 ? 2.0 : 30.0)) {
+            if (o.progress && std::chrono::duration<double>(now - last).count() >= (o.progress == 1 ? 2.0 : 30.0)) {
                 last = now;
                 std::fprintf(stderr, o.progress == 1 ? "\r  %llu / %llu cases, %llu mismatches  " : "  %llu / %llu cases, %llu mismatches\n",
                              (unsigned long long)(rep.cases), (unsigned long long)(o.random),
                              (unsigned long long)rep.mismatches);
             }
-        }
-        stop = true;
-        for (auto& t : threads) t.join();
-        self.join();
+            return !(o.first_mismatch && rep.mismatches);
+        };
+        run_chunks(chunks, o.jobs, w);
         if (o.progress == 1) std::fprintf(stderr, "\r%60s\r", "");
     }
     rep.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -4,6 +4,7 @@
 #include "model/decl/decl_decoder_timing.h"
 #include "model/decl/decl_io.h"
 #include "model/decl/decl_text.h"
+#include "tb/chunk_scheduler.h"
 #include "tb/decl_gen.h"
 #include "tb/drive.h"
 #include "tb/replay.h"
@@ -20,10 +21,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <sstream>
-#include <condition_variable>
-#include <mutex>
 #include <stdexcept>
-#include <thread>
 
 namespace vpsim::tb {
 
@@ -662,79 +660,6 @@ struct PinTriage {
     Triage triage;
 };
 
-// The random arrays on opt.jobs threads, each with its own instance (made and used on its thread):
-// workers take chunks in order and may run ahead of the merge by a bounded window; this thread
-// merges the chunks strictly in order (`merge`, then `progress`), as the serial loop would,
-// until `stop`. The workers' coverage files (opt.coverage_file) are appended to coverage_parts.
-void check_chunks_parallel(const XcheckOptions& opt, uint64_t chunks, const bool& stop,
-                           const std::function<void(ChunkResult&)>& merge, const std::function<void(uint64_t)>& progress,
-                           std::vector<std::string>& coverage_parts) {
-    auto chunk_end = [&](uint64_t k) { return std::min(opt.random, (k + 1) * kRandomChunk); };
-    std::mutex mu;
-    std::condition_variable cv_ready, cv_space;
-    std::map<uint64_t, ChunkResult> ready;
-    uint64_t next = 0, merged = 0;
-    bool abort = false;
-    std::string error;
-    const uint64_t window = 4 * uint64_t(opt.jobs);
-    std::vector<std::string> parts(size_t(opt.jobs));
-    auto worker = [&](int w) {
-        try {
-            Checker k(opt);  // this thread's own instance, made and used here only
-            for (;;) {
-                uint64_t c;
-                {
-                    std::unique_lock<std::mutex> lock(mu);
-                    cv_space.wait(lock, [&] { return abort || next >= chunks || next < merged + window; });
-                    if (abort || next >= chunks) break;
-                    c = next++;
-                }
-                ChunkResult r;
-                check_chunk(k, opt, c * kRandomChunk, chunk_end(c), r);
-                std::lock_guard<std::mutex> lock(mu);
-                ready.emplace(c, std::move(r));
-                cv_ready.notify_one();
-            }
-            if (!opt.coverage_file.empty()) {
-                const std::string f = fmt::format("{}.part{}", opt.coverage_file, w + 1);
-                if (!k.dut->write_coverage(f)) throw std::runtime_error(f + ": the RTL was not built with coverage");
-                parts[size_t(w)] = f;
-            }
-        } catch (const std::exception& e) {
-            std::lock_guard<std::mutex> lock(mu);
-            if (error.empty()) error = fmt::format("--jobs thread {}: {}", w + 1, e.what());
-            abort = true;
-            cv_ready.notify_all();
-            cv_space.notify_all();
-        }
-    };
-    std::vector<std::thread> threads;
-    for (int w = 0; w < opt.jobs; ++w) threads.emplace_back(worker, w);
-    for (uint64_t c = 0; c < chunks && !stop; ++c) {
-        ChunkResult r;
-        {
-            std::unique_lock<std::mutex> lock(mu);
-            cv_ready.wait(lock, [&] { return abort || ready.count(c); });
-            if (!ready.count(c)) break;  // a worker failed
-            r = std::move(ready[c]);
-            ready.erase(c);
-            merged = c + 1;
-        }
-        cv_space.notify_all();
-        merge(r);
-        progress(chunk_end(c));
-    }
-    {
-        std::lock_guard<std::mutex> lock(mu);
-        abort = true;  // first_mismatch stop, or done
-    }
-    cv_space.notify_all();
-    for (auto& t : threads) t.join();
-    if (!error.empty()) throw std::runtime_error(error);
-    for (const auto& f : parts)
-        if (!f.empty()) coverage_parts.push_back(f);
-}
-
 // opt.coverage_file: this thread's instance's coverage (corpus, shrinking), summed with the worker
 // threads' parts by verilator_coverage.
 void write_coverage(const XcheckOptions& opt, RtlDut& dut, const std::vector<std::string>& coverage_parts) {
@@ -1000,19 +925,30 @@ void XcheckRun::check_random() {
             check_one(random_case(opt_.seed, i));
             if ((i & 0x3FFF) == 0) progress(i);
         }
-    } else if (opt_.jobs == 1) {
-        Checker k(opt_, dut_.get());  // the corpus's instance: one model, as before chunks
-        ChunkResult r;
-        for (uint64_t c = 0; c < chunks && !stop_; ++c) {
-            r = ChunkResult();
-            check_chunk(k, opt_, c * kRandomChunk, chunk_end(c), r);
+    } else if (!stop_) {  // (stopped: --first-mismatch and the corpus had one)
+        // One thread: the corpus's instance (one model, as before chunks). More: each thread its
+        // own, whose coverage parts are summed with this one's (write_coverage).
+        const int jobs = opt_.jobs;
+        std::vector<std::string> parts(size_t(std::max(1, jobs)));
+        ChunkWork<Checker, ChunkResult> w;
+        w.make = [&](int) {
+            return jobs == 1 ? std::make_unique<Checker>(opt_, dut_.get()) : std::make_unique<Checker>(opt_);
+        };
+        w.check = [&](Checker& k, uint64_t c, ChunkResult& r) { check_chunk(k, opt_, c * kRandomChunk, chunk_end(c), r); };
+        w.merge = [&](ChunkResult& r, uint64_t c) {
             merge_chunk(r);
             progress(chunk_end(c));
-        }
-    } else {
-        check_chunks_parallel(
-            opt_, chunks, stop_, [this](ChunkResult& r) { merge_chunk(r); }, [this](uint64_t done) { progress(done); },
-            coverage_parts_);
+            return !stop_;
+        };
+        if (jobs > 1 && !opt_.coverage_file.empty())
+            w.finish = [&](Checker& k, int t) {
+                const std::string f = fmt::format("{}.part{}", opt_.coverage_file, t + 1);
+                if (!k.dut->write_coverage(f)) throw std::runtime_error(f + ": the RTL was not built with coverage");
+                parts[size_t(t)] = f;
+            };
+        run_chunks(chunks, jobs, w);
+        for (const auto& f : parts)
+            if (!f.empty()) coverage_parts_.push_back(f);
     }
 }
 

@@ -2,6 +2,7 @@
 // bench (Verilated SystemC RTL vs the SystemC unit), on the corpus and on seeded random arrays.
 #include "model/common/process.h"
 #include "model/decl/decl_decoder.h"
+#include "tb/chunk_scheduler.h"
 #include "tb/decl_gen.h"
 #include "tb/replay.h"
 #include "tb/rtl_coverage.h"
@@ -17,6 +18,8 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
+#include <mutex>
 #include <random>
 #include <thread>
 
@@ -290,6 +293,92 @@ TEST_CASE("Threads (--jobs N): the arrays checked and the report are the same fo
     CHECK(fingerprint(first2) == fingerprint(first1));
     CHECK(first1.arrays < o.random);
     std::filesystem::remove_all(dir);
+}
+
+namespace {
+// A chunk scheduler's work whose chunks take uneven times (a later chunk is often done first) and
+// whose result is the chunk's number and the thread that checked it.
+struct ChunkProbe {
+    int thread = -1;
+};
+struct ChunkOut {
+    uint64_t chunk = 0;
+    int thread = -1;
+};
+ChunkWork<ChunkProbe, ChunkOut> uneven_work(std::vector<uint64_t>& merged, uint64_t stop_after = ~uint64_t(0)) {
+    ChunkWork<ChunkProbe, ChunkOut> w;
+    w.make = [](int t) {
+        auto p = std::make_unique<ChunkProbe>();
+        p->thread = t;
+        return p;
+    };
+    w.check = [](ChunkProbe& p, uint64_t c, ChunkOut& r) {
+        std::this_thread::sleep_for(std::chrono::microseconds((c * 7919) % 5 * 300));
+        r.chunk = c, r.thread = p.thread;
+    };
+    w.merge = [&merged, stop_after](ChunkOut& r, uint64_t c) {
+        CHECK(r.chunk == c);
+        merged.push_back(c);
+        return c < stop_after;
+    };
+    return w;
+}
+}  // namespace
+
+TEST_CASE("Chunk scheduler: the chunks are merged in order, each once, for any number of threads") {
+    for (int jobs : {1, 2, 3, 8}) {
+        INFO("jobs " << jobs);
+        std::vector<uint64_t> merged;
+        run_chunks(40, jobs, uneven_work(merged));
+        std::vector<uint64_t> expected(40);
+        for (uint64_t c = 0; c < 40; ++c) expected[c] = c;
+        CHECK(merged == expected);
+    }
+}
+
+TEST_CASE("Chunk scheduler: a merge that returns false stops the run there, though threads checked ahead") {
+    for (int jobs : {1, 2, 4}) {
+        INFO("jobs " << jobs);
+        std::vector<uint64_t> merged;
+        run_chunks(40, jobs, uneven_work(merged, 9));
+        CHECK(merged.size() == 10);
+        CHECK(merged.back() == 9);
+    }
+}
+
+TEST_CASE("Chunk scheduler: a thread's error is thrown on the calling thread, naming the thread when there are several") {
+    std::vector<uint64_t> merged;
+    auto w = uneven_work(merged);
+    w.check = [](ChunkProbe&, uint64_t c, ChunkOut& r) {
+        if (c == 5) throw std::runtime_error("chunk 5 broke");
+        r.chunk = c;
+    };
+    CHECK_THROWS_WITH(run_chunks(20, 1, w), "chunk 5 broke");
+    merged.clear();
+    CHECK_THROWS_WITH(run_chunks(20, 3, w), Catch::StartsWith("--jobs thread ") && Catch::EndsWith(": chunk 5 broke"));
+    CHECK(merged.size() <= 5);  // nothing after the broken chunk is merged
+}
+
+TEST_CASE("Chunk scheduler: each thread's checker is made and finished on its own thread, once") {
+    std::vector<uint64_t> merged;
+    auto w = uneven_work(merged);
+    std::mutex mu;
+    std::map<int, std::thread::id> made, finished;
+    w.make = [&](int t) {
+        std::lock_guard<std::mutex> lock(mu);
+        CHECK(made.emplace(t, std::this_thread::get_id()).second);
+        auto p = std::make_unique<ChunkProbe>();
+        p->thread = t;
+        return p;
+    };
+    w.finish = [&](ChunkProbe& p, int t) {
+        std::lock_guard<std::mutex> lock(mu);
+        CHECK(p.thread == t);
+        CHECK(finished.emplace(t, std::this_thread::get_id()).second);
+    };
+    run_chunks(30, 3, w);
+    CHECK(made.size() == 3);
+    CHECK(finished == made);
 }
 
 TEST_CASE("Threads (--jobs N): an instance that cannot be made on a worker thread is an error, not a hang") {
