@@ -105,6 +105,8 @@ int run_vf_mutants(const VfXcheckArgs& a) {
     if (a.no_directed) check.push_back("--no-directed");
     check.push_back("--check-traffic");  // a mutant of rtl/vertex_fetch.sv keeps its read policy
     if (!a.rtl_cache.empty()) check.insert(check.end(), {"--rtl-cache", a.rtl_cache});
+    if (a.no_gate) check.push_back("--no-coverage-gate");  // each mutant's check gated as asked
+    if (a.gate) check.push_back("--coverage-gate");
     // The model's cycles with the RTL's timing, and the built-in RTL's, per setting: equal, or the
     // timing check would kill every mutant.
     std::vector<int64_t> model_cycles;
@@ -146,8 +148,13 @@ int run_vf_mutants(const VfXcheckArgs& a) {
             }
             return detail;
         };
-    return run_campaign(setup, cs, fmt::format("the directed cases + {} random cases (seed {})", a.random, a.seed), a.mutants,
-                        a.mutant_seed);
+    CampaignReport report;
+    report.unit = "vertex_fetch";
+    report.against = fmt::format("{}{} random cases (seed {})", a.no_directed ? "" : "the directed cases + ", a.random, a.seed);
+    report.n = a.mutants;
+    report.seed = a.mutant_seed;
+    report.junit = a.junit;
+    return run_campaign(setup, cs, report);
 }
 
 }  // namespace

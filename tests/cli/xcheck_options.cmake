@@ -15,9 +15,14 @@ if(CASE STREQUAL "vf_refuses_decoder_options")
   endif()
 elseif(CASE STREQUAL "decoder_refuses_vf_options")
   expect(2 "--latency-min does not apply to the declaration decoder" xcheck --random 10 --latency-min 3)
-elseif(CASE STREQUAL "mutants_refuse_junit")
-  expect(2 "--junit does not apply with --mutants" xcheck --mutants 2 --junit ${WORK}/m.xml)
-  expect(2 "--junit does not apply" xcheck --unit vertex_fetch --mutants 2 --junit ${WORK}/m.xml)
+elseif(CASE STREQUAL "mutants_refuse_wave_on_fail")
+  # What reports one cross-check's failures (a waveform) does not apply to a campaign, for either
+  # unit (--junit does: one test case per mutant, xcheck_mutants_junit.cmake).
+  expect(2 "--wave-on-fail does not apply with --mutants" xcheck --mutants 2 --wave-on-fail ${WORK}/w)
+  expect(2 "--wave-on-fail does not apply with --mutants" xcheck --unit vertex_fetch --mutants 2 --wave-on-fail ${WORK}/w)
+  if(EXISTS ${WORK}/w)
+    message(SEND_ERROR "a refused campaign wrote its output")
+  endif()
 elseif(CASE STREQUAL "only_header")
   # An --only run's header names the one array it checked, not the default 100,000.
   expect(0 "\\(random array 7 of seed 3\\)\n" xcheck --no-corpus --seed 3 --only 7)
