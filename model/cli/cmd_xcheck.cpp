@@ -905,6 +905,14 @@ void add_xcheck_command(CLI::App& app, int& exit_code) {
             exit_code = 2;
             return;
         }
+        // The campaign's report is its table (and --junit); each mutant is checked against the
+        // whole budget, and writes no files of its own.
+        if (a->mutants > 0 && refuse_given(*c, {"--json", "--only", "--out"},
+                                           "with --mutants (the campaign prints a table of the mutants, each checked "
+                                           "against the whole budget; --junit FILE writes them as a JUnit report)")) {
+            exit_code = 2;
+            return;
+        }
         if (a->mutants > 0 && !a->junit.empty()) {
             // The campaign's report is written when it ends: a folder it cannot go into is an error
             // now, before minutes of mutants.

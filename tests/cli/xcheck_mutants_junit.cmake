@@ -84,12 +84,18 @@ if(CASE STREQUAL "decoder")
     message(SEND_ERROR "the decoder's suite does not name its unit:\n${x}")
   endif()
 elseif(CASE STREQUAL "vertex_fetch")
-  # Three mutants of rtl/vertex_fetch.sv (mutate seed 1) against 5 random cases, no directed ones:
-  # one killed, one equivalent, one survivor (its values, requests and pipeline timing right).
-  campaign(vertex_fetch vertex_fetch.sv --unit vertex_fetch --mutants 3 --mutant-seed 1 --no-directed --random 5 --seed 1)
+  # Three mutants of rtl/vertex_fetch.sv (mutate seed 1) against 5 random cases, no directed ones,
+  # a set memory latency and request handshake: one killed, one equivalent, one survivor (its
+  # values, requests and pipeline timing right).
+  campaign(vertex_fetch vertex_fetch.sv --unit vertex_fetch --mutants 3 --mutant-seed 1 --no-directed --random 5 --seed 1
+           --latency-max 20 --req-ready 0.5)
   file(READ ${SHARED}/vertex_fetch.xml x)
   if(NOT x MATCHES "<testsuite name=\"xcheck --unit vertex_fetch: ")
     message(SEND_ERROR "the fetch's suite does not name its unit:\n${x}")
+  endif()
+  # The mutants are checked with the latency and handshake given (their replays carry them).
+  if(NOT x MATCHES "replay: vpsim xcheck --unit vertex_fetch [^\n]* --latency-max 20 --req-ready 0\\.5 ")
+    message(SEND_ERROR "the survivor's replay lacks --latency-max 20 --req-ready 0.5:\n${x}")
   endif()
 elseif(CASE STREQUAL "counts")
   # Both reports are well-formed XML (Python's parser), every mutant one test case, and the counts
