@@ -64,6 +64,53 @@ std::string junit_xml(const std::vector<CaseRecord>& cases, double seconds, cons
     return x;
 }
 
+std::string campaign_junit_xml(const std::string& suite, const CampaignResult& campaign) {
+    using R = MutantOutcome::Result;
+    size_t failures = 0, errors = 0, skipped = 0;
+    std::string body;
+    for (const MutantOutcome& o : campaign.outcomes) {
+        const Mutation& m = *o.mutation;
+        body += fmt::format("    <testcase classname=\"xcheck.mutants\" name=\"{}\" time=\"{:.6f}\"",
+                            xml_escape(fmt::format("mutant {}: {} at {} on {}", o.index, m.mode, m.where, m.signal)), o.seconds);
+        const std::string replay = o.replay.empty() ? "" : "\nreplay: " + o.replay;
+        switch (o.result) {
+        case R::Killed:
+            body += fmt::format(">\n      <system-out>killed: {}\n{}{}</system-out>\n    </testcase>\n", xml_escape(o.detail),
+                                xml_escape(m.command), xml_escape(replay));
+            break;
+        case R::Survived:
+            ++failures;
+            body += fmt::format(">\n      <failure message=\"survived: the cross-check found no mismatch; replay: {}\" "
+                                "type=\"survived\">{}{}</failure>\n    </testcase>\n",
+                                xml_escape(o.replay), xml_escape(m.command), xml_escape(replay));
+            break;
+        case R::Equivalent:
+            ++skipped;
+            body += fmt::format(">\n      <skipped message=\"equivalent: {}\"/>\n    </testcase>\n", xml_escape(o.detail));
+            break;
+        case R::TimedOut:
+        case R::Error:
+        case R::NotBuilt:
+            ++errors;
+            body += fmt::format(">\n      <error message=\"{}: {}\" type=\"{}\">{}{}</error>\n    </testcase>\n", o.result_text(),
+                                xml_escape(o.detail), o.result_text(), xml_escape(m.command), xml_escape(replay));
+            break;
+        }
+    }
+    const size_t tests = campaign.outcomes.size();
+    std::string x = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+    x += fmt::format("<testsuites name=\"vpsim xcheck --mutants\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" "
+                     "time=\"{:.6f}\">\n",
+                     tests, failures, errors, skipped, campaign.seconds);
+    x += fmt::format("  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" time=\"{:.6f}\">\n",
+                     xml_escape(suite), tests, failures, errors, skipped, campaign.seconds);
+    return x + body + "  </testsuite>\n</testsuites>\n";
+}
+
+void write_campaign_junit(const std::string& file, const std::string& suite, const CampaignResult& campaign) {
+    write_file_atomic(file, campaign_junit_xml(suite, campaign));
+}
+
 void write_junit(const std::string& file, const XcheckReport& report, const GateResult& gate) {
     write_file_atomic(file, junit_xml(report, gate));
 }

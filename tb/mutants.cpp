@@ -3,11 +3,13 @@
 #include "model/common/file_util.h"
 #include "model/rtl/user_rtl.h"
 #include "model/common/process.h"
+#include "tb/replay.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <chrono>
+#include <regex>
 
 #include <sstream>
 
@@ -83,6 +85,10 @@ std::vector<Mutation> list_mutations(const MutationSpec& spec, int n, uint64_t s
         const std::string wire = arg_after(line, "-wire");
         if (!wire.empty()) m.signal = wire + "[" + arg_after(line, "-wirebit") + "]";
         else m.signal = arg_after(line, "-cell") + "." + arg_after(line, "-port") + "[" + arg_after(line, "-portbit") + "]";
+        // yosys names some cells and wires by the source's absolute path ($ternary$/dir/x.sv:244$99):
+        // the file's name is enough, and the same on every machine (the JUnit test case's name).
+        static const std::regex dirs("/(?:[^/$:\\[\\]]*/)+");
+        m.signal = std::regex_replace(m.signal, dirs, "");
         ms.push_back(std::move(m));
     }
     if (ms.empty()) throw rtl::RtlBuildError("yosys listed no mutations of " + spec.source);
@@ -156,6 +162,7 @@ CampaignResult run_mutation_campaign(const CampaignSpec& spec, const std::vector
         MutantOutcome o;
         o.index = i + 1;
         o.mutation = &m;
+        const auto m0 = std::chrono::steady_clock::now();
         const std::string file = fmt::format("{}/mutant-{}.v", ms.work_dir, i + 1);
         try {
             const std::string nr = fmt::format("{}/mutant-{}.norename.v", ms.work_dir, i + 1);
@@ -166,6 +173,8 @@ CampaignResult run_mutation_campaign(const CampaignSpec& spec, const std::vector
                 o.result = R::Equivalent;
                 o.detail = "the mutated netlist is the unmutated one (a bit forced to the value it has)";
                 ++res.equivalent;
+                o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - m0).count();
+                res.outcomes.push_back(o);
                 on_each(o);
                 continue;
             }
@@ -181,6 +190,10 @@ CampaignResult run_mutation_campaign(const CampaignSpec& spec, const std::vector
             std::vector<std::string> argv = {spec.self};
             argv.insert(argv.end(), spec.check_args.begin(), spec.check_args.end());
             argv.insert(argv.end(), {"--rtl", file});
+            ReplayCommand replay({"vpsim"});
+            for (const auto& w : spec.check_args)
+                if (w != "--first-mismatch" && w != "--json") replay.arg(w);
+            o.replay = replay.opt("--rtl", file).str();
             std::string out;
             const int rc = run_command(argv, "", out, spec.timeout_seconds);
             if (rc == -1) {
@@ -193,7 +206,6 @@ CampaignResult run_mutation_campaign(const CampaignSpec& spec, const std::vector
             } else if (rc == 0) {
                 o.result = R::Survived;
                 ++res.survived;
-                res.survivors.push_back(fmt::format("{}: {} at {} on {}  ({})", i + 1, m.mode, m.where, m.signal, m.command));
             } else if (rc == 1) {
                 o.result = R::Killed;
                 ++res.killed;
@@ -213,6 +225,8 @@ CampaignResult run_mutation_campaign(const CampaignSpec& spec, const std::vector
             ++res.not_built;
         }
         if (o.detail.size() > 110) o.detail = o.detail.substr(0, 107) + "...";
+        o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - m0).count();
+        res.outcomes.push_back(o);
         on_each(o);
     }
     res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -71,12 +71,16 @@ struct MutantOutcome {
     const Mutation* mutation = nullptr;
     Result result = Result::Killed;
     std::string detail;  // one line of at most 110 characters: the first mismatch, the error, ...
+    // The mutant's cross-check as a command to run by hand (`vpsim xcheck ... --rtl MUTANT`, the
+    // child's arguments without --first-mismatch and --json); empty when no mutant was built.
+    std::string replay;
+    double seconds = 0;  // writing, building and checking it
     const char* result_text() const;  // "equiv.", "killed", "SURVIVED", "timed out", "error", "not built"
 };
 
 struct CampaignResult {
     int killed = 0, survived = 0, timed_out = 0, not_built = 0, equivalent = 0;  // not_built: errors too
-    std::vector<std::string> survivors;  // "N: MODE at WHERE on SIGNAL  (COMMAND)"
+    std::vector<MutantOutcome> outcomes;  // every mutant's, in the list's order (its mutation points into the list)
     double seconds = 0;
     bool passed() const { return survived == 0 && timed_out == 0 && not_built == 0; }
 };

@@ -547,6 +547,44 @@ TEST_CASE("JUnit report: a test case per case record, failures escaped, the cove
     CHECK(xml_escape(std::string("a\x01\tb")) == "a?\tb");
 }
 
+TEST_CASE("JUnit report of a mutation campaign: a test case per mutant, killed passes, survivor fails with its replay") {
+    using R = MutantOutcome::Result;
+    const std::vector<Mutation> ms = {{"mutate -mode inv -cell $a", "inv", "d.sv:10", "$a.Y[0]"},
+                                      {"mutate -mode const0 -cell $b", "const0", "d.sv:20", "$b.A[1]"},
+                                      {"mutate -mode const1 -cell $c", "const1", "d.sv:30", "$c.B[2]"},
+                                      {"mutate -mode cnot0 -cell $d", "cnot0", "d.sv:40", "$d.A[3]"},
+                                      {"mutate -mode cnot1 -cell $e", "cnot1", "d.sv:50", "x<y>[4]"}};
+    const R results[] = {R::Killed, R::Survived, R::Equivalent, R::TimedOut, R::NotBuilt};
+    CampaignResult c;
+    c.seconds = 12.5;
+    for (size_t i = 0; i < ms.size(); ++i) {
+        MutantOutcome o;
+        o.index = i + 1;
+        o.mutation = &ms[i];
+        o.result = results[i];
+        o.detail = results[i] == R::Killed ? "random #3: event 1 & \"2\"" : results[i] == R::NotBuilt ? "verilator failed" : "";
+        o.replay = results[i] == R::Equivalent || results[i] == R::NotBuilt ? "" : fmt::format("vpsim xcheck --rtl m/mutant-{}.v", i + 1);
+        o.seconds = 0.5 * double(i + 1);
+        c.outcomes.push_back(o);
+    }
+    const std::string x = campaign_junit_xml("xcheck --unit decl_decoder: mutants of d.sv", c);
+    CHECK(x.find("<testsuites name=\"vpsim xcheck --mutants\" tests=\"5\" failures=\"1\" errors=\"2\" skipped=\"1\" "
+                 "time=\"12.500000\">") != std::string::npos);
+    CHECK(x.find("<testsuite name=\"xcheck --unit decl_decoder: mutants of d.sv\" tests=\"5\" failures=\"1\" errors=\"2\" "
+                 "skipped=\"1\"") != std::string::npos);
+    CHECK(x.find("name=\"mutant 1: inv at d.sv:10 on $a.Y[0]\" time=\"0.500000\">\n      <system-out>killed: random #3: "
+                 "event 1 &amp; &quot;2&quot;\nmutate -mode inv -cell $a\nreplay: vpsim xcheck --rtl m/mutant-1.v</system-out>") !=
+          std::string::npos);
+    CHECK(x.find("<failure message=\"survived: the cross-check found no mismatch; replay: vpsim xcheck --rtl m/mutant-2.v\" "
+                 "type=\"survived\">") != std::string::npos);
+    CHECK(x.find("name=\"mutant 3: const1 at d.sv:30 on $c.B[2]\" time=\"1.500000\">\n      <skipped message=\"equivalent: ") !=
+          std::string::npos);
+    CHECK(x.find("<error message=\"timed out: \" type=\"timed out\">") != std::string::npos);
+    CHECK(x.find("<error message=\"not built: verilator failed\" type=\"not built\">mutate -mode cnot1 -cell $e</error>") !=
+          std::string::npos);
+    CHECK(x.find("on x&lt;y&gt;[4]") != std::string::npos);
+}
+
 // ---------------------------------------------------------------------------------------
 // The verification workflow's generic parts (issue 25): replay commands, triage, the shrinker
 // that keeps the bug, the coverage gate.

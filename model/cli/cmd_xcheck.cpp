@@ -181,17 +181,24 @@ int run_mutants(const XcheckArgs& a, const tb::XcheckOptions& opt) {
     if (opt.corpus.empty()) check.push_back("--no-corpus");
     for (const auto& p : opt.corpus) check.insert(check.end(), {"--corpus", p});
     if (!a.rtl_cache.empty()) check.insert(check.end(), {"--rtl-cache", a.rtl_cache});
+    // The coverage gate of each mutant's check: a hole left by a short budget kills a mutant only
+    // when the check is gated.
+    if (a.no_gate) check.push_back("--no-coverage-gate");
+    if (a.gate) check.push_back("--coverage-gate");
     tb::CampaignSpec cs;
     cs.mutation = ms;
     cs.check_args = check;
     cs.rtl_cache = a.rtl_cache;
     cs.vpsim_version = VPSIM_VERSION;
     cs.timeout_seconds = a.mutant_timeout;
-    return run_campaign(setup, cs,
-                        fmt::format("corpus {} + {} random arrays (seed {})",
-                                    opt.corpus.empty() ? "(none)" : fmt::format("{}", fmt::join(opt.corpus, " ")), opt.random,
-                                    opt.seed),
-                        a.mutants, a.mutant_seed);
+    CampaignReport report;
+    report.unit = "decl_decoder";
+    report.against = fmt::format("corpus {} + {} random arrays (seed {})",
+                                 opt.corpus.empty() ? "(none)" : fmt::format("{}", fmt::join(opt.corpus, " ")), opt.random, opt.seed);
+    report.n = a.mutants;
+    report.seed = a.mutant_seed;
+    report.junit = a.junit;
+    return run_campaign(setup, cs, report);
 }
 
 }  // namespace
@@ -232,10 +239,11 @@ bool prepare_mutants(const std::vector<std::string>& rtl, const std::string& top
     return true;
 }
 
-int run_campaign(const MutantsSetup& setup, const tb::CampaignSpec& cs, const std::string& against, int n, uint64_t seed) {
+int run_campaign(const MutantsSetup& setup, const tb::CampaignSpec& cs, const CampaignReport& report) {
     const tb::MutationSpec& ms = setup.spec;
-    std::printf("mutants of %s (yosys mutate -list %d -seed %llu), each against %s\n", ms.source.c_str(), n,
-                (unsigned long long)seed, against.c_str());
+    const std::string header = fmt::format("mutants of {} (yosys mutate -list {} -seed {}), each against {}", ms.source, report.n,
+                                           report.seed, report.against);
+    std::printf("%s\n", header.c_str());
     std::printf("%4s  %-6s  %-22s  %-9s  %s\n", "#", "mode", "where", "result", "detail");
     const tb::CampaignResult res = tb::run_mutation_campaign(cs, setup.list, setup.unmutated, [](const tb::MutantOutcome& o) {
         std::printf("%4zu  %-6s  %-22s  %-9s  %s\n", o.index, o.mutation->mode.c_str(), o.mutation->where.c_str(),
@@ -247,8 +255,26 @@ int run_campaign(const MutantsSetup& setup, const tb::CampaignSpec& cs, const st
                 "kill rate: %.1f %% (%d / %d)\n",
                 setup.list.size(), res.equivalent, res.killed, res.survived, res.timed_out, res.not_built,
                 run ? 100.0 * res.killed / run : 0.0, res.killed, run);
-    for (const auto& s : res.survivors) std::printf("survivor %s\n", s.c_str());
+    for (const auto& o : res.outcomes)
+        if (o.result == tb::MutantOutcome::Result::Survived) {
+            const tb::Mutation& m = *o.mutation;
+            std::printf("survivor %zu: %s at %s on %s  (%s)\n  replay: %s\n", o.index, m.mode.c_str(), m.where.c_str(),
+                        m.signal.c_str(), m.command.c_str(), o.replay.c_str());
+        }
     std::printf("time: %.1f s  mutants in %s\n", res.seconds, ms.work_dir.c_str());
+    if (!report.junit.empty()) {
+        try {
+            // The suite's name: the unit, the design and its top, the mutation seed and the budget (its seed).
+            tb::write_campaign_junit(report.junit,
+                                     fmt::format("xcheck --unit {}: mutants of {} (top {}, yosys mutate -list {} -seed {}), each "
+                                                 "against {}",
+                                                 report.unit, ms.source, ms.top, report.n, report.seed, report.against),
+                                     res);
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "vpsim xcheck: --junit: %s\n", e.what());
+            return 2;
+        }
+    }
     return res.passed() ? 0 : 1;
 }
 
@@ -748,7 +774,8 @@ void add_xcheck_run_options(CLI::App* c, const std::shared_ptr<XcheckArgs>& a) {
     c->add_option("--junit", a->junit,
                   "Also write a JUnit XML report: one test case per corpus file and per 10,000 random arrays (with "
                   "--unit vertex_fetch: per directed case and per 1,000 random cases), failures with the first mismatch "
-                  "and its replay command, and one for the functional coverage");
+                  "and its replay command, and one for the functional coverage; with --mutants, one test case per "
+                  "mutant (a survivor fails with its replay command)");
     c->add_option("--wave-on-fail", a->wave_on_fail,
                   "On a mismatch, write an FST waveform (GTKWave) of the first failing array's shrunk replay into DIR: "
                   "the RTL is Verilated again with --trace-fst (cached) when it is needed; with --unit vertex_fetch, a VCD "
@@ -868,13 +895,35 @@ void add_xcheck_command(CLI::App& app, int& exit_code) {
             exit_code = 2;
             return;
         }
+        // --junit applies (one test case per mutant); the rest shape or report one cross-check's
+        // mismatches and coverage, which a mutant's check (stopped at its first mismatch) has not.
         if (a->mutants > 0 && refuse_given(*c,
-                                           {"--junit", "--wave-on-fail", "--bins", "--waive", "--waive-bin", "--dump-arrays",
+                                           {"--wave-on-fail", "--bins", "--waive", "--waive-bin", "--dump-arrays",
                                             "--show", "--mismatch-dir", "--first-mismatch", "--stream-file"},
                                            "with --mutants (each mutant's check stops at its first mismatch; the "
                                            "campaign prints one row per mutant)")) {
             exit_code = 2;
             return;
+        }
+        // The campaign's report is its table (and --junit); each mutant is checked against the
+        // whole budget, and writes no files of its own.
+        if (a->mutants > 0 && refuse_given(*c, {"--json", "--only", "--out"},
+                                           "with --mutants (the campaign prints a table of the mutants, each checked "
+                                           "against the whole budget; --junit FILE writes them as a JUnit report)")) {
+            exit_code = 2;
+            return;
+        }
+        if (a->mutants > 0 && !a->junit.empty()) {
+            // The campaign's report is written when it ends: a folder it cannot go into is an error
+            // now, before minutes of mutants.
+            const std::filesystem::path dir = std::filesystem::path(a->junit).parent_path();
+            std::error_code ec;
+            if (!dir.empty() && !std::filesystem::is_directory(dir, ec)) {
+                std::fprintf(stderr, "vpsim xcheck: --junit %s: the directory %s does not exist\n", a->junit.c_str(),
+                             dir.string().c_str());
+                exit_code = 2;
+                return;
+            }
         }
         exit_code = a->vf.unit == "vertex_fetch" ? run_vf_xcheck(vf_args_of(*a, *c)) : run_xcheck(*a, *c);
     });

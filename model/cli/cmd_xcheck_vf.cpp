@@ -3,6 +3,7 @@
 #include "model/cli/commands.h"
 #include "model/cli/xcheck_vf.h"
 #include "tb/junit.h"
+#include "tb/replay.h"
 #include "tb/mutants.h"
 #include "model/rtl/user_vertex_fetch.h"
 #include "model/sc/rtl_vertex_fetch.h"
@@ -103,8 +104,17 @@ int run_vf_mutants(const VfXcheckArgs& a) {
                                       "--random", std::to_string(a.random), "--seed", std::to_string(a.seed)};
     if (a.jobs > 1) check.insert(check.end(), {"--jobs", std::to_string(a.jobs)});
     if (a.no_directed) check.push_back("--no-directed");
-    check.push_back("--check-traffic");  // a mutant of rtl/vertex_fetch.sv keeps its read policy
+    // A mutant of rtl/vertex_fetch.sv keeps its read policy: its requests are checked unless asked not to.
+    check.push_back(a.no_check_traffic ? "--no-check-traffic" : "--check-traffic");
+    // The memory latency and the handshakes, when given, as for one cross-check (default: drawn per case).
+    if (a.lat_min >= 0) check.insert(check.end(), {"--latency-min", std::to_string(a.lat_min)});
+    if (a.lat_max >= 0) check.insert(check.end(), {"--latency-max", std::to_string(a.lat_max)});
+    if (a.req_ready >= 0) check.insert(check.end(), {"--req-ready", tb::exact_number(a.req_ready)});
+    if (a.out_ready >= 0) check.insert(check.end(), {"--out-ready", tb::exact_number(a.out_ready)});
+    if (a.idx_valid >= 0) check.insert(check.end(), {"--idx-valid", tb::exact_number(a.idx_valid)});
     if (!a.rtl_cache.empty()) check.insert(check.end(), {"--rtl-cache", a.rtl_cache});
+    if (a.no_gate) check.push_back("--no-coverage-gate");  // each mutant's check gated as asked
+    if (a.gate) check.push_back("--coverage-gate");
     // The model's cycles with the RTL's timing, and the built-in RTL's, per setting: equal, or the
     // timing check would kill every mutant.
     std::vector<int64_t> model_cycles;
@@ -146,8 +156,13 @@ int run_vf_mutants(const VfXcheckArgs& a) {
             }
             return detail;
         };
-    return run_campaign(setup, cs, fmt::format("the directed cases + {} random cases (seed {})", a.random, a.seed), a.mutants,
-                        a.mutant_seed);
+    CampaignReport report;
+    report.unit = "vertex_fetch";
+    report.against = fmt::format("{}{} random cases (seed {})", a.no_directed ? "" : "the directed cases + ", a.random, a.seed);
+    report.n = a.mutants;
+    report.seed = a.mutant_seed;
+    report.junit = a.junit;
+    return run_campaign(setup, cs, report);
 }
 
 }  // namespace
@@ -312,12 +327,12 @@ int print_vf_text(const VfXcheckArgs& a, const tb::vf::Options& o, const tb::vf:
 }  // namespace
 
 int run_vf_xcheck(const VfXcheckArgs& a) {
-    if (a.mutants > 0) return run_vf_mutants(a);
     if (a.lat_min >= 0 && a.lat_max >= 0 && a.lat_max < a.lat_min) {
         std::fprintf(stderr, "vpsim xcheck: --latency-max %lld is less than --latency-min %lld\n", (long long)a.lat_max,
                      (long long)a.lat_min);
         return 2;
     }
+    if (a.mutants > 0) return run_vf_mutants(a);
     tb::vf::Options o;
     o.random = a.random;
     o.seed = a.seed;

@@ -65,9 +65,20 @@ struct MutantsSetup {
 bool prepare_mutants(const std::vector<std::string>& rtl, const std::string& top, const std::string& builtin,
                      const std::string& builtin_top, const std::string& dir, const std::vector<std::string>& params,
                      int n, uint64_t seed, MutantsSetup& out);
+// What a campaign's report says beside its rows: the unit, what each mutant is checked against
+// (the budget and its seed), yosys mutate's count and seed, and --junit FILE ("" none).
+struct CampaignReport {
+    std::string unit;     // decl_decoder, vertex_fetch
+    std::string against;  // "corpus ... + N random arrays (seed S)"
+    int n = 0;
+    uint64_t seed = 1;
+    std::string junit;
+};
 // The mutation campaign of either unit (tb::run_mutation_campaign, the unit's part in `cs`): the
-// header ("each against AGAINST"), one row per mutant, the summary; 0 when every mutant was killed.
-int run_campaign(const MutantsSetup& setup, const tb::CampaignSpec& cs, const std::string& against, int n, uint64_t seed);
+// header ("each against AGAINST"), one row per mutant, the summary, each survivor with its replay
+// command; with --junit, the campaign's JUnit report (tb::write_campaign_junit, one test case per
+// mutant). 0 when every mutant was killed, 1 otherwise, 2 when the report cannot be written.
+int run_campaign(const MutantsSetup& setup, const tb::CampaignSpec& cs, const CampaignReport& report);
 // Either unit's triage: the text table ("mismatch groups (...)") and the JSON array
 // ("mismatch_groups": signature, count, first, first_difference, replay).
 std::string groups_text(const std::vector<tb::TriageGroup>& groups, uint64_t mismatches);
