@@ -233,7 +233,6 @@ RegressGroup read_group(const Reader& r, const json& g, const std::string& p, co
     if (!g["unit"].is_string() || (g["unit"] != "decl_decoder" && g["unit"] != "vertex_fetch"))
         r.fail(p + "/unit", fmt::format("\"unit\" is decl_decoder or vertex_fetch, got {}", shown(g["unit"])));
     grp.unit = g["unit"].get<std::string>();
-    const bool vf = grp.unit == "vertex_fetch";
     if (g.contains("seeds")) grp.seeds = r.seeds(g["seeds"], p + "/seeds");
     if (g.contains("random")) grp.random = r.count(g["random"], p + "/random", 1, uint64_t(1) << 40);
     if (g.contains("code_coverage")) grp.code_coverage = r.flag(g["code_coverage"], p + "/code_coverage");
