@@ -233,15 +233,12 @@ RegressGroup read_group(const Reader& r, const json& g, const std::string& p, co
     if (!g["unit"].is_string() || (g["unit"] != "decl_decoder" && g["unit"] != "vertex_fetch"))
         r.fail(p + "/unit", fmt::format("\"unit\" is decl_decoder or vertex_fetch, got {}", shown(g["unit"])));
     grp.unit = g["unit"].get<std::string>();
-    const bool vf = grp.unit == "vertex_fetch";
     if (g.contains("seeds")) grp.seeds = r.seeds(g["seeds"], p + "/seeds");
     if (g.contains("random")) grp.random = r.count(g["random"], p + "/random", 1, uint64_t(1) << 40);
     if (g.contains("code_coverage")) grp.code_coverage = r.flag(g["code_coverage"], p + "/code_coverage");
     if (g.contains("directed")) grp.directed = r.flag(g["directed"], p + "/directed");
-    if (g.contains("stream")) {
-        if (vf) r.fail(p + "/stream", "\"stream\" is a decl_decoder option (xcheck --stream); the vertex fetch has no streams");
-        grp.stream = r.count(g["stream"], p + "/stream", 2, 1000000);
-    }
+    // Either unit: xcheck --stream K (the decoder's arrays, the fetch's draws back to back).
+    if (g.contains("stream")) grp.stream = r.count(g["stream"], p + "/stream", 2, 1000000);
     if (g.contains("bins")) grp.bins = r.path(g["bins"], p + "/bins");  // either unit (fetch bins: the vertex fetch)
     grp.rtl = g.contains("rtl") ? read_rtl(r, g["rtl"], p + "/rtl") : std::vector<RegressRtl>{{"builtin", {}, ""}};
     grp.params = g.contains("params") ? read_params(r, g["params"], p + "/params") : std::vector<RegressParams>{{}};

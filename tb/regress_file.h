@@ -40,7 +40,7 @@ struct RegressGroup {
     uint64_t random = 0;      // arrays (decoder) or cases (vertex fetch) per run
     bool code_coverage = false;
     bool directed = true;     // the decoder's corpus / the vertex fetch's directed cases
-    uint64_t stream = 0;      // decoder: --stream K (0: arrays one at a time)
+    uint64_t stream = 0;      // --stream K: the decoder's arrays, the fetch's draws back to back (0: one at a time)
     std::string bins;         // decoder: --bins FILE ("" none)
     std::vector<RegressRtl> rtl;
     std::vector<RegressParams> params;

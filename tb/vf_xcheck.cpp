@@ -406,6 +406,24 @@ Case random_case(uint64_t seed, uint64_t index) {
     return c;
 }
 
+Case random_stream(uint64_t seed, uint64_t index, uint32_t k) {
+    // The boundaries' gaps from their own draw of (seed, index), so the draws are exactly the
+    // random cases' draws.
+    Rng rng(derive(seed ^ 0x53545245414D0000ull, index));
+    Case c = random_case(seed, index * k);
+    c.then.clear();
+    for (uint32_t m = 1; m < k; ++m) {
+        Case d = random_case(seed, index * k + m);
+        d.then.clear();
+        d.reset_before = false;
+        d.gap = rng.chance(0.5) ? 0 : int(rng.range(1, 8));
+        c.then.push_back(std::move(d));
+    }
+    c.origin = "stream";
+    c.index = index;
+    return c;
+}
+
 std::vector<Case> directed_cases() {
     using namespace decl;
     std::vector<Case> out;
@@ -649,6 +667,7 @@ void run_case(Pins& rtl, const Case& c, SideResult& r, Coverage* cov) {
     uint64_t taken_seed = c.mem_seed;
     Outputs o;
     size_t reset_done = 0;  // the last draw whose reset was made
+    uint64_t last_take = 0;  // the cycle the last index was accepted in
     for (uint64_t cyc = 0;; ++cyc) {
         if (k == n && r.vertices.size() >= n) break;
         if (cyc > limit) {
@@ -667,7 +686,10 @@ void run_case(Pins& rtl, const Case& c, SideResult& r, Coverage* cov) {
         const bool waiting = k < n && vs[k].i == 0 && vs[k].d->reset_before && vs[k].draw > reset_done;
         const uint64_t d1 = rng.next(), d2 = rng.next();
         if (k < n && vs[k].draw != presented) present(vs[k].draw, *vs[k].d);
-        in.idx_valid = k < n && !waiting && coin(uint32_t(d1), p_idx);
+        // A stream's draw (gap >= 0): its first index exactly `gap` idle cycles after the last
+        // index before it was accepted, then held until accepted; every other index as drawn.
+        const bool gapped = k < n && vs[k].i == 0 && vs[k].draw > 0 && vs[k].d->gap >= 0;
+        in.idx_valid = k < n && !waiting && (gapped ? cyc > last_take + uint64_t(vs[k].d->gap) : coin(uint32_t(d1), p_idx));
         in.idx_index = k < n ? vs[k].d->indices[vs[k].i] : 0;
         in.idx_flush = k < n && vs[k].d->flush[vs[k].i];
         in.out_ready = coin(uint32_t(d1 >> 32), p_out);
@@ -715,7 +737,7 @@ void run_case(Pins& rtl, const Case& c, SideResult& r, Coverage* cov) {
             if (k < n && o.idx_ready && !in.idx_valid) ++cov->pressure[2];
         }
         if (in.mem_resp_valid) pending.pop_front();
-        if (in.idx_valid && o.idx_ready) taken_seed = version_seed(c.mem_seed, ver[k++]);
+        if (in.idx_valid && o.idx_ready) taken_seed = version_seed(c.mem_seed, ver[k++]), last_take = cyc;
         rtl.clock();
         ++r.cycles;
         if (r.vertices.size() > n) break;
@@ -995,7 +1017,22 @@ Case shrink(Case c, const std::function<bool(const Case&)>& fails) {
         c = std::move(t);
         return true;
     };
-    // Later draws: each dropped, then its reset.
+    // Whole draws: the first one dropped while a later one can take its place (the case keeps its
+    // memory, timing and back-pressure; the new first draw starts from reset, so its gap and
+    // reset go), then each later draw dropped, then its reset.
+    while (!c.then.empty()) {
+        Case t = c.then.front();
+        t.then.assign(c.then.begin() + 1, c.then.end());
+        t.reset_before = false;
+        t.gap = -1;
+        t.mem_seed = c.mem_seed;
+        t.timing = c.timing;
+        t.bp_seed = c.bp_seed;
+        t.seed = c.seed;
+        t.index = c.index;
+        t.origin = c.origin;
+        if (!try_case(std::move(t))) break;
+    }
     for (size_t k = c.then.size(); k-- > 0;) {
         Case t = c;
         t.then.erase(t.then.begin() + long(k));
@@ -1102,7 +1139,12 @@ std::string describe_draw(const Case& c) {
 std::string describe(const Case& c) {
     std::string s = describe_draw(c);
     for (size_t k = 0; k < c.then.size(); ++k)
-        s += fmt::format("  then draw {}{}:\n", k + 1, c.then[k].reset_before ? ", after a reset" : "") + describe_draw(c.then[k]);
+        s += fmt::format("  then draw {}{}{}:\n", k + 1, c.then[k].reset_before ? ", after a reset" : "",
+                         c.then[k].gap < 0   ? std::string()
+                         : c.then[k].gap == 0 ? std::string(", back to back (no idle index cycle)")
+                                              : fmt::format(", after {} idle index cycle{}", c.then[k].gap,
+                                                            c.then[k].gap == 1 ? "" : "s")) +
+             describe_draw(c.then[k]);
     s += fmt::format("  memory seed {}, latency {}..{}, mem_req_ready {}, out_ready {}, idx_valid {}\n", c.mem_seed,
                      c.timing.lat_min, c.timing.lat_max, c.timing.req_ready, c.timing.out_ready, c.timing.idx_valid);
     return s;
@@ -1112,6 +1154,8 @@ std::string replay_command(const Options& o, const Case& c) {
     std::string s = "vpsim xcheck --unit vertex_fetch";
     if (c.origin == "random")
         s += fmt::format(" --seed {} --only {} --no-directed", c.seed, c.index);
+    else if (c.origin == "stream")
+        s += fmt::format(" --seed {} --stream {} --only {} --no-directed", c.seed, o.stream, c.index);
     else
         s += " --random 0";
     if (o.lat_min >= 0) s += fmt::format(" --latency-min {}", o.lat_min);
@@ -1208,6 +1252,7 @@ nlohmann::ordered_json case_json(const Case& c) {
         for (const auto& d : c.then) {
             nlohmann::ordered_json x;
             x["reset_before"] = d.reset_before;
+            if (d.gap >= 0) x["gap"] = d.gap;  // a stream's draw
             x.update(draw_json(d));
             t.push_back(x);
         }
@@ -1255,6 +1300,10 @@ Case read_case(const std::string& file) {
             Case d;
             const std::string at = fmt::format("then[{}].", k);
             d.reset_before = field<bool>(then[k], "reset_before", file, at, "true or false");
+            if (then[k].contains("gap"))
+                d.gap = int(field<uint32_t>(then[k], "gap", file, at, "idle index cycles before the draw (0 .. 1000000)"));
+            if (d.gap > 1000000)
+                throw std::runtime_error(fmt::format("{}: {}\"gap\" = {}: at most 1000000 idle cycles", file, at, d.gap));
             read_draw(then[k], d, file, at);
             c.then.push_back(std::move(d));
         }
@@ -1267,7 +1316,9 @@ namespace {
 // The shrunk case of `m` into o.mismatch_dir (created when needed); the file's name, or "" with
 // the reason on stderr when it cannot be written (the report still has the case).
 std::string write_shrunk(const Options& o, const Mismatch& m) {
-    std::string name = m.c.origin == "random" ? fmt::format("vf-seed{}-case{}", m.c.seed, m.c.index) : "vf-" + m.c.origin;
+    std::string name = m.c.origin == "random"   ? fmt::format("vf-seed{}-case{}", m.c.seed, m.c.index)
+                       : m.c.origin == "stream" ? fmt::format("vf-seed{}-stream{}", m.c.seed, m.c.index)
+                                                : "vf-" + m.c.origin;
     if (m.c.origin.rfind("case file ", 0) == 0) {  // a replayed file: its name once, not nested
         name = std::filesystem::path(m.c.origin.substr(10)).stem().string();
         if (name.size() < 7 || name.compare(name.size() - 7, 7, "-shrunk") != 0) name += "-shrunk";
@@ -1334,7 +1385,9 @@ namespace {
 // --wave-on-fail: the shrunk case of `m` once more on the design built with tracing, into
 // wave_dir/vf-fail-<where>.vcd; the reason on stderr when it cannot be written.
 void write_wave(const Options& o, Mismatch& m) {
-    std::string name = m.c.origin == "random" ? fmt::format("seed{}-case{}", m.c.seed, m.c.index) : m.c.origin;
+    std::string name = m.c.origin == "random"   ? fmt::format("seed{}-case{}", m.c.seed, m.c.index)
+                       : m.c.origin == "stream" ? fmt::format("seed{}-stream{}", m.c.seed, m.c.index)
+                                                : m.c.origin;
     if (m.c.origin.rfind("case file ", 0) == 0) name = std::filesystem::path(m.c.origin.substr(10)).stem().string();
     for (char& ch : name)
         if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '-') ch = '-';
@@ -1401,6 +1454,7 @@ struct ChunkResult {
 
 // Where a case comes from, for the triage and the JUnit report.
 std::string where_of(const Case& c) {
+    if (c.origin == "stream") return fmt::format("stream {} of --seed {} ({} draws)", c.index, c.seed, 1 + c.then.size());
     return c.origin == "random" ? fmt::format("random case {} of --seed {}", c.index, c.seed) : c.origin;
 }
 
@@ -1478,6 +1532,9 @@ Report run(const Options& o) {
         };
         if (!o.case_file.empty()) {
             one(read_case(o.case_file), "xcheck.vertex_fetch.file", o.case_file);
+        } else if (o.only >= 0 && o.stream) {
+            one(random_stream(o.seed, uint64_t(o.only), o.stream), "xcheck.vertex_fetch.stream",
+                fmt::format("stream {} (seed {}, {} draws)", o.only, o.seed, o.stream));
         } else if (o.only >= 0) {
             one(random_case(o.seed, uint64_t(o.only)), "xcheck.vertex_fetch.random",
                 fmt::format("random case {} (seed {})", o.only, o.seed));
@@ -1490,16 +1547,21 @@ Report run(const Options& o) {
         merge(r);
     }
     if (o.only < 0 && o.case_file.empty() && o.random && !(o.first_mismatch && rep.mismatches)) {
-        const uint64_t chunks = (o.random + kChunk - 1) / kChunk;
+        // With --stream K: whole streams (each a case), kChunk / K of them a chunk.
+        const uint64_t total = o.stream ? (o.random + o.stream - 1) / o.stream : o.random;
+        const uint64_t per = o.stream ? std::max<uint64_t>(1, kChunk / o.stream) : kChunk;
+        const uint64_t chunks = (total + per - 1) / per;
         ChunkWork<Checker, ChunkResult> w;
         w.make = [&](int) { return std::make_unique<Checker>(o); };
         w.check = [&](Checker& ck, uint64_t k, ChunkResult& r) {
             const auto t1 = std::chrono::steady_clock::now();
-            const uint64_t end = std::min(o.random, (k + 1) * kChunk);
+            const uint64_t end = std::min(total, (k + 1) * per);
             CaseRecord rec =
-                record("xcheck.vertex_fetch.random", fmt::format("random cases {}-{} (seed {})", k * kChunk, end - 1, o.seed));
-            for (uint64_t i = k * kChunk; i < end; ++i) {
-                check_one(ck, o, random_case(o.seed, i), r, &rec);
+                o.stream ? record("xcheck.vertex_fetch.stream",
+                                  fmt::format("streams {}-{} (seed {}, {} draws each)", k * per, end - 1, o.seed, o.stream))
+                         : record("xcheck.vertex_fetch.random", fmt::format("random cases {}-{} (seed {})", k * kChunk, end - 1, o.seed));
+            for (uint64_t i = k * per; i < end; ++i) {
+                check_one(ck, o, o.stream ? random_stream(o.seed, i, o.stream) : random_case(o.seed, i), r, &rec);
                 if (o.first_mismatch && r.mismatches) break;
             }
             rec.seconds = since(t1);
@@ -1512,7 +1574,7 @@ Report run(const Options& o) {
             if (o.progress && std::chrono::duration<double>(now - last).count() >= (o.progress == 1 ? 2.0 : 30.0)) {
                 last = now;
                 std::fprintf(stderr, o.progress == 1 ? "\r  %llu / %llu cases, %llu mismatches  " : "  %llu / %llu cases, %llu mismatches\n",
-                             (unsigned long long)(rep.cases), (unsigned long long)(o.random),
+                             (unsigned long long)(rep.cases), (unsigned long long)(total),
                              (unsigned long long)rep.mismatches);
             }
             return !(o.first_mismatch && rep.mismatches);

@@ -61,7 +61,18 @@ struct Case {
     // tokens, skew, decl, base, stride, indices, flush and reset_before are used.
     std::vector<Case> then;
     bool reset_before = false;          // (a later draw) rst is asserted before it, once every vertex before it is out
+    // (A later draw) -1: its first index is offered as idx_valid is drawn per cycle, like every
+    // other vertex; >= 0 (a stream's draw, --stream K): idx_valid is low for exactly `gap` cycles
+    // after the previous draw's last index was accepted, then high until this draw's first index
+    // is accepted (0: offered in the very next cycle, back to back).
+    int gap = -1;
 };
+
+// Stream `index` of --stream k (k >= 2) under `seed`: k draws back to back, no reset between them,
+// from the random cases index*k .. index*k+k-1 of `seed` (each one's own draw, without its later
+// draws); the first one's memory, timing and back-pressure seeds; per boundary a gap (Case::gap)
+// drawn from (seed, index): 0 at half of them, else 1-8 cycles. origin "stream".
+Case random_stream(uint64_t seed, uint64_t index, uint32_t k);
 
 // The case's draws in order: the case itself, then `then`.
 std::vector<const Case*> draws(const Case& c);
@@ -130,7 +141,9 @@ struct Mismatch {
 struct Options {
     uint64_t random = 10000;   // random cases
     uint64_t seed = 1;
-    int64_t only = -1;         // just this case
+    int64_t only = -1;         // just this case (with `stream`, this stream)
+    uint32_t stream = 0;       // >= 2: the random cases are streams of this many draws (random_stream),
+                               // `random` rounded up to whole streams
     bool directed = true;      // the directed cases first
     int jobs = 1;
     bool first_mismatch = false;
@@ -204,8 +217,9 @@ void run_case(Pins& rtl, const Case& c, SideResult& out, Coverage* cov);
 // vertex", "timeout". Mismatches with one signature are most likely one bug (triage).
 std::string compare(const Case& c, const std::vector<Vertex>& expected, const SideResult& actual, uint64_t* vertex = nullptr,
                     int* reg = nullptr, std::string* signature = nullptr);
-// The smallest case (fewest vertices, then fewest declaration tokens, plain streams) for which
-// `fails` still holds. Every step keeps the stimulus legal: a declaration that decodes lenient
+// The smallest case (fewest draws, then fewest vertices, then fewest declaration tokens, plain
+// streams) for which `fails` still holds: whole draws dropped (the first one too: the next one
+// takes its place, with the case's memory, timing and back-pressure), then their resets. Every step keeps the stimulus legal: a declaration that decodes lenient
 // and breaks no lenient rule its draw did not already break (no REG before a STREAM made by
 // removing the STREAM: D7).
 Case shrink(Case c, const std::function<bool(const Case&)>& fails);

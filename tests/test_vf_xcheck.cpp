@@ -10,10 +10,12 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <memory>
 #include <string>
+#include <vector>
 
 using namespace vpsim;
 using namespace vpsim::rtl::vf;
@@ -166,7 +168,9 @@ TEST_CASE("The fetch's shrinker keeps every declaration legal: no lenient rule t
     int shrunk_some = 0;
     for (uint64_t i = 0; i < 60; ++i) {
         const Case c = random_case(seed, i);
-        const uint32_t before = lenient_rules(c.tokens);
+        // Any draw's: whole draws are dropped, the first one too (a later one takes its place).
+        uint32_t before = 0;
+        for (const Case* d : draws(c)) before |= lenient_rules(d->tokens);
         INFO("random case " << i << " of seed " << seed << ": " << describe(c));
         const Case s = shrink(c, [](const Case& t) {
             for (const auto& e : t.decl.events)
@@ -258,4 +262,140 @@ TEST_CASE("A bad fetch case file is refused naming the file, the field and the r
     std::string flush = good;
     flush.replace(flush.find("\"flush\": ["), 10, "\"flush\": [1, ");
     CHECK_THAT(refused(flush), Catch::Contains("\"flush\" has") && Catch::Contains("one per vertex"));
+}
+
+// --stream K (issue 34, item 2): K random draws back to back, an idle index gap per boundary.
+TEST_CASE("A fetch stream is K random cases' draws back to back, no reset, a gap of 0 at about half of the boundaries",
+          "[vf]") {
+    const uint64_t seed = test_seed("vf xcheck streams");
+    int boundaries = 0, none = 0, longest = 0;
+    for (uint64_t i = 0; i < 150; ++i) {
+        const Case c = random_stream(seed, i, 4);
+        INFO("stream " << i << " of seed " << seed);
+        REQUIRE(c.then.size() == 3);
+        CHECK(c.origin == "stream");
+        CHECK(c.index == i);
+        const Case first = random_case(seed, 4 * i);
+        CHECK(c.tokens == first.tokens);
+        CHECK(c.indices == first.indices);
+        CHECK(c.mem_seed == first.mem_seed);
+        CHECK(c.bp_seed == first.bp_seed);
+        for (size_t m = 0; m < 3; ++m) {
+            const Case& d = c.then[m];
+            const Case r = random_case(seed, 4 * i + m + 1);
+            CHECK(d.tokens == r.tokens);
+            CHECK(d.base == r.base);
+            CHECK(d.stride == r.stride);
+            CHECK(d.indices == r.indices);
+            CHECK(d.then.empty());
+            CHECK(!d.reset_before);
+            CHECK(d.gap >= 0);
+            CHECK(d.gap <= 8);
+            ++boundaries;
+            none += d.gap == 0;
+            longest = std::max(longest, d.gap);
+        }
+        // Deterministic: the same stream again.
+        const Case again = random_stream(seed, i, 4);
+        for (size_t m = 0; m < 3; ++m) CHECK(again.then[m].gap == c.then[m].gap);
+    }
+    CHECK(none > boundaries * 4 / 10);
+    CHECK(none < boundaries * 6 / 10);
+    CHECK(longest == 8);
+}
+
+namespace {
+
+// The built-in RTL, recording per cycle idx_valid and whether the index was taken.
+class Handshakes : public Pins {
+public:
+    Handshakes() : rtl_(builtin_vertex_fetch()) {}
+    void set_inputs(const Inputs& in, bool layout_changed) override {
+        valid_ = in.idx_valid;
+        rtl_->set_inputs(in, layout_changed);
+    }
+    void outputs(Outputs& o, bool regs) const override { rtl_->outputs(o, regs); }
+    void clock() override {
+        Outputs o;
+        rtl_->outputs(o, false);
+        valid.push_back(valid_);
+        taken.push_back(valid_ && o.idx_ready);
+        rtl_->clock();
+    }
+    void reset() override { rtl_->reset(); }
+    bool broken() const override { return rtl_->broken(); }
+    void clear_error() override { rtl_->clear_error(); }
+    std::vector<bool> valid, taken;
+
+private:
+    std::unique_ptr<Pins> rtl_;
+    bool valid_ = false;
+};
+
+}  // namespace
+
+TEST_CASE("A stream offers each draw's first index exactly its gap of idle cycles after the last index before it",
+          "[vf]") {
+    const uint64_t seed = test_seed("vf xcheck stream gaps");
+    int checked = 0;
+    for (uint64_t i = 0; i < 40; ++i) {
+        const Case c = random_stream(seed, i, 3);
+        INFO("stream " << i << " of seed " << seed << ": " << describe(c));
+        Handshakes rtl;
+        SideResult r;
+        rtl.reset();
+        run_case(rtl, c, r, nullptr);
+        REQUIRE(compare(c, golden(c), r).empty());  // the built-in RTL keeps the contract across boundaries
+        std::vector<size_t> take_cycle;
+        for (size_t t = 0; t < rtl.taken.size(); ++t)
+            if (rtl.taken[t]) take_cycle.push_back(t);
+        REQUIRE(take_cycle.size() == vertex_count(c));
+        size_t before = c.indices.size();  // vertices before the draw
+        for (const Case& d : c.then) {
+            const size_t last = take_cycle[before - 1];
+            for (size_t t = last + 1; t <= last + size_t(d.gap); ++t) CHECK(!rtl.valid[t]);
+            // then high until taken
+            for (size_t t = last + size_t(d.gap) + 1; t <= take_cycle[before]; ++t) CHECK(rtl.valid[t]);
+            CHECK(take_cycle[before] >= last + size_t(d.gap) + 1);
+            before += d.indices.size();
+            ++checked;
+        }
+    }
+    CHECK(checked == 80);
+}
+
+TEST_CASE("The fetch's shrinker drops whole draws, the first one too, and a stream's case file keeps its gaps", "[vf]") {
+    const uint64_t seed = test_seed("vf xcheck stream shrink");
+    const Case c = random_stream(seed, 5, 4);
+    // "Fails" while draw 3 follows draw 2 with its gap: the shrinker keeps exactly those two.
+    const auto t2 = c.then[1].tokens, t3 = c.then[2].tokens;
+    const int gap = c.then[2].gap;
+    const Case s = shrink(c, [&](const Case& t) {
+        const auto d = draws(t);
+        for (size_t k = 1; k < d.size(); ++k)
+            if (d[k - 1]->tokens == t2 && d[k]->tokens == t3 && d[k]->gap == gap) return true;
+        return false;
+    });
+    INFO(describe(s));
+    REQUIRE(s.then.size() == 1);
+    CHECK(s.tokens == t2);
+    CHECK(s.then[0].tokens == t3);
+    CHECK(s.then[0].gap == gap);
+    CHECK(s.mem_seed == c.mem_seed);  // the case keeps its memory and back-pressure
+    CHECK(s.bp_seed == c.bp_seed);
+    CHECK(s.origin == "stream");
+    // Its case file replays the same cycles, the gaps included.
+    const TempFile tmp("vpsim_vf_stream_case", ".json");
+    { std::ofstream(tmp.path()) << case_file_text(c, "replay", "found by", "what"); }
+    const Case d = read_case(tmp.path());
+    REQUIRE(d.then.size() == 3);
+    for (size_t m = 0; m < 3; ++m) CHECK(d.then[m].gap == c.then[m].gap);
+    auto rtl = builtin_vertex_fetch();
+    SideResult a, b;
+    rtl->reset();
+    run_case(*rtl, c, a, nullptr);
+    rtl->reset();
+    run_case(*rtl, d, b, nullptr);
+    CHECK(a.cycles == b.cycles);
+    CHECK(a.requests_made == b.requests_made);
 }

@@ -791,7 +791,9 @@ void add_xcheck_run_options(CLI::App* c, const std::shared_ptr<XcheckArgs>& a) {
                   "Drive the random arrays back to back, K to a stream (K >= 2; --random rounded up to whole "
                   "streams), with random idle gaps between them, none at half of the boundaries: the cycle contract "
                   "across array boundaries. --only I then checks stream I; a failing stream is shrunk and written "
-                  "as a stream file")
+                  "as a stream file. With --unit vertex_fetch: K random draws back to back, no reset between them, "
+                  "the idle index cycles drawn per boundary the same way; a stream is a case (--random rounded up to "
+                  "whole streams), its shrunk draws written as a case file (--case FILE), the gaps in it")
         ->check(CLI::Range(2ull, 1000000ull))
         ->excludes("--systemc");
     c->add_option("--stream-file", a->opt.stream_file,
@@ -816,15 +818,19 @@ bool refuse_given(const CLI::App& c, const std::vector<const char*>& opts, const
 // Options that do not apply to the unit, or without --coverage: true after printing the first.
 bool refuse_misplaced_xcheck(const XcheckArgs& a, const CLI::App& c) {
     if (a.vf.unit == "vertex_fetch") {
-        if (refuse_given(c, {"--corpus", "--no-corpus", "--systemc", "--vcd", "--show", "--dump-arrays", "--in-valid",
-                             "--stream", "--stream-file"},
+        if (refuse_given(c, {"--corpus", "--no-corpus", "--systemc", "--vcd", "--show", "--dump-arrays", "--in-valid"},
                          "to --unit vertex_fetch (the vertex fetch cross-check has directed cases, not the decoder's "
-                         "corpus, and no streams yet: docs/xcheck.md)"))
+                         "corpus: docs/xcheck.md)"))
+            return true;
+        // A fetch stream is a case whose later draws follow back to back: a shrunk one is a case file.
+        if (refuse_given(c, {"--stream-file"},
+                         "to --unit vertex_fetch (a failing stream is written as a case file, with each draw's idle gap: "
+                         "replay it with --case FILE)"))
             return true;
         // --case FILE checks the case as written, its timing included.
         if (c.count("--case") &&
             refuse_given(c, {"--random", "--seed", "--only", "--no-directed", "--jobs", "--mutants", "--latency-min",
-                             "--latency-max", "--req-ready", "--out-ready", "--idx-valid", "--first-mismatch"},
+                             "--latency-max", "--req-ready", "--out-ready", "--idx-valid", "--first-mismatch", "--stream"},
                          "with --case (the case file holds the one case to check, its timing and back-pressure included)"))
             return true;
     } else if (refuse_given(c, {"--latency-min", "--latency-max", "--req-ready", "--idx-valid", "--no-directed",
@@ -843,6 +849,7 @@ const VfXcheckArgs& vf_args_of(XcheckArgs& a, const CLI::App& c) {
     v.random = c.count("--random") ? a.opt.random : 10000;
     v.seed = a.opt.seed;
     v.only = a.opt.only;
+    v.stream = uint32_t(a.opt.stream);
     v.jobs = a.opt.jobs;
     v.first_mismatch = a.opt.first_mismatch;
     v.json = a.json;

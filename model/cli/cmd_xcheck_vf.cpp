@@ -103,6 +103,7 @@ int run_vf_mutants(const VfXcheckArgs& a) {
     std::vector<std::string> check = {"xcheck", "--unit", "vertex_fetch", "--first-mismatch", "--json",
                                       "--random", std::to_string(a.random), "--seed", std::to_string(a.seed)};
     if (a.jobs > 1) check.insert(check.end(), {"--jobs", std::to_string(a.jobs)});
+    if (a.stream) check.insert(check.end(), {"--stream", std::to_string(a.stream)});
     if (a.no_directed) check.push_back("--no-directed");
     // A mutant of rtl/vertex_fetch.sv keeps its read policy: its requests are checked unless asked not to.
     check.push_back(a.no_check_traffic ? "--no-check-traffic" : "--check-traffic");
@@ -158,7 +159,10 @@ int run_vf_mutants(const VfXcheckArgs& a) {
         };
     CampaignReport report;
     report.unit = "vertex_fetch";
-    report.against = fmt::format("{}{} random cases (seed {})", a.no_directed ? "" : "the directed cases + ", a.random, a.seed);
+    const std::string directed = a.no_directed ? "" : "the directed cases + ";
+    report.against = a.stream ? fmt::format("{}{} random streams of {} draws (seed {})", directed,
+                                            (a.random + a.stream - 1) / a.stream, a.stream, a.seed)
+                              : fmt::format("{}{} random cases (seed {})", directed, a.random, a.seed);
     report.n = a.mutants;
     report.seed = a.mutant_seed;
     report.junit = a.junit;
@@ -232,6 +236,7 @@ int print_vf_json(const VfXcheckArgs& a, const tb::vf::Options& o, const tb::vf:
     j["unit"] = "vertex_fetch";
     j["rtl"] = rtl_name;
     j["seed"] = a.seed;
+    if (a.stream) j["stream"] = a.stream;  // draws a stream (the random cases are streams)
     j["cases"] = r.cases;
     j["vertices"] = r.vertices;
     j["elements"] = r.elements;
@@ -280,13 +285,21 @@ int print_vf_text(const VfXcheckArgs& a, const tb::vf::Options& o, const tb::vf:
                   const tb::GateResult& gate, bool gated) {
     const double vps = r.seconds > 0 ? double(r.vertices) / r.seconds : 0;
     std::printf("vertex fetch cross-check: %s against the golden vertex fetch (vs::fetch_vertex)\n", rtl_name.c_str());
+    if (a.stream)
+        std::printf("random streams of %u draws back to back (no reset between them; an idle index gap of 0 at half "
+                    "of the boundaries, else 1-8 cycles), seed %llu\n",
+                    a.stream, (unsigned long long)a.seed);
     std::printf("cases: %llu  vertices: %llu  elements: %llu  RTL cycles: %llu  mismatches: %llu\n",
                 (unsigned long long)r.cases, (unsigned long long)r.vertices, (unsigned long long)r.elements,
                 (unsigned long long)r.cycles, (unsigned long long)r.mismatches);
     std::printf("time: %.2f s  (%.0f vertices/s, --jobs %d)\n", r.seconds, vps, a.jobs);
     for (const auto& m : r.failures) {
-        std::printf("\nMISMATCH %s case %llu (seed %llu): %s\n", m.c.origin.c_str(), (unsigned long long)m.c.index,
-                    (unsigned long long)m.c.seed, m.what.c_str());
+        if (m.c.origin == "stream")
+            std::printf("\nMISMATCH stream %llu (seed %llu, %zu draws back to back): %s\n", (unsigned long long)m.c.index,
+                        (unsigned long long)m.c.seed, 1 + m.c.then.size(), m.what.c_str());
+        else
+            std::printf("\nMISMATCH %s case %llu (seed %llu): %s\n", m.c.origin.c_str(), (unsigned long long)m.c.index,
+                        (unsigned long long)m.c.seed, m.what.c_str());
         std::printf("  replay: %s\n%s", m.replay.c_str(), tb::vf::describe(m.c).c_str());
         if (!m.shrunk.indices.empty()) {
             size_t tokens = 0;
@@ -337,6 +350,7 @@ int run_vf_xcheck(const VfXcheckArgs& a) {
     o.random = a.random;
     o.seed = a.seed;
     o.only = a.only;
+    o.stream = a.stream;
     o.directed = !a.no_directed;
     o.check_traffic = a.rtl.empty() ? !a.no_check_traffic : a.check_traffic;
     o.jobs = a.jobs;

@@ -33,6 +33,7 @@ struct VfXcheckArgs {
     // Shared with the decoder's cross-check (copied from its options by cmd_xcheck.cpp).
     uint64_t random = 0, seed = 1;
     int64_t only = -1;
+    uint32_t stream = 0;  // --stream K: random streams of K draws back to back (tb::vf::random_stream)
     int jobs = 1;
     bool first_mismatch = false, json = false;
     std::vector<std::string> rtl, params;

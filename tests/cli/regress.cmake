@@ -193,7 +193,7 @@ function(case_malformed)
     "{\"name\": \"a\", \"unit\": \"decl_decoder\", \"profiles\": [{\"name\": \"p\", \"req_ready\": 0.5}]}|bad.json:3:81: /groups/0/profiles/0/req_ready: unknown member \"req_ready\" \\(valid here: name, out_ready, in_valid\\)"
     "{\"name\": \"a\", \"unit\": \"decl_decoder\", \"profiles\": [{\"name\": \"p\", \"out_ready\": 2}]}|bad.json:3:81: /groups/0/profiles/0/out_ready: \"out_ready\" is a probability 0.05 .. 1"
     "{\"name\": \"a\", \"unit\": \"gpu\"}|bad.json:3:25: /groups/0/unit: \"unit\" is decl_decoder or vertex_fetch, got \"gpu\""
-    "{\"name\": \"a\", \"unit\": \"vertex_fetch\", \"stream\": 8}|bad.json:3:51: /groups/0/stream: \"stream\" is a decl_decoder option"
+    "{\"name\": \"a\", \"unit\": \"vertex_fetch\", \"stream\": 1}|bad.json:3:51: /groups/0/stream: expected an integer 2 .. 1000000, got 1"
     "{\"name\": \"a\", \"unit\": \"decl_decoder\", \"rtl\": [{\"name\": \"x\", \"files\": [\"nosuch.sv\"]}]}|bad.json:3:73: /groups/0/rtl/0/files/0: .*nosuch.sv: no such file"
     "{\"name\": \"a\", \"unit\": \"decl_decoder\", \"seeds\": [3, 3]}|bad.json:3:54: /groups/0/seeds/1: seed 3 is listed twice"
     "{\"name\": \"a\", \"unit\": \"decl_decoder\"}, {\"name\": \"a\", \"unit\": \"vertex_fetch\"}|bad.json:3:51: /groups/1/name: group \"a\" is named twice"
@@ -295,6 +295,25 @@ function(case_vf_bins)
   string(JSON color GET "${m}" units vertex_fetch bins "user bin color")
   if(NOT color GREATER 0)
     message(FATAL_ERROR "merged user bin color: ${color}")
+  endif()
+endfunction()
+
+# A vertex fetch group with "stream": its runs check draws back to back (xcheck --unit vertex_fetch
+# --stream K; the run's report says so).
+function(case_vf_stream)
+  file(WRITE ${WORK}/r.json "{\"schema\": \"vpsim-regress-1\", \"random\": 400, \"seeds\": [1],
+  \"groups\": [{\"name\": \"vf\", \"unit\": \"vertex_fetch\", \"stream\": 4}]}\n")
+  vpsim(0 "1 runs: 1 passed" log regress r.json --out out)
+  file(GLOB_RECURSE results ${WORK}/out/*/xcheck.json)
+  list(LENGTH results n)
+  if(NOT n EQUAL 1)
+    message(FATAL_ERROR "${n} xcheck.json files, expected 1\n${log}")
+  endif()
+  file(READ ${results} rj)
+  string(JSON k ERROR_VARIABLE e GET "${rj}" stream)
+  string(JSON cases ERROR_VARIABLE e2 GET "${rj}" cases)
+  if(NOT k EQUAL 4 OR NOT cases EQUAL 127)
+    message(FATAL_ERROR "the run checked stream ${k}, ${cases} cases; expected streams of 4 draws, 27 directed + 100 streams\n${rj}")
   endif()
 endfunction()
 

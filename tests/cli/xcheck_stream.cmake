@@ -74,6 +74,68 @@ elseif(CASE STREQUAL "options_refused")
   expect(2 "--dump-arrays exports single arrays" xcheck --no-corpus --random 100 --stream 4 --dump-arrays ${WORK}/d)
   file(WRITE ${WORK}/one.stream "// bp-seed: 0x1\n// stream-array strict gap 0\nD3DVSD_END()\n")
   expect(2 "--stream-file checks the stream in the file: --seed does not apply" xcheck --stream-file ${WORK}/one.stream --seed 4)
+# The vertex fetch's streams (--unit vertex_fetch --stream K): draws back to back, each stream one
+# case whose later draws carry their idle gap (docs/xcheck.md, "The vertex fetch: draws back to back").
+elseif(CASE STREQUAL "vf_builtin_passes")
+  # The built-in RTL keeps the contract across draw boundaries: no mismatch, every bin hit.
+  expect(0 "random streams of 4 draws back to back.*\ncases: 327  .*mismatches: 0\n.*coverage: every bin hit"
+         xcheck --unit vertex_fetch --random 1200 --stream 4 --seed 3)
+elseif(CASE STREQUAL "vf_caught_b2bbug")
+  # The planted variant is caught by --stream 4, shrunk to two draws (the second one back to back:
+  # gap 0) and written as a case file.
+  file(REMOVE_RECURSE ${SHARED}/vf)
+  run(r xcheck --unit vertex_fetch --rtl ${V}/vertex_fetch_b2bbug.sv ${CACHE} --no-directed --random 400 --stream 4
+      --seed 1 --json --out ${SHARED}/vf)
+  if(NOT r_rc EQUAL 1)
+    message(FATAL_ERROR "vertex_fetch_b2bbug: exit ${r_rc}, expected 1\n${r}")
+  endif()
+  string(JSON origin GET "${r_out}" failures 0 origin)
+  string(JSON file GET "${r_out}" failures 0 file)
+  string(JSON then LENGTH "${r_out}" failures 0 shrunk then)
+  string(JSON gap GET "${r_out}" failures 0 shrunk then 0 gap)
+  if(NOT origin STREQUAL "stream" OR NOT then EQUAL 1 OR NOT gap EQUAL 0 OR NOT EXISTS ${file})
+    message(FATAL_ERROR "vertex_fetch_b2bbug: the first failure is a '${origin}', shrunk to 1 + ${then} draws "
+                        "(later gap ${gap}), file '${file}'; expected a stream shrunk to 2 draws back to back, written\n${r_out}")
+  endif()
+  file(WRITE ${SHARED}/vf/file.txt "${file}")
+elseif(CASE STREQUAL "vf_replay_exact_b2bbug")
+  # The written case file's own replay command gives exactly the difference recorded in it ...
+  file(READ ${SHARED}/vf/file.txt f)
+  file(READ ${f} text)
+  string(JSON line GET "${text}" replay)
+  string(JSON what GET "${text}" first_difference)
+  string(REGEX REPLACE "^vpsim " "" line "${line}")
+  separate_arguments(args UNIX_COMMAND "${line}")
+  run(r ${args} --json --out ${WORK}/replay)
+  string(JSON what2 GET "${r_out}" failures 0 first_difference)
+  if(NOT r_rc EQUAL 1 OR NOT what2 STREQUAL what)
+    message(FATAL_ERROR "the replay of ${f} gave exit ${r_rc} and '${what2}', expected 1 and '${what}'\n${r_err}")
+  endif()
+  # ... and the built-in RTL passes the same two draws.
+  expect(0 "cases: 1  .*mismatches: 0" xcheck --unit vertex_fetch --case ${f})
+elseif(CASE STREQUAL "vf_only_replays_stream")
+  # --only I with --stream replays stream I alone, with the same first difference as in the full run.
+  run(all xcheck --unit vertex_fetch --rtl ${V}/vertex_fetch_b2bbug.sv ${CACHE} --no-directed --random 200 --stream 4
+      --seed 1 --json --first-mismatch)
+  string(JSON i GET "${all_out}" failures 0 index)
+  string(JSON d GET "${all_out}" failures 0 first_difference)
+  string(JSON replay GET "${all_out}" failures 0 replay)
+  if(NOT replay MATCHES " --seed 1 --stream 4 --only ${i} --no-directed")
+    message(FATAL_ERROR "the replay command '${replay}' does not name stream ${i}")
+  endif()
+  run(one xcheck --unit vertex_fetch --rtl ${V}/vertex_fetch_b2bbug.sv ${CACHE} --seed 1 --stream 4 --only ${i}
+      --no-directed --json --first-mismatch)
+  string(JSON d2 GET "${one_out}" failures 0 first_difference)
+  string(JSON n GET "${one_out}" cases)
+  if(NOT one_rc EQUAL 1 OR NOT n EQUAL 1 OR NOT d2 STREQUAL d)
+    message(FATAL_ERROR "--only ${i}: exit ${one_rc}, ${n} cases, '${d2}'; expected 1, 1 and '${d}'\n${one}")
+  endif()
+elseif(CASE STREQUAL "vf_options_refused")
+  # Options that do not apply to the fetch's streams are errors (exit 2), never ignored.
+  file(WRITE ${WORK}/c.json "{}")
+  expect(2 "--stream does not apply with --case" xcheck --unit vertex_fetch --case ${WORK}/c.json --stream 4)
+  expect(2 "--stream-file does not apply to --unit vertex_fetch .*--case FILE" xcheck --unit vertex_fetch --stream-file ${WORK}/c.json)
+  expect(2 "--stream: Value 1 not in range" xcheck --unit vertex_fetch --stream 1)
 else()
   message(FATAL_ERROR "unknown CASE ${CASE}")
 endif()
