@@ -89,6 +89,16 @@ private:
     std::unique_ptr<Pins> a_, b_;
 };
 
+// Two cases driven on `rtl` from reset take the same cycles and make the same memory requests.
+void check_same_pins(Pins& rtl, const Case& c, const Case& d) {
+    SideResult a, b;
+    rtl.reset();
+    run_case(rtl, c, a, nullptr);
+    rtl.reset();
+    run_case(rtl, d, b, nullptr);
+    CHECK(a.cycles == b.cycles);
+    CHECK(a.requests_made == b.requests_made);
+}
 }  // namespace
 
 TEST_CASE("The built-in vertex fetch driven region by region equals Verilator's eval() on every output of every cycle",
@@ -224,13 +234,7 @@ TEST_CASE("A fetch case file reads back as the same case", "[vf]") {
         CHECK(d.then.size() == c.then.size());
         CHECK(d.bp_seed == c.bp_seed);
         CHECK(d.timing.req_ready == c.timing.req_ready);
-        SideResult a, b;
-        rtl->reset();
-        run_case(*rtl, c, a, nullptr);
-        rtl->reset();
-        run_case(*rtl, d, b, nullptr);
-        CHECK(a.cycles == b.cycles);
-        CHECK(a.requests_made == b.requests_made);
+        check_same_pins(*rtl, c, d);
         const auto ga = golden(c), gb = golden(d);
         REQUIRE(ga.size() == gb.size());
         for (size_t k = 0; k < ga.size(); ++k) CHECK(ga[k].regs == gb[k].regs);
@@ -391,11 +395,5 @@ TEST_CASE("The fetch's shrinker drops whole draws, the first one too, and a stre
     REQUIRE(d.then.size() == 3);
     for (size_t m = 0; m < 3; ++m) CHECK(d.then[m].gap == c.then[m].gap);
     auto rtl = builtin_vertex_fetch();
-    SideResult a, b;
-    rtl->reset();
-    run_case(*rtl, c, a, nullptr);
-    rtl->reset();
-    run_case(*rtl, d, b, nullptr);
-    CHECK(a.cycles == b.cycles);
-    CHECK(a.requests_made == b.requests_made);
+    check_same_pins(*rtl, c, d);
 }

@@ -23,3 +23,18 @@ function(run var)
   set(${var}_err "${err}" PARENT_SCOPE)
   set(${var}_rc ${rc} PARENT_SCOPE)
 endfunction()
+
+# case_file_replays(<file>): a vertex fetch case file's own replay command (its "replay") gives
+# exactly the first difference recorded in it ("first_difference"), with exit 1.
+function(case_file_replays f)
+  file(READ ${f} text)
+  string(JSON line GET "${text}" replay)
+  string(JSON what GET "${text}" first_difference)
+  string(REGEX REPLACE "^vpsim " "" line "${line}")
+  separate_arguments(args UNIX_COMMAND "${line}")
+  run(r ${args} --json --out ${WORK}/replay)
+  string(JSON what2 GET "${r_out}" failures 0 first_difference)
+  if(NOT r_rc EQUAL 1 OR NOT what2 STREQUAL what)
+    message(FATAL_ERROR "the replay of ${f} gave exit ${r_rc} and '${what2}', expected 1 and '${what}'\n${r_err}")
+  endif()
+endfunction()
