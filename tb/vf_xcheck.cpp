@@ -1430,6 +1430,7 @@ struct Checker {
     // The case from reset; "" when it passes.
     std::string check(const Case& c, Coverage* cov, uint64_t* vertex = nullptr, int* reg = nullptr,
                       std::string* signature = nullptr) {
+        rtl->make_current();  // this thread runs this design only (a compare when it is current already)
         rtl->reset();
         const auto exp = golden(c);
         run_case(*rtl, c, res, cov);

@@ -69,8 +69,9 @@ public:
             top_->final();
             top_.reset();
         }
-        // The context goes now: the last one made must not name it (a thread without a current
-        // context takes that one).
+        // The context goes now: neither this thread (make_current) nor the last one made may name
+        // it (a thread without a current context takes that one).
+        if (Verilated::threadContextp() == ctx_.get()) Verilated::threadContextp(Verilated::defaultContextp());
         if (Verilated::lastContextp() == ctx_.get()) Verilated::lastContextp(Verilated::defaultContextp());
     }
     void set_inputs(const Inputs& in, bool layout_changed) override { drive(in, layout_changed, regions_); }
@@ -99,6 +100,9 @@ public:
     }
     bool broken() const override { return ctx_->gotError(); }
     void clear_error() override { ctx_->gotError(false); }
+    void make_current() override {
+        if (Verilated::threadContextp() != ctx_.get()) Verilated::threadContextp(ctx_.get());
+    }
 
 private:
     // clk low and the inputs, then the input-combinational region (`regions`) or eval().

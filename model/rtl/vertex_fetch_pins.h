@@ -60,6 +60,12 @@ public:
     // when the instance goes). False when the design was not built with tracing or the file cannot
     // be opened.
     virtual bool trace_open(const std::string&) { return false; }
+    // Keep this design's Verilator context current on the calling thread until another is made
+    // current, so that each call need not make it current and put the caller's back. A cross-check
+    // thread that runs only this design calls it once; in the pipeline, where another Verilated
+    // model shares the thread, nobody does. Verilator's setter also writes a process-wide
+    // "last context", so two threads switching contexts on every call contend for that one line.
+    virtual void make_current() {}
 };
 
 // How the built-in design is evaluated: region by region (the input-combinational region when the
