@@ -1313,18 +1313,28 @@ Case read_case(const std::string& file) {
 
 namespace {
 
+bool from_case_file(const Case& c) { return c.origin.rfind("case file ", 0) == 0; }
+
+// A case's part of an output file's name: random case or stream I of seed S, a replayed case
+// file's stem, or the directed case's name; every character but letters, digits and '-' as '-'.
+std::string file_tag(const Case& c) {
+    std::string t = c.origin == "random"   ? fmt::format("seed{}-case{}", c.seed, c.index)
+                    : c.origin == "stream" ? fmt::format("seed{}-stream{}", c.seed, c.index)
+                    : from_case_file(c)    ? std::filesystem::path(c.origin.substr(10)).stem().string()
+                                           : c.origin;
+    for (char& ch : t)
+        if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '-') ch = '-';
+    return t;
+}
+
 // The shrunk case of `m` into o.mismatch_dir (created when needed); the file's name, or "" with
 // the reason on stderr when it cannot be written (the report still has the case).
 std::string write_shrunk(const Options& o, const Mismatch& m) {
-    std::string name = m.c.origin == "random"   ? fmt::format("vf-seed{}-case{}", m.c.seed, m.c.index)
-                       : m.c.origin == "stream" ? fmt::format("vf-seed{}-stream{}", m.c.seed, m.c.index)
-                                                : "vf-" + m.c.origin;
-    if (m.c.origin.rfind("case file ", 0) == 0) {  // a replayed file: its name once, not nested
-        name = std::filesystem::path(m.c.origin.substr(10)).stem().string();
-        if (name.size() < 7 || name.compare(name.size() - 7, 7, "-shrunk") != 0) name += "-shrunk";
-    }
-    for (char& ch : name)
-        if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '-') ch = '-';
+    std::string name = file_tag(m.c);
+    if (!from_case_file(m.c))
+        name = "vf-" + name;
+    else if (name.size() < 7 || name.compare(name.size() - 7, 7, "-shrunk") != 0)  // a replayed file: its name once, not nested
+        name += "-shrunk";
     name += ".json";
     const std::string path = (std::filesystem::path(o.mismatch_dir) / name).string();
     try {
@@ -1385,13 +1395,7 @@ namespace {
 // --wave-on-fail: the shrunk case of `m` once more on the design built with tracing, into
 // wave_dir/vf-fail-<where>.vcd; the reason on stderr when it cannot be written.
 void write_wave(const Options& o, Mismatch& m) {
-    std::string name = m.c.origin == "random"   ? fmt::format("seed{}-case{}", m.c.seed, m.c.index)
-                       : m.c.origin == "stream" ? fmt::format("seed{}-stream{}", m.c.seed, m.c.index)
-                                                : m.c.origin;
-    if (m.c.origin.rfind("case file ", 0) == 0) name = std::filesystem::path(m.c.origin.substr(10)).stem().string();
-    for (char& ch : name)
-        if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '-') ch = '-';
-    const std::string f = (std::filesystem::path(o.wave_dir) / ("vf-fail-" + name + ".vcd")).string();
+    const std::string f = (std::filesystem::path(o.wave_dir) / ("vf-fail-" + file_tag(m.c) + ".vcd")).string();
     try {
         const Case& c = m.shrunk.indices.empty() ? m.c : m.shrunk;
         {
@@ -1560,7 +1564,7 @@ Report run(const Options& o) {
             CaseRecord rec =
                 o.stream ? record("xcheck.vertex_fetch.stream",
                                   fmt::format("streams {}-{} (seed {}, {} draws each)", k * per, end - 1, o.seed, o.stream))
-                         : record("xcheck.vertex_fetch.random", fmt::format("random cases {}-{} (seed {})", k * kChunk, end - 1, o.seed));
+                         : record("xcheck.vertex_fetch.random", fmt::format("random cases {}-{} (seed {})", k * per, end - 1, o.seed));
             for (uint64_t i = k * per; i < end; ++i) {
                 check_one(ck, o, o.stream ? random_stream(o.seed, i, o.stream) : random_case(o.seed, i), r, &rec);
                 if (o.first_mismatch && r.mismatches) break;
