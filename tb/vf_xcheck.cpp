@@ -6,7 +6,7 @@
 #include "model/decl/decl_text.h"
 #include "model/vs/vs_fetch.h"
 #include "model/vs/vs_fetch_unit.h"
-#include "tb/chunk_scheduler.h"
+#include "tb/xcheck_engine.h"
 #include "tb/decl_gen.h"
 #include "tb/replay.h"
 
@@ -1447,16 +1447,6 @@ struct Checker {
     }
 };
 
-struct ChunkResult {
-    uint64_t cases = 0, vertices = 0, elements = 0, cycles = 0, mismatches = 0;
-    Coverage cov;
-    UserCoverage user;
-    std::vector<Mismatch> failures;
-    Triage triage;
-    std::vector<CaseRecord> records;
-    std::string error;
-};
-
 // Where a case comes from, for the triage and the JUnit report.
 std::string where_of(const Case& c) {
     if (c.origin == "stream") return fmt::format("stream {} of --seed {} ({} draws)", c.index, c.seed, 1 + c.then.size());
@@ -1469,71 +1459,133 @@ uint64_t elements_of(const Case& c) {
     return n;
 }
 
-// Checks one case; `rec` (may be null) is its JUnit test case, counted and given the first failure.
-void check_one(Checker& ck, const Options& o, Case c, ChunkResult& r, CaseRecord* rec) {
-    apply_timing(o, c);
-    count_case(c, r.cov);
-    if (o.user_bins) count_user(*o.user_bins, c, r.user);
-    Mismatch m;
-    const std::string what = ck.check(c, &r.cov, &m.vertex, &m.reg, &m.signature);
-    ++r.cases;
-    r.vertices += vertex_count(c);
-    for (const Case* d : draws(c)) r.elements += elements_of(*d) * d->indices.size();
-    r.cycles += ck.res.cycles;
-    if (rec) ++rec->arrays;
-    if (what.empty()) return;
-    ++r.mismatches;
-    const std::string replay = replay_command(o, c);
-    r.triage.add(m.signature, where_of(c), what, replay);
-    if (rec && !rec->mismatches++) rec->failure = fmt::format("{}: {}\nreplay: {}", where_of(c), what, replay);
-    if (r.failures.size() < 5) {
-        m.c = std::move(c);
-        m.what = what;
-        r.failures.push_back(std::move(m));
+// The vertex fetch's adapter for the cross-check engine (tb/xcheck_engine.h): a case is one draw
+// with its later draws (or a stream of draws), its sides the golden fetch and the design from
+// reset, its counts the vertices, elements, cycles and coverage bins; a kept mismatch is shrunk
+// (whole draws, vertices, declaration tokens), written as a case file and (the first) traced.
+struct VfCounts {
+    uint64_t vertices = 0, elements = 0, cycles = 0;
+    Coverage cov;
+    UserCoverage user;
+    void add(const VfCounts& o) {
+        vertices += o.vertices;
+        elements += o.elements;
+        cycles += o.cycles;
+        cov.add(o.cov);
+        user.add(o.user);
     }
-}
+};
 
-// One JUnit test case of `cases` random cases from `first`, or of one named case.
-CaseRecord record(const std::string& classname, const std::string& name) {
-    CaseRecord rec;
-    rec.classname = classname;
-    rec.name = name;
-    rec.unit_word = "cases";
-    return rec;
-}
+struct VfSides {
+    uint64_t vertex = 0;  // the first diverging vertex and register
+    int reg = -1;
+};
 
-double since(std::chrono::steady_clock::time_point t0) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+class VfUnit {
+public:
+    using Case = vf::Case;
+    using Checker = vf::Checker;
+    using Counts = VfCounts;
+    using Sides = VfSides;
+
+    VfUnit(const Options& o, Report& rep)
+        : o_(o), rep_(rep), total_(o.stream ? (o.random + o.stream - 1) / o.stream : o.random),
+          per_(o.stream ? std::max<uint64_t>(1, kChunk / o.stream) : kChunk) {}
+
+    uint64_t total() const { return total_; }  // random cases, or streams
+    uint64_t per_chunk() const { return per_; }
+
+    std::unique_ptr<Checker> checker(int) { return std::make_unique<Checker>(o_); }
+    void chunk_start(Checker&) {}  // Checker::check starts every case from reset
+    void stimulus(Checker&, uint64_t i, Case& c) {
+        c = o_.stream ? random_stream(o_.seed, i, o_.stream) : random_case(o_.seed, i);
+        apply_timing(o_, c);
+    }
+    Verdict check(Checker& ck, const Case& c, VfCounts& n, VfSides* s) {
+        count_case(c, n.cov);
+        if (o_.user_bins) count_user(*o_.user_bins, c, n.user);
+        VfSides at;
+        Verdict v;
+        v.text = ck.check(c, &n.cov, &at.vertex, &at.reg, &v.signature);
+        n.vertices += vertex_count(c);
+        for (const Case* d : draws(c)) n.elements += elements_of(*d) * d->indices.size();
+        n.cycles += ck.res.cycles;
+        if (v.empty()) return {};
+        if (s) *s = at;
+        return v;
+    }
+    std::string where(const Case& c) const { return where_of(c); }
+    std::string replay(const Case& c) const { return replay_command(o_, c); }
+    void also_mismatch(const Case&, const std::string&) {}
+    void keep(Kept<VfUnit>&& k, bool shrink);
+    // One JUnit test case per chunk of random cases (or streams), one per named case.
+    RecordKey record_of_random(uint64_t first) const {
+        const uint64_t end = std::min(total_, first + per_);
+        return o_.stream ? named("xcheck.vertex_fetch.stream",
+                                 fmt::format("streams {}-{} (seed {}, {} draws each)", first, end - 1, o_.seed, o_.stream))
+                         : named("xcheck.vertex_fetch.random", fmt::format("random cases {}-{} (seed {})", first, end - 1, o_.seed));
+    }
+    static RecordKey named(const std::string& classname, const std::string& name) {
+        RecordKey r;
+        r.key = classname + " " + name;
+        r.proto.classname = classname;
+        r.proto.name = name;
+        r.proto.unit_word = "cases";
+        return r;
+    }
+
+private:
+    const Options& o_;
+    Report& rep_;
+    const uint64_t total_, per_;
+    std::unique_ptr<Checker> shrinker_;  // made at the first kept mismatch
+};
+
+// A kept mismatch, in case order: as it is (--first-mismatch), or shrunk from reset keeping the
+// first difference's signature (the same bug, not merely some difference), written as a case
+// file, and the first one traced (--wave-on-fail).
+void VfUnit::keep(Kept<VfUnit>&& k, bool shrink) {
+    Mismatch m;
+    m.c = std::move(k.c);
+    m.what = std::move(k.verdict.text);
+    m.signature = std::move(k.verdict.signature);
+    m.vertex = k.sides.vertex;
+    m.reg = k.sides.reg;
+    m.replay = std::move(k.replay);
+    if (shrink) {
+        if (!shrinker_) shrinker_ = std::make_unique<Checker>(o_);
+        Checker& ck = *shrinker_;
+        m.shrunk = vf::shrink(m.c, [&](const Case& t) {
+            std::string sig;
+            return !ck.check(t, nullptr, nullptr, nullptr, &sig).empty() && sig == m.signature;
+        });
+        m.shrunk_what = ck.check(m.shrunk, nullptr);
+        if (!o_.mismatch_dir.empty()) m.written_to = write_shrunk(o_, m);
+        if (rep_.failures.empty() && !o_.wave_dir.empty() && o_.wave_rtl) write_wave(o_, m);
+    }
+    rep_.failures.push_back(std::move(m));
 }
 
 }  // namespace
 
 Report run(const Options& o) {
     Report rep;
-    Triage triage;
-    const auto t0 = std::chrono::steady_clock::now();
-    auto merge = [&](ChunkResult& r) {
-        rep.cases += r.cases;
-        rep.vertices += r.vertices;
-        rep.elements += r.elements;
-        rep.cycles += r.cycles;
-        rep.mismatches += r.mismatches;
-        rep.coverage.add(r.cov);
-        rep.user.add(r.user);
-        for (auto& m : r.failures)
-            if (rep.failures.size() < 5) rep.failures.push_back(std::move(m));
-        triage.merge(r.triage);
-        for (auto& rec : r.records) rep.records.push_back(std::move(rec));
-    };
+    VfUnit unit(o, rep);
+    EngineOptions eo;
+    eo.random = o.only < 0 && o.case_file.empty() ? unit.total() : 0;
+    eo.per_chunk = unit.per_chunk();
+    eo.jobs = o.jobs;
+    eo.first_mismatch = o.first_mismatch;
+    eo.keep = o.show;
+    eo.records = true;
+    eo.progress = o.progress;
+    eo.noun = o.stream ? "streams" : "cases";
+    Engine<VfUnit> eng(unit, eo);
     {
-        Checker ck(o);
-        ChunkResult r;
+        Checker ck(o);  // the named cases' design
         auto one = [&](Case c, const std::string& classname, const std::string& name) {
-            const auto t1 = std::chrono::steady_clock::now();
-            CaseRecord rec = record(classname, name);
-            check_one(ck, o, std::move(c), r, &rec);
-            rec.seconds = since(t1);
-            r.records.push_back(std::move(rec));
+            apply_timing(o, c);
+            eng.check_named(ck, c, VfUnit::named(classname, name));
         };
         if (!o.case_file.empty()) {
             one(read_case(o.case_file), "xcheck.vertex_fetch.file", o.case_file);
@@ -1549,63 +1601,19 @@ Report run(const Options& o) {
                 one(std::move(c), "xcheck.vertex_fetch.directed", name);
             }
         }
-        merge(r);
     }
-    if (o.only < 0 && o.case_file.empty() && o.random && !(o.first_mismatch && rep.mismatches)) {
-        // With --stream K: whole streams (each a case), kChunk / K of them a chunk.
-        const uint64_t total = o.stream ? (o.random + o.stream - 1) / o.stream : o.random;
-        const uint64_t per = o.stream ? std::max<uint64_t>(1, kChunk / o.stream) : kChunk;
-        const uint64_t chunks = (total + per - 1) / per;
-        ChunkWork<Checker, ChunkResult> w;
-        w.make = [&](int) { return std::make_unique<Checker>(o); };
-        w.check = [&](Checker& ck, uint64_t k, ChunkResult& r) {
-            const auto t1 = std::chrono::steady_clock::now();
-            const uint64_t end = std::min(total, (k + 1) * per);
-            CaseRecord rec =
-                o.stream ? record("xcheck.vertex_fetch.stream",
-                                  fmt::format("streams {}-{} (seed {}, {} draws each)", k * per, end - 1, o.seed, o.stream))
-                         : record("xcheck.vertex_fetch.random", fmt::format("random cases {}-{} (seed {})", k * per, end - 1, o.seed));
-            for (uint64_t i = k * per; i < end; ++i) {
-                check_one(ck, o, o.stream ? random_stream(o.seed, i, o.stream) : random_case(o.seed, i), r, &rec);
-                if (o.first_mismatch && r.mismatches) break;
-            }
-            rec.seconds = since(t1);
-            r.records.push_back(std::move(rec));
-        };
-        auto last = std::chrono::steady_clock::now();
-        w.merge = [&](ChunkResult& r, uint64_t) {
-            merge(r);
-            const auto now = std::chrono::steady_clock::now();
-            if (o.progress && std::chrono::duration<double>(now - last).count() >= (o.progress == 1 ? 2.0 : 30.0)) {
-                last = now;
-                std::fprintf(stderr, o.progress == 1 ? "\r  %llu / %llu cases, %llu mismatches  " : "  %llu / %llu cases, %llu mismatches\n",
-                             (unsigned long long)(rep.cases), (unsigned long long)(total),
-                             (unsigned long long)rep.mismatches);
-            }
-            return !(o.first_mismatch && rep.mismatches);
-        };
-        run_chunks(chunks, o.jobs, w);
-        if (o.progress == 1) std::fprintf(stderr, "\r%60s\r", "");
-    }
-    rep.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    rep.groups = triage.groups();
-    // Shrink the first failures, each replayed from reset, keeping the first difference's
-    // signature (the same bug, not merely some difference); each shrunk case is written as a file.
-    if (!rep.failures.empty() && !o.first_mismatch) {
-        Checker ck(o);
-        for (auto& m : rep.failures) {
-            m.replay = replay_command(o, m.c);
-            m.shrunk = shrink(m.c, [&](const Case& t) {
-                std::string sig;
-                return !ck.check(t, nullptr, nullptr, nullptr, &sig).empty() && sig == m.signature;
-            });
-            m.shrunk_what = ck.check(m.shrunk, nullptr);
-            if (!o.mismatch_dir.empty()) m.written_to = write_shrunk(o, m);
-        }
-        if (!o.wave_dir.empty() && o.wave_rtl) write_wave(o, rep.failures.front());
-    } else {
-        for (auto& m : rep.failures) m.replay = replay_command(o, m.c);
-    }
+    eng.check_random();
+    const VfCounts& n = eng.counts();
+    rep.cases = eng.cases();
+    rep.vertices = n.vertices;
+    rep.elements = n.elements;
+    rep.cycles = n.cycles;
+    rep.mismatches = eng.mismatches();
+    rep.coverage = n.cov;
+    rep.user = n.user;
+    rep.records = std::move(eng.records());
+    rep.seconds = eng.seconds();
+    rep.groups = eng.triage().groups();
     if (counts_holes(o)) {
         rep.holes = rep.coverage.holes();
         if (o.user_bins) {

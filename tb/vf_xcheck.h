@@ -147,6 +147,7 @@ struct Options {
     bool directed = true;      // the directed cases first
     int jobs = 1;
     bool first_mismatch = false;
+    size_t show = 5;           // mismatches kept: shrunk, written and detailed (every one is counted and grouped)
     // Fixed timing (the command-line options); unset fields are drawn per case.
     int64_t lat_min = -1, lat_max = -1;
     double req_ready = -1, out_ready = -1, idx_valid = -1;

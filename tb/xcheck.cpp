@@ -10,6 +10,7 @@
 #include "tb/replay.h"
 #include "tb/shrink.h"
 #include "model/rtl/user_rtl.h"
+#include "tb/xcheck_engine.h"
 #include "tb/xcheck_stream.h"
 #include "model/common/process.h"
 
@@ -528,114 +529,6 @@ void report_mismatch(Mismatch& m, const XcheckOptions& opt, int number) {
 
 namespace {
 
-// One thread's tools for the random arrays: its RTL instance (made on this thread), the golden
-// side and the buffers, all reused from array to array.
-struct Checker {
-    std::unique_ptr<RtlDut> own;
-    RtlDut* dut;
-    ModelSide model;
-    GenScratch scratch;
-    ArrayCase c;
-    SideResult exp, act;
-    // With `borrow`, that instance (made on this thread) instead of a new one.
-    explicit Checker(const XcheckOptions& opt, RtlDut* borrow = nullptr)
-        : own(borrow ? nullptr : opt.rtl ? opt.rtl() : builtin_rtl()), dut(borrow ? borrow : own.get()), model(opt.model) {}
-};
-
-// What one chunk of random arrays gave: totals, coverage, and every mismatch in order (the
-// first few with the array and both sides, for shrinking and the report).
-struct ChunkResult {
-    struct Seen {
-        uint64_t index = 0;
-        std::string diff, signature;
-        bool lenient = false;
-        bool full = false;
-        ArrayCase c;
-        SideResult exp, act;
-    };
-    uint64_t first = 0, checked = 0, tokens = 0, events = 0, cycles = 0;
-    Coverage coverage;
-    UserCoverage user;
-    std::vector<Seen> mismatches;
-};
-
-// Random arrays [first, last) on `k`, from a reset decoder; stops after the first mismatch
-// when opt.first_mismatch.
-void check_chunk(Checker& k, const XcheckOptions& opt, uint64_t first, uint64_t last, ChunkResult& out) {
-    out.first = first;
-    k.dut->reset();
-    for (uint64_t i = first; i < last; ++i) {
-        random_case(opt.seed, i, k.c, k.scratch);
-        k.model.reset();
-        drive_array(k.model, k.c.tokens, k.c.lenient, k.c.bp_seed, opt.bp, k.exp);
-        k.dut->run_into(k.c.tokens, k.c.lenient, k.c.bp_seed, opt.bp, k.act);
-        ++out.checked;
-        out.tokens += k.c.tokens.size();
-        out.events += k.exp.events.size();
-        out.cycles += k.exp.cycles;
-        out.coverage.count_tokens(k.c.tokens);
-        out.coverage.count_events(0, k.exp.events, k.c.lenient);
-        out.coverage.count_events(1, k.act.events, k.c.lenient);
-        if (opt.user_bins) out.user.count(*opt.user_bins, k.c.tokens, k.exp.events, k.c.lenient);
-        Difference diff = difference(k.exp, k.act);
-        if (diff.empty()) continue;
-        ChunkResult::Seen m;
-        m.index = i;
-        m.diff = std::move(diff.text);
-        m.signature = std::move(diff.signature);
-        m.lenient = k.c.lenient;
-        if (out.mismatches.size() < opt.show) {  // the report details the first `show` mismatches overall
-            m.full = true;
-            m.c = k.c;
-            m.exp = k.exp;
-            m.act = k.act;
-        }
-        out.mismatches.push_back(std::move(m));
-        if (opt.first_mismatch) break;
-    }
-}
-
-}  // namespace
-
-namespace {
-
-// JUnit cases (opt.case_batch): one per corpus file, one per case_batch random arrays, in order of
-// checking, in rep.cases.
-class CaseBook {
-public:
-    CaseBook(const XcheckOptions& opt, XcheckReport& rep) : opt_(opt), rep_(rep) {}
-    // The case an array belongs to (made when first seen); null without case_batch.
-    CaseRecord* of(const ArrayCase& c) {
-        if (!opt_.case_batch) return nullptr;
-        std::string key;
-        CaseRecord r;
-        if (c.origin == "random") {
-            const uint64_t b = c.index / opt_.case_batch;
-            const uint64_t first = b * opt_.case_batch;
-            const uint64_t last = opt_.only >= 0 ? c.index : std::min(opt_.random, first + opt_.case_batch) - 1;
-            r.classname = "xcheck.random";
-            r.name = opt_.only >= 0 ? fmt::format("random array {} (seed {})", c.index, opt_.seed)
-                                    : fmt::format("random arrays {}-{} (seed {})", first, last, opt_.seed);
-            key = "random " + std::to_string(b);
-        } else {
-            r.classname = "xcheck.corpus";
-            r.name = c.origin;
-            key = "corpus " + c.origin;
-        }
-        auto it = index_.find(key);
-        if (it == index_.end()) {
-            it = index_.emplace(key, rep_.cases.size()).first;
-            rep_.cases.push_back(std::move(r));
-        }
-        return &rep_.cases[it->second];
-    }
-
-private:
-    const XcheckOptions& opt_;
-    XcheckReport& rep_;
-    std::map<std::string, size_t> index_;
-};
-
 // Item 6 of issue 34: every mismatching array again from a reset decoder with both sides' pins
 // traced, grouped by the pins that differ at the first cycle the sides part (cycle-aligned: one
 // bug whose events fall out of step is one group). On an instance of its own, made when first
@@ -717,270 +610,233 @@ void write_failure_wave(const XcheckOptions& opt, const ArrayCase& c, Mismatch& 
     }
 }
 
-// One run_xcheck: the instance under check, the report it fills, the triage and the JUnit cases,
-// and the steps — the arrays one by one (corpus, --only, the SystemC bench, the per-array path),
-// the random arrays in chunks merged in array order, a mismatch kept (shrunk) or counted.
-class XcheckRun {
-public:
-    XcheckRun(const XcheckOptions& opt, std::chrono::steady_clock::time_point t0)
-        : opt_(opt), t0_(t0), last_print_(t0), dut_(opt.rtl ? opt.rtl() : builtin_rtl()), book_(opt, rep_), pins_(opt) {}
-    void check_systemc(const std::vector<ArrayCase>& corpus);
-    void check_fast(const std::vector<ArrayCase>& corpus);
-    XcheckReport finish();
-
-private:
-    SideResult model(const std::vector<uint32_t>& t, const ArrayCase& c) const {
-        return run_model(t, c.lenient, c.bp_seed, opt_.bp, opt_.model);
+// The decoder's adapter for the cross-check engine (tb/xcheck_engine.h): a case is one token
+// array, its sides the golden stepper and the RTL under the same handshake draws, its counts the
+// tokens, events, cycles and coverage bins, a kept mismatch shrunk by units, written as a corpus
+// file and (the first) traced.
+struct DeclCounts {
+    uint64_t tokens = 0, events = 0, cycles = 0;
+    Coverage coverage;
+    UserCoverage user;
+    void add(const DeclCounts& o) {
+        tokens += o.tokens;
+        events += o.events;
+        cycles += o.cycles;
+        coverage.add(o.coverage);
+        user.add(o.user);
     }
-    SideResult rtl(const std::vector<uint32_t>& t, const ArrayCase& c) { return dut_->run(t, c.lenient, c.bp_seed, opt_.bp); }
-    uint64_t chunk_end(uint64_t k) const { return std::min(opt_.random, (k + 1) * kRandomChunk); }
-    void check_one(const ArrayCase& c) { check_results(c, model(c.tokens, c), rtl(c.tokens, c)); }
-    void check_results(const ArrayCase& c, const SideResult& exp, const SideResult& act);
-    void check_random();
-    void merge_chunk(ChunkResult& r);
-    void book_chunk(const ChunkResult& r);
-    void count_unkept(const ChunkResult::Seen& m);
-    void on_mismatch(const ArrayCase& c, const SideResult& exp, const SideResult& act, const Difference& diff);
-    void shrink_mismatch(const ArrayCase& c, const Difference& diff, Mismatch& m);
-    void case_failure(CaseRecord* cr, const ArrayCase& c, const std::string& d) {
-        if (cr->mismatches++ == 0)
-            cr->failure = fmt::format("{}: {}\nreplay: {}", describe(c, opt_.seed), d, replay_command(c, opt_));
-    }
-    void case_seconds(CaseRecord* cr) {
-        const auto now = std::chrono::steady_clock::now();
-        cr->seconds += std::chrono::duration<double>(now - case_clock_).count();
-        case_clock_ = now;
-    }
-    void progress(uint64_t done);
-
-    const XcheckOptions& opt_;
-    const std::chrono::steady_clock::time_point t0_;
-    std::chrono::steady_clock::time_point last_print_;
-    XcheckReport rep_;
-    std::unique_ptr<RtlDut> dut_;
-    bool stop_ = false;  // first_mismatch: seen
-    CaseBook book_;
-    std::chrono::steady_clock::time_point case_clock_ = std::chrono::steady_clock::now();
-    Triage triage_;
-    PinTriage pins_;
-    std::vector<std::string> coverage_parts_;  // of the worker threads' instances (--jobs > 1), merged at the end
 };
 
-// A mismatch, in array order: kept for the report (the first `show`, shrunk) or, with
-// first_mismatch, the end of the check.
-void XcheckRun::on_mismatch(const ArrayCase& c, const SideResult& exp, const SideResult& act, const Difference& diff) {
-    ++rep_.mismatches;
-    const std::string replay = replay_command(c, opt_);
-    triage_.add(diff.signature, describe(c, opt_.seed), diff.text, replay);
-    pins_.add(c, replay);
-    Mismatch m;
-    m.array = c;
-    m.expected = exp;
-    m.actual = act;
-    m.first_difference = diff.text;
-    m.signature = diff.signature;
-    m.replay = replay;
-    if (opt_.first_mismatch) {
-        stop_ = true;
-        rep_.failures.push_back(std::move(m));
-        return;
+struct DeclSides {
+    SideResult exp, act;
+};
+
+class DeclUnit {
+public:
+    using Case = ArrayCase;
+    using Counts = DeclCounts;
+    using Sides = DeclSides;
+    // One thread's tools: its RTL instance (made on this thread), the golden side and the
+    // buffers, all reused from array to array.
+    struct Checker {
+        std::unique_ptr<RtlDut> own;
+        RtlDut* dut;
+        ModelSide model;
+        GenScratch scratch;
+        SideResult exp, act;
+        // With `borrow`, that instance (made on this thread) instead of a new one.
+        Checker(const XcheckOptions& opt, RtlDut* borrow)
+            : own(borrow ? nullptr : opt.rtl ? opt.rtl() : builtin_rtl()), dut(borrow ? borrow : own.get()), model(opt.model) {}
+    };
+
+    DeclUnit(const XcheckOptions& opt, XcheckReport& rep) : opt_(opt), rep_(rep), dut_(opt.rtl ? opt.rtl() : builtin_rtl()), pins_(opt) {}
+
+    // One thread: the named arrays' instance (one model, as before chunks). More: each thread its own.
+    std::unique_ptr<Checker> checker(int) { return std::make_unique<Checker>(opt_, opt_.jobs == 1 ? dut_.get() : nullptr); }
+    void chunk_start(Checker& k) { k.dut->reset(); }
+    void stimulus(Checker& k, uint64_t i, ArrayCase& c) { random_case(opt_.seed, i, c, k.scratch); }
+    Verdict check(Checker& k, const ArrayCase& c, DeclCounts& n, DeclSides* s) {
+        k.model.reset();
+        drive_array(k.model, c.tokens, c.lenient, c.bp_seed, opt_.bp, k.exp);
+        k.dut->run_into(c.tokens, c.lenient, c.bp_seed, opt_.bp, k.act);
+        count(c, k.exp, k.act, n);
+        Difference d = difference(k.exp, k.act);
+        if (d.empty()) return {};
+        if (s) s->exp = k.exp, s->act = k.act;
+        return {std::move(d.text), std::move(d.signature)};
     }
-    if (rep_.failures.size() >= opt_.show) return;
-    shrink_mismatch(c, diff, m);
-    report_mismatch(m, opt_, int(rep_.failures.size()));
-    if (rep_.failures.empty() && !opt_.wave_dir.empty() && opt_.wave_rtl) write_failure_wave(opt_, c, m);
+    void count(const ArrayCase& c, const SideResult& exp, const SideResult& act, DeclCounts& n) const {
+        n.tokens += c.tokens.size();
+        n.events += exp.events.size();
+        n.cycles += exp.cycles;
+        n.coverage.count_tokens(c.tokens);
+        n.coverage.count_events(0, exp.events, c.lenient);
+        n.coverage.count_events(1, act.events, c.lenient);
+        if (opt_.user_bins) n.user.count(*opt_.user_bins, c.tokens, exp.events, c.lenient);
+    }
+    std::string where(const ArrayCase& c) const { return describe(c, opt_.seed); }
+    std::string replay(const ArrayCase& c) const { return replay_command(c, opt_); }
+    void also_mismatch(const ArrayCase& c, const std::string& replay) { pins_.add(c, replay); }
+    void keep(Kept<DeclUnit>&& k, bool shrink);
+    // JUnit (opt.case_batch): one test case per corpus file, one per case_batch random arrays.
+    std::optional<RecordKey> record_of(const ArrayCase& c) const {
+        if (!opt_.case_batch) return std::nullopt;
+        RecordKey r;
+        if (c.origin == "random") {
+            const uint64_t b = c.index / opt_.case_batch;
+            const uint64_t first = b * opt_.case_batch;
+            const uint64_t last = opt_.only >= 0 ? c.index : std::min(opt_.random, first + opt_.case_batch) - 1;
+            r.proto.classname = "xcheck.random";
+            r.proto.name = opt_.only >= 0 ? fmt::format("random array {} (seed {})", c.index, opt_.seed)
+                                          : fmt::format("random arrays {}-{} (seed {})", first, last, opt_.seed);
+            r.key = "random " + std::to_string(b);
+        } else {
+            r.proto.classname = "xcheck.corpus";
+            r.proto.name = c.origin;
+            r.key = "corpus " + c.origin;
+        }
+        return r;
+    }
+    RecordKey record_of_random(uint64_t first) const {  // (called with case_batch only)
+        ArrayCase probe;
+        probe.origin = "random";
+        probe.index = first;
+        return *record_of(probe);  // a chunk lies inside one batch (case_batch % kRandomChunk == 0)
+    }
+
+    RtlDut& dut() { return *dut_; }
+    Triage& pin_triage() { return pins_.triage; }
+
+private:
+    const XcheckOptions& opt_;
+    XcheckReport& rep_;
+    std::unique_ptr<RtlDut> dut_;
+    PinTriage pins_;
+};
+
+// A kept mismatch, in array order: as it is (--first-mismatch), or shrunk from a reset decoder
+// keeping its signature, where the pins first part on the shrunk array, reported and written as a
+// corpus file, and the first one traced (--wave-on-fail).
+void DeclUnit::keep(Kept<DeclUnit>&& k, bool shrink) {
+    Mismatch m;
+    m.array = std::move(k.c);
+    m.expected = std::move(k.sides.exp);
+    m.actual = std::move(k.sides.act);
+    m.first_difference = std::move(k.verdict.text);
+    m.signature = std::move(k.verdict.signature);
+    m.replay = std::move(k.replay);
+    if (shrink) {
+        const ArrayCase& c = m.array;
+        auto model = [&](const std::vector<uint32_t>& t) { return run_model(t, c.lenient, c.bp_seed, opt_.bp, opt_.model); };
+        auto rtl = [&](const std::vector<uint32_t>& t) { return dut_->run(t, c.lenient, c.bp_seed, opt_.bp); };
+        dut_->reset();  // shrinking starts from a reset decoder, whatever ran before (any --jobs)
+        m.shrunk = tb::shrink(c.tokens, [&](const std::vector<uint32_t>& t) {
+            return difference(model(t), rtl(t)).signature == m.signature;
+        });
+        m.shrunk_difference = compare(model(m.shrunk), rtl(m.shrunk));
+        std::vector<CycleSample> tm, tr;
+        run_model(m.shrunk, c.lenient, c.bp_seed, opt_.bp, opt_.model, &tm);
+        SideResult rr;
+        rr.trace = &tr;
+        dut_->run_into(m.shrunk, c.lenient, c.bp_seed, opt_.bp, rr);
+        const std::string d = first_divergence(tm, tr);
+        if (!d.empty()) m.divergence = "on the shrunk array: " + d;
+        report_mismatch(m, opt_, int(rep_.failures.size()));
+        if (rep_.failures.empty() && !opt_.wave_dir.empty() && opt_.wave_rtl) write_failure_wave(opt_, c, m);
+    }
     rep_.failures.push_back(std::move(m));
 }
 
-// The shrunk array of a kept mismatch, its difference, and where the pins first part on it.
-void XcheckRun::shrink_mismatch(const ArrayCase& c, const Difference& diff, Mismatch& m) {
-    dut_->reset();  // shrinking starts from a reset decoder, whatever ran before (any --jobs)
-    // The shrunk array must show the same bug: the same signature of the first difference.
-    m.shrunk = shrink(c.tokens, [&](const std::vector<uint32_t>& t) {
-        return difference(model(t, c), rtl(t, c)).signature == diff.signature;
-    });
-    m.shrunk_difference = compare(model(m.shrunk, c), rtl(m.shrunk, c));
-    std::vector<CycleSample> tm, tr;
-    run_model(m.shrunk, c.lenient, c.bp_seed, opt_.bp, opt_.model, &tm);
-    SideResult rr;
-    rr.trace = &tr;
-    dut_->run_into(m.shrunk, c.lenient, c.bp_seed, opt_.bp, rr);
-    const std::string d = first_divergence(tm, tr);
-    if (!d.empty()) m.divergence = "on the shrunk array: " + d;
-}
-
-// One array checked one by one (corpus, --only, the SystemC bench, the per-array path).
-void XcheckRun::check_results(const ArrayCase& c, const SideResult& exp, const SideResult& act) {
-    const Difference diff = difference(exp, act);
-    if (CaseRecord* cr = book_.of(c)) {
-        case_seconds(cr);
-        ++cr->arrays;
-        if (!diff.empty()) case_failure(cr, c, diff.text);
-    }
-    ++rep_.arrays;
-    rep_.tokens += c.tokens.size();
-    rep_.events += exp.events.size();
-    rep_.cycles += exp.cycles;
-    rep_.coverage.count_tokens(c.tokens);
-    rep_.coverage.count_events(0, exp.events, c.lenient);
-    rep_.coverage.count_events(1, act.events, c.lenient);
-    if (opt_.user_bins) rep_.user.count(*opt_.user_bins, c.tokens, exp.events, c.lenient);
-    if (!diff.empty()) on_mismatch(c, exp, act, diff);
-}
-
-// A chunk's JUnit case (case_batch): its arrays, seconds and mismatches.
-void XcheckRun::book_chunk(const ChunkResult& r) {
-    ArrayCase probe;
-    probe.origin = "random";
-    probe.index = r.first;
-    CaseRecord* cr = book_.of(probe);  // a chunk lies inside one batch (case_batch % kRandomChunk == 0)
-    case_seconds(cr);
-    cr->arrays += r.checked;
-    for (const auto& m : r.mismatches) {
-        // case_failure describes only the batch's first mismatch: its mode is needed then.
-        if (cr->mismatches == 0 && !m.full) {
-            probe.index = m.index;
-            probe.lenient = m.lenient;
-        }
-        case_failure(cr, m.full ? m.c : probe, m.diff);
-    }
-}
-
-// A mismatch beyond the first `show` of its chunk: counted and grouped.
-void XcheckRun::count_unkept(const ChunkResult::Seen& m) {
-    ArrayCase probe;
-    probe.origin = "random";
-    probe.index = m.index;
-    probe.lenient = m.lenient;
-    ++rep_.mismatches;
-    const std::string replay = replay_command(probe, opt_);
-    triage_.add(m.signature, describe(probe, opt_.seed), m.diff, replay);
-    if (!opt_.first_mismatch) pins_.add(random_case(opt_.seed, m.index), replay);
-    if (opt_.first_mismatch) stop_ = true;
-}
-
-// A chunk of random arrays, merged in array order.
-void XcheckRun::merge_chunk(ChunkResult& r) {
-    if (opt_.case_batch && r.checked) book_chunk(r);
-    rep_.arrays += r.checked;
-    rep_.tokens += r.tokens;
-    rep_.events += r.events;
-    rep_.cycles += r.cycles;
-    rep_.coverage.add(r.coverage);
-    rep_.user.add(r.user);
-    for (auto& m : r.mismatches) {
-        if (stop_) break;
-        if (m.full) {
-            Difference d;
-            d.text = m.diff;
-            d.signature = m.signature;
-            on_mismatch(m.c, m.exp, m.act, d);
-        } else {
-            count_unkept(m);
-        }
-    }
-}
-
-void XcheckRun::progress(uint64_t done) {
-    if (!opt_.progress) return;
-    const auto now = std::chrono::steady_clock::now();
-    const double every = opt_.progress == 1 ? 2.0 : opt_.progress_seconds;
-    if (std::chrono::duration<double>(now - last_print_).count() < every) return;
-    last_print_ = now;
-    const double sec = std::chrono::duration<double>(now - t0_).count();
-    std::fprintf(stderr, "%sxcheck: %llu / %llu arrays, %llu mismatches, %.0f arrays/s%s", opt_.progress == 1 ? "\r" : "",
-                 (unsigned long long)done, (unsigned long long)opt_.random, (unsigned long long)rep_.mismatches,
-                 sec > 0 ? double(done) / sec : 0.0, opt_.progress == 1 ? "" : "\n");
-    std::fflush(stderr);
-}
-
-// The SystemC bench: the corpus and the random arrays in one simulation, then checked one by one.
-void XcheckRun::check_systemc(const std::vector<ArrayCase>& corpus) {
-    std::vector<ArrayCase> arrays = corpus;
-    if (opt_.only >= 0)
-        arrays.push_back(random_case(opt_.seed, uint64_t(opt_.only)));
-    else
-        for (uint64_t i = 0; i < opt_.random; ++i) arrays.push_back(random_case(opt_.seed, i));
-    const ScBenchResult r = run_sc_bench(arrays, opt_.bp, opt_.vcd);
-    for (size_t i = 0; i < arrays.size(); ++i) check_results(arrays[i], r.model[i], r.rtl[i]);
-}
-
-// The fast path: the corpus, then the streams or the random arrays.
-void XcheckRun::check_fast(const std::vector<ArrayCase>& corpus) {
-    for (const auto& c : corpus)
-        if (!stop_) check_one(c);
-    const bool streaming = opt_.stream > 0 || !opt_.stream_file.empty();
-    if (streaming && !stop_) check_streams(opt_, *dut_, rep_, triage_);
-    if (!streaming) check_random();  // (streaming: the random arrays went in streams)
-    if (opt_.progress == 1 && opt_.only < 0) std::fprintf(stderr, "\r%78s\r", "");
-}
-
-// The random arrays: --only's, one by one (per_array_path), or in chunks on opt.jobs threads.
-void XcheckRun::check_random() {
-    const uint64_t chunks = (opt_.random + kRandomChunk - 1) / kRandomChunk;
-    if (opt_.only >= 0) {
-        if (!stop_) check_one(random_case(opt_.seed, uint64_t(opt_.only)));
-    } else if (opt_.per_array_path) {
-        for (uint64_t i = 0; i < opt_.random && !stop_; ++i) {
-            check_one(random_case(opt_.seed, i));
-            if ((i & 0x3FFF) == 0) progress(i);
-        }
-    } else if (!stop_) {  // (stopped: --first-mismatch and the corpus had one)
-        // One thread: the corpus's instance (one model, as before chunks). More: each thread its
-        // own, whose coverage parts are summed with this one's (write_coverage).
-        const int jobs = opt_.jobs;
-        std::vector<std::string> parts(size_t(std::max(1, jobs)));
-        ChunkWork<Checker, ChunkResult> w;
-        w.make = [&](int) {
-            return jobs == 1 ? std::make_unique<Checker>(opt_, dut_.get()) : std::make_unique<Checker>(opt_);
-        };
-        w.check = [&](Checker& k, uint64_t c, ChunkResult& r) { check_chunk(k, opt_, c * kRandomChunk, chunk_end(c), r); };
-        w.merge = [&](ChunkResult& r, uint64_t c) {
-            merge_chunk(r);
-            progress(chunk_end(c));
-            return !stop_;
-        };
-        if (jobs > 1 && !opt_.coverage_file.empty())
-            w.finish = [&](Checker& k, int t) {
-                const std::string f = fmt::format("{}.part{}", opt_.coverage_file, t + 1);
-                if (!k.dut->write_coverage(f)) throw std::runtime_error(f + ": the RTL was not built with coverage");
-                parts[size_t(t)] = f;
-            };
-        run_chunks(chunks, jobs, w);
-        for (const auto& f : parts)
-            if (!f.empty()) coverage_parts_.push_back(f);
-    }
-}
-
-// The coverage file, the seconds, the holes and the groups.
-XcheckReport XcheckRun::finish() {
-    if (!opt_.coverage_file.empty()) write_coverage(opt_, *dut_, coverage_parts_);
-    rep_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
-    rep_.holes = rep_.coverage.holes();
-    if (opt_.user_bins) {
-        const auto uh = rep_.user.holes(*opt_.user_bins);
-        rep_.holes.insert(rep_.holes.end(), uh.begin(), uh.end());
-    }
-    rep_.groups = triage_.groups();
-    merge_pin_groups(pins_.triage, rep_);
-    return std::move(rep_);
+EngineOptions engine_options(const XcheckOptions& opt) {
+    EngineOptions e;
+    e.random = opt.only >= 0 || opt.per_array_path || opt.stream > 0 || !opt.stream_file.empty() ? 0 : opt.random;
+    e.per_chunk = kRandomChunk;
+    e.jobs = opt.jobs;
+    e.first_mismatch = opt.first_mismatch;
+    e.keep = opt.show;
+    e.records = opt.case_batch > 0;
+    e.progress = opt.progress;
+    e.progress_seconds = opt.progress_seconds;
+    e.noun = "arrays";
+    return e;
 }
 
 }  // namespace
 
 XcheckReport run_xcheck(const XcheckOptions& opt) {
-    const auto t0 = std::chrono::steady_clock::now();
     std::vector<ArrayCase> corpus;
     if (!opt.corpus.empty()) corpus = load_corpus(opt.corpus);
     if (opt.systemc && opt.rtl) throw std::invalid_argument("the SystemC bench runs the built-in RTL only (no --rtl)");
     if (opt.jobs < 1) throw std::invalid_argument("--jobs must be at least 1");
     if (opt.case_batch % kRandomChunk) throw std::invalid_argument("case_batch must be a multiple of kRandomChunk");
-    XcheckRun run(opt, t0);
-    if (opt.systemc)
-        run.check_systemc(corpus);
-    else
-        run.check_fast(corpus);
-    return run.finish();
+    XcheckReport rep;
+    DeclUnit unit(opt, rep);
+    Engine<DeclUnit> eng(unit, engine_options(opt));
+    DeclUnit::Checker main(opt, &unit.dut());  // the named arrays' checker: the instance under check
+    auto named = [&](const ArrayCase& c) { eng.check_named(main, c, unit.record_of(c)); };
+    const bool streaming = opt.stream > 0 || !opt.stream_file.empty();
+    std::vector<std::string> coverage_parts;  // of the worker threads' instances (--jobs > 1)
+    if (opt.systemc) {
+        // The SystemC bench: the corpus and the random arrays in one simulation, then accounted one by one.
+        std::vector<ArrayCase> arrays = corpus;
+        if (opt.only >= 0)
+            arrays.push_back(random_case(opt.seed, uint64_t(opt.only)));
+        else
+            for (uint64_t i = 0; i < opt.random; ++i) arrays.push_back(random_case(opt.seed, i));
+        ScBenchResult r = run_sc_bench(arrays, opt.bp, opt.vcd);
+        for (size_t i = 0; i < arrays.size(); ++i) {
+            DeclCounts n;
+            unit.count(arrays[i], r.model[i], r.rtl[i], n);
+            Difference d = difference(r.model[i], r.rtl[i]);
+            eng.account(arrays[i], Verdict{std::move(d.text), std::move(d.signature)}, n,
+                        DeclSides{std::move(r.model[i]), std::move(r.rtl[i])}, unit.record_of(arrays[i]));
+        }
+    } else {
+        for (const auto& c : corpus) named(c);
+        if (streaming) {
+            if (!eng.stopped()) check_streams(opt, unit.dut(), rep, eng.triage());
+        } else if (opt.only >= 0) {
+            named(random_case(opt.seed, uint64_t(opt.only)));
+        } else if (opt.per_array_path) {
+            // vpsim bench xcheck's baseline: every array generated into new vectors and checked alone.
+            for (uint64_t i = 0; i < opt.random && !eng.stopped(); ++i) named(random_case(opt.seed, i));
+        } else {
+            // More threads than one: each thread's instance's coverage is a part, summed at the end.
+            std::vector<std::string> slots(size_t(opt.jobs));
+            if (opt.jobs > 1 && !opt.coverage_file.empty())
+                eng.on_thread_finish([&](DeclUnit::Checker& k, int t) {
+                    const std::string f = fmt::format("{}.part{}", opt.coverage_file, t + 1);
+                    if (!k.dut->write_coverage(f)) throw std::runtime_error(f + ": the RTL was not built with coverage");
+                    slots[size_t(t)] = f;
+                });
+            eng.check_random();
+            for (const auto& f : slots)
+                if (!f.empty()) coverage_parts.push_back(f);
+        }
+        if (streaming && opt.progress == 1 && opt.only < 0) std::fprintf(stderr, "\r%78s\r", "");
+    }
+    if (!opt.coverage_file.empty()) write_coverage(opt, unit.dut(), coverage_parts);
+    // The engine's totals, with the streams' (check_streams counts into the report itself).
+    const DeclCounts& n = eng.counts();
+    rep.arrays += eng.cases();
+    rep.tokens += n.tokens;
+    rep.events += n.events;
+    rep.cycles += n.cycles;
+    rep.mismatches += eng.mismatches();
+    rep.coverage.add(n.coverage);
+    rep.user.add(n.user);
+    std::vector<CaseRecord> cases = std::move(eng.records());
+    cases.insert(cases.end(), rep.cases.begin(), rep.cases.end());  // the streams' after the corpus's
+    rep.cases = std::move(cases);
+    rep.seconds = eng.seconds();
+    rep.holes = rep.coverage.holes();
+    if (opt.user_bins) {
+        const auto uh = rep.user.holes(*opt.user_bins);
+        rep.holes.insert(rep.holes.end(), uh.begin(), uh.end());
+    }
+    rep.groups = eng.triage().groups();
+    merge_pin_groups(unit.pin_triage(), rep);
+    return rep;
 }
 
 }  // namespace vpsim::tb

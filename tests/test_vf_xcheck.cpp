@@ -397,3 +397,27 @@ TEST_CASE("The fetch's shrinker drops whole draws, the first one too, and a stre
     auto rtl = builtin_vertex_fetch();
     check_same_pins(*rtl, c, d);
 }
+
+// The engine keeps --show N mismatches for the fetch as for the decoder (tb/xcheck_engine.h):
+// the first N in case order, each shrunk; every mismatch is still counted and grouped.
+TEST_CASE("The fetch keeps --show N mismatches, the first in case order, and counts every one", "[vf]") {
+    Options o;
+    o.random = 400;
+    o.seed = 3;
+    o.directed = false;
+    o.jobs = 2;
+    o.rtl = [] { return std::unique_ptr<Pins>(new IgnoresFlush); };
+    o.show = 2;
+    const Report r = run(o);
+    REQUIRE(r.mismatches > 2);
+    REQUIRE(r.failures.size() == 2);
+    CHECK(r.failures[0].c.index < r.failures[1].c.index);
+    CHECK_FALSE(r.failures[0].shrunk.indices.empty());
+    uint64_t grouped = 0;
+    for (const auto& g : r.groups) grouped += g.count;
+    CHECK(grouped == r.mismatches);
+    o.show = 0;
+    const Report none = run(o);
+    CHECK(none.failures.empty());
+    CHECK(none.mismatches == r.mismatches);
+}

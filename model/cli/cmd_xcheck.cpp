@@ -818,7 +818,7 @@ bool refuse_given(const CLI::App& c, const std::vector<const char*>& opts, const
 // Options that do not apply to the unit, or without --coverage: true after printing the first.
 bool refuse_misplaced_xcheck(const XcheckArgs& a, const CLI::App& c) {
     if (a.vf.unit == "vertex_fetch") {
-        if (refuse_given(c, {"--corpus", "--no-corpus", "--systemc", "--vcd", "--show", "--dump-arrays", "--in-valid"},
+        if (refuse_given(c, {"--corpus", "--no-corpus", "--systemc", "--vcd", "--dump-arrays", "--in-valid"},
                          "to --unit vertex_fetch (the vertex fetch cross-check has directed cases, not the decoder's "
                          "corpus: docs/xcheck.md)"))
             return true;
@@ -852,6 +852,7 @@ const VfXcheckArgs& vf_args_of(XcheckArgs& a, const CLI::App& c) {
     v.stream = uint32_t(a.opt.stream);
     v.jobs = a.opt.jobs;
     v.first_mismatch = a.opt.first_mismatch;
+    v.show = a.opt.show;
     v.json = a.json;
     v.rtl = a.rtl;
     v.params = a.params;

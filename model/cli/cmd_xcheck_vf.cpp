@@ -355,6 +355,7 @@ int run_vf_xcheck(const VfXcheckArgs& a) {
     o.check_traffic = a.rtl.empty() ? !a.no_check_traffic : a.check_traffic;
     o.jobs = a.jobs;
     o.first_mismatch = a.first_mismatch;
+    o.show = a.show;
     o.lat_min = a.lat_min;
     o.lat_max = a.lat_max;
     o.req_ready = a.req_ready;

@@ -36,6 +36,7 @@ struct VfXcheckArgs {
     uint32_t stream = 0;  // --stream K: random streams of K draws back to back (tb::vf::random_stream)
     int jobs = 1;
     bool first_mismatch = false, json = false;
+    size_t show = 5;  // --show: mismatches kept, shrunk and written
     std::vector<std::string> rtl, params;
     std::string top, rtl_cache, coverage;
     int mutants = 0;

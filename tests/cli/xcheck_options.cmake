@@ -3,10 +3,10 @@
 include(${CMAKE_CURRENT_LIST_DIR}/expect.cmake)
 file(MAKE_DIRECTORY ${WORK})
 if(CASE STREQUAL "vf_refuses_decoder_options")
-  # --show, --dump-arrays with --unit vertex_fetch: refused before anything runs (--junit, --out,
-  # --mismatch-dir, --wave-on-fail, --bins, the waivers and --stream apply to both units since the
-  # shared engine: xcheck_engine.cmake, xcheck_stream.cmake).
-  foreach(o "--show;3" "--dump-arrays;${WORK}/w")
+  # --dump-arrays with --unit vertex_fetch: refused before anything runs (--junit, --out,
+  # --mismatch-dir, --wave-on-fail, --bins, the waivers, --stream and --show apply to both units
+  # since the shared engine: xcheck_engine.cmake, xcheck_stream.cmake, tests/test_vf_xcheck.cpp).
+  foreach(o "--dump-arrays;${WORK}/w")
     list(GET o 0 name)
     expect(2 "${name} does not apply to --unit vertex_fetch" xcheck --unit vertex_fetch --random 10 ${o})
   endforeach()
