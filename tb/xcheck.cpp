@@ -794,7 +794,7 @@ XcheckReport run_xcheck(const XcheckOptions& opt) {
     } else {
         for (const auto& c : corpus) named(c);
         if (streaming) {
-            if (!eng.stopped()) check_streams(opt, unit.dut(), rep, eng.triage());
+            if (!eng.stopped()) coverage_parts = check_streams(opt, unit.dut(), rep, eng.triage());
         } else if (opt.only >= 0) {
             named(random_case(opt.seed, uint64_t(opt.only)));
         } else if (opt.per_array_path) {

@@ -1,5 +1,7 @@
 #include "tb/xcheck_stream.h"
 
+#include "tb/xcheck_engine.h"
+
 #include "model/common/file_util.h"
 #include "model/decl/decl_io.h"
 #include "model/decl/decl_text.h"
@@ -251,83 +253,171 @@ void detail_mismatch(const StreamCase& c, const Difference& diff, const XcheckOp
 
 }  // namespace
 
-void check_streams(const XcheckOptions& opt, RtlDut& dut, XcheckReport& rep, Triage& triage) {
-    if (opt.systemc) throw std::invalid_argument("--stream and --stream-file run on the fast bench only (not --systemc)");
-    if (opt.jobs > 1) throw std::invalid_argument("--stream and --stream-file check on one thread (no --jobs N)");
-    std::vector<StreamCase> streams;
-    uint64_t count = 0;
-    if (!opt.stream_file.empty()) {
-        streams.push_back(load_stream_file(opt.stream_file));
-        count = 1;
-    } else if (opt.only >= 0) {
-        count = 1;
-    } else {
-        count = (opt.random + opt.stream - 1) / opt.stream;  // whole streams
+namespace {
+
+// The decoder's streams as an adapter of the cross-check engine (tb/xcheck_engine.h): a case is one
+// stream, checked from a reset decoder against the golden side; its counts are per array.
+struct StreamCounts {
+    uint64_t arrays = 0, tokens = 0, events = 0, cycles = 0;
+    Coverage coverage;
+    UserCoverage user;
+    void add(const StreamCounts& o) {
+        arrays += o.arrays;
+        tokens += o.tokens;
+        events += o.events;
+        cycles += o.cycles;
+        coverage.add(o.coverage);
+        user.add(o.user);
     }
-    StreamResult exp, act;
-    Triage pins;  // by the first diverging pins
-    CaseRecord* cr = nullptr;
-    auto case_clock = std::chrono::steady_clock::now();
-    for (uint64_t i = 0; i < count; ++i) {
-        dut.reset();  // every stream from a reset decoder: a stream replays alone exactly
-        const StreamCase c = !streams.empty() ? streams[0]
-                             : random_stream(opt.seed, opt.only >= 0 ? uint64_t(opt.only) : i, opt.stream);
-        if (opt.case_batch && (!cr || cr->arrays >= opt.case_batch)) {
-            CaseRecord r;
-            r.classname = "xcheck.stream";
-            r.name = c.path.empty() ? fmt::format("streams from {} (seed {}, {} arrays each)", c.index, opt.seed, opt.stream)
-                                    : c.path;
-            rep.cases.push_back(r);
-            cr = &rep.cases.back();
-        }
-        exp = run_model_stream(c.arrays, c.bp_seed, opt.bp, opt.model);
-        dut.run_stream_into(c.arrays, c.bp_seed, opt.bp, act);
+};
+
+class StreamUnit {
+public:
+    using Case = StreamCase;
+    using Counts = StreamCounts;
+    struct Sides {};  // a kept stream is run again to be shrunk
+    struct Checker {
+        std::unique_ptr<RtlDut> own;
+        RtlDut* dut;
+        StreamResult exp, act;
+    };
+
+    StreamUnit(const XcheckOptions& opt, RtlDut& dut, XcheckReport& rep, uint64_t per_chunk)
+        : opt_(opt), dut_(dut), rep_(rep), per_(per_chunk) {}
+
+    // One thread: the instance under check. More: each thread its own.
+    std::unique_ptr<Checker> checker(int) {
+        auto k = std::make_unique<Checker>();
+        if (opt_.jobs > 1) k->own = opt_.rtl ? opt_.rtl() : builtin_rtl();
+        k->dut = k->own ? k->own.get() : &dut_;
+        return k;
+    }
+    void chunk_start(Checker&) {}  // every stream starts from a reset decoder (check)
+    void stimulus(Checker&, uint64_t i, StreamCase& c) { c = random_stream(opt_.seed, i, opt_.stream); }
+    Verdict check(Checker& k, const StreamCase& c, StreamCounts& n, Sides*) {
+        k.dut->reset();  // a stream replays alone exactly
+        k.exp = run_model_stream(c.arrays, c.bp_seed, opt_.bp, opt_.model);
+        k.dut->run_stream_into(c.arrays, c.bp_seed, opt_.bp, k.act);
         for (size_t j = 0; j < c.arrays.size(); ++j) {
             const StreamArray& a = c.arrays[j];
-            ++rep.arrays;
-            rep.tokens += a.tokens.size();
-            rep.events += exp.arrays[j].events.size();
-            rep.coverage.count_tokens(a.tokens);
-            rep.coverage.count_events(0, exp.arrays[j].events, a.lenient);
-            rep.coverage.count_events(1, act.arrays[j].events, a.lenient);
-            if (opt.user_bins) rep.user.count(*opt.user_bins, a.tokens, exp.arrays[j].events, a.lenient);
+            ++n.arrays;
+            n.tokens += a.tokens.size();
+            n.events += k.exp.arrays[j].events.size();
+            n.coverage.count_tokens(a.tokens);
+            n.coverage.count_events(0, k.exp.arrays[j].events, a.lenient);
+            n.coverage.count_events(1, k.act.arrays[j].events, a.lenient);
+            if (opt_.user_bins) n.user.count(*opt_.user_bins, a.tokens, k.exp.arrays[j].events, a.lenient);
         }
-        rep.cycles += exp.cycles;
-        const Difference diff = stream_difference(exp, act);
-        if (cr) {
-            const auto now = std::chrono::steady_clock::now();
-            cr->seconds += std::chrono::duration<double>(now - case_clock).count();
-            case_clock = now;
-            cr->arrays += c.arrays.size();
-        }
-        if (diff.empty()) continue;
-        ++rep.mismatches;
-        const std::string replay = stream_replay_command(c, opt);
-        triage.add(diff.signature, describe(c, opt), diff.text, replay);
-        {
-            std::vector<CycleSample> tm, tr;
-            StreamResult e = run_model_stream(c.arrays, c.bp_seed, opt.bp, opt.model, &tm), a;
-            a.trace = &tr;
-            dut.reset();
-            dut.run_stream_into(c.arrays, c.bp_seed, opt.bp, a);
-            pins.add(pin_signature(tm, tr), describe(c, opt), first_divergence(tm, tr), replay);
-        }
-        if (cr && cr->mismatches++ == 0) cr->failure = fmt::format("{}: {}\nreplay: {}", describe(c, opt), diff.text, replay);
-        if (rep.failures.size() >= opt.show && !opt.first_mismatch) continue;
+        n.cycles += k.exp.cycles;
+        Difference d = stream_difference(k.exp, k.act);
+        if (d.empty()) return {};
+        return {std::move(d.text), std::move(d.signature)};
+    }
+    std::string where(const StreamCase& c) const { return describe(c, opt_); }
+    std::string replay(const StreamCase& c) const { return stream_replay_command(c, opt_); }
+    // Every failing stream again with both sides' pins traced: grouped by the first diverging pins.
+    void also_mismatch(const StreamCase& c, const std::string& replay) {
+        std::vector<CycleSample> tm, tr;
+        StreamResult e = run_model_stream(c.arrays, c.bp_seed, opt_.bp, opt_.model, &tm), a;
+        a.trace = &tr;
+        dut_.reset();
+        dut_.run_stream_into(c.arrays, c.bp_seed, opt_.bp, a);
+        pins_.add(pin_signature(tm, tr), describe(c, opt_), first_divergence(tm, tr), replay);
+    }
+    void keep(Kept<StreamUnit>&& k, bool shrink) {
+        const StreamCase& c = k.c;
         Mismatch m;
         m.array.origin = c.path.empty() ? "stream" : c.path;
         m.array.path = c.path;
         m.array.index = c.index;
         m.array.bp_seed = c.bp_seed;
         for (const auto& a : c.arrays) m.array.tokens.insert(m.array.tokens.end(), a.tokens.begin(), a.tokens.end());
-        m.first_difference = diff.text;
-        m.signature = diff.signature;
-        m.replay = replay;
-        if (!opt.first_mismatch) detail_mismatch(c, diff, opt, dut, m, int(rep.failures.size()));
-        rep.failures.push_back(std::move(m));
-        if (opt.first_mismatch) break;
+        m.first_difference = k.verdict.text;
+        m.signature = k.verdict.signature;
+        m.replay = k.replay;
+        if (shrink) detail_mismatch(c, Difference{k.verdict.text, k.verdict.signature, false}, opt_, dut_, m, int(rep_.failures.size()));
+        rep_.failures.push_back(std::move(m));
     }
-    rep.pin_groups = pins.groups();
+    // JUnit: one test case per chunk of streams (about kRandomChunk arrays), or the stream file.
+    std::optional<RecordKey> record_of(const StreamCase& c) const {
+        if (!opt_.case_batch) return std::nullopt;
+        if (c.path.empty()) return record_of_random(c.index);
+        RecordKey r;
+        r.key = "file " + c.path;
+        r.proto.classname = "xcheck.stream";
+        r.proto.name = c.path;
+        r.proto.unit_word = "streams";
+        return r;
+    }
+    RecordKey record_of_random(uint64_t first) const {
+        RecordKey r;
+        r.key = fmt::format("streams {}", first / per_);
+        r.proto.classname = "xcheck.stream";
+        r.proto.name = fmt::format("streams from {} (seed {}, {} arrays each)", first / per_ * per_, opt_.seed, opt_.stream);
+        r.proto.unit_word = "streams";
+        return r;
+    }
+    Triage& pins() { return pins_; }
+
+private:
+    const XcheckOptions& opt_;
+    RtlDut& dut_;
+    XcheckReport& rep_;
+    const uint64_t per_;
+    Triage pins_;  // by the first diverging pins
+};
+
+}  // namespace
+
+std::vector<std::string> check_streams(const XcheckOptions& opt, RtlDut& dut, XcheckReport& rep, Triage& triage) {
+    if (opt.systemc) throw std::invalid_argument("--stream and --stream-file run on the fast bench only (not --systemc)");
+    // A JUnit test case and a chunk hold the streams of case_batch (or kRandomChunk) arrays.
+    const uint64_t k = std::max<uint64_t>(1, opt.stream);
+    const uint64_t arrays = opt.case_batch ? opt.case_batch : kRandomChunk;
+    const uint64_t per = std::max<uint64_t>(1, (arrays + k - 1) / k);
+    StreamUnit unit(opt, dut, rep, per);
+    EngineOptions eo;
+    const bool named = !opt.stream_file.empty() || opt.only >= 0;
+    eo.random = named ? 0 : (opt.random + opt.stream - 1) / opt.stream;  // whole streams
+    eo.per_chunk = per;
+    eo.jobs = opt.jobs;
+    eo.first_mismatch = opt.first_mismatch;
+    eo.keep = rep.failures.size() < opt.show ? opt.show - rep.failures.size() : 0;  // the corpus's kept ones count
+    eo.records = opt.case_batch > 0;
+    eo.progress = opt.progress;
+    eo.progress_seconds = opt.progress_seconds;
+    eo.noun = "streams";
+    Engine<StreamUnit> eng(unit, eo);
+    std::vector<std::string> parts(size_t(opt.jobs));
+    if (named) {
+        StreamUnit::Checker main{nullptr, &dut, {}, {}};
+        const StreamCase c = !opt.stream_file.empty() ? load_stream_file(opt.stream_file)
+                                                      : random_stream(opt.seed, uint64_t(opt.only), opt.stream);
+        eng.check_named(main, c, unit.record_of(c));
+    } else {
+        if (opt.jobs > 1 && !opt.coverage_file.empty())
+            eng.on_thread_finish([&](StreamUnit::Checker& kk, int t) {
+                const std::string f = fmt::format("{}.part{}", opt.coverage_file, t + 1);
+                if (!kk.dut->write_coverage(f)) throw std::runtime_error(f + ": the RTL was not built with coverage");
+                parts[size_t(t)] = f;
+            });
+        eng.check_random();
+    }
+    const StreamCounts& n = eng.counts();
+    rep.arrays += n.arrays;
+    rep.tokens += n.tokens;
+    rep.events += n.events;
+    rep.cycles += n.cycles;
+    rep.mismatches += eng.mismatches();
+    rep.coverage.add(n.coverage);
+    rep.user.add(n.user);
+    for (auto& r : eng.records()) rep.cases.push_back(std::move(r));
+    triage.merge(eng.triage());
+    rep.pin_groups = unit.pins().groups();
+    std::vector<std::string> written;
+    for (const auto& f : parts)
+        if (!f.empty()) written.push_back(f);
+    return written;
 }
 
 }  // namespace vpsim::tb

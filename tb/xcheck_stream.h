@@ -60,9 +60,12 @@ std::vector<StreamArray> shrink_stream(std::vector<StreamArray> arrays,
 std::string stream_replay_command(const StreamCase& c, const XcheckOptions& opt);
 
 // The run's streams (opt.stream_file, or opt.random arrays in streams of opt.stream, or stream
-// opt.only) checked on `dut` and the golden side: totals, coverage (per array), mismatches (one
-// per failing stream; the first opt.show shrunk and written), triage and JUnit cases into `rep`.
-// Every mismatch is also replayed with the pins traced for rep.pin_groups (pin_signature).
-void check_streams(const XcheckOptions& opt, RtlDut& dut, XcheckReport& rep, Triage& triage);
+// opt.only) checked on the cross-check engine (tb/xcheck_engine.h): on `dut`, or with opt.jobs > 1
+// one instance per thread, against the golden side: totals, coverage (per array), mismatches (one
+// per failing stream; the first opt.show, the corpus's included, shrunk and written), JUnit cases
+// into `rep`, the signatures after `triage`'s. Every mismatch is also replayed with the pins traced
+// for rep.pin_groups (pin_signature). Returns the worker threads' coverage parts (opt.coverage_file
+// with opt.jobs > 1), for the caller to merge with its own.
+std::vector<std::string> check_streams(const XcheckOptions& opt, RtlDut& dut, XcheckReport& rep, Triage& triage);
 
 }  // namespace vpsim::tb

@@ -541,11 +541,6 @@ int run_xcheck(XcheckArgs& a, const CLI::App& c) {
                                  "--stream-file\n");
             return 2;
         }
-        if (opt.jobs > 1) {
-            std::fprintf(stderr, "vpsim xcheck: --stream and --stream-file check on one thread: --jobs %d does not apply\n",
-                         opt.jobs);
-            return 2;
-        }
         if (!opt.stream_file.empty()) {
             for (const char* o : {"--random", "--seed", "--only"})
                 if (c.count(o)) {
