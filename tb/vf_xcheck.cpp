@@ -710,6 +710,7 @@ void run_case(Pins& rtl, const Case& c, SideResult& r, Coverage* cov) {
             v.index = o.out_index;
             v.loaded = o.out_loaded;
             std::copy(std::begin(o.out_regs), std::end(o.out_regs), v.regs.begin());
+            v.cycle = r.cycles;
             r.vertices.push_back(v);
         }
         if (o.mem_req_valid && in.mem_req_ready) {
@@ -729,7 +730,7 @@ void run_case(Pins& rtl, const Case& c, SideResult& r, Coverage* cov) {
             }
             ++r.requests;
             r.words += o.mem_req_words;
-            r.requests_made.push_back({o.mem_req_addr, o.mem_req_words});
+            r.requests_made.push_back({o.mem_req_addr, o.mem_req_words, r.cycles});
         }
         if (cov) {
             if (o.mem_req_valid && !in.mem_req_ready) ++cov->pressure[0];
@@ -819,6 +820,49 @@ std::string compare(const Case& c, const std::vector<Vertex>& exp, const SideRes
     }
     set(n, -1, "");
     return {};
+}
+
+std::string pin_signature(const Case& c, const std::vector<Vertex>& exp, const SideResult& act, bool traffic) {
+    if (!act.protocol.empty()) return "protocol";
+    if (act.assertion_failed) return "assertion";
+    constexpr uint64_t kNever = ~uint64_t(0);
+    // The first output vertex that differs, and its pins.
+    std::string out;
+    uint64_t out_cycle = kNever;
+    const size_t n = std::min(exp.size(), act.vertices.size());
+    for (size_t i = 0; i < n && out.empty(); ++i) {
+        const Vertex &e = exp[i], &a = act.vertices[i];
+        std::string pins;
+        auto add = [&](const char* p) { pins += (pins.empty() ? "" : " + ") + std::string(p); };
+        if (e.index != a.index) add("out_index");
+        if (e.regs != a.regs) add("out_regs");
+        if (e.loaded != a.loaded) add("out_loaded");
+        if (!pins.empty()) out = pins, out_cycle = a.cycle;
+    }
+    // The first memory request that is not the expected one.
+    std::string req;
+    uint64_t req_cycle = kNever;
+    if (traffic) {
+        const std::vector<Request> want = expected_requests(c);
+        const auto& made = act.requests_made;
+        const size_t m = std::min(want.size(), made.size());
+        size_t j = 0;
+        while (j < m && want[j] == made[j]) ++j;
+        if (j < m) {
+            req = want[j].addr != made[j].addr ? "mem_req_addr" : "mem_req_words";
+            req_cycle = made[j].cycle;
+        } else if (made.size() > want.size()) {
+            req = "extra memory request";
+            req_cycle = made[j].cycle;
+        } else if (made.size() < want.size()) {
+            req = "missing memory request";  // never made: after everything the design did
+        }
+    }
+    if (!req.empty() && req_cycle != kNever && req_cycle <= out_cycle) return req;
+    if (!out.empty()) return out;
+    if (act.vertices.size() != exp.size())
+        return act.timed_out ? "timeout" : act.vertices.size() < exp.size() ? "missing vertex" : "extra vertex";
+    return req;
 }
 
 // ---- Coverage ----
@@ -1516,7 +1560,14 @@ public:
     }
     std::string where(const Case& c) const { return where_of(c); }
     std::string replay(const Case& c) const { return replay_command(o_, c); }
-    void also_mismatch(const Case&, const std::string&) {}
+    // Every mismatching case again, grouped by what differs first in time on the pins (pin_signature).
+    void also_mismatch(const Case& c, const std::string& replay) {
+        Checker& ck = spare();
+        const std::string what = ck.check(c, nullptr);
+        const std::string sig = pin_signature(c, golden(c), ck.res, o_.check_traffic);
+        pins_.add(sig.empty() ? "pins agree from reset" : sig, where_of(c), what, replay);
+    }
+    Triage& pins() { return pins_; }
     void keep(Kept<VfUnit>&& k, bool shrink);
     // One JUnit test case per chunk of random cases (or streams), one per named case.
     RecordKey record_of_random(uint64_t first) const {
@@ -1538,7 +1589,12 @@ private:
     const Options& o_;
     Report& rep_;
     const uint64_t total_, per_;
-    std::unique_ptr<Checker> shrinker_;  // made at the first kept mismatch
+    Checker& spare() {
+        if (!shrinker_) shrinker_ = std::make_unique<Checker>(o_);
+        return *shrinker_;
+    }
+    std::unique_ptr<Checker> shrinker_;  // the calling thread's: made at the first mismatch
+    Triage pins_;
 };
 
 // A kept mismatch, in case order: as it is (--first-mismatch), or shrunk from reset keeping the
@@ -1553,8 +1609,7 @@ void VfUnit::keep(Kept<VfUnit>&& k, bool shrink) {
     m.reg = k.sides.reg;
     m.replay = std::move(k.replay);
     if (shrink) {
-        if (!shrinker_) shrinker_ = std::make_unique<Checker>(o_);
-        Checker& ck = *shrinker_;
+        Checker& ck = spare();
         m.shrunk = vf::shrink(m.c, [&](const Case& t) {
             std::string sig;
             return !ck.check(t, nullptr, nullptr, nullptr, &sig).empty() && sig == m.signature;
@@ -1614,6 +1669,7 @@ Report run(const Options& o) {
     rep.records = std::move(eng.records());
     rep.seconds = eng.seconds();
     rep.groups = eng.triage().groups();
+    rep.pin_groups = unit.pins().groups();
     if (counts_holes(o)) {
         rep.holes = rep.coverage.holes();
         if (o.user_bins) {

@@ -89,11 +89,13 @@ struct Vertex {
     uint32_t index = 0;
     uint32_t loaded = 0;
     std::array<uint32_t, kRegs * 4> regs{};
+    uint64_t cycle = 0;  // the design's: the cycle the vertex left in (the golden side: 0)
 };
 
 // One memory request: the byte address of its first word and its words (1 or 2).
 struct Request {
     uint32_t addr = 0, words = 0;
+    uint64_t cycle = 0;  // the design's: the cycle the request was taken in (expected ones: 0)
     bool operator==(const Request& o) const { return addr == o.addr && words == o.words; }
 };
 
@@ -185,6 +187,7 @@ struct Report {
     std::vector<Mismatch> failures;  // the first few, shrunk
     std::vector<std::string> holes;
     std::vector<TriageGroup> groups;  // every mismatch, grouped by signature (the first diverging vertex's)
+    std::vector<TriageGroup> pin_groups;  // every mismatch, grouped by pin_signature (not with first_mismatch)
     std::vector<CaseRecord> records;  // JUnit: each directed case, each chunk of random cases
     bool ok() const { return mismatches == 0 && holes.empty(); }
 };
@@ -218,6 +221,14 @@ void run_case(Pins& rtl, const Case& c, SideResult& out, Coverage* cov);
 // vertex", "timeout". Mismatches with one signature are most likely one bug (triage).
 std::string compare(const Case& c, const std::vector<Vertex>& expected, const SideResult& actual, uint64_t* vertex = nullptr,
                     int* reg = nullptr, std::string* signature = nullptr);
+// What differs first in time on the design's pins (issue 34 item 6, cycle-aligned): of the first
+// output vertex that differs and, with `traffic`, the first memory request that is not the expected
+// one, the one the design made in the earlier cycle; named by pins, without values or element
+// types: "mem_req_addr", "mem_req_words", "missing memory request", "extra memory request", or the
+// output pins that differ at that vertex ("out_index", "out_regs", "out_loaded", joined by " + ");
+// else "missing vertex", "extra vertex", "timeout", "protocol", "assertion"; "" when equal. A bug
+// that makes the design read the wrong memory is one group whatever element types it hits.
+std::string pin_signature(const Case& c, const std::vector<Vertex>& expected, const SideResult& actual, bool traffic);
 // The smallest case (fewest draws, then fewest vertices, then fewest declaration tokens, plain
 // streams) for which `fails` still holds: whole draws dropped (the first one too: the next one
 // takes its place, with the case's memory, timing and back-pressure), then their resets. Every step keeps the stimulus legal: a declaration that decodes lenient

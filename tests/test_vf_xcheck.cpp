@@ -421,3 +421,26 @@ TEST_CASE("The fetch keeps --show N mismatches, the first in case order, and cou
     CHECK(none.failures.empty());
     CHECK(none.mismatches == r.mismatches);
 }
+
+// Issue 34 item 6: the pin groups name what differs first in time on the pins. A design that
+// ignores idx_flush keeps the held word instead of reading it again: its requests part from the
+// expected ones before the flushed vertex leaves with the old memory's bytes.
+TEST_CASE("A fetch's pin signature is the pin that differs first in time: the request before the output it feeds", "[vf]") {
+    Case flush;
+    for (const Case& c : directed_cases())
+        if (c.origin == "directed flush") flush = c;
+    IgnoresFlush rtl;
+    SideResult r;
+    rtl.reset();
+    run_case(rtl, flush, r, nullptr);
+    const auto exp = golden(flush);
+    CHECK(pin_signature(flush, exp, r, true).rfind("mem_req", 0) == 0);
+    // Without the memory port checked, the first difference is on the output.
+    CHECK(pin_signature(flush, exp, r, false) == "out_regs");
+    // And nothing when the design is right.
+    auto good = builtin_vertex_fetch();
+    SideResult g;
+    good->reset();
+    run_case(*good, flush, g, nullptr);
+    CHECK(pin_signature(flush, exp, g, true).empty());
+}

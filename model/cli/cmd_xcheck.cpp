@@ -297,6 +297,22 @@ std::string groups_text(const std::vector<tb::TriageGroup>& groups, uint64_t mis
            group_blocks(groups);
 }
 
+std::string pin_groups_text(const std::vector<tb::TriageGroup>& groups) {
+    return fmt::format("pin groups ({} groups; the pins that differ at the first cycle the two sides part):\n", groups.size()) +
+           group_blocks(groups);
+}
+
+nlohmann::ordered_json pin_groups_json(const std::vector<tb::TriageGroup>& groups) {
+    nlohmann::ordered_json j = nlohmann::ordered_json::array();
+    for (const auto& g : groups)
+        j.push_back({{"pins", g.signature},
+                     {"count", g.count},
+                     {"first", g.first_where},
+                     {"first_divergence", g.first_detail},
+                     {"replay", g.first_replay}});
+    return j;
+}
+
 nlohmann::ordered_json groups_json(const std::vector<tb::TriageGroup>& groups) {
     nlohmann::ordered_json j = nlohmann::ordered_json::array();
     for (const auto& g : groups)
@@ -455,15 +471,7 @@ int print_json(const XcheckArgs& a, const tb::XcheckOptions& opt, const tb::Xche
     user_bins_json(opt.user_bins.get(), r.user, j);
 
     j["mismatch_groups"] = groups_json(r.groups);
-    if (!r.pin_groups.empty()) {
-        j["pin_groups"] = nlohmann::ordered_json::array();
-        for (const auto& g : r.pin_groups)
-            j["pin_groups"].push_back({{"pins", g.signature},
-                                       {"count", g.count},
-                                       {"first", g.first_where},
-                                       {"first_divergence", g.first_detail},
-                                       {"replay", g.first_replay}});
-    }
+    if (!r.pin_groups.empty()) j["pin_groups"] = pin_groups_json(r.pin_groups);
     j["failures"] = nlohmann::ordered_json::array();
     for (const auto& m : r.failures)
         j["failures"].push_back({{"origin", m.array.origin},
@@ -507,10 +515,7 @@ int print_text(const XcheckArgs& a, const tb::XcheckOptions& opt, const tb::Xche
     std::cout << fmt::format("mismatches: {}\n", r.mismatches);
     if (r.mismatches) {
         std::string table = groups_text(r.groups, r.mismatches);
-        if (!r.pin_groups.empty())
-            table += fmt::format("pin groups ({} groups; the pins that differ at the first cycle the two sides part):\n",
-                                 r.pin_groups.size()) +
-                     group_blocks(r.pin_groups);
+        if (!r.pin_groups.empty()) table += pin_groups_text(r.pin_groups);
         std::cout << table;
     }
     if (gated) {

@@ -266,6 +266,7 @@ int print_vf_json(const VfXcheckArgs& a, const tb::vf::Options& o, const tb::vf:
     }
     j["failures"] = f;
     j["mismatch_groups"] = groups_json(r.groups);
+    if (!r.pin_groups.empty()) j["pin_groups"] = pin_groups_json(r.pin_groups);
     gate_json(gate, gated, j);
     user_bins_json(o.user_bins.get(), r.user, j);
     // Per-bin counts, for merging runs (vpsim coverage merge, vpsim regress: tb/coverage_merge.h).
@@ -316,6 +317,7 @@ int print_vf_text(const VfXcheckArgs& a, const tb::vf::Options& o, const tb::vf:
             std::printf("  waveform of the shrunk replay (%llu cycles, VCD): %s\n", (unsigned long long)m.wave_cycles, m.wave.c_str());
     }
     if (r.mismatches) std::printf("\n%s", groups_text(r.groups, r.mismatches).c_str());
+    if (!r.pin_groups.empty()) std::printf("%s", pin_groups_text(r.pin_groups).c_str());
     if (tb::vf::counts_holes(o)) {
         std::printf("\nfunctional coverage:\n%s", r.coverage.table().c_str());
         if (o.user_bins) std::printf("%s", r.user.table(*o.user_bins).c_str());

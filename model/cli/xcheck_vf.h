@@ -85,6 +85,10 @@ int run_campaign(const MutantsSetup& setup, const tb::CampaignSpec& cs, const Ca
 // ("mismatch_groups": signature, count, first, first_difference, replay).
 std::string groups_text(const std::vector<tb::TriageGroup>& groups, uint64_t mismatches);
 nlohmann::ordered_json groups_json(const std::vector<tb::TriageGroup>& groups);
+// And the pin groups, by what differs first in time on the pins ("pin groups (...)"; "pin_groups":
+// pins, count, first, first_divergence, replay).
+std::string pin_groups_text(const std::vector<tb::TriageGroup>& groups);
+nlohmann::ordered_json pin_groups_json(const std::vector<tb::TriageGroup>& groups);
 // The coverage controls of either unit: --waive files and --waive-bin texts into `waivers`, --bins
 // FILE into `spec` (null without), its bins checked against the unit. False after printing why (exit 2).
 bool load_coverage_controls(const std::vector<std::string>& waive, const std::vector<std::string>& waive_bin,

@@ -113,6 +113,19 @@ elseif(CASE STREQUAL "vf_caught_b2bbug")
                         "(later gap ${gap}), file '${file}'; expected a stream shrunk to 2 draws back to back, written\n${r_out}")
   endif()
   file(WRITE ${SHARED}/vf/file.txt "${file}")
+elseif(CASE STREQUAL "vf_pin_group_b2bbug")
+  # One bug, one pin group (issue 34 item 6): the variant's mismatches have several signatures (the
+  # type of the element at the first wrong register), but with the memory port checked they all part
+  # from the golden side first at a request address (the stale stream registers), one pin group.
+  run(r xcheck --unit vertex_fetch --rtl ${V}/vertex_fetch_b2bbug.sv ${CACHE} --no-directed --random 400 --stream 4
+      --seed 1 --check-traffic --show 0 --json)
+  string(JSON groups LENGTH "${r_out}" mismatch_groups)
+  string(JSON pins LENGTH "${r_out}" pin_groups)
+  string(JSON pin GET "${r_out}" pin_groups 0 pins)
+  if(NOT r_rc EQUAL 1 OR groups LESS 2 OR NOT pins EQUAL 1 OR NOT pin STREQUAL "mem_req_addr")
+    message(FATAL_ERROR "vertex_fetch_b2bbug: exit ${r_rc}, ${groups} signatures, ${pins} pin groups (first '${pin}'); "
+                        "expected several signatures and the one pin group mem_req_addr\n${r_out}")
+  endif()
 elseif(CASE STREQUAL "vf_replay_exact_b2bbug")
   # The written case file's own replay command gives exactly the difference recorded in it ...
   file(READ ${SHARED}/vf/file.txt f)
