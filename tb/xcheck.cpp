@@ -527,6 +527,26 @@ void report_mismatch(Mismatch& m, const XcheckOptions& opt, int number) {
 
 }  // namespace
 
+void ArrayCounts::add(const ArrayCounts& o) {
+    arrays += o.arrays;
+    tokens += o.tokens;
+    events += o.events;
+    cycles += o.cycles;
+    coverage.add(o.coverage);
+    user.add(o.user);
+}
+
+void ArrayCounts::count(const std::vector<uint32_t>& t, const std::vector<Event>& model, const std::vector<Event>& rtl,
+                        bool lenient, const UserCoverageSpec* spec) {
+    ++arrays;
+    tokens += t.size();
+    events += model.size();
+    coverage.count_tokens(t);
+    coverage.count_events(0, model, lenient);
+    coverage.count_events(1, rtl, lenient);
+    if (spec) user.count(*spec, t, model, lenient);
+}
+
 namespace {
 
 // Item 6 of issue 34: every mismatching array again from a reset decoder with both sides' pins
@@ -614,19 +634,6 @@ void write_failure_wave(const XcheckOptions& opt, const ArrayCase& c, Mismatch& 
 // array, its sides the golden stepper and the RTL under the same handshake draws, its counts the
 // tokens, events, cycles and coverage bins, a kept mismatch shrunk by units, written as a corpus
 // file and (the first) traced.
-struct DeclCounts {
-    uint64_t tokens = 0, events = 0, cycles = 0;
-    Coverage coverage;
-    UserCoverage user;
-    void add(const DeclCounts& o) {
-        tokens += o.tokens;
-        events += o.events;
-        cycles += o.cycles;
-        coverage.add(o.coverage);
-        user.add(o.user);
-    }
-};
-
 struct DeclSides {
     SideResult exp, act;
 };
@@ -634,7 +641,7 @@ struct DeclSides {
 class DeclUnit {
 public:
     using Case = ArrayCase;
-    using Counts = DeclCounts;
+    using Counts = ArrayCounts;
     using Sides = DeclSides;
     // One thread's tools: its RTL instance (made on this thread), the golden side and the
     // buffers, all reused from array to array.
@@ -655,7 +662,7 @@ public:
     std::unique_ptr<Checker> checker(int) { return std::make_unique<Checker>(opt_, opt_.jobs == 1 ? dut_.get() : nullptr); }
     void chunk_start(Checker& k) { k.dut->reset(); }
     void stimulus(Checker& k, uint64_t i, ArrayCase& c) { random_case(opt_.seed, i, c, k.scratch); }
-    Verdict check(Checker& k, const ArrayCase& c, DeclCounts& n, DeclSides* s) {
+    Verdict check(Checker& k, const ArrayCase& c, ArrayCounts& n, DeclSides* s) {
         k.model.reset();
         drive_array(k.model, c.tokens, c.lenient, c.bp_seed, opt_.bp, k.exp);
         k.dut->run_into(c.tokens, c.lenient, c.bp_seed, opt_.bp, k.act);
@@ -665,14 +672,9 @@ public:
         if (s) s->exp = k.exp, s->act = k.act;
         return {std::move(d.text), std::move(d.signature)};
     }
-    void count(const ArrayCase& c, const SideResult& exp, const SideResult& act, DeclCounts& n) const {
-        n.tokens += c.tokens.size();
-        n.events += exp.events.size();
+    void count(const ArrayCase& c, const SideResult& exp, const SideResult& act, ArrayCounts& n) const {
+        n.count(c.tokens, exp.events, act.events, c.lenient, opt_.user_bins.get());
         n.cycles += exp.cycles;
-        n.coverage.count_tokens(c.tokens);
-        n.coverage.count_events(0, exp.events, c.lenient);
-        n.coverage.count_events(1, act.events, c.lenient);
-        if (opt_.user_bins) n.user.count(*opt_.user_bins, c.tokens, exp.events, c.lenient);
     }
     std::string where(const ArrayCase& c) const { return describe(c, opt_.seed); }
     std::string replay(const ArrayCase& c) const { return replay_command(c, opt_); }
@@ -785,7 +787,7 @@ XcheckReport run_xcheck(const XcheckOptions& opt) {
             for (uint64_t i = 0; i < opt.random; ++i) arrays.push_back(random_case(opt.seed, i));
         ScBenchResult r = run_sc_bench(arrays, opt.bp, opt.vcd);
         for (size_t i = 0; i < arrays.size(); ++i) {
-            DeclCounts n;
+            ArrayCounts n;
             unit.count(arrays[i], r.model[i], r.rtl[i], n);
             Difference d = difference(r.model[i], r.rtl[i]);
             eng.account(arrays[i], Verdict{std::move(d.text), std::move(d.signature)}, n,
@@ -817,8 +819,8 @@ XcheckReport run_xcheck(const XcheckOptions& opt) {
     }
     if (!opt.coverage_file.empty()) write_coverage(opt, unit.dut(), coverage_parts);
     // The engine's totals, with the streams' (check_streams counts into the report itself).
-    const DeclCounts& n = eng.counts();
-    rep.arrays += eng.cases();
+    const ArrayCounts& n = eng.counts();
+    rep.arrays += n.arrays;
     rep.tokens += n.tokens;
     rep.events += n.events;
     rep.cycles += n.cycles;

@@ -86,6 +86,19 @@ struct Coverage {
     static const char* token_kind_name(int k);
 };
 
+// What some arrays gave (the decoder's counts in the cross-check engine, tb/xcheck_engine.h: the
+// arrays' and the streams' adapters).
+struct ArrayCounts {
+    uint64_t arrays = 0, tokens = 0, events = 0, cycles = 0;
+    Coverage coverage;
+    UserCoverage user;
+    void add(const ArrayCounts& o);
+    // One array: its tokens, both sides' events (the golden model's, the RTL's) into the coverage,
+    // and the user's bins when `spec` is given; not its cycles (an array's, or its stream's).
+    void count(const std::vector<uint32_t>& tokens, const std::vector<decl::Event>& model,
+               const std::vector<decl::Event>& rtl, bool lenient, const UserCoverageSpec* spec);
+};
+
 // Bins of Coverage::holes() that no array can hit with these parameters, found by decoding every
 // CONST header with the golden model at the design's CONST_COUNT and MAX_LENGTH: rule D12 when
 // CONST_COUNT >= 142 (CONST's largest register, address 127 + count 15, is in range); the CONST

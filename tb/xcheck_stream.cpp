@@ -257,24 +257,10 @@ namespace {
 
 // The decoder's streams as an adapter of the cross-check engine (tb/xcheck_engine.h): a case is one
 // stream, checked from a reset decoder against the golden side; its counts are per array.
-struct StreamCounts {
-    uint64_t arrays = 0, tokens = 0, events = 0, cycles = 0;
-    Coverage coverage;
-    UserCoverage user;
-    void add(const StreamCounts& o) {
-        arrays += o.arrays;
-        tokens += o.tokens;
-        events += o.events;
-        cycles += o.cycles;
-        coverage.add(o.coverage);
-        user.add(o.user);
-    }
-};
-
 class StreamUnit {
 public:
     using Case = StreamCase;
-    using Counts = StreamCounts;
+    using Counts = ArrayCounts;
     struct Sides {};  // a kept stream is run again to be shrunk
     struct Checker {
         std::unique_ptr<RtlDut> own;
@@ -294,20 +280,13 @@ public:
     }
     void chunk_start(Checker&) {}  // every stream starts from a reset decoder (check)
     void stimulus(Checker&, uint64_t i, StreamCase& c) { c = random_stream(opt_.seed, i, opt_.stream); }
-    Verdict check(Checker& k, const StreamCase& c, StreamCounts& n, Sides*) {
+    Verdict check(Checker& k, const StreamCase& c, ArrayCounts& n, Sides*) {
         k.dut->reset();  // a stream replays alone exactly
         k.exp = run_model_stream(c.arrays, c.bp_seed, opt_.bp, opt_.model);
         k.dut->run_stream_into(c.arrays, c.bp_seed, opt_.bp, k.act);
-        for (size_t j = 0; j < c.arrays.size(); ++j) {
-            const StreamArray& a = c.arrays[j];
-            ++n.arrays;
-            n.tokens += a.tokens.size();
-            n.events += k.exp.arrays[j].events.size();
-            n.coverage.count_tokens(a.tokens);
-            n.coverage.count_events(0, k.exp.arrays[j].events, a.lenient);
-            n.coverage.count_events(1, k.act.arrays[j].events, a.lenient);
-            if (opt_.user_bins) n.user.count(*opt_.user_bins, a.tokens, k.exp.arrays[j].events, a.lenient);
-        }
+        for (size_t j = 0; j < c.arrays.size(); ++j)
+            n.count(c.arrays[j].tokens, k.exp.arrays[j].events, k.act.arrays[j].events, c.arrays[j].lenient,
+                    opt_.user_bins.get());
         n.cycles += k.exp.cycles;
         Difference d = stream_difference(k.exp, k.act);
         if (d.empty()) return {};
@@ -403,7 +382,7 @@ std::vector<std::string> check_streams(const XcheckOptions& opt, RtlDut& dut, Xc
             });
         eng.check_random();
     }
-    const StreamCounts& n = eng.counts();
+    const ArrayCounts& n = eng.counts();
     rep.arrays += n.arrays;
     rep.tokens += n.tokens;
     rep.events += n.events;

@@ -48,6 +48,17 @@ std::string check(Pins& rtl, const Case& c, SideResult& r) {
     return compare(c, golden(c), r);
 }
 
+// The directed case "directed flush" run on a design that ignores idx_flush.
+Case flush_case_on_ignores_flush(SideResult& r) {
+    Case flush;
+    for (const Case& c : directed_cases())
+        if (c.origin == "directed flush") flush = c;
+    IgnoresFlush rtl;
+    rtl.reset();
+    run_case(rtl, flush, r, nullptr);
+    return flush;
+}
+
 // Drives the built-in design region by region and, in lockstep, by Verilator's eval()
 // (model/rtl/vertex_fetch_cc.cpp, "One region per step"); every outputs() call compares all their outputs, out_regs included.
 class Lockstep : public Pins {
@@ -198,13 +209,8 @@ TEST_CASE("The fetch's shrinker keeps every declaration legal: no lenient rule t
 // Item 6 of issue 34: triage keyed on the first diverging vertex without its values. A design
 // that ignores idx_flush fails on every flushed vertex whatever the values: one signature.
 TEST_CASE("A fetch mismatch's signature names what differs at the first diverging vertex, not the values", "[vf]") {
-    Case flush;
-    for (const Case& c : directed_cases())
-        if (c.origin == "directed flush") flush = c;
-    IgnoresFlush rtl;
     SideResult r;
-    rtl.reset();
-    run_case(rtl, flush, r, nullptr);
+    const Case flush = flush_case_on_ignores_flush(r);
     std::string sig;
     const std::string what = compare(flush, golden(flush), r, nullptr, nullptr, &sig);
     INFO(what);
@@ -426,13 +432,8 @@ TEST_CASE("The fetch keeps --show N mismatches, the first in case order, and cou
 // ignores idx_flush keeps the held word instead of reading it again: its requests part from the
 // expected ones before the flushed vertex leaves with the old memory's bytes.
 TEST_CASE("A fetch's pin signature is the pin that differs first in time: the request before the output it feeds", "[vf]") {
-    Case flush;
-    for (const Case& c : directed_cases())
-        if (c.origin == "directed flush") flush = c;
-    IgnoresFlush rtl;
     SideResult r;
-    rtl.reset();
-    run_case(rtl, flush, r, nullptr);
+    const Case flush = flush_case_on_ignores_flush(r);
     const auto exp = golden(flush);
     CHECK(pin_signature(flush, exp, r, true).rfind("mem_req", 0) == 0);
     // Without the memory port checked, the first difference is on the output.

@@ -302,26 +302,25 @@ std::string pin_groups_text(const std::vector<tb::TriageGroup>& groups) {
            group_blocks(groups);
 }
 
-nlohmann::ordered_json pin_groups_json(const std::vector<tb::TriageGroup>& groups) {
+namespace {
+
+// Groups as JSON, the signature and the detail under the given keys.
+nlohmann::ordered_json groups_json_as(const std::vector<tb::TriageGroup>& groups, const char* signature, const char* detail) {
     nlohmann::ordered_json j = nlohmann::ordered_json::array();
     for (const auto& g : groups)
-        j.push_back({{"pins", g.signature},
-                     {"count", g.count},
-                     {"first", g.first_where},
-                     {"first_divergence", g.first_detail},
+        j.push_back({{signature, g.signature}, {"count", g.count}, {"first", g.first_where}, {detail, g.first_detail},
                      {"replay", g.first_replay}});
     return j;
 }
 
+}  // namespace
+
+nlohmann::ordered_json pin_groups_json(const std::vector<tb::TriageGroup>& groups) {
+    return groups_json_as(groups, "pins", "first_divergence");
+}
+
 nlohmann::ordered_json groups_json(const std::vector<tb::TriageGroup>& groups) {
-    nlohmann::ordered_json j = nlohmann::ordered_json::array();
-    for (const auto& g : groups)
-        j.push_back({{"signature", g.signature},
-                     {"count", g.count},
-                     {"first", g.first_where},
-                     {"first_difference", g.first_detail},
-                     {"replay", g.first_replay}});
-    return j;
+    return groups_json_as(groups, "signature", "first_difference");
 }
 
 bool load_coverage_controls(const std::vector<std::string>& waive, const std::vector<std::string>& waive_bin,
