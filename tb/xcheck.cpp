@@ -536,6 +536,15 @@ void ArrayCounts::add(const ArrayCounts& o) {
     user.add(o.user);
 }
 
+void XcheckReport::add(const ArrayCounts& n) {
+    arrays += n.arrays;
+    tokens += n.tokens;
+    events += n.events;
+    cycles += n.cycles;
+    coverage.add(n.coverage);
+    user.add(n.user);
+}
+
 void ArrayCounts::count(const std::vector<uint32_t>& t, const std::vector<Event>& model, const std::vector<Event>& rtl,
                         bool lenient, const UserCoverageSpec* spec) {
     ++arrays;
@@ -804,29 +813,14 @@ XcheckReport run_xcheck(const XcheckOptions& opt) {
             for (uint64_t i = 0; i < opt.random && !eng.stopped(); ++i) named(random_case(opt.seed, i));
         } else {
             // More threads than one: each thread's instance's coverage is a part, summed at the end.
-            std::vector<std::string> slots(size_t(opt.jobs));
-            if (opt.jobs > 1 && !opt.coverage_file.empty())
-                eng.on_thread_finish([&](DeclUnit::Checker& k, int t) {
-                    const std::string f = fmt::format("{}.part{}", opt.coverage_file, t + 1);
-                    if (!k.dut->write_coverage(f)) throw std::runtime_error(f + ": the RTL was not built with coverage");
-                    slots[size_t(t)] = f;
-                });
-            eng.check_random();
-            for (const auto& f : slots)
-                if (!f.empty()) coverage_parts.push_back(f);
+            coverage_parts = check_random_with_parts<Engine<DeclUnit>, DeclUnit::Checker>(eng, opt);
         }
         if (streaming && opt.progress == 1 && opt.only < 0) std::fprintf(stderr, "\r%78s\r", "");
     }
     if (!opt.coverage_file.empty()) write_coverage(opt, unit.dut(), coverage_parts);
     // The engine's totals, with the streams' (check_streams counts into the report itself).
-    const ArrayCounts& n = eng.counts();
-    rep.arrays += n.arrays;
-    rep.tokens += n.tokens;
-    rep.events += n.events;
-    rep.cycles += n.cycles;
+    rep.add(eng.counts());
     rep.mismatches += eng.mismatches();
-    rep.coverage.add(n.coverage);
-    rep.user.add(n.user);
     std::vector<CaseRecord> cases = std::move(eng.records());
     cases.insert(cases.end(), rep.cases.begin(), rep.cases.end());  // the streams' after the corpus's
     rep.cases = std::move(cases);

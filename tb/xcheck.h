@@ -9,11 +9,14 @@
 #include "tb/triage.h"
 #include "tb/user_bins.h"
 
+#include <fmt/format.h>
+
 #include <array>
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -200,6 +203,24 @@ struct XcheckOptions {
 constexpr uint64_t kRandomChunk = 2000;
 
 
+// With --coverage and --jobs N > 1: the random arrays' engine run, each worker thread's instance
+// then writing its part, FILE.partT (T = 1 .. N); returns the parts written, for write_coverage's
+// caller to sum with its own instance's. (Any engine whose checker holds the instance as `dut`.)
+template <class Engine, class Checker>
+std::vector<std::string> check_random_with_parts(Engine& eng, const XcheckOptions& opt) {
+    std::vector<std::string> slots(size_t(opt.jobs)), parts;
+    if (opt.jobs > 1 && !opt.coverage_file.empty())
+        eng.on_thread_finish([&](Checker& k, int t) {
+            const std::string f = fmt::format("{}.part{}", opt.coverage_file, t + 1);
+            if (!k.dut->write_coverage(f)) throw std::runtime_error(f + ": the RTL was not built with coverage");
+            slots[size_t(t)] = f;
+        });
+    eng.check_random();
+    for (auto& f : slots)
+        if (!f.empty()) parts.push_back(std::move(f));
+    return parts;
+}
+
 struct XcheckReport {
     uint64_t arrays = 0, tokens = 0, events = 0, cycles = 0;
     uint64_t mismatches = 0;
@@ -215,6 +236,7 @@ struct XcheckReport {
     // step is still one group.
     std::vector<TriageGroup> pin_groups;
     bool ok() const { return mismatches == 0 && holes.empty(); }
+    void add(const ArrayCounts& n);  // the totals and the coverage
 };
 
 // Side runners. Both draw the same back-pressure sequence from `bp_seed`.

@@ -367,36 +367,21 @@ std::vector<std::string> check_streams(const XcheckOptions& opt, RtlDut& dut, Xc
     eo.progress_seconds = opt.progress_seconds;
     eo.noun = "streams";
     Engine<StreamUnit> eng(unit, eo);
-    std::vector<std::string> parts(size_t(opt.jobs));
+    std::vector<std::string> parts;  // the worker threads' coverage (--jobs N > 1)
     if (named) {
         StreamUnit::Checker main{nullptr, &dut, {}, {}};
         const StreamCase c = !opt.stream_file.empty() ? load_stream_file(opt.stream_file)
                                                       : random_stream(opt.seed, uint64_t(opt.only), opt.stream);
         eng.check_named(main, c, unit.record_of(c));
     } else {
-        if (opt.jobs > 1 && !opt.coverage_file.empty())
-            eng.on_thread_finish([&](StreamUnit::Checker& kk, int t) {
-                const std::string f = fmt::format("{}.part{}", opt.coverage_file, t + 1);
-                if (!kk.dut->write_coverage(f)) throw std::runtime_error(f + ": the RTL was not built with coverage");
-                parts[size_t(t)] = f;
-            });
-        eng.check_random();
+        parts = check_random_with_parts<Engine<StreamUnit>, StreamUnit::Checker>(eng, opt);
     }
-    const ArrayCounts& n = eng.counts();
-    rep.arrays += n.arrays;
-    rep.tokens += n.tokens;
-    rep.events += n.events;
-    rep.cycles += n.cycles;
+    rep.add(eng.counts());
     rep.mismatches += eng.mismatches();
-    rep.coverage.add(n.coverage);
-    rep.user.add(n.user);
     for (auto& r : eng.records()) rep.cases.push_back(std::move(r));
     triage.merge(eng.triage());
     rep.pin_groups = unit.pins().groups();
-    std::vector<std::string> written;
-    for (const auto& f : parts)
-        if (!f.empty()) written.push_back(f);
-    return written;
+    return parts;
 }
 
 }  // namespace vpsim::tb
