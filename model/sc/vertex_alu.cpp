@@ -421,7 +421,7 @@ int VertexAlu::issue_from(Engine& e, Context& c, Cycle now) {
     return n;
 }
 
-int VertexAlu::try_issue(uint32_t ei, Engine& e, Cycle now) {
+[[gnu::always_inline]] inline int VertexAlu::try_issue(uint32_t ei, Engine& e, Cycle now) {
     (void)ei;
     if (oldest_first_) {
         // The oldest vertex of this engine that can issue goes first (entry order = retire order).
