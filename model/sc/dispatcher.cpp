@@ -37,6 +37,10 @@ Cycle Dispatcher::loop() {
         }
     } detach{units_};
     TimedUnit* const* const units = units_.data();
+    // Read once, not after every step (a step may write any memory, so the compiler reloads
+    // members); synced_ is read each time (a unit may sync()).
+    const uint64_t quantum = o_.quantum;
+    const bool progress = bool(o_.progress);
     auto visit = [&](TimedUnit* u) {
         const Cycle at = u->wake_at();
         if (at <= now)
@@ -58,8 +62,8 @@ Cycle Dispatcher::loop() {
         }
         for (size_t i = masked; i < n; ++i) visit(units[i]);
         last = now;
-        if (now - synced_ >= o_.quantum) sync(now);
-        if (o_.progress && (++iterations & 0xFFFF) == 0) o_.progress(now);
+        if (now - synced_ >= quantum) sync(now);
+        if (progress && (++iterations & 0xFFFF) == 0) o_.progress(now);
     }
     for (TimedUnit* u : units_)
         if (u->busy_with_work())

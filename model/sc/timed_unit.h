@@ -87,17 +87,16 @@ public:
         next_ = nullptr;
         armed_ = nullptr;
     }
-    // The dispatcher's call.
+    // The dispatcher's call, between attach_dispatcher() and detach_dispatcher() only (its
+    // loop's; next_ and armed_ are set).
     void run_step(Cycle now) {
         wake_ = kNever;
         stepped_ = now;
         Cycle next = step(now);
         if (next <= now) next = now + 1;
         if (next < wake_) wake_ = next;
-        if (next_) {
-            if (wake_ < *next_) *next_ = wake_;
-            if (wake_ == kNever) *armed_ &= ~bit_;
-        }
+        if (wake_ < *next_) *next_ = wake_;
+        if (wake_ == kNever) *armed_ &= ~bit_;
     }
 
 private:

@@ -275,6 +275,7 @@ VertexAlu::VertexAlu(const sc_core::sc_module_name& n, const VertexAluParams& p,
     order_.slots.resize(size_t(p.engines) * p.contexts);
     for (uint32_t e = 0; e < p.engines; ++e) {
         engines_[e].ctx.resize(p.contexts);
+        engines_[e].age.assign(p.contexts, nullptr);
         if (probes) {
             engines_[e].sig_issue = probes->vcd_signal(fmt::format("{}.e{}", basename(), e), "issue", 2);
             if (probes->trace_on())
@@ -356,7 +357,7 @@ const vs::FastShader& VertexAlu::fast_of(const DrawState& d) {
     return *slot;
 }
 
-Cycle VertexAlu::earliest_ops(const Context& c, const AluSlot& s) const {
+[[gnu::always_inline]] inline Cycle VertexAlu::earliest_ops(const Context& c, const AluSlot& s) const {
     Cycle t = c.from;
     for (unsigned i = 0; i < s.nread_comps; ++i) t = std::max(t, c.ready[s.read_comps[i]]);
     // An earlier write must land first: each written component's ready cycle - latency, when
@@ -367,12 +368,12 @@ Cycle VertexAlu::earliest_ops(const Context& c, const AluSlot& s) const {
     return t;
 }
 
-Cycle VertexAlu::earliest(const Context& c, const AluSlot& s, const Engine& e) const {
+[[gnu::always_inline]] inline Cycle VertexAlu::earliest(const Context& c, const AluSlot& s, const Engine& e) const {
     const Cycle t = earliest_ops(c, s);
     return s.pipe == AluSlot::Scalar ? std::max(t, e.scalar_free) : t;
 }
 
-void VertexAlu::issue(Context& c, const AluSlot& s, Engine& e, Cycle now) {
+[[gnu::always_inline]] inline void VertexAlu::issue(Context& c, const AluSlot& s, Engine& e, Cycle now) {
     const Cycle done = now + s.latency;
     for (unsigned i = 0; i < s.nwrite_comps; ++i) c.ready[s.write_comps[i]] = done;
     if (done > c.done_at) c.done_at = done;
@@ -420,13 +421,14 @@ int VertexAlu::issue_from(Engine& e, Context& c, Cycle now) {
     return n;
 }
 
-int VertexAlu::try_issue(uint32_t ei, Engine& e, Cycle now) {
+[[gnu::always_inline]] inline int VertexAlu::try_issue(uint32_t ei, Engine& e, Cycle now) {
+    (void)ei;
     if (oldest_first_) {
         // The oldest vertex of this engine that can issue goes first (entry order = retire order).
-        for (size_t k = 0, n = order_.size(); k < n; ++k) {
-            const InFlight& o = order_.at(k);
-            if (o.engine != ei) continue;
-            Context& c = *o.ctx;
+        Context* const* age = e.age.data();
+        const uint32_t K = uint32_t(e.age.size());
+        for (uint32_t k = 0, i = e.age_head; k < e.age_count; ++k, i = i + 1 == K ? 0 : i + 1) {
+            Context& c = *age[i];
             if (head_earliest(c, e) <= now) return issue_from(e, c, now);
         }
         return 0;
@@ -443,13 +445,14 @@ int VertexAlu::try_issue(uint32_t ei, Engine& e, Cycle now) {
     return 0;
 }
 
-void VertexAlu::engine_cycles_until(Cycle now) {
+void VertexAlu::engine_cycles_charge(Cycle now) {
     if (now <= engines_since_) return;
     const uint64_t d = now - engines_since_;
     engines_since_ = now;
     // A step that issued returns the next cycle: that cycle was the engine's issue cycle, charged
     // by the step itself (step 3); the rest is charged here to what its vertices wait for now.
-    // Every engine issued and the unit is stepped again at once (most steps): no rest.
+    // Every engine issued and the unit is stepped again at once (most steps): no rest (the
+    // inline engine_cycles_until returned before the call).
     if (d == 1 && engines_issued_ == p_.engines) return;
     for (uint32_t ei = 0; ei < p_.engines; ++ei) {
         const uint64_t rest = d - (issued_[ei] ? 1 : 0);
@@ -506,6 +509,9 @@ Cycle VertexAlu::step(Cycle now) {
     c.head_at = kNever;  // (already: every slot issued)
     in_flight_change(ei, -1, now);
     order_.pop_front();
+    Engine& e = engines_[ei];  // the oldest of all is the oldest of its engine
+    e.age_head = e.age_head + 1 == e.age.size() ? 0 : e.age_head + 1;
+    --e.age_count;
     if (probes_) probes_->vcd_change(sig_active_, now, order_.size());
     return true;
 }
@@ -556,6 +562,13 @@ Cycle VertexAlu::step(Cycle now) {
         if (!finished(c)) ++engines_[ei].slots_left;
         new_head(c);
         order_.push_back({ei, &*it});
+        {
+            Engine& e = engines_[ei];
+            uint32_t t = e.age_head + e.age_count;
+            if (t >= e.age.size()) t -= uint32_t(e.age.size());
+            e.age[t] = &*it;
+            ++e.age_count;
+        }
         in_flight_change(ei, +1, now);
         next_engine_ = (ei + 1) % p_.engines;
         if (probes_) probes_->vcd_change(sig_active_, now, order_.size());

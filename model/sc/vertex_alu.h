@@ -165,6 +165,11 @@ private:
         // Its contexts holding a vertex with slots left to issue (changes at entry and when a
         // vertex's last slot issues; engine_cycles_until reads it instead of scanning contexts).
         uint32_t slots_left = 0;
+        // Its vertices in flight in entry order (= retire order; a subsequence of order_): a ring
+        // of `contexts` entries that the oldest-first issue search walks without order_'s other
+        // engines' vertices and its wrap-around arithmetic.
+        std::vector<Context*> age;
+        uint32_t age_head = 0, age_count = 0;
         int sig_issue = -1;
         uint64_t last_issue_code = 0;
     };
@@ -296,7 +301,17 @@ private:
     std::vector<uint8_t> issued_;  // the last step's issue, per engine
     uint32_t engines_issued_ = 0;  // of them, how many issued
     Cycle engines_since_ = 0;
-    void engine_cycles_until(Cycle now);  // charges each engine's state since engines_since_
+    // Charges each engine's state since engines_since_. Most steps follow a step where every
+    // engine issued, one cycle before: nothing to charge, decided here inline (the call and its
+    // frame cost as much as the test).
+    void engine_cycles_until(Cycle now) {
+        if (now == engines_since_ + 1 && engines_issued_ == p_.engines) {
+            engines_since_ = now;
+            return;
+        }
+        engine_cycles_charge(now);
+    }
+    void engine_cycles_charge(Cycle now);
 };
 
 }  // namespace vpsim::sc

@@ -91,6 +91,10 @@ VertexFetch::VertexFetch(const sc_core::sc_module_name& n, const VertexFetchPara
     }
     lru_oldest_ = 0;
     lru_newest_ = nl - 1;
+    unsigned bits = 4;
+    while ((size_t(1) << bits) < size_t(nl) * 4) ++bits;
+    where_.assign(size_t(1) << bits, kNoLine);
+    where_shift_ = 64 - bits;
     if (probes) sig_requests_ = probes->vcd_signal(basename(), "requests", 32);
     if (probes && probes->trace_on())
         for (uint32_t b = 0; b < p.fetch_window; ++b) tracks_.push_back(probes->track(fmt::format("{}.slot{}", basename(), b)));
@@ -119,9 +123,35 @@ VertexFetch::Line* VertexFetch::find_line(uint64_t tag) {
     // Consecutive vertices mostly hit the lines used last: look there first.
     for (uint32_t i : recent_)
         if (i < lines_.size() && lines_[i].tag == tag) return &lines_[i];
-    for (auto& l : lines_)
-        if (l.tag == tag) return &l;
-    return nullptr;
+    const size_t mask = where_.size() - 1;
+    for (size_t h = where_home(tag);; h = (h + 1) & mask) {
+        const uint32_t i = where_[h];
+        if (i == kNoLine) return nullptr;
+        if (lines_[i].tag == tag) return &lines_[i];
+    }
+}
+
+void VertexFetch::where_erase(uint64_t tag) {
+    const size_t mask = where_.size() - 1;
+    size_t h = where_home(tag);
+    while (lines_[where_[h]].tag != tag) h = (h + 1) & mask;  // (it is there)
+    // Backward-shift deletion: move up each later entry of the run whose home is not between
+    // the hole and it, so every entry stays reachable from its home without a gap.
+    for (size_t j = (h + 1) & mask; where_[j] != kNoLine; j = (j + 1) & mask) {
+        const size_t home = where_home(lines_[where_[j]].tag);
+        const bool stays = h <= j ? (h < home && home <= j) : (h < home || home <= j);
+        if (stays) continue;
+        where_[h] = where_[j];
+        h = j;
+    }
+    where_[h] = kNoLine;
+}
+
+void VertexFetch::where_insert(uint32_t line) {
+    const size_t mask = where_.size() - 1;
+    size_t h = where_home(lines_[line].tag);
+    while (where_[h] != kNoLine) h = (h + 1) & mask;
+    where_[h] = line;
 }
 
 void VertexFetch::touch(Line* l) {
@@ -146,7 +176,9 @@ Cycle VertexFetch::fill(Cycle now, uint64_t tag, bool ahead) {
     if (l->prefetched) ++prefetch_evicted_;
     l->prefetched = ahead;
     fill_bytes_ += p_.line_bytes;
+    if (l->tag != ~uint64_t(0)) where_erase(l->tag);  // (a line never filled is not in where_)
     l->tag = tag;
+    where_insert(uint32_t(l - lines_.data()));
     l->ready = mem_.read(now, p_.line_bytes);
     if (p_.convert_per_cycle && !ahead)
         ++held_fills_;  // released when the element that asked for it is converted

@@ -107,6 +107,16 @@ private:
     unsigned line_shift_;  // log2(line_bytes)
     std::array<uint32_t, 4> recent_{~0u, ~0u, ~0u, ~0u};  // most recently used lines, newest first
     Line* find_line(uint64_t tag);
+    // Where each line's tag is: an open-addressed table (linear probing, at least four slots a
+    // line) of line indices by tag, kept exact as fill() changes a line's tag, so a look-up that
+    // misses recent_ costs a probe or two instead of a scan of every line. (A tag is unique
+    // among the lines: a fill takes a tag that was not found.)
+    static constexpr uint32_t kNoLine = ~0u;
+    std::vector<uint32_t> where_;
+    unsigned where_shift_ = 0;  // 64 - log2(where_.size())
+    size_t where_home(uint64_t tag) const { return size_t((tag * 0x9E3779B97F4A7C15ull) >> where_shift_); }
+    void where_erase(uint64_t tag);
+    void where_insert(uint32_t line);
     void touch(Line* l);
     // The lines from least to most recently used, a list through Line::older / newer (a fill
     // takes the oldest, a use moves a line to the newest end; lines never used come first, in
