@@ -44,19 +44,24 @@ void drive_array(Side& side, const std::vector<uint32_t>& tokens, bool lenient, 
     const size_t n = tokens.size();
     const uint64_t limit = cycle_limit(n, bp);
     const uint32_t p_in = draw_threshold(bp.in_valid), p_out = draw_threshold(bp.out_ready);
+    // The handshake's values are computed without branching on the draw (& not &&, a selected
+    // index, pos advanced by a bool): the draws are random, so such branches are mispredicted.
+    static constexpr uint32_t kNoToken = 0;
+    const uint32_t* const toks = n ? tokens.data() : &kNoToken;
     size_t pos = 0;
     bool final_seen = false;
     while (!(pos == n && final_seen)) {
         const uint64_t draw = rng.next();  // one draw per cycle, whatever the state
-        const bool in_valid = pos < n && uint32_t(draw) <= p_in;
+        const bool in_valid = (pos < n) & (uint32_t(draw) <= p_in);
         const bool out_ready = uint32_t(draw >> 32) <= p_out;
-        side.set_inputs(in_valid, in_valid ? tokens[pos] : 0u, in_valid && pos + 1 == n, lenient, out_ready);
+        const uint32_t token = toks[pos < n ? pos : 0] & (0u - uint32_t(in_valid));  // 0 when not offered
+        side.set_inputs(in_valid, token, in_valid & (pos + 1 == n), lenient, out_ready);
         if (r.trace) r.trace->push_back(sample_pins(side, in_valid, out_ready));
-        if (side.out_valid() && out_ready) {
+        if (side.out_valid() & out_ready) {
             r.events.push_back(side.event());
             final_seen = final_seen || is_final(r.events.back());
         }
-        if (in_valid && side.in_ready()) ++pos;
+        pos += size_t(in_valid & side.in_ready());
         side.clock();
         if (++r.cycles > limit) {
             r.timed_out = true;
