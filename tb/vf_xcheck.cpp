@@ -1466,6 +1466,7 @@ std::atomic<int> checker_ids{0};
 
 struct Checker {
     std::unique_ptr<Pins> rtl;
+    std::vector<Vertex> exp;  // the last case's golden vertices
     SideResult res;
     std::string coverage_file;
     bool traffic;
@@ -1480,7 +1481,7 @@ struct Checker {
                       std::string* signature = nullptr) {
         rtl->make_current();  // this thread runs this design only (a compare when it is current already)
         rtl->reset();
-        const auto exp = golden(c);
+        exp = golden(c);
         run_case(*rtl, c, res, cov);
         std::string what = compare(c, exp, res, vertex, reg, signature);
         if (what.empty() && traffic) {
@@ -1564,7 +1565,7 @@ public:
     void also_mismatch(const Case& c, const std::string& replay) {
         Checker& ck = spare();
         const std::string what = ck.check(c, nullptr);
-        const std::string sig = pin_signature(c, golden(c), ck.res, o_.check_traffic);
+        const std::string sig = pin_signature(c, ck.exp, ck.res, o_.check_traffic);
         pins_.add(sig.empty() ? "pins agree from reset" : sig, where_of(c), what, replay);
     }
     Triage& pins() { return pins_; }
