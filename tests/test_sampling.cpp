@@ -8,6 +8,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include <cmath>
 #include <variant>
 
@@ -57,6 +59,31 @@ TEST_CASE("sampling: with the whole history as warm-up the units' cycles sum to 
     const sc::RunResult full = sc::run_pipeline(s, params, vs::Profile::d3d8());
     CHECK(r.cycles.value == double(full.cycles));
     CHECK(copy.buffers.size() == s.buffers.size());  // the buffers lent to the runs are back
+}
+
+TEST_CASE("sampling: each block is one run of the timing model: its warm-up, its units and the next unit", "[sampling]") {
+    const scene::Scene s = scene::default_scene();
+    SampleOptions o;
+    o.unit_refs = 2000;
+    o.period = 3;
+    o.warmup = 4000;
+    o.min_samples = 1;
+    o.min_phase_samples = 1;
+    const SamplePlan p = plan_sampling(s, o);
+    REQUIRE(p.blocks.size() >= 5);
+    scene::Scene copy = s;
+    const SampleResult r = run_sampled(copy, p, sc::default_params(), vs::Profile::d3d8(), {}, 3.0);
+    CHECK(r.runs == p.blocks.size());
+    // Each block's units, the whole units of warm-up before it and its cool-down: the next unit
+    // (a unit's 2,000 references hold the output's order queue of 64 the index fetch may be ahead).
+    uint64_t refs = 0;
+    for (const SampleBlock& b : p.blocks) {
+        size_t w = b.first;
+        for (uint64_t n = 0; w > 0 && n < p.warmup;) n += p.units[--w].references;
+        const size_t to = std::min(b.last + 1, p.units.size() - 1);
+        for (size_t u = w; u <= to; ++u) refs += p.units[u].references;
+    }
+    CHECK(r.detail_references == refs);
 }
 
 TEST_CASE("sampling: a sampled run's stats.json has its estimate, interval and blocks, a full run's half-width is 0",

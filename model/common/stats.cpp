@@ -82,6 +82,15 @@ void StatGroup::stall(const std::string& reason, uint64_t n) {
     throw std::logic_error(fmt::format("{}: undeclared stall reason '{}'", unit_, reason));
 }
 
+CyclesAt StatGroup::cycles_at(uint64_t now) const {
+    CyclesAt c;
+    c.busy = busy_;
+    c.idle = idle_;
+    for (const Counter& r : stalls_) c.stalled.push_back(r.value);
+    if (open_) open_->add_open(now, c);
+    return c;
+}
+
 uint64_t StatGroup::stalled_cycles() const {
     uint64_t s = 0;
     for (const Counter& r : stalls_) s += r.value;

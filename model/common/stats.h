@@ -57,6 +57,25 @@ struct StallReason {
     }
 };
 
+// A timed group's cycle accounting at a moment inside the run (StatGroup::cycles_at): busy, idle and
+// each stall reason's cycles (declaration order), as if the run had ended then.
+struct CyclesAt {
+    uint64_t busy = 0, idle = 0;
+    std::vector<uint64_t> stalled;
+};
+
+// Cycles a unit's accounting holds and has not added to its group yet (a state that began before
+// `now` and still holds, or cycles a unit adds only when the run ends): their source adds them to
+// `c` on request (StatGroup::cycles_at). The source outlives the group's readers (a member of the
+// unit that owns the group).
+class OpenCycles {
+public:
+    virtual void add_open(uint64_t now, CyclesAt& c) const = 0;
+
+protected:
+    ~OpenCycles() = default;
+};
+
 class StatGroup {
 public:
     // `timed`: the unit accounts every cycle as busy, idle or stalled (SystemC timing units);
@@ -92,6 +111,15 @@ public:
     uint64_t accounted_cycles() const { return busy_ + idle_ + stalled_cycles(); }
     bool timed() const { return timed_; }
 
+    // The cycle accounting as if the run ended at cycle `now` (a sampled run's mark,
+    // docs/sampling.md): the cycles added so far plus those its open-cycles source holds (one
+    // source per group: the unit's CycleAccount, or the unit itself where it adds cycles at the
+    // end). Meaningful before the run's end only; counting nothing changes.
+    CyclesAt cycles_at(uint64_t now) const;
+    // Where this group's open cycles are (the source registers itself; the group only learns where
+    // to ask, so a const group takes it too).
+    void hold_open(const OpenCycles* source) const { open_ = source; }
+
     // A derived rate numerator / denominator, each a counter name or one of "cycles" (the
     // run's cycles), "busy_cycles", "idle_cycles", "stalled_cycles". Null in JSON when the
     // denominator is 0.
@@ -122,6 +150,7 @@ private:
     std::deque<Counter> stalls_;  // name, "cycles", description, cycles
     std::deque<StallKind> kinds_;  // stalls_[i]'s class
     std::vector<Rate> rates_;
+    mutable const OpenCycles* open_ = nullptr;  // hold_open()
 };
 
 // The statistics of one run: the groups of its units (not owned) and the run's cycles.

@@ -20,6 +20,7 @@ DeclDecoderSlot::DeclDecoderSlot(const sc_module_name& n, const DeclDecoderParam
     if (decoder_->stats().unit() != basename())
         throw std::logic_error(std::string("unit ") + basename() + ": the declaration decoder's statistics are group " +
                                decoder_->stats().unit() + " (a decoder slot must be named decl_decoder)");
+    decoder_->stats().hold_open(this);
 }
 
 // One rising and falling clock edge of the decoder, in delta cycles: its processes run on the

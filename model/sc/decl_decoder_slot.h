@@ -41,7 +41,7 @@ struct DeclResult {
 // (the device the scene describes, as the golden decoder sees it).
 DeclDecoderParams decl_decoder_params(DeclDecoderParams p, const scene::Scene& s);
 
-class DeclDecoderSlot : public TimedUnit {
+class DeclDecoderSlot : public TimedUnit, private OpenCycles {
 public:
     // `decoder` builds the decoder behind the slot's pins; `sync(now)` brings the kernel's time
     // to cycle `now`.
@@ -54,6 +54,11 @@ public:
     const StatGroup& stats() const override { return decoder_->stats(); }
 
 private:
+    // The decoder counts the cycles it is clocked; those gated off are added at the end (finish),
+    // before it the gated cycles up to `now`, idle.
+    void add_open(uint64_t now, CyclesAt& c) const override {
+        if (now > clocks_) c.idle += now - clocks_;
+    }
     Cycle decode_cycle(Cycle now);  // one clock of the decoder
     // Before a clock edge, with the inputs driven and settled: the decoder's outputs (in_ready,
     // out_valid, the output register) must be the cycle contract's model's (docs/decl-decoder.md,

@@ -28,6 +28,7 @@ MemoryModel::MemoryModel(const sc_core::sc_module_name& n, const MemoryModelPara
       bytes_(stats_.counter("bytes", "bytes", "bytes read")),
       bus_cycles_(stats_.counter("bus_cycles", "cycles", "cycles the bus carried data (the busy cycles)")) {
     if (probes) sig_requests_ = probes->vcd_signal(basename(), "requests", 32);
+    stats_.hold_open(this);
     stats_.rate("bytes_per_cycle", "bytes", "cycles", "bytes/cycle", "bandwidth used over the run");
     stats_.rate("bus_utilisation", "busy_cycles", "cycles", "fraction", "bus busy cycles over the run's cycles");
 }
@@ -50,6 +51,16 @@ void MemoryModel::finish(Cycle end) {
     const uint64_t busy = bus_cycles_.value < end ? bus_cycles_.value : end;
     stats_.busy(busy);
     stats_.idle(end - busy);
+}
+
+void MemoryModel::add_open(uint64_t now, CyclesAt& c) const {
+    // The transfers are served back to back in order, so those issued by `now` that end after it
+    // occupy the bus from `now` to bus_free_ without a gap: the rest were carried by `now`.
+    const uint64_t after = bus_free_ > now ? bus_free_ - now : 0;
+    uint64_t busy = bus_cycles_.value > after ? bus_cycles_.value - after : 0;
+    if (busy > now) busy = now;
+    c.busy += busy;
+    c.idle += now - busy;
 }
 
 namespace {

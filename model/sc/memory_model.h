@@ -23,7 +23,7 @@ struct MemoryModelParams {
     static MemoryModelParams from(const ParamSet& p);
 };
 
-class MemoryModel : public TimedUnit {
+class MemoryModel : public TimedUnit, private OpenCycles {
 public:
     MemoryModel(const sc_core::sc_module_name& n, const MemoryModelParams& p, Probes* probes);
 
@@ -38,6 +38,9 @@ public:
     const MemoryModelParams& params() const { return p_; }
 
 private:
+    // Its busy and idle cycles are added at the end (finish); before it, those up to `now`.
+    void add_open(uint64_t now, CyclesAt& c) const override;
+
     MemoryModelParams p_;
     Probes* probes_;
     int sig_requests_ = -1;

@@ -103,6 +103,7 @@ Cycle OutputUnit::step(Cycle now) {
         }
         if (assembler_->push()) ++primitives_;
         ++refs_;
+        if (refs_.value == mark_at_) mark(now);
         order_->pop(now);
         ++n;
     }
@@ -116,6 +117,12 @@ Cycle OutputUnit::step(Cycle now) {
     }
     acct_.idle(now);
     return order_->next_pop(now);
+}
+
+void OutputUnit::mark(Cycle now) {
+    ++next_mark_;
+    mark_at_ = next_mark_ < marks_.size() ? marks_[next_mark_] : kNever;
+    at_mark_(now);
 }
 
 namespace {
@@ -185,6 +192,7 @@ void register_unit_output_unit(UnitRegistry& r) {
                                               c.params.needs<OutputNeeds>().ptc_entries, c.pool, c.probes);
         u->set_sink(c.sink);
         if (c.draw_done) u->on_draw_done([f = c.draw_done](const DrawState& d, Cycle) { f(d); });
+        if (c.at_mark) u->on_references(c.marks, c.at_mark);
         return u;
     };
     r.add(std::move(t));

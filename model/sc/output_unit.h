@@ -13,6 +13,7 @@
 
 #include <functional>
 #include <optional>
+#include <vector>
 
 namespace vpsim::sc {
 
@@ -42,6 +43,14 @@ public:
     void set_sink(VertexSink s) { sink_ = std::move(s); }
     // Called when a draw's last reference has left (for the progress line and the summary).
     void on_draw_done(std::function<void(const DrawState&, Cycle)> f) { draw_done_ = std::move(f); }
+    // `f(now)` in the cycle the output emits its n-th reference, after it, for each n of `marks`
+    // (increasing, each >= 1).
+    void on_references(std::vector<uint64_t> marks, std::function<void(Cycle)> f) {
+        marks_ = std::move(marks);
+        next_mark_ = 0;
+        mark_at_ = marks_.empty() ? kNever : marks_[0];
+        at_mark_ = std::move(f);
+    }
 
     Cycle step(Cycle now) override;
     void finish(Cycle end) override { acct_.finish(end); }
@@ -57,6 +66,12 @@ private:
     In<Job> shaded_{*this, "shaded"};
     VertexSink sink_;
     std::function<void(const DrawState&, Cycle)> draw_done_;
+    // on_references(): the marks, the next one's position and count
+    std::vector<uint64_t> marks_;
+    size_t next_mark_ = 0;
+    uint64_t mark_at_ = kNever;
+    std::function<void(Cycle)> at_mark_;
+    void mark(Cycle now);
     // The last `recent` shaded vertices emitted (index, outputs), newest at head_ - 1.
     std::vector<std::pair<uint32_t, vs::VertexOutputs>> recent_;
     size_t head_ = 0, filled_ = 0;

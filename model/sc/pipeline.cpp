@@ -236,6 +236,7 @@ private:
     std::vector<std::pair<uint32_t, uint32_t>> ff_programs_;  // (instructions, slots), first use first
     uint64_t ff_draws_ = 0;
     uint64_t sw_draws_ = 0, sw_vertices_ = 0, sw_slots_ = 0;
+    uint32_t outputs_marked_ = 0;  // units given RunOptions::marks
     std::chrono::steady_clock::time_point t0_, last_progress_;
     bool progress_shown_ = false;
 };
@@ -284,9 +285,21 @@ void Pipeline::build() {
                 throw TopologyError(located(u->at, "memory", fmt::format("unit {} (type {}) has no memory port", u->name,
                                                                          u->type)));
             }
-            UnitContext c{u->name, instance_params(*u, *t), pool_, machine_, constant_memory_, memory, probes_.get(), {}, {}, {}};
+            UnitContext c{u->name, instance_params(*u, *t), pool_, machine_, constant_memory_, memory, probes_.get(), {}, {}, {}, {}, {}};
             c.sync = [this](Cycle at) { dispatcher_->sync(at); };
             c.sink = opt_.sink;
+            if (!opt_.marks.empty() && opt_.at_mark &&
+                std::find(t->roles.begin(), t->roles.end(), "output") != t->roles.end()) {
+                if (++outputs_marked_ > 1)
+                    throw std::invalid_argument("a run's marks (RunOptions::marks) need exactly one output unit");
+                c.marks = opt_.marks;
+                c.at_mark = [this](Cycle now) {
+                    std::vector<const StatGroup*> groups;
+                    for (const auto& unit : units_)
+                        for (const StatGroup* g : unit->stat_groups()) groups.push_back(g);
+                    opt_.at_mark(now, groups);
+                };
+            }
             c.draw_done = [this](const DrawState& d) {
                 if (d.setup.software) {
                     ++sw_draws_;

@@ -71,6 +71,13 @@ struct RunOptions {
     // Unit type -> the variant its units are built with (UnitType::variants; e.g. an RTL block:
     // `vpsim run --rtl UNIT` adds its "rtl" variant to a copy of the registry, model/sc/rtl_in_loop.h).
     std::map<std::string, std::string> variants;
+    // Marks inside the run (sampled simulation, docs/sampling.md "A unit's cycles"): in the cycle
+    // the output emits its n-th reference, for each n of `marks` (increasing, each >= 1),
+    // `at_mark` gets that cycle and every unit's statistics groups, whose cycles_at(cycle) is each
+    // one's accounting up to it. The topology must have exactly one output unit
+    // (std::invalid_argument otherwise).
+    std::vector<uint64_t> marks;
+    std::function<void(Cycle, const std::vector<const StatGroup*>&)> at_mark;
 };
 
 struct TopStall {

@@ -110,9 +110,12 @@ private:
 
 // Busy / idle / stalled accounting by state transitions, with the state drawn in the VCD as
 // an integer: 0 idle, 1 busy, 2 + k for the stall reason of index k (the handle carries it).
-class CycleAccount {
+// It is its group's open-cycles source (StatGroup::cycles_at): the state since its last change.
+class CycleAccount final : public OpenCycles {
 public:
-    explicit CycleAccount(StatGroup& g) : g_(g) {}
+    explicit CycleAccount(StatGroup& g) : g_(g) { g.hold_open(this); }
+    CycleAccount(const CycleAccount&) = delete;  // the group holds its address
+    CycleAccount& operator=(const CycleAccount&) = delete;
     void attach(Probes* p, const std::string& unit) {
         probes_ = p;
         if (p) sig_ = p->vcd_signal(unit, "state", 8);
@@ -125,6 +128,17 @@ public:
         code_ = -1;
     }
     int state() const { return code_; }
+    // The current state's cycles from its start to `now` (not yet in the group).
+    void add_open(uint64_t now, CyclesAt& c) const override {
+        if (code_ < 0 || now <= since_) return;
+        const uint64_t n = now - since_;
+        if (code_ == 0)
+            c.idle += n;
+        else if (code_ == 1)
+            c.busy += n;
+        else if (size_t(code_ - 2) < c.stalled.size())
+            c.stalled[size_t(code_ - 2)] += n;
+    }
 
 private:
     // The same state again (most steps) costs a compare here; a change goes out of line.

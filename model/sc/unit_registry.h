@@ -51,6 +51,10 @@ struct UnitContext {
     std::function<void(Cycle)> sync;  // brings the SystemC kernel's time to a cycle (a unit clocking real sc_modules)
     VertexSink sink;                  // every emitted vertex (the output)
     std::function<void(const DrawState&)> draw_done;  // after a draw's last vertex (the output)
+    // The output calls `at_mark(now)` in the cycle it emits its n-th reference, for each n of
+    // `marks` (RunOptions::marks).
+    std::vector<uint64_t> marks;
+    std::function<void(Cycle)> at_mark;
 };
 
 using UnitFactory = std::function<std::unique_ptr<TimedUnit>(const UnitContext&)>;

@@ -233,30 +233,72 @@ struct SwapBack {
 struct Measured {
     double cycles = 0;
     std::map<std::string, double> stats;
+    std::vector<std::string> keys;  // stats' keys in topology order, each unit's busy then its stall reasons
+    void put(const std::string& key, double v) {
+        if (stats.emplace(key, v).second) keys.push_back(key);
+    }
 };
 
-// `sc` without buffers: they are `buffers`' (lent for the run, not copied).
-Measured measure(scene::Scene sc, std::map<std::string, scene::Buffer>& buffers, const ParamSet& params, const vs::Profile& profile,
-                 const sc::RunOptions& options, std::vector<std::string>& order) {
+// The cycles and statistics of the run of `sc` (without buffers: they are `buffers'`, lent for the
+// run, not copied) between two marks: from the cycle the output emits its `from`-th reference (0:
+// the run's start) to the cycle it emits its `to`-th (0: the run's end). One run measures the
+// units after a warm-up, which overlaps them as the units before do in the full run, and counts
+// neither its fill nor, but for the scene's last unit, its drain: units measured apart then add up
+// as in one run.
+Measured measure(scene::Scene sc, uint64_t from, uint64_t to, std::map<std::string, scene::Buffer>& buffers,
+                 const ParamSet& params, const vs::Profile& profile, const sc::RunOptions& options,
+                 std::vector<std::string>& order) {
     Measured m;
     if (sc.commands.empty()) return m;
     sc.buffers.swap(buffers);
     const SwapBack give_back{sc.buffers, buffers};
-    const sc::RunResult r = sc::run_pipeline(sc, params, profile, options);
-    sc::check_cycles_add_up(r);
-    m.cycles = double(r.cycles);
-    for (const auto& [unit_key, g] : r.stats["units"].items()) {
-        if (!g.contains("cycles") || !g["cycles"].is_object()) continue;  // a group without cycle accounting
-        const auto& cy = g["cycles"];
-        const std::string unit = unit_key;  // a lambda may not capture a structured binding (C++17; clang refuses)
-        auto put = [&](const std::string& reason, double v) {
-            const std::string key = unit + "\t" + reason;
-            if (std::find(order.begin(), order.end(), key) == order.end()) order.push_back(key);
-            m.stats[key] = v;
+    sc::RunOptions o = options;
+    std::vector<Measured> at;  // at each mark
+    if (from) o.marks.push_back(from);
+    if (to) o.marks.push_back(to);
+    if (!o.marks.empty())
+        o.at_mark = [&](sc::Cycle now, const std::vector<const StatGroup*>& groups) {
+            Measured& a = at.emplace_back();
+            a.cycles = double(now);
+            for (const StatGroup* g : groups) {
+                if (!g->timed()) continue;
+                const CyclesAt c = g->cycles_at(now);
+                const std::vector<std::string> reasons = g->stall_reasons();
+                uint64_t sum = c.busy + c.idle;
+                for (uint64_t v : c.stalled) sum += v;
+                if (sum != now || c.stalled.size() != reasons.size())
+                    throw std::logic_error(fmt::format("sampling: unit {}'s cycles at a mark add up to {}, not {} "
+                                                       "(internal error)", g->unit(), sum, now));
+                a.put(g->unit() + "\tbusy", double(c.busy));
+                for (size_t k = 0; k < reasons.size(); ++k) a.put(g->unit() + "\t" + reasons[k], double(c.stalled[k]));
+            }
         };
-        put("busy", cy["busy"].get<double>());
-        if (cy.contains("stalled"))
-            for (const auto& [reason, st] : cy["stalled"].items()) put(reason, st["cycles"].get<double>());
+    const sc::RunResult r = sc::run_pipeline(sc, params, profile, o);
+    sc::check_cycles_add_up(r);
+    if (at.size() != o.marks.size())
+        throw std::logic_error(fmt::format("sampling: the run emitted {} references, not the {} its marks need "
+                                           "(internal error)", r.count("references"), o.marks.back()));
+    Measured end;  // the run's end, or its `to` mark
+    if (to) {
+        end = std::move(at.back());
+        at.pop_back();
+    } else {
+        end.cycles = double(r.cycles);
+        for (const auto& [unit_key, g] : r.stats["units"].items()) {
+            if (!g.contains("cycles") || !g["cycles"].is_object()) continue;  // a group without cycle accounting
+            const auto& cy = g["cycles"];
+            end.put(std::string(unit_key) + "\tbusy", cy["busy"].get<double>());
+            if (cy.contains("stalled"))
+                for (const auto& [reason, st] : cy["stalled"].items())
+                    end.put(std::string(unit_key) + "\t" + reason, st["cycles"].get<double>());
+        }
+    }
+    const Measured* start = from ? &at.front() : nullptr;
+    m.cycles = end.cycles - (start ? start->cycles : 0.0);
+    for (const std::string& key : end.keys) {
+        if (std::find(order.begin(), order.end(), key) == order.end()) order.push_back(key);
+        const auto before = start ? start->stats.find(key) : end.stats.end();
+        m.put(key, end.stats.at(key) - (start && before != start->stats.end() ? before->second : 0.0));
     }
     return m;
 }
@@ -267,15 +309,38 @@ uint64_t refs_between(const SamplePlan& p, size_t first, size_t last) {
     return n;
 }
 
-// The cycles of units [first, last], simulated from unit `from` (the run to `last` minus the run
-// to the unit before `first`).
+// The last unit of the cool-down after unit `last` (measure_units): the units after it until they
+// hold `ahead` references, at least one (none after the scene's last unit).
+size_t cool_down_end(const SamplePlan& plan, size_t last, uint64_t ahead) {
+    size_t to = last;
+    for (uint64_t cool = 0; to + 1 < plan.units.size() && (to == last || cool < ahead);)
+        cool += plan.units[++to].references;
+    return to;
+}
+
+// The cycles and statistics of units [first, last] simulated from unit `from`: one run of units
+// [from, last] and the units after them that `ahead` references need (the cool-down: at least one
+// unit), from the cycle the last reference before `first` leaves the output to the cycle the last
+// reference of `last` does (the run's end for the scene's last unit). The cool-down gives the
+// units upstream of the output the work they run ahead on in the full run (the index fetch reads
+// up to the output's order queue ahead), so that their busy and stall cycles up to the second
+// mark are those of the full run, not those of a pipeline running dry.
+Measured measure_units(const scene::Scene& s, const SamplePlan& plan, size_t from, size_t first, size_t last,
+                       uint64_t ahead, std::map<std::string, scene::Buffer>& buffers, const ParamSet& params,
+                       const vs::Profile& profile, const sc::RunOptions& options, std::vector<std::string>& order) {
+    const uint64_t start = first > from ? refs_between(plan, from, first - 1) : 0;
+    const uint64_t end = last + 1 < plan.units.size() ? refs_between(plan, from, last) : 0;
+    return measure(sub_scene(s, plan, from, cool_down_end(plan, last, ahead), false), start, end, buffers, params, profile, options, order);
+}
+
+// The references the units upstream of the output may be ahead of it: the output's order queue.
+uint64_t run_ahead(const ParamSet& params) { return params.get_uint("output.order_queue"); }
+
 double span_cycles(const scene::Scene& s, const SamplePlan& plan, size_t from, size_t first, size_t last,
                    std::map<std::string, scene::Buffer>& buffers, const ParamSet& params, const vs::Profile& profile,
                    const sc::RunOptions& options) {
     std::vector<std::string> order;
-    const double to = measure(sub_scene(s, plan, from, last, false), buffers, params, profile, options, order).cycles;
-    if (first == from) return to;
-    return to - measure(sub_scene(s, plan, from, first - 1, false), buffers, params, profile, options, order).cycles;
+    return measure_units(s, plan, from, first, last, run_ahead(params), buffers, params, profile, options, order).cycles;
 }
 
 }  // namespace
@@ -311,9 +376,9 @@ std::vector<StartCheck> check_start(scene::Scene& s, const SamplePlan& plan, con
         c.last = last;
         c.from_phase_start = span_cycles(s, plan, ph.first, first, last, buffers, params, profile, options);
         c.from_warmup = span_cycles(s, plan, w, first, last, buffers, params, profile, options);
-        c.runs = 4;
-        c.detail_references = refs_between(plan, ph.first, last) + refs_between(plan, ph.first, first - 1) +
-                              refs_between(plan, w, last) + refs_between(plan, w, first - 1);
+        c.runs = 2;
+        const size_t to = cool_down_end(plan, last, run_ahead(params));
+        c.detail_references = refs_between(plan, ph.first, to) + refs_between(plan, w, to);
         out.push_back(c);
         if (c.relative() > tolerance)
             throw SampleRefused(fmt::format(
@@ -337,23 +402,16 @@ SampleResult run_sampled(scene::Scene& s, const SamplePlan& plan, const ParamSet
     std::map<std::string, scene::Buffer> buffers;  // the scene's, lent to each run and given back
     buffers.swap(s.buffers);
     const SwapBack restore{s.buffers, buffers};
-    // Per block: the marginal cycles and statistics of its units (the run to its last unit minus
-    // the run to the unit before its first, both from the same warm-up start).
+    // Per block: the cycles and statistics of its units, from the run of its warm-up and its units
+    // after the mark where the warm-up's last reference leaves.
     std::vector<Measured> marginal;
+    const uint64_t ahead = run_ahead(params);
     for (const SampleBlock& b : plan.blocks) {
         size_t w = b.first;  // back over whole units until `warmup` references precede the block
         for (uint64_t refs = 0; w > 0 && refs < plan.warmup;) refs += plan.units[--w].references;
-        Measured full = measure(sub_scene(s, plan, w, b.last, false), buffers, params, profile, options, order);
+        marginal.push_back(measure_units(s, plan, w, b.first, b.last, ahead, buffers, params, profile, options, order));
         ++r.runs;
-        r.detail_references += refs_between(plan, w, b.last);
-        if (b.first > 0) {
-            const Measured base = measure(sub_scene(s, plan, w, b.first - 1, false), buffers, params, profile, options, order);
-            ++r.runs;
-            if (w < b.first) r.detail_references += refs_between(plan, w, b.first - 1);
-            full.cycles -= base.cycles;
-            for (auto& [k, v] : full.stats) v -= base.stats.count(k) ? base.stats.at(k) : 0.0;
-        }
-        marginal.push_back(std::move(full));
+        r.detail_references += refs_between(plan, w, cool_down_end(plan, b.last, ahead));
     }
     // The estimates: blocks simulated whole are exact; sampled phases are strata.
     auto estimate = [&](auto value) {
