@@ -3,7 +3,8 @@
 // primitives in pieces of about `unit_refs` references; a draw too small to cut, or a fan, is one
 // unit), grouped into phases (runs of units between state changes that can change a unit's
 // cost); every k-th unit of a phase, from a seeded random offset, is simulated in detail after
-// `warmup` references of detailed warming, and the total cycles and each unit's busy and stall
+// `warmup` references of detailed warming, in one run between two marks (the cycles the warm-up's
+// and the unit's last references leave the output), and the total cycles and each unit's busy and stall
 // cycles are estimated with a confidence interval from the sample variance. A phase too short
 // to hold enough samples is simulated whole. Scenes it cannot bound are refused (SampleRefused).
 #pragma once
@@ -110,7 +111,7 @@ struct SampleResult {
     double z = 3;
     Estimate cycles;
     std::vector<SampledStat> stats;  // every unit's busy cycles and stall reasons, topology order
-    uint64_t detail_references = 0;  // references simulated in detail, warm-up and bases included
+    uint64_t detail_references = 0;  // references simulated in detail, warm-ups and cool-downs included
     uint64_t runs = 0;               // timing-model runs
     std::vector<double> block_cycles;  // each block's cycles (plan.blocks' order): the samples and the exact parts
     double host_seconds = 0;
