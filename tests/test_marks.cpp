@@ -119,3 +119,11 @@ TEST_CASE("Run marks: a mark past the run's last reference is never reached", "[
     CHECK(marks.size() == 1);
     CHECK(r.count("references") < (1u << 30));
 }
+
+TEST_CASE("Run marks: a mark given twice is reached twice, in the same cycle", "[timing][marks]") {
+    std::vector<Mark> marks;
+    marks_test::run_marked({3000, 3000, 4000}, marks);
+    REQUIRE(marks.size() == 3);
+    CHECK(marks[0].cycle == marks[1].cycle);
+    CHECK(marks[1].cycle < marks[2].cycle);
+}

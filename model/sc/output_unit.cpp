@@ -120,9 +120,11 @@ Cycle OutputUnit::step(Cycle now) {
 }
 
 void OutputUnit::mark(Cycle now) {
-    ++next_mark_;
+    do {  // a mark repeated (units without references between two marks) is given as often
+        ++next_mark_;
+        at_mark_(now);
+    } while (next_mark_ < marks_.size() && marks_[next_mark_] == refs_.value);
     mark_at_ = next_mark_ < marks_.size() ? marks_[next_mark_] : kNever;
-    at_mark_(now);
 }
 
 namespace {

@@ -44,7 +44,7 @@ public:
     // Called when a draw's last reference has left (for the progress line and the summary).
     void on_draw_done(std::function<void(const DrawState&, Cycle)> f) { draw_done_ = std::move(f); }
     // `f(now)` in the cycle the output emits its n-th reference, after it, for each n of `marks`
-    // (increasing, each >= 1).
+    // (non-decreasing, each >= 1).
     void on_references(std::vector<uint64_t> marks, std::function<void(Cycle)> f) {
         marks_ = std::move(marks);
         next_mark_ = 0;

@@ -72,7 +72,7 @@ struct RunOptions {
     // `vpsim run --rtl UNIT` adds its "rtl" variant to a copy of the registry, model/sc/rtl_in_loop.h).
     std::map<std::string, std::string> variants;
     // Marks inside the run (sampled simulation, docs/sampling.md "A unit's cycles"): in the cycle
-    // the output emits its n-th reference, for each n of `marks` (increasing, each >= 1),
+    // the output emits its n-th reference, for each n of `marks` (non-decreasing, each >= 1),
     // `at_mark` gets that cycle and every unit's statistics groups, whose cycles_at(cycle) is each
     // one's accounting up to it. The topology must have exactly one output unit
     // (std::invalid_argument otherwise).
