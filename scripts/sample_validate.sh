@@ -14,6 +14,8 @@
 #   VPSIM_BUILD_DIR=build-bench scripts/sample_validate.sh
 #   scripts/sample_validate.sh --sample-seed 7    # extra arguments go to every sampled run
 #   VPSIM_SAMPLE_ONLY=large scripts/sample_validate.sh   # the two generated scenes only
+#   VPSIM_SAMPLE_CAPTURES=build/irrlicht/scenes scripts/sample_validate.sh
+#       # also every recorded frame range converted there by scripts/irrlicht.sh (EXAMPLE.json)
 #
 # It does not build vpsim. Exit status: 0 when every scene sampled has its full cycles inside
 # the interval, 1 otherwise, 2 usage.
@@ -64,6 +66,11 @@ blend_path = os.path.join(tmp, "ff_blend2_200x300.json")
 with open(blend_path, "w") as f:
     json.dump(blend, f)
 scenes.append(("ff_blend2 200 x 300 (generated)", blend_path))
+# Recorded frames (docs/real-frames.md), when converted: EXAMPLE.json, not the .ff / .shader splits.
+captures = os.environ.get("VPSIM_SAMPLE_CAPTURES", "")
+if captures:
+    scenes += [("capture " + n[:-5], os.path.join(captures, n)) for n in sorted(os.listdir(captures))
+               if n.endswith(".json") and not n.endswith((".info.json", ".ff.json", ".shader.json"))]
 
 print("| scene | full cycles | estimate ± 99.7 % | error | inside | detail | speed-up (simulation) | speed-up (process) | "
       "speed-up (wall) |")
@@ -80,7 +87,9 @@ for name, path in scenes:
     if rc == 2:
         reason = err.strip()
         why = ("patches" if "a patch" in reason else "N-patches" if "N-patches" in reason
-               else "phase changes" if "phase changes" in reason else "too short" if "too short" in reason else reason)
+               else "phase changes" if "phase changes" in reason else "too short" if "too short" in reason
+               else "the draw's start (start check)" if "depends on where the simulation starts" in reason
+               else reason)
         print(f"| {name} | {cycles:,} | refused: {why} | | | | | | |")
         continue
     if rc != 0:
