@@ -3,14 +3,16 @@
 // to the full run's when each is warmed with its whole history.
 #include "model/sc/pipeline.h"
 #include "model/scene/default_scene.h"
+#include "model/scene/scene_window.h"
 #include "model/study/sample_stats.h"
 #include "model/study/sampling.h"
 
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
 
 #include <algorithm>
-
 #include <cmath>
+#include <cstring>
 #include <variant>
 
 using namespace vpsim;
@@ -41,6 +43,43 @@ TEST_CASE("sampling: a draw is cut into whole primitives whose references add up
     CHECK(d->start_index == 3 * p.units[10].first);
     CHECK(*d->primitive_count == p.units[12].end - p.units[10].first);
     CHECK(sub.commands.size() == s.commands.size());  // every state command kept
+}
+
+TEST_CASE("sampling: phases whose draws run in the same state are one kind, sampled together", "[sampling]") {
+    // The default sphere cut into 40 draws, a render state alternating between two values before
+    // them: 40 phases of 2 kinds, each kind 20 phases of one draw.
+    scene::Scene s = scene::default_scene();
+    REQUIRE(scene::is_draw(s.commands.back().body));
+    s.commands.pop_back();
+    for (uint32_t i = 0; i < 40; ++i) {
+        scene::SetRenderState rs;
+        rs.state = 36;  // FOGSTART
+        rs.value = float(i % 2 + 1);
+        std::memcpy(&rs.dword, &rs.value, 4);
+        s.commands.push_back({rs, fmt::format("/commands/{}", s.commands.size())});
+        scene::DrawIndexedPrimitive d;
+        d.num_vertices = 10000;
+        d.start_index = i * 1470;
+        d.primitive_count = 490;
+        s.commands.push_back({d, fmt::format("/commands/{}", s.commands.size())});
+    }
+    SampleOptions o;
+    o.unit_refs = 1470;  // a unit a draw (490 triangles)
+    o.period = 2;
+    o.min_samples = 20;
+    const SamplePlan p = plan_sampling(s, o);
+    REQUIRE(p.units.size() == 40);
+    CHECK(p.phases.size() == 40);
+    CHECK(p.kinds == 2);
+    for (size_t h = 0; h < p.phases.size(); ++h) CHECK(p.phases[h].kind == h % 2);
+    CHECK(p.whole_units == 0);  // each kind's 20 units hold 10 periods of 2
+    CHECK(p.samples == 20);
+    // One sample in every two units of a kind: in every fourth unit of the scene, two samples.
+    for (size_t k = 0; k < 40; k += 4) {
+        size_t in = 0;
+        for (const SampleBlock& b : p.blocks) in += b.first >= k && b.first < k + 4;
+        CHECK(in == 2);
+    }
 }
 
 TEST_CASE("sampling: with the whole history as warm-up the units' cycles sum to the full run's", "[sampling]") {

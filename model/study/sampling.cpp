@@ -52,15 +52,42 @@ DrawInfo draw_info(const CommandBody& c, const scene::DrawSize& size) {
     return d;
 }
 
-// A command after which the next draw starts a new phase: a change of the program the vertices
-// run (the shader, the fixed-function state that selects the driver's program) or of the
-// vertex layout. Constants, transforms, materials, streams and indices do not change a unit's
-// cost structure and do not break a phase.
-bool breaks_phase(const CommandBody& c) {
-    return std::holds_alternative<scene::SetVertexShader>(c) || std::holds_alternative<scene::SetRenderState>(c) ||
-           std::holds_alternative<scene::LightEnable>(c) || std::holds_alternative<scene::SetLight>(c) ||
-           std::holds_alternative<scene::SetTextureStageState>(c);
-}
+// The draw state that decides a phase's kind: what selects the program the vertices run (the
+// shader, the fixed-function state that selects the driver's program: render states, lights
+// enabled and their types, texture stage states). Constants, transforms, materials, light
+// colours and positions, streams and indices do not change a unit's cost structure and are not
+// part of it. Updated by each state command; `changed` says whether a command changed it.
+class DrawStateKey {
+public:
+    // Applies `c`; true when it changed the state.
+    bool apply(const CommandBody& c) {
+        if (const auto* v = std::get_if<scene::SetVertexShader>(&c))
+            return set("vs", v->name + (v->fvf ? "/" + std::to_string(*v->fvf) : std::string()));
+        if (const auto* r = std::get_if<scene::SetRenderState>(&c)) return set(fmt::format("rs{}", r->state), std::to_string(r->dword));
+        if (const auto* l = std::get_if<scene::LightEnable>(&c)) return set(fmt::format("le{}", l->index), l->enable ? "1" : "0");
+        if (const auto* l = std::get_if<scene::SetLight>(&c))
+            return set(fmt::format("lt{}", l->index), std::to_string(int(l->light.type)));
+        if (const auto* t = std::get_if<scene::SetTextureStageState>(&c))
+            return set(fmt::format("ts{}.{}", t->stage, t->state), std::to_string(t->value));
+        return false;
+    }
+    // The key of a draw of primitive type `t` under the current state.
+    std::string key(PrimitiveType t, bool indexed) const {
+        std::string k = fmt::format("{}{}", int(t), indexed ? "i" : "");
+        for (const auto& [name, value] : state_) k += ";" + name + "=" + value;
+        return k;
+    }
+
+private:
+    bool set(const std::string& name, const std::string& value) {
+        auto [it, added] = state_.emplace(name, value);
+        if (added) return true;
+        if (it->second == value) return false;
+        it->second = value;
+        return true;
+    }
+    std::map<std::string, std::string> state_;
+};
 
 void refuse_tessellation(const scene::Scene& s) {
     for (const Command& c : s.commands) {
@@ -76,22 +103,28 @@ void refuse_tessellation(const scene::Scene& s) {
     }
 }
 
-// Cuts every draw into units of about `unit_refs` references, and groups them into phases.
+// Cuts every draw into units of about `unit_refs` references, and groups them into phases: a
+// draw whose state key differs from the draw before it starts a phase, of the kind of its key.
 void cut_units(const scene::Scene& s, SamplePlan& p) {
     const auto sizes = scene::draw_sizes(s);
     size_t d = 0;
-    bool broken = true;
-    std::optional<std::pair<PrimitiveType, bool>> last_kind;
+    DrawStateKey state;
+    std::map<std::string, size_t> kinds;  // key -> kind
+    std::string last_key;
     for (size_t i = 0; i < s.commands.size(); ++i) {
         const CommandBody& c = s.commands[i].body;
-        if (breaks_phase(c)) broken = true;
+        state.apply(c);
         if (!scene::is_draw(c)) continue;
         const DrawInfo info = draw_info(c, sizes[d++]);
-        const std::pair<PrimitiveType, bool> kind{info.type, info.indexed};
-        if (last_kind != kind) broken = true;
-        last_kind = kind;
-        if (broken || p.phases.empty()) p.phases.push_back({p.units.size(), 0, 0, false, 0});
-        broken = false;
+        std::string key = state.key(info.type, info.indexed);
+        if (p.phases.empty() || key != last_key) {
+            const size_t kind = kinds.emplace(key, kinds.size()).first->second;
+            SamplePhase ph;
+            ph.first = p.units.size();
+            ph.kind = kind;
+            p.phases.push_back(ph);
+            last_key = std::move(key);
+        }
         const bool cuttable = info.primitives && *info.primitives > 0 && info.type != PrimitiveType::TriangleFan;
         if (!cuttable) {
             const uint64_t refs = info.primitives ? refs_of(info.type, *info.primitives) : 0;
@@ -108,22 +141,39 @@ void cut_units(const scene::Scene& s, SamplePlan& p) {
         }
         p.phases.back().count = p.units.size() - p.phases.back().first;
     }
+    p.kinds = kinds.size();
     for (const SampleUnit& u : p.units) p.references += u.references;
 }
 
-// Sampled phases: one unit of every period, at a seeded random position; the others whole, merged.
+// Sampled kinds: one unit of every period of the kind's units (its phases' units in scene order),
+// at a seeded random position; the phases of the other kinds whole, adjacent ones merged.
 void choose_blocks(SamplePlan& p, const SampleOptions& o) {
     std::mt19937_64 rng(p.seed);
+    p.blocks.clear();
+    p.samples = p.whole_units = 0;
+    for (SamplePhase& ph : p.phases) ph.sampled = false, ph.samples = 0, ph.offset = 0;
+    std::vector<std::vector<size_t>> units_of(p.kinds);
+    for (const SamplePhase& ph : p.phases)
+        for (size_t u = ph.first; u < ph.first + ph.count; ++u) units_of[ph.kind].push_back(u);
+    std::vector<char> chosen(p.units.size(), 0);
+    std::vector<char> kind_sampled(p.kinds, 0);
+    for (size_t k = 0; k < p.kinds; ++k) {
+        const std::vector<size_t>& us = units_of[k];
+        if (us.size() < o.min_phase_samples * p.period) continue;
+        kind_sampled[k] = 1;
+        // One unit at a random position in each period (a fixed offset would alias with a
+        // mesh's row structure, docs/sampling.md).
+        for (uint64_t start = 0; start < us.size(); start += p.period)
+            chosen[us[start + rng() % std::min<uint64_t>(p.period, us.size() - start)]] = 1;
+    }
     for (size_t h = 0; h < p.phases.size(); ++h) {
         SamplePhase& ph = p.phases[h];
-        if (ph.count >= o.min_phase_samples * p.period) {
-            ph.sampled = true;
-            // One unit at a random position in each period (a fixed offset would alias with a
-            // mesh's row structure, docs/sampling.md).
-            for (uint64_t start = 0; start < ph.count; start += p.period) {
-                const uint64_t u = start + rng() % std::min(p.period, ph.count - start);
-                if (start == 0) ph.offset = u;
-                p.blocks.push_back({ph.first + u, ph.first + u, true, h});
+        ph.sampled = kind_sampled[ph.kind];
+        if (ph.sampled) {
+            for (size_t u = ph.first; u < ph.first + ph.count; ++u) {
+                if (!chosen[u]) continue;
+                if (ph.samples == 0) ph.offset = u - ph.first;
+                p.blocks.push_back({u, u, true, h});
                 ++ph.samples;
             }
             p.samples += ph.samples;
@@ -151,10 +201,17 @@ SamplePlan plan_sampling(const scene::Scene& s, const SampleOptions& o) {
     if (p.units.empty()) throw SampleRefused(s.name + ": the scene draws nothing: there is nothing to sample");
     p.period = o.period ? o.period : std::max<uint64_t>(1, p.units.size() / o.target_samples);
     choose_blocks(p, o);
+    // The automatic period aims at `target_samples` over the whole scene; when kinds too small for
+    // it leave fewer samples than the interval needs (a real frame's many kinds of draws), a
+    // shorter period, by a third at a time, until there are enough or the period is 1.
+    while (!o.period && p.samples < o.min_samples && p.period > 1) {
+        p.period = std::max<uint64_t>(1, p.period * 2 / 3);
+        choose_blocks(p, o);
+    }
     if (p.units.size() >= o.min_samples && 2 * p.whole_units > p.units.size())
         throw SampleRefused(fmt::format(
-            "{}: phase changes too frequent to bound: {} of {} units are in phases shorter than {} units ({} samples "
-            "at period {}), which sampling cannot bound; run it in full",
+            "{}: phase changes too frequent to bound: {} of {} units are in phases of kinds with fewer than {} units "
+            "({} samples at period {}), which sampling cannot bound; run it in full",
             s.name, p.whole_units, p.units.size(), o.min_phase_samples * p.period, o.min_phase_samples, p.period));
     if (p.samples < o.min_samples)  // too few units for any period, or too few in sampled phases
         throw SampleRefused(fmt::format(
@@ -359,15 +416,17 @@ std::vector<StartCheck> check_start(scene::Scene& s, const SamplePlan& plan, con
     // which make one short unit's cycles vary by several per cent with its start) do not count.
     const uint64_t span = std::max<uint64_t>(plan.warmup, 20 * plan.unit_refs);
     std::vector<StartCheck> out;
+    std::vector<char> checked(plan.kinds, 0);  // one probe per kind: its first phase long enough
     for (size_t h = 0; h < plan.phases.size(); ++h) {
         const SamplePhase& ph = plan.phases[h];
-        if (!ph.sampled) continue;
+        if (!ph.sampled || checked[ph.kind]) continue;
         const size_t end = ph.first + ph.count;
         size_t first = ph.first + 1;  // the first unit whose warm-up starts after the phase's first unit
         while (first < end && refs_between(plan, ph.first + 1, first - 1) < plan.warmup) ++first;
         size_t last = first;
         while (last < end && refs_between(plan, first, last) < span) ++last;
         if (last >= end) continue;  // the phase is too short to probe
+        checked[ph.kind] = 1;
         size_t w = first;
         for (uint64_t refs = 0; w > 0 && refs < plan.warmup;) refs += plan.units[--w].references;
         StartCheck c;
@@ -416,12 +475,13 @@ SampleResult run_sampled(scene::Scene& s, const SamplePlan& plan, const ParamSet
     // The estimates: blocks simulated whole are exact; sampled phases are strata.
     auto estimate = [&](auto value) {
         double exact = 0;
-        std::vector<Stratum> strata(plan.phases.size());
-        for (size_t h = 0; h < plan.phases.size(); ++h) strata[h].units = plan.phases[h].count;
+        std::vector<Stratum> strata(plan.kinds);  // one per kind of phase
+        for (const SamplePhase& ph : plan.phases)
+            if (ph.sampled) strata[ph.kind].units += ph.count;
         for (size_t i = 0; i < plan.blocks.size(); ++i) {
             const double v = value(marginal[i]);
             if (plan.blocks[i].sampled)
-                strata[plan.blocks[i].phase].values.push_back(v);
+                strata[plan.phases[plan.blocks[i].phase].kind].values.push_back(v);
             else
                 exact += v;
         }
@@ -466,11 +526,11 @@ std::string sample_text(const std::string& scene, const SampleResult& r) {
     const SamplePlan& p = r.plan;
     std::string s = fmt::format("vpsim run --sample: {}\n", scene);
     auto row = [&](const std::string& k, const std::string& v) { s += fmt::format("  {:<28} {}\n", k, v); };
-    row("sampling units", fmt::format("{} units of about {} references in {} phase(s); one unit in every {} of a phase "
-                                      "in detail, at a random position, after {} references of warm-up",
-                                      p.units.size(), p.unit_refs, p.phases.size(), p.period, p.warmup));
+    row("sampling units", fmt::format("{} units of about {} references in {} phase(s) of {} kind(s); one unit in every "
+                                      "{} of a kind in detail, at a random position, after {} references of warm-up",
+                                      p.units.size(), p.unit_refs, p.phases.size(), p.kinds, p.period, p.warmup));
     row("seed", std::to_string(p.seed));
-    row("samples", fmt::format("{} units measured; {} units in short phases simulated whole", p.samples, p.whole_units));
+    row("samples", fmt::format("{} units measured; {} units of rare kinds simulated whole", p.samples, p.whole_units));
     const double rel = r.cycles.value > 0 ? 100 * r.cycles.half_width / r.cycles.value : 0;
     row("cycles (estimate)", fmt::format("{} ± {} (± {:.2f} %, z = {:g}: {:.1f} % confidence)", digits(r.cycles.value),
                                          digits(r.cycles.half_width), rel, r.z, 100 * confidence(r.z)));
@@ -515,6 +575,7 @@ nlohmann::ordered_json sample_json(const std::string& scene, const SampleResult&
     j["units"] = p.units.size();
     j["unit_references"] = p.unit_refs;
     j["phases"] = p.phases.size();
+    j["kinds"] = p.kinds;
     j["period"] = p.period;
     j["warmup"] = p.warmup;
     j["seed"] = p.seed;

@@ -53,17 +53,22 @@ struct SampleBlock {
     size_t phase = 0;            // sampled: its phase
 };
 
+// A phase: a run of units whose draws run with the same state. Phases of the same kind (the same
+// draw state wherever it recurs: the program's state, the primitive type and indexedness) are one
+// stratum of the estimate, sampled together.
 struct SamplePhase {
     size_t first = 0, count = 0;  // units [first, first + count)
     uint64_t offset = 0;          // sampled: the first sampled unit's position in the phase
-    bool sampled = false;
-    uint64_t samples = 0;
+    bool sampled = false;         // its kind is sampled
+    uint64_t samples = 0;         // units measured in this phase
+    size_t kind = 0;              // its kind (an index: kinds in order of first appearance)
 };
 
 struct SamplePlan {
     uint64_t unit_refs = 0, period = 0, warmup = 0, seed = 0;
     std::vector<SampleUnit> units;
     std::vector<SamplePhase> phases;
+    size_t kinds = 0;  // distinct kinds of phases (strata)
     std::vector<SampleBlock> blocks;
     uint64_t references = 0;  // of the whole scene
     uint64_t samples = 0;     // sampled units over all phases

@@ -20,9 +20,9 @@ function(case_patches)
          run ${SC}/patches/bezier.json --sample)
 endfunction()
 
-# A scene whose program changes every draw (here D3DRS_PATCHSEGMENTS set before each of 40 draws of
-# the default sphere): every phase is shorter than 10 periods, so sampling cannot bound it: refused.
-function(case_phases)
+# The default sphere cut into 40 draws, each after a SetRenderState (`state` 36, FOGSTART): into
+# WORK/NAME.json, the state's value `value` for every draw or the draw's number when "each".
+function(forty_draws name value)
   file(READ ${SC}/default.json scene)
   string(JSON n LENGTH "${scene}" commands)
   math(EXPR last "${n} - 1")
@@ -30,14 +30,31 @@ function(case_phases)
   foreach(i RANGE 39)
     math(EXPR start "${i} * 1470")
     math(EXPR at "${last} + 2 * ${i}")
-    string(JSON scene SET "${scene}" commands ${at} "{\"op\": \"SetRenderState\", \"state\": 164, \"value\": 1.0}")
+    set(v ${value})
+    if(value STREQUAL "each")
+      set(v ${i})
+    endif()
+    string(JSON scene SET "${scene}" commands ${at} "{\"op\": \"SetRenderState\", \"state\": 36, \"value\": ${v}.0}")
     math(EXPR at "${at} + 1")
     string(JSON scene SET "${scene}" commands ${at} "{\"op\": \"DrawIndexedPrimitive\", \"type\": \"trianglelist\", \"min_index\": 0, \"num_vertices\": 10000, \"start_index\": ${start}, \"primitive_count\": 490}")
   endforeach()
-  file(WRITE ${WORK}/phases.json "${scene}")
+  file(WRITE ${WORK}/${name}.json "${scene}")
+endfunction()
+
+# A scene whose draw state changes at every draw (a new render state value each time): 40 phases
+# of 40 kinds, each shorter than 10 periods, so sampling cannot bound it: refused.
+function(case_phases)
+  forty_draws(phases each)
   expect(0 "cycles" run ${WORK}/phases.json --no-progress)  # the scene itself runs
-  expect(2 "--sample refused: .*phases.json: phase changes too frequent to bound: 600 of 600 units are in phases shorter than"
+  expect(2 "--sample refused: .*phases.json: phase changes too frequent to bound: 600 of 600 units are in phases of kinds with fewer than"
          run ${WORK}/phases.json --sample)
+endfunction()
+
+# The same state set again before every draw (the same value) changes nothing: one phase, one
+# kind, sampled.
+function(case_same_state)
+  forty_draws(same 5)
+  expect(0 "\"phases\": 1,\n  \"kinds\": 1," run ${WORK}/same.json --sample --json)
 endfunction()
 
 # ff_blend2's limb at 100 x 100 with the round-robin issue rule: the draw's first triangles lock the
