@@ -36,7 +36,7 @@ TEST_CASE("sampling: a draw is cut into whole primitives whose references add up
     REQUIRE(p.units.size() == 196);  // 19,602 / 100 triangles per unit, rounded
     CHECK(p.references == 3 * 19602);
     CHECK(p.phases.size() == 1);
-    CHECK(p.samples == 40);  // one per period of 5
+    CHECK(p.samples == 39);  // one per period of 5 of the 194 units between the first and the last (whole)
     const scene::Scene sub = sub_scene(s, p, 10, 12);
     const auto* d = std::get_if<scene::DrawIndexedPrimitive>(&sub.commands.back().body);
     REQUIRE(d);
@@ -46,12 +46,12 @@ TEST_CASE("sampling: a draw is cut into whole primitives whose references add up
 }
 
 TEST_CASE("sampling: phases whose draws run in the same state are one kind, sampled together", "[sampling]") {
-    // The default sphere cut into 40 draws, a render state alternating between two values before
-    // them: 40 phases of 2 kinds, each kind 20 phases of one draw.
+    // The default sphere cut into 42 draws, a render state alternating between two values before
+    // them: 42 phases of 2 kinds, each kind 21 phases of one draw.
     scene::Scene s = scene::default_scene();
     REQUIRE(scene::is_draw(s.commands.back().body));
     s.commands.pop_back();
-    for (uint32_t i = 0; i < 40; ++i) {
+    for (uint32_t i = 0; i < 42; ++i) {
         scene::SetRenderState rs;
         rs.state = 36;  // FOGSTART
         rs.value = float(i % 2 + 1);
@@ -59,27 +59,34 @@ TEST_CASE("sampling: phases whose draws run in the same state are one kind, samp
         s.commands.push_back({rs, fmt::format("/commands/{}", s.commands.size())});
         scene::DrawIndexedPrimitive d;
         d.num_vertices = 10000;
-        d.start_index = i * 1470;
-        d.primitive_count = 490;
+        d.start_index = i * 1380;
+        d.primitive_count = 460;
         s.commands.push_back({d, fmt::format("/commands/{}", s.commands.size())});
     }
     SampleOptions o;
-    o.unit_refs = 1470;  // a unit a draw (490 triangles)
+    o.unit_refs = 1380;  // a unit a draw (460 triangles)
     o.period = 2;
     o.min_samples = 20;
     const SamplePlan p = plan_sampling(s, o);
-    REQUIRE(p.units.size() == 40);
-    CHECK(p.phases.size() == 40);
+    REQUIRE(p.units.size() == 42);
+    CHECK(p.phases.size() == 42);
     CHECK(p.kinds == 2);
     for (size_t h = 0; h < p.phases.size(); ++h) CHECK(p.phases[h].kind == h % 2);
-    CHECK(p.whole_units == 0);  // each kind's 20 units hold 10 periods of 2
+    // The scene's first and last units whole; each kind's other 20 units hold 10 periods of 2.
+    CHECK(p.whole_units == 2);
     CHECK(p.samples == 20);
-    // One sample in every two units of a kind: in every fourth unit of the scene, two samples.
-    for (size_t k = 0; k < 40; k += 4) {
-        size_t in = 0;
-        for (const SampleBlock& b : p.blocks) in += b.first >= k && b.first < k + 4;
-        CHECK(in == 2);
+    std::vector<size_t> sampled;
+    for (const SampleBlock& b : p.blocks)
+        if (b.sampled) sampled.push_back(b.first);
+    // Kind 0's units are 2, 4, ..., 40 and kind 1's 1, 3, ..., 39: one sample in each pair of a kind.
+    for (size_t j = 0; j < 10; ++j) {
+        CHECK(std::count_if(sampled.begin(), sampled.end(), [j](size_t u) { return u == 2 + 4 * j || u == 4 + 4 * j; }) == 1);
+        CHECK(std::count_if(sampled.begin(), sampled.end(), [j](size_t u) { return u == 1 + 4 * j || u == 3 + 4 * j; }) == 1);
     }
+    CHECK(p.blocks.front().first == 0);
+    CHECK_FALSE(p.blocks.front().sampled);
+    CHECK(p.blocks.back().last == 41);
+    CHECK_FALSE(p.blocks.back().sampled);
 }
 
 TEST_CASE("sampling: with the whole history as warm-up the units' cycles sum to the full run's", "[sampling]") {
@@ -139,8 +146,17 @@ TEST_CASE("sampling: a sampled run's stats.json has its estimate, interval and b
     CHECK(j["cycles"].get<int64_t>() == std::llround(r.cycles.value));
     CHECK(sampled_half_width(j) == Approx(r.cycles.half_width));
     CHECK(j["sample"]["blocks"].size() == p.blocks.size());
-    double sum = 0;  // one phase, all sampled: the estimate is N x the blocks' mean
-    for (const auto& b : j["sample"]["blocks"]) sum += b["cycles"].get<double>();
-    CHECK(r.cycles.value == Approx(double(p.units.size()) * sum / double(p.blocks.size())));
+    // One kind, sampled: the estimate is the first and last units' exact cycles plus N x the
+    // sampled blocks' mean, N the units between them.
+    double exact = 0, sum = 0, n = 0;
+    for (const auto& b : j["sample"]["blocks"]) {
+        if (b["phase"].is_null()) {
+            exact += b["cycles"].get<double>();
+        } else {
+            sum += b["cycles"].get<double>();
+            ++n;
+        }
+    }
+    CHECK(r.cycles.value == Approx(exact + double(p.units.size() - 2) * sum / n));
     CHECK(sampled_half_width(nlohmann::json{{"schema", "vpsim-stats-1"}, {"cycles", 1}}) == 0);
 }

@@ -146,21 +146,29 @@ void cut_units(const scene::Scene& s, SamplePlan& p) {
 }
 
 // Sampled kinds: one unit of every period of the kind's units (its phases' units in scene order),
-// at a seeded random position; the phases of the other kinds whole, adjacent ones merged.
+// at a seeded random position; the phases of the other kinds whole, adjacent ones merged. The
+// scene's first and last units are always simulated whole: they hold the run's start (the state
+// the scene sets before its first draw, the pipeline's fill) and its drain, which no other unit
+// represents (on a recorded frame the first unit took 23 times a unit of its kind).
 void choose_blocks(SamplePlan& p, const SampleOptions& o) {
     std::mt19937_64 rng(p.seed);
     p.blocks.clear();
     p.samples = p.whole_units = 0;
+    p.kind_units.assign(p.kinds, 0);
     for (SamplePhase& ph : p.phases) ph.sampled = false, ph.samples = 0, ph.offset = 0;
+    const size_t last = p.units.size() - 1;
+    auto exact = [last](size_t u) { return u == 0 || u == last; };
     std::vector<std::vector<size_t>> units_of(p.kinds);
     for (const SamplePhase& ph : p.phases)
-        for (size_t u = ph.first; u < ph.first + ph.count; ++u) units_of[ph.kind].push_back(u);
+        for (size_t u = ph.first; u < ph.first + ph.count; ++u)
+            if (!exact(u)) units_of[ph.kind].push_back(u);
     std::vector<char> chosen(p.units.size(), 0);
     std::vector<char> kind_sampled(p.kinds, 0);
     for (size_t k = 0; k < p.kinds; ++k) {
         const std::vector<size_t>& us = units_of[k];
         if (us.size() < o.min_phase_samples * p.period) continue;
         kind_sampled[k] = 1;
+        p.kind_units[k] = us.size();
         // One unit at a random position in each period (a fixed offset would alias with a
         // mesh's row structure, docs/sampling.md).
         for (uint64_t start = 0; start < us.size(); start += p.period)
@@ -169,20 +177,20 @@ void choose_blocks(SamplePlan& p, const SampleOptions& o) {
     for (size_t h = 0; h < p.phases.size(); ++h) {
         SamplePhase& ph = p.phases[h];
         ph.sampled = kind_sampled[ph.kind];
-        if (ph.sampled) {
-            for (size_t u = ph.first; u < ph.first + ph.count; ++u) {
+        for (size_t u = ph.first; u < ph.first + ph.count; ++u) {
+            if (ph.sampled && !exact(u)) {
                 if (!chosen[u]) continue;
                 if (ph.samples == 0) ph.offset = u - ph.first;
                 p.blocks.push_back({u, u, true, h});
                 ++ph.samples;
+                ++p.samples;
+                continue;
             }
-            p.samples += ph.samples;
-        } else {
-            p.whole_units += ph.count;
-            if (!p.blocks.empty() && !p.blocks.back().sampled && p.blocks.back().last + 1 == ph.first)
-                p.blocks.back().last = ph.first + ph.count - 1;
+            ++p.whole_units;
+            if (!p.blocks.empty() && !p.blocks.back().sampled && p.blocks.back().last + 1 == u)
+                p.blocks.back().last = u;
             else
-                p.blocks.push_back({ph.first, ph.first + ph.count - 1, false, h});
+                p.blocks.push_back({u, u, false, h});
         }
     }
 }
@@ -203,9 +211,10 @@ SamplePlan plan_sampling(const scene::Scene& s, const SampleOptions& o) {
     choose_blocks(p, o);
     // The automatic period aims at `target_samples` over the whole scene; when kinds too small for
     // it leave fewer samples than the interval needs (a real frame's many kinds of draws), a
-    // shorter period, by a third at a time, until there are enough or the period is 1.
-    while (!o.period && p.samples < o.min_samples && p.period > 1) {
-        p.period = std::max<uint64_t>(1, p.period * 2 / 3);
+    // shorter period, by a third at a time, until there are enough or the period is 2 (measuring
+    // every unit would be a full run with warm-ups added).
+    while (!o.period && p.samples < o.min_samples && p.period > 2) {
+        p.period = std::max<uint64_t>(2, p.period * 2 / 3);
         choose_blocks(p, o);
     }
     if (p.units.size() >= o.min_samples && 2 * p.whole_units > p.units.size())
@@ -476,8 +485,7 @@ SampleResult run_sampled(scene::Scene& s, const SamplePlan& plan, const ParamSet
     auto estimate = [&](auto value) {
         double exact = 0;
         std::vector<Stratum> strata(plan.kinds);  // one per kind of phase
-        for (const SamplePhase& ph : plan.phases)
-            if (ph.sampled) strata[ph.kind].units += ph.count;
+        for (size_t k = 0; k < plan.kinds; ++k) strata[k].units = plan.kind_units[k];
         for (size_t i = 0; i < plan.blocks.size(); ++i) {
             const double v = value(marginal[i]);
             if (plan.blocks[i].sampled)

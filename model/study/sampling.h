@@ -69,6 +69,7 @@ struct SamplePlan {
     std::vector<SampleUnit> units;
     std::vector<SamplePhase> phases;
     size_t kinds = 0;  // distinct kinds of phases (strata)
+    std::vector<uint64_t> kind_units;  // per kind: the units it samples from (0: simulated whole)
     std::vector<SampleBlock> blocks;
     uint64_t references = 0;  // of the whole scene
     uint64_t samples = 0;     // sampled units over all phases
