@@ -194,7 +194,10 @@ TEST_CASE("generators: the optimised order is meshoptimizer's, byte for byte", "
     // grid_cache_order computes meshopt_optimizeVertexCache's order of a generated grid without
     // its working memory; here meshoptimizer itself orders the same row-order list.
     const std::pair<uint32_t, uint32_t> shapes[] = {{1, 1}, {1, 7}, {7, 1}, {2, 2}, {3, 5}, {16, 8},
-                                                    {33, 17}, {99, 99}, {255, 3}, {400, 300}};
+                                                    {33, 17}, {99, 99}, {255, 3}, {400, 300},
+                                                    // Long rows and long columns: the cache list
+                                                    // is moved back to its room's end many times.
+                                                    {1500, 40}, {3, 1000}, {1000, 7}};
     for (const auto& [cols, rows] : shapes) {
         INFO(cols << " x " << rows);
         GenParams p;
