@@ -196,36 +196,63 @@ std::vector<uint32_t> generate_triangles(const GenParams& p) {
     return t;
 }
 
-void store_element(const GenElement& e, const vs::Vec4& value, uint8_t* out) {
-    auto clamp_round = [](double x, double lo, double hi) { return std::clamp(std::nearbyint(x), lo, hi); };
+namespace {
+
+// The conversions of store_element, one per type: small enough to be inlined into the loops of
+// store_run below, which pick the type once for a run of vertices, not once per vertex.
+double clamp_round(double x, double lo, double hi) { return std::clamp(std::nearbyint(x), lo, hi); }
+
+template <size_t Bytes>
+void store_floats(const vs::Vec4& value, uint8_t* out) {
+    std::memcpy(out, value.data(), Bytes);
+}
+
+void store_color(const vs::Vec4& value, uint8_t* out) {
+    const int order[4] = {2, 1, 0, 3};  // bytes B, G, R, A
+    for (int k = 0; k < 4; ++k)
+        out[k] = uint8_t(clamp_round(double(std::clamp(value[size_t(order[k])], 0.0f, 1.0f)) * 255.0, 0, 255));
+}
+
+void store_ubyte4(const vs::Vec4& value, float scale, uint8_t* out) {
+    for (size_t k = 0; k < 4; ++k) out[k] = uint8_t(clamp_round(double(value[k]) * scale, 0, 255));
+}
+
+template <size_t N>
+void store_shorts(const vs::Vec4& value, float scale, uint8_t* out) {
+    for (size_t k = 0; k < N; ++k) {
+        const auto s = int16_t(clamp_round(double(value[k]) * scale, -32768, 32767));
+        const auto u = uint16_t(s);
+        out[2 * k] = uint8_t(u & 0xFF);
+        out[2 * k + 1] = uint8_t(u >> 8);
+    }
+}
+
+// Element e of `count` vertices: the values attrs[i][attribute] to out + i * stride.
+void store_run(const GenElement& e, const std::array<vs::Vec4, 6>* attrs, uint32_t count, uint8_t* out, uint32_t stride) {
+    const size_t a = size_t(e.attribute);
+    const float scale = e.scale;
+    const auto each = [&](auto store) {
+        for (uint32_t i = 0; i < count; ++i, out += stride) store(attrs[i][a], out);
+    };
     switch (e.type) {
-    // Constant sizes: a move or two each, not a call of memcpy per element and vertex.
-    case decl::D3DVSDT_FLOAT1: std::memcpy(out, value.data(), 4); break;
-    case decl::D3DVSDT_FLOAT2: std::memcpy(out, value.data(), 8); break;
-    case decl::D3DVSDT_FLOAT3: std::memcpy(out, value.data(), 12); break;
-    case decl::D3DVSDT_FLOAT4: std::memcpy(out, value.data(), 16); break;
-    case decl::D3DVSDT_D3DCOLOR: {
-        const int order[4] = {2, 1, 0, 3};  // bytes B, G, R, A
-        for (int k = 0; k < 4; ++k)
-            out[k] = uint8_t(clamp_round(double(std::clamp(value[size_t(order[k])], 0.0f, 1.0f)) * 255.0, 0, 255));
-        break;
-    }
-    case decl::D3DVSDT_UBYTE4:
-        for (size_t k = 0; k < 4; ++k) out[k] = uint8_t(clamp_round(double(value[k]) * e.scale, 0, 255));
-        break;
-    case decl::D3DVSDT_SHORT2:
-    case decl::D3DVSDT_SHORT4: {
-        const size_t n = e.type == decl::D3DVSDT_SHORT2 ? 2 : 4;
-        for (size_t k = 0; k < n; ++k) {
-            const auto s = int16_t(clamp_round(double(value[k]) * e.scale, -32768, 32767));
-            const auto u = uint16_t(s);
-            out[2 * k] = uint8_t(u & 0xFF);
-            out[2 * k + 1] = uint8_t(u >> 8);
-        }
-        break;
-    }
+    case decl::D3DVSDT_FLOAT1: each(store_floats<4>); break;
+    case decl::D3DVSDT_FLOAT2: each(store_floats<8>); break;
+    case decl::D3DVSDT_FLOAT3: each(store_floats<12>); break;
+    case decl::D3DVSDT_FLOAT4: each(store_floats<16>); break;
+    case decl::D3DVSDT_D3DCOLOR: each(store_color); break;
+    case decl::D3DVSDT_UBYTE4: each([scale](const vs::Vec4& v, uint8_t* o) { store_ubyte4(v, scale, o); }); break;
+    case decl::D3DVSDT_SHORT2: each([scale](const vs::Vec4& v, uint8_t* o) { store_shorts<2>(v, scale, o); }); break;
+    case decl::D3DVSDT_SHORT4: each([scale](const vs::Vec4& v, uint8_t* o) { store_shorts<4>(v, scale, o); }); break;
     default: throw std::invalid_argument("unknown vertex data type " + std::to_string(e.type));
     }
+}
+
+}  // namespace
+
+void store_element(const GenElement& e, const vs::Vec4& value, uint8_t* out) {
+    std::array<vs::Vec4, 6> one{};
+    one[size_t(e.attribute)] = value;
+    store_run(e, &one, 1, out, 0);
 }
 
 GenResult generate(const GenParams& p) {
@@ -268,20 +295,22 @@ GenResult generate(const GenParams& p) {
     }
     // A block of columns at a time, each column's values computed once per block, each row's once
     // per row and block: the sines and cosines cost O(columns + rows x blocks), not O(vertices),
-    // and the block's memory is bounded (a grid may be 16M columns by 1 row).
-    constexpr uint32_t kBlock = 1024;
-    std::vector<ColumnValues> block(std::min<size_t>(kBlock, size_t(p.columns) + 1));
+    // and the block's memory is bounded (a grid may be 16M columns by 1 row). The attributes of
+    // a row of the block are computed first, then stored element by element (store_run).
+    constexpr uint32_t kBlock = 256;
+    const size_t block_size = std::min<size_t>(kBlock, size_t(p.columns) + 1);
+    std::vector<ColumnValues> block(block_size);
+    std::vector<std::array<vs::Vec4, 6>> attrs(block_size);
     for (uint32_t i0 = 0; i0 <= p.columns; i0 += kBlock) {
         const uint32_t width = std::min<uint32_t>(kBlock, p.columns + 1 - i0);
         for (uint32_t i = 0; i < width; ++i) block[i] = column_values(p, i0 + i);
         for (uint32_t j = 0; j <= p.rows; ++j) {
             const RowValues row = row_values(p, j);
-            size_t k = size_t(j) * (p.columns + 1) + i0;
-            for (uint32_t i = 0; i < width; ++i, ++k) {
-                const auto a = vertex_attributes(p, block[i], row);
-                for (const Store& s : stores)
-                    store_element(*s.e, a[size_t(s.e->attribute)], r.streams[s.stream].data() + k * strides[s.stream] + s.offset);
-            }
+            for (uint32_t i = 0; i < width; ++i) attrs[i] = vertex_attributes(p, block[i], row);
+            const size_t k = size_t(j) * (p.columns + 1) + i0;  // the row's first vertex in the block
+            for (const Store& s : stores)
+                store_run(*s.e, attrs.data(), width, r.streams[s.stream].data() + k * strides[s.stream] + s.offset,
+                          strides[s.stream]);
         }
     }
     return r;
