@@ -48,9 +48,10 @@ public:
     GridOrder(uint32_t columns, uint32_t rows)
         : cols_(columns), rows_(rows), w_(columns + 1), nv_(size_t(columns + 1) * (rows + 1)),
           nf_(size_t(2) * columns * rows), adj_(nv_), vscore_(nv_), tscore_(nf_), emitted_((nf_ + 63) / 64) {
-        // Slot s of a vertex is triangle base + off_[s + 1] (see Entry), in unsigned arithmetic.
-        const size_t c2 = size_t(2) * cols_;
-        const size_t off[6] = {0 - c2 - 1, 0 - c2, 0 - c2 + 1, 0 - size_t(2), 0 - size_t(1), 0};
+        // Slot s of a vertex is triangle base + off_[s + 1] (see order()), in uint32 arithmetic:
+        // a triangle index fits 32 bits (at most 2 x 16M triangles).
+        const uint32_t c2 = 2 * cols_;
+        const uint32_t off[6] = {0 - c2 - 1, 0 - c2, 0 - c2 + 1, 0 - 2u, 0 - 1u, 0};
         for (int s = 0; s < 6; ++s) off_[s + 1] = off[s];
         // The score of a vertex at place i of the cache list with n live triangles: one look-up
         // instead of two and an add in the hot loop. Computed by vertex_score itself, so each
@@ -93,13 +94,11 @@ private:
 
     // A vertex in the cache list, with its packed list (a copy of adj_'s, which changes only
     // when the vertex is a corner of the emitted triangle, and then it is put in front anew) and
-    // its triangle base 2 (j cols + i): its slots 0..5 are the triangles base - 2 cols - 1,
-    // base - 2 cols, base - 2 cols + 1, base - 2, base - 1 and base. Computed once when the
-    // vertex is emitted, from the triangle's quad, not divided out of the vertex index at each
-    // visit.
+    // that list's triangles, worked out when it is put in front: the score loop visits them
+    // every step while the vertex stays in the list.
     struct Entry {
         uint32_t v, list;
-        size_t base;
+        uint32_t tri[kMaxLive];
     };
 
     // Every vertex's list, its score out of the cache, and every triangle's score (the sum of
@@ -136,7 +135,7 @@ private:
     // list grows down through buf_ and is moved back to its end when it reaches the start. A
     // place is believed only if it is inside the list and holds the vertex: a vertex is in the
     // list at most once, and a stale place (the vertex left the list) fails one or the other.
-    static constexpr uint32_t kBuf = 2048;
+    static constexpr uint32_t kBuf = 512;  // 16 KB: moved back once per ~165 steps
     static_assert(kBuf <= (1u << (32 - kLocShift)), "a place in buf_ fits adj_'s spare bits");
 
 
@@ -156,7 +155,7 @@ private:
         uint64_t* const emitted = emitted_.data();
         const uint32_t cols = cols_, w = w_;
         const size_t nf = nf_;
-        size_t off[8];
+        uint32_t off[8];
         float score[kListMax][8];
         std::copy(std::begin(off_), std::end(off_), off);
         std::copy(&score_[0][0], &score_[0][0] + kListMax * 8, &score[0][0]);
@@ -164,7 +163,7 @@ private:
             buf[at] = e;
             adj[e.v] = e.list | at << kLocShift;
         };
-        for (uint32_t i = 0; i < kBuf; ++i) buf[i] = {kNone, 0, 0};  // no vertex: a stale place never matches
+        for (uint32_t i = 0; i < kBuf; ++i) buf[i] = {kNone, 0, {}};  // no vertex: a stale place never matches
         uint32_t head = kBuf, count = 0;
         // Bit i: the vertex at place i of the list has live triangles. Those without any keep
         // their place in the list but have nothing to update: the score loop skips them
@@ -176,14 +175,19 @@ private:
             // in each corner's list: (a, c, b) of quad q = (i, j) are its slots 5, 1, 3, and
             // (b, c, d) are slots 4, 2, 0.
             const uint32_t q = uint32_t(current / 2), a = q + q / cols;  // a = j (cols + 1) + i
-            const size_t c2 = size_t(2) * cols, b2 = size_t(2) * q;
+            // Each corner's triangle base 2 (j cols + i) for corner (i, j): its slots 0..5 are
+            // the triangles base - 2 cols - 1, base - 2 cols, base - 2 cols + 1, base - 2,
+            // base - 1 and base (off).
+            const uint32_t c2 = 2 * cols, b2 = 2 * q;
             Entry x[3];
-            uint32_t slot[3];
+            uint32_t slot[3], base[3];
             if (current % 2 == 0) {
-                x[0] = {a, 0, b2}, x[1] = {a + w, 0, b2 + c2}, x[2] = {a + 1, 0, b2 + 2};
+                x[0].v = a, x[1].v = a + w, x[2].v = a + 1;
+                base[0] = b2, base[1] = b2 + c2, base[2] = b2 + 2;
                 slot[0] = 5, slot[1] = 1, slot[2] = 3;
             } else {
-                x[0] = {a + 1, 0, b2 + 2}, x[1] = {a + w, 0, b2 + c2}, x[2] = {a + w + 1, 0, b2 + c2 + 2};
+                x[0].v = a + 1, x[1].v = a + w, x[2].v = a + w + 1;
+                base[0] = b2 + 2, base[1] = b2 + c2, base[2] = b2 + c2 + 2;
                 slot[0] = 4, slot[1] = 2, slot[2] = 0;
             }
             out = put<IndexSize>(out, x[0].v);
@@ -199,6 +203,8 @@ private:
                 const uint32_t l = adj[x[c].v], at = l >> kLocShift, position = at - head;
                 if (position < count && buf[at].v == x[c].v) holes |= 1u << position, ++corners_in_list;
                 x[c].list = without(l & kListBits, slot[c]);
+                uint32_t k = 0;
+                for (uint32_t rest = x[c].list >> 3; rest; rest >>= 3) x[c].tri[k++] = base[c] + off[rest & 7];
                 corners_live |= uint32_t((x[c].list & 7) != 0) << c;
             }
             // The new list: the corners, then the old list without them. The entries before the
@@ -236,8 +242,8 @@ private:
                 // Each triangle's new sum, and the highest of them: the order does not matter
                 // for either, so the visits go from the last entry down, unrolled.
                 float top = best_score;
-                const auto visit = [&, rest = e.list >> 3, base = e.base](uint32_t k) {
-                    float& ts = tscore[base + off[rest >> 3 * k & 7]];
+                const auto visit = [&](uint32_t k) {
+                    float& ts = tscore[e.tri[k]];
                     ts += diff;
                     top = ts < top ? top : ts;
                 };
@@ -253,8 +259,8 @@ private:
                 // vertex's triangles, the last it takes is the first whose sum is their highest,
                 // if that beats the best before. Found again here, not tracked per triangle.
                 if (best_score < top) {
-                    for (uint32_t rest = e.list >> 3;; rest >>= 3) {
-                        const size_t t = e.base + off[rest & 7];
+                    for (uint32_t k = 0;; ++k) {
+                        const uint32_t t = e.tri[k];
                         if (tscore[t] == top) {
                             best = t;
                             break;
@@ -281,7 +287,7 @@ private:
 
     uint32_t cols_, rows_, w_;
     size_t nv_, nf_;
-    size_t off_[8];                          // the triangle of each slot + 1, from Entry::base
+    uint32_t off_[8] = {};                    // the triangle of each slot + 1, from its vertex's base
     float score_[kListMax][8];          // vertex_score by place in the cache list and live count
     std::vector<uint32_t> adj_;              // per vertex: the packed list and the place in buf_
     std::vector<float> vscore_, tscore_;
