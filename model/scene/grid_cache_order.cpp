@@ -199,14 +199,15 @@ private:
             // The emitted triangle leaves its corners' lists (the last entry takes its place),
             // and the corners' places in the old cache list are marked in `holes`.
             uint32_t holes = 0, corners_in_list = 0, corners_live = 0;
-            for (int c = 0; c < 3; ++c) {
-                const uint32_t l = adj[x[c].v], at = l >> kLocShift, position = at - head;
-                if (position < count && buf[at].v == x[c].v) holes |= 1u << position, ++corners_in_list;
-                x[c].list = without(l & kListBits, slot[c]);
+            const auto corner = [&](Entry& e, uint32_t slot, uint32_t base, uint32_t bit) {
+                const uint32_t l = adj[e.v], at = l >> kLocShift, position = at - head;
+                if (position < count && buf[at].v == e.v) holes |= 1u << position, ++corners_in_list;
+                e.list = without(l & kListBits, slot);
                 uint32_t k = 0;
-                for (uint32_t rest = x[c].list >> 3; rest; rest >>= 3) x[c].tri[k++] = base[c] + off[rest & 7];
-                corners_live |= uint32_t((x[c].list & 7) != 0) << c;
-            }
+                for (uint32_t rest = e.list >> 3; rest; rest >>= 3) e.tri[k++] = base + off[rest & 7];
+                corners_live |= uint32_t((e.list & 7) != 0) << bit;
+            };
+            corner(x[0], slot[0], base[0], 0), corner(x[1], slot[1], base[1], 1), corner(x[2], slot[2], base[2], 2);
             // The new list: the corners, then the old list without them. The entries before the
             // last hole close up towards it; those after it stay where they are.
             uint32_t front = head;  // the old list's first kept entry, after closing up
