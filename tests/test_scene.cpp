@@ -5,6 +5,9 @@
 #include "model/scene/functional.h"
 #include "model/scene/generators.h"
 #include "model/scene/grid_cache_order.h"
+#include "model/scene/scene_hash.h"
+#include "model/common/fnv.h"
+#include "tests/test_temp_file.h"
 #include "model/vs/vs_asm.h"
 
 #include <catch2/catch.hpp>
@@ -15,6 +18,7 @@
 #include <array>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <random>
 #include <set>
 #include <variant>
@@ -194,7 +198,10 @@ TEST_CASE("generators: the optimised order is meshoptimizer's, byte for byte", "
     // grid_cache_order computes meshopt_optimizeVertexCache's order of a generated grid without
     // its working memory; here meshoptimizer itself orders the same row-order list.
     const std::pair<uint32_t, uint32_t> shapes[] = {{1, 1}, {1, 7}, {7, 1}, {2, 2}, {3, 5}, {16, 8},
-                                                    {33, 17}, {99, 99}, {255, 3}, {400, 300}};
+                                                    {33, 17}, {99, 99}, {255, 3}, {400, 300},
+                                                    // Long rows and long columns: the cache list
+                                                    // is moved back to its room's end many times.
+                                                    {1500, 40}, {3, 1000}, {1000, 7}};
     for (const auto& [cols, rows] : shapes) {
         INFO(cols << " x " << rows);
         GenParams p;
@@ -229,6 +236,53 @@ TEST_CASE("generators: the optimised order is meshoptimizer's, byte for byte", "
     const GenResult g = generate(r);
     REQUIRE(g.indices.size() == t.size() * 4);
     CHECK(std::memcmp(g.indices.data(), t.data(), g.indices.size()) == 0);  // little-endian host
+}
+
+TEST_CASE("generators: the buffers and the scene hash are those of the straightforward code", "[scene]") {
+    // The hash of this scene (its text and every buffer's bytes) as vpsim 5ef89bd computed it,
+    // generating vertex by vertex (a sine and cosine per vertex) and ordering the indices by
+    // comparing the whole cache list each step: every element type, three shapes, all three
+    // index orders and both index sizes, a grid wider than generate()'s block of columns (1024)
+    // and one taller. A changed byte in any buffer changes the hash.
+    const std::string text = R"({"buffers": {
+ "ball": {"generator": "sphere", "slices": 37, "stacks": 23, "radius": 1.5, "bones": 3, "indices": "INDEX16", "index_order": "optimised",
+  "streams": {"a": [{"attribute": "position", "type": "FLOAT3"}, {"attribute": "normal", "type": "SHORT4", "scale": 32767},
+                    {"attribute": "color", "type": "D3DCOLOR"}, {"attribute": "texcoord", "type": "SHORT2", "scale": 4096}],
+              "b": [{"attribute": "blendweight", "type": "FLOAT2"}, {"attribute": "blendindices", "type": "UBYTE4", "scale": 1},
+                    {"attribute": "color", "type": "UBYTE4", "scale": 255}, {"attribute": "normal", "type": "FLOAT4"}, {"attribute": "texcoord", "type": "FLOAT1"}]}},
+ "ring": {"generator": "torus", "rings": 1030, "sides": 3, "radius": 1.0, "tube": 0.3, "bones": 1, "indices": "INDEX32", "index_order": "optimised",
+  "streams": {"p": [{"attribute": "position", "type": "FLOAT3"}, {"attribute": "normal", "type": "SHORT4", "scale": 32767}, {"attribute": "color", "type": "D3DCOLOR"}]}},
+ "sheet": {"generator": "grid", "columns": 5, "rows": 1030, "size": 3, "indices": "INDEX32", "index_order": "random", "seed": 9,
+  "streams": {"p": [{"attribute": "position", "type": "SHORT4", "scale": 1000}, {"attribute": "texcoord", "type": "FLOAT2"}, {"attribute": "blendweight", "type": "FLOAT4"}]}},
+ "strip": {"generator": "sphere", "slices": 2500, "stacks": 2, "indices": "INDEX32",
+  "streams": {"p": [{"attribute": "position", "type": "FLOAT3"}, {"attribute": "normal", "type": "FLOAT3"}]}}
+},
+ "commands": []}
+)";
+    const TempFile f("vpsim_pinned_scene", ".json");
+    std::ofstream(f.path()) << text;
+    CHECK(load_hashed_scene(f.path()).hash == "fnv1a64:338236c778c4aad8");
+}
+
+TEST_CASE("scene hash: FNV-1a 64, 8 bytes per loop iteration, is the byte-by-byte hash", "[scene]") {
+    Fnv a;
+    a.add(std::string("a"));  // the string and its terminating NUL
+    Fnv ref;
+    ref.h = (ref.h ^ uint8_t('a')) * Fnv::kPrime;
+    ref.h = (ref.h ^ 0) * Fnv::kPrime;
+    CHECK(a.h == ref.h);
+    Fnv foobar;
+    foobar.add("foobar", 6);
+    CHECK(foobar.h == 0x85944171f73967e8ull);  // the published FNV-1a 64 test vector
+    std::vector<uint8_t> bytes(41);
+    for (size_t k = 0; k < bytes.size(); ++k) bytes[k] = uint8_t(37 * k + 11);
+    for (size_t n = 0; n <= bytes.size(); ++n) {
+        uint64_t h = Fnv().h;
+        for (size_t k = 0; k < n; ++k) h = (h ^ bytes[k]) * 0x100000001b3ull;
+        Fnv f;
+        f.add(bytes.data(), n);
+        CHECK(f.h == h);
+    }
 }
 
 TEST_CASE("primitive types: vertex counts and draw order", "[scene]") {

@@ -14,9 +14,10 @@ namespace vpsim::scene {
 // working memory per vertex besides (adjacency lists, counts, scores), which made a generated
 // mesh's peak memory grow by ~70 bytes per vertex beyond its buffers. Here the adjacency of
 // the grid is computed, not stored, and the state is 16.25 bytes per vertex (a packed
-// adjacency list, the vertex and triangle scores, an emitted bit per triangle), freed before
-// the caller allocates its vertex streams. tests/test_scene.cpp checks that the order is
-// meshoptimizer's, byte for byte, on grids of many shapes.
+// adjacency list that also holds the vertex's place in the cache list, the vertex and triangle
+// scores, an emitted bit per triangle) and 16 KB for the cache list, freed before the caller
+// allocates its vertex streams. tests/test_scene.cpp checks that the order is meshoptimizer's,
+// byte for byte, on grids of many shapes.
 void grid_cache_order(uint32_t columns, uint32_t rows, uint8_t* out, uint32_t index_size);
 
 }  // namespace vpsim::scene
