@@ -13,7 +13,7 @@ void add_sample_options(CLI::App* c, SampleArgs& a) {
     CLI::Option* on = c->add_flag(
         "--sample", a.on,
         "Sampled simulation (docs/sampling.md): cut the scene into units of about --sample-unit references, simulate "
-        "one unit in every --sample-period of each phase (at a seeded random position) in detail after --sample-warmup references of warming, and print the "
+        "one unit in every --sample-period of each kind of phase (at a seeded random position) in detail after --sample-warmup references of warming, and print the "
         "estimated cycles with a 99.7 % interval (z = 3), the busy and stall shares and the share simulated in "
         "detail; refused (exit 2) for a scene too short to sample, phase changes it cannot bound, or patches");
     const auto range = CLI::Range(uint64_t(1), uint64_t(std::numeric_limits<uint32_t>::max()));
@@ -24,8 +24,8 @@ void add_sample_options(CLI::App* c, SampleArgs& a) {
         ->check(range)
         ->needs(on);
     c->add_option("--sample-period", a.options.period,
-                  "With --sample: measure one unit in every K of a phase, at a random position (default: about 30 "
-                  "samples)")
+                  "With --sample: measure one unit in every K of a kind of phase (the same draw state), at a random "
+                  "position (default: about 30 samples)")
         ->type_name("K")
         ->check(range)
         ->needs(on);
@@ -35,7 +35,7 @@ void add_sample_options(CLI::App* c, SampleArgs& a) {
         ->type_name("N")
         ->check(CLI::Range(uint64_t(0), uint64_t(std::numeric_limits<uint32_t>::max())))
         ->needs(on);
-    c->add_option("--sample-seed", a.options.seed, "With --sample: the seed of each phase's random offset (default 1)")
+    c->add_option("--sample-seed", a.options.seed, "With --sample: the seed of the units' random positions (default 1)")
         ->type_name("S")
         ->needs(on);
     c->add_flag("--sample-fallback", a.fallback,
