@@ -97,6 +97,14 @@ TEST_CASE("scene parser errors name the JSON pointer and what was expected", "[s
                StartsWith("t.json: /buffers/v/vertices/1: expected an array of 2 values"));
     CHECK_THAT(err(R"({"buffers": {"i": {"format": "INDEX16", "indices": [1, 70000]}}, "commands": []})"),
                Equals("t.json: /buffers/i/indices/1: expected an index 0..65535, found 70000"));
+    CHECK_THAT(err(R"({"buffers": {"i": {"format": "INDEX32", "indices": [1, -1]}}, "commands": []})"),
+               Equals("t.json: /buffers/i/indices/1: expected an index 0..4294967295, found -1"));
+    CHECK_THAT(err(R"({"buffers": {"b": {"bytes": [0, 255, 256]}}, "commands": []})"),
+               Equals("t.json: /buffers/b/bytes/2: expected a byte 0..255, found 256"));
+    CHECK_THAT(err(R"({"buffers": {"b": {"bytes": [7, -3]}}, "commands": []})"),
+               Equals("t.json: /buffers/b/bytes/1: expected a byte 0..255, found -3"));
+    CHECK_THAT(err(R"({"buffers": {"b": {"bytes": [7, 1.5]}}, "commands": []})"),
+               StartsWith("t.json: /buffers/b/bytes/1: expected a byte 0..255, found"));
     CHECK_THAT(err(R"({"commands": [{"op": "SetVertexShaderConstant", "register": 0, "values": [[1, 2, 3]]}]})"),
                Equals("t.json: /commands/0/values/0: expected an array of 4 numbers [x, y, z, w], found an array"));
     CHECK_THAT(err(R"({"commands": [{"op": "CreateVertexShader", "name": "s", "declaration": {"text": "D3DVSD_END() "}, "function": {"asm": "vs.1.1\nmov oPos, q0\n"}}]})"),

@@ -44,17 +44,28 @@ void BufferReader::buffer(const std::string& name, const json& j, const std::str
         const std::string ap = ptr + "/indices";
         if (!a.is_array()) expected(ap, a, "an array of indices");
         const uint64_t max = b.index_size == 2 ? 0xFFFF : 0xFFFFFFFFull;
+        b.bytes.reserve(a.size() * b.index_size);
         for (size_t i = 0; i < a.size(); ++i) {
-            const uint64_t v = get_uint(a[i], ap + "/" + std::to_string(i),
-                                        b.index_size == 2 ? "an index 0..65535" : "an index 0..4294967295", max);
+            // A valid index is taken here; get_uint, with the element's pointer built, only for the
+            // rest (the same checks: a recorded frame's buffers are millions of elements).
+            const json& x = a[i];
+            const uint64_t v = x.is_number_unsigned() && x.get<uint64_t>() <= max
+                                   ? x.get<uint64_t>()
+                                   : get_uint(x, ap + "/" + std::to_string(i),
+                                              b.index_size == 2 ? "an index 0..65535" : "an index 0..4294967295", max);
             for (uint32_t k = 0; k < b.index_size; ++k) b.bytes.push_back(uint8_t(v >> (8 * k)));
         }
     } else if (j.contains("bytes")) {
         check_keys(j, ptr, {"bytes", "format"});
         const json& a = j["bytes"];
         if (!a.is_array()) expected(ptr + "/bytes", a, "an array of bytes 0..255");
-        for (size_t i = 0; i < a.size(); ++i)
-            b.bytes.push_back(uint8_t(get_uint(a[i], ptr + "/bytes/" + std::to_string(i), "a byte 0..255", 255)));
+        b.bytes.reserve(a.size());
+        for (size_t i = 0; i < a.size(); ++i) {
+            const json& x = a[i];  // a valid byte here, get_uint (and the pointer) for the rest
+            b.bytes.push_back(x.is_number_unsigned() && x.get<uint64_t>() <= 255
+                                  ? uint8_t(x.get<uint64_t>())
+                                  : uint8_t(get_uint(x, ptr + "/bytes/" + std::to_string(i), "a byte 0..255", 255)));
+        }
         if (b.index_size && b.bytes.size() % b.index_size)
             fail(ptr + "/bytes", fmt::format("{} bytes is not a whole number of {}-byte indices", b.bytes.size(),
                                              b.index_size));
