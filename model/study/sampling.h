@@ -1,12 +1,14 @@
 // Sampled simulation (`vpsim run --sample`, docs/sampling.md): SMARTS-style systematic sampling
 // of a scene's command stream on the timing model. The scene is cut into sampling units (a draw's
 // primitives in pieces of about `unit_refs` references; a draw too small to cut, or a fan, is one
-// unit), grouped into phases (runs of units between state changes that can change a unit's
-// cost); every k-th unit of a phase, from a seeded random offset, is simulated in detail after
-// `warmup` references of detailed warming, in one run between two marks (the cycles the warm-up's
-// and the unit's last references leave the output), and the total cycles and each unit's busy and stall
-// cycles are estimated with a confidence interval from the sample variance. A phase too short
-// to hold enough samples is simulated whole. Scenes it cannot bound are refused (SampleRefused).
+// unit), grouped into phases (runs of units drawn in one draw state) of kinds (the draw state:
+// phases of one kind are one stratum wherever they recur); every k-th unit of a kind, from a
+// seeded random offset, is simulated in detail after `warmup` references of detailed warming, in
+// one run between two marks (the cycles the warm-up's and the unit's last references leave the
+// output), and the total cycles and each unit's busy and stall cycles are estimated with a
+// confidence interval from the sample variance. A kind too small to hold enough samples, and the
+// scene's first and last units, are simulated whole. Scenes it cannot bound are refused
+// (SampleRefused).
 #pragma once
 
 #include "model/common/params.h"
@@ -24,12 +26,12 @@ namespace vpsim::study {
 
 struct SampleOptions {
     uint64_t unit_refs = 0;   // references per sampling unit (0: chosen from the scene's size)
-    uint64_t period = 0;      // k: every k-th unit of a phase (0: about `target_samples` samples)
+    uint64_t period = 0;      // k: every k-th unit of a kind (0: about `target_samples` samples)
     uint64_t warmup = 5000;   // references (whole units) of detailed warming before each measured unit or block
     uint64_t seed = 1;        // the offsets' generator (std::mt19937_64)
     double z = 3.0;           // the interval's half-width in standard errors (3: 99.7 %)
     uint64_t min_samples = 30;        // fewer samples: refused (too short for the CLT)
-    uint64_t min_phase_samples = 10;  // a phase with fewer is simulated whole
+    uint64_t min_phase_samples = 10;  // a kind with fewer is simulated whole
     uint64_t target_samples = 30;     // the automatic period's aim
 };
 
@@ -46,10 +48,10 @@ struct SampleUnit {
     size_t phase = 0;
 };
 
-// Units measured together: one sampled unit, or a whole short phase (or a run of them).
+// Units measured together: one sampled unit, or units simulated whole (a run of them).
 struct SampleBlock {
     size_t first = 0, last = 0;  // units [first, last]
-    bool sampled = false;        // one unit of a sampled phase; else simulated whole
+    bool sampled = false;        // one unit of a sampled kind; else simulated whole
     size_t phase = 0;            // sampled: its phase
 };
 
@@ -105,7 +107,7 @@ struct StartCheck {
     double relative() const;                       // |difference| / the larger
 };
 
-// Runs the start check on every sampled phase long enough for one; throws SampleRefused when a
+// Runs the start check on each sampled kind's first phase long enough for one; throws SampleRefused when a
 // probe's two measurements differ by more than `tolerance` (relative): a state the draw's start
 // sets persists, and samples that start elsewhere would not see it.
 std::vector<StartCheck> check_start(scene::Scene& s, const SamplePlan& plan, const ParamSet& params,
@@ -132,7 +134,7 @@ SampleResult run_sampled(scene::Scene& s, const SamplePlan& plan, const ParamSet
                          const vs::Profile& profile, const sc::RunOptions& options, double z);
 
 // The estimate of a stratified systematic sample (docs/sampling.md, "The estimate"): `exact` the
-// sum of the blocks simulated whole, `strata` the sampled phases' values and their unit counts.
+// sum of the blocks simulated whole, `strata` the sampled kinds' values and their unit counts.
 struct Stratum {
     std::vector<double> values;
     uint64_t units = 0;
