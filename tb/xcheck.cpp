@@ -531,15 +531,6 @@ void ArrayCounts::add(const ArrayCounts& o) {
     user.add(o.user);
 }
 
-void XcheckReport::add(const ArrayCounts& n) {
-    arrays += n.arrays;
-    tokens += n.tokens;
-    events += n.events;
-    cycles += n.cycles;
-    coverage.add(n.coverage);
-    user.add(n.user);
-}
-
 void ArrayCounts::count(const std::vector<uint32_t>& t, const std::vector<Event>& model, const std::vector<Event>& rtl,
                         bool lenient, const UserCoverageSpec* spec) {
     ++arrays;

@@ -221,12 +221,11 @@ std::vector<std::string> check_random_with_parts(Engine& eng, const XcheckOption
     return parts;
 }
 
-struct XcheckReport {
-    uint64_t arrays = 0, tokens = 0, events = 0, cycles = 0;
+// The totals and the coverage (arrays, tokens, events, cycles; `user` with XcheckOptions::user_bins)
+// are its ArrayCounts, summed from the engine's with ArrayCounts::add.
+struct XcheckReport : ArrayCounts {
     uint64_t mismatches = 0;
     double seconds = 0;
-    Coverage coverage;
-    UserCoverage user;               // with XcheckOptions::user_bins
     std::vector<Mismatch> failures;  // the first few, shrunk
     std::vector<std::string> holes;
     std::vector<CaseRecord> cases;   // with XcheckOptions::case_batch
@@ -236,7 +235,6 @@ struct XcheckReport {
     // step is still one group.
     std::vector<TriageGroup> pin_groups;
     bool ok() const { return mismatches == 0 && holes.empty(); }
-    void add(const ArrayCounts& n);  // the totals and the coverage
 };
 
 // Side runners. Both draw the same back-pressure sequence from `bp_seed`.

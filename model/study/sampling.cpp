@@ -56,20 +56,21 @@ DrawInfo draw_info(const CommandBody& c, const scene::DrawSize& size) {
 // shader, the fixed-function state that selects the driver's program: render states, lights
 // enabled and their types, texture stage states). Constants, transforms, materials, light
 // colours and positions, streams and indices do not change a unit's cost structure and are not
-// part of it. Updated by each state command; `changed` says whether a command changed it.
+// part of it.
 class DrawStateKey {
 public:
-    // Applies `c`; true when it changed the state.
-    bool apply(const CommandBody& c) {
+    // Applies `c` (a command that is not one of those: nothing).
+    void apply(const CommandBody& c) {
         if (const auto* v = std::get_if<scene::SetVertexShader>(&c))
-            return set("vs", v->name + (v->fvf ? "/" + std::to_string(*v->fvf) : std::string()));
-        if (const auto* r = std::get_if<scene::SetRenderState>(&c)) return set(fmt::format("rs{}", r->state), std::to_string(r->dword));
-        if (const auto* l = std::get_if<scene::LightEnable>(&c)) return set(fmt::format("le{}", l->index), l->enable ? "1" : "0");
-        if (const auto* l = std::get_if<scene::SetLight>(&c))
-            return set(fmt::format("lt{}", l->index), std::to_string(int(l->light.type)));
-        if (const auto* t = std::get_if<scene::SetTextureStageState>(&c))
-            return set(fmt::format("ts{}.{}", t->stage, t->state), std::to_string(t->value));
-        return false;
+            state_["vs"] = v->name + (v->fvf ? "/" + std::to_string(*v->fvf) : std::string());
+        else if (const auto* r = std::get_if<scene::SetRenderState>(&c))
+            state_[fmt::format("rs{}", r->state)] = std::to_string(r->dword);
+        else if (const auto* l = std::get_if<scene::LightEnable>(&c))
+            state_[fmt::format("le{}", l->index)] = l->enable ? "1" : "0";
+        else if (const auto* sl = std::get_if<scene::SetLight>(&c))
+            state_[fmt::format("lt{}", sl->index)] = std::to_string(int(sl->light.type));
+        else if (const auto* t = std::get_if<scene::SetTextureStageState>(&c))
+            state_[fmt::format("ts{}.{}", t->stage, t->state)] = std::to_string(t->value);
     }
     // The key of a draw of primitive type `t` under the current state.
     std::string key(PrimitiveType t, bool indexed) const {
@@ -79,13 +80,6 @@ public:
     }
 
 private:
-    bool set(const std::string& name, const std::string& value) {
-        auto [it, added] = state_.emplace(name, value);
-        if (added) return true;
-        if (it->second == value) return false;
-        it->second = value;
-        return true;
-    }
     std::map<std::string, std::string> state_;
 };
 
@@ -155,7 +149,7 @@ void choose_blocks(SamplePlan& p, const SampleOptions& o) {
     p.blocks.clear();
     p.samples = p.whole_units = 0;
     p.kind_units.assign(p.kinds, 0);
-    for (SamplePhase& ph : p.phases) ph.sampled = false, ph.samples = 0, ph.offset = 0;
+    for (SamplePhase& ph : p.phases) ph.sampled = false, ph.samples = 0;
     const size_t last = p.units.size() - 1;
     auto exact = [last](size_t u) { return u == 0 || u == last; };
     std::vector<std::vector<size_t>> units_of(p.kinds);
@@ -180,7 +174,6 @@ void choose_blocks(SamplePlan& p, const SampleOptions& o) {
         for (size_t u = ph.first; u < ph.first + ph.count; ++u) {
             if (ph.sampled && !exact(u)) {
                 if (!chosen[u]) continue;
-                if (ph.samples == 0) ph.offset = u - ph.first;
                 p.blocks.push_back({u, u, true, h});
                 ++ph.samples;
                 ++p.samples;
@@ -332,7 +325,7 @@ Measured measure(scene::Scene sc, uint64_t from, uint64_t to, std::map<std::stri
                 const std::vector<std::string> reasons = g->stall_reasons();
                 uint64_t sum = c.busy + c.idle;
                 for (uint64_t v : c.stalled) sum += v;
-                if (sum != now || c.stalled.size() != reasons.size())
+                if (sum != now)
                     throw std::logic_error(fmt::format("sampling: unit {}'s cycles at a mark add up to {}, not {} "
                                                        "(internal error)", g->unit(), sum, now));
                 a.put(g->unit() + "\tbusy", double(c.busy));
@@ -385,28 +378,28 @@ size_t cool_down_end(const SamplePlan& plan, size_t last, uint64_t ahead) {
 }
 
 // The cycles and statistics of units [first, last] simulated from unit `from`: one run of units
-// [from, last] and the units after them that `ahead` references need (the cool-down: at least one
-// unit), from the cycle the last reference before `first` leaves the output to the cycle the last
-// reference of `last` does (the run's end for the scene's last unit). The cool-down gives the
-// units upstream of the output the work they run ahead on in the full run (the index fetch reads
-// up to the output's order queue ahead), so that their busy and stall cycles up to the second
-// mark are those of the full run, not those of a pipeline running dry.
+// [from, to], `to` the end of `last`'s cool-down (cool_down_end), from the cycle the last reference
+// before `first` leaves the output to the cycle the last reference of `last` does (the run's end
+// for the scene's last unit). The cool-down gives the units upstream of the output the work they
+// run ahead on in the full run (the index fetch reads up to the output's order queue ahead), so
+// that their busy and stall cycles up to the second mark are those of the full run, not those of
+// a pipeline running dry.
 Measured measure_units(const scene::Scene& s, const SamplePlan& plan, size_t from, size_t first, size_t last,
-                       uint64_t ahead, std::map<std::string, scene::Buffer>& buffers, const ParamSet& params,
+                       size_t to, std::map<std::string, scene::Buffer>& buffers, const ParamSet& params,
                        const vs::Profile& profile, const sc::RunOptions& options, std::vector<std::string>& order) {
     const uint64_t start = first > from ? refs_between(plan, from, first - 1) : 0;
     const uint64_t end = last + 1 < plan.units.size() ? refs_between(plan, from, last) : 0;
-    return measure(sub_scene(s, plan, from, cool_down_end(plan, last, ahead), false), start, end, buffers, params, profile, options, order);
+    return measure(sub_scene(s, plan, from, to, false), start, end, buffers, params, profile, options, order);
 }
 
 // The references the units upstream of the output may be ahead of it: the output's order queue.
 uint64_t run_ahead(const ParamSet& params) { return params.get_uint("output.order_queue"); }
 
-double span_cycles(const scene::Scene& s, const SamplePlan& plan, size_t from, size_t first, size_t last,
+double span_cycles(const scene::Scene& s, const SamplePlan& plan, size_t from, size_t first, size_t last, size_t to,
                    std::map<std::string, scene::Buffer>& buffers, const ParamSet& params, const vs::Profile& profile,
                    const sc::RunOptions& options) {
     std::vector<std::string> order;
-    return measure_units(s, plan, from, first, last, run_ahead(params), buffers, params, profile, options, order).cycles;
+    return measure_units(s, plan, from, first, last, to, buffers, params, profile, options, order).cycles;
 }
 
 }  // namespace
@@ -442,10 +435,10 @@ std::vector<StartCheck> check_start(scene::Scene& s, const SamplePlan& plan, con
         c.phase = h;
         c.first = first;
         c.last = last;
-        c.from_phase_start = span_cycles(s, plan, ph.first, first, last, buffers, params, profile, options);
-        c.from_warmup = span_cycles(s, plan, w, first, last, buffers, params, profile, options);
-        c.runs = 2;
         const size_t to = cool_down_end(plan, last, run_ahead(params));
+        c.from_phase_start = span_cycles(s, plan, ph.first, first, last, to, buffers, params, profile, options);
+        c.from_warmup = span_cycles(s, plan, w, first, last, to, buffers, params, profile, options);
+        c.runs = 2;
         c.detail_references = refs_between(plan, ph.first, to) + refs_between(plan, w, to);
         out.push_back(c);
         if (c.relative() > tolerance)
@@ -477,9 +470,10 @@ SampleResult run_sampled(scene::Scene& s, const SamplePlan& plan, const ParamSet
     for (const SampleBlock& b : plan.blocks) {
         size_t w = b.first;  // back over whole units until `warmup` references precede the block
         for (uint64_t refs = 0; w > 0 && refs < plan.warmup;) refs += plan.units[--w].references;
-        marginal.push_back(measure_units(s, plan, w, b.first, b.last, ahead, buffers, params, profile, options, order));
+        const size_t to = cool_down_end(plan, b.last, ahead);
+        marginal.push_back(measure_units(s, plan, w, b.first, b.last, to, buffers, params, profile, options, order));
         ++r.runs;
-        r.detail_references += refs_between(plan, w, cool_down_end(plan, b.last, ahead));
+        r.detail_references += refs_between(plan, w, to);
     }
     // The estimates: blocks simulated whole are exact; sampled phases are strata.
     auto estimate = [&](auto value) {

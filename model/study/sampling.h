@@ -60,7 +60,6 @@ struct SampleBlock {
 // stratum of the estimate, sampled together.
 struct SamplePhase {
     size_t first = 0, count = 0;  // units [first, first + count)
-    uint64_t offset = 0;          // sampled: the first sampled unit's position in the phase
     bool sampled = false;         // its kind is sampled
     uint64_t samples = 0;         // units measured in this phase
     size_t kind = 0;              // its kind (an index: kinds in order of first appearance)
