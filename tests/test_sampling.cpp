@@ -1,6 +1,7 @@
 // Sampled simulation (model/study/sampling.h, docs/sampling.md): the stratified estimate's
 // formula, how a scene is cut into units and sub-scenes, and that the units' marginal cycles sum
 // to the full run's when each is warmed with its whole history.
+#include "model/pipe/post_transform_cache.h"
 #include "model/sc/pipeline.h"
 #include "model/scene/default_scene.h"
 #include "model/scene/scene_window.h"
@@ -18,12 +19,76 @@
 using namespace vpsim;
 using namespace vpsim::study;
 
+namespace {
+Stratum stratum(std::vector<double> values, uint64_t units) {  // without an auxiliary: the mean
+    Stratum h;
+    h.values = std::move(values);
+    h.units = units;
+    return h;
+}
+}  // namespace
+
 TEST_CASE("sampling: the stratified estimate is E + sum N_h mean_h, half-width z sqrt(sum N_h^2 s_h^2 / n_h)",
           "[sampling]") {
     // Stratum 1: 1, 2, 3, 4 of 8 units (mean 2.5, s^2 = 5/3); stratum 2: 10, 10 of 4 (s^2 = 0).
-    const Estimate e = stratified_estimate(7.0, {{{1, 2, 3, 4}, 8}, {{10, 10}, 4}}, 3.0);
+    const Estimate e = stratified_estimate(7.0, {stratum({1, 2, 3, 4}, 8), stratum({10, 10}, 4)}, 3.0);
     CHECK(e.value == Approx(7.0 + 8 * 2.5 + 4 * 10));
     CHECK(e.half_width == Approx(3.0 * std::sqrt(64.0 * (5.0 / 3.0) / 4.0)));
+}
+
+TEST_CASE("sampling: a stratum with an auxiliary is estimated by regression on it, its variance from the residuals",
+          "[sampling]") {
+    // 4 of 10 units: y = 2 x + 1 but for the last (+1); the 10 units' x sum to 60.
+    Stratum h;
+    h.values = {3, 5, 9, 12};
+    h.aux = {1, 2, 4, 5};
+    h.units = 10;
+    h.aux_total = 60;
+    const double xm = 3, ym = 29.0 / 4, sxx = 4 + 1 + 1 + 4;
+    const double sxy = (-2) * (3 - ym) + (-1) * (5 - ym) + 1 * (9 - ym) + 2 * (12 - ym);
+    const double b = sxy / sxx;
+    double se = 0;
+    for (size_t i = 0; i < 4; ++i) se += std::pow(h.values[i] - ym - b * (h.aux[i] - xm), 2);
+    const Estimate e = stratified_estimate(5.0, {h}, 3.0);
+    CHECK(e.value == Approx(5.0 + 10 * ym + b * (60 - 10 * xm)));
+    CHECK(e.half_width == Approx(3.0 * std::sqrt(100.0 * (se / 2) / 4)));
+    // Every x alike: the mean (the auxiliary cannot be fitted).
+    h.aux = {2, 2, 2, 2};
+    CHECK(stratified_estimate(0.0, {h}, 3.0).value == Approx(10 * ym));
+}
+
+TEST_CASE("sampling: the interval adds the warm-up's bias allowance on the sampled part, not the exact part",
+          "[sampling]") {
+    const Estimate plain = stratified_estimate(1000.0, {stratum({1, 2, 3, 4}, 8)}, 3.0);
+    const Estimate biased = stratified_estimate(1000.0, {stratum({1, 2, 3, 4}, 8)}, 3.0, 0.005);
+    CHECK(biased.value == plain.value);
+    CHECK(biased.half_width == Approx(plain.half_width + 0.005 * 8 * 2.5));
+}
+
+TEST_CASE("sampling: a unit's vertices shaded are its post-transform cache misses from its draw's start",
+          "[sampling]") {
+    const scene::Scene s = scene::default_scene();  // one indexed list
+    SampleOptions o;
+    o.unit_refs = 300;
+    const SamplePlan p = plan_sampling(s, o);
+    const auto* d = std::get_if<scene::DrawIndexedPrimitive>(&s.commands.back().body);
+    REQUIRE(d);
+    const scene::Buffer* ib = nullptr;
+    for (const scene::Command& c : s.commands)
+        if (const auto* si = std::get_if<scene::SetIndices>(&c.body)) ib = &s.buffers.at(*si->buffer);
+    REQUIRE(ib);
+    std::vector<uint32_t> indices;
+    for (uint64_t i = 0; i < p.references; ++i) indices.push_back(ib->index(d->start_index + i));
+    pipe::PostTransformCache cache(o.cache);
+    uint64_t shaded = 0, pos = 0;
+    for (const SampleUnit& u : p.units) {  // unit by unit, the cache carried over (one draw)
+        uint64_t misses = 0;
+        for (uint64_t end = pos + u.references; pos < end; ++pos) misses += cache.lookup(indices[pos]) ? 0 : 1;
+        CHECK(u.shaded == misses);
+        shaded += u.shaded;
+    }
+    CHECK(shaded == pipe::measure_vertex_reuse(indices, d->type, o.cache).shaded);
+    CHECK(shaded < p.references);  // the sphere's vertices are reused
 }
 
 TEST_CASE("sampling: a draw is cut into whole primitives whose references add up, sub-scenes start later",
@@ -72,16 +137,21 @@ TEST_CASE("sampling: phases whose draws run in the same state are one kind, samp
     CHECK(p.phases.size() == 42);
     CHECK(p.kinds == 2);
     for (size_t h = 0; h < p.phases.size(); ++h) CHECK(p.phases[h].kind == h % 2);
-    // The scene's first and last units whole; each kind's other 20 units hold 10 periods of 2.
+    // The scene's first and last units whole; each kind's other 20 units (each starts a phase: the
+    // kind's stratum 2 k + 1) hold 10 periods of 2.
     CHECK(p.whole_units == 2);
     CHECK(p.samples == 20);
-    std::vector<size_t> sampled;
+    CHECK(p.stratum_units == std::vector<uint64_t>{0, 20, 0, 20});
+    std::vector<char> sampled(p.units.size(), 0);
     for (const SampleBlock& b : p.blocks)
-        if (b.sampled) sampled.push_back(b.first);
-    // Kind 0's units are 2, 4, ..., 40 and kind 1's 1, 3, ..., 39: one sample in each pair of a kind.
-    for (size_t j = 0; j < 10; ++j) {
-        CHECK(std::count_if(sampled.begin(), sampled.end(), [j](size_t u) { return u == 2 + 4 * j || u == 4 + 4 * j; }) == 1);
-        CHECK(std::count_if(sampled.begin(), sampled.end(), [j](size_t u) { return u == 1 + 4 * j || u == 3 + 4 * j; }) == 1);
+        if (b.sampled) sampled[b.first] = 1;
+    // Kind 0's units are 2, 4, ..., 40 and kind 1's 1, 3, ..., 39; ordered by their vertices shaded
+    // (scene order among equals), one sample in each pair.
+    for (size_t k = 0; k < 2; ++k) {
+        std::vector<size_t> us;
+        for (size_t u = 2 - k; u <= 40 - k; u += 2) us.push_back(u);
+        std::stable_sort(us.begin(), us.end(), [&p](size_t a, size_t b) { return p.units[a].shaded < p.units[b].shaded; });
+        for (size_t j = 0; j < 10; ++j) CHECK(sampled[us[2 * j]] + sampled[us[2 * j + 1]] == 1);
     }
     CHECK(p.blocks.front().first == 0);
     CHECK_FALSE(p.blocks.front().sampled);
@@ -146,17 +216,20 @@ TEST_CASE("sampling: a sampled run's stats.json has its estimate, interval and b
     CHECK(j["cycles"].get<int64_t>() == std::llround(r.cycles.value));
     CHECK(sampled_half_width(j) == Approx(r.cycles.half_width));
     CHECK(j["sample"]["blocks"].size() == p.blocks.size());
-    // One kind, sampled: the estimate is the first and last units' exact cycles plus N x the
-    // sampled blocks' mean, N the units between them.
-    double exact = 0, sum = 0, n = 0;
+    // One kind in one phase, sampled: the estimate is the first and last units' exact cycles plus the
+    // regression estimate from the blocks' cycles and vertices shaded, N the units between them.
+    double exact = 0;
+    Stratum h;
+    h.units = p.units.size() - 2;
+    for (size_t u = 1; u + 1 < p.units.size(); ++u) h.aux_total += double(p.units[u].shaded);
     for (const auto& b : j["sample"]["blocks"]) {
         if (b["phase"].is_null()) {
             exact += b["cycles"].get<double>();
         } else {
-            sum += b["cycles"].get<double>();
-            ++n;
+            h.values.push_back(b["cycles"].get<double>());
+            h.aux.push_back(b["shaded"].get<double>());
         }
     }
-    CHECK(r.cycles.value == Approx(exact + double(p.units.size() - 2) * sum / n));
+    CHECK(r.cycles.value == Approx(stratified_estimate(exact, {h}, 3.0).value));
     CHECK(sampled_half_width(nlohmann::json{{"schema", "vpsim-stats-1"}, {"cycles", 1}}) == 0);
 }

@@ -313,7 +313,9 @@ std::optional<int> run_sampled_if_asked(const RunArgs& a, RunInputs& in, std::st
     opt.topology = &in.topology;
     std::vector<study::StartCheck> checks;
     try {
-        plan = study::plan_sampling(in.sc, a.sample.options);
+        study::SampleOptions so = a.sample.options;
+        so.cache = pipe::PostTransformCacheParams::from(in.params);  // the auxiliary's cache: the run's
+        plan = study::plan_sampling(in.sc, so);
         checks = study::check_start(in.sc, plan, in.params, in.profile, opt);
     } catch (const study::SampleRefused& e) {
         if (!a.sample.fallback) {

@@ -280,7 +280,9 @@ WhyResult analyse(const WhyArgs& a, const std::string& exe, const std::string& d
         w.window = scene_window(hs.scene, a.budget);
         if (a.sample.on) {  // every run has the same plan (the scene's): refused here, not in every run
             if (w.window.draws) scene::keep_draws(hs.scene, w.window.draws);
-            const study::SamplePlan plan = study::plan_sampling(hs.scene, a.sample.options);
+            study::SampleOptions so = a.sample.options;
+            so.cache = pipe::PostTransformCacheParams::from(params);
+            const study::SamplePlan plan = study::plan_sampling(hs.scene, so);
             sc::RunOptions opt;  // the baseline's start check (docs/sampling.md, "The draw's start")
             opt.topology = &topology;
             study::check_start(hs.scene, plan, params, vs::Profile::d3d8(), opt);

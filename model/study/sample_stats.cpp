@@ -52,6 +52,7 @@ nlohmann::ordered_json sample_stats_json(const std::string& scene, const SampleR
         blocks.push_back({{"first", b.first},
                           {"last", b.last},
                           {"phase", b.sampled ? nlohmann::ordered_json(b.phase) : nlohmann::ordered_json()},
+                          {"shaded", block_shaded(p, b)},
                           {"cycles", r.block_cycles[i]}});
     }
     sample["blocks"] = blocks;

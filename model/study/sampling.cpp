@@ -139,42 +139,88 @@ void cut_units(const scene::Scene& s, SamplePlan& p) {
     for (const SampleUnit& u : p.units) p.references += u.references;
 }
 
-// Sampled kinds: one unit of every period of the kind's units (its phases' units in scene order),
-// at a seeded random position; the phases of the other kinds whole, adjacent ones merged. The
-// scene's first and last units are always simulated whole: they hold the run's start (the state
-// the scene sets before its first draw, the pipeline's fill) and its drain, which no other unit
-// represents (on a recorded frame the first unit took 23 times a unit of its kind).
+// Each unit's vertices shaded: its references that miss the post-transform cache, looked up in
+// reference order from its draw's start as the index fetch does (the cache is emptied at every
+// draw); a draw that is not indexed shades every reference. The estimate's auxiliary variable: a
+// unit's cycles track it (the vertex work) far more closely than its references.
+void count_shaded(const scene::Scene& s, SamplePlan& p, const pipe::PostTransformCacheParams& cache_params) {
+    const scene::Buffer* indices = nullptr;
+    size_t u = 0;
+    for (size_t i = 0; i < s.commands.size() && u < p.units.size(); ++i) {
+        const CommandBody& c = s.commands[i].body;
+        if (const auto* si = std::get_if<scene::SetIndices>(&c)) {
+            const auto it = si->buffer ? s.buffers.find(*si->buffer) : s.buffers.end();
+            indices = it != s.buffers.end() && it->second.is_index() ? &it->second : nullptr;
+            continue;
+        }
+        if (p.units[u].command != i) continue;
+        size_t end = u;
+        while (end < p.units.size() && p.units[end].command == i) ++end;
+        const auto* di = std::get_if<scene::DrawIndexedPrimitive>(&c);
+        pipe::PostTransformCache cache(cache_params);
+        uint64_t pos = 0;
+        for (; u < end; ++u) {
+            SampleUnit& unit = p.units[u];
+            const uint64_t stop = pos + unit.references;
+            if (!di || !indices || di->start_index + stop > indices->index_count()) {
+                unit.shaded = unit.references;  // not indexed (or indices the run will refuse)
+                pos = stop;
+                continue;
+            }
+            for (; pos < stop; ++pos)
+                if (!cache.lookup(indices->index(di->start_index + pos))) ++unit.shaded;
+        }
+    }
+}
+
+// The strata: each kind's units split in two, those that start a phase (2 k + 1: they carry the
+// switch from the state before, which costs what the kind's other units do not) and the others
+// (2 k). A stratum of at least 2 min_phase_samples units is sampled: its units ordered by their
+// vertices shaded (scene order among equals), one unit of every period at a seeded random position
+// (the period shortened so that it has min_phase_samples). The order by size spreads the sample
+// over the sizes, so that the few large units of a kind of small ones are in it. The units of
+// smaller strata are simulated whole, adjacent ones merged, and so are the scene's first and last
+// units: they hold the run's start (the state the scene sets before its first draw, the pipeline's
+// fill) and its drain, which no other unit represents (on a recorded frame the first unit took 23
+// times a unit of its kind).
 void choose_blocks(SamplePlan& p, const SampleOptions& o) {
     std::mt19937_64 rng(p.seed);
     p.blocks.clear();
     p.samples = p.whole_units = 0;
-    p.kind_units.assign(p.kinds, 0);
+    const size_t strata = 2 * p.kinds;
+    p.stratum_units.assign(strata, 0);
+    p.stratum_shaded.assign(strata, 0);
+    p.stratum_period.assign(strata, 0);
     for (SamplePhase& ph : p.phases) ph.sampled = false, ph.samples = 0;
     const size_t last = p.units.size() - 1;
     auto exact = [last](size_t u) { return u == 0 || u == last; };
-    std::vector<std::vector<size_t>> units_of(p.kinds);
-    for (const SamplePhase& ph : p.phases)
-        for (size_t u = ph.first; u < ph.first + ph.count; ++u)
-            if (!exact(u)) units_of[ph.kind].push_back(u);
+    auto stratum_of = [&p](size_t u) { return 2 * p.phases[p.units[u].phase].kind + (p.phases[p.units[u].phase].first == u); };
+    std::vector<std::vector<size_t>> units_of(strata);
+    for (size_t u = 0; u < p.units.size(); ++u)
+        if (!exact(u)) units_of[stratum_of(u)].push_back(u);
     std::vector<char> chosen(p.units.size(), 0);
-    std::vector<char> kind_sampled(p.kinds, 0);
-    for (size_t k = 0; k < p.kinds; ++k) {
-        const std::vector<size_t>& us = units_of[k];
-        if (us.size() < o.min_phase_samples * p.period) continue;
-        kind_sampled[k] = 1;
-        p.kind_units[k] = us.size();
+    for (size_t k = 0; k < strata; ++k) {
+        std::vector<size_t>& us = units_of[k];
+        if (us.size() < 2 * o.min_phase_samples) continue;
+        p.stratum_units[k] = us.size();
+        for (size_t u : us) p.stratum_shaded[k] += p.units[u].shaded;
+        std::stable_sort(us.begin(), us.end(), [&p](size_t a, size_t b) { return p.units[a].shaded < p.units[b].shaded; });
+        // The period, shortened for a stratum that would otherwise have fewer than `min_phase_samples`.
+        const uint64_t period = std::max<uint64_t>(1, std::min<uint64_t>(p.period, us.size() / o.min_phase_samples));
+        p.stratum_period[k] = period;
         // One unit at a random position in each period (a fixed offset would alias with a
         // mesh's row structure, docs/sampling.md).
-        for (uint64_t start = 0; start < us.size(); start += p.period)
-            chosen[us[start + rng() % std::min<uint64_t>(p.period, us.size() - start)]] = 1;
+        for (uint64_t start = 0; start < us.size(); start += period)
+            chosen[us[start + rng() % std::min<uint64_t>(period, us.size() - start)]] = 1;
     }
     for (size_t h = 0; h < p.phases.size(); ++h) {
         SamplePhase& ph = p.phases[h];
-        ph.sampled = kind_sampled[ph.kind];
+        ph.sampled = p.stratum_units[2 * ph.kind] > 0;
         for (size_t u = ph.first; u < ph.first + ph.count; ++u) {
-            if (ph.sampled && !exact(u)) {
+            const size_t k = stratum_of(u);
+            if (p.stratum_units[k] && !exact(u)) {
                 if (!chosen[u]) continue;
-                p.blocks.push_back({u, u, true, h});
+                p.blocks.push_back({u, u, true, h, k});
                 ++ph.samples;
                 ++p.samples;
                 continue;
@@ -183,7 +229,7 @@ void choose_blocks(SamplePlan& p, const SampleOptions& o) {
             if (!p.blocks.empty() && !p.blocks.back().sampled && p.blocks.back().last + 1 == u)
                 p.blocks.back().last = u;
             else
-                p.blocks.push_back({u, u, false, h});
+                p.blocks.push_back({u, u, false, h, 0});
         }
     }
 }
@@ -195,10 +241,12 @@ SamplePlan plan_sampling(const scene::Scene& s, const SampleOptions& o) {
     SamplePlan p;
     p.warmup = o.warmup;
     p.seed = o.seed;
+    p.bias = o.bias;
     uint64_t total = 0;
     for (const auto& d : scene::draw_sizes(s)) total += d.references.value_or(0);
     p.unit_refs = o.unit_refs ? o.unit_refs : std::clamp<uint64_t>(total / 8000, 96, 1000);
     cut_units(s, p);
+    count_shaded(s, p, o.cache);
     if (p.units.empty()) throw SampleRefused(s.name + ": the scene draws nothing: there is nothing to sample");
     p.period = o.period ? o.period : std::max<uint64_t>(1, p.units.size() / o.target_samples);
     choose_blocks(p, o);
@@ -213,8 +261,8 @@ SamplePlan plan_sampling(const scene::Scene& s, const SampleOptions& o) {
     if (p.units.size() >= o.min_samples && 2 * p.whole_units > p.units.size())
         throw SampleRefused(fmt::format(
             "{}: phase changes too frequent to bound: {} of {} units are in phases of kinds with fewer than {} units "
-            "({} samples at period {}), which sampling cannot bound; run it in full",
-            s.name, p.whole_units, p.units.size(), o.min_phase_samples * p.period, o.min_phase_samples, p.period));
+            "({} samples), which sampling cannot bound; run it in full",
+            s.name, p.whole_units, p.units.size(), 2 * o.min_phase_samples, o.min_phase_samples));
     if (p.samples < o.min_samples)  // too few units for any period, or too few in sampled phases
         throw SampleRefused(fmt::format(
             "{}: too short to sample: {} units of about {} references in {} phase(s) give {} samples at period {} "
@@ -222,6 +270,12 @@ SamplePlan plan_sampling(const scene::Scene& s, const SampleOptions& o) {
             "--sample-period",
             s.name, p.units.size(), p.unit_refs, p.phases.size(), p.samples, p.period, o.min_samples));
     return p;
+}
+
+uint64_t block_shaded(const SamplePlan& p, const SampleBlock& b) {
+    uint64_t n = 0;
+    for (size_t u = b.first; u <= b.last && u < p.units.size(); ++u) n += p.units[u].shaded;
+    return n;
 }
 
 scene::Scene sub_scene(const scene::Scene& s, const SamplePlan& p, size_t first, size_t last, bool with_buffers) {
@@ -258,7 +312,7 @@ scene::Scene sub_scene(const scene::Scene& s, const SamplePlan& p, size_t first,
     return out;
 }
 
-Estimate stratified_estimate(double exact, const std::vector<Stratum>& strata, double z) {
+Estimate stratified_estimate(double exact, const std::vector<Stratum>& strata, double z, double bias) {
     Estimate e{exact, 0};
     double var = 0;
     for (const Stratum& h : strata) {
@@ -269,13 +323,36 @@ Estimate stratified_estimate(double exact, const std::vector<Stratum>& strata, d
         mean /= n;
         double ss = 0;
         for (double v : h.values) ss += (v - mean) * (v - mean);
-        const double s2 = n > 1 ? ss / (n - 1) : 0;
-        e.value += N * mean;
+        double s2 = n > 1 ? ss / (n - 1) : 0;
+        double total = N * mean;
+        // Regression on the auxiliary (vertices shaded) when it can be fitted: the slope b from the
+        // sample, the population's mean of x known exactly.
+        if (h.aux.size() == h.values.size() && n >= 3 && N > 0) {
+            double xm = 0;
+            for (double x : h.aux) xm += x;
+            xm /= n;
+            double sxx = 0, sxy = 0;
+            for (size_t i = 0; i < h.values.size(); ++i) {
+                sxx += (h.aux[i] - xm) * (h.aux[i] - xm);
+                sxy += (h.aux[i] - xm) * (h.values[i] - mean);
+            }
+            if (sxx > 0) {
+                const double b = sxy / sxx;
+                double se = 0;
+                for (size_t i = 0; i < h.values.size(); ++i) {
+                    const double r = h.values[i] - mean - b * (h.aux[i] - xm);
+                    se += r * r;
+                }
+                s2 = se / (n - 2);
+                total = N * mean + b * (h.aux_total - N * xm);
+            }
+        }
+        e.value += total;
         // No finite-population correction: a unit's marginal cycles carry the error of its finite
         // warm-up, which a census (period 1) would otherwise report as a zero-width interval.
         var += N * N * s2 / n;
     }
-    e.half_width = z * std::sqrt(std::max(0.0, var));
+    e.half_width = z * std::sqrt(std::max(0.0, var)) + bias * std::fabs(e.value - exact);
     return e;
 }
 
@@ -478,16 +555,21 @@ SampleResult run_sampled(scene::Scene& s, const SamplePlan& plan, const ParamSet
     // The estimates: blocks simulated whole are exact; sampled phases are strata.
     auto estimate = [&](auto value) {
         double exact = 0;
-        std::vector<Stratum> strata(plan.kinds);  // one per kind of phase
-        for (size_t k = 0; k < plan.kinds; ++k) strata[k].units = plan.kind_units[k];
+        std::vector<Stratum> strata(plan.stratum_units.size());  // two per kind (choose_blocks)
+        for (size_t k = 0; k < strata.size(); ++k) {
+            strata[k].units = plan.stratum_units[k];
+            strata[k].aux_total = double(plan.stratum_shaded[k]);
+        }
         for (size_t i = 0; i < plan.blocks.size(); ++i) {
             const double v = value(marginal[i]);
-            if (plan.blocks[i].sampled)
-                strata[plan.phases[plan.blocks[i].phase].kind].values.push_back(v);
-            else
+            if (plan.blocks[i].sampled) {
+                Stratum& h = strata[plan.blocks[i].stratum];
+                h.values.push_back(v);
+                h.aux.push_back(double(block_shaded(plan, plan.blocks[i])));
+            } else
                 exact += v;
         }
-        return stratified_estimate(exact, strata, z);
+        return stratified_estimate(exact, strata, z, plan.bias);
     };
     r.cycles = estimate([](const Measured& m) { return m.cycles; });
     for (const Measured& m : marginal) r.block_cycles.push_back(m.cycles);
@@ -578,6 +660,8 @@ nlohmann::ordered_json sample_json(const std::string& scene, const SampleResult&
     j["unit_references"] = p.unit_refs;
     j["phases"] = p.phases.size();
     j["kinds"] = p.kinds;
+    j["bias"] = p.bias;
+    j["strata"] = uint64_t(std::count_if(p.stratum_units.begin(), p.stratum_units.end(), [](uint64_t n) { return n > 0; }));
     j["period"] = p.period;
     j["warmup"] = p.warmup;
     j["seed"] = p.seed;

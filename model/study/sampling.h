@@ -1,17 +1,19 @@
 // Sampled simulation (`vpsim run --sample`, docs/sampling.md): SMARTS-style systematic sampling
 // of a scene's command stream on the timing model. The scene is cut into sampling units (a draw's
 // primitives in pieces of about `unit_refs` references; a draw too small to cut, or a fan, is one
-// unit), grouped into phases (runs of units drawn in one draw state) of kinds (the draw state:
-// phases of one kind are one stratum wherever they recur); every k-th unit of a kind, from a
-// seeded random offset, is simulated in detail after `warmup` references of detailed warming, in
-// one run between two marks (the cycles the warm-up's and the unit's last references leave the
-// output), and the total cycles and each unit's busy and stall cycles are estimated with a
-// confidence interval from the sample variance. A kind too small to hold enough samples, and the
-// scene's first and last units, are simulated whole. Scenes it cannot bound are refused
+// unit), grouped into phases (runs of units drawn in one draw state) of kinds (the draw state,
+// wherever it recurs); each kind's units are two strata (those that start a phase, the others),
+// and one unit of every k of a stratum, ordered by its vertices shaded, at a seeded random
+// position, is simulated in detail after `warmup` references of detailed warming, in one run
+// between two marks (the cycles the warm-up's and the unit's last references leave the output).
+// The total cycles and each unit's busy and stall cycles are estimated by regression on the
+// vertices shaded, with a confidence interval from the residuals plus a bias allowance. A stratum
+// too small to hold enough samples, and the scene's first and last units, are simulated whole. Scenes it cannot bound are refused
 // (SampleRefused).
 #pragma once
 
 #include "model/common/params.h"
+#include "model/pipe/post_transform_cache.h"
 #include "model/sc/pipeline.h"
 #include "model/scene/scene.h"
 
@@ -26,13 +28,19 @@ namespace vpsim::study {
 
 struct SampleOptions {
     uint64_t unit_refs = 0;   // references per sampling unit (0: chosen from the scene's size)
-    uint64_t period = 0;      // k: every k-th unit of a kind (0: about `target_samples` samples)
+    uint64_t period = 0;      // k: one unit in every k of a stratum (0: about `target_samples` samples)
     uint64_t warmup = 5000;   // references (whole units) of detailed warming before each measured unit or block
     uint64_t seed = 1;        // the offsets' generator (std::mt19937_64)
     double z = 3.0;           // the interval's half-width in standard errors (3: 99.7 %)
+    // The warm-up's bias the interval allows for, relative to the sampled part of the estimate: the
+    // start check's tolerance (a sample's warm-up start may move a span's cycles by this much).
+    double bias = 0.005;
     uint64_t min_samples = 30;        // fewer samples: refused (too short for the CLT)
-    uint64_t min_phase_samples = 10;  // a kind with fewer is simulated whole
+    uint64_t min_phase_samples = 10;  // a stratum's least samples (its period shortened); one of fewer than twice as many units is simulated whole
     uint64_t target_samples = 30;     // the automatic period's aim
+    // The post-transform cache whose misses (vertices shaded) each unit's cycles are regressed on
+    // (the estimate's auxiliary variable): the run's parameters' (`vpsim run` sets them).
+    pipe::PostTransformCacheParams cache;
 };
 
 // A scene sampling cannot bound; what() says why (exit status 2).
@@ -46,13 +54,15 @@ struct SampleUnit {
     bool whole = false;          // the draw as it is (not cut)
     uint64_t references = 0;
     size_t phase = 0;
+    uint64_t shaded = 0;         // its references that miss the post-transform cache (functional; all when not indexed)
 };
 
 // Units measured together: one sampled unit, or units simulated whole (a run of them).
 struct SampleBlock {
     size_t first = 0, last = 0;  // units [first, last]
-    bool sampled = false;        // one unit of a sampled kind; else simulated whole
+    bool sampled = false;        // one unit of a sampled stratum; else simulated whole
     size_t phase = 0;            // sampled: its phase
+    size_t stratum = 0;          // sampled: its stratum (SamplePlan::stratum_units)
 };
 
 // A phase: a run of units whose draws run with the same state. Phases of the same kind (the same
@@ -60,17 +70,20 @@ struct SampleBlock {
 // stratum of the estimate, sampled together.
 struct SamplePhase {
     size_t first = 0, count = 0;  // units [first, first + count)
-    bool sampled = false;         // its kind is sampled
+    bool sampled = false;         // its kind's units that do not start a phase are sampled
     uint64_t samples = 0;         // units measured in this phase
     size_t kind = 0;              // its kind (an index: kinds in order of first appearance)
 };
 
 struct SamplePlan {
     uint64_t unit_refs = 0, period = 0, warmup = 0, seed = 0;
+    double bias = 0;  // SampleOptions::bias
     std::vector<SampleUnit> units;
     std::vector<SamplePhase> phases;
-    size_t kinds = 0;  // distinct kinds of phases (strata)
-    std::vector<uint64_t> kind_units;  // per kind: the units it samples from (0: simulated whole)
+    size_t kinds = 0;  // distinct kinds of phases (2 strata each)
+    // Per stratum (2 k: kind k's units that do not start a phase; 2 k + 1: those that do): the units
+    // it samples from (0: simulated whole), their vertices shaded (the auxiliary's total), its period.
+    std::vector<uint64_t> stratum_units, stratum_shaded, stratum_period;
     std::vector<SampleBlock> blocks;
     uint64_t references = 0;  // of the whole scene
     uint64_t samples = 0;     // sampled units over all phases
@@ -79,6 +92,9 @@ struct SamplePlan {
 
 // Cuts the scene into units and phases and chooses the samples. Throws SampleRefused.
 SamplePlan plan_sampling(const scene::Scene& s, const SampleOptions& o);
+
+// The vertices shaded of a block's units (the auxiliary of the estimate).
+uint64_t block_shaded(const SamplePlan& p, const SampleBlock& b);
 
 // The scene holding the commands up to unit `last` (all commands after the last unit's draw
 // when it is the scene's last unit) with only units [first, last] of its draws: draws outside
@@ -133,12 +149,19 @@ SampleResult run_sampled(scene::Scene& s, const SamplePlan& plan, const ParamSet
                          const vs::Profile& profile, const sc::RunOptions& options, double z);
 
 // The estimate of a stratified systematic sample (docs/sampling.md, "The estimate"): `exact` the
-// sum of the blocks simulated whole, `strata` the sampled kinds' values and their unit counts.
+// sum of the blocks simulated whole, `strata` the sampled strata's values and their unit counts.
+// A stratum with `aux` (each value's auxiliary variable: its vertices shaded) and `aux_total` (the
+// auxiliary's sum over its `units`) is estimated by regression on it, N (ȳ + b (X̄ − x̄)), its
+// variance N² Σ e² / (n (n − 2)) from the residuals e; without (or with fewer than 3 values, or
+// every x alike), by the mean, N ȳ, variance N² s² / n.
 struct Stratum {
     std::vector<double> values;
     uint64_t units = 0;
+    std::vector<double> aux;
+    double aux_total = 0;
 };
-Estimate stratified_estimate(double exact, const std::vector<Stratum>& strata, double z);
+// `bias`: the half-width adds bias × |the strata's part of the estimate| (SampleOptions::bias).
+Estimate stratified_estimate(double exact, const std::vector<Stratum>& strata, double z, double bias = 0);
 
 std::string sample_text(const std::string& scene, const SampleResult& r);
 nlohmann::ordered_json sample_json(const std::string& scene, const SampleResult& r);

@@ -42,7 +42,7 @@ function(forty_draws name value)
 endfunction()
 
 # A scene whose draw state changes at every draw (a new render state value each time): 40 phases
-# of 40 kinds, each shorter than 10 periods, so sampling cannot bound it: refused.
+# of 40 kinds, each kind's strata fewer than 20 units, so sampling cannot bound it: refused.
 function(case_phases)
   forty_draws(phases each)
   expect(0 "cycles" run ${WORK}/phases.json --no-progress)  # the scene itself runs
@@ -55,6 +55,13 @@ endfunction()
 function(case_same_state)
   forty_draws(same 5)
   expect(0 "\"phases\": 1,\n  \"kinds\": 1," run ${WORK}/same.json --sample --json)
+endfunction()
+
+# The report names the strata sampled and the warm-up's bias allowance: one phase of one kind is
+# one stratum sampled (its first unit, the only one starting a phase, is the scene's: whole).
+function(case_strata)
+  forty_draws(strata 5)
+  expect(0 "\"kinds\": 1,\n  \"bias\": 0.005,\n  \"strata\": 1," run ${WORK}/strata.json --sample --json)
 endfunction()
 
 # ff_blend2's limb at 100 x 100 with the round-robin issue rule: the draw's first triangles lock the
