@@ -106,6 +106,46 @@ TEST_CASE("The cache answers as a plain FIFO of its entries, at every size and w
     }
 }
 
+TEST_CASE("MissCounter answers as the cache, at every size, with batch resets and flushes", "[vcache]") {
+    // Its stamps against the cache's slots on the same random lookups (indices from small ranges,
+    // many hits, and wide ones up to its kMaxIndex).
+    std::mt19937_64 rng(test_seed("vcache MissCounter"));
+    for (uint32_t entries : {0u, 1u, 2u, 8u, 9u, 16u, 24u, 33u}) {
+        for (uint32_t batch_reset : {0u, 5u, 100u}) {
+            PostTransformCache c(cache_of(entries, batch_reset));
+            MissCounter m(cache_of(entries, batch_reset));
+            const uint32_t range = std::uniform_int_distribution<uint32_t>(1, 3 * entries + 2)(rng);
+            for (int k = 0; k < 4000; ++k) {
+                if (k % 1500 == 1499) c.flush(), m.flush();
+                const uint32_t x = rng() % 16 == 0 ? uint32_t(rng() % MissCounter::kMaxIndex) : uint32_t(rng() % range);
+                INFO("entries " << entries << ", batch_reset " << batch_reset << ", lookup " << k << " of " << x);
+                REQUIRE(m.lookup(x) == c.lookup(x));
+            }
+        }
+    }
+}
+
+TEST_CASE("MissCounter answers as the cache across the wrap of its miss ordinals", "[vcache]") {
+    // Counting from just below the largest ordinal, the wrap comes mid-way: the held entries must
+    // stay held, in order, and what was flushed or evicted must stay out.
+    std::mt19937_64 rng(test_seed("vcache MissCounter wrap"));
+    for (uint32_t entries : {1u, 7u, 24u}) {
+        PostTransformCache c(cache_of(entries));
+        MissCounter m(cache_of(entries), UINT32_MAX - 50);
+        for (int k = 0; k < 400; ++k) {
+            if (k == 30) c.flush(), m.flush();
+            const uint32_t x = uint32_t(rng() % (2 * entries + 3));
+            INFO("entries " << entries << ", lookup " << k << " of " << x);
+            REQUIRE(m.lookup(x) == c.lookup(x));
+        }
+    }
+}
+
+TEST_CASE("MissCounter refuses an index it has no stamp for", "[vcache]") {
+    MissCounter m(cache_of(24));
+    CHECK_THROWS_WITH(m.lookup(MissCounter::kMaxIndex), Catch::Contains("is not below"));
+}
+
 TEST_CASE("The cache's statistics group is functional, with hit and miss rates", "[vcache]") {
     PostTransformCache c(cache_of(2));
     c.lookup(1);

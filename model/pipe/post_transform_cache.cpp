@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <limits>
+#include <stdexcept>
+#include <string>
 #include <unordered_set>
 
 #ifdef __SSE2__
@@ -96,6 +98,22 @@ bool PostTransformCache::lookup(uint32_t index) {
         if (count_ < n) ++count_;
     }
     return false;
+}
+
+void MissCounter::grow(uint32_t index) {
+    if (index >= kMaxIndex)
+        throw std::invalid_argument("MissCounter: index " + std::to_string(index) + " is not below " +
+                                    std::to_string(kMaxIndex));
+    stamp_.resize(std::min<size_t>(kMaxIndex, std::max<size_t>(size_t(index) + 1, 2 * stamp_.size())), 0);
+}
+
+void MissCounter::rebase() {
+    // The held entries have stamps above base = misses_ - entries (and above flushed_at_); they
+    // keep their order and distance to misses_, every other stamp becomes 0 (not held).
+    const uint32_t base = misses_ - std::min(misses_, params_.entries);
+    for (uint32_t& s : stamp_) s = s > base && s > flushed_at_ ? s - base : 0;
+    misses_ -= base;
+    flushed_at_ = flushed_at_ > base ? flushed_at_ - base : 0;
 }
 
 std::vector<uint32_t> PostTransformCache::contents() const {

@@ -54,6 +54,47 @@ private:
     Counter &lookups_, &hits_, &misses_, &flushes_;
 };
 
+// The misses the cache above counts, without its slots: for a planning pass over millions of
+// references (sampled simulation counts every unit's vertices shaded before it runs anything).
+// Only a miss inserts and the oldest entry leaves first, so an index is held exactly when fewer
+// than `entries` misses followed its last insertion and no flush came after it. Each index keeps
+// the ordinal of the miss that last inserted it: a lookup is a load and two compares, not a
+// search of the slots. The stamps take 4 bytes per index up to the largest index looked up, so
+// the indices must be below kMaxIndex (a caller with larger ones uses PostTransformCache).
+class MissCounter {
+public:
+    static constexpr uint32_t kMaxIndex = 1u << 24;  // 64 MiB of stamps at most
+    // `ordinal`: the miss ordinal to count on from (a test starts it near where it wraps).
+    explicit MissCounter(const PostTransformCacheParams& p, uint32_t ordinal = 0)
+        : params_(p), misses_(ordinal), flushed_at_(ordinal) {}
+    // One index (< kMaxIndex) of the draw; true on a hit, as PostTransformCache::lookup would
+    // answer (batch_reset included).
+    bool lookup(uint32_t index) {
+        if (params_.batch_reset != 0 && since_flush_ == params_.batch_reset) flush();
+        ++since_flush_;
+        if (index >= stamp_.size()) grow(index);
+        const uint32_t s = stamp_[index];
+        if (s > flushed_at_ && misses_ - s < params_.entries) return true;
+        if (misses_ == UINT32_MAX) rebase();
+        stamp_[index] = ++misses_;
+        return false;
+    }
+    // Empties the cache (a new draw).
+    void flush() {
+        flushed_at_ = misses_;
+        since_flush_ = 0;
+    }
+
+private:
+    void grow(uint32_t index);
+    void rebase();  // the ordinals would wrap: renumber the held entries' from 1, in order
+    PostTransformCacheParams params_;
+    std::vector<uint32_t> stamp_;  // per index: its last insertion's miss ordinal (0: none)
+    uint32_t misses_;              // misses so far: the ordinal of the last one
+    uint32_t flushed_at_;          // misses_ at the last flush: stamps up to it are not held
+    uint64_t since_flush_ = 0;     // lookups since the last flush (batch_reset)
+};
+
 // ACMR: vertices shaded per triangle (3.0 = no reuse; about 0.5 is the limit for a closed
 // regular mesh). ATVR: vertices shaded per unique vertex (1.0 = each vertex shaded once).
 // Both are NaN when the denominator is 0.

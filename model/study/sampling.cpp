@@ -145,6 +145,7 @@ void cut_units(const scene::Scene& s, SamplePlan& p) {
 // unit's cycles track it (the vertex work) far more closely than its references.
 void count_shaded(const scene::Scene& s, SamplePlan& p, const pipe::PostTransformCacheParams& cache_params) {
     const scene::Buffer* indices = nullptr;
+    pipe::MissCounter counter(cache_params);  // its stamps are kept from draw to draw
     size_t u = 0;
     for (size_t i = 0; i < s.commands.size() && u < p.units.size(); ++i) {
         const CommandBody& c = s.commands[i].body;
@@ -155,20 +156,35 @@ void count_shaded(const scene::Scene& s, SamplePlan& p, const pipe::PostTransfor
         }
         if (p.units[u].command != i) continue;
         size_t end = u;
-        while (end < p.units.size() && p.units[end].command == i) ++end;
+        uint64_t refs = 0;
+        for (; end < p.units.size() && p.units[end].command == i; ++end) refs += p.units[end].references;
         const auto* di = std::get_if<scene::DrawIndexedPrimitive>(&c);
-        pipe::PostTransformCache cache(cache_params);
-        uint64_t pos = 0;
-        for (; u < end; ++u) {
-            SampleUnit& unit = p.units[u];
-            const uint64_t stop = pos + unit.references;
-            if (!di || !indices || di->start_index + stop > indices->index_count()) {
-                unit.shaded = unit.references;  // not indexed (or indices the run will refuse)
-                pos = stop;
-                continue;
+        if (!di || !indices || di->start_index + refs > indices->index_count()) {
+            for (; u < end; ++u) p.units[u].shaded = p.units[u].references;  // not indexed, or refused by the run
+            continue;
+        }
+        // The draw's indices as the index fetch reads them, from its start with the cache empty.
+        const uint8_t* const at = indices->bytes.data() + di->start_index * indices->index_size;
+        const auto index = [at, wide = indices->index_size == 4](uint64_t k) -> uint32_t {
+            if (wide) return uint32_t(at[4 * k]) | uint32_t(at[4 * k + 1]) << 8 | uint32_t(at[4 * k + 2]) << 16 |
+                             uint32_t(at[4 * k + 3]) << 24;
+            return uint32_t(at[2 * k]) | uint32_t(at[2 * k + 1]) << 8;
+        };
+        uint32_t largest = 0;
+        for (uint64_t k = 0; k < refs; ++k) largest = std::max(largest, index(k));
+        const auto count = [&](auto& cache) {
+            uint64_t pos = 0;
+            for (; u < end; ++u) {
+                SampleUnit& unit = p.units[u];
+                for (const uint64_t stop = pos + unit.references; pos < stop; ++pos) unit.shaded += !cache.lookup(index(pos));
             }
-            for (; pos < stop; ++pos)
-                if (!cache.lookup(indices->index(di->start_index + pos))) ++unit.shaded;
+        };
+        if (largest < pipe::MissCounter::kMaxIndex) {
+            counter.flush();
+            count(counter);
+        } else {
+            pipe::PostTransformCache cache(cache_params);
+            count(cache);
         }
     }
 }
