@@ -1,6 +1,8 @@
 // Typed reading of a scene's JSON values (scene_json.h).
 #include "model/scene/scene_json.h"
 
+#include "model/common/base64.h"
+
 #include <fmt/format.h>
 
 #include <cmath>
@@ -96,6 +98,14 @@ float JsonReader::opt_float(const json& j, const std::string& ptr, const char* k
 const std::string& JsonReader::get_string(const json& j, const std::string& ptr, const std::string& what) const {
     if (!j.is_string()) expected(ptr, j, what);
     return j.get_ref<const std::string&>();
+}
+
+const std::string& JsonReader::get_base64(const json& j, const std::string& ptr, std::vector<uint8_t>& out) const {
+    const std::string& text = get_string(j, ptr, "a base64 string (RFC 4648, '=' padded)");
+    Base64Error e;
+    if (!base64_decode(text.data(), text.size(), out, e))
+        fail(ptr, fmt::format("character {} of {}: {}", e.offset, text.size(), e.rule));
+    return text;
 }
 
 uint32_t JsonReader::get_word(const json& j, const std::string& ptr, const std::string& what) const {

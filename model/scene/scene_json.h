@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <string>
+#include <vector>
 
 namespace vpsim::scene::parse {
 
@@ -37,6 +38,9 @@ public:
     float get_float(const json& j, const std::string& ptr, const std::string& what) const;
     float opt_float(const json& j, const std::string& ptr, const char* key, float dflt, const std::string& what) const;
     const std::string& get_string(const json& j, const std::string& ptr, const std::string& what) const;
+    // The bytes of a base64 string (RFC 4648, '=' padded: model/common/base64.h) into out; the
+    // string is returned. A malformed one fails naming the character at fault and the rule broken.
+    const std::string& get_base64(const json& j, const std::string& ptr, std::vector<uint8_t>& out) const;
     // A 32-bit word: an integer 0..0xFFFFFFFF or a string "0x..." of up to 8 hex digits.
     uint32_t get_word(const json& j, const std::string& ptr, const std::string& what) const;
 
