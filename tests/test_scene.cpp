@@ -6,6 +6,7 @@
 #include "model/scene/generators.h"
 #include "model/scene/grid_cache_order.h"
 #include "model/scene/scene_hash.h"
+#include "model/scene/scene_lift.h"
 #include "model/common/base64.h"
 #include "model/common/fnv.h"
 #include "tests/test_temp_file.h"
@@ -698,6 +699,78 @@ TEST_CASE("a buffer with both \"bytes\" and \"base64\", or a base64 that is not 
           "or \"generator\"");
     CHECK(buffer_error(R"({"base64": [1]})") ==
           "t.json: /buffers/b/base64: expected a base64 string (RFC 4648, '=' padded), found an array");
+}
+
+namespace {
+// load_scene of `text` written to a scratch file named NAME.json, or its error with the file's
+// name replaced by "f.json".
+struct Loaded {
+    Scene scene;
+    std::string error;
+};
+Loaded load_text(const std::string& text) {
+    const TempFile f("vpsim_base64_scene", ".json");
+    std::ofstream(f.path()) << text;
+    Loaded r;
+    try {
+        r.scene = load_scene(f.path());
+    } catch (const SceneError& e) {
+        r.error = e.what();
+        if (r.error.rfind(f.path(), 0) == 0) r.error = "f.json" + r.error.substr(f.path().size());
+    }
+    return r;
+}
+
+// A scene whose "base64" strings lift_base64 takes out (buffers "v", "i" and an UpdateBuffer's) and
+// whose look-alikes it leaves: a string "base64" as an array element, a key spelled with an escape,
+// a quote escaped inside a string.
+const char* const kLiftable = R"({"buffers": {
+  "v": {"base64" : "Af+AABAgfw==", "size": 7, "_note": ["base64", "not a key"]},
+  "i": {"format": "INDEX16", "base64":"AgABAQ=="},
+  "e": {"base\u0036\u0034": "AQID", "_say": "a \"base64\": \"AQID\" in a string"}},
+ "commands": [{"op": "UpdateBuffer", "buffer": "v", "offset": 1, "base64": "AQID"}]})";
+}  // namespace
+
+TEST_CASE("a scene file's base64 strings, taken out of the text before parsing, give the bytes parsing them gives",
+          "[scene][base64]") {
+    LiftedStrings lifted;
+    const std::string lean = lift_base64(kLiftable, lifted);
+    REQUIRE(lifted.spans.size() == 3);  // v, i, the UpdateBuffer's; not "e" (an escaped key)
+    CHECK(std::string(lifted.spans[0].first, lifted.spans[0].second) == "Af+AABAgfw==");
+    CHECK(lean.find("Af+AABAgfw==") == std::string::npos);
+    CHECK(lean.find(R"("a \"base64\": \"AQID\" in a string")") != std::string::npos);
+    const Loaded file = load_text(kLiftable);
+    REQUIRE(file.error.empty());
+    const Scene text = parse(kLiftable);
+    for (const char* name : {"v", "i", "e"}) {
+        INFO(name);
+        CHECK(file.scene.buffers.at(name).bytes == text.buffers.at(name).bytes);
+    }
+    CHECK(std::get<UpdateBuffer>(file.scene.commands.at(0).body).bytes ==
+          std::get<UpdateBuffer>(text.commands.at(0).body).bytes);
+}
+
+TEST_CASE("a scene file that spells U+0001, which a taken-out string's placeholder holds, has nothing taken out",
+          "[scene][base64]") {
+    LiftedStrings lifted;
+    CHECK(lift_base64(R"({"buffers": {"b": {"base64": "AQ=="}}, "commands": [], "_x": "\u0001"})", lifted).empty());
+    CHECK(lifted.spans.empty());
+    CHECK(load_text(R"({"buffers": {"b": {"base64": "\u00010"}}, "commands": []})").error ==
+          "f.json: /buffers/b/base64: character 0 of 2: byte 0x01 is not in the base64 alphabet (A-Z, a-z, 0-9, '+', "
+          "'/'; '=' padding at the end)");
+}
+
+TEST_CASE("a malformed base64 string in a scene file is refused at its character, as parsed in place", "[scene][base64]") {
+    CHECK(load_text(R"({"buffers": {"b": {"base64": "AAAAAA-A"}}, "commands": []})").error ==
+          "f.json: /buffers/b/base64: character 6 of 8: '-' is not in the base64 alphabet (A-Z, a-z, 0-9, '+', '/'; "
+          "'=' padding at the end)");
+}
+
+TEST_CASE("a JSON syntax error in a scene file with base64 strings is located in the file's own text", "[scene][base64]") {
+    const std::string text = "{\"buffers\": {\"b\": {\"base64\": \"AQIDBAUGBwgJCgsMDQ4PEBESExQVFhcYGRobHB0eHyA=\"}},\n"
+                             " \"commands\": [}\n";
+    const std::string e = load_text(text).error;
+    CHECK_THAT(e, StartsWith("f.json: line 2, column 15: not valid JSON"));
 }
 
 TEST_CASE("UpdateBuffer writes its base64 bytes as it writes a bytes array", "[scene][base64]") {

@@ -68,8 +68,8 @@ void BufferReader::buffer(const std::string& name, const json& j, const std::str
     } else if (j.contains("base64")) {
         check_keys(j, ptr, {"base64", "format", "size"});
         const std::string bp = ptr + "/base64";
-        const std::string& text = get_base64(j["base64"], bp, b.bytes);
-        whole(j, b, bp, fmt::format("{} characters decode to {} bytes", text.size(), b.bytes.size()));
+        const size_t chars = get_base64(j["base64"], bp, b.bytes);
+        whole(j, b, bp, fmt::format("{} characters decode to {} bytes", chars, b.bytes.size()));
     } else {
         check_keys(j, ptr, {"vertices", "layout"});
         if (b.index_size) fail(ptr + "/format", "a \"vertices\" buffer has no index format");
