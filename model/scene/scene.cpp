@@ -102,16 +102,25 @@ std::string lift_base64(const std::string& text, LiftedStrings& lifted) {
     const size_t n = text.size();
     std::string out;
     size_t copied = 0;  // text before this is in `out`
-    // Between tokens: after a string "base64" (Key), and after it and its ':' (Colon).
-    enum { None, Key, Colon } state = None;
+    // From string to string: only the text between a string "base64" and the next string is
+    // looked at (white space and one ':': the next string is its value), the rest skipped at
+    // memchr's speed (an array file's numbers).
+    bool key = false;  // the last string was "base64"
     for (size_t i = 0; i < n;) {
-        const char c = s[i];
-        if (c != '"') {
-            if (c == ':' && state == Key) state = Colon;
-            else if (c != ' ' && c != '\t' && c != '\n' && c != '\r') state = None;
-            ++i;
-            continue;
+        const void* open = std::memchr(s + i, '"', n - i);
+        if (!open) break;
+        const size_t at = size_t(static_cast<const char*>(open) - s);
+        bool value = false;
+        if (key) {
+            size_t colons = 0;
+            value = true;
+            for (size_t k = i; k < at && value; ++k) {
+                colons += s[k] == ':';
+                value = s[k] == ':' || s[k] == ' ' || s[k] == '\t' || s[k] == '\n' || s[k] == '\r';
+            }
+            value = value && colons == 1;
         }
+        i = at;
         // A string from i to the first '"' after it that an odd run of backslashes does not escape.
         size_t end = i + 1;
         bool escapes = false;
@@ -129,14 +138,14 @@ std::string lift_base64(const std::string& text, LiftedStrings& lifted) {
             if (slashes % 2 == 0) break;
             ++end;
         }
-        if (state == Colon && !escapes) {
+        if (value && !escapes) {
             out.append(s + copied, i - copied);
             out += "\"\\u0001" + std::to_string(lifted.spans.size()) + "\"";
             lifted.spans.emplace_back(s + i + 1, end - i - 1);
             copied = end + 1;
-            state = None;
+            key = false;
         } else {
-            state = end - i - 1 == 6 && std::memcmp(s + i + 1, "base64", 6) == 0 ? Key : None;
+            key = end - i - 1 == 6 && std::memcmp(s + i + 1, "base64", 6) == 0;
         }
         i = end + 1;
     }
