@@ -683,20 +683,29 @@ TEST_CASE("a base64 index buffer that decodes to part of an index is refused", "
           "t.json: /buffers/b/base64: 8 characters decode to 5 bytes: not a whole number of 4-byte indices");
 }
 
-TEST_CASE("a buffer whose \"size\" is not what its base64, bytes or file holds is refused", "[scene][base64]") {
+TEST_CASE("a buffer whose \"size\" is not what its base64 or bytes holds is refused", "[scene][base64]") {
     CHECK(buffer_error(R"({"base64": "AQIDBA==", "size": 5})") ==
           "t.json: /buffers/b/base64: 8 characters decode to 4 bytes, and \"size\" is 5");
     CHECK(buffer_error(R"({"bytes": [1, 2], "size": 3})") == "t.json: /buffers/b/bytes: 2 bytes, and \"size\" is 3");
+}
+
+TEST_CASE("a buffer's \"size\" that is not a byte count is refused", "[scene][base64]") {
     CHECK(buffer_error(R"({"base64": "AQIDBA==", "size": -1})") ==
           "t.json: /buffers/b/size: expected a size in bytes, found -1");
+}
+
+TEST_CASE("an inline vertices buffer takes no \"size\"", "[scene][base64]") {
     CHECK(buffer_error(R"({"layout": ["FLOAT1"], "vertices": [[1]], "size": 4})") ==
           "t.json: /buffers/b/size: unknown key \"size\": expected one of vertices, layout");
 }
 
-TEST_CASE("a buffer with both \"bytes\" and \"base64\", or a base64 that is not a string, is refused", "[scene][base64]") {
+TEST_CASE("a buffer with both \"bytes\" and \"base64\" is refused", "[scene][base64]") {
     CHECK(buffer_error(R"({"bytes": [1], "base64": "AQ=="})") ==
           "t.json: /buffers/b: expected exactly one of \"file\", \"vertices\", \"indices\", \"bytes\", \"base64\" "
           "or \"generator\"");
+}
+
+TEST_CASE("a buffer whose base64 is not a string is refused", "[scene][base64]") {
     CHECK(buffer_error(R"({"base64": [1]})") ==
           "t.json: /buffers/b/base64: expected a base64 string (RFC 4648, '=' padded), found an array");
 }
@@ -784,16 +793,31 @@ TEST_CASE("UpdateBuffer writes its base64 bytes as it writes a bytes array", "[s
     CHECK(ub.offset == 2);
 }
 
-TEST_CASE("UpdateBuffer with a malformed, empty or second source of bytes is refused", "[scene][base64]") {
-    const std::string head = R"({"buffers": {"vb": {"bytes": [0, 0, 0, 0]}}, "commands": [
-      {"op": "UpdateBuffer", "buffer": "vb", "offset": 0, )";
-    CHECK(error_of(head + R"("base64": "Af+"}]})") ==
+namespace {
+// The error of a scene whose one UpdateBuffer of a 4-byte buffer "vb" at offset 0 has `rest`.
+std::string update_error(const std::string& rest) {
+    return error_of(R"({"buffers": {"vb": {"bytes": [0, 0, 0, 0]}}, "commands": [
+      {"op": "UpdateBuffer", "buffer": "vb", "offset": 0, )" + rest + "}]}");
+}
+}  // namespace
+
+TEST_CASE("UpdateBuffer with a malformed base64 string is refused at its character", "[scene][base64]") {
+    CHECK(update_error(R"("base64": "Af+")") ==
           "t.json: /commands/0/base64: character 3 of 3: 3 characters is not a multiple of 4: base64 here is padded "
           "with '=' to whole 4-character groups (RFC 4648)");
-    CHECK(error_of(head + R"("base64": ""}]})") == "t.json: /commands/0/base64: expected a non-empty base64 string, found \"\"");
-    CHECK(error_of(head + R"("base64": "AQ==", "bytes": [1]}]})") ==
+}
+
+TEST_CASE("UpdateBuffer with an empty base64 string is refused", "[scene][base64]") {
+    CHECK(update_error(R"("base64": "")") == "t.json: /commands/0/base64: expected a non-empty base64 string, found \"\"");
+}
+
+TEST_CASE("UpdateBuffer with both bytes and base64 is refused", "[scene][base64]") {
+    CHECK(update_error(R"("base64": "AQ==", "bytes": [1])") ==
           "t.json: /commands/0: expected exactly one of \"bytes\" and \"base64\"");
-    CHECK(error_of(head + R"("base64": "AQIDBAU="}]})") ==
+}
+
+TEST_CASE("UpdateBuffer whose base64 bytes go past the buffer's end is refused at them", "[scene][base64]") {
+    CHECK(update_error(R"("base64": "AQIDBAU=")") ==
           "t.json: /commands/0/base64: bytes 0..4 (5 from offset 0) go past the end of buffer \"vb\", which holds 4 bytes");
 }
 
