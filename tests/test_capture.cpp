@@ -5,6 +5,7 @@
 #include "model/capture/capture_info.h"
 #include "model/capture/capture_reader.h"
 #include "model/capture/capture_writer.h"
+#include "model/common/base64.h"
 #include "model/scene/functional.h"
 #include "model/vs/vs_validate.h"
 #include "model/scene/scene.h"
@@ -72,6 +73,16 @@ uint32_t word(const std::string& b, size_t off) {
 }
 
 scene::Scene to_scene(const ConvertResult& r) { return scene::parse_scene(r.scene, ".", "converted.json"); }
+
+// The bytes of a converted buffer or UpdateBuffer: its "base64" string decoded, or its "bytes" array.
+std::vector<uint8_t> bytes_of(const nlohmann::json& j) {
+    std::vector<uint8_t> v;
+    if (j.contains("bytes")) return j["bytes"].get<std::vector<uint8_t>>();
+    const std::string& t = j["base64"].get_ref<const std::string&>();
+    Base64Error e;
+    REQUIRE(base64_decode(t.data(), t.size(), v, e));
+    return v;
+}
 
 }  // namespace
 
@@ -201,7 +212,7 @@ TEST_CASE("a buffer rewritten between draws becomes an UpdateBuffer of the bytes
     REQUIRE(u.size() == 1);
     CHECK(u[0]["buffer"] == "vb1_v1");
     CHECK(u[0]["offset"] == 0);
-    CHECK(u[0]["bytes"].size() == 32);
+    CHECK(bytes_of(u[0]).size() == 32);
     CHECK(r.updates == 1);
     CHECK(r.update_bytes == 32);
     size_t binds = 0;
@@ -220,12 +231,59 @@ TEST_CASE("writes between two draws become one UpdateBuffer from the first byte 
     const auto u = updates_of(r);
     REQUIRE(u.size() == 2);  // frame 1's, then these
     CHECK(u[1]["offset"] == 16);
-    CHECK(u[1]["bytes"].size() == 48);  // bytes 16..63: vertex 2 unchanged between them
+    CHECK(bytes_of(u[1]).size() == 48);  // bytes 16..63: vertex 2 unchanged between them
     const auto f = scene::run_functional(to_scene(r), vs::Profile{});
     REQUIRE(f.draws.size() == 5);
     CHECK(f.draws[4].vertices[1].pos[2] == 0.75f);
     CHECK(f.draws[4].vertices[2].pos[2] == 0.5f);
     CHECK(f.draws[4].vertices[3].pos[2] == 0.75f);
+}
+
+TEST_CASE("convert writes buffer and UpdateBuffer bytes as base64 with the buffer's size by default", "[capture][convert]") {
+    const ConvertResult r = convert_capture(parse_capture(sample().bytes(), "s.vpcap"), {});
+    REQUIRE(r.error.empty());
+    const auto& vb = r.scene["buffers"]["vb1_v1"];
+    CHECK_FALSE(vb.contains("bytes"));
+    CHECK(vb["size"] == 64);
+    const std::string v = vertices({0, 0, 0.5f, 1, 0, 0.5f, 0, 1, 0.5f, 1, 1, 0.5f});
+    CHECK(bytes_of(vb) == std::vector<uint8_t>(v.begin(), v.end()));
+    const auto u = updates_of(r);
+    REQUIRE(u.size() == 1);
+    CHECK_FALSE(u[0].contains("bytes"));
+    const std::string w = vertices({0, 0, 0.25f, 1, 0, 0.25f});
+    CHECK(bytes_of(u[0]) == std::vector<uint8_t>(w.begin(), w.end()));
+}
+
+TEST_CASE("convert's array encoding writes the same bytes as base64, and the scenes read the same", "[capture][convert]") {
+    const Capture c = parse_capture(sample().bytes(), "s.vpcap");
+    ConvertOptions o;
+    o.base64 = false;
+    const ConvertResult a = convert_capture(c, o), b = convert_capture(c, {});
+    REQUIRE(a.error.empty());
+    REQUIRE(a.scene["buffers"].size() == b.scene["buffers"].size());
+    for (auto it = a.scene["buffers"].begin(); it != a.scene["buffers"].end(); ++it) {
+        INFO(it.key());
+        CHECK(it->contains("bytes"));
+        CHECK_FALSE(it->contains("base64"));
+        CHECK(bytes_of(*it) == bytes_of(b.scene["buffers"][it.key()]));
+    }
+    const auto ua = updates_of(a), ub = updates_of(b);
+    REQUIRE(ua.size() == ub.size());
+    for (size_t i = 0; i < ua.size(); ++i) CHECK(bytes_of(ua[i]) == bytes_of(ub[i]));
+    const scene::Scene sa = to_scene(a), sb = to_scene(b);
+    for (const auto& [name, buf] : sa.buffers) {
+        INFO(name);
+        REQUIRE(sb.buffers.count(name));
+        CHECK(buf.bytes == sb.buffers.at(name).bytes);
+        CHECK(buf.index_size == sb.buffers.at(name).index_size);
+    }
+    const auto fa = scene::run_functional(sa, vs::Profile{}), fb = scene::run_functional(sb, vs::Profile{});
+    REQUIRE(fa.draws.size() == fb.draws.size());
+    for (size_t d = 0; d < fa.draws.size(); ++d) {
+        REQUIRE(fa.draws[d].vertices.size() == fb.draws[d].vertices.size());
+        for (size_t v = 0; v < fa.draws[d].vertices.size(); ++v)
+            CHECK(vs::same_bits(fa.draws[d].vertices[v], fb.draws[d].vertices[v]));
+    }
 }
 
 TEST_CASE("a scene has the constant registers its shaders name, beyond 96 too", "[capture][convert]") {
@@ -855,7 +913,7 @@ TEST_CASE("a DrawPrimitive past the end of its vertex buffer reads zeros there, 
     CHECK(r.past_end_draws == 1);
     CHECK(r.past_end_zero_bytes == 48);
     REQUIRE(r.scene["buffers"].contains("vb1_v1_z48"));
-    CHECK(r.scene["buffers"]["vb1_v1_z48"]["bytes"].size() == 96);
+    CHECK(bytes_of(r.scene["buffers"]["vb1_v1_z48"]).size() == 96);
     const auto f = scene::run_functional(to_scene(r), vs::Profile{});
     REQUIRE(f.draws.size() == 1);
     REQUIRE(f.draws[0].vertices.size() == 6);
@@ -889,8 +947,8 @@ TEST_CASE("a buffer already in the scene gets a new scene buffer with the zeros,
     const ConvertResult r = convert_capture(parse_capture(w.bytes(), "b.vpcap"), {});
     REQUIRE(r.error.empty());
     CHECK(r.past_end_draws == 1);
-    CHECK(r.scene["buffers"]["vb1_v1"]["bytes"].size() == 48);
-    CHECK(r.scene["buffers"]["vb1_v1_z16"]["bytes"].size() == 64);
+    CHECK(bytes_of(r.scene["buffers"]["vb1_v1"]).size() == 48);
+    CHECK(bytes_of(r.scene["buffers"]["vb1_v1_z16"]).size() == 64);
     std::vector<std::string> bound;
     for (const auto& c : r.scene["commands"])
         if (c["op"] == "SetStreamSource") bound.push_back(c["buffer"]);

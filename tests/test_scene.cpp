@@ -6,6 +6,8 @@
 #include "model/scene/generators.h"
 #include "model/scene/grid_cache_order.h"
 #include "model/scene/scene_hash.h"
+#include "model/scene/scene_lift.h"
+#include "model/common/base64.h"
 #include "model/common/fnv.h"
 #include "tests/test_temp_file.h"
 #include "model/vs/vs_asm.h"
@@ -591,6 +593,232 @@ TEST_CASE("Keep::Counts reports the same first unfetchable vertex as Keep::Verti
         CHECK_THAT(errs[0], Contains(std::string("vertex ") + (std::string(far) == "70000" ? "5000" : "3000000") + ":"));
         CHECK(errs[1] == errs[0]);
     }
+}
+
+// ---- Base64 buffer bytes (docs/scenes.md, "Buffers") ----
+
+namespace {
+// The error of parsing a scene whose one buffer "b" is `buffer` (no commands).
+std::string buffer_error(const std::string& buffer) {
+    try {
+        parse(R"({"buffers": {"b": )" + buffer + R"(}, "commands": []})");
+    } catch (const SceneError& e) {
+        return e.what();
+    }
+    return "(no error)";
+}
+}  // namespace
+
+TEST_CASE("base64 decodes RFC 4648's test vectors and what base64_encode writes, for every length", "[scene][base64]") {
+    const std::pair<const char*, const char*> rfc[] = {{"", ""},         {"f", "Zg=="},         {"fo", "Zm8="},
+                                                       {"foo", "Zm9v"},  {"foob", "Zm9vYg=="}, {"fooba", "Zm9vYmE="},
+                                                       {"foobar", "Zm9vYmFy"}};
+    for (const auto& [plain, text] : rfc) {
+        const std::string p = plain;
+        CHECK(base64_encode(reinterpret_cast<const uint8_t*>(p.data()), p.size()) == text);
+        std::vector<uint8_t> out;
+        Base64Error e;
+        REQUIRE(base64_decode(text, std::strlen(text), out, e));
+        CHECK(std::string(out.begin(), out.end()) == p);
+    }
+    std::mt19937 rng(7);
+    for (size_t n = 0; n <= 64; ++n) {
+        std::vector<uint8_t> bytes(n);
+        for (auto& b : bytes) b = uint8_t(rng());
+        const std::string text = base64_encode(bytes.data(), n);
+        CHECK(text.size() == (n + 2) / 3 * 4);
+        std::vector<uint8_t> out;
+        Base64Error e;
+        REQUIRE(base64_decode(text.data(), text.size(), out, e));
+        CHECK(out == bytes);
+    }
+}
+
+TEST_CASE("a buffer's base64 string gives the bytes its bytes array gives, as vertices and as indices", "[scene][base64]") {
+    // 0x01 0xFF 0x80 0x00 0x10 0x20 0x7F: every padding case across the two buffers
+    const Scene s = parse(R"({"buffers": {
+      "a": {"bytes": [1, 255, 128, 0, 16, 32, 127]}, "b": {"base64": "Af+AABAgfw==", "size": 7},
+      "ia": {"format": "INDEX16", "bytes": [2, 0, 1, 1]}, "ib": {"format": "INDEX16", "base64": "AgABAQ=="},
+      "ic": {"format": "INDEX32", "base64": "AQIDBA=="}}, "commands": []})");
+    CHECK(s.buffers.at("b").bytes == s.buffers.at("a").bytes);
+    CHECK(s.buffers.at("ib").bytes == s.buffers.at("ia").bytes);
+    REQUIRE(s.buffers.at("ib").index_count() == 2);
+    CHECK(s.buffers.at("ib").index(1) == 0x0101);
+    CHECK(s.buffers.at("ic").index(0) == 0x04030201u);
+}
+
+TEST_CASE("a base64 buffer with a character outside the alphabet is refused at that character", "[scene][base64]") {
+    CHECK(buffer_error(R"({"base64": "AAAAAA-A"})") ==
+          "t.json: /buffers/b/base64: character 6 of 8: '-' is not in the base64 alphabet (A-Z, a-z, 0-9, '+', '/'; "
+          "'=' padding at the end)");
+    CHECK(buffer_error(R"({"base64": "AAAA\nAAA"})") ==
+          "t.json: /buffers/b/base64: character 4 of 8: byte 0x0A is not in the base64 alphabet (A-Z, a-z, 0-9, '+', "
+          "'/'; '=' padding at the end)");
+}
+
+TEST_CASE("a base64 buffer whose length is not a multiple of 4 (unpadded) is refused", "[scene][base64]") {
+    CHECK(buffer_error(R"({"base64": "Af+AABAgfw"})") ==
+          "t.json: /buffers/b/base64: character 10 of 10: 10 characters is not a multiple of 4: base64 here is padded "
+          "with '=' to whole 4-character groups (RFC 4648)");
+}
+
+TEST_CASE("a base64 buffer with '=' anywhere but its last one or two characters is refused", "[scene][base64]") {
+    const std::string rule = "'=' where a character of data must be: '=' is padding, only the last one or two "
+                             "characters of the string";
+    CHECK(buffer_error(R"({"base64": "Zg==Zg=="})") == "t.json: /buffers/b/base64: character 2 of 8: " + rule);
+    CHECK(buffer_error(R"({"base64": "Z==="})") == "t.json: /buffers/b/base64: character 1 of 4: " + rule);
+    CHECK(buffer_error(R"({"base64": "Zm=v"})") == "t.json: /buffers/b/base64: character 2 of 4: " + rule);
+}
+
+TEST_CASE("a base64 buffer whose last character sets bits past its last byte is refused", "[scene][base64]") {
+    CHECK(buffer_error(R"({"base64": "Zh=="})") ==
+          "t.json: /buffers/b/base64: character 1 of 4: 'h' before the padding sets bits past the last byte: they must "
+          "be zero (the one base64 encoding of these bytes, RFC 4648 section 3.5)");
+    CHECK_THAT(buffer_error(R"({"base64": "Zm9="})"),
+               StartsWith("t.json: /buffers/b/base64: character 2 of 4: '9' before the padding sets bits"));
+}
+
+TEST_CASE("a base64 index buffer that decodes to part of an index is refused", "[scene][base64]") {
+    CHECK(buffer_error(R"({"format": "INDEX32", "base64": "AQIDBAU="})") ==
+          "t.json: /buffers/b/base64: 8 characters decode to 5 bytes: not a whole number of 4-byte indices");
+}
+
+TEST_CASE("a buffer whose \"size\" is not what its base64 or bytes holds is refused", "[scene][base64]") {
+    CHECK(buffer_error(R"({"base64": "AQIDBA==", "size": 5})") ==
+          "t.json: /buffers/b/base64: 8 characters decode to 4 bytes, and \"size\" is 5");
+    CHECK(buffer_error(R"({"bytes": [1, 2], "size": 3})") == "t.json: /buffers/b/bytes: 2 bytes, and \"size\" is 3");
+}
+
+TEST_CASE("a buffer's \"size\" that is not a byte count is refused", "[scene][base64]") {
+    CHECK(buffer_error(R"({"base64": "AQIDBA==", "size": -1})") ==
+          "t.json: /buffers/b/size: expected a size in bytes, found -1");
+}
+
+TEST_CASE("an inline vertices buffer takes no \"size\"", "[scene][base64]") {
+    CHECK(buffer_error(R"({"layout": ["FLOAT1"], "vertices": [[1]], "size": 4})") ==
+          "t.json: /buffers/b/size: unknown key \"size\": expected one of vertices, layout");
+}
+
+TEST_CASE("a buffer with both \"bytes\" and \"base64\" is refused", "[scene][base64]") {
+    CHECK(buffer_error(R"({"bytes": [1], "base64": "AQ=="})") ==
+          "t.json: /buffers/b: expected exactly one of \"file\", \"vertices\", \"indices\", \"bytes\", \"base64\" "
+          "or \"generator\"");
+}
+
+TEST_CASE("a buffer whose base64 is not a string is refused", "[scene][base64]") {
+    CHECK(buffer_error(R"({"base64": [1]})") ==
+          "t.json: /buffers/b/base64: expected a base64 string (RFC 4648, '=' padded), found an array");
+}
+
+namespace {
+// load_scene of `text` written to a scratch file named NAME.json, or its error with the file's
+// name replaced by "f.json".
+struct Loaded {
+    Scene scene;
+    std::string error;
+};
+Loaded load_text(const std::string& text) {
+    const TempFile f("vpsim_base64_scene", ".json");
+    std::ofstream(f.path()) << text;
+    Loaded r;
+    try {
+        r.scene = load_scene(f.path());
+    } catch (const SceneError& e) {
+        r.error = e.what();
+        if (r.error.rfind(f.path(), 0) == 0) r.error = "f.json" + r.error.substr(f.path().size());
+    }
+    return r;
+}
+
+// A scene whose "base64" strings lift_base64 takes out (buffers "v", "i" and an UpdateBuffer's) and
+// whose look-alikes it leaves: a string "base64" as an array element, a key spelled with an escape,
+// a quote escaped inside a string.
+const char* const kLiftable = R"({"buffers": {
+  "v": {"base64" : "Af+AABAgfw==", "size": 7, "_note": ["base64", "not a key"]},
+  "i": {"format": "INDEX16", "base64":"AgABAQ=="},
+  "e": {"base\u0036\u0034": "AQID", "_say": "a \"base64\": \"AQID\" in a string"}},
+ "commands": [{"op": "UpdateBuffer", "buffer": "v", "offset": 1, "base64": "AQID"}]})";
+}  // namespace
+
+TEST_CASE("a scene file's base64 strings, taken out of the text before parsing, give the bytes parsing them gives",
+          "[scene][base64]") {
+    LiftedStrings lifted;
+    const std::string lean = lift_base64(kLiftable, lifted);
+    REQUIRE(lifted.spans.size() == 3);  // v, i, the UpdateBuffer's; not "e" (an escaped key)
+    CHECK(std::string(lifted.spans[0].first, lifted.spans[0].second) == "Af+AABAgfw==");
+    CHECK(lean.find("Af+AABAgfw==") == std::string::npos);
+    CHECK(lean.find(R"("a \"base64\": \"AQID\" in a string")") != std::string::npos);
+    const Loaded file = load_text(kLiftable);
+    REQUIRE(file.error.empty());
+    const Scene text = parse(kLiftable);
+    for (const char* name : {"v", "i", "e"}) {
+        INFO(name);
+        CHECK(file.scene.buffers.at(name).bytes == text.buffers.at(name).bytes);
+    }
+    CHECK(std::get<UpdateBuffer>(file.scene.commands.at(0).body).bytes ==
+          std::get<UpdateBuffer>(text.commands.at(0).body).bytes);
+}
+
+TEST_CASE("a scene file that spells U+0001, which a taken-out string's placeholder holds, has nothing taken out",
+          "[scene][base64]") {
+    LiftedStrings lifted;
+    CHECK(lift_base64(R"({"buffers": {"b": {"base64": "AQ=="}}, "commands": [], "_x": "\u0001"})", lifted).empty());
+    CHECK(lifted.spans.empty());
+    CHECK(load_text(R"({"buffers": {"b": {"base64": "\u00010"}}, "commands": []})").error ==
+          "f.json: /buffers/b/base64: character 0 of 2: byte 0x01 is not in the base64 alphabet (A-Z, a-z, 0-9, '+', "
+          "'/'; '=' padding at the end)");
+}
+
+TEST_CASE("a malformed base64 string in a scene file is refused at its character, as parsed in place", "[scene][base64]") {
+    CHECK(load_text(R"({"buffers": {"b": {"base64": "AAAAAA-A"}}, "commands": []})").error ==
+          "f.json: /buffers/b/base64: character 6 of 8: '-' is not in the base64 alphabet (A-Z, a-z, 0-9, '+', '/'; "
+          "'=' padding at the end)");
+}
+
+TEST_CASE("a JSON syntax error in a scene file with base64 strings is located in the file's own text", "[scene][base64]") {
+    const std::string text = "{\"buffers\": {\"b\": {\"base64\": \"AQIDBAUGBwgJCgsMDQ4PEBESExQVFhcYGRobHB0eHyA=\"}},\n"
+                             " \"commands\": [}\n";
+    const std::string e = load_text(text).error;
+    CHECK_THAT(e, StartsWith("f.json: line 2, column 15: not valid JSON"));
+}
+
+TEST_CASE("UpdateBuffer writes its base64 bytes as it writes a bytes array", "[scene][base64]") {
+    const std::string head = R"({"buffers": {"vb": {"bytes": [0, 0, 0, 0, 0, 0, 0, 0]}}, "commands": [
+      {"op": "UpdateBuffer", "buffer": "vb", "offset": 2, )";
+    const Scene a = parse(head + R"("bytes": [1, 255, 128]}]})");
+    const Scene b = parse(head + R"("base64": "Af+A"}]})");
+    const auto& ua = std::get<UpdateBuffer>(a.commands.at(0).body);
+    const auto& ub = std::get<UpdateBuffer>(b.commands.at(0).body);
+    CHECK(ub.bytes == ua.bytes);
+    CHECK(ub.offset == 2);
+}
+
+namespace {
+// The error of a scene whose one UpdateBuffer of a 4-byte buffer "vb" at offset 0 has `rest`.
+std::string update_error(const std::string& rest) {
+    return error_of(R"({"buffers": {"vb": {"bytes": [0, 0, 0, 0]}}, "commands": [
+      {"op": "UpdateBuffer", "buffer": "vb", "offset": 0, )" + rest + "}]}");
+}
+}  // namespace
+
+TEST_CASE("UpdateBuffer with a malformed base64 string is refused at its character", "[scene][base64]") {
+    CHECK(update_error(R"("base64": "Af+")") ==
+          "t.json: /commands/0/base64: character 3 of 3: 3 characters is not a multiple of 4: base64 here is padded "
+          "with '=' to whole 4-character groups (RFC 4648)");
+}
+
+TEST_CASE("UpdateBuffer with an empty base64 string is refused", "[scene][base64]") {
+    CHECK(update_error(R"("base64": "")") == "t.json: /commands/0/base64: expected a non-empty base64 string, found \"\"");
+}
+
+TEST_CASE("UpdateBuffer with both bytes and base64 is refused", "[scene][base64]") {
+    CHECK(update_error(R"("base64": "AQ==", "bytes": [1])") ==
+          "t.json: /commands/0: expected exactly one of \"bytes\" and \"base64\"");
+}
+
+TEST_CASE("UpdateBuffer whose base64 bytes go past the buffer's end is refused at them", "[scene][base64]") {
+    CHECK(update_error(R"("base64": "AQIDBAU=")") ==
+          "t.json: /commands/0/base64: bytes 0..4 (5 from offset 0) go past the end of buffer \"vb\", which holds 4 bytes");
 }
 
 // ---- UpdateBuffer (docs/scenes.md, "Commands") ----

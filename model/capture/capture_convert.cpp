@@ -2,6 +2,7 @@
 
 #include "model/capture/capture_calls.h"
 #include "model/capture/capture_state.h"
+#include "model/common/base64.h"
 #include "model/decl/decl_decoder.h"
 #include "model/ff/ff_names.h"
 #include "model/ff/fvf.h"
@@ -148,7 +149,12 @@ json Converter::floats(Args& a, uint64_t n) {
 
 std::string Converter::add_buffer(const std::string& name, const uint8_t* p, uint64_t n, bool index, uint32_t format) {
     json b;
-    b["bytes"] = json(std::vector<uint8_t>(p, p + n));
+    if (o_.base64) {
+        b["base64"] = base64_encode(p, n);
+        b["size"] = n;
+    } else {
+        b["bytes"] = json(std::vector<uint8_t>(p, p + n));
+    }
     if (index) b["format"] = format == kFmtIndex32 ? "INDEX32" : "INDEX16";
     r_.scene["buffers"][name] = std::move(b);
     return name;
@@ -185,8 +191,10 @@ std::string Converter::snapshot(uint32_t id) {
         r_.past_end_zero_bytes += zeros;
     } else if (b.lo < b.hi) {
         const auto* p = reinterpret_cast<const uint8_t*>(b.bytes.data());
-        cmd({{"op", "UpdateBuffer"}, {"buffer", b.name}, {"offset", b.lo},
-             {"bytes", json(std::vector<uint8_t>(p + b.lo, p + b.hi))}});
+        json u = {{"op", "UpdateBuffer"}, {"buffer", b.name}, {"offset", b.lo}};
+        if (o_.base64) u["base64"] = base64_encode(p + b.lo, b.hi - b.lo);
+        else u["bytes"] = json(std::vector<uint8_t>(p + b.lo, p + b.hi));
+        cmd(std::move(u));
         ++r_.updates;
         r_.update_bytes += b.hi - b.lo;
     }

@@ -17,6 +17,9 @@ namespace vpsim::capture {
 
 struct ConvertOptions {
     uint32_t first = 0, last = 0xFFFFFFFFu;  // the frames whose draws are kept (state from earlier frames is kept too)
+    // Buffer and UpdateBuffer bytes as "base64" strings (with the buffer's "size"), else as "bytes"
+    // arrays of numbers: several times the text and the time to load (docs/capture.md, "Conversion").
+    bool base64 = true;
 };
 
 struct ConvertResult {

@@ -53,7 +53,7 @@ bool parse_shots(const std::string& t, std::vector<uint32_t>& out) {
 
 struct CaptureArgs {
     std::vector<std::string> command;  // PROGRAM.exe ARGS
-    std::string output, proxy, prefix, frames, shots, capture, screen = "640x480x24";
+    std::string output, proxy, prefix, frames, shots, capture, screen = "640x480x24", buffer_encoding = "base64";
     double time_limit = 60;
     bool json = false;
 };
@@ -121,6 +121,7 @@ int run_convert(const CaptureArgs& a) {
                      a.frames.c_str(), c.frames.size() ? c.frames.size() - 1 : 0);
         return 2;
     }
+    o.base64 = a.buffer_encoding == "base64";
     const capture::ConvertResult r = capture::convert_capture(c, o);
     if (r.frames == 0) {
         std::fprintf(stderr, "vpsim capture convert: %s; no frame converted, nothing written\n",
@@ -229,6 +230,10 @@ void add_capture_command(CLI::App& app, int& exit_code) {
     conv->add_option("-o,--out", a->output, "The scene to write")->required();
     conv->add_option("--frames", a->frames,
                      "A-B: the frames whose draws the scene keeps (default: the range given to capture run, else all)");
+    conv->add_option("--buffer-encoding", a->buffer_encoding,
+                     "How buffer and UpdateBuffer bytes are written: base64 (default: a \"base64\" string, compact and "
+                     "quick to load) or array (\"bytes\": an array of numbers, for tools that read them as JSON)")
+        ->check(CLI::IsMember({"base64", "array"}));
     conv->callback([a, &exit_code] { exit_code = run_convert(*a); });
 }
 

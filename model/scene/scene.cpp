@@ -5,10 +5,13 @@
 #include "model/common/json_error.h"
 #include "model/decl/decl_io.h"
 #include "model/scene/scene_buffers.h"
+#include "model/scene/scene_json.h"
 #include "model/scene/scene_commands.h"
 #include "model/common/file_util.h"
 
 #include <fmt/format.h>
+
+#include <cstring>
 
 namespace vpsim::scene {
 
@@ -41,7 +44,8 @@ using namespace parse;
 // The top-level object: const_count, device, buffers, then the commands in order.
 class SceneReader : public JsonReader {
 public:
-    SceneReader(Scene& s, const std::string& base) : JsonReader(s, base), buffers_(s, base), commands_(s, base) {}
+    SceneReader(Scene& s, const std::string& base, const LiftedStrings* lifted)
+        : JsonReader(s, base, lifted), buffers_(s, base, lifted), commands_(s, base, lifted) {}
 
     // "device": {"behavior_flags": "D3DCREATE_MIXED_VERTEXPROCESSING"}: CreateDevice's vertex
     // processing flag, exactly one of the three (D3DCREATE_ prefix optional).
@@ -79,11 +83,75 @@ private:
 
 }  // namespace
 
-Scene parse_scene(const nlohmann::json& j, const std::string& base_dir, const std::string& name) {
+Scene parse_lifted_scene(const nlohmann::json& j, const std::string& base_dir, const std::string& name,
+                         const LiftedStrings* lifted) {
     Scene s;
     s.name = name;
-    SceneReader(s, base_dir).scene(j);
+    SceneReader(s, base_dir, lifted).scene(j);
     return s;
+}
+
+Scene parse_scene(const nlohmann::json& j, const std::string& base_dir, const std::string& name) {
+    return parse_lifted_scene(j, base_dir, name, nullptr);
+}
+
+std::string lift_base64(const std::string& text, LiftedStrings& lifted) {
+    lifted.spans.clear();
+    if (text.find("\\u0001") != std::string::npos) return {};
+    const char* s = text.data();
+    const size_t n = text.size();
+    std::string out;
+    size_t copied = 0;  // text before this is in `out`
+    // From string to string: only the text between a string "base64" and the next string is
+    // looked at (white space and one ':': the next string is its value), the rest skipped at
+    // memchr's speed (an array file's numbers).
+    bool key = false;  // the last string was "base64"
+    for (size_t i = 0; i < n;) {
+        const void* open = std::memchr(s + i, '"', n - i);
+        if (!open) break;
+        const size_t at = size_t(static_cast<const char*>(open) - s);
+        bool value = false;
+        if (key) {
+            size_t colons = 0;
+            value = true;
+            for (size_t k = i; k < at && value; ++k) {
+                colons += s[k] == ':';
+                value = s[k] == ':' || s[k] == ' ' || s[k] == '\t' || s[k] == '\n' || s[k] == '\r';
+            }
+            value = value && colons == 1;
+        }
+        i = at;
+        // A string from i to the first '"' after it that an odd run of backslashes does not escape.
+        size_t end = i + 1;
+        bool escapes = false;
+        for (;;) {
+            const void* q = std::memchr(s + end, '"', n - end);
+            if (!q) {
+                lifted.spans.clear();
+                return {};  // unterminated: the parser says where
+            }
+            const size_t k = size_t(static_cast<const char*>(q) - s);
+            escapes = escapes || std::memchr(s + end, '\\', k - end);
+            size_t slashes = 0;
+            while (k - slashes > i + 1 && s[k - slashes - 1] == '\\') ++slashes;
+            end = k;
+            if (slashes % 2 == 0) break;
+            ++end;
+        }
+        if (value && !escapes) {
+            out.append(s + copied, i - copied);
+            out += "\"\\u0001" + std::to_string(lifted.spans.size()) + "\"";
+            lifted.spans.emplace_back(s + i + 1, end - i - 1);
+            copied = end + 1;
+            key = false;
+        } else {
+            key = end - i - 1 == 6 && std::memcmp(s + i + 1, "base64", 6) == 0;
+        }
+        i = end + 1;
+    }
+    if (lifted.spans.empty()) return {};
+    out.append(s + copied, n - copied);
+    return out;
 }
 
 Scene load_scene(const std::string& path) {
@@ -95,14 +163,25 @@ Scene load_scene(const std::string& path) {
         if (m.rfind(path + ": ", 0) == 0) m = m.substr(path.size() + 2);
         throw SceneError(path, "", m);
     }
+    // The JSON without its base64 strings (lift_base64); when that is not valid JSON, the whole
+    // text again, for the error's position in the file.
+    LiftedStrings lifted;
     nlohmann::json j;
     try {
-        j = parse_json_located(text);
+        const std::string lean = lift_base64(text, lifted);
+        try {
+            j = parse_json_located(lifted.spans.empty() ? text : lean);
+        } catch (const std::runtime_error&) {
+            if (lifted.spans.empty()) throw;
+            lifted.spans.clear();
+            j = parse_json_located(text);
+        }
     } catch (const std::runtime_error& e) {
         throw SceneError(path, "", e.what());
     }
     const size_t slash = path.rfind('/');
-    return parse_scene(j, slash == std::string::npos ? "" : path.substr(0, slash), path);
+    return parse_lifted_scene(j, slash == std::string::npos ? "" : path.substr(0, slash), path,
+                              lifted.spans.empty() ? nullptr : &lifted);
 }
 
 }  // namespace vpsim::scene

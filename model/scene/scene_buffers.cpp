@@ -10,7 +10,7 @@
 namespace vpsim::scene::parse {
 
 void BufferReader::buffer(const std::string& name, const json& j, const std::string& ptr) {
-    if (!j.is_object()) expected(ptr, j, "a buffer object with \"file\", \"vertices\", \"indices\", \"bytes\" or \"generator\"");
+    if (!j.is_object()) expected(ptr, j, "a buffer object with \"file\", \"vertices\", \"indices\", \"bytes\", \"base64\" or \"generator\"");
     if (j.contains("generator")) return generator(name, j, ptr);
     Buffer b;
     b.pointer = ptr;
@@ -21,11 +21,11 @@ void BufferReader::buffer(const std::string& name, const json& j, const std::str
         else fail(ptr + "/format", fmt::format("expected \"INDEX16\" or \"INDEX32\", found \"{}\"", fmt_name));
     }
     const int sources = int(j.contains("file")) + int(j.contains("vertices")) + int(j.contains("indices")) +
-                        int(j.contains("bytes"));
+                        int(j.contains("bytes")) + int(j.contains("base64"));
     if (sources != 1)
-        fail(ptr, "expected exactly one of \"file\", \"vertices\", \"indices\", \"bytes\" or \"generator\"");
+        fail(ptr, "expected exactly one of \"file\", \"vertices\", \"indices\", \"bytes\", \"base64\" or \"generator\"");
     if (j.contains("file")) {
-        check_keys(j, ptr, {"file", "format"});
+        check_keys(j, ptr, {"file", "format", "size"});
         const std::string file = path(get_string(j["file"], ptr + "/file", "a file name"));
         std::string data;
         try {
@@ -34,9 +34,7 @@ void BufferReader::buffer(const std::string& name, const json& j, const std::str
             fail(ptr + "/file", e.what());
         }
         b.bytes.assign(data.begin(), data.end());
-        if (b.index_size && b.bytes.size() % b.index_size)
-            fail(ptr + "/file", fmt::format("{} bytes is not a whole number of {}-byte indices", b.bytes.size(),
-                                            b.index_size));
+        whole(j, b, ptr + "/file", fmt::format("{} bytes", b.bytes.size()));
     } else if (j.contains("indices")) {
         check_keys(j, ptr, {"indices", "format"});
         if (!b.index_size) fail(ptr, "missing \"format\": expected \"INDEX16\" or \"INDEX32\" for an index buffer");
@@ -56,7 +54,7 @@ void BufferReader::buffer(const std::string& name, const json& j, const std::str
             for (uint32_t k = 0; k < b.index_size; ++k) b.bytes.push_back(uint8_t(v >> (8 * k)));
         }
     } else if (j.contains("bytes")) {
-        check_keys(j, ptr, {"bytes", "format"});
+        check_keys(j, ptr, {"bytes", "format", "size"});
         const json& a = j["bytes"];
         if (!a.is_array()) expected(ptr + "/bytes", a, "an array of bytes 0..255");
         b.bytes.reserve(a.size());
@@ -66,15 +64,28 @@ void BufferReader::buffer(const std::string& name, const json& j, const std::str
                                   ? uint8_t(x.get<uint64_t>())
                                   : uint8_t(get_uint(x, ptr + "/bytes/" + std::to_string(i), "a byte 0..255", 255)));
         }
-        if (b.index_size && b.bytes.size() % b.index_size)
-            fail(ptr + "/bytes", fmt::format("{} bytes is not a whole number of {}-byte indices", b.bytes.size(),
-                                             b.index_size));
+        whole(j, b, ptr + "/bytes", fmt::format("{} bytes", b.bytes.size()));
+    } else if (j.contains("base64")) {
+        check_keys(j, ptr, {"base64", "format", "size"});
+        const std::string bp = ptr + "/base64";
+        const size_t chars = get_base64(j["base64"], bp, b.bytes);
+        whole(j, b, bp, fmt::format("{} characters decode to {} bytes", chars, b.bytes.size()));
     } else {
         check_keys(j, ptr, {"vertices", "layout"});
         if (b.index_size) fail(ptr + "/format", "a \"vertices\" buffer has no index format");
         inline_vertices(b, j, ptr);
     }
     add_buffer(name, std::move(b), ptr);
+}
+
+void BufferReader::whole(const json& j, const Buffer& b, const std::string& ptr, const std::string& what) const {
+    if (auto it = j.find("size"); it != j.end()) {
+        const uint64_t size = get_uint(*it, ptr.substr(0, ptr.rfind('/')) + "/size", "a size in bytes",
+                                       0xFFFFFFFFFFFFFFFFull);
+        if (b.bytes.size() != size) fail(ptr, fmt::format("{}, and \"size\" is {}", what, size));
+    }
+    if (b.index_size && b.bytes.size() % b.index_size)
+        fail(ptr, fmt::format("{}: not a whole number of {}-byte indices", what, b.index_size));
 }
 
 void BufferReader::add_buffer(const std::string& name, Buffer b, const std::string& ptr) {

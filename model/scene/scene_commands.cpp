@@ -165,9 +165,10 @@ Draw CommandReader::patch_draw(const json& c, const std::string& ptr) const {
     return x;
 }
 
-// UpdateBuffer: {"buffer": NAME, "offset": BYTE, "bytes": [...]}, the range within the buffer.
+// UpdateBuffer: {"buffer": NAME, "offset": BYTE, "bytes": [...] or "base64": "..."}, the range
+// within the buffer.
 UpdateBuffer CommandReader::update_buffer(const json& c, const std::string& ptr) const {
-    check_keys(c, ptr, {"op", "buffer", "offset", "bytes"});
+    check_keys(c, ptr, {"op", "buffer", "offset", "bytes", "base64"});
     UpdateBuffer x;
     const std::string bp = ptr + "/buffer";
     x.buffer = get_string(member(c, ptr, "buffer", "a buffer name"), bp, "a buffer name");
@@ -179,12 +180,24 @@ UpdateBuffer CommandReader::update_buffer(const json& c, const std::string& ptr)
                              known.empty() ? "none" : known));
     }
     x.offset = uint32_t(get_uint(member(c, ptr, "offset", "a byte offset"), ptr + "/offset", "a byte offset 0..4294967295"));
-    const json& a = member(c, ptr, "bytes", "a non-empty array of bytes 0..255");
-    const std::string ap = ptr + "/bytes";
-    if (!a.is_array() || a.empty()) expected(ap, a, "a non-empty array of bytes 0..255");
-    x.bytes.reserve(a.size());
-    for (size_t i = 0; i < a.size(); ++i)
-        x.bytes.push_back(uint8_t(get_uint(a[i], ap + "/" + std::to_string(i), "a byte 0..255", 255)));
+    if (c.contains("bytes") == c.contains("base64")) fail(ptr, "expected exactly one of \"bytes\" and \"base64\"");
+    std::string ap;
+    if (c.contains("base64")) {
+        ap = ptr + "/base64";
+        get_base64(c["base64"], ap, x.bytes);
+        if (x.bytes.empty()) fail(ap, "expected a non-empty base64 string, found \"\"");
+    } else {
+        const json& a = c["bytes"];
+        ap = ptr + "/bytes";
+        if (!a.is_array() || a.empty()) expected(ap, a, "a non-empty array of bytes 0..255");
+        x.bytes.reserve(a.size());
+        for (size_t i = 0; i < a.size(); ++i) {
+            const json& v = a[i];  // a valid byte here, get_uint (and the pointer) for the rest
+            x.bytes.push_back(v.is_number_unsigned() && v.get<uint64_t>() <= 255
+                                  ? uint8_t(v.get<uint64_t>())
+                                  : uint8_t(get_uint(v, ap + "/" + std::to_string(i), "a byte 0..255", 255)));
+        }
+    }
     const uint64_t size = it->second.bytes.size(), end = uint64_t(x.offset) + x.bytes.size();
     if (end > size)
         fail(ap, fmt::format("bytes {}..{} ({} from offset {}) go past the end of buffer \"{}\", which holds {} bytes",

@@ -1,6 +1,8 @@
 // Typed reading of a scene's JSON values (scene_json.h).
 #include "model/scene/scene_json.h"
 
+#include "model/common/base64.h"
+
 #include <fmt/format.h>
 
 #include <cmath>
@@ -96,6 +98,27 @@ float JsonReader::opt_float(const json& j, const std::string& ptr, const char* k
 const std::string& JsonReader::get_string(const json& j, const std::string& ptr, const std::string& what) const {
     if (!j.is_string()) expected(ptr, j, what);
     return j.get_ref<const std::string&>();
+}
+
+size_t JsonReader::get_base64(const json& j, const std::string& ptr, std::vector<uint8_t>& out) const {
+    const std::string& str = get_string(j, ptr, "a base64 string (RFC 4648, '=' padded)");
+    const char* text = str.data();
+    size_t n = str.size();
+    if (lifted_ && n > 1 && n < 12 && str[0] == '\x01') {  // a placeholder: no other string of a lifted text holds U+0001
+        size_t k = 0;
+        bool digits = true;
+        for (size_t i = 1; i < n; ++i) {
+            digits = digits && str[i] >= '0' && str[i] <= '9';
+            k = k * 10 + size_t(str[i] - '0');
+        }
+        if (digits && k < lifted_->spans.size()) {
+            text = lifted_->spans[k].first;
+            n = lifted_->spans[k].second;
+        }
+    }
+    Base64Error e;
+    if (!base64_decode(text, n, out, e)) fail(ptr, fmt::format("character {} of {}: {}", e.offset, n, e.rule));
+    return n;
 }
 
 uint32_t JsonReader::get_word(const json& j, const std::string& ptr, const std::string& what) const {
