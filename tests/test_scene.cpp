@@ -743,7 +743,8 @@ const char* const kLiftable = R"({"buffers": {
 TEST_CASE("a scene file's base64 strings, taken out of the text before parsing, give the bytes parsing them gives",
           "[scene][base64]") {
     LiftedStrings lifted;
-    const std::string lean = lift_base64(kLiftable, lifted);
+    const std::string source = kLiftable;  // the spans point into it
+    const std::string lean = lift_base64(source, lifted);
     REQUIRE(lifted.spans.size() == 3);  // v, i, the UpdateBuffer's; not "e" (an escaped key)
     CHECK(std::string(lifted.spans[0].first, lifted.spans[0].second) == "Af+AABAgfw==");
     CHECK(lean.find("Af+AABAgfw==") == std::string::npos);
@@ -762,7 +763,8 @@ TEST_CASE("a scene file's base64 strings, taken out of the text before parsing, 
 TEST_CASE("a scene file that spells U+0001, which a taken-out string's placeholder holds, has nothing taken out",
           "[scene][base64]") {
     LiftedStrings lifted;
-    CHECK(lift_base64(R"({"buffers": {"b": {"base64": "AQ=="}}, "commands": [], "_x": "\u0001"})", lifted).empty());
+    const std::string source = R"({"buffers": {"b": {"base64": "AQ=="}}, "commands": [], "_x": "\u0001"})";
+    CHECK(lift_base64(source, lifted).empty());
     CHECK(lifted.spans.empty());
     CHECK(load_text(R"({"buffers": {"b": {"base64": "\u00010"}}, "commands": []})").error ==
           "f.json: /buffers/b/base64: character 0 of 2: byte 0x01 is not in the base64 alphabet (A-Z, a-z, 0-9, '+', "

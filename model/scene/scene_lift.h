@@ -23,6 +23,8 @@ struct LiftedStrings {
 // nothing and returns "". A lifted string is not checked as JSON: a character the parser would
 // refuse in it (a raw line break) is refused by the base64 decoder, at its offset.
 std::string lift_base64(const std::string& text, LiftedStrings& lifted);
+// The spans would point into a temporary that is gone when the call returns.
+std::string lift_base64(std::string&& text, LiftedStrings& lifted) = delete;
 
 // parse_scene of j, parsed from a text that lift_base64 took `lifted` out of.
 Scene parse_lifted_scene(const nlohmann::json& j, const std::string& base_dir, const std::string& name,
