@@ -32,16 +32,15 @@ harnesses=(decl_tokens decl_text bytecode asm scene params tess import ff topolo
 declare -A max_len=([decl_tokens]=4097 [decl_text]=8192 [bytecode]=4097 [asm]=8192 [scene]=16384 [params]=4096 [tess]=385 [import]=16385 [ff]=4096 [topology]=16384)
 # --ci: executions per harness: half of what the 15 s runs of CI made on 2 December 2026 (the full
 # counts took 28-53 s each in the sanitizer tree of a 2-core machine, two harnesses at a time, 176 s
-# for the stage on 6 December 2026; halved that day to keep .ci/run within 30 minutes, and halved
-# again on 7 December 2026 (63 s of the stage's 122 s were the harnesses) to keep it within 24). With
-# the fixed seed these are the first quarter of the inputs the full counts ran. 120 s is a safety
-# cap on a slower machine.
+# for the stage on 6 December 2026; halved that day to keep .ci/run within 30 minutes). With the
+# fixed seed these are the first half of the inputs the full counts ran. 120 s is a safety cap on a
+# slower machine.
 # import forks a reading child per input (tests/fuzz/fuzz_import.cpp): 150 executions, its 124
 # seeds included (200 took 12 s of CPU, 4.6 user and 7.4 system, on 6 December 2026: 51 s of wall
 # time at a load average of 13). ff and topology: what 15 s runs made on 6 December 2026, two at a
 # time, under a load average of 17 (build-fuzz/).
 # import and ff keep their counts: import's 150 are its 124 seeds and a few more, ff's take 4 s.
-declare -A ci_runs=([decl_tokens]=4250 [decl_text]=13500 [bytecode]=160000 [asm]=93750 [scene]=6000 [params]=3100 [tess]=6250 [import]=150 [ff]=150 [topology]=1750)
+declare -A ci_runs=([decl_tokens]=8500 [decl_text]=27000 [bytecode]=320000 [asm]=187500 [scene]=12000 [params]=6200 [tess]=12500 [import]=150 [ff]=150 [topology]=3500)
 # libFuzzer's RSS limit (MiB): the import harness forks a reading child per input, which would
 # inherit libFuzzer's malloc hook (a child's large allocation saved as an oom- finding of the
 # harness); the wall limits the child's memory itself (tests/fuzz/fuzz_import.cpp).
