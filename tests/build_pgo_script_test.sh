@@ -10,11 +10,8 @@ work="$2"
 rm -rf "$work"
 mkdir -p "$work/bin"
 log="$work/calls.log"
-cat > "$work/bin/cmake" <<EOF
-#!/usr/bin/env bash
-echo "cmake \$*" >> "$log"
-while [ \$# -gt 0 ]; do [ "\$1" = -B ] && { mkdir -p "\$2"; touch "\$2/build.ninja"; }; shift; done
-EOF
+. "$src/tests/build_stand_ins.sh"
+build_stand_ins "$work" "$log"
 # The stand-in ninja "builds" a vpsim that logs its calls and, unless told otherwise, writes a
 # profile file as an instrumented binary would.
 cat > "$work/bin/ninja" <<EOF
@@ -28,10 +25,6 @@ echo "vpsim \$*" >> "$log"
 exit 0
 INNER
 chmod +x "\$2/vpsim"
-EOF
-cat > "$work/bin/dpkg-query" <<'EOF'
-#!/usr/bin/env bash
-printf 'install ok installed'
 EOF
 chmod +x "$work/bin/"*
 export PATH="$work/bin:$PATH"

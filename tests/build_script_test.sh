@@ -12,18 +12,11 @@ case "$what" in configure|targets) ;; *) echo "build_script_test.sh: expected co
 rm -rf "$work"
 mkdir -p "$work/bin"
 log="$work/calls.log"
-cat > "$work/bin/cmake" <<EOF
-#!/usr/bin/env bash
-echo "cmake \$*" >> "$log"
-while [ \$# -gt 0 ]; do [ "\$1" = -B ] && { mkdir -p "\$2"; touch "\$2/build.ninja"; }; shift; done
-EOF
+. "$src/tests/build_stand_ins.sh"
+build_stand_ins "$work" "$log"
 cat > "$work/bin/ninja" <<EOF
 #!/usr/bin/env bash
 echo "ninja \$*" >> "$log"
-EOF
-cat > "$work/bin/dpkg-query" <<'EOF'
-#!/usr/bin/env bash
-printf 'install ok installed'
 EOF
 chmod +x "$work/bin/"*
 export PATH="$work/bin:$PATH"

@@ -19,11 +19,6 @@ SceneError::SceneError(std::string file_, std::string pointer_, std::string mess
       pointer(std::move(pointer_)),
       message(std::move(message_)) {}
 
-uint32_t Buffer::index(uint64_t i) const {
-    const uint8_t* p = bytes.data() + i * index_size;
-    return index_size == 2 ? uint32_t(p[0] | p[1] << 8) : uint32_t(p[0] | p[1] << 8 | p[2] << 16 | uint32_t(p[3]) << 24);
-}
-
 const char* command_name(const CommandBody& c) {
     static const char* const names[] = {"CreateVertexShader", "SetVertexShader", "SetVertexShaderConstant",
                                         "SetStreamSource",    "SetIndices",      "DrawPrimitive",

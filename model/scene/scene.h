@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <cstring>
 #include <map>
 #include <optional>
 #include <stdexcept>
@@ -42,7 +43,22 @@ struct Buffer {
     std::string pointer;  // where it was defined
     bool is_index() const { return index_size != 0; }
     uint64_t index_count() const { return index_size ? bytes.size() / index_size : 0; }
-    uint32_t index(uint64_t i) const;  // i < index_count()
+    uint32_t index(uint64_t i) const {  // i < index_count(); one load where the host is little-endian
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        if (index_size == 2) {
+            uint16_t v;
+            std::memcpy(&v, bytes.data() + 2 * i, 2);
+            return v;
+        }
+        uint32_t v;
+        std::memcpy(&v, bytes.data() + 4 * i, 4);
+        return v;
+#else
+        const uint8_t* p = bytes.data() + i * index_size;
+        return index_size == 2 ? uint32_t(p[0] | p[1] << 8)
+                               : uint32_t(p[0] | p[1] << 8 | p[2] << 16 | uint32_t(p[3]) << 24);
+#endif
+    }
 };
 
 // ---- Commands ----

@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <cstring>
 #include <map>
 #include <random>
 #include <variant>
@@ -165,23 +164,7 @@ void count_shaded(const scene::Scene& s, SamplePlan& p, const pipe::PostTransfor
             continue;
         }
         // The draw's indices as the index fetch reads them, from its start with the cache empty.
-        const uint8_t* const at = indices->bytes.data() + di->start_index * indices->index_size;
-        const auto index = [at, wide = indices->index_size == 4](uint64_t k) -> uint32_t {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-            if (wide) {  // the buffer's little-endian index is the host's: one load
-                uint32_t v;
-                std::memcpy(&v, at + 4 * k, 4);
-                return v;
-            }
-            uint16_t v;
-            std::memcpy(&v, at + 2 * k, 2);
-            return v;
-#else
-            if (wide) return uint32_t(at[4 * k]) | uint32_t(at[4 * k + 1]) << 8 | uint32_t(at[4 * k + 2]) << 16 |
-                             uint32_t(at[4 * k + 3]) << 24;
-            return uint32_t(at[2 * k]) | uint32_t(at[2 * k + 1]) << 8;
-#endif
-        };
+        const auto index = [indices, first = di->start_index](uint64_t k) { return indices->index(first + k); };
         uint32_t largest = 0;
         for (uint64_t k = 0; k < refs; ++k) largest = std::max(largest, index(k));
         const auto count = [&](auto& cache) {
