@@ -4,6 +4,7 @@
 #include "model/pipe/post_transform_cache.h"
 #include "model/sc/pipeline.h"
 #include "model/scene/default_scene.h"
+#include "model/scene/functional.h"
 #include "model/scene/scene_window.h"
 #include "model/study/sample_stats.h"
 #include "model/study/sampling.h"
@@ -157,6 +158,51 @@ TEST_CASE("sampling: phases whose draws run in the same state are one kind, samp
     CHECK_FALSE(p.blocks.front().sampled);
     CHECK(p.blocks.back().last == 41);
     CHECK_FALSE(p.blocks.back().sampled);
+}
+
+TEST_CASE("sampling: a block's sub-scene leaves out the state replaced before its first draw, its draws shade the same",
+          "[sampling]") {
+    // The default sphere cut into 42 draws, its register-0 constants written again before each: a
+    // block from draw 30 needs only the last of the 31 writes before it, and every other command.
+    scene::Scene s = scene::default_scene();
+    const scene::Command draw = s.commands.back();
+    REQUIRE(std::holds_alternative<scene::DrawIndexedPrimitive>(draw.body));
+    s.commands.pop_back();
+    const auto writes_c0 = [](const scene::Command& c) {
+        const auto* k = std::get_if<scene::SetVertexShaderConstant>(&c.body);
+        return k && k->reg == 0;
+    };
+    const auto c0 = std::find_if(s.commands.begin(), s.commands.end(), writes_c0);
+    REQUIRE(c0 != s.commands.end());
+    const scene::Command again = *c0;
+    for (uint32_t i = 0; i < 42; ++i) {
+        s.commands.push_back(again);
+        scene::DrawIndexedPrimitive d = std::get<scene::DrawIndexedPrimitive>(draw.body);
+        d.start_index = i * 1380;
+        d.primitive_count = 460;
+        s.commands.push_back({d, fmt::format("/commands/{}", s.commands.size())});
+    }
+    SampleOptions o;
+    o.unit_refs = 1380;  // a unit a draw
+    o.period = 2;
+    o.min_samples = 20;
+    const SamplePlan p = plan_sampling(s, o);
+    REQUIRE(p.units.size() == 42);
+    SamplePlan keep_all = p;
+    keep_all.replaced.clear();
+    const scene::Scene sub = sub_scene(s, p, 30, 31), all = sub_scene(s, keep_all, 30, 31);
+    CHECK(std::count_if(all.commands.begin(), all.commands.end(), writes_c0) == 33);  // the scene's, 31, 1 between
+    CHECK(std::count_if(sub.commands.begin(), sub.commands.end(), writes_c0) == 2);
+    CHECK(sub.commands.size() == all.commands.size() - 31);
+    const scene::FunctionalResult a = scene::run_functional(sub, vs::Profile::d3d8());
+    const scene::FunctionalResult b = scene::run_functional(all, vs::Profile::d3d8());
+    REQUIRE(a.draws.size() == 2);
+    REQUIRE(b.draws.size() == 2);
+    for (size_t d = 0; d < 2; ++d) {
+        REQUIRE(a.draws[d].vertices.size() == b.draws[d].vertices.size());
+        for (size_t v = 0; v < a.draws[d].vertices.size(); ++v)
+            REQUIRE(vs::same_bits(a.draws[d].vertices[v], b.draws[d].vertices[v]));
+    }
 }
 
 TEST_CASE("sampling: with the whole history as warm-up the units' cycles sum to the full run's", "[sampling]") {

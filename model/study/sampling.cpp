@@ -2,6 +2,7 @@
 
 #include "model/pipe/primitive_assembly.h"
 #include "model/scene/scene_window.h"
+#include "model/scene/state_override.h"
 
 #include <fmt/format.h>
 
@@ -258,6 +259,7 @@ SamplePlan plan_sampling(const scene::Scene& s, const SampleOptions& o) {
     p.unit_refs = o.unit_refs ? o.unit_refs : std::clamp<uint64_t>(total / 8000, 96, 1000);
     cut_units(s, p);
     count_shaded(s, p, o.cache);
+    p.replaced = scene::replaced_at(s);
     if (p.units.empty()) throw SampleRefused(s.name + ": the scene draws nothing: there is nothing to sample");
     p.period = o.period ? o.period : std::max<uint64_t>(1, p.units.size() / o.target_samples);
     choose_blocks(p, o);
@@ -296,10 +298,13 @@ scene::Scene sub_scene(const scene::Scene& s, const SamplePlan& p, size_t first,
     out.vertex_processing = s.vertex_processing;
     out.const_count = s.const_count;
     const size_t end = last + 1 == p.units.size() ? s.commands.size() : p.units[last].command + 1;
+    // Before the first draw kept, only the state still in force there (scene::replaced_at).
+    const size_t cut = first < p.units.size() ? p.units[first].command : end;
     size_t u = 0;
     for (size_t i = 0; i < end; ++i) {
         const Command& c = s.commands[i];
         if (!scene::is_draw(c.body)) {
+            if (i < cut && i < p.replaced.size() && p.replaced[i] < cut) continue;
             out.commands.push_back(c);
             continue;
         }
@@ -403,6 +408,7 @@ Measured measure(scene::Scene sc, uint64_t from, uint64_t to, std::map<std::stri
     std::vector<Measured> at;  // at each mark
     if (from) o.marks.push_back(from);
     if (to) o.marks.push_back(to);
+    o.cycles_only = to != 0;  // the statistics come from the marks; the run's end needs its report
     if (!o.marks.empty())
         o.at_mark = [&](sc::Cycle now, const std::vector<const StatGroup*>& groups) {
             Measured& a = at.emplace_back();

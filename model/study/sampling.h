@@ -85,6 +85,9 @@ struct SamplePlan {
     // it samples from (0: simulated whole), their vertices shaded (the auxiliary's total), its period.
     std::vector<uint64_t> stratum_units, stratum_shaded, stratum_period;
     std::vector<SampleBlock> blocks;
+    // Per command of the scene: where a later command replaces all it set (scene::replaced_at);
+    // a block's run leaves out the state commands replaced before its first draw.
+    std::vector<size_t> replaced;
     uint64_t references = 0;  // of the whole scene
     uint64_t samples = 0;     // sampled units over all phases
     uint64_t whole_units = 0; // units in phases simulated whole
@@ -98,8 +101,9 @@ uint64_t block_shaded(const SamplePlan& p, const SampleBlock& b);
 
 // The scene holding the commands up to unit `last` (all commands after the last unit's draw
 // when it is the scene's last unit) with only units [first, last] of its draws: draws outside
-// the range are dropped, a draw partly inside is cut to its units' primitives; `with_buffers`
-// false leaves its buffers empty (a run lends them).
+// the range are dropped, a draw partly inside is cut to its units' primitives, and the state
+// commands before unit `first`'s draw that a later one there replaces (p.replaced) are dropped;
+// `with_buffers` false leaves its buffers empty (a run lends them).
 scene::Scene sub_scene(const scene::Scene& s, const SamplePlan& p, size_t first, size_t last, bool with_buffers = true);
 
 struct Estimate {
