@@ -127,3 +127,21 @@ TEST_CASE("Run marks: a mark given twice is reached twice, in the same cycle", "
     CHECK(marks[0].cycle == marks[1].cycle);
     CHECK(marks[1].cycle < marks[2].cycle);
 }
+
+TEST_CASE("A run for its cycles only gives the same cycles and summary values, without the statistics report",
+          "[marks]") {
+    const scene::Scene s = scene::default_scene();
+    sc::RunOptions o;
+    const sc::RunResult full = sc::run_pipeline(s, sc::default_params(), vs::Profile::d3d8(), o);
+    o.cycles_only = true;
+    const sc::RunResult bare = sc::run_pipeline(s, sc::default_params(), vs::Profile::d3d8(), o);
+    CHECK(bare.cycles == full.cycles);
+    CHECK(bare.count("references") == full.count("references"));
+    CHECK(bare.count("shaded") == full.count("shaded"));
+    CHECK(bare.count("references") > 0);
+    CHECK(bare.cycle_errors.empty());
+    CHECK(full.stats.contains("units"));
+    CHECK(bare.stats.is_null());
+    CHECK(bare.top_stalls.empty());
+    CHECK(bare.bottleneck.empty());
+}

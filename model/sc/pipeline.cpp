@@ -515,6 +515,10 @@ RunResult Pipeline::result() const {
         words[units_[i]->basename()] = {&types_[i]->words, topo_.units[i].memory, params_of_.at(units_[i]->basename())};
     }
     r.cycle_errors = rep.check_cycles_add_up(end);
+    if (opt_.cycles_only) {
+        summarise(r);
+        return r;
+    }
     r.stats = rep.to_json(end);
     // A directed stall names the unit at the other end of its port's channel.
     for (auto& [unit, g] : r.stats["units"].items())

@@ -78,6 +78,12 @@ struct RunOptions {
     // (std::invalid_argument otherwise).
     std::vector<uint64_t> marks;
     std::function<void(Cycle, const std::vector<const StatGroup*>&)> at_mark;
+    // The result without the statistics' report: RunResult holds the cycles, the warnings, the
+    // cycles' check (cycle_errors) and the summary values, and leaves `stats` null and what is
+    // derived from it (top stalls, bottleneck, caps, instances, time series) empty. For a caller
+    // that reads the statistics at its marks (sampled simulation: building the report was a
+    // tenth of a sampled recorded frame's work).
+    bool cycles_only = false;
 };
 
 struct TopStall {
