@@ -274,6 +274,17 @@ TEST_CASE("generators: the buffers and the scene hash are those of the straightf
     CHECK(load_hashed_scene(f.path()).hash == "fnv1a64:338236c778c4aad8");
 }
 
+TEST_CASE("scene hash: a scene loaded without its hash is the same scene, its hash empty", "[scene]") {
+    const TempFile f("vpsim_unhashed_scene", ".json");
+    std::ofstream(f.path()) << default_scene_json().dump();
+    const HashedScene with = load_hashed_scene(f.path()), without = load_hashed_scene(f.path(), false);
+    CHECK(with.hash.rfind("fnv1a64:", 0) == 0);
+    CHECK(without.hash.empty());
+    REQUIRE(without.scene.commands.size() == with.scene.commands.size());
+    REQUIRE(without.scene.buffers.size() == with.scene.buffers.size());
+    for (const auto& [name, b] : with.scene.buffers) CHECK(without.scene.buffers.at(name).bytes == b.bytes);
+}
+
 TEST_CASE("scene hash: FNV-1a 64, 8 bytes per loop iteration, is the byte-by-byte hash", "[scene]") {
     Fnv a;
     a.add(std::string("a"));  // the string and its terminating NUL

@@ -272,7 +272,7 @@ std::optional<RunInputs> load_run_inputs(const RunArgs& a) {
     scene::Scene sc;
     std::string hash;
     try {
-        LoadedScene ls = load_run_scene(a.scene);
+        LoadedScene ls = load_run_scene(a.scene, !a.out.empty());  // the hash is only for --out's config.json
         sc = std::move(ls.scene);
         hash = ls.hash;
         if (a.draws) scene::keep_draws(sc, a.draws);

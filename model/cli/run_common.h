@@ -31,10 +31,12 @@ nlohmann::ordered_json summary_json(const std::string& scene, const sc::RunResul
 // the script's exit status: 0, 2 (bad input, its message printed) or 3 (it failed: an internal error).
 int run_plot_script(const char* cmd, const std::string& dir, std::vector<std::string> args);
 
-// The scene and its hash (model/scene/scene_hash.h). `path` empty: the default scene. Throws
-// SceneError (malformed scene) or std::runtime_error.
+// The scene and its hash (model/scene/scene_hash.h; `hash` false: without it). `path` empty: the
+// default scene. Throws SceneError (malformed scene) or std::runtime_error.
 using LoadedScene = scene::HashedScene;
-inline LoadedScene load_run_scene(const std::string& path) { return scene::load_hashed_scene(path); }
+inline LoadedScene load_run_scene(const std::string& path, bool hash = true) {
+    return scene::load_hashed_scene(path, hash);
+}
 
 // The fixed-function caps of `preset` ("": the fixed_function parameters' defaults), for the
 // commands that run the functional executor (scene-exec, ff-program). ParamError for an unknown name.

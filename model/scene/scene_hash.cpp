@@ -10,14 +10,16 @@
 
 namespace vpsim::scene {
 
-HashedScene load_hashed_scene(const std::string& path) {
+HashedScene load_hashed_scene(const std::string& path, bool hash) {
     HashedScene r;
     std::string text;
     if (path.empty()) {
         r.scene = default_scene();
+        if (!hash) return r;
         text = default_scene_json().dump();
     } else {
         r.scene = load_scene(path);  // reads the file (regular, size-limited) and checks it
+        if (!hash) return r;
         std::string why;
         if (!read_input_file(path, text, why)) throw std::runtime_error(path + ": cannot read the scene file: " + why);
     }

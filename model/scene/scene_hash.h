@@ -14,6 +14,8 @@ struct HashedScene {
 };
 
 // `path` empty: the default scene. Throws SceneError (malformed scene) or std::runtime_error.
-HashedScene load_hashed_scene(const std::string& path);
+// `hash` false: the scene only, `hash` left empty (the file is not read a second time: hashing a
+// recorded frame range's 22 MB was a fifth of loading it).
+HashedScene load_hashed_scene(const std::string& path, bool hash = true);
 
 }  // namespace vpsim::scene
