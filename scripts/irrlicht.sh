@@ -261,5 +261,5 @@ stage_study() {
 }
 
 for s in fetch engine examples record convert study; do
-  want "$s" && "stage_$s"
+  if want "$s"; then "stage_$s"; fi  # (`want && stage` would end the script with 1 when study is not asked)
 done
