@@ -133,6 +133,8 @@ public:
     // (its type's) hold the instance's values, so a unit reading "type.param" gets its own.
     // Unchanged when there is no such table.
     ParamSet for_instance(const std::string& instance) const;
+    // Whether `instance` has a table inheriting its type's (for_instance would change the set).
+    bool has_instance_table(const std::string& instance) const { return inherits_.count(instance) != 0; }
 
     const std::vector<ParamTable>& tables() const { return tables_; }
 

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <optional>
+
 namespace vpsim::sc {
 
 bool UnitParams::has(const std::string& table) const {
@@ -23,7 +25,11 @@ const ParamSet& UnitParams::table(const std::string& table) const {
 }
 
 ParamSet own_params(const ParamSet& run, const std::string& unit, const std::vector<ParamTable>& tables) {
-    const ParamSet inst = run.for_instance(unit);
+    // The instance's view, copied only when it differs from the run's (a copy per unit was most of
+    // building a pipeline, which a sampled run does once per block).
+    std::optional<ParamSet> view;
+    if (run.has_instance_table(unit)) view = run.for_instance(unit);
+    const ParamSet& inst = view ? *view : run;
     std::vector<ParamTable> mine;
     nlohmann::json values = nlohmann::json::object();
     for (const ParamTable& t : tables) {
