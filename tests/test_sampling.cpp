@@ -190,7 +190,7 @@ TEST_CASE("sampling: a block's sub-scene leaves out the state replaced before it
     REQUIRE(p.units.size() == 42);
     SamplePlan keep_all = p;
     keep_all.replaced.clear();
-    const scene::Scene sub = sub_scene(s, p, 30, 31), all = sub_scene(s, keep_all, 30, 31);
+    const scene::Scene sub = sub_scene(s, p, 30, 31, true, true), all = sub_scene(s, keep_all, 30, 31, true, true);
     CHECK(std::count_if(all.commands.begin(), all.commands.end(), writes_c0) == 33);  // the scene's, 31, 1 between
     CHECK(std::count_if(sub.commands.begin(), sub.commands.end(), writes_c0) == 2);
     CHECK(sub.commands.size() == all.commands.size() - 31);
@@ -221,6 +221,34 @@ TEST_CASE("sampling: with the whole history as warm-up the units' cycles sum to 
     const sc::RunResult full = sc::run_pipeline(s, params, vs::Profile::d3d8());
     CHECK(r.cycles.value == double(full.cycles));
     CHECK(copy.buffers.size() == s.buffers.size());  // the buffers lent to the runs are back
+}
+
+TEST_CASE("sampling: the units' cycles sum to the full run's when the scene sets its state again before its first draw",
+          "[sampling]") {
+    // The default scene with its constant writes issued twice before its draw: the first copies are
+    // replaced before the draw. The first block runs from the run's start, whose cycles hold every
+    // command's; the others, measured from a mark, leave the replaced ones out.
+    scene::Scene s = scene::default_scene();
+    const scene::Command draw = s.commands.back();
+    s.commands.pop_back();
+    const size_t n = s.commands.size();
+    for (size_t i = 0; i < n; ++i)
+        if (std::holds_alternative<scene::SetVertexShaderConstant>(s.commands[i].body)) s.commands.push_back(s.commands[i]);
+    s.commands.push_back(draw);
+    const ParamSet params = sc::default_params();
+    SampleOptions o;
+    o.unit_refs = 12000;  // 5 units
+    o.period = 1;
+    o.warmup = 1u << 30;
+    o.min_samples = 1;
+    o.min_phase_samples = 1;
+    const SamplePlan p = plan_sampling(s, o);
+    REQUIRE(p.units.size() == 5);
+    REQUIRE(std::count_if(p.replaced.begin(), p.replaced.end(), [&](size_t r) { return r < p.units[0].command; }) > 0);
+    scene::Scene copy = s;
+    const SampleResult r = run_sampled(copy, p, params, vs::Profile::d3d8(), {}, 3.0);
+    const sc::RunResult full = sc::run_pipeline(s, params, vs::Profile::d3d8());
+    CHECK(r.cycles.value == double(full.cycles));
 }
 
 TEST_CASE("sampling: each block is one run of the timing model: its warm-up, its units and the next unit", "[sampling]") {

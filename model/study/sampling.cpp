@@ -291,7 +291,8 @@ uint64_t block_shaded(const SamplePlan& p, const SampleBlock& b) {
     return n;
 }
 
-scene::Scene sub_scene(const scene::Scene& s, const SamplePlan& p, size_t first, size_t last, bool with_buffers) {
+scene::Scene sub_scene(const scene::Scene& s, const SamplePlan& p, size_t first, size_t last, bool with_buffers,
+                       bool drop_replaced) {
     scene::Scene out;
     out.name = s.name;
     if (with_buffers) out.buffers = s.buffers;
@@ -299,7 +300,7 @@ scene::Scene sub_scene(const scene::Scene& s, const SamplePlan& p, size_t first,
     out.const_count = s.const_count;
     const size_t end = last + 1 == p.units.size() ? s.commands.size() : p.units[last].command + 1;
     // Before the first draw kept, only the state still in force there (scene::replaced_at).
-    const size_t cut = first < p.units.size() ? p.units[first].command : end;
+    const size_t cut = !drop_replaced ? 0 : first < p.units.size() ? p.units[first].command : end;
     size_t u = 0;
     for (size_t i = 0; i < end; ++i) {
         const Command& c = s.commands[i];
@@ -483,7 +484,10 @@ Measured measure_units(const scene::Scene& s, const SamplePlan& plan, size_t fro
                        const vs::Profile& profile, const sc::RunOptions& options, std::vector<std::string>& order) {
     const uint64_t start = first > from ? refs_between(plan, from, first - 1) : 0;
     const uint64_t end = last + 1 < plan.units.size() ? refs_between(plan, from, last) : 0;
-    return measure(sub_scene(s, plan, from, to, false), start, end, buffers, params, profile, options, order);
+    // Measured from a mark, the run may leave out the state its first draw does not see: the
+    // commands' own cycles come before the mark (from the run's start, they are the block's).
+    return measure(sub_scene(s, plan, from, to, false, start != 0), start, end, buffers, params, profile, options,
+                   order);
 }
 
 // The references the units upstream of the output may be ahead of it: the output's order queue.

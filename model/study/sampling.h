@@ -101,10 +101,12 @@ uint64_t block_shaded(const SamplePlan& p, const SampleBlock& b);
 
 // The scene holding the commands up to unit `last` (all commands after the last unit's draw
 // when it is the scene's last unit) with only units [first, last] of its draws: draws outside
-// the range are dropped, a draw partly inside is cut to its units' primitives, and the state
-// commands before unit `first`'s draw that a later one there replaces (p.replaced) are dropped;
-// `with_buffers` false leaves its buffers empty (a run lends them).
-scene::Scene sub_scene(const scene::Scene& s, const SamplePlan& p, size_t first, size_t last, bool with_buffers = true);
+// the range are dropped, a draw partly inside is cut to its units' primitives; `with_buffers`
+// false leaves its buffers empty (a run lends them). `drop_replaced`: the state commands before
+// unit `first`'s draw that a later one there replaces (p.replaced) are dropped too — for a run
+// measured from a mark after that draw, not from its start, whose cycles include theirs.
+scene::Scene sub_scene(const scene::Scene& s, const SamplePlan& p, size_t first, size_t last, bool with_buffers = true,
+                       bool drop_replaced = false);
 
 struct Estimate {
     double value = 0, half_width = 0;  // value ± half_width (z standard errors)
