@@ -27,6 +27,18 @@ Stratum stratum(std::vector<double> values, uint64_t units) {  // without an aux
     h.units = units;
     return h;
 }
+// The default scene's draw in 5 units, each measured with the whole history before it as warm-up.
+SamplePlan whole_history_plan(const scene::Scene& s) {
+    SampleOptions o;
+    o.unit_refs = 12000;
+    o.period = 1;
+    o.warmup = 1u << 30;
+    o.min_samples = 1;
+    o.min_phase_samples = 1;
+    SamplePlan p = plan_sampling(s, o);
+    REQUIRE(p.units.size() == 5);
+    return p;
+}
 }  // namespace
 
 TEST_CASE("sampling: the stratified estimate is E + sum N_h mean_h, half-width z sqrt(sum N_h^2 s_h^2 / n_h)",
@@ -208,14 +220,7 @@ TEST_CASE("sampling: a block's sub-scene leaves out the state replaced before it
 TEST_CASE("sampling: with the whole history as warm-up the units' cycles sum to the full run's", "[sampling]") {
     const scene::Scene s = scene::default_scene();
     const ParamSet params = sc::default_params();
-    SampleOptions o;
-    o.unit_refs = 12000;  // 5 units
-    o.period = 1;
-    o.warmup = 1u << 30;
-    o.min_samples = 1;
-    o.min_phase_samples = 1;
-    const SamplePlan p = plan_sampling(s, o);
-    REQUIRE(p.units.size() == 5);
+    const SamplePlan p = whole_history_plan(s);
     scene::Scene copy = s;
     const SampleResult r = run_sampled(copy, p, params, vs::Profile::d3d8(), {}, 3.0);
     const sc::RunResult full = sc::run_pipeline(s, params, vs::Profile::d3d8());
@@ -236,14 +241,7 @@ TEST_CASE("sampling: the units' cycles sum to the full run's when the scene sets
         if (std::holds_alternative<scene::SetVertexShaderConstant>(s.commands[i].body)) s.commands.push_back(s.commands[i]);
     s.commands.push_back(draw);
     const ParamSet params = sc::default_params();
-    SampleOptions o;
-    o.unit_refs = 12000;  // 5 units
-    o.period = 1;
-    o.warmup = 1u << 30;
-    o.min_samples = 1;
-    o.min_phase_samples = 1;
-    const SamplePlan p = plan_sampling(s, o);
-    REQUIRE(p.units.size() == 5);
+    const SamplePlan p = whole_history_plan(s);
     REQUIRE(std::count_if(p.replaced.begin(), p.replaced.end(), [&](size_t r) { return r < p.units[0].command; }) > 0);
     scene::Scene copy = s;
     const SampleResult r = run_sampled(copy, p, params, vs::Profile::d3d8(), {}, 3.0);

@@ -48,6 +48,13 @@ CreateVertexShader ov_shader(const std::string& name, bool with_constants) {
     return c;
 }
 
+template <class T>
+T ov_state(uint32_t state) {  // a command of a render state, transform ...
+    T t;
+    t.state = state;
+    return t;
+}
+
 SetVertexShader ov_use(const std::string& name) {
     SetVertexShader v;
     v.name = name;
@@ -102,15 +109,10 @@ TEST_CASE("state override: a SetVertexShader whose declaration writes constants 
 TEST_CASE("state override: MultiplyTransform reads the matrix, so only a SetTransform replaces one",
           "[scene][state_override]") {
     OverrideScene c;
-    SetTransform world;
-    world.state = 256;
-    MultiplyTransform times;
-    times.state = 256;
+    const auto world = ov_state<SetTransform>(256);
     const size_t set = c.add(world);
-    const size_t mul = c.add(times);
-    SetTransform view;
-    view.state = 2;
-    c.add(view);
+    const size_t mul = c.add(ov_state<MultiplyTransform>(256));
+    c.add(ov_state<SetTransform>(2));  // the view matrix
     auto r = replaced_at(c.s);
     CHECK(r[set] == kNotReplaced);  // the MultiplyTransform after it read it; nothing sets it again
     CHECK(r[mul] == kNotReplaced);
@@ -123,10 +125,7 @@ TEST_CASE("state override: MultiplyTransform reads the matrix, so only a SetTran
 TEST_CASE("state override: render, stage, light, stream and index state is replaced slot by slot",
           "[scene][state_override]") {
     OverrideScene c;
-    SetRenderState fog_start;
-    fog_start.state = 36;
-    SetRenderState fog_end;
-    fog_end.state = 37;
+    const auto fog_start = ov_state<SetRenderState>(36), fog_end = ov_state<SetRenderState>(37);
     SetTextureStageState s0, s1;
     s1.stage = 1;
     SetLight l0, l1;
