@@ -114,7 +114,7 @@ int check_bench_inputs(const BenchRunArgs& a, const char* me, ParamSet& params) 
     try {
         if (!a.preset.empty()) apply_preset(params, a.preset);
         for (const auto& s : a.sets) params.apply_set(s);
-        if (!a.scene.empty()) (void)load_run_scene(a.scene);
+        if (!a.scene.empty()) (void)load_run_scene(a.scene, false);  // (checked here; no hash is written)
     } catch (const std::exception& e) {
         std::fprintf(stderr, "%s: %s\n", me, e.what());
         return 2;
@@ -130,7 +130,7 @@ int load_speed_scene(const BenchRunArgs& a, const char* me, scene::Scene& sc) {
             // machine's noise do not decide the ratio, as the default scene's 25 ms did.
             sc = scene::parse_scene(default_scene_with_side(1000), "", "<default, 1000 x 1000-vertex sphere>");
         } else {
-            sc = load_run_scene(a.scene).scene;
+            sc = load_run_scene(a.scene, false).scene;
         }
     } catch (const std::exception& e) {
         std::fprintf(stderr, "%s: %s\n", me, e.what());
