@@ -23,10 +23,12 @@ struct Mark {
     std::map<std::string, std::vector<std::string>> reasons;
 };
 
-sc::RunResult run_marked(const std::vector<uint64_t>& marks, std::vector<Mark>& out, uint64_t interval = 0) {
+sc::RunResult run_marked(const std::vector<uint64_t>& marks, std::vector<Mark>& out, uint64_t interval = 0,
+                         bool stop_at_last_mark = false) {
     sc::RunOptions o;
     o.marks = marks;
     o.stats_interval = interval;
+    o.stop_at_last_mark = stop_at_last_mark;
     o.at_mark = [&out](sc::Cycle now, const std::vector<const StatGroup*>& groups) {
         Mark m;
         m.cycle = now;
@@ -126,6 +128,30 @@ TEST_CASE("Run marks: a mark given twice is reached twice, in the same cycle", "
     REQUIRE(marks.size() == 3);
     CHECK(marks[0].cycle == marks[1].cycle);
     CHECK(marks[1].cycle < marks[2].cycle);
+}
+
+TEST_CASE("Run marks: a run stopped at its last mark ends in that cycle, with the marks of a run that goes on",
+          "[timing][marks]") {
+    std::vector<Mark> on, stopped;
+    const sc::RunResult full = marks_test::run_marked({5000, 20000}, on);
+    const sc::RunResult r = marks_test::run_marked({5000, 20000}, stopped, 0, true);
+    REQUIRE(on.size() == 2);
+    REQUIRE(stopped.size() == 2);
+    CHECK(r.cycles == stopped[1].cycle + 1);
+    CHECK(r.cycles < full.cycles);
+    CHECK(r.count("references") < full.count("references"));
+    CHECK(r.cycle_errors.empty());
+    for (size_t k = 0; k < 2; ++k) {
+        CHECK(stopped[k].cycle == on[k].cycle);
+        REQUIRE(stopped[k].units.size() == on[k].units.size());
+        for (const auto& [unit, c] : on[k].units) {
+            INFO("mark " << k << ", unit " << unit);
+            const CyclesAt& s = stopped[k].units.at(unit);
+            CHECK(s.busy == c.busy);
+            CHECK(s.idle == c.idle);
+            CHECK(s.stalled == c.stalled);
+        }
+    }
 }
 
 TEST_CASE("A run for its cycles only gives the same cycles and summary values, without the statistics report",

@@ -49,7 +49,7 @@ Cycle Dispatcher::loop() {
             next = at;
     };
     for (bool first = true;; first = false) {
-        if (next == kNever) break;
+        if (next == kNever || stop_) break;
         // Strictly one pass per cycle: a unit woken for this cycle after its turn waits a cycle.
         now = OnePassPerCycle && !first ? std::max(next, now + 1) : std::max(next, now);
         next = kNever;
@@ -66,7 +66,7 @@ Cycle Dispatcher::loop() {
         if (progress && (++iterations & 0xFFFF) == 0) o_.progress(now);
     }
     for (TimedUnit* u : units_)
-        if (u->busy_with_work())
+        if (!stop_ && u->busy_with_work())
             throw std::logic_error(fmt::format("timing model deadlock at cycle {}: unit {} still holds work "
                                                "(internal error)",
                                                now, u->basename()));

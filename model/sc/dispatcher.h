@@ -37,6 +37,11 @@ public:
     Cycle run();
     // Brings the kernel's time to cycle `c` (no-op if it is there already).
     void sync(Cycle c);
+    // Ends the run after the current cycle's pass, whatever the units still hold (no deadlock
+    // check): run() returns that cycle + 1 and closes every unit's accounting there. For a caller
+    // that needs nothing after a cycle (RunOptions::stop_at_last_mark).
+    void stop() { stop_ = true; }
+    bool stopped() const { return stop_; }
     const std::vector<TimedUnit*>& units() const { return units_; }
 
 private:
@@ -46,6 +51,7 @@ private:
     std::vector<TimedUnit*> units_;
     Options o_;
     Cycle synced_ = 0;
+    bool stop_ = false;
 };
 
 }  // namespace vpsim::sc

@@ -237,6 +237,7 @@ private:
     uint64_t ff_draws_ = 0;
     uint64_t sw_draws_ = 0, sw_vertices_ = 0, sw_slots_ = 0;
     uint32_t outputs_marked_ = 0;  // units given RunOptions::marks
+    size_t marks_reached_ = 0;     // of them, the output has reached (RunOptions::stop_at_last_mark)
     std::chrono::steady_clock::time_point t0_, last_progress_;
     bool progress_shown_ = false;
 };
@@ -298,6 +299,7 @@ void Pipeline::build() {
                     for (const auto& unit : units_)
                         for (const StatGroup* g : unit->stat_groups()) groups.push_back(g);
                     opt_.at_mark(now, groups);
+                    if (opt_.stop_at_last_mark && ++marks_reached_ == opt_.marks.size()) dispatcher_->stop();
                 };
             }
             c.draw_done = [this](const DrawState& d) {

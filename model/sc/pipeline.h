@@ -84,6 +84,11 @@ struct RunOptions {
     // that reads the statistics at its marks (sampled simulation: building the report was a
     // tenth of a sampled recorded frame's work).
     bool cycles_only = false;
+    // End the run in the cycle of its last mark, after that cycle's steps: nothing after it is
+    // simulated. The units' work in flight is dropped (no deadlock check), the accounting closes
+    // at the mark's cycle + 1, which is the run's cycles. For a caller that reads nothing after its
+    // last mark (sampled simulation: a block's cool-down is simulated only up to its mark).
+    bool stop_at_last_mark = false;
 };
 
 struct TopStall {

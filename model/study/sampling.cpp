@@ -410,6 +410,7 @@ Measured measure(scene::Scene sc, uint64_t from, uint64_t to, std::map<std::stri
     if (from) o.marks.push_back(from);
     if (to) o.marks.push_back(to);
     o.cycles_only = to != 0;  // the statistics come from the marks; the run's end needs its report
+    o.stop_at_last_mark = to != 0;  // nothing after the `to` mark is read: the cool-down's drain is not simulated
     if (!o.marks.empty())
         o.at_mark = [&](sc::Cycle now, const std::vector<const StatGroup*>& groups) {
             Measured& a = at.emplace_back();
