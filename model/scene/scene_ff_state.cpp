@@ -5,8 +5,27 @@
 
 #include <fmt/format.h>
 
+#include <map>
+#include <mutex>
+#include <utility>
 
 namespace vpsim::scene::parse {
+
+namespace {
+
+// What a message expects of an enumeration, made once per table (the tables are the ff_names
+// functions', which live as long as the program): a recorded frame sets thousands of states, and
+// joining a table's names for each was a tenth of loading one.
+const std::string& described(const std::vector<ff::EnumName>& values, const char* prefix) {
+    static std::mutex m;
+    static std::map<std::pair<const void*, std::string>, std::string> made;
+    const std::lock_guard<std::mutex> lock(m);
+    auto [it, fresh] = made.try_emplace({&values, prefix}, std::string());
+    if (fresh) it->second = fmt::format("one of {} ({} prefix optional) or its number", ff::enum_names(values), prefix);
+    return it->second;  // std::map's nodes do not move
+}
+
+}  // namespace
 
 uint32_t FfStateReader::fvf(const json& j, const std::string& ptr) const {
     const char* what = "an FVF code: D3DFVF_* names joined by '|' (\"D3DFVF_XYZ|D3DFVF_NORMAL|D3DFVF_TEX1\"), a "
@@ -94,8 +113,7 @@ uint32_t FfStateReader::transform_state(const json& j, const std::string& ptr) c
 
 uint32_t FfStateReader::enumeration(const json& j, const std::string& ptr, const std::vector<ff::EnumName>& values,
                                     const char* prefix) const {
-    const std::string what = fmt::format("one of {} ({} prefix optional) or its number", ff::enum_names(values),
-                                         prefix);
+    const std::string& what = described(values, prefix);
     std::optional<uint32_t> v;
     if (j.is_number_integer()) {
         const uint64_t n = get_uint(j, ptr, what);
@@ -110,7 +128,9 @@ uint32_t FfStateReader::enumeration(const json& j, const std::string& ptr, const
 
 SetRenderState FfStateReader::render_state(const json& c, const std::string& ptr) const {
     check_keys(c, ptr, {"op", "state", "value"});
-    const std::string states = "a render state: " + ff::render_state_names() + " (D3DRS_ prefix optional), or its number";
+    // What a message expects, made once (a recorded frame sets thousands of states).
+    static const std::string states =
+        "a render state: " + ff::render_state_names() + " (D3DRS_ prefix optional), or its number";
     const json& sj = member(c, ptr, "state", states);
     const ff::RenderStateInfo* info = nullptr;
     if (sj.is_number_integer()) info = ff::find_render_state(std::to_string(get_uint(sj, ptr + "/state", states)));
@@ -138,8 +158,8 @@ SetTextureStageState FfStateReader::texture_stage_state(const json& c, const std
     check_keys(c, ptr, {"op", "stage", "state", "value"});
     SetTextureStageState x;
     x.stage = uint32_t(get_uint(member(c, ptr, "stage", "a texture stage 0..7"), ptr + "/stage", "a texture stage 0..7", 7));
-    const std::string states = "a texture stage state: " + ff::enum_names(ff::texture_stage_state_names()) +
-                               " (D3DTSS_ prefix optional), or its number";
+    static const std::string states = "a texture stage state: " + ff::enum_names(ff::texture_stage_state_names()) +
+                                      " (D3DTSS_ prefix optional), or its number";
     const json& sj = member(c, ptr, "state", states);
     std::optional<uint32_t> st;
     if (sj.is_number_integer()) {
@@ -170,8 +190,9 @@ SetTextureStageState FfStateReader::texture_stage_state(const json& c, const std
 }
 
 uint32_t FfStateReader::texture_arg(const json& j, const std::string& ptr) const {
-    const std::string what = "a texture argument: one of " + ff::enum_names(ff::ta_names()) +
-                             " (D3DTA_ prefix optional), optionally | COMPLEMENT | ALPHAREPLICATE, or the number";
+    static const std::string what =
+        "a texture argument: one of " + ff::enum_names(ff::ta_names()) +
+        " (D3DTA_ prefix optional), optionally | COMPLEMENT | ALPHAREPLICATE, or the number";
     static const std::vector<ff::EnumName> modifiers = {{"COMPLEMENT", ff::kTaComplement},
                                                         {"ALPHAREPLICATE", ff::kTaAlphaReplicate}};
     const uint32_t mods = ff::kTaComplement | ff::kTaAlphaReplicate;
@@ -215,8 +236,9 @@ bool FfStateReader::small_number(const std::string& t, uint64_t& out) {
 }
 
 uint32_t FfStateReader::texcoordindex(const json& j, const std::string& ptr) const {
-    const std::string what = "a texture coordinate index 0..7, optionally with a generation mode joined by '|' (" +
-                             ff::enum_names(ff::tci_names()) + ", D3DTSS_TCI_ prefix optional), or the DWORD";
+    static const std::string what =
+        "a texture coordinate index 0..7, optionally with a generation mode joined by '|' (" +
+        ff::enum_names(ff::tci_names()) + ", D3DTSS_TCI_ prefix optional), or the DWORD";
     uint32_t mode = 0, index = 0;
     bool have_mode = false, have_index = false;
     for (const auto& t : flag_terms(j, ptr, what)) {

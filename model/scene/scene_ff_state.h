@@ -28,7 +28,8 @@ public:
     // D3DMATRIX: 4 rows of 4 numbers, or 16 numbers row by row.
     ff::Matrix matrix(const json& j, const std::string& ptr) const;
     uint32_t transform_state(const json& j, const std::string& ptr) const;
-    // An enumeration value: a name (with or without `prefix`) or a number among `values`.
+    // An enumeration value: a name (with or without `prefix`) or a number among `values`, one of
+    // ff_names' tables (its message is made once per table, by the table's address).
     uint32_t enumeration(const json& j, const std::string& ptr, const std::vector<ff::EnumName>& values,
                          const char* prefix) const;
     SetRenderState render_state(const json& c, const std::string& ptr) const;
