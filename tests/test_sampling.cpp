@@ -249,6 +249,27 @@ TEST_CASE("sampling: the units' cycles sum to the full run's when the scene sets
     CHECK(r.cycles.value == double(full.cycles));
 }
 
+TEST_CASE("sampling: a unit near its draw's start is warmed from the draw's start and the run-ahead before it",
+          "[sampling]") {
+    // Two draws (commands 1 and 3) of ten 100-reference units each.
+    SamplePlan p;
+    p.warmup = 5000;
+    for (size_t u = 0; u < 20; ++u) {
+        SampleUnit x;
+        x.command = u < 10 ? 1 : 3;
+        x.references = 100;
+        p.units.push_back(x);
+    }
+    CHECK(warmup_start(p, 12, 64) == 9);   // the draw's first unit (10), then one unit: 100 >= 64 references
+    CHECK(warmup_start(p, 12, 150) == 8);  // two units hold 150
+    CHECK(warmup_start(p, 5, 64) == 0);    // the first draw starts the scene
+    CHECK(warmup_start(p, 10, 64) == 9);   // a draw's first unit
+    // The draw started 300 references before unit 13; with the run-ahead that is at least 250.
+    p.warmup = 250;
+    CHECK(warmup_start(p, 13, 64) == 10);
+    CHECK(warmup_start(p, 19, 64) == 16);
+}
+
 TEST_CASE("sampling: each block is one run of the timing model: its warm-up, its units and the next unit", "[sampling]") {
     const scene::Scene s = scene::default_scene();
     SampleOptions o;

@@ -31,7 +31,8 @@ void add_sample_options(CLI::App* c, SampleArgs& a) {
         ->needs(on);
     c->add_option("--sample-warmup", a.options.warmup,
                   "With --sample: references (whole units) simulated in detail before each measured unit to warm the "
-                  "caches and queues (default 5000)")
+                  "caches and queues (default 5000); a unit whose draw starts nearer is warmed from its draw's start "
+                  "and output.order_queue references before it")
         ->type_name("N")
         ->check(CLI::Range(uint64_t(0), uint64_t(std::numeric_limits<uint32_t>::max())))
         ->needs(on);

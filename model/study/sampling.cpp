@@ -503,6 +503,21 @@ double span_cycles(const scene::Scene& s, const SamplePlan& plan, size_t from, s
 
 }  // namespace
 
+size_t warmup_start(const SamplePlan& p, size_t first, uint64_t ahead) {
+    // The draw's first unit, and the references from it to `first`.
+    size_t d = first;
+    uint64_t since = 0;
+    while (d > 0 && p.units[d - 1].command == p.units[first].command) since += p.units[--d].references;
+    size_t w = first;
+    uint64_t need = p.warmup;
+    if (since + ahead < p.warmup) {
+        w = d;
+        need = ahead;
+    }
+    for (uint64_t refs = 0; w > 0 && refs < need;) refs += p.units[--w].references;
+    return w;
+}
+
 double StartCheck::relative() const {
     const double m = std::max(from_phase_start, from_warmup);
     return m > 0 ? std::fabs(from_phase_start - from_warmup) / m : 0.0;
@@ -528,8 +543,7 @@ std::vector<StartCheck> check_start(scene::Scene& s, const SamplePlan& plan, con
         while (last < end && refs_between(plan, first, last) < span) ++last;
         if (last >= end) continue;  // the phase is too short to probe
         checked[ph.kind] = 1;
-        size_t w = first;
-        for (uint64_t refs = 0; w > 0 && refs < plan.warmup;) refs += plan.units[--w].references;
+        const size_t w = warmup_start(plan, first, run_ahead(params));
         StartCheck c;
         c.phase = h;
         c.first = first;
@@ -567,8 +581,7 @@ SampleResult run_sampled(scene::Scene& s, const SamplePlan& plan, const ParamSet
     std::vector<Measured> marginal;
     const uint64_t ahead = run_ahead(params);
     for (const SampleBlock& b : plan.blocks) {
-        size_t w = b.first;  // back over whole units until `warmup` references precede the block
-        for (uint64_t refs = 0; w > 0 && refs < plan.warmup;) refs += plan.units[--w].references;
+        const size_t w = warmup_start(plan, b.first, ahead);
         const size_t to = cool_down_end(plan, b.last, ahead);
         marginal.push_back(measure_units(s, plan, w, b.first, b.last, to, buffers, params, profile, options, order));
         ++r.runs;

@@ -99,6 +99,14 @@ SamplePlan plan_sampling(const scene::Scene& s, const SampleOptions& o);
 // The vertices shaded of a block's units (the auxiliary of the estimate).
 uint64_t block_shaded(const SamplePlan& p, const SampleBlock& b);
 
+// The first unit of the detailed warm-up before unit `first` (docs/sampling.md "How" 4): back
+// over whole units until `p.warmup` references precede it; or, when its draw starts fewer than
+// `p.warmup` - `ahead` references before it, back to the draw's first unit and on over whole units
+// until `ahead` references precede that (the post-transform cache is emptied at every draw; what
+// the draws before leave is what the pipeline still holds of them, at most `ahead` references:
+// the output's order queue).
+size_t warmup_start(const SamplePlan& p, size_t first, uint64_t ahead);
+
 // The scene holding the commands up to unit `last` (all commands after the last unit's draw
 // when it is the scene's last unit) with only units [first, last] of its draws: draws outside
 // the range are dropped, a draw partly inside is cut to its units' primitives; `with_buffers`
