@@ -299,13 +299,24 @@ scene::Scene sub_scene(const scene::Scene& s, const SamplePlan& p, size_t first,
     out.vertex_processing = s.vertex_processing;
     out.const_count = s.const_count;
     const size_t end = last + 1 == p.units.size() ? s.commands.size() : p.units[last].command + 1;
-    // Before the first draw kept, only the state still in force there (scene::replaced_at).
+    // Before the first draw kept, only the state still in force there (scene::replaced_at). The
+    // commands before it are chosen without reading them (a block's run of a recorded frame range
+    // passes thousands): the replaced ones by `p.replaced`, the draws by their units (every draw
+    // is cut into units, in command order, and none of a draw before `cut` is kept).
     const size_t cut = !drop_replaced ? 0 : first < p.units.size() ? p.units[first].command : end;
-    size_t u = 0;
-    for (size_t i = 0; i < end; ++i) {
+    std::vector<size_t> before;
+    for (size_t i = 0, u = 0; i < cut; ++i) {
+        if (i < p.replaced.size() && p.replaced[i] < cut) continue;
+        while (u < p.units.size() && p.units[u].command < i) ++u;
+        if (u < p.units.size() && p.units[u].command == i) continue;
+        before.push_back(i);
+    }
+    out.commands.reserve(before.size() + (end - cut));
+    for (size_t i : before) out.commands.push_back(s.commands[i]);
+    size_t u = cut ? first : 0;  // (every unit before `first` is of a command before `cut`)
+    for (size_t i = cut; i < end; ++i) {
         const Command& c = s.commands[i];
         if (!scene::is_draw(c.body)) {
-            if (i < cut && i < p.replaced.size() && p.replaced[i] < cut) continue;
             out.commands.push_back(c);
             continue;
         }
