@@ -41,7 +41,6 @@ public:
     // check): run() returns that cycle + 1 and closes every unit's accounting there. For a caller
     // that needs nothing after a cycle (RunOptions::stop_at_last_mark).
     void stop() { stop_ = true; }
-    bool stopped() const { return stop_; }
     const std::vector<TimedUnit*>& units() const { return units_; }
 
 private:

@@ -515,10 +515,12 @@ double span_cycles(const scene::Scene& s, const SamplePlan& plan, size_t from, s
 }  // namespace
 
 size_t warmup_start(const SamplePlan& p, size_t first, uint64_t ahead) {
-    // The draw's first unit, and the references from it to `first`.
+    // Back towards the draw's first unit while the draw's start could still be the nearer: a unit
+    // deep in a long draw (the sphere's) stops after W references, not at the draw's start.
     size_t d = first;
     uint64_t since = 0;
-    while (d > 0 && p.units[d - 1].command == p.units[first].command) since += p.units[--d].references;
+    while (d > 0 && p.units[d - 1].command == p.units[first].command && since + ahead < p.warmup)
+        since += p.units[--d].references;
     size_t w = first;
     uint64_t need = p.warmup;
     if (since + ahead < p.warmup) {
