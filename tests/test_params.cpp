@@ -167,6 +167,24 @@ TEST_CASE("to_json holds every resolved value and round-trips through apply_json
     CHECK(q.get_int("demo.bias") == 5);
 }
 
+TEST_CASE("take_values sets every parameter of its tables to the other set's value, as apply_json of them", "[params]") {
+    ParamSet from = demo_set();
+    from.apply_set("demo.bias=5");
+    from.apply_set("demo.policy=lru");
+    from.apply_set("other.width=32");
+    ParamSet taken({demo_table()});  // a subset of the tables: only those are read
+    taken.take_values(from, "the run's parameters");
+    ParamSet applied({demo_table()});
+    nlohmann::json values;
+    for (const ParamDef& d : demo_table().params) values["demo"][d.name] = from.value("demo." + d.name);
+    applied.apply_json(values, "the run's parameters");
+    CHECK(taken.to_json() == applied.to_json());
+    CHECK(taken.get_int("demo.bias") == 5);
+    CHECK(taken.get_enum("demo.policy") == "lru");
+    CHECK_FALSE(taken.is_default("demo.bias"));
+    CHECK(taken.is_set("demo.entries") == applied.is_set("demo.entries"));
+}
+
 TEST_CASE("Table definitions are checked: duplicate units and bad defaults are rejected", "[params]") {
     CHECK_THROWS_AS(ParamSet({demo_table(), demo_table()}), std::logic_error);
     CHECK_THROWS_AS(ParamSet({ParamTable("u", "").add_uint("a", "", 5, "", "", 0, 4)}), std::logic_error);

@@ -365,6 +365,21 @@ void ParamSet::apply_json(const nlohmann::json& config, const std::string& origi
     for (auto& [key, v] : updates) values_[key] = std::move(v);
 }
 
+void ParamSet::take_values(const ParamSet& from, const std::string& origin) {
+    std::vector<std::pair<std::string, nlohmann::json>> updates;
+    for (const ParamTable& t : tables_)
+        for (const ParamDef& d : t.params) {
+            std::string key = t.unit + "." + d.name;
+            try {
+                nlohmann::json v = check_param_value(d, from.value(key), key);
+                updates.emplace_back(std::move(key), std::move(v));
+            } catch (const ParamError& e) {
+                throw ParamError(fmt::format("{}: {}", origin, e.what()));
+            }
+        }
+    for (auto& [key, v] : updates) values_[key] = std::move(v);
+}
+
 void ParamSet::apply_preset_json(const nlohmann::json& preset, const std::string& origin) {
     if (!preset.is_object() || !preset.contains("params") || !preset["params"].is_object())
         throw ParamError(fmt::format("{}: a preset needs \"params\": {{\"unit\": {{\"param\": {{\"value\": ..., "

@@ -103,6 +103,10 @@ public:
     // {"unit": {"param": value, ...}, ...}. Values must have the JSON type of the parameter
     // (true/false, integers, numbers, enum strings). `origin` prefixes messages (a file name).
     void apply_json(const nlohmann::json& config, const std::string& origin = "config");
+    // Every parameter of this set's tables takes `from`'s value of the same key (resolved, as
+    // value() gives it), checked as apply_json checks it: apply_json of those values without the
+    // JSON between (a unit's own set, built per unit and run).
+    void take_values(const ParamSet& from, const std::string& origin);
     // A preset ({"schema": "vpsim-preset-1", "params": {"unit": {"param": {"value": v,
     // "source": "..."}}}}, model/presets/): every entry must have a value and a source.
     void apply_preset_json(const nlohmann::json& preset, const std::string& origin);

@@ -31,16 +31,14 @@ ParamSet own_params(const ParamSet& run, const std::string& unit, const std::vec
     if (run.has_instance_table(unit)) view = run.for_instance(unit);
     const ParamSet& inst = view ? *view : run;
     std::vector<ParamTable> mine;
-    nlohmann::json values = nlohmann::json::object();
     for (const ParamTable& t : tables) {
         bool present = false;
         for (const ParamTable& r : run.tables()) present = present || r.unit == t.unit;
         if (!present) continue;  // (a run's set not made from this topology: nothing could set it)
         mine.push_back(t);
-        for (const ParamDef& d : t.params) values[t.unit][d.name] = inst.value(t.unit + "." + d.name);
     }
     ParamSet own(std::move(mine));
-    own.apply_json(values, "the run's parameters");
+    own.take_values(inst, "the run's parameters");
     return own;
 }
 
