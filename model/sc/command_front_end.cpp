@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include <stdexcept>
 
 namespace vpsim::sc {
@@ -43,11 +45,26 @@ CommandFrontEnd::CommandFrontEnd(const sc_module_name& n, const CommandFrontEndP
     if (probes) track_ = probes->track(basename());
     // Modelled addresses: each buffer at its own 4 KiB-aligned place.
     uint64_t next = 0x10000;
+    address_.reserve(machine.scene().buffers.size());
     for (const auto& [name, b] : machine.scene().buffers) {
-        address_[b.bytes.data()] = next;
+        address_.emplace_back(b.bytes.data(), next);
         next += (b.bytes.size() + 0xFFF) & ~uint64_t(0xFFF);
         next += 0x1000;
     }
+    // By the bytes' address; of equal ones (empty buffers) the last, as a map assigned in this order.
+    std::stable_sort(address_.begin(), address_.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    size_t kept = 0;
+    for (size_t i = 0; i < address_.size(); ++i) {
+        if (i + 1 < address_.size() && address_[i + 1].first == address_[i].first) continue;
+        address_[kept++] = address_[i];
+    }
+    address_.resize(kept);
+}
+
+const uint64_t* CommandFrontEnd::address_of(const uint8_t* data) const {
+    const auto it = std::lower_bound(address_.begin(), address_.end(), data,
+                                     [](const auto& e, const uint8_t* d) { return e.first < d; });
+    return it != address_.end() && it->first == data ? &it->second : nullptr;
 }
 
 // The decoder's events for the declaration sent: they must be the golden decoder's, event for
@@ -175,11 +192,11 @@ Cycle CommandFrontEnd::execute(Cycle now, const scene::Command& c) {
             d->constants = std::make_shared<const vs::Constants>(constants_now_);
             for (uint32_t s = 0; s < 16; ++s) {
                 const uint8_t* data = d->setup.streams[s].data;
-                auto it = address_.find(data);
+                const uint64_t* at = address_of(data);
                 // A buffer changed by UpdateBuffer: its bytes are a copy, its address the buffer's.
-                if (it == address_.end())
-                    if (const uint8_t* own = machine_.scene_bytes(s, data)) it = address_.find(own);
-                d->stream_address[s] = it == address_.end() ? 0 : it->second;
+                if (!at)
+                    if (const uint8_t* own = machine_.scene_bytes(s, data)) at = address_of(own);
+                d->stream_address[s] = at ? *at : 0;
             }
             pending_draw_ = std::move(d);
         }

@@ -25,6 +25,8 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <utility>
+#include <vector>
 
 namespace vpsim::sc {
 
@@ -79,7 +81,10 @@ private:
     Out<const DrawState*> draws_out_{*this, "draws"};
     Out<DeclRequest> declarations_{*this, "declarations"};
     In<DeclResult> decoded_{*this, "decoded"};
-    std::map<const uint8_t*, uint64_t> address_;
+    // Each scene buffer's bytes -> its modelled address, sorted by the bytes' address (a map per
+    // run cost a visible share of a sampled run's many short ones).
+    std::vector<std::pair<const uint8_t*, uint64_t>> address_;
+    const uint64_t* address_of(const uint8_t* data) const;  // null: not a scene buffer's bytes
 
     size_t next_ = 0;             // next command
     Cycle cmd_start_ = 0;

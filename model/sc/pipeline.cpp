@@ -207,9 +207,11 @@ private:
     std::vector<RunResult::Instance> instance_lines(const nlohmann::ordered_json& units) const;
 
     PipelineParams pp_;
-    ParamSet params_;
+    // The run's parameters and topology: run_pipeline's caller holds them for the pipeline's life
+    // (copying them was a visible part of each block's run in a sampled simulation).
+    const ParamSet& params_;
     RunOptions opt_;
-    Topology topo_;
+    const Topology& topo_;
     const UnitRegistry& registry_;
     struct Peer {
         std::string unit;      // the unit at the channel's other end
