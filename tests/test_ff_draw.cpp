@@ -15,6 +15,9 @@
 
 #include <cmath>
 #include <cstring>
+#include <functional>
+#include <memory>
+#include <set>
 #include <string>
 #include <type_traits>
 #include <variant>
@@ -493,4 +496,106 @@ TEST_CASE("a scene's device names one vertex processing flag", "[scene][software
                       Contains("/device/behavior_flags: expected one of D3DCREATE_HARDWARE_VERTEXPROCESSING"));
     CHECK(device_scene("MIXED_VERTEXPROCESSING", "").vertex_processing == VertexProcessing::Mixed);
     CHECK(device_scene("D3DCREATE_SOFTWARE_VERTEXPROCESSING", "").vertex_processing == VertexProcessing::Software);
+}
+
+TEST_CASE("ff draw: machines sharing a program cache compile each state once between them, with the same draws",
+          "[ff][draw][cache]") {
+    const Scene sc = inline_scene(R"J(
+        {"op": "CreateVertexShader", "name": "p", "declaration": {"text": "D3DVSD_STREAM(0), D3DVSD_REG(0, D3DVSDT_FLOAT3), D3DVSD_END()"},
+         "function": {"asm": "vs.1.1\nm4x4 oPos, v0, c0"}},
+        {"op": "SetVertexShader", "fvf": "D3DFVF_XYZ|D3DFVF_NORMAL"},
+        {"op": "SetStreamSource", "stream": 0, "buffer": "vb", "stride": 24},
+        {"op": "DrawPrimitive", "type": "trianglelist", "primitive_count": 1},
+        {"op": "SetRenderState", "state": "LIGHTING", "value": false},
+        {"op": "DrawPrimitive", "type": "trianglelist", "primitive_count": 1},
+        {"op": "SetVertexShader", "shader": "p"},
+        {"op": "DrawPrimitive", "type": "trianglelist", "primitive_count": 1})J");
+    SceneMachine alone(sc, vs::Profile::d3d8());
+    const std::vector<DrawSetup> want = draws_of(alone);
+    auto cache = std::make_shared<ProgramCache>();
+    SceneMachine first(sc, vs::Profile::d3d8()), second(sc, vs::Profile::d3d8());
+    first.share_programs(cache);
+    second.share_programs(cache);
+    const std::vector<DrawSetup> a = draws_of(first);
+    const uint64_t made = cache->misses(), hits = cache->hits();
+    const std::vector<DrawSetup> b = draws_of(second);
+    CHECK(made >= 3);  // the created shader, and at least one program and its shader
+    // The second machine makes nothing: the created shader, the two programs and their shaders
+    // all come from the cache.
+    CHECK(cache->misses() == made);
+    CHECK(cache->hits() - hits == 5);
+    REQUIRE(a.size() == 3);
+    REQUIRE(b.size() == 3);
+    for (size_t i = 0; i < 2; ++i) {
+        CHECK(b[i].ff_program == a[i].ff_program);  // the first machine's program
+        CHECK(b[i].ff_program->assembly == want[i].ff_program->assembly);
+        CHECK(b[i].ff_program->constants == want[i].ff_program->constants);
+        REQUIRE(b[i].constant_writes.size() == want[i].constant_writes.size());
+        for (size_t k = 0; k < b[i].constant_writes.size(); ++k) {
+            CHECK(b[i].constant_writes[k].reg == want[i].constant_writes[k].reg);
+            CHECK(same_bits(b[i].constant_writes[k].value, want[i].constant_writes[k].value));
+        }
+    }
+    // The driver's compiles are counted per machine, as without the cache.
+    CHECK(second.ff_compiles() == alone.ff_compiles());
+    // Shaders stay each machine's own objects (the timing model tells shaders apart by address).
+    for (size_t i = 0; i < 3; ++i) CHECK(b[i].shader != a[i].shader);
+    CHECK(b[2].shader->program->tokens == want[2].shader->program->tokens);
+}
+
+TEST_CASE("ff draw: the program cache's state key changes with every field of the state", "[ff][cache]") {
+    const ff::FfState base;
+    CHECK(ff_state_key(base) == ff_state_key(ff::FfState{}));
+    ff::FfState lit;  // the changes start from a state with light 3
+    lit.lights[3] = {};
+    std::set<std::string> keys{ff_state_key(base)};
+    CHECK(keys.insert(ff_state_key(lit)).second);
+    std::vector<std::pair<const char*, std::function<void(ff::FfState&)>>> changes = {
+        {"world 255", [](ff::FfState& s) { s.world[255].m[15] = 2; }},
+        {"view", [](ff::FfState& s) { s.view.m[0] = 2; }},
+        {"projection", [](ff::FfState& s) { s.projection.m[11] = 1; }},
+        {"texture 7", [](ff::FfState& s) { s.texture[7].m[3] = 1; }},
+        {"a light's index", [](ff::FfState& s) { s.lights[4] = {}; }},
+        {"a light's enable", [](ff::FfState& s) { s.lights[3].enabled = true; }},
+        {"a light's phi", [](ff::FfState& s) { s.lights[3].light.phi = 1; }},
+        {"a light's type", [](ff::FfState& s) { s.lights[3].light.type = ff::LightType::Spot; }},
+        {"material power", [](ff::FfState& s) { s.material.power = 1; }},
+        {"material emissive", [](ff::FfState& s) { s.material.emissive[3] = 1; }},
+        {"lighting", [](ff::FfState& s) { s.rs.lighting = false; }},
+        {"clipping", [](ff::FfState& s) { s.rs.clipping = false; }},
+        {"ambient", [](ff::FfState& s) { s.rs.ambient = 1; }},
+        {"emissive source", [](ff::FfState& s) { s.rs.emissivematerialsource = ff::MaterialSource::Color2; }},
+        {"fog table mode", [](ff::FfState& s) { s.rs.fogtablemode = ff::FogMode::Linear; }},
+        {"point scale c", [](ff::FfState& s) { s.rs.pointscale_c = 1; }},
+        {"vertex blend", [](ff::FfState& s) { s.rs.vertexblend = ff::VertexBlend::Weights1; }},
+        {"clip planes", [](ff::FfState& s) { s.rs.clipplaneenable = 1; }},
+        {"stage 7 result", [](ff::FfState& s) { s.stages[7].resultarg = ff::kTaTemp; }},
+        {"viewport height", [](ff::FfState& s) { s.viewport.height = 1; }},
+        {"viewport maxz", [](ff::FfState& s) { s.viewport.maxz = 0.5f; }},
+        {"minus zero", [](ff::FfState& s) { s.viewport.minz = -0.0f; }},  // the bits, not the value
+    };
+    for (const auto& [what, change] : changes) {
+        ff::FfState s = lit;
+        change(s);
+        INFO(what);
+        CHECK(keys.insert(ff_state_key(s)).second);
+    }
+}
+
+TEST_CASE("ff draw: a program cache keeps nothing of a compile that throws", "[ff][cache]") {
+    ProgramCache cache;
+    const ff::FfState s;
+    const ff::FfInputs in;
+    CHECK_THROWS_AS(cache.ff_program(s, in, 96, []() -> ff::FfProgram { throw ff::FfError("refused"); }), ff::FfError);
+    int made = 0;
+    const auto p = cache.ff_program(s, in, 96, [&] {
+        ++made;
+        ff::FfProgram q;
+        q.instructions = 7;
+        return q;
+    });
+    CHECK(made == 1);
+    CHECK(p->instructions == 7);
+    CHECK(cache.ff_program(s, in, 96, [&] { ++made; return ff::FfProgram{}; }) == p);
+    CHECK(made == 1);
 }

@@ -5,6 +5,7 @@
 #include "model/sc/pipeline.h"
 #include "model/scene/default_scene.h"
 #include "model/scene/functional.h"
+#include "model/scene/program_cache.h"
 #include "model/scene/scene_window.h"
 #include "model/study/sample_stats.h"
 #include "model/study/sampling.h"
@@ -293,6 +294,30 @@ TEST_CASE("sampling: each block is one run of the timing model: its warm-up, its
         for (size_t u = w; u <= to; ++u) refs += p.units[u].references;
     }
     CHECK(r.detail_references == refs);
+}
+
+TEST_CASE("sampling: the blocks' runs make each shader once in a program cache they share, with the same estimate",
+          "[sampling]") {
+    const scene::Scene s = scene::default_scene();
+    SampleOptions o;
+    o.unit_refs = 2000;
+    o.period = 3;
+    o.warmup = 4000;
+    o.min_samples = 1;
+    o.min_phase_samples = 1;
+    const SamplePlan p = plan_sampling(s, o);
+    REQUIRE(p.blocks.size() >= 5);
+    sc::RunOptions with;
+    with.programs = std::make_shared<scene::ProgramCache>();
+    scene::Scene copy = s;
+    const SampleResult a = run_sampled(copy, p, sc::default_params(), vs::Profile::d3d8(), with, 3.0);
+    const uint64_t made = with.programs->misses();
+    CHECK(made >= 1);                                 // the scene's CreateVertexShader
+    CHECK(with.programs->hits() >= made * (a.runs - 1));  // every later block's run takes it from the cache
+    const SampleResult b = run_sampled(copy, p, sc::default_params(), vs::Profile::d3d8(), with, 3.0);
+    CHECK(with.programs->misses() == made);
+    CHECK(b.cycles.value == a.cycles.value);
+    CHECK(b.cycles.half_width == a.cycles.half_width);
 }
 
 TEST_CASE("sampling: a sampled run's stats.json has its estimate, interval and blocks, a full run's half-width is 0",

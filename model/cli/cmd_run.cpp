@@ -9,6 +9,7 @@
 #include "model/common/file_util.h"
 #include "model/common/presets.h"
 #include "model/scene/default_scene.h"
+#include "model/scene/program_cache.h"
 #include "model/scene/scene_window.h"
 #include "model/sc/pipeline.h"
 #include "model/study/sample_stats.h"
@@ -311,6 +312,7 @@ std::optional<int> run_sampled_if_asked(const RunArgs& a, RunInputs& in, std::st
     sc::RunOptions opt;
     opt.tess_profile = in.tess_profile;
     opt.topology = &in.topology;
+    opt.programs = std::make_shared<scene::ProgramCache>();  // the start checks' and the blocks' runs share it
     std::vector<study::StartCheck> checks;
     try {
         study::SampleOptions so = a.sample.options;

@@ -124,7 +124,10 @@ struct LightSlot {
     bool enabled = false;
 };
 
-// The whole fixed-function state of the device.
+// The whole fixed-function state of the device. A field added here, or to the structs it holds,
+// joins scene::ff_state_key (model/scene/program_cache.cpp), the key that shares compiled programs
+// between a sampled run's blocks: a field the key leaves out would let two states that differ in it
+// share one program.
 struct FfState {
     std::array<Matrix, 256> world{};  // D3DTS_WORLDMATRIX(0..255); WORLD = WORLDMATRIX(0)
     Matrix view{}, projection{};

@@ -164,6 +164,7 @@ public:
                       : std::make_unique<Probes>(opt.vcd_path, opt.trace_path, period_ps_, series_.get())),
           machine_(s, profile, opt.tess_profile, FixedFunctionParams::from(params).caps()),
           constant_memory_(s.const_count, vs::Vec4{}) {
+        machine_.share_programs(opt.programs);
         build();
         bind();
         std::vector<TimedUnit*> stepped;

@@ -22,6 +22,10 @@
 #include <map>
 #include <memory>
 
+namespace vpsim::scene {
+class ProgramCache;
+}
+
 namespace vpsim::sc {
 
 struct PipelineParams {
@@ -89,6 +93,9 @@ struct RunOptions {
     // at the mark's cycle + 1, which is the run's cycles. For a caller that reads nothing after its
     // last mark (sampled simulation: a block's cool-down is simulated only up to its mark).
     bool stop_at_last_mark = false;
+    // Created shaders and fixed-function programs shared with other runs of the same parameters and
+    // profile (model/scene/program_cache.h): a sampled run's blocks make each once. Null: none.
+    std::shared_ptr<scene::ProgramCache> programs;
 };
 
 struct TopStall {

@@ -21,15 +21,18 @@ void SceneMachine::ff_program(DrawSetup& d) const {
     const auto key = std::make_pair(d.ff_state.get(), current_);
     auto it = ff_cache_.find(key);
     if (it == ff_cache_.end()) {
-        ff::FfProgram p;
+        std::shared_ptr<const ff::FfProgram> compiled;
         try {
             // The program may leave an output at its start value where that is D3D8's result: the
             // start values are the profile's (`--profile outputs=`).
-            p = ff::compile(*d.ff_state, d.ff_inputs, caps_, s_.const_count, profile_.outputs);
+            auto make = [&] { return ff::compile(*d.ff_state, d.ff_inputs, caps_, s_.const_count, profile_.outputs); };
+            compiled = programs_ ? programs_->ff_program(*d.ff_state, d.ff_inputs, s_.const_count, make)
+                                 : std::make_shared<const ff::FfProgram>(make());
         } catch (const ff::FfError& e) {
             fail(d.pointer, fmt::format("fixed function: {}", e.what()));
         }
-        ++ff_compiles_;
+        const ff::FfProgram& p = *compiled;
+        ++ff_compiles_;  // the driver's compiles (a shared cache saves the host's)
         // The declaration, with D3DVSDE_NORMAL2 (v16, which vs.1.1 cannot name) loaded into the
         // register the program reads it from.
         std::vector<uint32_t> tokens = ff_tokens_.at(current_);
@@ -49,10 +52,7 @@ void SceneMachine::ff_program(DrawSetup& d) const {
         shader_key += "\n" + p.assembly;
         auto& slot = ff_shaders_[shader_key];
         if (!slot) {
-            decl::DecoderOptions dopt;
-            dopt.const_count = s_.const_count;
-            auto created =
-                std::make_unique<vs::CreatedShader>(vs::create_vertex_shader(tokens, &p.shader, dopt, ff::ff_profile(profile_)));
+            auto created = create_shader(tokens, &p.shader, true);
             if (!created->valid) {
                 std::string msg = "fixed function: the generated program is refused with this declaration";
                 for (const auto& x : created->decl.diagnostics) msg += "\n  declaration: " + decl::to_string(x);
@@ -63,8 +63,7 @@ void SceneMachine::ff_program(DrawSetup& d) const {
             slot = std::move(created);
         }
         if (ff_cache_.size() >= 64) ff_cache_.clear();  // states come and go; programs stay in ff_shaders_
-        it = ff_cache_.emplace(key, FfCached{d.ff_state, std::make_shared<const ff::FfProgram>(std::move(p)), slot.get()})
-                 .first;
+        it = ff_cache_.emplace(key, FfCached{d.ff_state, std::move(compiled), slot.get()}).first;
     }
     d.ff_program = it->second.program;
     d.shader = it->second.shader;

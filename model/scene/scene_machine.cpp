@@ -29,13 +29,20 @@ SceneMachine::SceneMachine(const Scene& s, const vs::Profile& profile, const tes
     device_constants_.assign(s.const_count, vs::Vec4{});
 }
 
-const vs::CreatedShader& SceneMachine::create(const std::string& ptr, const CreateVertexShader& c) {
+std::unique_ptr<vs::CreatedShader> SceneMachine::create_shader(const std::vector<uint32_t>& tokens,
+                                                                const vs::LoadedShader* fn, bool ff) const {
     decl::DecoderOptions dopt;
     dopt.const_count = s_.const_count;
+    auto make = [&] { return vs::create_vertex_shader(tokens, fn, dopt, ff ? ff::ff_profile(profile_) : profile_); };
+    if (!programs_) return std::make_unique<vs::CreatedShader>(make());
+    return std::make_unique<vs::CreatedShader>(*programs_->created(tokens, fn, s_.const_count, ff, make));
+}
+
+const vs::CreatedShader& SceneMachine::create(const std::string& ptr, const CreateVertexShader& c) {
     const vs::LoadedShader* fn = c.function ? &*c.function : nullptr;
     if (fn)
         for (const auto& w : fn->warnings) warnings_.push_back(fmt::format("{}: {}: {}", s_.name, ptr, w));
-    auto created = std::make_unique<vs::CreatedShader>(vs::create_vertex_shader(c.declaration, fn, dopt, profile_));
+    auto created = create_shader(c.declaration, fn, false);
     std::vector<std::string> errors;
     for (const auto& d : created->decl.diagnostics)
         (d.severity == decl::Severity::Error ? errors : warnings_)

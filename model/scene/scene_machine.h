@@ -8,6 +8,7 @@
 #include "model/decl/decl_decoder.h"
 #include "model/ff/ff_compile.h"
 #include "model/ff/ff_state.h"
+#include "model/scene/program_cache.h"
 #include "model/scene/scene.h"
 #include "model/vs/vs_create.h"
 #include "model/tess/npatch.h"
@@ -128,6 +129,9 @@ public:
     const vs::Profile& profile() const { return profile_; }
     const std::vector<std::string>& warnings() const { return warnings_; }
     const ff::Caps& caps() const { return caps_; }
+    // Created shaders and fixed-function programs from (and into) `cache`, shared with other
+    // machines of the same profile and caps (model/scene/program_cache.h); null: none.
+    void share_programs(std::shared_ptr<ProgramCache> cache) { programs_ = std::move(cache); }
     // Whether the next draw's vertices are processed on the CPU.
     bool software_now() const {
         return s_.vertex_processing == VertexProcessing::Software ||
@@ -255,6 +259,10 @@ private:
     mutable std::map<std::pair<const ff::FfState*, const vs::CreatedShader*>, FfCached> ff_cache_;
     mutable std::map<std::string, std::unique_ptr<vs::CreatedShader>> ff_shaders_;  // by declaration and program text
     mutable uint64_t ff_compiles_ = 0;
+    std::shared_ptr<ProgramCache> programs_;  // share_programs()
+    // vs::create_vertex_shader, through programs_ when there is one (`ff`: with ff::ff_profile).
+    std::unique_ptr<vs::CreatedShader> create_shader(const std::vector<uint32_t>& tokens, const vs::LoadedShader* fn,
+                                                     bool ff) const;
     mutable std::vector<vs::Vec4> app_constants_, device_constants_;  // the driver's shadow copy; constant memory
     mutable std::set<uint32_t> ff_overwritten_;  // registers holding a fixed-function value, not the application's
 };

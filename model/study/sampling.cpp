@@ -1,6 +1,7 @@
 #include "model/study/sampling.h"
 
 #include "model/pipe/primitive_assembly.h"
+#include "model/scene/program_cache.h"
 #include "model/scene/scene_window.h"
 #include "model/scene/state_override.h"
 
@@ -512,6 +513,15 @@ double span_cycles(const scene::Scene& s, const SamplePlan& plan, size_t from, s
     return measure_units(s, plan, from, first, last, to, buffers, params, profile, options, order).cycles;
 }
 
+// `given` with a program cache (scene::ProgramCache) when it has none: the runs of one sampled
+// simulation share their parameters and profile, so a shader or fixed-function program one block's
+// run made is the same in every other.
+sc::RunOptions sharing_programs(const sc::RunOptions& given) {
+    sc::RunOptions o = given;
+    if (!o.programs) o.programs = std::make_shared<scene::ProgramCache>();
+    return o;
+}
+
 }  // namespace
 
 size_t warmup_start(const SamplePlan& p, size_t first, uint64_t ahead) {
@@ -537,7 +547,8 @@ double StartCheck::relative() const {
 }
 
 std::vector<StartCheck> check_start(scene::Scene& s, const SamplePlan& plan, const ParamSet& params,
-                                    const vs::Profile& profile, const sc::RunOptions& options, double tolerance) {
+                                    const vs::Profile& profile, const sc::RunOptions& given, double tolerance) {
+    const sc::RunOptions options = sharing_programs(given);
     std::map<std::string, scene::Buffer> buffers;  // the scene's, lent to each run and given back
     buffers.swap(s.buffers);
     const SwapBack restore{s.buffers, buffers};
@@ -579,8 +590,9 @@ std::vector<StartCheck> check_start(scene::Scene& s, const SamplePlan& plan, con
 }
 
 SampleResult run_sampled(scene::Scene& s, const SamplePlan& plan, const ParamSet& params,
-                         const vs::Profile& profile, const sc::RunOptions& options, double z) {
+                         const vs::Profile& profile, const sc::RunOptions& given, double z) {
     const auto t0 = std::chrono::steady_clock::now();
+    const sc::RunOptions options = sharing_programs(given);
     SampleResult r;
     r.plan = plan;
     r.z = z;
