@@ -40,6 +40,19 @@ SamplePlan whole_history_plan(const scene::Scene& s) {
     REQUIRE(p.units.size() == 5);
     return p;
 }
+// The default scene's draw in 2,000-reference units, every third one sampled after a 4,000-reference
+// warm-up: at least five blocks.
+SamplePlan every_third_unit_plan(const scene::Scene& s) {
+    SampleOptions o;
+    o.unit_refs = 2000;
+    o.period = 3;
+    o.warmup = 4000;
+    o.min_samples = 1;
+    o.min_phase_samples = 1;
+    SamplePlan p = plan_sampling(s, o);
+    REQUIRE(p.blocks.size() >= 5);
+    return p;
+}
 }  // namespace
 
 TEST_CASE("sampling: the stratified estimate is E + sum N_h mean_h, half-width z sqrt(sum N_h^2 s_h^2 / n_h)",
@@ -273,14 +286,7 @@ TEST_CASE("sampling: a unit near its draw's start is warmed from the draw's star
 
 TEST_CASE("sampling: each block is one run of the timing model: its warm-up, its units and the next unit", "[sampling]") {
     const scene::Scene s = scene::default_scene();
-    SampleOptions o;
-    o.unit_refs = 2000;
-    o.period = 3;
-    o.warmup = 4000;
-    o.min_samples = 1;
-    o.min_phase_samples = 1;
-    const SamplePlan p = plan_sampling(s, o);
-    REQUIRE(p.blocks.size() >= 5);
+    const SamplePlan p = every_third_unit_plan(s);
     scene::Scene copy = s;
     const SampleResult r = run_sampled(copy, p, sc::default_params(), vs::Profile::d3d8(), {}, 3.0);
     CHECK(r.runs == p.blocks.size());
@@ -299,14 +305,7 @@ TEST_CASE("sampling: each block is one run of the timing model: its warm-up, its
 TEST_CASE("sampling: the blocks' runs make each shader once in a program cache they share, with the same estimate",
           "[sampling]") {
     const scene::Scene s = scene::default_scene();
-    SampleOptions o;
-    o.unit_refs = 2000;
-    o.period = 3;
-    o.warmup = 4000;
-    o.min_samples = 1;
-    o.min_phase_samples = 1;
-    const SamplePlan p = plan_sampling(s, o);
-    REQUIRE(p.blocks.size() >= 5);
+    const SamplePlan p = every_third_unit_plan(s);
     sc::RunOptions with;
     with.programs = std::make_shared<scene::ProgramCache>();
     scene::Scene copy = s;

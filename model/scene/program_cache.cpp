@@ -105,6 +105,23 @@ std::string ff_state_key(const ff::FfState& s) {
     return k;
 }
 
+template <class T, class Make>
+std::shared_ptr<const T> ProgramCache::find_or_make(std::map<std::string, std::shared_ptr<const T>>& map,
+                                                    std::string key, const Make& make) {
+    {
+        const std::lock_guard<std::mutex> lock(m_);
+        const auto it = map.find(key);
+        if (it != map.end()) {
+            ++hits_;
+            return it->second;
+        }
+    }
+    auto made = std::make_shared<const T>(make());  // (a make that throws leaves nothing behind)
+    const std::lock_guard<std::mutex> lock(m_);
+    ++misses_;
+    return map.emplace(std::move(key), std::move(made)).first->second;
+}
+
 std::shared_ptr<const vs::CreatedShader> ProgramCache::created(const std::vector<uint32_t>& decl_tokens,
                                                                const vs::LoadedShader* shader, uint32_t const_count,
                                                                bool ff_profile,
@@ -118,18 +135,7 @@ std::shared_ptr<const vs::CreatedShader> ProgramCache::created(const std::vector
         put_words(k, shader->bytecode);
         put_words(k, shader->const_tokens);
     }
-    {
-        const std::lock_guard<std::mutex> lock(m_);
-        const auto it = created_.find(k);
-        if (it != created_.end()) {
-            ++hits_;
-            return it->second;
-        }
-    }
-    auto made = std::make_shared<const vs::CreatedShader>(make());
-    const std::lock_guard<std::mutex> lock(m_);
-    ++misses_;
-    return created_.emplace(std::move(k), std::move(made)).first->second;
+    return find_or_make(created_, std::move(k), make);
 }
 
 std::shared_ptr<const ff::FfProgram> ProgramCache::ff_program(const ff::FfState& state, const ff::FfInputs& inputs,
@@ -140,18 +146,7 @@ std::shared_ptr<const ff::FfProgram> ProgramCache::ff_program(const ff::FfState&
     put(k, inputs.components);
     put(k, inputs.pretransformed);
     put(k, const_count);
-    {
-        const std::lock_guard<std::mutex> lock(m_);
-        const auto it = ff_.find(k);
-        if (it != ff_.end()) {
-            ++hits_;
-            return it->second;
-        }
-    }
-    auto made = std::make_shared<const ff::FfProgram>(make());
-    const std::lock_guard<std::mutex> lock(m_);
-    ++misses_;
-    return ff_.emplace(std::move(k), std::move(made)).first->second;
+    return find_or_make(ff_, std::move(k), make);
 }
 
 uint64_t ProgramCache::hits() const {

@@ -44,6 +44,11 @@ public:
     uint64_t misses() const;
 
 private:
+    // The value of `key` in `map`, made by `make` (outside the lock) when it has none.
+    template <class T, class Make>
+    std::shared_ptr<const T> find_or_make(std::map<std::string, std::shared_ptr<const T>>& map, std::string key,
+                                          const Make& make);
+
     mutable std::mutex m_;
     std::map<std::string, std::shared_ptr<const vs::CreatedShader>> created_;
     std::map<std::string, std::shared_ptr<const ff::FfProgram>> ff_;
