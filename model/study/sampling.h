@@ -157,7 +157,8 @@ struct SampleResult {
 };
 
 // Runs the plan's blocks on the timing model (`options`: no sink, probe or time series) and
-// estimates. The scene's buffers are lent to each run (not copied) and are back in `s` on return. Throws what run_pipeline throws, and std::logic_error when a run's statistics do
+// estimates. The blocks' runs share `options.programs` (docs/sampling.md, "Programs made once"), a
+// new one when it is null; check_start does the same. The scene's buffers are lent to each run (not copied) and are back in `s` on return. Throws what run_pipeline throws, and std::logic_error when a run's statistics do
 // not add up.
 SampleResult run_sampled(scene::Scene& s, const SamplePlan& plan, const ParamSet& params,
                          const vs::Profile& profile, const sc::RunOptions& options, double z);
